@@ -1,0 +1,60 @@
+# Lictor — every target creates .venv when it is missing.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 50051
+DB ?= ./lictor.db
+
+.PHONY: serve test lint typecheck buf-lint pytest bench proto clean venv dev
+
+$(BIN)/python:
+	$(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+
+$(VENV)/.installed: $(BIN)/python pyproject.toml
+	$(BIN)/pip install -q -e .
+	touch $@
+
+$(VENV)/.installed-dev: $(BIN)/python pyproject.toml
+	$(BIN)/pip install -q -e '.[dev]'
+	touch $(VENV)/.installed $@
+
+venv: $(VENV)/.installed
+dev: $(VENV)/.installed-dev
+
+serve: $(VENV)/.installed
+	$(BIN)/lictor serve --host $(HOST) --port $(PORT) --db $(DB)
+
+test: $(VENV)/.installed-dev buf-lint
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+	$(BIN)/pytest
+
+lint: $(VENV)/.installed-dev
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+typecheck: $(VENV)/.installed-dev
+	$(BIN)/mypy
+
+pytest: $(VENV)/.installed-dev
+	$(BIN)/pytest
+
+# buf ships as an npm package; it is installed into .tools/ on first use.
+.tools/node_modules/.bin/buf:
+	mkdir -p .tools && cd .tools && npm install --silent --no-audit --no-fund --prefix . @bufbuild/buf@1.75.0
+
+buf-lint: .tools/node_modules/.bin/buf
+	cd proto && ../.tools/node_modules/.bin/buf lint
+
+proto: $(VENV)/.installed-dev
+	$(BIN)/python -m service.protogen
+
+bench: $(VENV)/.installed-dev
+	$(BIN)/pip install -q -e '.[dev,bench]'
+	$(BIN)/python -m bench
+
+clean:
+	rm -rf $(VENV) .tools .mypy_cache .ruff_cache

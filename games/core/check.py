@@ -1,0 +1,176 @@
+"""``check_game``: the shared conformance check every registered game passes (DESIGN.md).
+
+It plays seeded random games and checks at every step that:
+random playouts terminate; a state is terminal iff it has no legal actions; ``apply`` never mutates
+its input; the same seed gives the same game; ``to_dict``/``from_dict`` and the notation round-trip;
+``returns``/``heuristic`` have one entry per seat; chance outcomes sum to one; and a state sampled
+from a seat's observation has that same observation.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from games.core.protocol import CHANCE, TERMINAL, Game, GameConfig
+from games.core.rng import derive_seed
+
+__all__ = ["GameCheckError", "CheckReport", "check_game", "random_playout"]
+
+
+class GameCheckError(AssertionError):
+    """A game broke the protocol; the message says which check, which seed and which step."""
+
+
+@dataclass(frozen=True, slots=True)
+class CheckReport:
+    """What ``check_game`` played.
+
+    Attributes:
+        games: number of games played to the end.
+        steps: actions applied over all games.
+        max_length: the longest game, in actions.
+    """
+
+    games: int
+    steps: int
+    max_length: int
+
+
+def random_playout(game: Game[Any, Any], state: Any, rng: random.Random, *, max_steps: int = 100_000) -> tuple[Any, int]:
+    """Play uniformly random legal actions (chance by its odds) to the end; returns (state, steps)."""
+    steps = 0
+    while game.current_player(state) != TERMINAL:
+        if steps >= max_steps:
+            raise GameCheckError(f"playout did not end within {max_steps} steps")
+        if game.current_player(state) == CHANCE:
+            action = game.sample_chance(state, rng)
+        else:
+            action = rng.choice(list(game.legal_actions(state)))
+        state = game.apply(state, action)
+        steps += 1
+    return state, steps
+
+
+def _fail(what: str, seed: int, step: int, game: Game[Any, Any], state: Any) -> GameCheckError:
+    try:
+        shown = game.state_to_text(state)[:400]
+    except Exception as exc:  # noqa: BLE001 - the report must not hide the first failure
+        shown = f"<state_to_text failed: {exc!r}>"
+    return GameCheckError(f"{game.info.name}: {what} (seed {seed}, step {step})\nstate: {shown}")
+
+
+def _check_state(game: Game[Any, Any], state: Any, seed: int, step: int, rng: random.Random) -> None:
+    n = game.num_players(state)
+    player = game.current_player(state)
+    legal = list(game.legal_actions(state))
+    if (player == TERMINAL) != (not legal):
+        raise _fail(f"terminal is {player == TERMINAL} but {len(legal)} legal actions", seed, step, game, state)
+    if len(set(legal)) != len(legal):
+        raise _fail("legal_actions has duplicates", seed, step, game, state)
+    if not (player in (CHANCE, TERMINAL) or 0 <= player < n):
+        raise _fail(f"current_player {player!r} is no seat", seed, step, game, state)
+    # serialization
+    data = game.to_dict(state)
+    data2 = json.loads(json.dumps(data))
+    back = game.from_dict(data2)
+    if back != state or game.to_dict(back) != data:
+        raise _fail("to_dict/from_dict does not round-trip", seed, step, game, state)
+    # state notation
+    text = game.state_to_text(state)
+    if game.parse_state(text) != state:
+        raise _fail("state_to_text/parse_state does not round-trip", seed, step, game, state)
+    # action notation
+    for action in legal:
+        a_text = game.action_to_text(state, action)
+        if game.parse_action(state, a_text) != action:
+            raise _fail(f"action notation {a_text!r} does not round-trip", seed, step, game, state)
+    # returns / heuristic shapes
+    if player == TERMINAL:
+        if len(game.returns(state)) != n:
+            raise _fail("returns does not have one entry per seat", seed, step, game, state)
+    else:
+        h = game.heuristic(state)
+        if len(h) != n or not all(math.isfinite(x) for x in h):
+            raise _fail(f"heuristic {h!r} is not one finite number per seat", seed, step, game, state)
+    if player == CHANCE:
+        outcomes = list(game.chance_outcomes(state))
+        total = sum(p for _, p in outcomes)
+        if abs(total - 1.0) > 1e-9 or any(p < 0 for _, p in outcomes):
+            raise _fail(f"chance probabilities sum to {total}", seed, step, game, state)
+        if sorted(map(repr, (a for a, _ in outcomes))) != sorted(map(repr, legal)):
+            raise _fail("chance outcomes differ from legal_actions", seed, step, game, state)
+    # hidden information: a sampled state shows the seat the same observation
+    if game.info.hidden_information and 0 <= player < n:
+        obs = game.observation(state, player)
+        sampled = game.sample_state(obs, player, rng)
+        if game.observation(sampled, player) != obs:
+            raise _fail("sample_state is not consistent with the observation", seed, step, game, state)
+        if list(game.legal_actions(sampled)) != legal:
+            raise _fail("a sampled state offers different legal actions", seed, step, game, state)
+
+
+def _play(game: Game[Any, Any], config: GameConfig, seed: int, max_steps: int, thorough: bool) -> tuple[list[str], int]:
+    rng = random.Random(derive_seed(seed, "check"))
+    sample_rng = random.Random(derive_seed(seed, "sample"))  # kept apart so checks don't shift play
+    state = game.new_state(config, seed)
+    log: list[str] = []
+    step = 0
+    while True:
+        if thorough:
+            _check_state(game, state, seed, step, sample_rng)
+        player = game.current_player(state)
+        if player == TERMINAL:
+            return log, step
+        if step >= max_steps:
+            raise _fail(f"game did not end within {max_steps} steps", seed, step, game, state)
+        if player == CHANCE:
+            action = game.sample_chance(state, rng)
+        else:
+            action = rng.choice(list(game.legal_actions(state)))
+        before = game.to_dict(state) if thorough else None
+        log.append(game.action_to_text(state, action))
+        nxt = game.apply(state, action)
+        if thorough and game.to_dict(state) != before:
+            raise _fail(f"apply mutated its input ({log[-1]!r})", seed, step, game, state)
+        state = nxt
+        step += 1
+
+
+def check_game(
+    game: Game[Any, Any],
+    *,
+    players: int,
+    seeds: range | list[int] = range(5),
+    options: dict[str, Any] | None = None,
+    max_steps: int = 20_000,
+    thorough: bool = True,
+) -> CheckReport:
+    """Run the conformance checks over random games, one per seed. Raises ``GameCheckError``.
+
+    Args:
+        game: the game under test.
+        players: seats per game.
+        seeds: one game per seed.
+        options: variant options for the config.
+        max_steps: a game longer than this fails the "playouts terminate" check.
+        thorough: check every state (slow); False only plays, checks termination and determinism.
+    """
+    config = GameConfig(players=players, options=options or {})
+    total = longest = 0
+    seeds = list(seeds)
+    first: list[str] = []
+    for i, seed in enumerate(seeds):
+        log, steps = _play(game, config, seed, max_steps, thorough)
+        first = log if i == 0 else first
+        total += steps
+        longest = max(longest, steps)
+    # determinism: the first seed again gives the same game
+    if seeds:
+        again, _ = _play(game, config, seeds[0], max_steps, False)
+        if again != first:
+            raise GameCheckError(f"{game.info.name}: seed {seeds[0]} does not replay the same game")
+    return CheckReport(games=len(seeds), steps=total, max_length=longest)

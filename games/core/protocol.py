@@ -1,0 +1,258 @@
+"""The Game protocol every Lictor game implements (see DESIGN.md, "The Game protocol").
+
+A game is a stateless object (its content pack loaded once) whose methods take immutable states:
+
+- ``new_state(config, seed)`` sets the game up per the rulebook; setup shuffles use ``seed``.
+- ``current_player(state)`` is a seat (0-based), :data:`CHANCE` (dice: the next action is drawn from
+  ``chance_outcomes``) or :data:`TERMINAL`.
+- ``legal_actions(state)`` lists the actions in a deterministic order; ``apply`` is pure and raises
+  :class:`~games.errors.IllegalActionError` naming the rule.
+- ``returns(state)`` gives one number per seat at the end (1 win, 0 loss, shared wins split);
+  ``heuristic(state)`` estimates it before the end.
+- Hidden information: ``observation(state, seat)`` is what that seat may see and
+  ``sample_state(observation, seat, rng)`` draws a full state consistent with it.
+- Notation: ``action_to_text``/``parse_action`` and ``state_to_text``/``parse_state`` round-trip.
+- Serialization: ``to_dict``/``from_dict`` round-trip through plain JSON types.
+
+Actions must be hashable and compare by value (frozen dataclasses, tuples, ints or strings), so
+that a search can key its tree on them.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeAlias, TypeVar
+
+from games.errors import ConfigError, IllegalActionError, WrongSeatError
+
+__all__ = [
+    "CHANCE",
+    "TERMINAL",
+    "Game",
+    "GameConfig",
+    "GameInfo",
+    "Seat",
+    "Variant",
+]
+
+Seat: TypeAlias = int
+"""A player's seat, 0-based in turn order at setup."""
+
+CHANCE: Seat = -1
+"""``current_player`` when the next action is a chance outcome (dice, a draw)."""
+
+TERMINAL: Seat = -2
+"""``current_player`` when the game is over."""
+
+S = TypeVar("S")  # the game's state type
+A = TypeVar("A")  # the game's action type
+
+OptionValue: TypeAlias = "str | int | float | bool"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Variant:
+    """A named rules variant or optional module a game offers.
+
+    Attributes:
+        name: the option key (``config.options[name]``).
+        description: what it changes, citing the rulebook.
+        default: the value when the option is not given.
+        choices: allowed values (empty: any value of the default's type).
+    """
+
+    name: str
+    description: str
+    default: OptionValue = False
+    choices: tuple[OptionValue, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GameInfo:
+    """What a game is, for listings.
+
+    Attributes:
+        name: the registry key, e.g. ``"tiberpunk"``.
+        title: the box title, e.g. ``"Tiberpunk: Streets of Rome"``.
+        min_players: fewest seats the rulebook allows.
+        max_players: most seats the rulebook allows.
+        variants: the options ``GameConfig.options`` accepts.
+        content_version: the version of the default content pack ("" if none).
+        hidden_information: whether observations hide anything (then searches use ISMCTS).
+        stochastic: whether the game has chance nodes.
+    """
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    variants: tuple[Variant, ...] = ()
+    content_version: str = ""
+    hidden_information: bool = False
+    stochastic: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GameConfig:
+    """How to set a game up.
+
+    Attributes:
+        players: number of seats.
+        options: variant options by name (see ``GameInfo.variants``); missing ones take defaults.
+        content_path: a directory holding a user's content pack to use instead of the reference
+            pack ("" for the reference pack).
+    """
+
+    players: int
+    options: Mapping[str, OptionValue] = field(default_factory=dict)
+    content_path: str = ""
+
+
+class Game(ABC, Generic[S, A]):
+    """Base class of every game. Subclasses set ``info`` and implement the abstract methods."""
+
+    info: GameInfo
+
+    # ----------------------------------------------------------------- setup and flow
+    @abstractmethod
+    def new_state(self, config: GameConfig, seed: int) -> S:
+        """Set up a new game per the rulebook. Raises ``ConfigError`` on a bad config."""
+
+    @abstractmethod
+    def num_players(self, state: S) -> int:
+        """Number of seats in this game."""
+
+    @abstractmethod
+    def current_player(self, state: S) -> Seat:
+        """The seat to decide, ``CHANCE`` or ``TERMINAL``."""
+
+    @abstractmethod
+    def legal_actions(self, state: S) -> Sequence[A]:
+        """The legal actions in a deterministic order (empty iff terminal).
+
+        At a chance node these are the chance outcomes' actions.
+        """
+
+    @abstractmethod
+    def apply(self, state: S, action: A) -> S:
+        """Return the state after ``action``. Never mutates ``state``.
+
+        Raises ``IllegalActionError`` (``WrongSeatError``) naming the rule when the action is not
+        legal here.
+        """
+
+    def chance_outcomes(self, state: S) -> Sequence[tuple[A, float]]:
+        """At a chance node, every outcome with its probability (summing to 1)."""
+        return ()
+
+    @abstractmethod
+    def returns(self, state: S) -> tuple[float, ...]:
+        """One value per seat: at the end the result (win 1, loss 0, ties shared)."""
+
+    def heuristic(self, state: S) -> tuple[float, ...]:
+        """A per-seat estimate of ``returns`` for a non-terminal state (cut-off rollouts)."""
+        n = self.num_players(state)
+        return tuple(1.0 / n for _ in range(n))
+
+    def is_terminal(self, state: S) -> bool:
+        """Whether the game is over."""
+        return self.current_player(state) == TERMINAL
+
+    # ----------------------------------------------------------------- hidden information
+    def observation(self, state: S, seat: Seat) -> Any:
+        """What ``seat`` may see of ``state``. Perfect-information games return the state."""
+        return state
+
+    def sample_state(self, observation: Any, seat: Seat, rng: random.Random) -> S:
+        """Draw a full state consistent with ``observation`` (determinization for ISMCTS)."""
+        return observation  # type: ignore[no-any-return]
+
+    def prior(self, state: S) -> Sequence[float] | None:
+        """Optional prior probabilities over ``legal_actions(state)`` for PUCT (None: uniform)."""
+        return None
+
+    # ----------------------------------------------------------------- notation
+    @abstractmethod
+    def action_to_text(self, state: S, action: A) -> str:
+        """The notation of ``action`` in ``state`` (round-trips through ``parse_action``)."""
+
+    @abstractmethod
+    def parse_action(self, state: S, text: str) -> A:
+        """Parse an action's notation. Raises ``NotationError`` when it does not parse."""
+
+    @abstractmethod
+    def state_to_text(self, state: S) -> str:
+        """A text form of the whole state (round-trips through ``parse_state``)."""
+
+    @abstractmethod
+    def parse_state(self, text: str) -> S:
+        """Parse a state's text form. Raises ``NotationError`` when it does not parse."""
+
+    # ----------------------------------------------------------------- serialization
+    @abstractmethod
+    def to_dict(self, state: S) -> dict[str, Any]:
+        """The state as plain JSON types (round-trips through ``from_dict``)."""
+
+    @abstractmethod
+    def from_dict(self, data: Mapping[str, Any]) -> S:
+        """Rebuild a state from ``to_dict`` output. Raises ``InvalidStateError`` on bad data."""
+
+    # ----------------------------------------------------------------- helpers for games
+    def check_players(self, config: GameConfig) -> None:
+        """Raise ``ConfigError`` unless ``config.players`` is within the rulebook's range."""
+        lo, hi = self.info.min_players, self.info.max_players
+        if not lo <= config.players <= hi:
+            raise ConfigError(
+                f"{self.info.name} plays with {lo} to {hi} players, not {config.players!r}",
+                field="config.players",
+            )
+
+    def option(self, config: GameConfig, name: str) -> OptionValue:
+        """The value of a variant option, validated against ``info.variants``."""
+        by_name = {v.name: v for v in self.info.variants}
+        unknown = sorted(set(config.options) - set(by_name))
+        if unknown:
+            raise ConfigError(
+                f"unknown option {unknown[0]!r} for {self.info.name}; known: {sorted(by_name)}",
+                field=f"config.options.{unknown[0]}",
+            )
+        variant = by_name[name]
+        value = config.options.get(name, variant.default)
+        if variant.choices and value not in variant.choices:
+            raise ConfigError(
+                f"option {name!r} must be one of {list(variant.choices)}, not {value!r}",
+                field=f"config.options.{name}",
+            )
+        if not variant.choices and type(value) is not type(variant.default):
+            raise ConfigError(
+                f"option {name!r} takes a {type(variant.default).__name__}, not {value!r}",
+                field=f"config.options.{name}",
+            )
+        return value
+
+    def check_action(self, state: S, action: A, *, rule: str = "") -> None:
+        """Raise unless ``action`` is among ``legal_actions(state)`` (a generic slow check)."""
+        player = self.current_player(state)
+        if player == TERMINAL:
+            raise WrongSeatError("the game is over; no action is legal", field="action", rule=rule)
+        legal = self.legal_actions(state)
+        if action not in legal:
+            shown = ", ".join(self.action_to_text(state, a) for a in list(legal)[:8])
+            more = " ..." if len(legal) > 8 else ""
+            raise IllegalActionError(
+                f"{action!r} is not legal here; legal: {shown}{more}", field="action", rule=rule
+            )
+
+    def sample_chance(self, state: S, rng: random.Random) -> A:
+        """Draw one chance outcome by its probability."""
+        outcomes = self.chance_outcomes(state)
+        r = rng.random()
+        acc = 0.0
+        for action, p in outcomes:
+            acc += p
+            if r < acc:
+                return action
+        return outcomes[-1][0]
