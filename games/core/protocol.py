@@ -170,6 +170,14 @@ class Game(ABC, Generic[S, A]):
         """Draw a full state consistent with ``observation`` (determinization for ISMCTS)."""
         return observation  # type: ignore[no-any-return]
 
+    def explain(self, state: S, action: A) -> Sequence[tuple[str, float]]:
+        """Human-readable reasons for ``action`` with the number behind each (for hints).
+
+        E.g. ``("quest success odds", 0.72)``, ``("nearest lictor, districts away", 2)``.
+        Pure rules facts only; the search adds its own numbers (visits, values).
+        """
+        return ()
+
     def prior(self, state: S) -> Sequence[float] | None:
         """Optional prior probabilities over ``legal_actions(state)`` for PUCT (None: uniform)."""
         return None

@@ -1,0 +1,179 @@
+"""Shared result types of the solvers, and the per-game registry the service dispatches on.
+
+Game-specific models live in ``solver/<game>.py`` and register their scorer and puzzle kinds here
+(``register_scorer``, ``register_puzzle``); the service looks them up by game name and kind.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from games.core import Game
+from games.errors import NotFoundError
+
+__all__ = [
+    "PuzzleFn",
+    "ScoreFn",
+    "ScoreLine",
+    "ScoreReport",
+    "SeatScore",
+    "SolveLimits",
+    "SolveResult",
+    "Status",
+    "get_puzzle",
+    "get_scorer",
+    "puzzle_kinds",
+    "register_puzzle",
+    "register_scorer",
+]
+
+
+class Status(enum.Enum):
+    """How good an answer is (the CP-SAT statuses, also used by exact enumeration)."""
+
+    OPTIMAL = "OPTIMAL"  # proven best (or the exact answer of an enumeration)
+    FEASIBLE = "FEASIBLE"  # valid, not proven best (time ran out)
+    INFEASIBLE = "INFEASIBLE"  # proven that no answer exists
+    UNKNOWN = "UNKNOWN"  # nothing found within the limits
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SolveLimits:
+    """Limits for one solve.
+
+    Attributes:
+        time_limit_s: wall-time limit in seconds (the client's deadline shortens it).
+        workers: CP-SAT search workers.
+    """
+
+    time_limit_s: float = 10.0
+    workers: int = 2
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ScoreLine:
+    """One scoring category for one seat.
+
+    Attributes:
+        category: the rulebook's category name (e.g. ``"Conquests"``).
+        points: points scored in it.
+        detail: how (e.g. ``"most cubes (5) in Conquests"``).
+    """
+
+    category: str
+    points: float
+    detail: str = ""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SeatScore:
+    """One seat's score.
+
+    Attributes:
+        seat: the seat.
+        total: total points.
+        rank: final place, 1 = first (equal ranks for a shared place).
+        breakdown: points per category.
+        tiebreak: the tie-breakers that decided this seat's rank against seats with equal totals,
+            in the order applied (empty when no tie).
+    """
+
+    seat: int
+    total: float
+    rank: int
+    breakdown: tuple[ScoreLine, ...] = ()
+    tiebreak: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ScoreReport:
+    """An exact score.
+
+    Attributes:
+        game: the game's name.
+        final: True when the game is over (else the score if it ended now).
+        seats: per-seat scores, by seat.
+    """
+
+    game: str
+    final: bool
+    seats: tuple[SeatScore, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SolveResult:
+    """The answer to a puzzle.
+
+    Attributes:
+        kind: the puzzle kind (e.g. ``"tiberius.best_placement"``).
+        status: OPTIMAL / FEASIBLE / INFEASIBLE / UNKNOWN.
+        objective: the objective value of the answer (0 when none).
+        bound: the proven bound on the objective.
+        answer: the answer as plain JSON types (actions in notation, numbers).
+        explanation: one or two sentences a human can act on.
+        method: ``"cp-sat"``, ``"enumeration"`` or ``"dp"``.
+        wall_s: seconds spent.
+    """
+
+    kind: str
+    status: Status
+    objective: float = 0.0
+    bound: float = 0.0
+    answer: Mapping[str, Any] = field(default_factory=dict)
+    explanation: str = ""
+    method: str = ""
+    wall_s: float = 0.0
+
+
+ScoreFn = Callable[[Game[Any, Any], Any], ScoreReport]
+PuzzleFn = Callable[[Game[Any, Any], Any, Mapping[str, Any], SolveLimits], SolveResult]
+
+_SCORERS: dict[str, ScoreFn] = {}
+_PUZZLES: dict[str, tuple[str, PuzzleFn]] = {}
+
+
+def register_scorer(game: str, fn: ScoreFn) -> None:
+    """Register the exact scorer of ``game``."""
+    _SCORERS[game] = fn
+
+
+def register_puzzle(game: str, kind: str, fn: PuzzleFn) -> None:
+    """Register a puzzle ``kind`` (e.g. ``"tiberius.best_bid"``) answered for ``game``."""
+    _PUZZLES[kind] = (game, fn)
+
+
+def _load() -> None:
+    # Importing the game modules registers them; missing ones are simply not offered.
+    import importlib
+
+    for name in ("solver.tiberius", "solver.tiberpunk"):
+        try:
+            importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name != name:
+                raise
+
+
+def get_scorer(game: str) -> ScoreFn:
+    """The scorer of ``game``; ``NotFoundError`` if it has none."""
+    _load()
+    if game not in _SCORERS:
+        raise NotFoundError(f"no exact scorer for {game!r}; scorers: {sorted(_SCORERS)}", field="game")
+    return _SCORERS[game]
+
+
+def get_puzzle(kind: str) -> tuple[str, PuzzleFn]:
+    """(game, solver function) of a puzzle kind; ``NotFoundError`` if unknown."""
+    _load()
+    if kind not in _PUZZLES:
+        raise NotFoundError(f"no puzzle kind {kind!r}; kinds: {sorted(_PUZZLES)}", field="kind")
+    return _PUZZLES[kind]
+
+
+def puzzle_kinds() -> list[str]:
+    """Every registered puzzle kind."""
+    _load()
+    return sorted(_PUZZLES)
