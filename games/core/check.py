@@ -18,7 +18,7 @@ from typing import Any
 from games.core.protocol import CHANCE, TERMINAL, Game, GameConfig
 from games.core.rng import derive_seed
 
-__all__ = ["GameCheckError", "CheckReport", "check_game", "random_playout"]
+__all__ = ["CheckReport", "GameCheckError", "check_game", "random_playout"]
 
 
 class GameCheckError(AssertionError):
@@ -40,7 +40,9 @@ class CheckReport:
     max_length: int
 
 
-def random_playout(game: Game[Any, Any], state: Any, rng: random.Random, *, max_steps: int = 100_000) -> tuple[Any, int]:
+def random_playout(
+    game: Game[Any, Any], state: Any, rng: random.Random, *, max_steps: int = 100_000
+) -> tuple[Any, int]:
     """Play uniformly random legal actions (chance by its odds) to the end; returns (state, steps)."""
     steps = 0
     while game.current_player(state) != TERMINAL:
@@ -58,7 +60,7 @@ def random_playout(game: Game[Any, Any], state: Any, rng: random.Random, *, max_
 def _fail(what: str, seed: int, step: int, game: Game[Any, Any], state: Any) -> GameCheckError:
     try:
         shown = game.state_to_text(state)[:400]
-    except Exception as exc:  # noqa: BLE001 - the report must not hide the first failure
+    except Exception as exc:
         shown = f"<state_to_text failed: {exc!r}>"
     return GameCheckError(f"{game.info.name}: {what} (seed {seed}, step {step})\nstate: {shown}")
 
@@ -68,7 +70,9 @@ def _check_state(game: Game[Any, Any], state: Any, seed: int, step: int, rng: ra
     player = game.current_player(state)
     legal = list(game.legal_actions(state))
     if (player == TERMINAL) != (not legal):
-        raise _fail(f"terminal is {player == TERMINAL} but {len(legal)} legal actions", seed, step, game, state)
+        raise _fail(
+            f"terminal is {player == TERMINAL} but {len(legal)} legal actions", seed, step, game, state
+        )
     if len(set(legal)) != len(legal):
         raise _fail("legal_actions has duplicates", seed, step, game, state)
     if not (player in (CHANCE, TERMINAL) or 0 <= player < n):
@@ -113,7 +117,9 @@ def _check_state(game: Game[Any, Any], state: Any, seed: int, step: int, rng: ra
             raise _fail("a sampled state offers different legal actions", seed, step, game, state)
 
 
-def _play(game: Game[Any, Any], config: GameConfig, seed: int, max_steps: int, thorough: bool) -> tuple[list[str], int]:
+def _play(
+    game: Game[Any, Any], config: GameConfig, seed: int, max_steps: int, thorough: bool
+) -> tuple[list[str], int]:
     rng = random.Random(derive_seed(seed, "check"))
     sample_rng = random.Random(derive_seed(seed, "sample"))  # kept apart so checks don't shift play
     state = game.new_state(config, seed)

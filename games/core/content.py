@@ -10,6 +10,7 @@ Games read their files through :class:`Node`, which checks types and ranges and 
 
 from __future__ import annotations
 
+import builtins
 import json
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -86,24 +87,26 @@ class Node:
 
     __slots__ = ("file", "path", "value")
 
-    def __init__(self, value: Any, *, file: str, path: str) -> None:
+    def __init__(self, value: Any, *, file: builtins.str, path: builtins.str) -> None:
         self.value = value
         self.file = file
         self.path = path
 
     # -- navigation
-    def _child_path(self, key: str | int) -> str:
+    def _child_path(self, key: builtins.str | int) -> builtins.str:
         if isinstance(key, int):
             return f"{self.path}[{key}]"
         return f"{self.path}.{key}" if self.path else key
 
-    def fail(self, expected: str, *, key: str | int | None = None, got: Any = ...) -> ContentError:
+    def fail(
+        self, expected: builtins.str, *, key: builtins.str | builtins.int | None = None, got: Any = ...
+    ) -> ContentError:
         """A ContentError at this node (or its child ``key``)."""
         where = self.path if key is None else self._child_path(key)
         shown = "" if got is ... else f", got {got!r}"
         return ContentError(f"expected {expected}{shown}", file=self.file, field=where or "<root>")
 
-    def __getitem__(self, key: str | int) -> Node:
+    def __getitem__(self, key: builtins.str | int) -> Node:
         if isinstance(key, int):
             if not isinstance(self.value, list):
                 raise self.fail("a list", got=self.value)
@@ -116,18 +119,20 @@ class Node:
             raise self.fail("this field to be present", key=key)
         return Node(self.value[key], file=self.file, path=self._child_path(key))
 
-    def has(self, key: str) -> bool:
+    def has(self, key: builtins.str) -> builtins.bool:
         """Whether this object has ``key``."""
         return isinstance(self.value, dict) and key in self.value
 
-    def items(self) -> Iterator[tuple[str, Node]]:
+    def items(self) -> Iterator[tuple[builtins.str, Node]]:
         """The (key, child) pairs of an object."""
         if not isinstance(self.value, dict):
             raise self.fail("an object", got=self.value)
         for key in self.value:
             yield key, Node(self.value[key], file=self.file, path=self._child_path(key))
 
-    def list(self, key: str | None = None, *, min_len: int = 0, max_len: int | None = None) -> list[Node]:
+    def list(
+        self, key: builtins.str | None = None, *, min_len: int = 0, max_len: builtins.int | None = None
+    ) -> builtins.list[Node]:
         """The entries of a list (this node's, or its child ``key``'s) with a length check."""
         node = self if key is None else self[key]
         if not isinstance(node.value, list):
@@ -139,7 +144,13 @@ class Node:
         return [Node(v, file=node.file, path=node._child_path(i)) for i, v in enumerate(node.value)]
 
     # -- scalars
-    def int(self, key: str | None = None, *, min: int | None = None, max: int | None = None) -> int:
+    def int(
+        self,
+        key: builtins.str | None = None,
+        *,
+        min: builtins.int | None = None,
+        max: builtins.int | None = None,
+    ) -> builtins.int:
         """An integer within ``[min, max]``."""
         node = self if key is None else self[key]
         v = node.value
@@ -151,27 +162,37 @@ class Node:
             raise node.fail(f"an integer {' and '.join(x for x in (lo, hi) if x)}", got=v)
         return v
 
-    def str(self, key: str | None = None, *, choices: Sequence[str] | None = None) -> str:
+    def str(
+        self, key: builtins.str | None = None, *, choices: Sequence[builtins.str] | None = None
+    ) -> builtins.str:
         """A non-empty string, one of ``choices`` if given."""
         node = self if key is None else self[key]
         v = node.value
-        if not isinstance(v, str) or not v:
+        if not isinstance(v, builtins.str) or not v:
             raise node.fail("a non-empty string", got=v)
         if choices is not None and v not in choices:
             raise node.fail(f"one of {list(choices)}", got=v)
         return v
 
-    def bool(self, key: str | None = None) -> bool:
+    def bool(self, key: builtins.str | None = None) -> builtins.bool:
         """A boolean."""
         node = self if key is None else self[key]
         if not isinstance(node.value, bool):
             raise node.fail("true or false", got=node.value)
         return node.value
 
-    def str_list(self, key: str | None = None, *, choices: Sequence[str] | None = None) -> list[str]:
+    def str_list(
+        self, key: builtins.str | None = None, *, choices: Sequence[builtins.str] | None = None
+    ) -> builtins.list[builtins.str]:
         """A list of strings, each one of ``choices`` if given."""
         return [n.str(choices=choices) for n in self.list(key)]
 
-    def int_list(self, key: str | None = None, *, min: int | None = None, max: int | None = None) -> list[int]:
+    def int_list(
+        self,
+        key: builtins.str | None = None,
+        *,
+        min: builtins.int | None = None,
+        max: builtins.int | None = None,
+    ) -> builtins.list[builtins.int]:
         """A list of integers within ``[min, max]``."""
         return [n.int(min=min, max=max) for n in self.list(key)]

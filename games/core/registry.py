@@ -13,11 +13,10 @@ from typing import Any
 from games.core.protocol import Game, GameInfo
 from games.errors import UnknownGameError
 
-__all__ = ["get_game", "game_names", "list_games"]
+__all__ = ["game_names", "get_game", "list_games"]
 
 # name -> "module:class". The class takes ``content_path`` as a keyword ("" = reference pack).
-_GAMES: dict[str, str] = {
-}
+_GAMES: dict[str, str] = {}
 
 
 def game_names() -> list[str]:
@@ -31,9 +30,7 @@ def get_game(name: str, *, content_path: str = "") -> Game[Any, Any]:
     try:
         target = _GAMES[name]
     except KeyError:
-        raise UnknownGameError(
-            f"no game named {name!r}; known games: {game_names()}", field="game"
-        ) from None
+        raise UnknownGameError(f"no game named {name!r}; known games: {game_names()}", field="game") from None
     module_name, _, attr = target.partition(":")
     cls = getattr(importlib.import_module(module_name), attr)
     game: Game[Any, Any] = cls(content_path=content_path)
