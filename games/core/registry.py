@@ -16,7 +16,10 @@ from games.errors import UnknownGameError
 __all__ = ["game_names", "get_game", "list_games"]
 
 # name -> "module:class". The class takes ``content_path`` as a keyword ("" = reference pack).
-_GAMES: dict[str, str] = {}
+_GAMES: dict[str, str] = {
+    "tiberpunk": "games.tiberpunk:TiberpunkGame",
+    "tiberius": "games.tiberius:TiberiusGame",
+}
 
 
 def game_names() -> list[str]:

@@ -1,0 +1,142 @@
+"""Integer action encodings: an op in the low 5 bits, op-specific fields above.
+
+Actions are plain ints (hashable, compared by value, cheap to generate). ``games.tiberpunk.notation``
+turns them into text and back.
+"""
+
+from __future__ import annotations
+
+from typing import TypeAlias
+
+__all__ = ["Action"]
+
+Action: TypeAlias = int
+"""A Tiberpunk action, an int packed by the helpers below."""
+
+(
+    OP_DICE,
+    OP_DRAFT,
+    OP_PLACE,
+    OP_FAVOR,
+    OP_MOVE,
+    OP_UNSHACKLE,
+    OP_INTERACT,
+    OP_END,
+    OP_REBOOT,
+    OP_RECHARGE,
+    OP_GADGET,
+    OP_STOP,
+    OP_PURSUE,
+    OP_SKILL,
+    OP_BOOST,
+    OP_TAKE,
+    OP_LICTOR,
+    OP_ESCAPE,
+) = range(18)
+
+# interaction sources: token index 0..3, or spaceship card type 0..2 as VIA_SHIP + type
+VIA_SHIP = 4
+# interaction kinds (ITYPES order) and income
+IT_SPACESHIP, IT_CHARACTER, IT_STRUCTURE, IT_DRONE, IT_INCOME = range(5)
+# sub-kinds: structure
+SUB_TEMPLE, SUB_HUB, SUB_SITE = range(3)
+# sub-kinds: character / drone
+SUB_Q1, SUB_Q2, SUB_Q3, SUB_FIGHT = range(4)
+
+END = OP_END
+REBOOT = OP_REBOOT
+STOP = OP_STOP
+
+
+def op(a: Action) -> int:
+    """The op code of an action."""
+    return a & 31
+
+
+# -- movement: via (0 movement action, 1..3 spaceship card type + 1), mini (0 char 1 drone 2 lictor)
+def move(via: int, mini: int, src: int, dst: int, pay: int) -> Action:
+    """A movement of one miniature (rule: movement)."""
+    return OP_MOVE | via << 5 | mini << 8 | src << 10 | dst << 14 | pay << 18
+
+
+def move_fields(a: Action) -> tuple[int, int, int, int, int]:
+    """(via, mini, src, dst, pay) of a move."""
+    return (a >> 5) & 7, (a >> 8) & 3, (a >> 10) & 15, (a >> 14) & 15, (a >> 18) & 15
+
+
+def unshackle(via: int, mini: int) -> Action:
+    """Spend a movement to remove shackles from one miniature (rule: shackles)."""
+    return OP_UNSHACKLE | via << 5 | mini << 8
+
+
+# -- interactions
+def interact(  # noqa: PLR0917
+    via: int, it: int, sub: int = 0, p1: int = 0, p2: int = 0, p3: int = 0, p4: int = 0, p5: int = 0
+) -> Action:
+    """An interaction (token or spaceship card) with its complete option."""
+    return OP_INTERACT | via << 5 | it << 8 | sub << 11 | p1 << 13 | p2 << 17 | p3 << 21 | p4 << 25 | p5 << 30
+
+
+def interact_fields(a: Action) -> tuple[int, int, int, int, int, int, int, int]:
+    """(via, itype, sub, p1, p2, p3, p4, p5) of an interaction."""
+    return (
+        (a >> 5) & 7,
+        (a >> 8) & 7,
+        (a >> 11) & 3,
+        (a >> 13) & 15,
+        (a >> 17) & 15,
+        (a >> 21) & 15,
+        (a >> 25) & 31,
+        a >> 30,
+    )
+
+
+VIA_MASK = ~(7 << 5)
+
+
+def with_via(a: Action, via: int) -> Action:
+    """The same interaction or move from another source."""
+    return (a & VIA_MASK) | via << 5
+
+
+def simple(opcode: int, value: int = 0) -> Action:
+    """An op with one small field (draft, place, favor, recharge, skill, boost, take, lictor, escape)."""
+    return opcode | value << 5
+
+
+def value(a: Action) -> int:
+    """The field of a :func:`simple` action."""
+    return a >> 5
+
+
+def pursue(src: int, dst: int) -> Action:
+    """The left-hand player moves the nearest lictor ``src`` -> ``dst`` (rule: stage-1-quests)."""
+    return OP_PURSUE | src << 5 | dst << 9
+
+
+def dice(code: int) -> Action:
+    """A chance outcome: the encoded sorted pool of dice rolled."""
+    return OP_DICE | code << 5
+
+
+# -- gadgets: type, count (dice affected or added), up to two targets (side, value, delta code)
+DELTAS = (0, 1, -1, 2, -2)
+
+
+def gadget(g: int, count: int, targets: tuple[tuple[int, int, int], ...] = ()) -> Action:
+    """Play a gadget. ``targets``: (side 0 = a / 1 = d, die value, delta code index into DELTAS)."""
+    a = OP_GADGET | g << 5 | count << 8
+    for i, (side, val, dc) in enumerate(targets):
+        a |= (side | val << 1 | dc << 4) << (10 + 7 * i)
+    return a
+
+
+def gadget_fields(a: Action) -> tuple[int, int, tuple[tuple[int, int, int], ...]]:
+    """(gadget, count, targets) of a gadget action."""
+    g, count = (a >> 5) & 7, (a >> 8) & 3
+    targets = []
+    for i in range(2):
+        t = (a >> (10 + 7 * i)) & 127
+        if t:
+            targets.append((t & 1, (t >> 1) & 7, t >> 4))
+    return g, count, tuple(targets)

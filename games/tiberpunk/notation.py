@@ -1,0 +1,479 @@
+"""Text notation of Tiberpunk actions and states (both round-trip).
+
+Actions (examples; districts are the pack's ids, seats P1..P4)::
+
+    place VII                      first-turn placement of character and drone
+    favor juno                     move the favor marker
+    move drone IV-VI pay1          a movement action (pay = coins for extra districts)
+    move lictor X-VIII             move a lictor
+    unshackle char                 spend the movement to remove shackles
+    token structure hub:VI up:hack,guile gadget
+    token drone income             any token as Collect Income
+    token spaceship take:drone     spaceship interaction from the drone-card stack
+    token character quest1:guile   start a Stage I quest (quest2/quest3 likewise)
+    token drone attack char:P2 tile:odd for:defeat-character@1A
+    token character/drone as drone quest1:hack   (a hybrid token of the abilities module)
+    ship:drone move drone IV-VI    play a spaceship card for a movement ...
+    ship:structure temple:juno     ... or for the interaction it shows
+    dice 1,3,3,6                   a chance outcome (sorted dice)
+    gadget rotate1 A3+1            gadget on a die of pool A (quester/attacker) or D (defender/lictor)
+    gadget reroll A2,A5 / gadget add-die x1 / stop
+    pursue X-VIII                  the left-hand player moves the nearest lictor
+    skill guile / boost drone / take-ship character / lictor VII / escape IX
+    end / reboot / recharge flip / ability recharge
+
+A state is one ``key=value`` line per field (dotted keys for nested parts), see docs/tiberpunk.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from games.errors import NotationError
+from games.tiberpunk import actions as act
+from games.tiberpunk.content import CONDITIONS, GADGETS, GODS, ITYPES, SKILLS, TASKS
+from games.tiberpunk.dice import decode_pool
+from games.tiberpunk.state import PHASES
+
+if TYPE_CHECKING:
+    from games.tiberpunk.rules import Rules
+    from games.tiberpunk.state import State
+
+__all__ = ["action_text", "parse_action_text", "parse_state_text", "state_text"]
+
+SK = ("hack", "guile", "offense")
+MINI = ("char", "drone", "lictor")
+DELTA_TEXT = ("", "+1", "-1", "+2", "-2")
+
+
+def _token_name(mask: int) -> str:
+    return "/".join(ITYPES[i] for i in range(4) if (mask >> i) & 1)
+
+
+def _gadget_list(code: int) -> str:
+    out = []
+    for g in range(len(GADGETS)):
+        out += [GADGETS[g]] * ((code >> (3 * g)) & 7)
+    return ",".join(out)
+
+
+def action_text(r: Rules, s: State, a: int) -> str:
+    """The notation of action ``a`` in state ``s``."""
+    c = r.c
+    ids = c.district_ids
+    o = a & 31
+    v = a >> 5
+    if o == act.OP_DICE:
+        return "dice " + (",".join(map(str, decode_pool(v))) or "-")
+    if o == act.OP_DRAFT:
+        return "ability " + c.abilities[v].id
+    if o == act.OP_PLACE:
+        return "place " + ids[v]
+    if o == act.OP_FAVOR:
+        return "favor " + GODS[v]
+    if o in (act.OP_MOVE, act.OP_UNSHACKLE):
+        via = (a >> 5) & 7
+        prefix = f"ship:{ITYPES[c.ship_types[via - 1]]} " if via else ""
+        if o == act.OP_UNSHACKLE:
+            return f"{prefix}unshackle {MINI[(a >> 8) & 3]}"
+        via, mini, src, dst, pay = act.move_fields(a)
+        return f"{prefix}move {MINI[mini]} {ids[src]}-{ids[dst]}" + (f" pay{pay}" if pay else "")
+    if o == act.OP_INTERACT:
+        return _interact_text(r, s, a)
+    if o == act.OP_END:
+        return "end"
+    if o == act.OP_REBOOT:
+        return "reboot"
+    if o == act.OP_RECHARGE:
+        return "recharge " + GADGETS[v]
+    if o == act.OP_GADGET:
+        g, count, targets = act.gadget_fields(a)
+        if g == 1:
+            return f"gadget {GADGETS[g]} x{count}"
+        return f"gadget {GADGETS[g]} " + ",".join(
+            f"{'AD'[side]}{val}{DELTA_TEXT[dc]}" for side, val, dc in targets
+        )
+    if o == act.OP_STOP:
+        return "stop"
+    if o == act.OP_PURSUE:
+        return f"pursue {ids[(a >> 5) & 15]}-{ids[(a >> 9) & 15]}"
+    if o == act.OP_SKILL:
+        return "skill " + SKILLS[v]
+    if o == act.OP_BOOST:
+        return "boost " + MINI[v]
+    if o == act.OP_TAKE:
+        return "take-ship " + ITYPES[c.ship_types[v]]
+    if o == act.OP_LICTOR:
+        return "lictor " + ids[v]
+    if o == act.OP_ESCAPE:
+        return "escape " + ids[v]
+    return f"?{a}"
+
+
+def _interact_text(r: Rules, s: State, a: int) -> str:
+    c = r.c
+    ids = c.district_ids
+    via, it, sub, p1, p2, p3, p4, p5 = act.interact_fields(a)
+    if via < act.VIA_SHIP:
+        mask = s.players[s.seat].tokens[via]
+        head = "token " + _token_name(mask)
+        if it != act.IT_INCOME and mask != 1 << it:
+            head += " as " + ITYPES[it]
+    else:
+        head = "ship:" + ITYPES[c.ship_types[via - act.VIA_SHIP]]
+    if it == act.IT_INCOME:
+        return head + " income"
+    if it == act.IT_SPACESHIP:
+        return f"{head} take:{ITYPES[c.ship_types[p1]]}"
+    if it == act.IT_STRUCTURE:
+        if sub == act.SUB_TEMPLE:
+            return f"{head} temple:{GODS[p1]}" + (" by:drone" if p2 == 1 else "")
+        if sub == act.SUB_HUB:
+            ups = ",".join(SK[k] for k in range(3) if (p3 >> k) & 1) or "-"
+            return (
+                f"{head} hub:{ids[c.hubs[p1]]} up:{ups}"
+                + (" gadget" if p4 else "")
+                + (" by:char" if p2 == 0 else "")
+            )
+        card = c.side_cards[s.cfg.side[p1]]
+        text = f"{head} task:{TASKS[card.tasks[p2].kind]}@{card.id}"
+        if card.tasks[p2].kind == 6:
+            text += " ship:" + ITYPES[c.ship_types[p3]]
+        if p5:
+            text += " gadgets:" + _gadget_list(p5)
+        return text
+    if sub in (act.SUB_Q1, act.SUB_Q3):
+        return f"{head} quest{1 if sub == act.SUB_Q1 else 3}:{SK[p1]}"
+    if sub == act.SUB_Q2:
+        text = f"{head} quest2:{SK[p1]}"
+        if p5:
+            text += " gadgets:" + _gadget_list(p5)
+        player = s.players[s.seat]
+        if c.stage2[player.cards[p1]].template == 5:
+            text += " ship:" + ITYPES[c.ship_types[p2]]
+        return text
+    target = "lictor" if p1 == 2 else f"{MINI[p1]}:P{p2 + 1}"
+    if p4 == 15:
+        obj = "quest2"
+    else:
+        card = c.side_cards[s.cfg.side[p4 // 3]]
+        obj = f"{TASKS[card.tasks[p4 % 3].kind]}@{card.id}"
+    return f"{head} attack {target} tile:{CONDITIONS[s.cfg.tiles[p3]]} for:{obj}"
+
+
+# ---------------------------------------------------------------------------- states
+# to_dict output, flattened: nested objects as dotted keys, lists of ints comma-joined ("-" empty),
+# lists of lists "/"-joined; districts, gadgets and phases by name for a human reader.
+_DISTRICT_KEYS = ("char", "drone", "lictors", "where")
+_GADGET_KEYS = ("hand", "known", "gdeck", "gdisc", "used")
+
+
+def _fmt_scalar(r: Rules, key: str, v: Any) -> str:
+    leaf = key.rsplit(".", 1)[-1]
+    if v is None:
+        return "none"
+    if isinstance(v, bool):
+        return "1" if v else "0"
+    if leaf in _DISTRICT_KEYS:
+        return r.c.district_ids[v] if v >= 0 else "off"
+    if leaf in _GADGET_KEYS:
+        return GADGETS[v] if v >= 0 else "?"
+    if leaf == "phase":
+        return PHASES[v]
+    return str(v)
+
+
+def _flatten(r: Rules, prefix: str, v: Any, out: list[str], shape: dict[str, str]) -> None:
+    if isinstance(v, dict):
+        for k, x in v.items():
+            _flatten(r, f"{prefix}.{k}" if prefix else k, x, out, shape)
+    elif isinstance(v, list) and v and isinstance(v[0], dict):
+        for i, x in enumerate(v):
+            _flatten(r, f"{prefix}.{i}", x, out, shape)
+    elif isinstance(v, list):
+        pattern = ".".join("#" if part.isdigit() else part for part in prefix.split("."))
+        if shape.get(pattern) == "intss":
+            out.append(
+                f"{prefix}=" + "/".join(",".join(_fmt_scalar(r, prefix, y) for y in x) or "-" for x in v)
+            )
+        else:
+            out.append(f"{prefix}=" + (",".join(_fmt_scalar(r, prefix, y) for y in v) or "-"))
+    else:
+        out.append(f"{prefix}={_fmt_scalar(r, prefix, v)}")
+
+
+def state_text(r: Rules, data: dict[str, Any], shape: dict[str, str]) -> str:
+    """A whole state (its ``to_dict`` form) as ``key=value`` lines (``shape``: see parse_state_text)."""
+    out = ["tiberpunk-state 1"]
+    _flatten(r, "", data, out, shape)
+    return "\n".join(out)
+
+
+def _parse_scalar(r: Rules, key: str, text: str) -> Any:
+    leaf = key.rsplit(".", 1)[-1]
+    if text == "none":
+        return None
+    if leaf in _DISTRICT_KEYS:
+        return -1 if text == "off" else r.c.district_ids.index(text)
+    if leaf in _GADGET_KEYS:
+        return -1 if text == "?" else GADGETS.index(text)
+    if leaf == "phase":
+        return PHASES.index(text)
+    return int(text)
+
+
+def parse_state_text(r: Rules, text: str, shape: dict[str, str]) -> dict[str, Any]:
+    """Parse :func:`state_text` back into a plain dict, guided by ``shape`` (key -> kind).
+
+    ``shape`` maps each flattened key pattern (digits replaced by ``#``) to "int", "bool", "ints",
+    "intss" or "ctx"; unknown keys raise NotationError.
+    """
+    lines = text.strip().splitlines()
+    if not lines or lines[0].strip() != "tiberpunk-state 1":
+        raise NotationError("a tiberpunk state starts with the line 'tiberpunk-state 1'", field="state")
+    data: dict[str, Any] = {}
+    for line in lines[1:]:
+        key, sep, val = line.partition("=")
+        if not sep:
+            raise NotationError(f"expected key=value, got {line!r}", field="state")
+        pattern = ".".join("#" if part.isdigit() else part for part in key.split("."))
+        kind = shape.get(pattern)
+        if kind is None:
+            raise NotationError(f"unknown state field {key!r}", field="state")
+        try:
+            if kind == "ints":
+                value: Any = [] if val == "-" else [_parse_scalar(r, key, x) for x in val.split(",")]
+            elif kind == "intss":
+                value = (
+                    []
+                    if val == ""
+                    else [
+                        [] if g == "-" else [_parse_scalar(r, key, x) for x in g.split(",")]
+                        for g in val.split("/")
+                    ]
+                )
+            elif kind == "bool":
+                value = val == "1"
+            else:
+                value = _parse_scalar(r, key, val)
+        except ValueError:
+            raise NotationError(f"bad value {val!r} for state field {key!r}", field="state") from None
+        # place into nested dicts/lists
+        parts = key.split(".")
+        node: Any = data
+        for i, part in enumerate(parts[:-1]):
+            nxt_is_index = parts[i + 1].isdigit()
+            if part.isdigit():
+                idx = int(part)
+                while len(node) <= idx:
+                    node.append([] if nxt_is_index else {})
+                node = node[idx]
+            else:
+                if part not in node or node[part] is None:
+                    node[part] = [] if nxt_is_index else {}
+                node = node[part]
+        last = parts[-1]
+        if last.isdigit():
+            idx = int(last)
+            while len(node) <= idx:
+                node.append(None)
+            node[idx] = value
+        else:
+            node[last] = value
+    return data
+
+
+# ---------------------------------------------------------------------------- parsing actions
+def _bad(text: str, why: str) -> NotationError:
+    return NotationError(f"{text!r} is not a tiberpunk action: {why}", field="action")
+
+
+def _index(seq: tuple[str, ...], name: str, what: str, text: str) -> int:
+    if name not in seq:
+        raise _bad(text, f"unknown {what} {name!r}; known: {', '.join(seq)}")
+    return seq.index(name)
+
+
+def _gadget_codes(r: Rules, names: str, text: str) -> int:
+    code = 0
+    for name in names.split(","):
+        code += 1 << (3 * _index(GADGETS, name, "gadget", text))
+    return code
+
+
+def parse_action_text(r: Rules, s: State, text: str) -> int:
+    """Parse the notation of an action (legal or not) in state ``s``. Raises NotationError."""
+    c = r.c
+    ids = c.district_ids
+    words = text.split()
+    if not words:
+        raise _bad(text, "empty")
+
+    def district(name: str) -> int:
+        return _index(ids, name, "district", text)
+
+    def pair(arg: str) -> tuple[int, int]:
+        a, sep, b = arg.partition("-")
+        if not sep:
+            raise _bad(text, f"expected FROM-TO, got {arg!r}")
+        return district(a), district(b)
+
+    def ship_type(name: str) -> int:
+        it = _index(ITYPES, name, "spaceship card type", text)
+        if it not in c.ship_types:
+            raise _bad(text, f"no spaceship cards show {name!r}")
+        return c.ship_types.index(it)
+
+    head, args = words[0], words[1:]
+    try:
+        if head == "dice" and len(args) == 1:
+            vals = () if args[0] == "-" else tuple(sorted(int(x) for x in args[0].split(",")))
+            if any(not 1 <= v <= 6 for v in vals):
+                raise _bad(text, "dice show 1 to 6")
+            code = 0
+            for v in vals:
+                code += 1 << (4 * (v - 1))
+            return act.dice(code)
+        simple_ops: dict[str, tuple[int, Callable[[str], int]]] = {
+            "ability": (act.OP_DRAFT, [a.id for a in c.abilities].index),
+            "place": (act.OP_PLACE, district),
+            "favor": (act.OP_FAVOR, GODS.index),
+            "recharge": (act.OP_RECHARGE, GADGETS.index),
+            "skill": (act.OP_SKILL, SKILLS.index),
+            "boost": (act.OP_BOOST, MINI[:2].index),
+            "take-ship": (act.OP_TAKE, ship_type),
+            "lictor": (act.OP_LICTOR, district),
+            "escape": (act.OP_ESCAPE, district),
+        }
+        if head in simple_ops and len(args) == 1:
+            opcode, conv = simple_ops[head]
+            return act.simple(opcode, conv(args[0]))
+        if not args and head in ("end", "reboot", "stop"):
+            return {"end": act.END, "reboot": act.REBOOT, "stop": act.STOP}[head]
+        if head == "pursue" and len(args) == 1:
+            return act.pursue(*pair(args[0]))
+        if head == "gadget" and len(args) == 2:
+            g = GADGETS.index(args[0])
+            if g == 1:
+                if not args[1].startswith("x"):
+                    raise _bad(text, "add-die takes x1 or x2")
+                return act.gadget(1, int(args[1][1:]))
+            targets = []
+            for t in args[1].split(","):
+                side = "AD".index(t[0])
+                val = int(t[1])
+                dc = DELTA_TEXT.index(t[2:])
+                targets.append((side, val, dc))
+            return act.gadget(g, len(targets), tuple(targets))
+        # movement and interactions, optionally from a spaceship card
+        via_ship = -1
+        if head.startswith("ship:"):
+            via_ship = ship_type(head[5:])
+            if not args:
+                raise _bad(text, "a spaceship card needs a movement or an interaction")
+            head, args = args[0], args[1:]
+            if head not in ("move", "unshackle"):
+                args = [head, *args]
+                head = "ship"
+        if head == "move" and len(args) in (2, 3):
+            mini = MINI.index(args[0])
+            src, dst = pair(args[1])
+            pay = 0
+            if len(args) == 3:
+                if not args[2].startswith("pay"):
+                    raise _bad(text, f"expected payN, got {args[2]!r}")
+                pay = int(args[2][3:])
+            return act.move(via_ship + 1, mini, src, dst, pay)
+        if head == "unshackle" and len(args) == 1:
+            return act.unshackle(via_ship + 1, MINI[:2].index(args[0]))
+        if head == "token" and args:
+            p = s.players[s.seat]
+            names = [_token_name(m) for m in p.tokens]
+            via = _index(tuple(names), args[0], "token", text)
+            mask = p.tokens[via]
+            rest = args[1:]
+            if len(rest) >= 2 and rest[0] == "as":
+                it = _index(ITYPES, rest[1], "interaction", text)
+                rest = rest[2:]
+            elif rest and rest[0] == "income":
+                it = act.IT_INCOME
+            else:
+                if bin(mask).count("1") != 1:
+                    raise _bad(text, f"say which interaction the {args[0]} token performs ('as ...')")
+                it = mask.bit_length() - 1
+            return _interaction(r, s, text, via, it, rest)
+        if head == "ship":
+            return _interaction(r, s, text, act.VIA_SHIP + via_ship, c.ship_types[via_ship], args)
+    except (ValueError, IndexError):
+        raise _bad(text, "see docs/tiberpunk.md for the notation") from None
+    raise _bad(text, "see docs/tiberpunk.md for the notation")
+
+
+def _objective(r: Rules, s: State, text: str, spec: str) -> tuple[int, int]:
+    kind, sep, card_id = spec.partition("@")
+    if not sep:
+        raise _bad(text, f"expected TASK@CARD, got {spec!r}")
+    k = _index(TASKS, kind, "task", text)
+    for slot, card_i in enumerate(s.cfg.side):
+        card = r.c.side_cards[card_i]
+        if card.id == card_id:
+            for ti, task in enumerate(card.tasks):
+                if task.kind == k:
+                    return slot, ti
+    raise _bad(text, f"no side objective {spec!r} in this game")
+
+
+def _interaction(  # noqa: PLR0917
+    r: Rules, s: State, text: str, via: int, it: int, rest: list[str]
+) -> int:
+    c = r.c
+    opts = dict(w.split(":", 1) for w in rest if ":" in w)
+    flags = {w for w in rest if ":" not in w}
+    if it == act.IT_INCOME:
+        return act.interact(via, act.IT_INCOME)
+    if it == act.IT_SPACESHIP:
+        k = c.ship_types.index(ITYPES.index(opts["take"]))
+        return act.interact(via, it, 0, k)
+    if it == act.IT_STRUCTURE:
+        if "temple" in opts:
+            mini = 1 if opts.get("by") == "drone" else 0
+            return act.interact(via, it, act.SUB_TEMPLE, GODS.index(opts["temple"]), mini)
+        if "hub" in opts:
+            h = c.hubs.index(c.district_ids.index(opts["hub"]))
+            mask = 0
+            if opts.get("up", "-") != "-":
+                for name in opts["up"].split(","):
+                    mask |= 1 << SK.index(name)
+            mini = 0 if opts.get("by") == "char" else 1
+            return act.interact(via, it, act.SUB_HUB, h, mini, mask, 1 if "gadget" in flags else 0)
+        slot, ti = _objective(r, s, text, opts["task"])
+        k = c.ship_types.index(ITYPES.index(opts["ship"])) if "ship" in opts else 0
+        code = _gadget_codes(r, opts["gadgets"], text) if "gadgets" in opts else 0
+        return act.interact(via, it, act.SUB_SITE, slot, ti, k, 0, code)
+    for stage, sub in (("quest1", act.SUB_Q1), ("quest2", act.SUB_Q2), ("quest3", act.SUB_Q3)):
+        if stage in opts:
+            skill = SK.index(opts[stage])
+            if sub != act.SUB_Q2:
+                return act.interact(via, it, sub, skill)
+            k = c.ship_types.index(ITYPES.index(opts["ship"])) if "ship" in opts else 0
+            code = _gadget_codes(r, opts["gadgets"], text) if "gadgets" in opts else 0
+            return act.interact(via, it, sub, skill, k, 0, 0, code)
+    if rest and rest[0] == "attack" and len(rest) >= 2:
+        target = rest[1]
+        if target == "lictor":
+            tk, tseat = 2, 0
+        else:
+            kind, _, seat = target.partition(":")
+            tk = MINI[:2].index(kind)
+            if not seat.startswith("P"):
+                raise _bad(text, f"expected a seat P1..P4, got {seat!r}")
+            tseat = int(seat[1:]) - 1
+        tile = s.cfg.tiles.index(CONDITIONS.index(opts["tile"]))
+        if opts["for"] == "quest2":
+            obj = 15
+        else:
+            slot, ti = _objective(r, s, text, opts["for"])
+            obj = slot * 3 + ti
+        return act.interact(via, it, act.SUB_FIGHT, tk, tseat, tile, obj)
+    raise _bad(text, "unknown interaction option")
