@@ -1,0 +1,396 @@
+"""``TiberiusGame``: Tiberius Who? on the Game protocol.
+
+Decision points (each owned by the seat the rulebook names):
+card phase ``bid N`` / ``buy HIS06`` / ``pcim`` / ``take2``; bidders ``pick GAL03`` in bid order;
+cube phase ``black CQ`` (one black icon at a time), ``row 2`` / ``row 3`` / ``row none``,
+PCIM ``move IP`` (one cube at a time) and ``done`` once 5 moved; adoption ``adopt own`` /
+``adopt A04`` / ``pass``. Seats with nothing to decide are skipped automatically.
+
+Hidden information: deck order, the other seats' secret adoption cards and the unused adoption
+cards. Decks are shuffled at setup with the seed, so the game has no chance nodes.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from games.core.protocol import TERMINAL, Game, GameConfig, GameInfo, Seat, Variant
+from games.core.rng import make_rng
+from games.errors import ConfigError, NotationError
+from games.tiberius import rules
+from games.tiberius.codec import state_from_dict
+from games.tiberius.model import (
+    BOX_CODES,
+    BOX_NAMES,
+    CARD,
+    EMPTY,
+    HIDDEN,
+    IN,
+    NOTHING,
+    OVER,
+    PCIM_CARD,
+    PHASE_NAMES,
+    TURNS,
+    Content,
+    TAction,
+    TiberiusState,
+    load_content,
+)
+from games.tiberius.scoring import SeatTally, chain_key, ranking, score_cubes, score_totals
+
+__all__ = ["TiberiusGame"]
+
+SETUP_INFLUENCE = {1: 12, 2: 24, 3: 26, 4: 28, 5: 30, 6: 32}
+"""rule: tiberius/setup - Influence cubes each, by number of players (set-up list)."""
+MAT_INFLUENCE_FIRST = 26
+"""Player-mat variant: 1st in priority order 26, then +2 per seat (26/28/30/32; 34/36 extrapolated)."""
+SOLO_TARGET = 45
+"""rule: tiberius/end-of-game - a solo player needs 45 VP to win."""
+
+
+class TiberiusGame(Game[TiberiusState, TAction]):
+    """Tiberius Who? (Neil Whyman), 1-6 players, 8 turns."""
+
+    def __init__(self, *, content_path: str = "") -> None:
+        self.content: Content = load_content(content_path)
+        self.info = GameInfo(
+            name="tiberius",
+            title="Tiberius Who?",
+            min_players=1,
+            max_players=6,
+            variants=(
+                Variant(
+                    name="influence_table",
+                    description="starting Influence: 'setup' = the set-up list by player count (12/24/26/"
+                    "28/30/32); 'mat' = the player mat, by priority position (26/28/30/32, +2 beyond)",
+                    default="setup",
+                    choices=("setup", "mat"),
+                ),
+                Variant(
+                    name="pcim_rule",
+                    description="Pro-Consular Imperium Maius: 'once' = once per game (rules text); "
+                    "'influence' = costs 3 Influence each time (player mat)",
+                    default="once",
+                    choices=("once", "influence"),
+                ),
+                Variant(
+                    name="marriage_vp",
+                    description="Imperial Marriages: 'schedule' = most +5 / none -5 (VP schedule); "
+                    "'aid' = also 1 VP per cube (VP aid)",
+                    default="schedule",
+                    choices=("schedule", "aid"),
+                ),
+                Variant(
+                    name="oldest_seat",
+                    description="the oldest player's seat (the last tie-breaker); ages fall clockwise",
+                    default=0,
+                ),
+            ),
+            content_version=self.content.version,
+            hidden_information=True,
+            stochastic=False,
+        )
+        self._by_code = {c.code: c.id for c in self.content.cards}
+        self._adopt_by_code = {a.code: a.id for a in self.content.adoptions}
+
+    # ------------------------------------------------------------------ setup and flow
+    def new_state(self, config: GameConfig, seed: int) -> TiberiusState:
+        """rule: tiberius/setup - cubes, priority marker, adoption cards, shuffled decks, turn 1."""
+        self.check_players(config)
+        n = config.players
+        table = str(self.option(config, "influence_table"))
+        pcim_rule = str(self.option(config, "pcim_rule"))
+        marriage = str(self.option(config, "marriage_vp"))
+        oldest = self.option(config, "oldest_seat")
+        if not isinstance(oldest, int) or not 0 <= oldest < n:
+            raise ConfigError(
+                f"oldest_seat must be a seat 0..{n - 1}, not {oldest!r}", field="config.options.oldest_seat"
+            )
+        rng = make_rng(seed)
+        priority = rng.randrange(n)
+        decks = []
+        for deck in self.content.decks:
+            d = list(deck)
+            rng.shuffle(d)
+            decks.append(tuple(d))
+        adoption = list(range(len(self.content.adoptions)))
+        rng.shuffle(adoption)
+        face = 2 if n >= 4 else 1
+        cubes = []
+        for s in range(n):
+            if table == "setup":
+                influence = SETUP_INFLUENCE[n]
+            else:
+                influence = MAT_INFLUENCE_FIRST + 2 * ((s - priority) % n)
+            cubes.append(tuple(influence if b == IN else 0 for b in range(len(BOX_CODES))))
+        w = rules.Work.of(
+            TiberiusState(
+                turn=1,
+                phase=0,
+                actor=priority,
+                start_priority=priority,
+                priority=priority,
+                cubes=tuple(cubes),
+                decks=tuple(decks),
+                face_up=(EMPTY,) * len(decks),
+                careers=((),) * n,
+                played=(NOTHING,) * n,
+                bids=(0,) * n,
+                pcim_used=(False,) * n,
+                secret=tuple(adoption[face : face + n]),
+                adopt_face_up=tuple(sorted(adoption[:face])),
+                adopt_unused=tuple(sorted(adoption[face + n :])),
+                adopted=(-1,) * n,
+                discarded=(),
+                black=0,
+                row_open=False,
+                family=False,
+                moved=0,
+                age=tuple((oldest + k) % n for k in range(n)),
+                influence_table=table,
+                pcim_rule=pcim_rule,
+                marriage_vp=marriage,
+            )
+        )
+        rules.start_turn(w)
+        return w.freeze()
+
+    def num_players(self, state: TiberiusState) -> int:
+        return state.players
+
+    def current_player(self, state: TiberiusState) -> Seat:
+        return TERMINAL if state.phase == OVER else state.actor
+
+    def legal_actions(self, state: TiberiusState) -> Sequence[TAction]:
+        return rules.legal_actions(state, self.content)
+
+    def apply(self, state: TiberiusState, action: TAction) -> TiberiusState:
+        return rules.perform(state, self.content, action)
+
+    # ------------------------------------------------------------------ scoring
+    def loyal(self, state: TiberiusState, seat: Seat) -> bool:
+        """rule: tiberius/adoption-phase - career cards from all six regional decks (the mat flips)."""
+        return len({self.content.cards[c].region for c in state.careers[seat]}) == len(self.content.decks)
+
+    def age_rank(self, state: TiberiusState) -> tuple[int, ...]:
+        """Per seat, 0 for the oldest."""
+        return tuple(state.age.index(s) for s in range(state.players))
+
+    def tally(self, state: TiberiusState) -> tuple[SeatTally, ...]:
+        """Every seat's VP by the schedule, as if the game ended now (exact at the end)."""
+        n = state.players
+        return score_cubes(
+            state.cubes,
+            [state.adopted[s] >= 0 for s in range(n)],
+            [self.loyal(state, s) for s in range(n)],
+            self.age_rank(state),
+            marriage_vp=state.marriage_vp,
+        )
+
+    def totals(self, state: TiberiusState) -> list[int]:
+        """Every seat's VP total as if the game ended now (the fast path of ``tally``)."""
+        n = state.players
+        return score_totals(
+            state.cubes,
+            [state.adopted[s] >= 0 for s in range(n)],
+            [self.loyal(state, s) for s in range(n)],
+            self.age_rank(state),
+            marriage_vp=state.marriage_vp,
+        )
+
+    def keys(self, state: TiberiusState) -> list[tuple[int, ...]]:
+        """Each seat's tie-breaker chain key."""
+        ages = self.age_rank(state)
+        return [chain_key(state.cubes[s], state.adopted[s] >= 0, ages[s]) for s in range(state.players)]
+
+    def standings(self, state: TiberiusState) -> list[Seat]:
+        """Seats best first by VP, ties broken by the chain (rule: tiberius/tie-breaker)."""
+        return ranking(self.totals(state), self.keys(state))
+
+    def returns(self, state: TiberiusState) -> tuple[float, ...]:
+        """1 for the winner after tie-breakers, else 0; solo: 1 with 45 VP (rule: tiberius/end-of-game)."""
+        n = state.players
+        if state.phase != OVER:
+            return (0.0,) * n
+        if n == 1:
+            return (1.0 if self.totals(state)[0] >= SOLO_TARGET else 0.0,)
+        winner = self.standings(state)[0]
+        return tuple(1.0 if s == winner else 0.0 for s in range(n))
+
+    def heuristic(self, state: TiberiusState) -> tuple[float, ...]:
+        """Per seat in [0, 1]: a softmax of the VP if the game ended now (solo: VP against 45)."""
+        totals = self.totals(state)
+        if len(totals) == 1:
+            need = SOLO_TARGET * state.turn / TURNS
+            return (1.0 / (1.0 + math.exp(-(totals[0] - need) / 5.0)),)
+        top = max(totals)
+        weights = [math.exp((v - top) / 4.0) for v in totals]
+        z = sum(weights)
+        return tuple(x / z for x in weights)
+
+    def explain(self, state: TiberiusState, action: TAction) -> Sequence[tuple[str, float]]:
+        """Reasons with numbers: the mover's VP change if the game ended after the action, influence
+        spent, and for a box the mover's margin over the best other seat there."""
+        seat = state.actor
+        if seat < 0:
+            return ()
+        before = self.tally(state)[seat].total
+        after_state = self.apply(state, action)
+        after = self.tally(after_state)[seat].total
+        out: list[tuple[str, float]] = [("VP change if the game ended now", float(after - before))]
+        spent = state.cubes[seat][IN] - after_state.cubes[seat][IN]
+        if spent:
+            out.append(("influence spent" if spent > 0 else "influence gained", float(abs(spent))))
+        if action.kind in ("black", "move"):
+            box = action.arg if action.kind == "black" else 2
+            mine = after_state.cubes[seat][box]
+            others = max((after_state.cubes[t][box] for t in range(state.players) if t != seat), default=0)
+            out.append((f"majority margin in {BOX_NAMES[box]}", float(mine - others)))
+        if action.kind == "adopt":
+            out.append(("Son of Augustus VP", 8.0))
+        return out
+
+    def prior(self, state: TiberiusState) -> Sequence[float] | None:
+        """A mild rules prior for PUCT: in the card phase a bid of b cubes weighs 1/b (bids run to
+        30+ options, and big bids are rarely right); everything else is uniform (None)."""
+        if state.phase != CARD:
+            return None
+        weights = [1.0 / a.arg if a.kind == "bid" else 1.0 for a in self.legal_actions(state)]
+        z = sum(weights)
+        return [w / z for w in weights]
+
+    # ------------------------------------------------------------------ hidden information
+    def observation(self, state: TiberiusState, seat: Seat) -> TiberiusState:
+        """Hide deck order (decks sorted), other seats' unrevealed adoption cards and unused ones."""
+        pool = list(state.adopt_unused)
+        secret = []
+        for s, card in enumerate(state.secret):
+            if s == seat or card == HIDDEN or state.adopted[s] == card:
+                secret.append(card)
+            else:
+                secret.append(HIDDEN)
+                pool.append(card)
+        return replace(
+            state,
+            decks=tuple(tuple(sorted(d)) for d in state.decks),
+            secret=tuple(secret),
+            adopt_unused=tuple(sorted(pool)),
+        )
+
+    def sample_state(self, observation: Any, seat: Seat, rng: random.Random) -> TiberiusState:
+        """Shuffle each deck and deal the unseen adoption cards to the seats whose card is hidden."""
+        obs: TiberiusState = observation
+        decks = []
+        for d in obs.decks:
+            cards = list(d)
+            rng.shuffle(cards)
+            decks.append(tuple(cards))
+        pool = list(obs.adopt_unused)
+        rng.shuffle(pool)
+        secret = []
+        for card in obs.secret:
+            secret.append(pool.pop() if card == HIDDEN else card)
+        return replace(obs, decks=tuple(decks), secret=tuple(secret), adopt_unused=tuple(sorted(pool)))
+
+    # ------------------------------------------------------------------ notation
+    def card_code(self, card: int) -> str:
+        """Notation of a career card id."""
+        return self.content.cards[card].code
+
+    def action_to_text(self, state: TiberiusState, action: TAction) -> str:
+        k, a = action.kind, action.arg
+        if k == "bid":
+            return f"bid {a}"
+        if k in ("buy", "pick"):
+            return f"{k} {self.card_code(a)}"
+        if k in ("black", "move"):
+            return f"{k} {BOX_CODES[a]}"
+        if k == "row":
+            return f"row {a + 1}" if a else "row none"
+        if k == "adopt":
+            return "adopt own" if a == -1 else f"adopt {self.content.adoptions[a].code}"
+        return k
+
+    def parse_action(self, state: TiberiusState, text: str) -> TAction:
+        words = text.strip().lower().split()
+        hint = (
+            "bid N, buy CARD, pcim, take2, pick CARD, black BOX, row 2|3|none, move BOX, done, "
+            "adopt own|A04, pass"
+        )
+        if len(words) == 1 and words[0] in ("pcim", "take2", "done", "pass"):
+            return TAction(words[0])
+        if len(words) != 2:
+            raise NotationError(f"{text!r} is not a tiberius action; try {hint}", field="action")
+        k, a = words
+        if k == "bid" and a.isdigit():
+            return TAction("bid", int(a))
+        if k in ("buy", "pick") and a.upper() in self._by_code:
+            return TAction(k, self._by_code[a.upper()])
+        if k in ("black", "move") and a.upper() in BOX_CODES:
+            return TAction(k, BOX_CODES.index(a.upper()))
+        if k == "row" and a in ("none", "2", "3"):
+            return TAction("row", 0 if a == "none" else int(a) - 1)
+        if k == "adopt" and (a == "own" or a.upper() in self._adopt_by_code):
+            return TAction("adopt", -1 if a == "own" else self._adopt_by_code[a.upper()])
+        raise NotationError(f"{text!r} is not a tiberius action; try {hint}", field="action")
+
+    def state_to_text(self, state: TiberiusState) -> str:
+        """``tiberius `` followed by the state's dict as compact JSON (keys sorted)."""
+        return "tiberius " + json.dumps(self.to_dict(state), sort_keys=True, separators=(",", ":"))
+
+    def parse_state(self, text: str) -> TiberiusState:
+        head, _, body = text.strip().partition(" ")
+        if head != "tiberius":
+            raise NotationError("a tiberius state starts with 'tiberius '", field="state")
+        try:
+            data = json.loads(body)
+        except json.JSONDecodeError as exc:
+            raise NotationError(f"state is not valid JSON: {exc.msg}", field="state") from None
+        if not isinstance(data, dict):
+            raise NotationError("state JSON must be an object", field="state")
+        return self.from_dict(data)
+
+    # ------------------------------------------------------------------ serialization
+    def _card_or_none(self, c: int) -> str | None:
+        return None if c < 0 else self.card_code(c)
+
+    def to_dict(self, state: TiberiusState) -> dict[str, Any]:
+        ad = self.content.adoptions
+        return {
+            "turn": state.turn,
+            "phase": PHASE_NAMES[state.phase],
+            "actor": state.actor,
+            "start_priority": state.start_priority,
+            "priority": state.priority,
+            "cubes": [dict(zip(BOX_CODES, c, strict=True)) for c in state.cubes],
+            "decks": [[self.card_code(c) for c in d] for d in state.decks],
+            "face_up": [self._card_or_none(c) for c in state.face_up],
+            "careers": [[self.card_code(c) for c in cs] for cs in state.careers],
+            "played": ["PCIM" if c == PCIM_CARD else self._card_or_none(c) for c in state.played],
+            "bids": list(state.bids),
+            "pcim_used": list(state.pcim_used),
+            "secret": [None if a == HIDDEN else ad[a].code for a in state.secret],
+            "adopt_face_up": [ad[a].code for a in state.adopt_face_up],
+            "adopt_unused": [ad[a].code for a in state.adopt_unused],
+            "adopted": [None if a < 0 else ad[a].code for a in state.adopted],
+            "discarded": [self.card_code(c) for c in state.discarded],
+            "black": state.black,
+            "row_open": state.row_open,
+            "family": state.family,
+            "moved": state.moved,
+            "age": list(state.age),
+            "variants": {
+                "influence_table": state.influence_table,
+                "pcim_rule": state.pcim_rule,
+                "marriage_vp": state.marriage_vp,
+            },
+        }
+
+    def from_dict(self, data: Mapping[str, Any]) -> TiberiusState:
+        """Rebuild and validate a state; raises ``InvalidStateError`` naming the field."""
+        return state_from_dict(self.content, data)

@@ -1,0 +1,359 @@
+"""Tiberius Who? data model: boxes, cards, the content pack, the state and the action.
+
+Boxes are integer ids (``Box``); a player's cubes are a tuple of 11 counts indexed by box, and the
+stock is what is left of the 40 (rule: tiberius/setup, "the cubes provided are an absolute limit").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TypeAlias
+
+from games.core.content import Node, load_json, load_manifest, resolve_pack_dir
+from games.core.protocol import Seat
+from games.errors import ContentError
+
+__all__ = [
+    "ADOPT",
+    "BD",
+    "BOARD_BOXES",
+    "BOX_CODES",
+    "BOX_NAMES",
+    "CARD",
+    "CC",
+    "CQ",
+    "CUBE",
+    "CUBES_PER_PLAYER",
+    "EM",
+    "EMPTY",
+    "GV",
+    "HIDDEN",
+    "IM",
+    "IN",
+    "IP",
+    "NOTHING",
+    "OVER",
+    "PC",
+    "PCIM_CARD",
+    "PICK",
+    "PR",
+    "TR",
+    "TURNS",
+    "AdoptionCard",
+    "Box",
+    "CardId",
+    "CareerCard",
+    "Content",
+    "IconRow",
+    "TAction",
+    "TiberiusState",
+    "load_content",
+]
+
+Box: TypeAlias = int
+"""A cube box: one of the board's boxes, the mat's Influence or Bid box."""
+
+CardId: TypeAlias = int
+"""A career card: its index in ``Content.cards``."""
+
+Phase: TypeAlias = int
+"""A phase of the turn (CARD, PICK, CUBE, ADOPT) or OVER."""
+
+CQ, IM, PC, CC, GV, TR, IP, PR, EM, IN, BD = range(11)
+BOX_CODES: tuple[str, ...] = ("CQ", "IM", "PC", "CC", "GV", "TR", "IP", "PR", "EM", "IN", "BD")
+BOX_NAMES: tuple[str, ...] = (
+    "Conquests",
+    "Imperial Marriages",
+    "Pro-Consular Imperium Maius",
+    "Consul/Censor",
+    "Governorships",
+    "Triumphs",
+    "Imperator",
+    "Priesthoods",
+    "Emperor",
+    "Influence",
+    "Bid",
+)
+BOARD_BOXES: tuple[Box, ...] = (CQ, IM, PC, CC, GV, TR, IP, PR, EM)
+"""The boxes of the main board (rule: tiberius/set-bonus counts cubes in all of them)."""
+
+ICON_BOX: dict[str, Box] = {
+    "conquest": CQ,
+    "marriage": IM,
+    "consul": CC,
+    "governor": GV,
+    "triumph": TR,
+    "imperator": IP,
+    "priest": PR,
+    "emperor": EM,
+    "influence": IN,
+}
+BLACK: Box = -1
+"""A black icon: a cube to any box but PCIM (rule: tiberius/special-cases)."""
+ICON_NAMES: dict[Box, str] = {**{b: n for n, b in ICON_BOX.items()}, BLACK: "black"}
+
+CUBES_PER_PLAYER = 40
+TURNS = 8
+EMPTY: CardId = -1
+"""An empty face-up slot."""
+NOTHING: CardId = -1
+"""``played``: no card this turn (took influence, or bid and found no card)."""
+PCIM_CARD: CardId = -2
+"""``played``: the Pro-Consular Imperium Maius card this turn."""
+HIDDEN = -1
+"""An adoption card the observing seat cannot see."""
+
+CARD, PICK, CUBE, ADOPT, OVER = range(5)
+PHASE_NAMES: tuple[str, ...] = ("card", "pick", "cube", "adopt", "over")
+
+
+@dataclass(frozen=True, slots=True)
+class IconRow:
+    """One row of icons on a career card.
+
+    Attributes:
+        icons: boxes in printed order (``BLACK`` for a black icon).
+        priority: whether the row shows a Priority icon.
+    """
+
+    icons: tuple[Box, ...]
+    priority: bool
+
+    @property
+    def cost(self) -> int:
+        """Emperor cubes to buy this row as a second/third row: icons plus the priority icon."""
+        return len(self.icons) + (1 if self.priority else 0)
+
+
+@dataclass(frozen=True, slots=True)
+class CareerCard:
+    """A career card of a regional deck.
+
+    Attributes:
+        id: index in ``Content.cards``.
+        code: notation, e.g. ``"HIS06"`` (deck code and number).
+        region: index of its regional deck (0..5).
+        title: the office, e.g. ``"Governor of Tarraconensis"``.
+        rows: the top row first, then the optional second and third rows.
+    """
+
+    id: CardId
+    code: str
+    region: int
+    title: str
+    rows: tuple[IconRow, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class AdoptionCard:
+    """A "Son of Augustus" adoption card.
+
+    Attributes:
+        id: index in ``Content.adoptions``.
+        code: notation, e.g. ``"A04"``.
+        requires: (box, cubes) pairs that must all be possessed simultaneously.
+        authored: False for the cards transcribed from the rulebook (04 and 06).
+    """
+
+    id: int
+    code: str
+    requires: tuple[tuple[Box, int], ...]
+    authored: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Content:
+    """A loaded content pack.
+
+    Attributes:
+        name: pack name.
+        version: pack version.
+        regions: regional deck names, in deck order.
+        region_codes: three-letter deck codes.
+        cards: every career card.
+        decks: the card ids of each deck (pack order).
+        adoptions: the adoption cards.
+    """
+
+    name: str
+    version: str
+    regions: tuple[str, ...]
+    region_codes: tuple[str, ...]
+    cards: tuple[CareerCard, ...]
+    decks: tuple[tuple[CardId, ...], ...]
+    adoptions: tuple[AdoptionCard, ...]
+
+    def card_by_code(self, code: str) -> CareerCard | None:
+        """The career card with notation ``code`` (case-insensitive), or None."""
+        code = code.upper()
+        for card in self.cards:
+            if card.code == code:
+                return card
+        return None
+
+
+def _row(node: Node) -> IconRow:
+    icons = node.str_list("icons", choices=[*ICON_BOX, "black"])
+    if not 1 <= len(icons) <= 6:
+        raise node["icons"].fail("1 to 6 icons", got=len(icons))
+    return IconRow(
+        icons=tuple(BLACK if i == "black" else ICON_BOX[i] for i in icons), priority=node.bool("priority")
+    )
+
+
+def load_content(content_path: str = "") -> Content:
+    """Load and validate the pack (reference pack when ``content_path`` is "").
+
+    Raises ``ContentError`` naming the file and field: six decks, 64 cards, each deck of at least
+    8 cards (one face-up per turn for 8 turns), 1-3 rows per card; exactly 9 adoption cards.
+    """
+    directory: Path = resolve_pack_dir("games.tiberius", content_path)
+    manifest = load_manifest(directory)
+    careers = load_json(directory / "careers.json")
+    deck_nodes = careers.list("decks", min_len=6, max_len=6)
+    cards: list[CareerCard] = []
+    decks: list[tuple[CardId, ...]] = []
+    regions: list[str] = []
+    codes: list[str] = []
+    for r, deck in enumerate(deck_nodes):
+        regions.append(deck.str("region"))
+        code = deck.str("code").upper()
+        if len(code) != 3 or not code.isalpha() or code in codes:
+            raise deck.fail("a unique three-letter deck code", key="code", got=code)
+        codes.append(code)
+        ids: list[CardId] = []
+        for c in deck.list("cards", min_len=8):
+            number = c.int("number", min=1, max=99)
+            rows = c.list("rows", min_len=1, max_len=3)
+            card = CareerCard(
+                id=len(cards),
+                code=f"{code}{number:02d}",
+                region=r,
+                title=c.str("title"),
+                rows=tuple(_row(n) for n in rows),
+            )
+            if any(x.code == card.code for x in cards):
+                raise c.fail("a number unique in its deck", key="number", got=number)
+            ids.append(card.id)
+            cards.append(card)
+        decks.append(tuple(ids))
+    if len(cards) != 64:
+        raise ContentError(
+            f"expected 64 career cards in the six decks, got {len(cards)}",
+            file=careers.file,
+            field="decks",
+        )
+    adoption_file = load_json(directory / "adoptions.json")
+    adoptions: list[AdoptionCard] = []
+    for a in adoption_file.list("cards", min_len=9, max_len=9):
+        number = a.int("number", min=1, max=99)
+        req: list[tuple[Box, int]] = []
+        for key, node in a["requires"].items():
+            if key not in ICON_BOX:
+                raise a["requires"].fail(f"a box among {sorted(ICON_BOX)}", key=key, got=key)
+            req.append((ICON_BOX[key], node.int(min=1, max=CUBES_PER_PLAYER)))
+        if not req:
+            raise a.fail("at least one requirement", key="requires")
+        code = f"A{number:02d}"
+        if any(x.code == code for x in adoptions):
+            raise a.fail("a unique adoption card number", key="number", got=number)
+        adoptions.append(
+            AdoptionCard(
+                id=len(adoptions), code=code, requires=tuple(sorted(req)), authored=a.bool("authored")
+            )
+        )
+    return Content(
+        name=manifest.name,
+        version=manifest.version,
+        regions=tuple(regions),
+        region_codes=tuple(codes),
+        cards=tuple(cards),
+        decks=tuple(decks),
+        adoptions=tuple(adoptions),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class TAction:
+    """A Tiberius Who? action (notation in ``games.tiberius.game``).
+
+    Attributes:
+        kind: ``"bid"``, ``"buy"``, ``"pcim"``, ``"take2"`` (card phase); ``"pick"`` (bidders);
+            ``"black"``, ``"row"``, ``"move"``, ``"done"`` (cube phase); ``"adopt"``, ``"pass"``
+            (adoption phase).
+        arg: the bid amount, card id, box, row index (0 = no extra row) or adoption card id
+            (-1 = reveal one's own card); 0 when unused.
+    """
+
+    kind: str
+    arg: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class TiberiusState:
+    """A Tiberius Who? position.
+
+    Attributes:
+        turn: game turn 1..8 (9 once the game is over).
+        phase: CARD, PICK, CUBE, ADOPT or OVER.
+        actor: the seat to decide (-1 when the game is over).
+        start_priority: the Priority marker's holder at the start of the turn (priority order).
+        priority: the Priority marker's holder now.
+        cubes: per seat, the cube count in each box (index ``Box``); stock is 40 minus the sum.
+        decks: per regional deck, the face-down card ids, top first.
+        face_up: per deck, the face-up card id or ``EMPTY``.
+        careers: per seat, the career cards taken, in order.
+        played: per seat, this turn's card: a card id, ``PCIM_CARD`` or ``NOTHING``.
+        bids: per seat, this turn's bid still in the Bid box (0 = none).
+        pcim_used: per seat, whether the PCIM card has been played (once per game by default).
+        secret: per seat, the secret adoption card id (``HIDDEN`` in another seat's observation).
+        adopt_face_up: the face-up adoption cards still on the board.
+        adopt_unused: the adoption cards nobody may use (plus, in an observation, the unseen secret
+            cards of the other seats), sorted.
+        adopted: per seat, the adoption card that adopted it, or -1.
+        discarded: career cards removed from the game, in order.
+        black: black icons the actor still has to place.
+        row_open: whether the actor may still buy a second or third row.
+        family: whether the actor counts as Augustus's family for Triumphs this cube action.
+        moved: cubes the PCIM actor has moved to gray so far.
+        age: seats from oldest to youngest (the last tie-breaker).
+        influence_table: variant "setup" or "mat" (rule: tiberius/setup).
+        pcim_rule: variant "once" or "influence" (rule: tiberius/card-phase).
+        marriage_vp: variant "schedule" or "aid" (rule: tiberius/score-imperial-marriages).
+    """
+
+    turn: int
+    phase: Phase
+    actor: Seat
+    start_priority: Seat
+    priority: Seat
+    cubes: tuple[tuple[int, ...], ...]
+    decks: tuple[tuple[CardId, ...], ...]
+    face_up: tuple[CardId, ...]
+    careers: tuple[tuple[CardId, ...], ...]
+    played: tuple[CardId, ...]
+    bids: tuple[int, ...]
+    pcim_used: tuple[bool, ...]
+    secret: tuple[int, ...]
+    adopt_face_up: tuple[int, ...]
+    adopt_unused: tuple[int, ...]
+    adopted: tuple[int, ...]
+    discarded: tuple[CardId, ...]
+    black: int
+    row_open: bool
+    family: bool
+    moved: int
+    age: tuple[Seat, ...]
+    influence_table: str
+    pcim_rule: str
+    marriage_vp: str
+
+    @property
+    def players(self) -> int:
+        """Number of seats."""
+        return len(self.cubes)
+
+    def stock(self, seat: Seat) -> int:
+        """Cubes of ``seat`` in its stock."""
+        return CUBES_PER_PLAYER - sum(self.cubes[seat])

@@ -1,0 +1,1078 @@
+"""Tiberius Who? solvers: the exact score, and three puzzles.
+
+Which method, and why:
+
+- **Score** (``register_scorer("tiberius")``): plain arithmetic over the VP schedule in
+  ``games.tiberius.scoring`` (end-of-game scoring is a rule, so it lives in games/); this module adds
+  the report: per-category breakdown and the tie-break steps that decided equal totals.
+- **tiberius.best_placement** — CP-SAT. The cube action's choices couple: black cubes placed
+  before the row choice can pay for it (Emperor cubes), the set bonus needs every board box at
+  once, an adoption card needs several boxes at once, and every majority is decided by the same
+  ten-step tie-breaker chain whose digits are the very counts being chosen. The model has integer
+  cube counts per box, one boolean per extra row, and the chain read as one base-41 number (each
+  digit is at most 40 cubes) compared with each opponent's. The <= 3 row choices and the
+  black-cube *multisets* (order of placement never matters) keep the model small; the objective
+  is the seat's VP if the cube phase ended after its action (set bonus for all, the seat's open
+  adoption taken) - final VP on the last turn, the heuristic value before it.
+- **tiberius.best_bid** — exact enumeration. Given the other seats' card-phase actions (known;
+  unknown ones default to ``take2``, or are drawn from a likely-bid model in N sampled
+  scenarios) and a fixed opponent model (other bidders pick the face-up card with the most
+  top-row icons; other seats' cube decisions take their first legal action), the value of a
+  card-phase action separates: it depends on the bid only through its rank among the bids and
+  its cost, and with ample stock VP never rises with the cost, so one bid per rank (plus bids
+  equal to a later seat's planned bid, which block it) is enough; with scarce stock every bid is
+  tried. The seat's card pick and placement inside each line are exact (enumeration, CP-SAT for
+  PCIM).
+- **tiberius.elimination** — exact depth-first search with memo over every line of play (all
+  seats cooperating), pruned by a valid upper bound on seat X's VP against another seat's
+  guaranteed VP. YES comes with a witness line, NO is proven (bound at the root or search
+  exhausted), UNKNOWN when the node or time limit is hit.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ortools.sat.python import cp_model
+
+from games.core import Game, make_rng
+from games.errors import IllegalActionError, InvalidStateError
+from games.tiberius import TAction, TiberiusGame, TiberiusState
+from games.tiberius.model import (
+    ADOPT,
+    BLACK,
+    BOARD_BOXES,
+    BOX_CODES,
+    CARD,
+    CC,
+    CQ,
+    CUBE,
+    CUBES_PER_PLAYER,
+    EM,
+    GV,
+    IM,
+    IN,
+    IP,
+    OVER,
+    PC,
+    PCIM_CARD,
+    PICK,
+    PR,
+    TR,
+    TURNS,
+)
+from games.tiberius.rules import BLACK_BOXES, MOVE_BOXES, PCIM_MIN_MOVES, adoption_options, meets, set_bonus
+from games.tiberius.scoring import chain_key, consul_points, ranking, score_totals, tiebreak_reasons
+from solver.core import (
+    ScoreLine,
+    ScoreReport,
+    SeatScore,
+    SolveLimits,
+    SolveResult,
+    Status,
+    register_puzzle,
+    register_scorer,
+)
+
+__all__ = [
+    "best_bid",
+    "best_placement",
+    "brute_force_bid",
+    "brute_force_elimination",
+    "brute_force_placement",
+    "elimination",
+    "score",
+    "settled_vp",
+]
+
+
+def _int_param(params: Mapping[str, Any], key: str, default: int, lo: int, hi: int) -> int:
+    """An integer puzzle parameter within [lo, hi] (``InvalidStateError`` naming it otherwise)."""
+    value = params.get(key, default)
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        value = int(value)
+    if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
+        raise InvalidStateError(f"{key} must be an integer {lo}..{hi}, got {value!r}", field=f"params.{key}")
+    return value
+
+
+def _game(game: Game[Any, Any]) -> TiberiusGame:
+    if not isinstance(game, TiberiusGame):
+        raise InvalidStateError(f"expected the tiberius game, got {game.info.name!r}", field="game")
+    return game
+
+
+def _state(state: Any) -> TiberiusState:
+    if not isinstance(state, TiberiusState):
+        raise InvalidStateError(f"expected a tiberius state, got {type(state).__name__}", field="state")
+    return state
+
+
+# ============================================================================ score
+
+
+def score(game: Game[Any, Any], state: Any) -> ScoreReport:
+    """The exact score: per-seat totals, per-category lines, places and the deciding tie-breaks."""
+    g, s = _game(game), _state(state)
+    tallies = g.tally(s)
+    totals = [t.total for t in tallies]
+    keys = g.keys(s)
+    order = ranking(totals, keys)
+    if s.players == 1:
+        order = [0]
+    seats = []
+    for seat, t in enumerate(tallies):
+        seats.append(
+            SeatScore(
+                seat=seat,
+                total=float(t.total),
+                rank=order.index(seat) + 1,
+                breakdown=tuple(
+                    ScoreLine(category=x.category, points=float(x.points), detail=x.detail) for x in t.lines
+                ),
+                tiebreak=tiebreak_reasons(totals, keys, seat),
+            )
+        )
+    return ScoreReport(game="tiberius", final=s.phase == OVER, seats=tuple(seats))
+
+
+# ============================================================================ the objective
+
+
+def settle(game: TiberiusGame, state: TiberiusState, seat: int) -> tuple[list[list[int]], list[bool]]:
+    """Cubes and adoption flags if the cube phase ended now: the set bonus for every seat (unless
+    the engine already gave it) and ``seat`` taking an adoption open to it."""
+    cubes = [list(c) for c in state.cubes]
+    if state.phase == CUBE:
+        for c in cubes:
+            c[IN] += set_bonus(c)
+    adopted = [a >= 0 for a in state.adopted]
+    if not adopted[seat]:
+        cards = ([state.secret[seat]] if state.secret[seat] >= 0 else []) + list(state.adopt_face_up)
+        adopted[seat] = any(meets(game.content.adoptions[a], cubes[seat]) for a in cards)
+    return cubes, adopted
+
+
+def settled_vp(game: TiberiusGame, state: TiberiusState, seat: int) -> int:
+    """The placement objective: ``seat``'s VP after :func:`settle`."""
+    cubes, adopted = settle(game, state, seat)
+    loyal = [game.loyal(state, s) for s in range(state.players)]
+    return score_totals(cubes, adopted, loyal, game.age_rank(state), marriage_vp=state.marriage_vp)[seat]
+
+
+def _in_action(state: TiberiusState, seat: int) -> bool:
+    return state.phase == CUBE and state.actor == seat
+
+
+def _require_cube_decision(state: TiberiusState) -> int:
+    if state.phase != CUBE:
+        raise IllegalActionError(
+            "best placement needs a cube-phase decision; this state is in another phase",
+            field="state",
+            rule="tiberius/cube-phase",
+        )
+    return state.actor
+
+
+def brute_force_placement(game: TiberiusGame, state: TiberiusState) -> tuple[int, list[str]]:
+    """Best objective by enumerating every legal sequence of the actor's cube decisions (memoised)."""
+    seat = _require_cube_decision(state)
+    memo: dict[TiberiusState, tuple[int, list[str]]] = {}
+
+    def go(s: TiberiusState) -> tuple[int, list[str]]:
+        if not _in_action(s, seat):
+            return settled_vp(game, s, seat), []
+        if s in memo:
+            return memo[s]
+        best: tuple[int, list[str]] | None = None
+        for a in game.legal_actions(s):
+            v, line = go(game.apply(s, a))
+            if best is None or v > best[0]:
+                best = (v, [game.action_to_text(s, a), *line])
+        assert best is not None
+        memo[s] = best
+        return best
+
+    return go(state)
+
+
+# ============================================================================ best placement (CP-SAT)
+
+
+@dataclass(frozen=True, slots=True)
+class _Row:
+    """An extra row as the model sees it.
+
+    Attributes:
+        index: 1 or 2 (printed row 2 or 3).
+        cost: Emperor cubes to pay (icons plus priority).
+        delta: cube change per box when bought (payment and non-black icons).
+        blacks: black cubes it then lets the player place.
+    """
+
+    index: int
+    cost: int
+    delta: tuple[int, ...]
+    blacks: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlacementProblem:
+    """The data of one placement model.
+
+    Attributes:
+        seat: the seat to act.
+        x0: its cubes now.
+        pcim: True for a PCIM action (moves to gray), False for a career card.
+        min_moves: PCIM cubes still to move at least.
+        black_boxes: boxes open to black cubes.
+        first_blacks: black cubes to place before the row choice.
+        rows: the extra rows that may still be bought.
+        opponents: settled cubes of every other seat.
+        opponent_keys: their tie-breaker chain keys.
+        opponent_seats: their seat numbers.
+        already_adopted: whether the seat is already adopted.
+        adoption_requirements: requirement lists of the adoption cards the seat may take.
+        loyal: whether the seat holds all six regions.
+        age_rank: the seat's age rank (0 oldest).
+        marriage_vp: the marriage variant.
+    """
+
+    seat: int
+    x0: tuple[int, ...]
+    pcim: bool
+    min_moves: int
+    black_boxes: tuple[int, ...]
+    first_blacks: int
+    rows: tuple[_Row, ...]
+    opponents: tuple[tuple[int, ...], ...]
+    opponent_keys: tuple[tuple[int, ...], ...]
+    opponent_seats: tuple[int, ...]
+    already_adopted: bool
+    adoption_requirements: tuple[tuple[tuple[int, int], ...], ...]
+    loyal: bool
+    age_rank: int
+    marriage_vp: str
+
+
+def placement_problem(game: TiberiusGame, state: TiberiusState) -> PlacementProblem:
+    """Extract the model's data from a cube-phase decision of ``state.actor``."""
+    seat = _require_cube_decision(state)
+    x0 = state.cubes[seat]
+    stock0 = state.stock(seat)
+    # The other seats' settled cubes do not depend on this seat's choices: take any completion.
+    ref = state
+    while _in_action(ref, seat):
+        ref = game.apply(
+            ref,
+            game.legal_actions(ref)[-1] if state.played[seat] == PCIM_CARD else game.legal_actions(ref)[0],
+        )
+    opp_cubes, opp_adopted = settle(game, ref, seat)
+    ages = game.age_rank(state)
+    others = tuple(s for s in range(state.players) if s != seat)
+    rows: list[_Row] = []
+    pcim = state.played[seat] == PCIM_CARD
+    k1 = 0 if pcim else min(state.black, stock0)
+    if not pcim and state.row_open:
+        card = game.content.cards[state.played[seat]]
+        for r in range(1, len(card.rows)):
+            row = card.rows[r]
+            delta = [0] * len(x0)
+            delta[EM] -= row.cost
+            stock = stock0 - k1 + row.cost
+            blacks = 0
+            for icon in row.icons:
+                if icon == BLACK:
+                    blacks += 1
+                elif stock > 0 and (icon != TR or state.family):
+                    delta[icon] += 1
+                    stock -= 1
+            rows.append(_Row(index=r, cost=row.cost, delta=tuple(delta), blacks=min(blacks, stock)))
+    cards = ([state.secret[seat]] if state.secret[seat] >= 0 else []) + list(state.adopt_face_up)
+    return PlacementProblem(
+        seat=seat,
+        x0=x0,
+        pcim=pcim,
+        min_moves=max(0, PCIM_MIN_MOVES - state.moved),
+        black_boxes=tuple(b for b in BLACK_BOXES if b != TR or state.family),
+        first_blacks=k1,
+        rows=tuple(rows),
+        opponents=tuple(tuple(opp_cubes[o]) for o in others),
+        opponent_keys=tuple(chain_key(opp_cubes[o], opp_adopted[o], ages[o]) for o in others),
+        opponent_seats=others,
+        already_adopted=state.adopted[seat] >= 0,
+        adoption_requirements=tuple(game.content.adoptions[a].requires for a in cards),
+        loyal=game.loyal(state, seat),
+        age_rank=ages[seat],
+        marriage_vp=state.marriage_vp,
+    )
+
+
+_Lit = Any  # a CP-SAT literal or 0/1 constant
+
+
+class _Bools:
+    """Reified comparisons that read like the math: ``ge(x, k)`` is the literal [x >= k]."""
+
+    def __init__(self, model: cp_model.CpModel) -> None:
+        self.m = model
+        self.true = model.new_constant(1)
+        self.false = model.new_constant(0)
+
+    def const(self, value: bool) -> _Lit:
+        return self.true if value else self.false
+
+    def ge(self, x: Any, k: int, name: str) -> _Lit:
+        if isinstance(x, int):
+            return self.const(x >= k)
+        b = self.m.new_bool_var(name)
+        self.m.add(x >= k).only_enforce_if(b)
+        self.m.add(x <= k - 1).only_enforce_if(b.negated())
+        return b
+
+    def all_of(self, lits: Sequence[_Lit], name: str) -> _Lit:
+        if not lits:
+            return self.true
+        b = self.m.new_bool_var(name)
+        self.m.add_min_equality(b, list(lits))
+        return b
+
+    def any_of(self, lits: Sequence[_Lit], name: str) -> _Lit:
+        if not lits:
+            return self.false
+        b = self.m.new_bool_var(name)
+        self.m.add_max_equality(b, list(lits))
+        return b
+
+    def not_(self, lit: _Lit, name: str) -> _Lit:
+        b = self.m.new_bool_var(name)
+        self.m.add(b == 1 - lit)
+        return b
+
+    def eq(self, x: Any, k: int, name: str) -> _Lit:
+        return self.all_of(
+            [self.ge(x, k, f"{name}_ge"), self.not_(self.ge(x, k + 1, f"{name}_gt"), f"{name}_le")], name
+        )
+
+
+CHAIN_BASE = 41
+"""Every digit of the tie-breaker chain is 0..40 (cubes are limited to 40), so the chain read as a
+number in base 41 orders seats exactly as the lexicographic chain does."""
+
+
+def chain_number(key: Sequence[Any]) -> Any:
+    """The chain key (``scoring.chain_key``: ..., -age rank) as one base-41 number (int or expression)."""
+    *head, age = key
+    digits = [*head, 6 + age]  # -age_rank in -5..0 -> 1..6
+    value: Any = 0
+    for d in digits:
+        value = value * CHAIN_BASE + d
+    return value
+
+
+@dataclass(slots=True)
+class _PlacementModel:
+    """A built placement model and the variables needed to read a solution."""
+
+    model: cp_model.CpModel
+    total: cp_model.IntVar
+    moves: dict[int, cp_model.IntVar]
+    first: dict[int, cp_model.IntVar]
+    second: dict[int, cp_model.IntVar]
+    use_row: dict[int, cp_model.IntVar]
+
+
+def build_placement_model(p: PlacementProblem) -> _PlacementModel:
+    """The best-placement CP-SAT model of one cube action.
+
+    Variables: ``move_B`` (PCIM cubes taken from box B) or ``black1_B``/``black2_B`` (black cubes
+    placed in box B before/after the row choice) and ``row_R`` (extra row R bought); ``cubes_B``
+    the resulting counts; the reified placements and the chain comparisons.
+    Constraints: how the action changes the cubes; the set bonus; the adoption; the ranks.
+    Objective: the seat's VP (schedule plus tie-breakers), maximised.
+    """
+    m = cp_model.CpModel()
+    lit = _Bools(m)
+    nbox = len(p.x0)
+    # ------------------------------------------------------------------ variables
+    moves: dict[int, cp_model.IntVar] = {}
+    first: dict[int, cp_model.IntVar] = {}
+    second: dict[int, cp_model.IntVar] = {}
+    use_row: dict[int, cp_model.IntVar] = {}
+    expr: list[Any] = list(p.x0)
+    if p.pcim:
+        moves = {b: m.new_int_var(0, p.x0[b], f"move_{BOX_CODES[b]}") for b in MOVE_BOXES}
+        moved = sum(moves.values())
+        available = sum(p.x0[b] for b in MOVE_BOXES)
+        # rule: tiberius/pcim-card - at least 5 (all of them when fewer remain).
+        m.add(moved >= min(p.min_moves, available))
+        for b in MOVE_BOXES:
+            expr[b] = expr[b] - moves[b]
+        expr[PC] = expr[PC] + moved
+    else:
+        max2 = max((r.blacks for r in p.rows), default=0)
+        first = {b: m.new_int_var(0, p.first_blacks, f"black1_{BOX_CODES[b]}") for b in p.black_boxes}
+        second = {b: m.new_int_var(0, max2, f"black2_{BOX_CODES[b]}") for b in p.black_boxes}
+        use_row = {r.index: m.new_bool_var(f"row_{r.index + 1}") for r in p.rows}
+        # ---------------------------------------------------------- constraints: the card
+        m.add(sum(first.values()) == p.first_blacks)  # every black icon places a cube
+        m.add(sum(use_row.values()) <= 1)  # one OR the other row, or none
+        for r in p.rows:
+            # rule: tiberius/cube-phase - afford the full price (before the Emperor discount).
+            m.add(p.x0[EM] + first[EM] >= r.cost).only_enforce_if(use_row[r.index])
+        m.add(sum(second.values()) == sum(r.blacks * use_row[r.index] for r in p.rows))
+        for b in range(nbox):
+            expr[b] = expr[b] + first.get(b, 0) + second.get(b, 0)
+            expr[b] = expr[b] + sum(r.delta[b] * use_row[r.index] for r in p.rows if r.delta[b])
+    x = [m.new_int_var(0, CUBES_PER_PLAYER, f"cubes_{BOX_CODES[b]}") for b in range(nbox)]
+    for b in range(nbox):
+        m.add(x[b] == expr[b])
+    # ------------------------------------------------------------------ constraints: set bonus
+    stock = m.new_int_var(0, CUBES_PER_PLAYER, "stock")
+    m.add(stock == CUBES_PER_PLAYER - sum(x))
+    cap = m.new_int_var(0, 3, "bonus_cap")
+    m.add_min_equality(cap, [stock, 3])
+    full_set = lit.all_of([lit.ge(x[b], 1, f"has_{BOX_CODES[b]}") for b in BOARD_BOXES], "full_set")
+    bonus = m.new_int_var(0, 3, "set_bonus")
+    m.add(bonus == cap).only_enforce_if(full_set)
+    m.add(bonus == 0).only_enforce_if(full_set.negated())
+    v: list[Any] = list(x)
+    v[IN] = m.new_int_var(0, CUBES_PER_PLAYER, "influence")
+    m.add(v[IN] == x[IN] + bonus)
+    # ------------------------------------------------------------------ constraints: adoption
+    if p.already_adopted:
+        adopted: _Lit = lit.true
+    else:
+        met = [
+            lit.all_of([lit.ge(v[b], need, f"adopt{i}_{BOX_CODES[b]}") for b, need in req], f"adopt{i}")
+            for i, req in enumerate(p.adoption_requirements)
+        ]
+        adopted = lit.any_of(met, "adopted")
+    # ------------------------------------------------------------------ constraints: ranks
+    # rule: tiberius/tie-breaker - the chain, one number: seat ranks below o iff chain < chain_o.
+    mine = [adopted, v[IN], v[PC], v[IM], v[IP], v[PR], v[GV], v[CQ], v[CC], v[TR], -p.age_rank]
+    chain = m.new_int_var(0, CHAIN_BASE**11, "chain")
+    m.add(chain == chain_number(mine))
+    behind = [
+        lit.not_(lit.ge(chain, chain_number(key), f"chain_ge_{s}"), f"chain_below_{s}")
+        for key, s in zip(p.opponent_keys, p.opponent_seats, strict=True)
+    ]
+
+    def beaten_by(o: int, box: int) -> _Lit:
+        """[opponent o ranks above the seat in ``box``]: more cubes, or as many and a better chain."""
+        k = p.opponents[o][box]
+        name = f"{BOX_CODES[box]}_vs_{p.opponent_seats[o]}"
+        fewer = lit.not_(lit.ge(v[box], k, f"{name}_ge"), f"{name}_fewer")
+        tied = lit.eq(v[box], k, f"{name}_tied")
+        return lit.any_of([fewer, lit.all_of([tied, behind[o]], f"{name}_tiebreak")], name)
+
+    def placed(box: int, table: Sequence[int], others: int) -> Any:
+        """VP of a most/next-most category among seats with cubes."""
+        rivals = [o for o in range(len(p.opponents)) if p.opponents[o][box] >= 1]
+        ahead = m.new_int_var(0, len(rivals), f"ahead_{BOX_CODES[box]}")
+        m.add(ahead == sum(beaten_by(o, box) for o in rivals))
+        has = lit.ge(v[box], 1, f"any_{BOX_CODES[box]}")
+        pts: Any = 0
+        for i, value in enumerate(table):
+            pts += value * lit.all_of(
+                [has, lit.eq(ahead, i, f"place{i + 1}_{BOX_CODES[box]}")], f"p{i + 1}_{BOX_CODES[box]}"
+            )
+        if others:
+            later = lit.ge(ahead, len(table), f"later_{BOX_CODES[box]}")
+            pts += others * lit.all_of([has, later], f"others_{BOX_CODES[box]}")
+        return pts
+
+    # ------------------------------------------------------------------ objective
+    conquests = placed(CQ, (10, 5, 2), 0)  # rule: tiberius/score-conquests
+    pcim_pts = placed(PC, (12, 10), 7)  # rule: tiberius/score-pcim
+    governors = placed(GV, (6, 5, 4), 2)  # rule: tiberius/score-governorships
+    n_opp = len(p.opponents)
+    ip_ahead = m.new_int_var(0, n_opp, "ahead_IP_all")
+    m.add(ip_ahead == sum(beaten_by(o, IP) for o in range(n_opp)))
+    most_ip = lit.all_of([lit.ge(v[IP], 1, "any_IP_all"), lit.eq(ip_ahead, 0, "first_IP")], "most_IP")
+    least_ip = lit.eq(ip_ahead, n_opp, "last_IP") if n_opp else lit.false
+    imperator = v[IP] + 3 * most_ip - 3 * least_ip  # rule: tiberius/score-imperator
+    best_other = max((o[IM] for o in p.opponents), default=0)
+    marriages = 5 * lit.ge(v[IM], best_other + 1, "most_IM") - 5 * lit.not_(
+        lit.ge(v[IM], 1, "any_IM"), "no_IM"
+    )
+    if p.marriage_vp == "aid":
+        marriages += v[IM]
+    consul = (
+        v[CC] + 2 * lit.ge(v[CC], 1, "cc1") + lit.ge(v[CC], 2, "cc2")
+    )  # rule: tiberius/score-consul-censor
+    triumphs = 2 * v[TR] - 3 * lit.not_(lit.ge(v[TR], 1, "any_TR"), "no_TR")
+    influence = m.new_int_var(0, CUBES_PER_PLAYER // 3, "influence_vp")
+    m.add_division_equality(influence, v[IN], 3)  # rule: tiberius/score-influence
+    total = m.new_int_var(-100, 400, "total_vp")
+    m.add(
+        total
+        == conquests
+        + marriages
+        + pcim_pts
+        + consul
+        + governors
+        + triumphs
+        + imperator
+        + v[PR]
+        + 8 * adopted
+        + (5 if p.loyal else 0)
+        + influence
+    )
+    m.maximize(total)
+    return _PlacementModel(model=m, total=total, moves=moves, first=first, second=second, use_row=use_row)
+
+
+_STATUS = {
+    cp_model.OPTIMAL: Status.OPTIMAL,
+    cp_model.FEASIBLE: Status.FEASIBLE,
+    cp_model.INFEASIBLE: Status.INFEASIBLE,
+    cp_model.UNKNOWN: Status.UNKNOWN,
+    cp_model.MODEL_INVALID: Status.UNKNOWN,
+}
+
+
+def _line_from_solution(
+    game: TiberiusGame, state: TiberiusState, built: _PlacementModel, solver: cp_model.CpSolver
+) -> tuple[list[str], TiberiusState]:
+    """Replay the solution through the engine (so the line is legal by construction)."""
+    seat = state.actor
+    s = state
+    line: list[str] = []
+
+    def play(a: TAction) -> None:
+        nonlocal s
+        line.append(game.action_to_text(s, a))
+        s = game.apply(s, a)
+
+    if built.moves:
+        for b, var in built.moves.items():
+            for _ in range(solver.value(var)):
+                play(TAction("move", b))
+        if _in_action(s, seat):
+            play(TAction("done"))
+        return line, s
+    for b, var in built.first.items():
+        for _ in range(solver.value(var)):
+            play(TAction("black", b))
+    if _in_action(s, seat) and s.black == 0 and s.row_open:
+        chosen = [r for r, var in built.use_row.items() if solver.value(var)]
+        play(TAction("row", chosen[0] if chosen else 0))
+    for b, var in built.second.items():
+        for _ in range(solver.value(var)):
+            play(TAction("black", b))
+    return line, s
+
+
+def best_placement(
+    game: Game[Any, Any], state: Any, params: Mapping[str, Any], limits: SolveLimits
+) -> SolveResult:
+    """The row choice, black-icon boxes or PCIM moves that maximise the actor's VP (CP-SAT)."""
+    start = time.perf_counter()
+    g, s = _game(game), _state(state)
+    problem = placement_problem(g, s)
+    built = build_placement_model(problem)
+    solver = cp_model.CpSolver()
+    solver.parameters.max_time_in_seconds = float(limits.time_limit_s)
+    solver.parameters.num_workers = max(1, int(limits.workers))
+    code = solver.solve(built.model)
+    status = _STATUS.get(code, Status.UNKNOWN)
+    wall = time.perf_counter() - start
+    if status not in (Status.OPTIMAL, Status.FEASIBLE):
+        return SolveResult(
+            kind="tiberius.best_placement",
+            status=status,
+            explanation=f"no placement found ({solver.status_name(code)})",
+            method="cp-sat",
+            wall_s=wall,
+        )
+    line, after = _line_from_solution(g, s, built, solver)
+    objective = round(solver.objective_value)
+    replayed = settled_vp(g, after, problem.seat)
+    what = "final VP" if s.turn == TURNS else "VP if the game ended after this cube phase"
+    explanation = f"play {', '.join(line) or 'nothing'}: {what} {int(objective)}"
+    return SolveResult(
+        kind="tiberius.best_placement",
+        status=status,
+        objective=float(objective),
+        bound=float(math.floor(solver.best_objective_bound + 1e-6)),  # integer VP
+        answer={"seat": problem.seat, "actions": line, "vp": replayed},
+        explanation=explanation,
+        method="cp-sat",
+        wall_s=time.perf_counter() - start,
+    )
+
+
+# ============================================================================ best bid (enumeration)
+
+SOLO_TARGET = 45
+
+
+def _opponent_pick(game: TiberiusGame, state: TiberiusState) -> TAction:
+    """The opponent model's pick: the face-up card with the most top-row icons (first on ties)."""
+    actions = game.legal_actions(state)
+    return max(actions, key=lambda a: len(game.content.cards[a.arg].rows[0].icons))
+
+
+def _placement_value(
+    game: TiberiusGame, state: TiberiusState, exact_pcim: Callable[[TiberiusState], int]
+) -> int:
+    seat = state.actor
+    if state.played[seat] == PCIM_CARD:
+        return exact_pcim(state)
+    return brute_force_placement(game, state)[0]
+
+
+def _line_value(
+    game: TiberiusGame,
+    state: TiberiusState,
+    seat: int,
+    others: Mapping[int, str],
+    exact_pcim: Callable[[TiberiusState], int],
+) -> int:
+    """Value of a card phase continued from ``state`` (after the seat's card-phase action)."""
+    s = state
+    while s.phase == CARD:
+        planned = others.get(s.actor, "take2")
+        try:
+            a = game.parse_action(s, planned)
+            s = game.apply(s, a)
+        except IllegalActionError:
+            s = game.apply(s, TAction("take2"))
+    best: int | None = None
+    if s.phase == PICK and s.actor == seat:
+        for a in game.legal_actions(s):
+            v = _line_value(game, game.apply(s, a), seat, others, exact_pcim)
+            best = v if best is None else max(best, v)
+        assert best is not None
+        return best
+    if s.phase == PICK:
+        return _line_value(game, game.apply(s, _opponent_pick(game, s)), seat, others, exact_pcim)
+    while s.phase == CUBE and s.actor != seat:
+        s = game.apply(s, game.legal_actions(s)[0])
+    if s.phase == CUBE:
+        return _placement_value(game, s, exact_pcim)
+    return settled_vp(game, s, seat)
+
+
+def _bid_setup(
+    game: TiberiusGame, state: TiberiusState, params: Mapping[str, Any]
+) -> tuple[int, list[dict[int, str]]]:
+    """The seat and the scenarios: the known actions of the later seats, completed by samples."""
+    if state.phase != CARD:
+        raise IllegalActionError(
+            "best bid needs a card-phase decision", field="state", rule="tiberius/card-phase"
+        )
+    seat = state.actor
+    raw = params.get("others", {}) or {}
+    if not isinstance(raw, Mapping):
+        raise InvalidStateError("others must map seats to card-phase actions", field="params.others")
+    if not all(isinstance(k, int) or (isinstance(k, str) and k.isdigit()) for k in raw):
+        raise InvalidStateError(
+            f"others must be keyed by seat numbers, got {list(raw)!r}", field="params.others"
+        )
+    others = {int(k): str(v) for k, v in raw.items()}
+    for k, v in others.items():
+        if not 0 <= k < state.players or k == seat:
+            raise InvalidStateError(f"no other seat {k!r}", field="params.others")
+        game.parse_action(state, v)
+    samples = _int_param(params, "samples", 0, 0, 64)
+    if samples == 0:
+        return seat, [others]
+    rng = make_rng(_int_param(params, "seed", 0, -(2**62), 2**62))
+    order = [(state.start_priority + k) % state.players for k in range(state.players)]
+    later = order[order.index(seat) + 1 :]
+    scenarios = []
+    for _ in range(samples):
+        scenario = dict(others)
+        for o in later:
+            if o not in scenario:
+                # the likely-bid model: take 2 influence or a small bid, uniformly
+                top = min(state.cubes[o][IN], LIKELY_MAX_BID)
+                scenario[o] = rng.choice(["take2", *(f"bid {b}" for b in range(1, top + 1))])
+        scenarios.append(scenario)
+    return seat, scenarios
+
+
+LIKELY_MAX_BID = 5
+"""The likely-bid model of ``best_bid`` samples bids 1..5 (or taking 2 influence)."""
+
+
+def _pcim_exact(game: TiberiusGame, limits: SolveLimits) -> Callable[[TiberiusState], int]:
+    def value(s: TiberiusState) -> int:
+        res = best_placement(game, s, {}, limits)
+        return int(res.answer.get("vp", res.objective))
+
+    return value
+
+
+def _need_stock(game: TiberiusGame) -> int:
+    """Stock above which no cube phase can run short: the biggest card's cubes plus the set bonus."""
+    return _max_new_cubes(game) + 3
+
+
+def _bid_candidates(
+    game: TiberiusGame, state: TiberiusState, scenarios: Sequence[Mapping[int, str]]
+) -> list[TAction]:
+    """The card-phase actions worth evaluating (every one when the stock is scarce).
+
+    With ample stock a seat's VP never rises with its bid while its rank among the bids stays the
+    same, so the smallest bid per rank is enough, plus every bid that equals a later seat's planned
+    bid (it makes that bid illegal). Ranks are taken over the bids of every scenario.
+    """
+    seat = state.actor
+    legal = list(game.legal_actions(state))
+    bids = [a for a in legal if a.kind == "bid"]
+    rest = [a for a in legal if a.kind != "bid"]
+    if state.stock(seat) < _need_stock(game):
+        return legal
+    planned: set[int] = set()
+    for others in scenarios:
+        for v in others.values():
+            words = v.split()
+            if len(words) == 2 and words[0] == "bid" and words[1].isdigit():
+                planned.add(int(words[1]))
+    thresholds = sorted({b for b in state.bids if b > 0} | planned)
+    keep: list[TAction] = []
+    seen_rank: set[int] = set()
+    for a in bids:  # ascending
+        rank = sum(1 for t in thresholds if t > a.arg)
+        if a.arg in planned or rank not in seen_rank:
+            keep.append(a)
+            seen_rank.add(rank)
+    return keep + rest
+
+
+def _bid_answer(
+    game: TiberiusGame,
+    state: TiberiusState,
+    candidates: Sequence[TAction],
+    scenarios: Sequence[Mapping[int, str]],
+    limits: SolveLimits,
+) -> tuple[float, TAction, list[tuple[str, float]]]:
+    """Each candidate's value (mean over the scenarios) and the best one (first on ties)."""
+    seat = state.actor
+    exact = _pcim_exact(game, SolveLimits(time_limit_s=limits.time_limit_s, workers=limits.workers))
+    values: list[tuple[str, float]] = []
+    best: tuple[float, TAction] | None = None
+    for a in candidates:
+        after = game.apply(state, a)
+        v = sum(_line_value(game, after, seat, others, exact) for others in scenarios) / len(scenarios)
+        values.append((game.action_to_text(state, a), v))
+        if best is None or v > best[0]:
+            best = (v, a)
+    assert best is not None
+    return best[0], best[1], values
+
+
+def brute_force_bid(game: TiberiusGame, state: TiberiusState, params: Mapping[str, Any]) -> float:
+    """Best value over every legal card-phase action (the cross-check of :func:`best_bid`)."""
+    _, scenarios = _bid_setup(game, state, params)
+    return _bid_answer(game, state, list(game.legal_actions(state)), scenarios, SolveLimits(workers=1))[0]
+
+
+def best_bid(game: Game[Any, Any], state: Any, params: Mapping[str, Any], limits: SolveLimits) -> SolveResult:
+    """The card-phase action (bid / buy / PCIM / take 2) with the best value (exact enumeration).
+
+    Params: ``others``: {seat: action notation} for seats still to act this card phase; the rest
+    take 2 influence, or with ``samples`` = N > 0 (and ``seed``) each of N scenarios draws their
+    action from the likely-bid model (take 2 or bid 1..5, uniformly) and values are the mean.
+    """
+    start = time.perf_counter()
+    g, s = _game(game), _state(state)
+    _, scenarios = _bid_setup(g, s, params)
+    candidates = _bid_candidates(g, s, scenarios)
+    value, action, values = _bid_answer(g, s, candidates, scenarios, limits)
+    text = g.action_to_text(s, action)
+    values.sort(key=lambda kv: -kv[1])
+    what = "VP" if len(scenarios) == 1 else f"mean VP over {len(scenarios)} sampled scenarios"
+    return SolveResult(
+        kind="tiberius.best_bid",
+        status=Status.OPTIMAL,
+        objective=float(value),
+        bound=float(value),
+        answer={
+            "action": text,
+            "vp": value,
+            "scenarios": len(scenarios),
+            "evaluated": len(candidates),
+            "candidates": [{"action": a, "vp": v} for a, v in values[:10]],
+        },
+        explanation=f"{text}: {what} {value:g} after the card and its best placement "
+        f"({len(candidates)} of {len(g.legal_actions(s))} actions needed evaluating)",
+        method="enumeration",
+        wall_s=time.perf_counter() - start,
+    )
+
+
+# ============================================================================ elimination
+
+_MAX_ICONS_CACHE: dict[int, int] = {}
+
+
+def _max_new_cubes(game: TiberiusGame) -> int:
+    """Most cubes one cube action can take from stock: top row plus the largest extra row."""
+    key = id(game)
+    if key not in _MAX_ICONS_CACHE:
+        _MAX_ICONS_CACHE[key] = max(
+            len(c.rows[0].icons) + max((len(r.icons) for r in c.rows[1:]), default=0)
+            for c in game.content.cards
+        )
+    return _MAX_ICONS_CACHE[key]
+
+
+def _turns_with_cubes_left(state: TiberiusState, seat: int) -> int:
+    """Cube phases in which ``seat`` may still gain cubes (this one counts until it has acted)."""
+    if state.phase == OVER:
+        return 0
+    later = TURNS - state.turn
+    if state.phase in (CARD, PICK):
+        return later + 1
+    if state.phase == CUBE:
+        return later + 1  # its own action or the set bonus may still come
+    return later
+
+
+def upper_bound(game: TiberiusGame, state: TiberiusState, seat: int) -> int:
+    """A VP no line of play lets ``seat`` exceed.
+
+    Per-cube VP (triumphs 2, consul/censor at most 3, imperator 1, priesthoods 1, influence 1/3,
+    marriages 1 with the aid) of the cubes held, plus at most 3 VP for each cube still to come
+    (per remaining cube phase: a card's icons, 2 taken influence or the set bonus), plus every
+    majority and bonus won and no penalty.
+    """
+    if _cubes_final(state):
+        return _final_score(game, state, seat, boost={seat})
+    x = state.cubes[seat]
+    per_cube = 2 * x[TR] + consul_points(x[CC]) + x[IP] + x[PR] + x[IN] // 3
+    if state.marriage_vp == "aid":
+        per_cube += x[IM]
+    turns = _turns_with_cubes_left(state, seat)
+    future = turns * (_max_new_cubes(game) + 3 + 2) * 3
+    majorities = 10 + 5 + 12 + 6 + 3
+    adoption = 8 if state.adopted[seat] >= 0 or state.phase != OVER else 0
+    loyalty = 5 if game.loyal(state, seat) or turns > 0 else 0
+    return per_cube + future + majorities + adoption + loyalty
+
+
+def lower_bound(game: TiberiusGame, state: TiberiusState, seat: int) -> int:
+    """A VP ``seat`` keeps on every line of play.
+
+    Once a seat can no longer play PCIM, its board cubes never leave (only Influence and Emperor
+    cubes are spent), so triumphs, consul/censor, imperator (less 3 for least), priesthoods, the
+    PCIM and Governorship floors, adoption and loyalty are kept. A seat that may still play PCIM
+    only keeps its adoption and loyalty (less every penalty).
+    """
+    if _cubes_final(state):
+        return _final_score(game, state, seat, boost=set(range(state.players)) - {seat})
+    x = state.cubes[seat]
+    kept = (8 if state.adopted[seat] >= 0 else 0) + (5 if game.loyal(state, seat) else 0)
+    pcim_ahead = state.played[seat] == PCIM_CARD and (
+        state.phase in (CARD, PICK)
+        or (state.phase == CUBE and (state.actor == seat or _pending(state, seat)))
+    )
+    may_pcim = state.phase != OVER and (
+        state.pcim_rule == "influence" or not state.pcim_used[seat] or pcim_ahead
+    )
+    if may_pcim:
+        return kept - 11
+    lb = kept + consul_points(x[CC]) + x[IP] - 3 + x[PR]
+    lb += 2 * x[TR] if x[TR] else -3
+    lb += 0 if x[IM] else -5
+    if state.marriage_vp == "aid":
+        lb += x[IM]
+    lb += 7 if x[PC] else 0
+    lb += 2 if x[GV] else 0
+    return lb
+
+
+def _cubes_final(state: TiberiusState) -> bool:
+    """In the last adoption phase (or after) no cube moves any more; only adoptions remain."""
+    return state.phase == OVER or (state.turn == TURNS and state.phase == ADOPT)
+
+
+def _final_score(game: TiberiusGame, state: TiberiusState, seat: int, *, boost: set[int]) -> int:
+    """``seat``'s VP with the cubes as they are, the seats in ``boost`` adopted wherever they may be."""
+    adopted = [
+        a >= 0 or (s in boost and state.phase != OVER and bool(adoption_options(state, game.content, s)))
+        for s, a in enumerate(state.adopted)
+    ]
+    loyal = [game.loyal(state, s) for s in range(state.players)]
+    return score_totals(state.cubes, adopted, loyal, game.age_rank(state), marriage_vp=state.marriage_vp)[
+        seat
+    ]
+
+
+def _pending(state: TiberiusState, seat: int) -> bool:
+    """Whether ``seat`` still has its cube action ahead in this cube phase."""
+    order = [(state.start_priority + k) % state.players for k in range(state.players)]
+    return order.index(seat) > order.index(state.actor)
+
+
+def _wins(game: TiberiusGame, state: TiberiusState, seat: int) -> bool:
+    return game.returns(state)[seat] == 1.0
+
+
+def brute_force_elimination(
+    game: TiberiusGame, state: TiberiusState, seat: int, *, max_nodes: int = 2_000_000
+) -> bool:
+    """Whether some line of play makes ``seat`` the winner (plain exhaustive search)."""
+    memo: dict[TiberiusState, bool] = {}
+    nodes = 0
+
+    def go(s: TiberiusState) -> bool:
+        nonlocal nodes
+        if s.phase == OVER:
+            return _wins(game, s, seat)
+        if s in memo:
+            return memo[s]
+        nodes += 1
+        if nodes > max_nodes:
+            raise RuntimeError("brute force too large")
+        found = any(go(game.apply(s, a)) for a in game.legal_actions(s))
+        memo[s] = found
+        return found
+
+    return go(state)
+
+
+def _probe_witness(
+    game: TiberiusGame, state: TiberiusState, seat: int, *, probes: int, deadline: float
+) -> list[str] | None:
+    """Try a few guided lines before the exhaustive search: seat X takes the action best for its
+    VP-if-the-game-ended-now, every other seat the action worst for its own (ties at random).
+    Returns the first line that ends with X first, or None."""
+    for k in range(probes):
+        rng = make_rng(k)
+        s, line = state, []
+        while s.phase != OVER:
+            if time.perf_counter() > deadline:
+                return None
+            actor = s.actor
+            sign = 1 if actor == seat else -1
+            best: list[TAction] = []
+            best_v = None
+            for a in game.legal_actions(s):
+                v = sign * game.totals(game.apply(s, a))[actor]
+                if best_v is None or v > best_v:
+                    best, best_v = [a], v
+                elif v == best_v:
+                    best.append(a)
+            a = best[rng.randrange(len(best))] if k else best[0]
+            line.append(game.action_to_text(s, a))
+            s = game.apply(s, a)
+        if _wins(game, s, seat):
+            return line
+    return None
+
+
+def elimination(
+    game: Game[Any, Any], state: Any, params: Mapping[str, Any], limits: SolveLimits
+) -> SolveResult:
+    """Can seat ``params["seat"]`` still finish first? YES with a witness, NO proven, or UNKNOWN.
+
+    Params: ``seat`` (default: the seat to act), ``max_nodes`` (default 200000), ``probes``
+    (guided lines tried before the exhaustive search, default 3).
+    The search uses the full state (deck order, secret cards); to ask from a seat's point of view,
+    pass a state sampled from its observation.
+    """
+    start = time.perf_counter()
+    g, s = _game(game), _state(state)
+    seat = _int_param(params, "seat", max(s.actor, 0), 0, s.players - 1)
+    max_nodes = _int_param(params, "max_nodes", 200_000, 1, 50_000_000)
+    probes = _int_param(params, "probes", 3, 0, 100)
+    deadline = start + float(limits.time_limit_s)
+
+    def best_rival(st: TiberiusState) -> tuple[int, int]:
+        rivals = [(lower_bound(g, st, o), o) for o in range(st.players) if o != seat]
+        return max(rivals) if rivals else (-(10**9), -1)
+
+    def target(st: TiberiusState) -> tuple[int, int]:
+        """The VP seat X must reach: a rival's guaranteed VP, or 45 solo."""
+        return (SOLO_TARGET, -1) if st.players == 1 else best_rival(st)
+
+    ub = upper_bound(g, s, seat)
+    lb, leader = target(s)
+    base = {"seat": seat, "upper_bound": ub, "leader": leader, "leader_guaranteed": lb}
+    if ub < lb and s.phase != OVER:
+        return SolveResult(
+            kind="tiberius.elimination",
+            status=Status.INFEASIBLE,
+            objective=0.0,
+            bound=float(ub),
+            answer={**base, "can_finish_first": "no", "witness": []},
+            explanation=f"no: seat {seat} can reach at most {ub} VP but seat {leader} keeps {lb}",
+            method="enumeration",
+            wall_s=time.perf_counter() - start,
+        )
+    memo: dict[TiberiusState, bool] = {}
+    nodes = 0
+    out_of_budget = False
+
+    def go(st: TiberiusState, line: list[str]) -> list[str] | None:
+        nonlocal nodes, out_of_budget
+        if st.phase == OVER:
+            return line if _wins(g, st, seat) else None
+        if st in memo:
+            return None  # memo only stores failures
+        nodes += 1
+        if nodes > max_nodes or (nodes % 512 == 0 and time.perf_counter() > deadline):
+            out_of_budget = True
+            return None
+        if upper_bound(g, st, seat) < target(st)[0]:
+            memo[st] = False
+            return None
+        for a in g.legal_actions(st):
+            found = go(g.apply(st, a), [*line, g.action_to_text(st, a)])
+            if found is not None:
+                return found
+            if out_of_budget:
+                return None
+        memo[st] = False
+        return None
+
+    witness = _probe_witness(g, s, seat, probes=probes, deadline=deadline)
+    if witness is None:
+        witness = go(s, [])
+    wall = time.perf_counter() - start
+    if witness is not None:
+        return SolveResult(
+            kind="tiberius.elimination",
+            status=Status.OPTIMAL,
+            objective=1.0,
+            bound=float(ub),
+            answer={**base, "can_finish_first": "yes", "witness": witness},
+            explanation=f"yes: seat {seat} finishes first along the witness line ({len(witness)} actions)",
+            method="enumeration",
+            wall_s=wall,
+        )
+    if out_of_budget:
+        return SolveResult(
+            kind="tiberius.elimination",
+            status=Status.UNKNOWN,
+            bound=float(ub),
+            answer={**base, "can_finish_first": "unknown", "witness": []},
+            explanation=f"unknown: {nodes} positions searched within the limits",
+            method="enumeration",
+            wall_s=wall,
+        )
+    return SolveResult(
+        kind="tiberius.elimination",
+        status=Status.INFEASIBLE,
+        objective=0.0,
+        bound=float(ub),
+        answer={**base, "can_finish_first": "no", "witness": []},
+        explanation=f"no: every line of play searched ({nodes} positions); seat {seat} never finishes first",
+        method="enumeration",
+        wall_s=wall,
+    )
+
+
+register_scorer("tiberius", score)
+register_puzzle("tiberius", "tiberius.best_placement", best_placement)
+register_puzzle("tiberius", "tiberius.best_bid", best_bid)
+register_puzzle("tiberius", "tiberius.elimination", elimination)

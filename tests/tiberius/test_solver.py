@@ -1,0 +1,299 @@
+"""Solver cross-checks: every solver equals brute-force enumeration on >= 500 seeded instances.
+
+rule: tiberius/cube-phase, rule: tiberius/tie-breaker (placements and scores), rule: tiberius/card-phase
+(best bid), rule: tiberius/end-of-game (elimination).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from games.core import GameConfig
+from games.tiberius.model import ADOPT, CARD, CUBE, IN, OVER
+from games.tiberius.scoring import chain_key, consul_points
+from solver.core import SolveLimits, Status, get_puzzle, get_scorer
+from solver.tiberius import (
+    best_bid,
+    best_placement,
+    brute_force_bid,
+    brute_force_elimination,
+    brute_force_placement,
+    elimination,
+    score,
+)
+from tests.tiberius.helpers import at_card_phase, cv, game
+
+ONE = SolveLimits(time_limit_s=10.0, workers=1)
+
+
+VARIANTS: dict[str, str | int] = {"marriage_vp": "aid", "pcim_rule": "influence", "influence_table": "mat"}
+
+
+def _states(seed: int, players: int, keep, *, every: int = 1):
+    """Yield the states of a seeded random playout for which ``keep(state)`` holds (one seed in
+    four plays with every variant option switched)."""
+    g = game()
+    rng = random.Random(seed)
+    options: dict[str, str | int] = {**VARIANTS, "oldest_seat": seed % players} if seed % 4 == 0 else {}
+    s = g.new_state(GameConfig(players=players, options=options), seed)
+    k = 0
+    while not g.is_terminal(s):
+        if keep(s):
+            k += 1
+            if k % every == 0:
+                yield s
+        s = g.apply(s, rng.choice(list(g.legal_actions(s))))
+
+
+def _instances(kind: str, count: int, make) -> list[Any]:
+    """``count`` instances from ``make(seed)`` (each call yields zero or more)."""
+    out: list[Any] = []
+    seed = 0
+    while len(out) < count:
+        seed += 1
+        out.extend(make(seed))
+        assert seed < count * 5, f"too few {kind} instances"
+    return out[:count]
+
+
+# ------------------------------------------------------------------------------------ score
+
+
+def _reference_points(cubes, adopted, ages):
+    """An independent brute-force scorer: a seat's place = 1 + the seats that beat it pairwise."""
+    n = len(cubes)
+    keys = [chain_key(cubes[s], adopted[s], ages[s]) for s in range(n)]
+
+    def place(s, box, need):
+        if cubes[s][box] < need:
+            return 0
+        return 1 + sum(
+            1
+            for t in range(n)
+            if t != s and cubes[t][box] >= need and (cubes[t][box], keys[t]) > (cubes[s][box], keys[s])
+        )
+
+    out = []
+    for s in range(n):
+        x = cubes[s]
+        v = {1: 10, 2: 5, 3: 2}.get(place(s, 0, 1), 0)
+        others_im = [cubes[t][1] for t in range(n) if t != s]
+        v += 5 if x[1] >= 1 and all(x[1] > o for o in others_im) else (-5 if x[1] == 0 else 0)
+        p = place(s, 2, 1)
+        v += 0 if p == 0 else {1: 12, 2: 10}.get(p, 7)
+        v += consul_points(x[3])
+        p = place(s, 4, 1)
+        v += 0 if p == 0 else {1: 6, 2: 5, 3: 4}.get(p, 2)
+        v += 2 * x[5] if x[5] else -3
+        p_all = place(s, 6, 0)
+        v += x[6] + (3 if p_all == 1 and x[6] >= 1 else 0) - (3 if n >= 2 and p_all == n else 0)
+        v += x[7] + (8 if adopted[s] else 0) + x[9] // 3
+        out.append(v)
+    return out
+
+
+def test_score_equals_reference_on_500_instances():
+    """rule: tiberius/tie-breaker - exact scores with every tie broken equal the pairwise reference."""
+    g = game()
+    rng = random.Random(2026)
+    base = at_card_phase(3, ["HIS01"])
+    for _ in range(500):
+        n = rng.randint(1, 6)
+        cubes = tuple((*(rng.randint(0, 3) for _ in range(10)), 0) for _ in range(n))
+        adopted = tuple(rng.choice([-1, -1, 1]) for _ in range(n))
+        age = tuple(rng.sample(range(n), n))
+        s = replace(base, cubes=cubes, adopted=adopted, age=age, careers=((),) * n, bids=(0,) * n)
+        report = score(g, s)
+        ranks = [age.index(p) for p in range(n)]
+        expected = _reference_points(cubes, [a >= 0 for a in adopted], ranks)
+        assert [int(x.total) for x in report.seats] == expected
+        assert g.totals(s) == expected  # the fast path agrees
+        assert sorted(x.rank for x in report.seats) == list(range(1, n + 1))
+
+
+def test_score_report_shape_and_registry():
+    """rule: tiberius/score-influence - the report lists every category, and the deciding tie-breaks."""
+    # seat 0 wins the chain at priesthoods, so seat 1 is least in Imperator (-3); totals are equal
+    s = at_card_phase(2, ["HIS01"], cubes=[cv(IN=9, PR=2), cv(IN=9, CC=2)], age=(1, 0))
+    report = get_scorer("tiberius")(game(), s)
+    assert report.game == "tiberius" and not report.final
+    assert report.seats[0].total == report.seats[1].total
+    assert [x.rank for x in report.seats] == [1, 2]
+    assert report.seats[0].tiebreak == ("priesthoods: 2 vs 0, ahead of seat 1",)
+    assert report.seats[1].tiebreak == ("priesthoods: 0 vs 2, behind seat 0",)
+    assert len(report.seats[0].breakdown) == 11
+    assert {"tiberius.best_placement", "tiberius.best_bid", "tiberius.elimination"} <= {
+        k for k in ("tiberius.best_placement", "tiberius.best_bid", "tiberius.elimination") if get_puzzle(k)
+    }
+
+
+# ------------------------------------------------------------------------------------ placement
+
+
+def _placement_instance(seed):
+    rng = random.Random(seed)
+    for s in _states(seed, rng.randint(2, 3), lambda st: st.phase == CUBE, every=2):
+        seat = s.actor
+        x = list(s.cubes[seat])
+        if s.played[seat] == -2:  # keep the PCIM brute force small: trim the cubes to move
+            x[IN] = min(x[IN], rng.randint(2, 5))
+            s = replace(s, cubes=tuple(tuple(x) if p == seat else c for p, c in enumerate(s.cubes)))
+            if sum(x) - x[2] > 8:
+                continue
+        yield s
+
+
+def test_best_placement_equals_brute_force_on_500_instances():
+    """rule: tiberius/cube-phase - CP-SAT's best placement equals enumeration of every legal line."""
+    g = game()
+    instances = _instances("placement", 500, _placement_instance)
+    pcim = 0
+    for s in instances:
+        expected, _ = brute_force_placement(g, s)
+        res = best_placement(g, s, {}, ONE)
+        assert res.status is Status.OPTIMAL
+        assert res.objective == expected == res.answer["vp"]
+        assert res.bound >= res.objective
+        pcim += s.played[s.actor] == -2
+    assert pcim >= 10
+
+
+def test_best_placement_rejects_other_phases():
+    from games.errors import IllegalActionError
+
+    with pytest.raises(IllegalActionError) as err:
+        best_placement(game(), at_card_phase(2, ["HIS01"]), {}, ONE)
+    assert err.value.rule == "tiberius/cube-phase"
+
+
+# ------------------------------------------------------------------------------------ best bid
+
+
+def _bid_instance(seed):
+    rng = random.Random(seed)
+    n = rng.randint(1, 3)
+    for s in _states(seed, n, lambda st: st.phase == CARD, every=3):
+        seat = s.actor
+        x = list(s.cubes[seat])
+        x[IN] = min(x[IN], rng.randint(0, 6))  # small bids keep the brute force fast
+        if rng.random() < 0.5:
+            x[0] += min(rng.randint(0, 25), 40 - sum(x))  # scarce stock or not: both paths
+        s = replace(s, cubes=tuple(tuple(x) if p == seat else c for p, c in enumerate(s.cubes)))
+        if rng.random() < 0.85:  # PCIM lines need a CP-SAT solve each: keep most instances without
+            s = replace(s, pcim_used=tuple(True if p == seat else u for p, u in enumerate(s.pcim_used)))
+        later = [(seat + k) % n for k in range(1, n) if (seat + k) % n != s.start_priority]
+        others = {str(o): f"bid {rng.randint(1, 6)}" for o in later if rng.random() < 0.6}
+        if rng.random() < 0.15:  # unknown seats' actions sampled from the likely-bid model
+            yield s, {"others": others, "samples": 2, "seed": seed}
+        else:
+            yield s, {"others": others}
+
+
+def test_best_bid_equals_brute_force_on_500_instances():
+    """rule: tiberius/card-phase - the collapsed bid enumeration equals trying every action."""
+    g = game()
+    collapsed = 0
+    for s, params in _instances("bid", 500, _bid_instance):
+        expected = brute_force_bid(g, s, params)
+        res = best_bid(g, s, params, ONE)
+        assert res.status is Status.OPTIMAL and res.objective == expected, (g.state_to_text(s), params)
+        assert res.answer["scenarios"] == params.get("samples", 1)
+        collapsed += res.answer["evaluated"] < len(g.legal_actions(s))
+    assert collapsed > 50  # the enumeration really is smaller than brute force
+
+
+# ------------------------------------------------------------------------------------ elimination
+
+
+def _elimination_instance(seed):
+    rng = random.Random(seed)
+    n = rng.randint(1, 3)
+    for s in _states(seed, n, lambda st: st.turn == 8 and st.phase >= CUBE):
+        for seat in range(n):
+            try:
+                answer = brute_force_elimination(game(), s, seat, max_nodes=100)
+            except RuntimeError:
+                continue
+            yield s, seat, answer
+
+
+def test_elimination_equals_brute_force_on_500_instances():
+    """rule: tiberius/end-of-game - YES (with a witness that wins) / NO agree with exhaustive search."""
+    g = game()
+    yes = no = 0
+    for i, (s, seat, expected) in enumerate(_instances("elimination", 500, _elimination_instance)):
+        res = elimination(g, s, {"seat": seat, "probes": i % 2}, ONE)  # with and without guided lines
+        assert res.status in (Status.OPTIMAL, Status.INFEASIBLE)
+        assert (res.status is Status.OPTIMAL) == expected
+        if expected:
+            yes += 1
+            end = s
+            for text in res.answer["witness"]:
+                end = g.apply(end, g.parse_action(end, text))
+            assert end.phase == OVER and g.returns(end)[seat] == 1.0
+        else:
+            no += 1
+    assert yes > 50 and no > 50
+
+
+def test_elimination_bound_proves_no_early():
+    """rule: tiberius/end-of-game - a hopeless seat is eliminated by the bound alone."""
+    s = at_card_phase(2, ["HIS01"], cubes=[cv(IN=0), cv(CC=20, PR=15, IP=5)], pcim_used=(True, True), turn=8)
+    s = replace(s, phase=ADOPT)
+    res = elimination(game(), s, {"seat": 0}, ONE)
+    assert res.status is Status.INFEASIBLE and res.answer["can_finish_first"] == "no"
+    assert res.answer["upper_bound"] < res.answer["leader_guaranteed"]
+
+
+def test_score_of_finished_games_matches_returns():
+    """rule: tiberius/end-of-game - the scorer's first place is the seat ``returns`` calls the winner."""
+    g = game()
+    for seed in range(20):
+        players = 1 + seed % 6
+        s = g.new_state(GameConfig(players=players), seed)
+        rng = random.Random(seed)
+        while not g.is_terminal(s):
+            s = g.apply(s, rng.choice(list(g.legal_actions(s))))
+        report = score(g, s)
+        assert report.final
+        first = [x.seat for x in report.seats if x.rank == 1]
+        returns = g.returns(s)
+        if players > 1:
+            assert returns[first[0]] == 1.0 and sum(returns) == 1.0
+        else:
+            assert returns[0] == (1.0 if report.seats[0].total >= 45 else 0.0)
+
+
+def test_placement_handles_every_status_under_a_tiny_time_limit():
+    """Every CP-SAT status maps to a result; a non-answer carries no actions."""
+    g = game()
+    for s in _placement_instance(3):
+        res = best_placement(g, s, {}, SolveLimits(time_limit_s=1e-6, workers=1))
+        assert res.status in (Status.OPTIMAL, Status.FEASIBLE, Status.UNKNOWN)
+        if res.status is Status.UNKNOWN:
+            assert not res.answer and res.method == "cp-sat"
+        else:
+            assert res.answer["actions"] is not None
+
+
+def test_puzzle_params_are_validated():
+    from games.errors import InvalidStateError
+
+    s = at_card_phase(2, ["HIS01"])
+    bad_elimination: list[dict[str, Any]] = [{"seat": 5}, {"seat": "x"}, {"max_nodes": 0}, {"probes": True}]
+    for params in bad_elimination:
+        with pytest.raises(InvalidStateError) as err:
+            elimination(game(), s, params, ONE)
+        assert err.value.field.startswith("params.")
+    bad_bid: list[dict[str, Any]] = [
+        {"others": {"zero": "take2"}},
+        {"others": {"0": "take2"}},
+        {"samples": 999},
+    ]
+    for params in bad_bid:
+        with pytest.raises(InvalidStateError):
+            best_bid(game(), s, params, ONE)
