@@ -18,6 +18,10 @@ from games.tiberpunk.state import LICTOR, PH_MAIN, PH_OVER, State
 
 __all__ = ["TiberpunkGame"]
 
+# heuristic value of storyline progress: nothing / holds Stage II / holds Stage III / complete (tokens
+# placed already count on their own)
+_PROGRESS = (0.0, 0.4, 0.8, 0.0)
+
 
 def _plain(x: Any) -> Any:
     if isinstance(x, tuple) and hasattr(x, "_fields"):
@@ -150,6 +154,8 @@ class TiberpunkGame(Game[State, int]):
         return state.n
 
     def current_player(self, state: State) -> int:
+        if state.phase == PH_MAIN:  # the common case, as in Rules.current
+            return state.seat
         c = self.rules.current(state)
         return TERMINAL if c == -2 else CHANCE if c == -1 else c
 
@@ -157,7 +163,8 @@ class TiberpunkGame(Game[State, int]):
         last = self._last
         if last[0] is state:
             return last[1]
-        acts = tuple(self.rules.legal(state))
+        rules = self.rules
+        acts = tuple(rules._main_actions(state) if state.phase == PH_MAIN else rules.legal(state))
         self._last = (state, acts)
         return acts
 
@@ -171,7 +178,8 @@ class TiberpunkGame(Game[State, int]):
         return act.dice(encode_pool(tuple(sorted(rng.randint(1, 6) for _ in range(k)))))
 
     def apply(self, state: State, action: int) -> State:
-        legal = self.legal_actions(state)
+        last = self._last
+        legal = last[1] if last[0] is state else self.legal_actions(state)
         try:
             return self.rules.apply(state, action, legal)
         except IllegalActionError as exc:
@@ -190,24 +198,49 @@ class TiberpunkGame(Game[State, int]):
 
     def returns(self, state: State) -> tuple[float, ...]:
         """Most triumph tokens wins; then most coins; else the tied players share (rule: end-of-game)."""
-        n = state.n
         if state.phase != PH_OVER:
-            return (0.0,) * n
+            return (0.0,) * state.n
+        return self._standings(state)
+
+    def heuristic(self, state: State) -> tuple[float, ...]:
+        """Each seat's share of a strength score, for cut-off rollouts (e.g. at the ``max_rounds`` cap).
+
+        The score counts what decides the game (rule: end-of-game): triumph tokens (1 each), quest
+        progress toward the next tokens (holding a Stage II card 0.4, a Stage III card 0.8: it is worth
+        1-2 tokens), coins (0.05 each: they break ties), then gadgets (0.1), spaceship cards (0.05),
+        skill upgrades (0.15) and shackles (-0.1). In the final round (the end was triggered, or this
+        round is the ``max_rounds`` cap) half of the value is the standings as ``returns`` would give
+        them now. Values are in [0, 1] and sum to 1; a finished game gives ``returns``.
+        """
+        if state.phase == PH_OVER:
+            return self.returns(state)
+        strengths = []
+        for p in state.players:
+            progress = sum(_PROGRESS[st] for st in p.story)
+            strengths.append(
+                1.0
+                + sum(p.otoks)
+                + progress
+                + 0.05 * p.coins
+                + 0.1 * len(p.hand)
+                + 0.05 * sum(p.ships)
+                + 0.15 * sum(p.skills)
+                - 0.1 * p.shackles.bit_count()
+            )
+        total = sum(strengths)
+        share = [x / total for x in strengths]
+        cap = state.cfg.max_rounds
+        if state.end or (cap and state.rnd >= cap):
+            standing = self._standings(state)
+            share = [0.5 * a + 0.5 * b for a, b in zip(share, standing, strict=True)]
+        return tuple(share)
+
+    def _standings(self, state: State) -> tuple[float, ...]:
+        """``returns`` as if the game ended now: most tokens, then most coins, ties shared."""
         keys = [(sum(p.otoks), p.coins) for p in state.players]
         best = max(keys)
         winners = [i for i, k in enumerate(keys) if k == best]
-        return tuple(1.0 / len(winners) if i in winners else 0.0 for i in range(n))
-
-    def heuristic(self, state: State) -> tuple[float, ...]:
-        """Share of a strength score: tokens, storyline progress, coins, gadgets and skills."""
-        strengths = []
-        for p in state.players:
-            progress = sum(min(st, 2) for st in p.story) * 0.4
-            strengths.append(
-                1.0 + sum(p.otoks) + progress + 0.05 * p.coins + 0.1 * len(p.hand) + 0.15 * sum(p.skills)
-            )
-        total = sum(strengths)
-        return tuple(x / total for x in strengths)
+        return tuple(1.0 / len(winners) if i in winners else 0.0 for i in range(state.n))
 
     def prior(self, state: State) -> Sequence[float] | None:
         """Rough move priors for PUCT in the main phase: quests and combats, then structures, then

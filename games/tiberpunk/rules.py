@@ -9,8 +9,9 @@ chance nodes. A choice with a single option is applied at once.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
-from typing import TypeVar
+from collections.abc import Callable, Sequence
+from functools import lru_cache, partial
+from typing import Any, TypeVar
 
 from games.core.rng import derive_seed
 from games.errors import ConfigError, IllegalActionError, WrongSeatError
@@ -119,8 +120,9 @@ def _list_to_counts(gs: tuple[int, ...] | list[int]) -> int:
     return code
 
 
-def _multisets(hand: tuple[int, ...], k: int) -> list[tuple[int, ...]]:
-    """Distinct k-card choices (as sorted gadget tuples) from a hand."""
+@lru_cache(maxsize=4096)
+def _multisets(hand: tuple[int, ...], k: int) -> tuple[tuple[int, ...], ...]:
+    """Distinct k-card choices (as sorted gadget tuples) from a hand (cached: hands repeat)."""
     out: set[tuple[int, ...]] = set()
 
     def rec(start: int, chosen: tuple[int, ...]) -> None:
@@ -131,7 +133,7 @@ def _multisets(hand: tuple[int, ...], k: int) -> list[tuple[int, ...]]:
             rec(i + 1, (*chosen, hand[i]))
 
     rec(0, ())
-    return sorted(out)
+    return tuple(sorted(out))
 
 
 class Rules:
@@ -142,6 +144,7 @@ class Rules:
         self.c = c
         self.board = Board(c.district_ids, c.district_names, c.edges)
         self.nd = self.board.size
+        self._diam = self.board.diameter
         self.hub_of = tuple(c.hubs.index(d) if d in c.hubs else -1 for d in range(self.nd))
         self.track = c.favor_track
         self.max_slot = tuple(len(lv) - 1 for lv in c.levels)
@@ -184,6 +187,38 @@ class Rules:
         self.temples_at = (*(tuple(g for g in range(4) if d in c.temples[g]) for d in range(self.nd)), ())
         self._dice_actions: dict[int, tuple[tuple[int, float], ...]] = {}
         self.gadget_total = tuple(c.gadget_deck.count(g) for g in range(len(GADGETS)))
+        # hot-path tables (derived once from the content pack)
+        # interaction types a token allows, by its mask (the wheel's four types; income is separate)
+        self._its = tuple(tuple(it for it in range(4) if (mask >> it) & 1) for mask in range(16))
+        # coins above this never change which hub visits are affordable
+        self._hub_coin_cap = sum(max(cs) for cs in c.costs) + c.gadget_cost
+        # whether any structure or side-objective site is in a district (index -1: none)
+        sites = set(c.sites)
+        self._structure_at = (
+            *(bool(self.temples_at[d]) or self.hub_of[d] >= 0 or d in sites for d in range(self.nd)),
+            False,
+        )
+        self._stage1_district = tuple(q.district for q in c.stage1)
+        # skills whose quests a miniature may do (rule: character-drone-interactions)
+        self._skills_for = tuple(tuple(k for k in range(3) if m in MINIS_FOR[k]) for m in (CHAR, DRONE))
+        self._ship_cache: dict[tuple[int, int, bool], tuple[int, ...]] = {}
+        its = (act.IT_CHARACTER, act.IT_DRONE)
+        self._fight_base = tuple(act.interact(0, it, act.SUB_FIGHT) for it in its)
+        temple = act.interact(0, act.IT_STRUCTURE, act.SUB_TEMPLE)
+        self._temple_act = tuple(tuple(temple | g << 13 | m << 17 for m in (CHAR, DRONE)) for g in range(4))
+        self._q1_act = tuple(tuple(act.interact(0, it, act.SUB_Q1, k) for k in range(3)) for it in its)
+        self._dice_legal_cache: dict[int, tuple[tuple[int, ...], frozenset[int]]] = {}
+        self._placement_cache: dict[int, tuple[int, ...]] = {}
+        # the option builders by interaction type (as ``_options`` dispatches, one call less)
+        self._opt_fns: tuple[Callable[[State], Sequence[int]], ...] = (
+            self._spaceship_options,
+            partial(self._mini_options, m=CHAR),
+            self._structure_options,
+            partial(self._mini_options, m=DRONE),
+        )
+        self._temple_at = (*(bool(self.temples_at[d]) for d in range(self.nd)), False)
+        self._hub_at = (*(self.hub_of[d] >= 0 for d in range(self.nd)), False)
+        self._site_at = (*(d in sites for d in range(self.nd)), False)
 
     # ------------------------------------------------------------------ setup (rule: general-setup)
     def setup(self, n: int, *, abilities: bool, max_rounds: int, side: str, seed: int) -> State:
@@ -294,7 +329,7 @@ class Rules:
     def current(self, s: State) -> int:
         """The deciding seat, -1 for chance, -2 when over."""
         ph = s.phase
-        if ph in (PH_MAIN, PH_PLACE, PH_QGADGET, PH_LPLACE, PH_DRAFT):
+        if ph in _SEAT_DECIDES:
             return s.seat
         if ph == PH_ROLL:
             return -1
@@ -350,13 +385,23 @@ class Rules:
         return p.ability >= 0 and self.c.abilities[p.ability].kind == kind
 
     # ------------------------------------------------------------------ legal actions
-    def legal(self, s: State) -> list[int]:
+    def _dice_legal(self, k: int) -> tuple[tuple[int, ...], frozenset[int]]:
+        """The chance outcomes of ``k`` dice as actions (a tuple and a set), cached."""
+        got = self._dice_legal_cache.get(k)
+        if got is None:
+            acts = tuple(a for a, _ in self._chance_k(k))
+            got = self._dice_legal_cache[k] = (acts, frozenset(acts))
+        return got
+
+    def legal(self, s: State) -> Sequence[int]:
         """The legal actions (deterministic order, no duplicates)."""
         ph = s.phase
         if ph == PH_MAIN:
             return self._main_actions(s)
         if ph == PH_ROLL:
-            return [a for a, _ in self.chance(s)]
+            ctx = s.ctx
+            assert ctx is not None
+            return self._dice_legal(ctx.ra or ctx.rd)[0]
         if ph in (PH_QGADGET, PH_CGADGET):
             return self._gadget_actions(s)
         if ph == PH_PURSUE:
@@ -385,7 +430,9 @@ class Rules:
         ctx = s.ctx
         if s.phase != PH_ROLL or ctx is None:
             return ()
-        k = ctx.ra or ctx.rd
+        return self._chance_k(ctx.ra or ctx.rd)
+
+    def _chance_k(self, k: int) -> tuple[tuple[int, float], ...]:
         got = self._dice_actions.get(k)
         if got is None:
             got = tuple((act.dice(encode_pool(pool)), p) for pool, p in outcomes(k))
@@ -399,19 +446,28 @@ class Rules:
 
     def _moves(self, s: State, p: Player, via: int) -> list[int]:
         """Movement options (rule: movement): character 1, drone/lictor 2, +1 Mercury, +1 per coin."""
-        tab = self._moves_tab[via][p.favor == MERCURY][min(p.coins, self.board.diameter)]
-        out = [*tab[CHAR][p.char], *tab[DRONE][p.drone]]
-        prev = -1
+        out: list[int] = []
+        self._add_moves(out, s, p, via)
+        return out
+
+    def _add_moves(self, out: list[int], s: State, p: Player, via: int) -> None:
+        """Append the movement options (``_moves``) to ``out``."""
+        coins = p.coins
+        tab = self._moves_tab[via][p.favor == MERCURY][coins if coins < self._diam else self._diam]
+        out += tab[CHAR][p.char]
+        out += tab[DRONE][p.drone]
         lic_tab = tab[LICTOR]
+        prev = -1
         for lic in s.lictors:
             if lic != prev:
                 out += lic_tab[lic]
                 prev = lic
-        if p.shackles & 1:
-            out.append(act.unshackle(via, CHAR))
-        if p.shackles & 2:
-            out.append(act.unshackle(via, DRONE))
-        return out
+        shackles = p.shackles
+        if shackles:
+            if shackles & 1:
+                out.append(act.unshackle(via, CHAR))
+            if shackles & 2:
+                out.append(act.unshackle(via, DRONE))
 
     def _main_actions(self, s: State) -> list[int]:
         p = s.players[s.seat]
@@ -420,13 +476,14 @@ class Rules:
         blessings = p.blessings
         acts: list[int] = [] if t.favor else list(self._favor_acts[favor])  # rule: divine-favor
         if (2 if favor == MERCURY and blessings & 1 else 1) > t.moves:  # Mercury blessed: 2 movements
-            acts += self._moves(s, p, 0)
-        opts: dict[int, list[int]] = {}
-        if not t.ship and any(p.ships):  # rule: spaceship-cards
+            self._add_moves(acts, s, p, 0)
+        opts: dict[int, Sequence[int]] = {}
+        ships = p.ships
+        if not t.ship and (ships[0] or ships[1] or ships[2]):  # rule: spaceship-cards
             ark = favor == STELLAR and blessings & 2
             for k in range(3):
-                if p.ships[k] - (0 if ark else t.gained[k]) > 0:
-                    acts += self._moves(s, p, k + 1)
+                if ships[k] - (0 if ark else t.gained[k]) > 0:
+                    self._add_moves(acts, s, p, k + 1)
                     it = self.c.ship_types[k]
                     if it not in opts:
                         opts[it] = self._options(s, it)
@@ -434,19 +491,23 @@ class Rules:
                     acts += [o | via for o in opts[it]]
         if not t.token:  # rule: interaction-wheel
             wheel = p.wheel
+            tokens = p.tokens
+            income = self._income_acts
+            its_of = self._its
             for idx in range(4):
                 if idx in wheel:
                     continue
-                acts.append(self._income_acts[idx])
-                mask = p.tokens[idx]
-                for it in range(4):
-                    if (mask >> it) & 1:
-                        got = opts.get(it)
-                        if got is None:
-                            got = opts[it] = self._options(s, it)
-                        if got:
+                acts.append(income[idx])
+                for it in its_of[tokens[idx] & 15]:
+                    got = opts.get(it)
+                    if got is None:
+                        got = opts[it] = self._opt_fns[it](s)
+                    if got:
+                        if idx:
                             via = idx << 5
                             acts += [o | via for o in got]
+                        else:  # token 0: the options as they are (via 0)
+                            acts += got
             if p.ability >= 0:
                 ab = self.c.abilities[p.ability]
                 if (
@@ -465,22 +526,31 @@ class Rules:
         return acts
 
     # -- interaction options (with via = 0)
-    def _options(self, s: State, it: int) -> list[int]:
+    def _options(self, s: State, it: int) -> Sequence[int]:
         if it == act.IT_SPACESHIP:
             return self._spaceship_options(s)
         if it == act.IT_STRUCTURE:
             return self._structure_options(s)
         return self._mini_options(s, CHAR if it == act.IT_CHARACTER else DRONE)
 
-    def _spaceship_options(self, s: State) -> list[int]:
+    def _spaceship_options(self, s: State) -> Sequence[int]:
         """rule: spaceship-interaction (Stellar Ark basic: a locked stack too)."""
-        p = s.players[s.seat]
-        ark = p.favor == STELLAR
-        return [
+        ark = s.players[s.seat].favor == STELLAR
+        ships = s.ships
+        key = ((ships[0] > 0) | (ships[1] > 0) << 1 | (ships[2] > 0) << 2, s.lock, ark)
+        got = self._ship_cache.get(key)
+        if got is None:
+            got = self._ship_cache[key] = self._spaceship_options_all(s)
+        return got
+
+    def _spaceship_options_all(self, s: State) -> tuple[int, ...]:
+        """``_spaceship_options`` without the cache (the reference for tests)."""
+        ark = s.players[s.seat].favor == STELLAR
+        return tuple(
             act.interact(0, act.IT_SPACESHIP, 0, k)
             for k in range(3)
             if s.ships[k] > 0 and (k != s.lock or ark)
-        ]
+        )
 
     def juno_cost(self, s: State, p: Player, costs: list[int]) -> tuple[int, bool]:
         """(total, uses the basic discount) of purchases in one structure interaction (rule: divine-favor)."""
@@ -495,45 +565,64 @@ class Rules:
 
     def _structure_options(self, s: State) -> list[int]:
         """rule: structure-interaction, side-objectives."""
-        c = self.c
         seat = s.seat
         p = s.players[seat]
+        char, drone = p.char, p.drone
+        if (
+            not self._temple_at[char]
+            and not self._hub_at[drone]
+            and not self._site_at[char]
+            and not self._site_at[drone]
+            and not (p.ability >= 0 and self._structure_at[char] | self._structure_at[drone])
+        ):
+            return []  # nothing here (the Mirror code ability lets either miniature use any structure)
+        return self._structure_options_all(s)
+
+    def _structure_options_all(self, s: State) -> list[int]:
+        """``_structure_options`` without the quick "nothing here" check (the reference for tests)."""
+        seat = s.seat
+        p = s.players[seat]
+        c = self.c
         lictors = s.lictors
         out: list[int] = []
-        mirror = self._has_ability(p, AB_MIRROR)
-        left = c.influence_markers - self.markers_placed(p)
+        mirror = p.ability >= 0 and c.abilities[p.ability].kind == AB_MIRROR
+        left = c.influence_markers - p.temples.bit_count() - p.hubs.bit_count()  # markers_placed
         # temples: the character in one of the two districts (Mirror code: the drone too)
         temple_minis = (CHAR, DRONE) if mirror else (CHAR,)
+        held = p.temples | p.blessings
         for m in temple_minis if left > 0 else ():
-            d = self.pos(p, m)
+            d = p.char if m == CHAR else p.drone
             if d in lictors:
                 continue
             for g in self.temples_at[d]:
-                if (p.temples >> g) & 1 or (p.blessings >> g) & 1 or s.bless[g] <= 0:
+                if (held >> g) & 1 or s.bless[g] <= 0:
                     continue
-                cost, _ = self.juno_cost(s, p, [c.temple_cost])
+                cost = c.temple_cost if p.favor != JUNO else self.juno_cost(s, p, [c.temple_cost])[0]
                 if p.coins >= cost:
-                    out.append(act.interact(0, act.IT_STRUCTURE, act.SUB_TEMPLE, g, m))
+                    out.append(self._temple_act[g][m])
         if mirror:
             out.sort()
         # upgrade hubs: the drone in the district (Mirror code: the character too)
         hub_minis = (DRONE, CHAR) if mirror else (DRONE,)
         gadget_ok = bool(s.gdeck or s.gdisc)
         for m in hub_minis:
-            d = self.pos(p, m)
+            d = p.char if m == CHAR else p.drone
             h = self.hub_of[d] if d >= 0 else -1
             if h < 0 or d in lictors:
                 continue
             first = not (p.hubs >> h) & 1 and left > 0
             juno = 0 if p.favor != JUNO else 2 if (p.blessings >> JUNO) & 1 else 0 if s.turn.juno else 1
-            key = (h, m, p.skills, min(p.coins, 40), juno, first, gadget_ok)
+            key = (h, m, p.skills, min(p.coins, self._hub_coin_cap), juno, first, gadget_ok)
             got = self._hub_cache.get(key)
             if got is None:
                 got = self._hub_visits(s, p, h, m, first, gadget_ok)
                 self._hub_cache[key] = got
             out += got
         # side objective sites: either miniature there and no lictor
-        for slot, ti, kind, d in self._sites_of(s.cfg.side):
+        sites = self._site_cache.get(s.cfg.side)
+        if sites is None:
+            sites = self._sites_of(s.cfg.side)
+        for slot, ti, kind, d in sites:
             if (p.side[slot] >> ti) & 1 or d not in (p.char, p.drone) or d in lictors:
                 continue
             if kind == T_PRIESTS:
@@ -591,35 +680,43 @@ class Rules:
 
     def _mini_options(self, s: State, m: int) -> list[int]:
         """Quests and combats of the character or drone interaction (rule: character-drone-interactions)."""
-        c = self.c
         seat = s.seat
         p = s.players[seat]
-        it = act.IT_CHARACTER if m == CHAR else act.IT_DRONE
-        d = self.pos(p, m)
+        d = p.char if m == CHAR else p.drone
         if d < 0:
             return []
+        c = self.c
+        it = act.IT_CHARACTER if m == CHAR else act.IT_DRONE
         lictor_here = d in s.lictors
         out: list[int] = []
-        for skill in range(3):
-            if m not in MINIS_FOR[skill]:
-                continue
-            st = p.story[skill]
-            if st == 0 and not lictor_here and s.quests[skill] and c.stage1[s.quests[skill][0]].district == d:
-                out.append(act.interact(0, it, act.SUB_Q1, skill))  # rule: stage-1-quests
+        story = p.story
+        quests = s.quests
+        s1d = self._stage1_district
+        for skill in self._skills_for[m]:
+            st = story[skill]
+            if st == 0:
+                if not lictor_here and quests[skill] and s1d[quests[skill][0]] == d:
+                    out.append(self._q1_act[m][skill])  # rule: stage-1-quests
             elif st == 1 and skill != OFF:
                 out += self._stage2_options(s, p, m, d, lictor_here, skill, it)
             elif st == 2 and not lictor_here and c.stage3[p.cards[skill]].district == d:
                 out.append(act.interact(0, it, act.SUB_Q3, skill))  # rule: stage-3-quests
         # combats (rule: combat): targets in the district, an available combat objective declared
         if not lictor_here:
+            objs: list[list[int] | None] = [None, None]  # per target kind, computed once
+            fight = self._fight_base[m]
             for q, other in enumerate(s.players):
                 if q == seat or d not in (other.char, other.drone):
                     continue
                 for tk in (CHAR, DRONE):
                     if (other.char if tk == CHAR else other.drone) == d:
-                        for obj in self._combat_objectives(s, p, tk, d):
-                            for tile in (0, 1):
-                                out.append(act.interact(0, it, act.SUB_FIGHT, tk, q, tile, obj))
+                        got = objs[tk]
+                        if got is None:
+                            got = objs[tk] = self._combat_objectives(s, p, tk, d)
+                        base = fight | tk << 13 | q << 17  # act.interact(0, it, SUB_FIGHT, tk, q, tile, obj)
+                        for obj in got:
+                            out.append(base | obj << 25)
+                            out.append(base | 1 << 21 | obj << 25)
         else:
             for obj in self._combat_objectives(s, p, LICTOR, d):
                 for tile in (0, 1):
@@ -730,9 +827,30 @@ class Rules:
         return [0]  # coins, gadget: automatic
 
     def _placement(self, s: State) -> tuple[int, ...]:
-        minis = [d for p in s.players for d in (p.char, p.drone) if d >= 0]
-        busy = [*minis, *s.lictors, *self.quest_markers(s)]
-        return self.board.placement(busy, minis)
+        """Where a lictor from the reserve may go (``Board.placement``, cached by occupied districts)."""
+        minis = 0
+        for p in s.players:
+            if p.char >= 0:
+                minis |= 1 << p.char
+            if p.drone >= 0:
+                minis |= 1 << p.drone
+        busy = minis
+        for d in s.lictors:
+            busy |= 1 << d
+        s1d = self._stage1_district
+        for q in s.quests:
+            if q:
+                busy |= 1 << s1d[q[0]]
+        key = busy << 32 | minis
+        got = self._placement_cache.get(key)
+        if got is None:
+            if len(self._placement_cache) > 100_000:  # bounded
+                self._placement_cache.clear()
+            nd = self.nd
+            got = self._placement_cache[key] = self.board.placement(
+                [d for d in range(nd) if (busy >> d) & 1], [d for d in range(nd) if (minis >> d) & 1]
+            )
+        return got
 
     # ------------------------------------------------------------------ apply
     def apply(self, s: State, a: int, legal: Sequence[int]) -> State:
@@ -741,7 +859,13 @@ class Rules:
             raise WrongSeatError(
                 "the game is over; no action is legal", field="action", rule="tiberpunk/end-of-game"
             )
-        if a not in legal:
+        if s.phase == PH_ROLL:
+            ctx = s.ctx
+            assert ctx is not None
+            ok = a in self._dice_legal(ctx.ra or ctx.rd)[1]
+        else:
+            ok = a in legal
+        if not ok:
             raise IllegalActionError(
                 f"action {a!r} is not legal here",
                 field="action",
@@ -749,16 +873,33 @@ class Rules:
             )
         o = a & 31
         if o == act.OP_MOVE:
-            return self._do_move(s, a)
+            return self._fast_move(s, a)
         if o == act.OP_INTERACT:
+            it = (a >> 8) & 7
+            if it in (act.IT_INCOME, act.IT_SPACESHIP):
+                via = (a >> 5) & 7
+                if via < act.VIA_SHIP and not s.rewards and not s.turn.lictor_due:
+                    if it == act.IT_INCOME:
+                        return self._fast_income(s, via)
+                    if it == act.IT_SPACESHIP:
+                        return self._fast_spaceship(s, via, (a >> 13) & 15)
             return self._do_interact(s, a)
         if o == act.OP_DICE:
             return self._do_dice(s, a)
         if o == act.OP_END:
             return self._end_turn(s)
         if o == act.OP_FAVOR:
-            p = s.players[s.seat]._replace(favor=act.value(a))
-            return self._put(s, s.seat, p)._replace(turn=s.turn._replace(favor=True))
+            seat = s.seat
+            pv: list[Any] = list(s.players[seat])
+            pv[_P_FAVOR] = a >> 5
+            tv: list[Any] = list(s.turn)
+            tv[1] = True  # favor
+            ps = list(s.players)
+            ps[seat] = _new(Player, pv)
+            sv: list[Any] = list(s)
+            sv[_I_TURN] = _new(Turn, tv)
+            sv[_I_PLAYERS] = tuple(ps)
+            return _new(State, sv)
         if o == act.OP_GADGET:
             return self._do_gadget(s, a)
         if o == act.OP_STOP:
@@ -804,8 +945,11 @@ class Rules:
     # -- small helpers
     @staticmethod
     def _put(s: State, seat: int, p: Player) -> State:
-        ps = s.players
-        return tuple.__new__(State, (*s[:_I_PLAYERS], (*ps[:seat], p, *ps[seat + 1 :]), *s[_I_PLAYERS + 1 :]))
+        ps = list(s.players)
+        ps[seat] = p
+        sv: list[Any] = list(s)
+        sv[_I_PLAYERS] = tuple(ps)
+        return _new(State, sv)
 
     def bank(self, s: State) -> int:
         """Coins left in the bank (the box holds ``content.bank`` in coins)."""
@@ -839,19 +983,109 @@ class Rules:
 
     def _use_move(self, s: State, via: int) -> State:
         if via == 0:
-            t = s.turn
-            return tuple.__new__(
-                State, (*s[:_I_TURN], tuple.__new__(Turn, (t[0], t[1], t[2] + 1, *t[3:])), *s[_I_TURN + 1 :])
-            )
+            tv: list[Any] = list(s.turn)
+            tv[2] += 1  # moves
+            sv: list[Any] = list(s)
+            sv[_I_TURN] = _new(Turn, tv)
+            return _new(State, sv)
         return self._play_ship(s, via - 1)
 
     def _play_ship(self, s: State, k: int) -> State:
         """Discard a spaceship card to its stack; a lictor placement is owed (rule: spaceship-cards)."""
-        p = s.players[s.seat]
-        s = self._put(s, s.seat, p._replace(ships=_set(p.ships, k, p.ships[k] - 1)))
-        return s._replace(
-            ships=_set(s.ships, k, s.ships[k] + 1), turn=s.turn._replace(ship=True, lictor_due=True)
-        )
+        seat = s.seat
+        pv: list[Any] = list(s.players[seat])
+        pv[_P_SHIPS] = _set(pv[_P_SHIPS], k, pv[_P_SHIPS][k] - 1)
+        ps = list(s.players)
+        ps[seat] = _new(Player, pv)
+        tv: list[Any] = list(s.turn)
+        tv[_T_SHIP] = True
+        tv[_T_LICTOR_DUE] = True
+        sv: list[Any] = list(s)
+        sv[_I_PLAYERS] = tuple(ps)
+        sv[_I_SHIPS] = _set(s.ships, k, s.ships[k] + 1)
+        sv[_I_TURN] = _new(Turn, tv)
+        return _new(State, sv)
+
+    def _fast_move(self, s: State, a: int) -> State:
+        """``_do_move`` with fewer intermediate states (same result)."""
+        via, mini, dst, pay = (a >> 5) & 7, (a >> 8) & 3, (a >> 14) & 15, (a >> 18) & 15
+        if via:
+            s = self._play_ship(s, via - 1)
+            sv: list[Any] = list(s)
+        else:
+            tv: list[Any] = list(s.turn)
+            tv[2] += 1  # moves
+            sv = list(s)
+            sv[_I_TURN] = _new(Turn, tv)
+        seat = s.seat
+        pv: list[Any] = list(s.players[seat])
+        pv[0] -= pay  # coins
+        if mini == CHAR:
+            pv[2] = dst
+        elif mini == DRONE:
+            pv[3] = dst
+        else:
+            lic = list(s.lictors)
+            lic.remove((a >> 10) & 15)
+            lic.append(dst)
+            lic.sort()
+            sv[_I_PLAYERS + 1] = tuple(lic)
+        ps = list(s.players)
+        ps[seat] = _new(Player, pv)
+        sv[_I_PLAYERS] = tuple(ps)
+        return self._advance(_new(State, sv)) if via else _new(State, sv)
+
+    def _fast_income(self, s: State, via: int) -> State:
+        """``_do_interact`` for Collect Income with a token (rule: collect-income, interaction-wheel),
+        when no reward or lictor placement is pending: one new state, same result."""
+        seat = s.seat
+        players = s.players
+        p = players[seat]
+        pv: list[Any] = list(p)
+        wheel = (*p.wheel, via)
+        pv[_P_WHEEL] = wheel[1:] if len(wheel) == 3 else wheel
+        amount = self.c.income[(p.temples.bit_count() + p.hubs.bit_count())]
+        bank = self.c.bank - sum(q.coins for q in players)
+        pv[0] += amount if amount < bank else bank
+        tv: list[Any] = list(s.turn)
+        tv[0] = True  # token
+        sv: list[Any] = list(s)
+        sv[_I_PHASE] = PH_MAIN
+        sv[_I_TURN] = _new(Turn, tv)
+        ps = list(players)
+        ps[seat] = _new(Player, pv)
+        sv[_I_PLAYERS] = tuple(ps)
+        return _new(State, sv)
+
+    def _fast_spaceship(self, s: State, via: int, k: int) -> State:
+        """``_do_interact`` for a spaceship interaction with a token (rule: spaceship-interaction),
+        when no reward or lictor placement is pending: fewer intermediate states, same result."""
+        seat = s.seat
+        ps = s.players
+        pv: list[Any] = list(ps[seat])
+        wheel = (*pv[_P_WHEEL], via)
+        if len(wheel) == 3:
+            wheel = wheel[1:]
+        pv[_P_WHEEL] = wheel
+        sv: list[Any] = list(s)
+        deck = s.gdeck
+        if not deck and s.gdisc:
+            deck, sv[_I_SHUFFLES] = self._reshuffle(s, s.gdisc, "gadgets")
+            sv[_I_GDISC] = ()
+        if deck:
+            pv[_P_HAND] = tuple(sorted((*pv[_P_HAND], deck[0])))
+            sv[_I_GDECK] = deck[1:]
+        ships = pv[_P_SHIPS]
+        pv[_P_SHIPS] = _set(ships, k, ships[k] + 1)
+        tv: list[Any] = list(s.turn)
+        tv[0] = True
+        tv[_T_GAINED] = _set(tv[_T_GAINED], k, tv[_T_GAINED][k] + 1)
+        sv[_I_TURN] = _new(Turn, tv)
+        sv[_I_PLAYERS] = (*ps[:seat], _new(Player, pv), *ps[seat + 1 :])
+        sv[_I_SHIPS] = _set(s.ships, k, s.ships[k] - 1)
+        sv[_I_LOCK] = k
+        sv[_I_PHASE] = PH_MAIN
+        return _new(State, sv)
 
     def _do_move(self, s: State, a: int) -> State:
         via, mini, src, dst, pay = act.move_fields(a)
@@ -892,7 +1126,12 @@ class Rules:
             return s._replace(phase=PH_OVER, turn=FRESH)
         nxt = (s.seat + 1) % n
         phase = PH_PLACE if s.players[nxt].char < 0 else PH_MAIN
-        return s._replace(seat=nxt, rnd=s.rnd + (nxt == 0), phase=phase, turn=FRESH)
+        sv: list[Any] = list(s)
+        sv[_I_SEAT] = nxt
+        sv[_I_PHASE] = phase
+        sv[_I_PHASE + 1] += nxt == 0  # rnd
+        sv[_I_TURN] = FRESH
+        return _new(State, sv)
 
     # -- the flow after a sub-step: rewards, owed lictor placement, back to the main phase
     def _advance(self, s: State) -> State:
@@ -907,12 +1146,17 @@ class Rules:
                     s = self._apply_reward(s, seat, kind, param, opts[0])
                 continue
             if s.turn.lictor_due:
-                s = s._replace(turn=s.turn._replace(lictor_due=False))
+                tv: list[Any] = list(s.turn)
+                tv[_T_LICTOR_DUE] = False
+                sv: list[Any] = list(s)
+                sv[_I_TURN] = _new(Turn, tv)
                 if len(s.lictors) < self.c.lictors_total:
-                    where = self._placement(s)
+                    where = self._placement(s)  # (it does not depend on the turn flags)
                     if len(where) > 1:
-                        return s._replace(phase=PH_LPLACE)
-                    s = s._replace(lictors=tuple(sorted((*s.lictors, where[0]))))
+                        sv[_I_PHASE] = PH_LPLACE
+                        return _new(State, sv)
+                    sv[_I_PLAYERS + 1] = tuple(sorted((*s.lictors, where[0])))
+                s = _new(State, sv)
                 continue
             return s if s.phase == PH_MAIN else s._replace(phase=PH_MAIN)
 
@@ -1295,5 +1539,25 @@ class Rules:
         return self._advance(s)
 
 
+_new = tuple.__new__
 _I_PLAYERS = State._fields.index("players")
 _I_TURN = State._fields.index("turn")
+_I_SEAT = State._fields.index("seat")
+_I_PHASE = State._fields.index("phase")
+_I_SHUFFLES = State._fields.index("shuffles")
+_I_GDISC = State._fields.index("gdisc")
+_I_GDECK = State._fields.index("gdeck")
+_I_SHIPS = State._fields.index("ships")
+_I_LOCK = State._fields.index("lock")
+_P_HAND = Player._fields.index("hand")
+_P_SHIPS = Player._fields.index("ships")
+_T_GAINED = Turn._fields.index("gained")
+_T_SHIP = Turn._fields.index("ship")
+_T_LICTOR_DUE = Turn._fields.index("lictor_due")
+_P_FAVOR = Player._fields.index("favor")
+_P_WHEEL = Player._fields.index("wheel")
+_SEAT_DECIDES = frozenset((PH_MAIN, PH_PLACE, PH_QGADGET, PH_LPLACE, PH_DRAFT))
+assert State._fields[_I_SEAT : _I_TURN + 3] == ("seat", "phase", "rnd", "turn", "players", "lictors")
+assert Player._fields[:4] == ("coins", "skills", "char", "drone")
+assert Turn._fields[:3] == ("token", "favor", "moves")
+assert State._fields[_I_PHASE + 1] == "rnd"
