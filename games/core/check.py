@@ -1,10 +1,10 @@
 """``check_game``: the shared conformance check every registered game passes (DESIGN.md).
 
-It plays seeded random games and checks at every step that:
-random playouts terminate; a state is terminal iff it has no legal actions; ``apply`` never mutates
-its input; the same seed gives the same game; ``to_dict``/``from_dict`` and the notation round-trip;
-``returns``/``heuristic`` have one entry per seat; chance outcomes sum to one; and a state sampled
-from a seat's observation has that same observation.
+It plays seeded random games and checks at every step that: random playouts terminate; a state
+is terminal iff it has no legal actions; ``apply`` never mutates its input; ``apply_trusted``
+equals ``apply``; the same seed gives the same game; ``to_dict``/``from_dict`` and the notation
+round-trip; ``returns``/``heuristic`` have one entry per seat; chance outcomes sum to one; and a
+state sampled from a seat's observation has that same observation.
 """
 
 from __future__ import annotations
@@ -142,6 +142,8 @@ def _play(
         nxt = game.apply(state, action)
         if thorough and game.to_dict(state) != before:
             raise _fail(f"apply mutated its input ({log[-1]!r})", seed, step, game, state)
+        if thorough and game.apply_trusted(state, action) != nxt:
+            raise _fail(f"apply_trusted differs from apply ({log[-1]!r})", seed, step, game, state)
         state = nxt
         step += 1
 

@@ -144,6 +144,14 @@ class Game(ABC, Generic[S, A]):
         legal here.
         """
 
+    def apply_trusted(self, state: S, action: A) -> S:
+        """``apply`` for an action taken from ``legal_actions(state)`` (or ``chance_outcomes``).
+
+        Searches and playouts call this; a game may skip re-checking legality here (a fast path),
+        and must then have a test proving it equals ``apply`` on legal actions. Never mutates.
+        """
+        return self.apply(state, action)
+
     def chance_outcomes(self, state: S) -> Sequence[tuple[A, float]]:
         """At a chance node, every outcome with its probability (summing to 1)."""
         return ()

@@ -1,0 +1,445 @@
+"""Lictor's search vs OpenSpiel's MCTS on the same engine: speed and head-to-head strength.
+
+Run: ``python -m bench.search_vs_openspiel [--games 100] [--move-time 0.05] [--budget-s 420]``.
+
+The game is Tiberpunk (2 players) when it is registered, else the test fixture Hidden Pig (the
+output says which). OpenSpiel plays through ``bench/openspiel_adapter.py``, which calls the very
+same Lictor engine, so the ratios compare the searches.
+
+1. Speed on mid-game positions with a real choice, the same evaluator and priors on both sides (a
+   random rollout cut off after 0 or ``--depth`` actions and scored by the game's heuristic, or
+   played to the end; PUCT on the game's priors where it gives them): our MCTS simulations/s vs
+   OpenSpiel ``MCTSBot``'s (target >= 3x), ISMCTS vs ``ISMCTSBot`` for hidden-information games,
+   and ours with 1 and 2 worker processes (targets >= 1,000 per process and >= 5,000 on 2 cores).
+   The machine's load average is printed: other work on the cores slows every number.
+2. Head-to-head, seats swapped every game (games 2k and 2k+1 share the setup and dice): vs OpenSpiel
+   ``MCTSBot`` at equal wall time per move (``--move-time``) and the same evaluator and priors (both
+   sides see the full state, as MCTSBot cannot do otherwise); vs greedy and vs random with
+   ``--sims-per-move`` simulations per move (our default: ISMCTS for hidden information), so a
+   loaded machine does not decide those. Score = our return (win 1, loss 0, shared wins split);
+   95% Wilson interval. Each opponent gets up to ``--games`` games within its share of
+   ``--budget-s``; ``--jobs`` games run at once. Targets: >= 65% vs OpenSpiel, >= 80% vs greedy,
+   >= 95% vs random.
+
+Results are printed and written as JSON to ``bench/results/search_vs_openspiel.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import multiprocessing as mp
+import os
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from open_spiel.python.algorithms import ismcts
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from bench.openspiel_adapter import (
+    HeuristicRolloutEvaluator,
+    LictorSpielGame,
+    make_mcts_bot,
+    make_spiel_game,
+    resampler,
+)
+from games.core import CHANCE, TERMINAL, Game, GameConfig, derive_seed, game_names, get_game
+from search import GreedyBot, RandomBot, SearchBot, SearchLimit, SearchOptions, analyze
+
+RESULTS = Path(__file__).parent / "results" / "search_vs_openspiel.json"
+console = Console()
+
+
+# ------------------------------------------------------------------------------------ setup
+def pick_game(name: str | None) -> tuple[Game[Any, Any], str]:
+    """The benchmark game and a note on which one it is."""
+    if name and name != "pig":
+        return get_game(name), f"{name} (requested)"
+    if name is None and "tiberpunk" in game_names():
+        return get_game("tiberpunk"), "tiberpunk"
+    from tests.fixtures.pig import PigGame
+
+    why = "requested" if name == "pig" else "tiberpunk is not registered yet"
+    return PigGame(), f"FIXTURE Hidden Pig ({why})"
+
+
+def midgame_positions(game: Game[Any, Any], players: int, count: int, seed: int) -> list[Any]:
+    """Decision positions with a real choice (>= 2 moves) from the middle third of random games."""
+    out: list[Any] = []
+    for k in range(count * 3):
+        if len(out) >= count:
+            break
+        rng = random.Random(derive_seed(seed, "mid", k))
+        state = game.new_state(GameConfig(players=players), derive_seed(seed, "setup", k))
+        trail = []
+        while game.current_player(state) != TERMINAL:
+            p = game.current_player(state)
+            if p >= 0 and len(game.legal_actions(state)) >= 2:  # a real choice (no forced move)
+                trail.append(state)
+            a = game.sample_chance(state, rng) if p == CHANCE else rng.choice(list(game.legal_actions(state)))
+            state = game.apply(state, a)
+        if len(trail) >= 3:
+            out.append(trail[len(trail) // 3 + rng.randrange(max(1, len(trail) // 3))])
+    return out
+
+
+def wilson(score: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson interval of a win rate (shared wins count as fractions)."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = score / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+# ------------------------------------------------------------------------------------ speed
+def os_rate(bot: Any, spiel: LictorSpielGame, state: Any, seconds: float) -> float:
+    """OpenSpiel simulations/s on ``state`` over about ``seconds`` (calibrated, then measured)."""
+    wrapped = spiel.wrap(state)
+    bot.max_simulations = bot._max_simulations = 20  # MCTSBot's and ISMCTSBot's spellings
+    t = time.perf_counter()
+    bot.step(wrapped)
+    rate = 20 / max(time.perf_counter() - t, 1e-6)
+    sims = max(20, int(rate * seconds))
+    bot.max_simulations = bot._max_simulations = sims
+    t = time.perf_counter()
+    bot.step(wrapped)
+    return sims / (time.perf_counter() - t)
+
+
+def depth_label(depth: int | None) -> str:
+    """How a rollout depth reads in the tables."""
+    return "full rollout" if depth is None else f"cut-off at depth {depth}"
+
+
+def speed(game: Game[Any, Any], positions: list[Any], args: argparse.Namespace) -> dict[str, Any]:
+    """Simulations/s: ours vs OpenSpiel on the same positions and evaluator, and with 1 and 2 workers.
+
+    Every cell is the mean over the positions of simulations / wall seconds for one search of
+    ``--speed-time`` seconds (OpenSpiel: a simulation count calibrated to take about as long).
+    """
+    players = game.num_players(positions[0])
+    spiel = make_spiel_game(game, players, positions[0])
+    t = args.speed_time
+    lim = SearchLimit(time_s=t)
+    rows: dict[str, list[float]] = {}
+
+    def add(key: str, value: float) -> None:
+        rows.setdefault(key, []).append(value)
+
+    depths: list[int | None] = [0, args.depth, None] if args.depth else [0, None]
+    for i, state in enumerate(positions):
+        for depth in depths:
+            label = depth_label(depth)
+            opts = SearchOptions(rollout_depth=depth, uct_c=args.uct_c, puct_c=args.puct_c)
+            a = analyze(game, state, limit=lim, seed=i, options=opts, algorithm="mcts")
+            add(f"ours mcts {label}", a.simulations / a.elapsed_s)
+            bot = make_mcts_bot(
+                spiel, depth=depth, uct_c=args.uct_c, puct_c=args.puct_c, simulations=20, seed=i
+            )
+            add(f"openspiel mcts {label}", os_rate(bot, spiel, state, t))
+        opts = SearchOptions(rollout_depth=args.depth, uct_c=args.uct_c, puct_c=args.puct_c)
+        label = depth_label(args.depth)
+        if game.info.hidden_information:
+            a = analyze(game, state, limit=lim, seed=i, options=opts, algorithm="ismcts")
+            add(f"ours ismcts {label}", a.simulations / a.elapsed_s)
+            ib = ismcts.ISMCTSBot(
+                spiel,
+                HeuristicRolloutEvaluator(args.depth, i),
+                args.uct_c,
+                20,
+                random_state=np.random.RandomState(i),
+            )
+            ib.set_resampler(resampler(spiel, random.Random(i)))
+            add(f"openspiel ismcts {label}", os_rate(ib, spiel, state, t))
+        for algo in ("mcts", "ismcts") if game.info.hidden_information else ("mcts",):
+            for workers in (1, 2):
+                a = analyze(game, state, limit=lim, seed=i, options=opts, workers=workers, algorithm=algo)
+                add(f"workers {workers} {algo}", a.simulations / a.elapsed_s)
+    return {k: float(np.mean(v)) for k, v in rows.items()}
+
+
+def speed_table(sp: dict[str, Any], args: argparse.Namespace) -> tuple[Table, dict[str, float]]:
+    """The speed table and the ratios it shows."""
+    table = Table(title="simulations per second, same engine, same evaluator")
+    for col in ("measure", "ours", "OpenSpiel", "ratio", "target"):
+        table.add_column(col)
+    ratios: dict[str, float] = {}
+    for algo in ("mcts", "ismcts"):
+        for key in sorted(k for k in sp if k.startswith(f"ours {algo} ")):
+            label = key.removeprefix(f"ours {algo} ")
+            theirs = sp.get(f"openspiel {algo} {label}")
+            if theirs:
+                ratio = sp[key] / theirs
+                ratios[f"{algo} {label}"] = ratio
+                target = ">= 3x" if algo == "mcts" else ""
+                table.add_row(
+                    f"{algo.upper()}, {label}", f"{sp[key]:,.0f}", f"{theirs:,.0f}", f"{ratio:.2f}x", target
+                )
+    for algo in ("mcts", "ismcts"):
+        one, two = sp.get(f"workers 1 {algo}"), sp.get(f"workers 2 {algo}")
+        if not one or not two:
+            continue
+        label = f"{algo.upper()}, {depth_label(args.depth)}"
+        table.add_row(f"ours, 1 process ({label})", f"{one:,.0f}", "", "", ">= 1,000")
+        table.add_row(f"ours, 2 processes ({label})", f"{two:,.0f}", "", f"{two / one:.2f}x vs 1", ">= 5,000")
+        ratios[f"{algo} 2 workers vs 1"] = two / one
+    return table, ratios
+
+
+# ------------------------------------------------------------------------------------ games
+class OpenSpielPlayer:
+    """OpenSpiel's MCTSBot at (about) a wall time per move: its simulation count follows its rate."""
+
+    def __init__(
+        self, spiel: LictorSpielGame, *, move_time: float, depth: int, uct_c: float, puct_c: float, seed: int
+    ) -> None:
+        self.name = "openspiel-mcts"
+        self.spiel = spiel
+        self.move_time = move_time
+        self.rate = 1000.0
+        self.bot = make_mcts_bot(spiel, depth=depth, uct_c=uct_c, puct_c=puct_c, simulations=10, seed=seed)
+        self.times: list[float] = []
+
+    def act(self, state: Any) -> Any:
+        if not self.times:  # calibrate the rate once, off the clock
+            self.bot.max_simulations = 20
+            t = time.perf_counter()
+            self.bot.step(self.spiel.wrap(state))
+            self.rate = 20 / max(time.perf_counter() - t, 1e-6)
+        sims = max(2, int(self.rate * self.move_time))
+        self.bot.max_simulations = sims
+        t = time.perf_counter()
+        action = self.bot.step(self.spiel.wrap(state))
+        dt = time.perf_counter() - t
+        self.times.append(dt)
+        self.rate = 0.5 * self.rate + 0.5 * sims / max(dt, 1e-6)
+        return self.spiel.codec.decode(action)
+
+
+class TimedBot:
+    """Wraps a bot to record its time per move."""
+
+    def __init__(self, bot: Any) -> None:
+        self.bot = bot
+        self.name = bot.name
+        self.times: list[float] = []
+
+    def act(self, state: Any) -> Any:
+        t = time.perf_counter()
+        action = self.bot.act(state)
+        self.times.append(time.perf_counter() - t)
+        return action
+
+
+def play(game: Game[Any, Any], bots: list[Any], players: int, seed: int) -> tuple[float, ...]:
+    """One game from the setup of ``seed``; chance by a seeded RNG."""
+    rng = random.Random(derive_seed(seed, "dice"))
+    state = game.new_state(GameConfig(players=players), seed)
+    while True:
+        p = game.current_player(state)
+        if p == TERMINAL:
+            return tuple(float(x) for x in game.returns(state))
+        action = game.sample_chance(state, rng) if p == CHANCE else bots[p].act(state)
+        state = game.apply(state, action)
+
+
+_SPIEL: dict[str, LictorSpielGame] = {}
+
+
+def _opponent(kind: str, game: Game[Any, Any], args: argparse.Namespace, seed: int) -> Any:
+    if kind == "openspiel":
+        spiel = _SPIEL.get(game.info.name)
+        if spiel is None:
+            spiel = _SPIEL[game.info.name] = make_spiel_game(
+                game, 2, game.new_state(GameConfig(players=2), 0)
+            )
+        return OpenSpielPlayer(
+            spiel, move_time=args.move_time, depth=args.depth, uct_c=args.uct_c, puct_c=args.puct_c, seed=seed
+        )
+    if kind == "greedy":
+        return TimedBot(GreedyBot(game, seed=seed))
+    return TimedBot(RandomBot(game, seed=seed))
+
+
+def our_limit(kind: str, args: argparse.Namespace) -> SearchLimit:
+    """Our budget per move: OpenSpiel's wall time against OpenSpiel; a simulation count (capped in
+    time) against the baselines, so that a loaded machine does not decide those results."""
+    if kind == "openspiel":
+        return SearchLimit(time_s=args.move_time)
+    return SearchLimit(simulations=args.sims_per_move, time_s=args.baseline_time_cap)
+
+
+def play_pair_game(job: tuple[str, str, int, argparse.Namespace]) -> tuple[float, list[float], list[float]]:
+    """Game ``n`` of a match (run in a worker process): games ``2k`` and ``2k+1`` share the setup
+    and the dice seed, with the seats swapped. Returns (our score, our and their seconds per move)."""
+    kind, ours_algorithm, n, args = job
+    game, _ = pick_game(args.game)
+    seed = derive_seed(args.seed, kind, n)
+    opts = SearchOptions(rollout_depth=args.depth, uct_c=args.uct_c, puct_c=args.puct_c)
+    ours = TimedBot(
+        SearchBot(game, limit=our_limit(kind, args), options=opts, seed=seed, algorithm=ours_algorithm)
+    )
+    theirs = _opponent(kind, game, args, seed)
+    seat = n % 2
+    bots = [ours, theirs] if seat == 0 else [theirs, ours]
+    result = play(game, bots, 2, derive_seed(args.seed, "setup", n // 2))
+    return result[seat], ours.times, theirs.times
+
+
+def match(
+    kind: str,
+    label: str,
+    *,
+    args: argparse.Namespace,
+    budget_s: float,
+    progress: Progress,
+    ours_algorithm: str = "auto",
+) -> dict[str, Any]:
+    """Ours vs an opponent, seats swapped every game, until ``args.games`` or the time budget.
+
+    ``args.jobs`` games run at once in worker processes (each move still gets its wall time).
+    """
+    task = progress.add_task(label, total=args.games)
+    start = time.monotonic()
+    score = 0.0
+    n = 0
+    our_times: list[float] = []
+    their_times: list[float] = []
+    jobs = ((kind, ours_algorithm, i, args) for i in range(args.games))
+    ctx = mp.get_context("fork")
+    with ctx.Pool(max(1, args.jobs)) as pool:
+        for result, ours_t, theirs_t in pool.imap_unordered(play_pair_game, jobs):
+            score += result
+            n += 1
+            our_times += ours_t
+            their_times += theirs_t
+            progress.update(task, advance=1, description=f"{label}: {score:.1f}/{n}")
+            if n >= 2 and time.monotonic() - start > budget_s:
+                pool.terminate()
+                break
+    lo, hi = wilson(score, n)
+    return {
+        "opponent": label,
+        "games": n,
+        "score": score,
+        "win_rate": score / n if n else 0.0,
+        "ci95": [lo, hi],
+        "our_algorithm": ours_algorithm,
+        "our_s_per_move": float(np.mean(our_times)) if our_times else 0.0,
+        "their_s_per_move": float(np.mean(their_times)) if their_times else 0.0,
+        "wall_s": time.monotonic() - start,
+    }
+
+
+# ------------------------------------------------------------------------------------ main
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--game", default=None, help="game name (default: tiberpunk, else the pig fixture)")
+    parser.add_argument("--games", type=int, default=100, help="most games per opponent")
+    parser.add_argument(
+        "--budget-s", type=float, default=420.0, help="wall seconds for all head-to-head games"
+    )
+    parser.add_argument("--move-time", type=float, default=0.05, help="seconds per move for both searches")
+    parser.add_argument(
+        "--sims-per-move", type=int, default=64, help="our simulations per move vs the baselines"
+    )
+    parser.add_argument(
+        "--baseline-time-cap", type=float, default=0.25, help="our time cap per move vs the baselines"
+    )
+    parser.add_argument("--positions", type=int, default=4, help="mid-game positions for the speed test")
+    parser.add_argument("--speed-time", type=float, default=1.0, help="seconds per speed measurement")
+    parser.add_argument(
+        "--depth", type=int, default=SearchOptions().rollout_depth, help="cut-off rollout depth"
+    )
+    parser.add_argument(
+        "--uct-c", type=float, default=SearchOptions().uct_c, help="UCT constant (both sides)"
+    )
+    parser.add_argument(
+        "--puct-c", type=float, default=SearchOptions().puct_c, help="PUCT constant (both sides, with priors)"
+    )
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--jobs", type=int, default=2, help="games played at once (processes)")
+    parser.add_argument("--skip-speed", action="store_true")
+    parser.add_argument("--skip-games", action="store_true")
+    args = parser.parse_args(argv)
+
+    game, note = pick_game(args.game)
+    players = 2
+    load = os.getloadavg()[0]
+    console.print(
+        f"[bold]search vs OpenSpiel[/bold] on [bold]{note}[/bold], {players} players "
+        f"(load average {load:.2f} on {os.cpu_count()} cores: other work slows both sides)"
+    )
+    out: dict[str, Any] = {
+        "game": game.info.name,
+        "note": note,
+        "players": players,
+        "args": vars(args),
+        "load_average_at_start": load,
+    }
+
+    if not args.skip_speed:
+        positions = midgame_positions(game, players, args.positions, args.seed)
+        console.print(
+            f"speed: {len(positions)} mid-game positions, {args.speed_time:.1f} s each, depth {args.depth}"
+        )
+        sp = speed(game, positions, args)
+        table, ratios = speed_table(sp, args)
+        console.print(table)
+        out["speed"] = {"sims_per_s": sp, "ratios": ratios}
+
+    if not args.skip_games:
+        share = args.budget_s / 3
+        results = []
+        console.print(
+            f"head-to-head: up to {args.games} games per opponent (~{share:.0f} s each), seats swapped; "
+            f"vs OpenSpiel both sides {args.move_time:.3f} s per move; vs greedy/random ours "
+            f"{args.sims_per_move} simulations per move (at most {args.baseline_time_cap:.2f} s)"
+        )
+        with Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=console,
+        ) as progress:
+            results.append(
+                match("openspiel", "vs OpenSpiel MCTSBot", args=args, budget_s=share, progress=progress,
+                      ours_algorithm="mcts")
+            )  # fmt: skip
+            results.append(match("greedy", "vs greedy", args=args, budget_s=share, progress=progress))
+            results.append(match("random", "vs random", args=args, budget_s=share, progress=progress))
+        out["head_to_head"] = results
+        table = Table(title=f"head-to-head ({note})")
+        for col in ("opponent", "games", "our score", "95% CI", "s/move ours", "s/move theirs", "target"):
+            table.add_column(col)
+        for r, target in zip(results, (">= 65%", ">= 80%", ">= 95%"), strict=True):
+            table.add_row(
+                r["opponent"],
+                str(r["games"]),
+                f"{100 * r['win_rate']:.1f}%",
+                f"[{100 * r['ci95'][0]:.1f}%, {100 * r['ci95'][1]:.1f}%]",
+                f"{r['our_s_per_move']:.3f}",
+                f"{r['their_s_per_move']:.3f}",
+                target,
+            )
+        console.print(table)
+
+    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    RESULTS.write_text(json.dumps(out, indent=2, default=str))
+    console.print(f"results written to {RESULTS}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

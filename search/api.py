@@ -1,0 +1,221 @@
+"""The one-call entry points: ``analyze`` (an analysis), ``choose_action`` (an AI seat's move at a
+strength level) and the strength levels themselves."""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass, replace
+from typing import Any
+
+from games.core import Game, derive_seed, make_rng
+from games.errors import ConfigError
+from search.ismcts import ISMCTS
+from search.mcts import MCTS
+from search.parallel import parallel_search
+from search.types import Analysis, ProgressCallback, SearchLimit, SearchOptions, StopFlag
+
+__all__ = ["LEVELS", "Level", "analyze", "choose_action", "level", "pick_algorithm", "pick_move"]
+
+_ALGORITHMS = ("auto", "mcts", "ismcts")
+_MIN_PROGRESS_S = 0.02
+"""Progress reports are at least this far apart (each one ranks the moves and writes their PVs)."""
+
+
+def pick_algorithm(game: Game[Any, Any], algorithm: str = "auto") -> str:
+    """``"ismcts"`` for games with hidden information, else ``"mcts"`` (unless one is named)."""
+    if algorithm not in _ALGORITHMS:
+        raise ConfigError(
+            f"unknown search algorithm {algorithm!r}; known: {list(_ALGORITHMS)}", field="algorithm"
+        )
+    if algorithm != "auto":
+        return algorithm
+    return "ismcts" if game.info.hidden_information else "mcts"
+
+
+def analyze(
+    game: Game[Any, Any],
+    state: Any,
+    *,
+    limit: SearchLimit,
+    seed: int = 0,
+    options: SearchOptions | None = None,
+    workers: int = 1,
+    stop: StopFlag | None = None,
+    progress: ProgressCallback | None = None,
+    progress_every_s: float | None = None,
+    algorithm: str = "auto",
+    mp_context: str | None = None,
+) -> Analysis:
+    """Analyse ``state`` for the seat to move and return the ranked candidates.
+
+    Stateless (for tree reuse between moves keep an :class:`MCTS` object). Games with hidden
+    information are searched with ISMCTS from the mover's observation only.
+
+    Args:
+        game: any Lictor game.
+        state: the position; the seat to move is the one searched.
+        limit: the budget (simulations, wall time, absolute monotonic deadline).
+        seed: the seed; with a simulation limit the analysis is reproducible for the same seed and
+            worker count.
+        options: search options (defaults: UCT, cut-off rollouts of 10 actions, solver on).
+        workers: processes for root parallelism (1: search in this process).
+        stop: a flag (e.g. ``threading.Event``) polled during the search; set it to stop early.
+        progress: called with progress analyses (``final=False``) during the search.
+        progress_every_s: seconds between progress reports (overrides ``options.progress_interval_s``;
+            at least 0.02).
+        algorithm: ``"auto"``, ``"mcts"`` or ``"ismcts"``.
+        mp_context: multiprocessing start method for ``workers > 1`` (default fork where available).
+
+    Raises:
+        WrongSeatError: the position is terminal or a chance node.
+        LimitError: no bound and no stop flag, or a bad bound.
+        ConfigError: an unknown algorithm or ``workers < 1``.
+    """
+    algo = pick_algorithm(game, algorithm)
+    opts = options or SearchOptions()
+    if progress_every_s is not None:
+        opts = replace(opts, progress_interval_s=max(_MIN_PROGRESS_S, progress_every_s))
+    if workers < 1:
+        raise ConfigError(f"workers must be at least 1, not {workers!r}", field="workers")
+    if workers > 1:
+        return parallel_search(
+            game,
+            state,
+            algorithm=algo,
+            limit=limit,
+            seed=seed,
+            options=opts,
+            workers=workers,
+            stop=stop,
+            progress=progress,
+            mp_context=mp_context,
+        )
+    engine: MCTS | ISMCTS = ISMCTS(game, options=opts) if algo == "ismcts" else MCTS(game, options=opts)
+    return engine.search(state, limit=limit, seed=seed, stop=stop, progress=progress)
+
+
+def pick_move(analysis: Analysis, *, temperature: float = 0.0, rng: random.Random | None = None) -> Any:
+    """Pick a move from an analysis: the best at temperature 0, else by visits^(1/temperature).
+
+    A proven win is always played. Unvisited moves have a small weight (so a level-1 bot can
+    stumble on anything).
+
+    Raises:
+        ConfigError: a temperature > 0 without an ``rng``.
+    """
+    best = analysis.best
+    if temperature <= 0 or (best.proven is not None and best.proven >= 1.0 - 1e-9):
+        return best.action
+    if rng is None:
+        raise ConfigError("pick_move with a temperature needs an rng", field="rng")
+    top = max(c.visits for c in analysis.candidates) or 1
+    weights = [math.pow(max(c.visits, 0.1) / top, 1.0 / temperature) for c in analysis.candidates]
+    r = rng.random() * sum(weights)
+    for c, w in zip(analysis.candidates, weights, strict=True):
+        r -= w
+        if r < 0:
+            return c.action
+    return analysis.candidates[-1].action
+
+
+def choose_action(
+    game: Game[Any, Any],
+    state: Any,
+    *,
+    level: int = 5,
+    seed: int = 0,
+    limit: SearchLimit | None = None,
+    stop: StopFlag | None = None,
+    options: SearchOptions | None = None,
+    workers: int = 1,
+    algorithm: str = "auto",
+) -> tuple[Any, Analysis]:
+    """An AI seat's move at a strength level: search, then pick at the level's temperature.
+
+    Args:
+        game: any Lictor game.
+        state: the position (a seat's decision).
+        level: strength 1–10 (budget, rollout depth and move-choice temperature).
+        seed: the seed (the search's and the temperature draw's).
+        limit: a budget instead of the level's (the level's temperature still applies).
+        stop: a stop flag (cancellation, deadline); the best move so far is played.
+        options: search options instead of the level's.
+        workers: processes for root parallelism.
+        algorithm: ``"auto"``, ``"mcts"`` or ``"ismcts"``.
+
+    Returns:
+        The action and the analysis behind it (a forced move is played after one simulation,
+        ``stopped_by="only-move"``).
+    """
+    lv = _level(level)
+    forced = len(game.legal_actions(state)) == 1
+    analysis = analyze(
+        game,
+        state,
+        limit=SearchLimit(simulations=1) if forced else limit or lv.limit,
+        seed=seed,
+        options=options or lv.options,
+        workers=workers,
+        stop=stop,
+        algorithm=algorithm,
+    )
+    if forced:
+        return analysis.best_action, replace(analysis, stopped_by="only-move")
+    action = pick_move(analysis, temperature=lv.temperature, rng=make_rng(derive_seed(seed, "pick")))
+    return action, analysis
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Level:
+    """A strength level for friendly opponents (like a chess engine's skill level).
+
+    Attributes:
+        level: 1 (weakest) to 10 (strongest).
+        simulations: simulations per move.
+        time_s: wall-time cap per move in seconds.
+        temperature: move-choice temperature (0 plays the best move; higher plays looser).
+        rollout_depth: cut-off rollout depth (shallower = more short-sighted).
+    """
+
+    level: int
+    simulations: int
+    time_s: float
+    temperature: float
+    rollout_depth: int
+
+    @property
+    def limit(self) -> SearchLimit:
+        """The budget of one move at this level."""
+        return SearchLimit(simulations=self.simulations, time_s=self.time_s)
+
+    @property
+    def options(self) -> SearchOptions:
+        """Search options at this level."""
+        return SearchOptions(rollout_depth=self.rollout_depth)
+
+
+LEVELS: tuple[Level, ...] = (
+    Level(level=1, simulations=8, time_s=0.2, temperature=2.0, rollout_depth=2),
+    Level(level=2, simulations=16, time_s=0.2, temperature=1.5, rollout_depth=3),
+    Level(level=3, simulations=32, time_s=0.3, temperature=1.0, rollout_depth=4),
+    Level(level=4, simulations=64, time_s=0.3, temperature=0.7, rollout_depth=5),
+    Level(level=5, simulations=150, time_s=0.5, temperature=0.5, rollout_depth=6),
+    Level(level=6, simulations=300, time_s=0.7, temperature=0.3, rollout_depth=8),
+    Level(level=7, simulations=600, time_s=1.0, temperature=0.15, rollout_depth=10),
+    Level(level=8, simulations=1500, time_s=2.0, temperature=0.05, rollout_depth=10),
+    Level(level=9, simulations=4000, time_s=4.0, temperature=0.0, rollout_depth=10),
+    Level(level=10, simulations=12000, time_s=8.0, temperature=0.0, rollout_depth=12),
+)
+"""Levels 1–10: budget grows ~2x per level, temperature falls to 0 at level 9."""
+
+
+def level(number: int) -> Level:
+    """The strength level ``number`` (1–10). Raises ``ConfigError`` outside that range."""
+    return _level(number)
+
+
+def _level(number: int) -> Level:
+    if not 1 <= number <= len(LEVELS):
+        raise ConfigError(f"strength level must be 1 to {len(LEVELS)}, not {number!r}", field="level")
+    return LEVELS[number - 1]

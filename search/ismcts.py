@@ -1,0 +1,427 @@
+"""Single-observer information-set MCTS (SO-ISMCTS, Cowling, Powley & Whitehouse 2012).
+
+The searching seat sees only ``game.observation(state, seat)``. Every iteration draws a full state
+consistent with it (``game.sample_state(observation, seat, rng)``, a determinization) and walks
+one shared tree whose nodes are keyed by the action sequence from the root. At a decision node
+only the actions legal in this determinization are *available*; a child's availability count (how
+often it could have been chosen) replaces the parent's visit count in UCB, so actions legal only
+in some determinizations are not starved nor favoured. Where the game gives ``prior`` for the
+determinized position, PUCT weighs the available actions by it instead. Chance nodes sample
+``sample_chance`` on the determinized state; children are keyed by outcome. Leaves are scored by
+the same cut-off rollout as MCTS, and the value vector is backed up max^n style (each seat
+maximises its own component).
+
+``SearchOptions.determinizations = k`` draws k determinizations once and cycles through them,
+caching each one's positions in the tree nodes, so the walk down the tree applies no action twice
+(faster; fewer distinct hidden worlds). By default every iteration draws a fresh one.
+
+No peeking: the search reads the real state only through ``current_player`` (who is to move) and
+``observation``; texts and the principal variation are written on a determinization drawn from a
+separate seed. The tree fuses opponents' information sets with the observer's (the known
+"strategy fusion" weakness of SO-ISMCTS). No proofs (a determinization's ending proves nothing
+about the information set) and no tree reuse between moves.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from games.core import CHANCE, TERMINAL, Game, derive_seed, make_rng
+from games.errors import LimitError, WrongSeatError
+from search._loop import run_loop
+from search._stats import ChildStats, RootStats, to_analysis
+from search.mcts import has_prior, rollout
+from search.types import Analysis, ProgressCallback, SearchLimit, SearchOptions, StopFlag
+
+__all__ = ["ISMCTS"]
+
+
+class _INode:
+    """An information-set node: children by action (decisions) and by outcome (chance)."""
+
+    __slots__ = ("avail", "cache", "chance", "children", "n", "w")
+
+    def __init__(self, players: int) -> None:
+        self.n = 0
+        self.avail = 1
+        self.w = [0.0] * players
+        self.children: dict[Any, _INode] = {}
+        self.chance: dict[Any, _INode] = {}
+        self.cache: dict[int, _Entry] | None = None
+
+
+_Entry = tuple[Any, int, Any, Any]
+"""A cached position of one pooled determinization: (state, player, legal actions or returns,
+priors or None)."""
+
+
+class ISMCTS:
+    """An ISMCTS analyser for games with hidden information.
+
+    Args:
+        game: the game (any ``Game``; with perfect information it is plain MCTS without a solver).
+        options: search options (keyword-only); ``solver`` and ``reuse`` do not apply.
+    """
+
+    algorithm = "ismcts"
+
+    def __init__(self, game: Game[Any, Any], *, options: SearchOptions | None = None) -> None:
+        self.game = game
+        self.options = options or SearchOptions()
+        self._root: _INode | None = None
+        self._obs: Any = None
+        self._seat = 0
+        self._players = 0
+        self._text_state: Any = None
+        self._nodes = 0
+        self._end = math.inf
+        self._iter = 0
+        self._priors = self.options.use_priors and has_prior(game)
+
+    def search(
+        self,
+        state: Any,
+        *,
+        limit: SearchLimit,
+        seed: int = 0,
+        stop: StopFlag | None = None,
+        progress: ProgressCallback | None = None,
+    ) -> Analysis:
+        """Search from the viewpoint of the seat to move; see ``MCTS.search`` for the arguments.
+
+        Only ``game.observation(state, seat)`` of ``state`` is used (plus who is to move).
+        """
+        start = time.monotonic()
+        self.prepare(state, limit=limit, stop=stop, seed=seed)
+        rng = make_rng(seed)
+
+        def report(sims: int) -> None:
+            assert progress is not None
+            progress(self._analysis(sims, seed=seed, start=start, final=False, stopped_by="running"))
+
+        sims, why = self.run(
+            rng, limit=limit, start=start, stop=stop, on_progress=report if progress is not None else None
+        )
+        return self._analysis(sims, seed=seed, start=start, final=True, stopped_by=why)
+
+    # ------------------------------------------------------------------ pieces used by parallel.py
+    def prepare(self, state: Any, *, limit: SearchLimit, stop: StopFlag | None, seed: int) -> None:
+        """Check the request, take the seat's observation and start a fresh tree."""
+        if not limit.bounded and stop is None:
+            raise LimitError(
+                "a search needs a bound: simulations, time_s or deadline (or a stop flag)", field="limit"
+            )
+        game = self.game
+        seat = game.current_player(state)
+        if seat == TERMINAL:
+            raise WrongSeatError("the game is over; there is nothing to search", field="state")
+        if seat == CHANCE:
+            raise WrongSeatError(
+                "the next action is a chance outcome (dice, a draw), not a seat's decision", field="state"
+            )
+        self._seat = seat
+        self._obs = game.observation(state, seat)
+        del state  # from here on only the observation is used
+        self._text_state = game.sample_state(self._obs, seat, make_rng(derive_seed(seed, "ismcts-text")))
+        self._players = game.num_players(self._text_state)
+        self._root = _INode(self._players)
+        self._nodes = 1
+        self._iter = 0
+
+    def run(
+        self,
+        rng: random.Random,
+        *,
+        limit: SearchLimit,
+        start: float,
+        stop: StopFlag | None,
+        on_progress: Any = None,
+    ) -> tuple[int, str]:
+        """Iterate until the budget ends; returns (simulations, reason)."""
+        root = self._root
+        assert root is not None
+        self._end = limit.end_time(start)
+        iterate = self._iterate_pooled if self.options.determinizations else self._iterate
+        return run_loop(
+            lambda: iterate(root, rng),
+            limit=limit,
+            start=start,
+            end=self._end,
+            stop=stop,
+            is_proven=None,
+            on_progress=on_progress,
+            interval_s=self.options.progress_interval_s,
+        )
+
+    def root_stats(self, simulations: int) -> RootStats:
+        """The root's statistics, actions in the order of ``legal_actions``."""
+        root = self._root
+        assert root is not None
+        game = self.game
+        state = self._text_state
+        actions = list(game.legal_actions(state))
+        given = game.prior(state) if self._priors else None
+        priors = list(given) if given is not None else [1.0 / len(actions)] * len(actions)
+        children = []
+        for action, prior in zip(actions, priors, strict=True):
+            text = game.action_to_text(state, action)
+            child = root.children.get(action)
+            if child is None:
+                children.append(ChildStats(action, text, 0, [0.0] * self._players, prior, None, (text,)))
+            else:
+                pv = (text, *self._pv(child, game.apply(state, action), self.options.max_pv - 1))
+                children.append(ChildStats(action, text, child.n, list(child.w), prior, None, pv))
+        return RootStats(
+            seat=self._seat,
+            players=self._players,
+            children=children,
+            visits=root.n,
+            wsum=list(root.w),
+            proven=None,
+            simulations=simulations,
+            nodes=self._nodes,
+        )
+
+    # ------------------------------------------------------------------ internals
+    def _analysis(self, sims: int, *, seed: int, start: float, final: bool, stopped_by: str) -> Analysis:
+        return to_analysis(
+            self.root_stats(sims),
+            seed=seed,
+            elapsed_s=time.monotonic() - start,
+            final=final,
+            workers=1,
+            algorithm=self.algorithm,
+            stopped_by=stopped_by,
+        )
+
+    def _pv(self, node: _INode, state: Any, length: int) -> tuple[str, ...]:
+        """Most visited line, written on the text determinization (stops where it diverges)."""
+        game = self.game
+        out: list[str] = []
+        while length > 0 and node.n > 0:
+            player = game.current_player(state)
+            if player == TERMINAL:
+                break
+            table = node.chance if player == CHANCE else node.children
+            legal = set(game.legal_actions(state))
+            options = [(a, c) for a, c in table.items() if a in legal]
+            if not options:
+                break
+            action, node = max(options, key=lambda ac: ac[1].n)
+            out.append(game.action_to_text(state, action))
+            state = game.apply(state, action)
+            length -= 1
+        return tuple(out)
+
+    def _choose(
+        self, node: _INode, player: int, legal: Sequence[Any], priors: Any, rng: random.Random
+    ) -> Any:
+        """The action to follow at a decision node (availability counts updated). UCT tries every
+        available unexpanded action first (at random); PUCT (when the game gives priors for this
+        position) weighs them by prior, unvisited ones valued at the node's mean."""
+        children = node.children
+        if priors is None:
+            c2 = self.options.uct_c * self.options.uct_c
+            sqrt, log = math.sqrt, math.log
+            untried = []
+            best_a: Any = None
+            best = -math.inf
+            for a in legal:
+                c = children.get(a)
+                if c is None:
+                    untried.append(a)
+                    continue
+                c.avail += 1
+                if not untried:
+                    score = c.w[player] / c.n + sqrt(c2 * log(c.avail) / c.n)
+                    if score > best:
+                        best, best_a = score, a
+            return untried[rng.randrange(len(untried))] if untried else best_a
+        fpu = node.w[player] / node.n if node.n else 0.5
+        scale = self.options.puct_c
+        root_n = math.sqrt(node.n + 1)
+        best_a = None
+        best = -math.inf
+        for a, p in zip(legal, priors, strict=True):
+            c = children.get(a)
+            if c is None:
+                score = fpu + scale * p * root_n
+            else:
+                c.avail += 1
+                score = c.w[player] / c.n + scale * p * math.sqrt(c.avail) / (1 + c.n)
+            if score > best:
+                best, best_a = score, a
+        return best_a
+
+    def _iterate(self, root: _INode, rng: random.Random) -> None:
+        game = self.game
+        state = game.sample_state(self._obs, self._seat, rng)
+        node = root
+        path = [root]
+        value: Sequence[float]
+        while True:
+            player = game.current_player(state)
+            if player == TERMINAL:
+                value = game.returns(state)
+                break
+            if player == CHANCE:
+                outcome = game.sample_chance(state, rng)
+                state = game.apply(state, outcome)
+                child = node.chance.get(outcome)
+                if child is None:
+                    if self._nodes >= self.options.max_nodes:
+                        value = self._rollout(state, rng)
+                        break
+                    child = node.chance[outcome] = _INode(self._players)
+                    self._nodes += 1
+                    path.append(child)
+                    value = self._rollout(state, rng)
+                    break
+                node = child
+                path.append(node)
+                continue
+            legal = game.legal_actions(state)
+            action = self._choose(node, player, legal, game.prior(state) if self._priors else None, rng)
+            child = node.children.get(action)
+            if child is None:
+                if self._nodes >= self.options.max_nodes:
+                    value = self._rollout(game.apply(state, action), rng)
+                    break
+                child = node.children[action] = _INode(self._players)
+                self._nodes += 1
+                state = game.apply(state, action)
+                path.append(child)
+                value = self._rollout(state, rng)
+                break
+            state = game.apply(state, action)
+            node = child
+            path.append(node)
+        players = self._players
+        for nd in path:
+            nd.n += 1
+            w = nd.w
+            for k in range(players):
+                w[k] += value[k]
+
+    def _entry(self, state: Any) -> _Entry:
+        game = self.game
+        player = game.current_player(state)
+        self._nodes += 1
+        if player >= 0:
+            return (state, player, game.legal_actions(state), game.prior(state) if self._priors else None)
+        if player == TERMINAL:
+            return (state, player, game.returns(state), None)
+        return (state, player, None, None)
+
+    def _cached(self, node: _INode, k: int, parent: Any, action: Any) -> _Entry:
+        """Determinization ``k``'s position at ``node`` (reached by ``action`` from ``parent``)."""
+        cache = node.cache
+        if cache is None:
+            cache = node.cache = {}
+        entry = cache.get(k)
+        if entry is None:
+            entry = cache[k] = self._entry(self.game.apply(parent, action))
+        return entry
+
+    def _iterate_pooled(self, root: _INode, rng: random.Random) -> None:
+        """One iteration on pooled determinization ``k`` (round robin), whose positions are cached
+        in the nodes: the walk down the tree applies no action it has applied before."""
+        game = self.game
+        k = self._iter % (self.options.determinizations or 1)
+        self._iter += 1
+        if root.cache is None:
+            root.cache = {}
+        entry = root.cache.get(k)
+        if entry is None:
+            entry = root.cache[k] = self._entry(game.sample_state(self._obs, self._seat, rng))
+        node = root
+        path = [root]
+        value: Sequence[float]
+        full = self._nodes >= self.options.max_nodes
+        while True:
+            state, player, legal, _ = entry
+            if player == TERMINAL:
+                value = legal
+                break
+            if player == CHANCE:
+                outcome = game.sample_chance(state, rng)
+                child = node.chance.get(outcome)
+                if child is None:
+                    if full:
+                        value = self._rollout(game.apply(state, outcome), rng)
+                        break
+                    child = node.chance[outcome] = _INode(self._players)
+                    self._nodes += 1
+                    path.append(child)
+                    value = self._rollout_entry(self._cached(child, k, state, outcome), rng)
+                    break
+                entry = (
+                    self._cached(child, k, state, outcome)
+                    if not full
+                    else self._peek(child, k, state, outcome)
+                )
+                node = child
+                path.append(node)
+                continue
+            action = self._choose(node, player, legal, entry[3], rng)
+            child = node.children.get(action)
+            if child is None:
+                if full:
+                    value = self._rollout(game.apply(state, action), rng)
+                    break
+                child = node.children[action] = _INode(self._players)
+                self._nodes += 1
+                path.append(child)
+                value = self._rollout_entry(self._cached(child, k, state, action), rng)
+                break
+            node = child
+            entry = self._cached(node, k, state, action) if not full else self._peek(node, k, state, action)
+            path.append(node)
+        players = self._players
+        for nd in path:
+            nd.n += 1
+            w = nd.w
+            for j in range(players):
+                w[j] += value[j]
+
+    def _peek(self, node: _INode, k: int, parent: Any, action: Any) -> _Entry:
+        """Like ``_cached`` but without storing (the tree is full)."""
+        entry = node.cache.get(k) if node.cache is not None else None
+        if entry is None:
+            state = self.game.apply(parent, action)
+            player = self.game.current_player(state)
+            other = self.game.legal_actions(state) if player >= 0 else None
+            if player == TERMINAL:
+                other = self.game.returns(state)
+            priors = self.game.prior(state) if self._priors and player >= 0 else None
+            entry = (state, player, other, priors)
+        return entry
+
+    def _rollout_entry(self, entry: _Entry, rng: random.Random) -> Sequence[float]:
+        state, player, legal, _ = entry
+        if player == TERMINAL:
+            return legal  # type: ignore[no-any-return]
+        return rollout(
+            self.game,
+            state,
+            rng,
+            player=player,
+            legal=legal if player >= 0 else None,
+            depth=self.options.rollout_depth,
+            end=self._end,
+        )
+
+    def _rollout(self, state: Any, rng: random.Random) -> Sequence[float]:
+        return rollout(
+            self.game,
+            state,
+            rng,
+            player=self.game.current_player(state),
+            legal=None,
+            depth=self.options.rollout_depth,
+            end=self._end,
+        )

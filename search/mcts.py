@@ -1,0 +1,557 @@
+"""Monte Carlo tree search for any Lictor game (perfect information, chance, 1–6 seats).
+
+One iteration walks down the tree (UCT, or PUCT at nodes where the game gives ``prior``), samples
+chance nodes with ``game.sample_chance`` (children keyed by outcome), adds one leaf, scores it with a
+cut-off random rollout ended by ``game.heuristic``, and backs up the whole value vector: each node
+keeps the sum of values per seat and the seat to move maximises its own component (max^n).
+
+MCTS-Solver: terminal nodes are proven; a decision node is proven when a child gives its mover a
+win (value 1, nothing is better) or when every child is proven (then the child best for the mover);
+a chance node is proven when every outcome has been expanded and proven (the expectation). With
+2 seats and win/loss/draw returns this is the classic MCTS-Solver. With 3–6 seats proofs are exact
+*max^n* values: they assume each seat maximises its own return and breaks ties by action order,
+which is not the only equilibrium of a multi-player game; treat them as "proven under max^n".
+Proofs need returns in [0, 1] (the protocol's win 1 / loss 0); proven losses are never selected.
+
+Nodes store their state, so each iteration applies one action in the tree plus the rollout's.
+Tree reuse: ``advance(action)`` keeps the subtree of a played action, and ``search(state)`` looks
+for ``state`` among the nodes of the first plies of the previous tree before starting afresh.
+
+The tree sees the full state: for games with hidden information use :class:`search.ISMCTS`
+(``search.analyze`` picks it automatically), or use this class deliberately as a cheating oracle.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from bisect import bisect_right
+from collections.abc import Sequence
+from typing import Any
+
+from games.core import CHANCE, TERMINAL, Game, make_rng
+from games.errors import LimitError, WrongSeatError
+from search._loop import run_loop
+from search._stats import LOSS, WIN, ChildStats, RootStats, to_analysis
+from search.types import Analysis, ProgressCallback, SearchLimit, SearchOptions, StopFlag
+
+__all__ = ["MCTS", "rollout"]
+
+_REUSE_DEPTH = 3
+_REUSE_NODES = 300
+_REUSE_SECONDS = 0.005
+
+
+def has_prior(game: Game[Any, Any]) -> bool:
+    """Whether the game overrides ``Game.prior`` (then PUCT is used where it returns priors)."""
+    return type(game).prior is not Game.prior
+
+
+class _Node:
+    """A tree node. Decision nodes keep ``actions``/``children``/``priors``; chance nodes ``cmap``
+    (children by outcome) and, once visited in the tree, ``actions`` (the outcomes) and ``priors``
+    (their cumulative probabilities)."""
+
+    __slots__ = ("actions", "children", "cmap", "n", "player", "priors", "proven", "state", "untried", "w")
+
+    def __init__(self, state: Any, player: int, players: int) -> None:
+        self.state = state
+        self.player = player
+        self.n = 0
+        self.w = [0.0] * players
+        self.proven: tuple[float, ...] | None = None
+        self.actions: list[Any] = []
+        self.children: list[_Node | None] = []
+        self.untried: list[int] = []
+        self.priors: list[float] | None = None
+        self.cmap: dict[Any, _Node] = {}
+
+
+class MCTS:
+    """A reusable MCTS player/analyser for one game.
+
+    Args:
+        game: the game (any ``Game``).
+        options: search options (keyword-only).
+
+    Example:
+        >>> engine = MCTS(game)
+        >>> analysis = engine.search(state, limit=SearchLimit(simulations=2000), seed=7)
+        >>> engine.advance(analysis.best_action)   # keep the subtree for the next move
+    """
+
+    algorithm = "mcts"
+
+    def __init__(self, game: Game[Any, Any], *, options: SearchOptions | None = None) -> None:
+        self.game = game
+        self.options = options or SearchOptions()
+        self._root: _Node | None = None
+        self._players = 0
+        self._priors = self.options.use_priors and has_prior(game)
+        self._own_chance = type(game).sample_chance is Game.sample_chance
+        self._max_nodes = self.options.max_nodes
+        self._end = math.inf
+        self._nodes = 0
+
+    # ------------------------------------------------------------------ public API
+    @property
+    def root_visits(self) -> int:
+        """Simulations stored in the current root (kept across moves by tree reuse)."""
+        return self._root.n if self._root is not None else 0
+
+    def reset(self) -> None:
+        """Forget the tree."""
+        self._root = None
+        self._nodes = 0
+
+    def advance(self, action: Any) -> None:
+        """Move the root along ``action`` (a move or a chance outcome), keeping that subtree."""
+        root = self._root
+        if root is None:
+            return
+        child: _Node | None = None
+        if root.player == CHANCE:
+            child = root.cmap.get(action)
+        elif root.player >= 0:
+            try:
+                child = root.children[root.actions.index(action)]
+            except ValueError:
+                child = None
+        if child is None:
+            child = self._new_node(self.game.apply(root.state, action))
+        self._root = child
+
+    def search(
+        self,
+        state: Any,
+        *,
+        limit: SearchLimit,
+        seed: int = 0,
+        stop: StopFlag | None = None,
+        progress: ProgressCallback | None = None,
+    ) -> Analysis:
+        """Search ``state`` within ``limit`` and return the analysis (best move first).
+
+        Args:
+            state: the position; the seat to move is the one searched.
+            limit: the budget; ``limit.simulations`` counts new simulations (reused ones add to
+                the visits but not to the budget).
+            seed: the RNG seed (same seed, same simulation limit, same tree → same analysis).
+            stop: a flag polled every iteration; when set the search returns its best so far.
+            progress: called with a progress ``Analysis`` every ``options.progress_interval_s``.
+
+        Raises:
+            WrongSeatError: the position is terminal or a chance node (no seat decides).
+            LimitError: no bound in ``limit`` and no ``stop`` flag.
+        """
+        start = time.monotonic()
+        root = self.prepare(state, limit=limit, stop=stop)
+        rng = make_rng(seed)
+        self._end = limit.end_time(start)
+
+        def report(sims: int) -> None:
+            assert progress is not None
+            progress(self._analysis(root, sims, seed=seed, start=start, final=False, stopped_by="running"))
+
+        sims, why = self.run(
+            rng, limit=limit, start=start, stop=stop, on_progress=report if progress is not None else None
+        )
+        return self._analysis(root, sims, seed=seed, start=start, final=True, stopped_by=why)
+
+    # ------------------------------------------------------------------ pieces used by parallel.py
+    def prepare(self, state: Any, *, limit: SearchLimit, stop: StopFlag | None) -> _Node:
+        """Check the request and set the root for ``state`` (reusing the old tree when possible)."""
+        if not limit.bounded and stop is None:
+            raise LimitError(
+                "a search needs a bound: simulations, time_s or deadline (or a stop flag)", field="limit"
+            )
+        player = self.game.current_player(state)
+        if player == TERMINAL:
+            raise WrongSeatError("the game is over; there is nothing to search", field="state")
+        if player == CHANCE:
+            raise WrongSeatError(
+                "the next action is a chance outcome (dice, a draw), not a seat's decision", field="state"
+            )
+        self._players = self.game.num_players(state)
+        root = self._find(state) if self.options.reuse else None
+        if root is None:
+            self._nodes = 0
+            root = self._new_node(state)
+        else:
+            self._nodes = root.n + 1  # a subtree has at most one node per simulation through its root
+        if not root.actions:
+            self._expand(root)
+        self._root = root
+        return root
+
+    def run(
+        self,
+        rng: random.Random,
+        *,
+        limit: SearchLimit,
+        start: float,
+        stop: StopFlag | None,
+        on_progress: Any = None,
+    ) -> tuple[int, str]:
+        """Iterate on the prepared root until the budget ends; returns (simulations, reason)."""
+        root = self._root
+        assert root is not None
+        self._end = limit.end_time(start)
+        proven = (lambda: root.proven is not None) if self.options.stop_when_proven else None
+        return run_loop(
+            lambda: self._iterate(root, rng),
+            limit=limit,
+            start=start,
+            end=self._end,
+            stop=stop,
+            is_proven=proven,
+            on_progress=on_progress,
+            interval_s=self.options.progress_interval_s,
+        )
+
+    def root_stats(self, simulations: int) -> RootStats:
+        """The current root's statistics (for merging and ranking)."""
+        root = self._root
+        assert root is not None
+        game = self.game
+        state = root.state
+        k = len(root.actions)
+        priors = root.priors or [1.0 / k] * k
+        children = []
+        for i, action in enumerate(root.actions):
+            child = root.children[i]
+            text = game.action_to_text(state, action)
+            if child is None:
+                children.append(ChildStats(action, text, 0, [0.0] * self._players, priors[i], None, (text,)))
+            else:
+                pv = (text, *self._pv(child, self.options.max_pv - 1))
+                children.append(ChildStats(action, text, child.n, list(child.w), priors[i], child.proven, pv))
+        return RootStats(
+            seat=root.player,
+            players=self._players,
+            children=children,
+            visits=root.n,
+            wsum=list(root.w),
+            proven=root.proven,
+            simulations=simulations,
+            nodes=self._nodes,
+        )
+
+    # ------------------------------------------------------------------ internals
+    def _analysis(
+        self, root: _Node, sims: int, *, seed: int, start: float, final: bool, stopped_by: str
+    ) -> Analysis:
+        return to_analysis(
+            self.root_stats(sims),
+            seed=seed,
+            elapsed_s=time.monotonic() - start,
+            final=final,
+            workers=1,
+            algorithm=self.algorithm,
+            stopped_by=stopped_by,
+        )
+
+    def _find(self, state: Any) -> _Node | None:
+        """A node of the old tree whose state equals ``state``: breadth first over the first plies,
+        most visited children first, comparing states only where the player to move matches, and
+        giving up after ``_REUSE_NODES`` comparisons or ``_REUSE_SECONDS`` (a miss must stay cheap)."""
+        root = self._root
+        if root is None:
+            return None
+        player = self.game.current_player(state)
+        frontier = [root]
+        compared = 0
+        give_up = time.monotonic() + _REUSE_SECONDS
+        for _ in range(_REUSE_DEPTH + 1):
+            nxt: list[_Node] = []
+            for node in frontier:
+                if node.player == player:
+                    if node.state == state:
+                        return node
+                    compared += 1
+                    if compared >= _REUSE_NODES or time.monotonic() > give_up:
+                        return None
+                nxt.extend(c for c in node.children if c is not None and c.n > 0)
+                nxt.extend(c for c in node.cmap.values() if c.n > 0)
+            nxt.sort(key=lambda c: -c.n)
+            frontier = nxt
+        return None
+
+    def _new_node(self, state: Any) -> _Node:
+        """A leaf. Decision nodes are expanded (legal actions listed) on their second visit, or by a
+        rollout that needs the legal actions anyway: a leaf scored by the heuristic alone never pays
+        for ``legal_actions``."""
+        player = self.game.current_player(state)
+        node = _Node(state, player, self._players)
+        self._nodes += 1
+        if player == TERMINAL:
+            node.proven = tuple(float(x) for x in self.game.returns(state))
+        return node
+
+    def _expand(self, node: _Node) -> None:
+        """List a decision node's legal actions (and priors, for PUCT)."""
+        game = self.game
+        actions = list(game.legal_actions(node.state))
+        node.actions = actions
+        node.children = [None] * len(actions)
+        priors = game.prior(node.state) if self._priors else None
+        if priors is not None:
+            node.priors = list(priors)
+        else:
+            node.untried = list(range(len(actions)))
+
+    def _pv(self, node: _Node, length: int) -> tuple[str, ...]:
+        game = self.game
+        out: list[str] = []
+        while length > 0 and node.n > 0:
+            if node.player == CHANCE:
+                if not node.cmap:
+                    break
+                action, child = max(node.cmap.items(), key=lambda kv: kv[1].n)
+            elif node.player >= 0:
+                best = None
+                best_key: tuple[int, int] = (-1, -1)
+                p = node.player
+                for i, c in enumerate(node.children):
+                    if c is None:
+                        continue
+                    win = 1 if c.proven is not None and c.proven[p] >= WIN else 0
+                    if (win, c.n) > best_key:
+                        best_key, best = (win, c.n), i
+                if best is None:
+                    break
+                action = node.actions[best]
+                picked = node.children[best]
+                assert picked is not None
+                child = picked
+            else:
+                break
+            out.append(game.action_to_text(node.state, action))
+            node = child
+            length -= 1
+        return tuple(out)
+
+    def _iterate(self, root: _Node, rng: random.Random) -> None:
+        game = self.game
+        node = root
+        path = [root]
+        value: Sequence[float]
+        while True:
+            if node.proven is not None:
+                value = node.proven
+                break
+            player = node.player
+            if player == CHANCE:
+                if self._own_chance:  # Game.sample_chance's draw, on outcomes cached in the node
+                    cum = node.priors
+                    if cum is None:
+                        cum = self._cache_outcomes(node)
+                    i = bisect_right(cum, rng.random())
+                    outcome = node.actions[i if i < len(cum) else len(cum) - 1]
+                else:
+                    outcome = game.sample_chance(node.state, rng)
+                child = node.cmap.get(outcome)
+                if child is None:
+                    if self._nodes >= self._max_nodes:
+                        value = self._score(game.apply(node.state, outcome), rng)
+                        break
+                    child = self._new_node(game.apply(node.state, outcome))
+                    node.cmap[outcome] = child
+                    path.append(child)
+                    value = self._evaluate(child, rng)
+                    break
+                node = child
+                path.append(node)
+                continue
+            if not node.actions:
+                self._expand(node)
+            untried = node.untried
+            if untried:
+                if self._nodes >= self._max_nodes:
+                    i = untried[rng.randrange(len(untried))]
+                    value = self._score(game.apply(node.state, node.actions[i]), rng)
+                    break
+                j = rng.randrange(len(untried))
+                i = untried[j]
+                untried[j] = untried[-1]
+                untried.pop()
+                child = self._new_node(game.apply(node.state, node.actions[i]))
+                node.children[i] = child
+                path.append(child)
+                value = self._evaluate(child, rng)
+                break
+            i = self._select_puct(node, player) if node.priors is not None else self._select_uct(node, player)
+            nxt = node.children[i]
+            if nxt is None:
+                if self._nodes >= self._max_nodes:
+                    value = self._score(game.apply(node.state, node.actions[i]), rng)
+                    break
+                nxt = self._new_node(game.apply(node.state, node.actions[i]))
+                node.children[i] = nxt
+                path.append(nxt)
+                value = self._evaluate(nxt, rng)
+                break
+            node = nxt
+            path.append(node)
+        players = self._players
+        for nd in path:
+            nd.n += 1
+            w = nd.w
+            for k in range(players):
+                w[k] += value[k]
+        if self.options.solver and path[-1].proven is not None and len(path) > 1:
+            self._propagate(path)
+
+    def _cache_outcomes(self, node: _Node) -> list[float]:
+        """Store a chance node's outcomes (``actions``) and cumulative probabilities (``priors``)."""
+        outcomes = self.game.chance_outcomes(node.state)
+        node.actions = [a for a, _ in outcomes]
+        cum: list[float] = []
+        acc = 0.0
+        for _, prob in outcomes:
+            acc += prob
+            cum.append(acc)
+        node.priors = cum
+        return cum
+
+    def _select_uct(self, node: _Node, p: int) -> int:
+        c2log = self.options.uct_c * self.options.uct_c * math.log(node.n)
+        solver = self.options.solver
+        sqrt = math.sqrt
+        best_i = 0
+        best = -math.inf
+        for i, c in enumerate(node.children):
+            assert c is not None
+            n = c.n
+            proven = c.proven
+            if proven is not None:
+                q = proven[p]
+                if solver and q <= LOSS:
+                    continue
+            else:
+                q = c.w[p] / n
+            score = q + sqrt(c2log / n)
+            if score > best:
+                best, best_i = score, i
+        return best_i
+
+    def _select_puct(self, node: _Node, p: int) -> int:
+        priors = node.priors
+        assert priors is not None
+        scale = self.options.puct_c * math.sqrt(node.n)
+        fpu = node.w[p] / node.n if node.n else 0.5
+        solver = self.options.solver
+        best_i = 0
+        best = -math.inf
+        for i, c in enumerate(node.children):
+            if c is None or c.n == 0:
+                q, n = fpu, 0
+            else:
+                n = c.n
+                proven = c.proven
+                if proven is not None:
+                    q = proven[p]
+                    if solver and q <= LOSS:
+                        continue
+                else:
+                    q = c.w[p] / n
+            score = q + scale * priors[i] / (1 + n)
+            if score > best:
+                best, best_i = score, i
+        return best_i
+
+    def _propagate(self, path: list[_Node]) -> None:
+        game = self.game
+        for idx in range(len(path) - 2, -1, -1):
+            node = path[idx]
+            child = path[idx + 1]
+            if node.proven is not None or child.proven is None:
+                return
+            p = node.player
+            if p == CHANCE:
+                outcomes = game.chance_outcomes(node.state)
+                if len(node.cmap) < len(outcomes):
+                    return
+                total = [0.0] * self._players
+                for outcome, prob in outcomes:
+                    proven = node.cmap[outcome].proven
+                    if proven is None:
+                        return
+                    for k in range(self._players):
+                        total[k] += prob * proven[k]
+                node.proven = tuple(total)
+                continue
+            if child.proven[p] >= WIN:
+                node.proven = child.proven
+                continue
+            if node.untried:
+                return
+            best: tuple[float, ...] | None = None
+            for other in node.children:
+                if other is None or other.proven is None:
+                    return
+                if best is None or other.proven[p] > best[p]:
+                    best = other.proven
+            node.proven = best
+
+    def _score(self, state: Any, rng: random.Random) -> Sequence[float]:
+        """Score a state outside the tree (the tree is full: ``options.max_nodes``)."""
+        player = self.game.current_player(state)
+        if player == TERMINAL:
+            return self.game.returns(state)
+        return rollout(
+            self.game, state, rng, player=player, legal=None, depth=self.options.rollout_depth, end=self._end
+        )
+
+    def _evaluate(self, node: _Node, rng: random.Random) -> Sequence[float]:
+        """Score a new leaf: its proven value, else a cut-off rollout."""
+        if node.proven is not None:
+            return node.proven
+        if node.player >= 0 and self.options.rollout_depth != 0:
+            self._expand(node)
+        return rollout(
+            self.game,
+            node.state,
+            rng,
+            player=node.player,
+            legal=(node.actions or None) if node.player >= 0 else None,
+            depth=self.options.rollout_depth,
+            end=self._end,
+        )
+
+
+def rollout(
+    game: Game[Any, Any],
+    state: Any,
+    rng: random.Random,
+    *,
+    player: int,
+    legal: Sequence[Any] | None,
+    depth: int | None,
+    end: float,
+) -> Sequence[float]:
+    """Play random actions (chance by its odds) for ``depth`` steps, then score with the heuristic.
+
+    ``player`` and ``legal`` are those of ``state`` (already known to the caller). The rollout ends
+    early, scored by the heuristic, once the monotonic clock passes ``end``.
+    """
+    limit = math.inf if depth is None else depth
+    steps = 0
+    while True:
+        if player == TERMINAL:
+            return game.returns(state)
+        if steps >= limit:
+            return game.heuristic(state)
+        if player == CHANCE:
+            action = game.sample_chance(state, rng)
+        else:
+            if legal is None:
+                legal = game.legal_actions(state)
+            action = legal[rng.randrange(len(legal))]
+        state = game.apply(state, action)
+        legal = None
+        steps += 1
+        if steps & 15 == 0 and time.monotonic() >= end:
+            limit = 0
+        player = game.current_player(state)

@@ -1,0 +1,233 @@
+"""Root parallelism: independent searches of the same position in worker processes, merged.
+
+Worker ``i`` searches with the seed ``derive_seed(seed, "worker", i)`` and, under a simulation
+limit, ``simulations // workers`` simulations (the first ``simulations % workers`` workers one
+more), so the merged result depends only on the seed, the worker count and the limit. Time bounds
+apply to every worker (the deadline is on the shared monotonic clock). Workers send their root
+statistics back through pipes (also periodically, for progress); the parent merges them: visits
+and per-seat value sums add up, proofs hold, the principal variation of a move comes from the
+worker that visited it most.
+
+Processes are started with ``mp_context`` ("fork" by default where available: nothing is pickled
+on the way in; use "forkserver" or "spawn" in a multi-threaded server if the game is picklable).
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import time
+from dataclasses import dataclass
+from multiprocessing.connection import Connection, wait
+from typing import Any
+
+from games.core import Game, derive_seed, make_rng
+from games.errors import LimitError
+from search._stats import RootStats, merge_stats, to_analysis
+from search.types import Analysis, ProgressCallback, SearchLimit, SearchOptions, StopFlag
+
+__all__ = ["parallel_search", "worker_limits"]
+
+
+_MERGE_MARGIN_S = 0.02
+"""Workers stop this much before a time bound, leaving time to send, merge and rank the results."""
+
+
+def worker_limits(limit: SearchLimit, workers: int, *, start: float = 0.0) -> list[SearchLimit]:
+    """Split a simulation limit over the workers; time bounds become one shared absolute deadline
+    (``_MERGE_MARGIN_S`` early)."""
+    end = limit.end_time(start)
+    deadline = None if end == float("inf") else max(start, end - _MERGE_MARGIN_S)
+    if limit.simulations is None:
+        return [SearchLimit(deadline=deadline)] * workers
+    share, extra = divmod(limit.simulations, workers)
+    out = []
+    for i in range(workers):
+        sims = share + (1 if i < extra else 0)
+        if sims > 0:
+            out.append(SearchLimit(simulations=sims, deadline=deadline))
+    return out
+
+
+def _engine(game: Game[Any, Any], algorithm: str, options: SearchOptions) -> Any:
+    from search.ismcts import ISMCTS
+    from search.mcts import MCTS
+
+    return ISMCTS(game, options=options) if algorithm == "ismcts" else MCTS(game, options=options)
+
+
+@dataclass(frozen=True, slots=True)
+class _Job:
+    """One worker's search.
+
+    Attributes:
+        game: the game.
+        state: the position.
+        algorithm: "mcts" or "ismcts".
+        options: search options.
+        limit: this worker's budget.
+        seed: this worker's seed.
+        start: the search's start on the monotonic clock.
+        stop: the shared stop event.
+        want_progress: whether to send progress reports.
+    """
+
+    game: Game[Any, Any]
+    state: Any
+    algorithm: str
+    options: SearchOptions
+    limit: SearchLimit
+    seed: int
+    start: float
+    stop: Any
+    want_progress: bool
+
+
+def _worker(conn: Connection, job: _Job) -> None:
+    game, state, algorithm, options = job.game, job.state, job.algorithm, job.options
+    limit, seed, start, stop, want_progress = job.limit, job.seed, job.start, job.stop, job.want_progress
+    try:
+        engine = _engine(game, algorithm, options)
+        if algorithm == "ismcts":
+            engine.prepare(state, limit=limit, stop=stop, seed=seed)
+        else:
+            engine.prepare(state, limit=limit, stop=stop)
+
+        def report(sims: int) -> None:
+            conn.send(("progress", engine.root_stats(sims)))
+
+        sims, why = engine.run(
+            make_rng(seed), limit=limit, start=start, stop=stop, on_progress=report if want_progress else None
+        )
+        conn.send(("done", engine.root_stats(sims), why))
+    except BaseException as exc:
+        try:
+            conn.send(("error", exc))
+        except Exception:
+            conn.send(("error", RuntimeError(f"search worker failed: {exc!r}")))
+    finally:
+        conn.close()
+
+
+def _reason(reasons: list[str]) -> str:
+    for why in ("stop", "time", "proven"):
+        if why in reasons:
+            return why
+    return reasons[0] if reasons else "simulations"
+
+
+def parallel_search(
+    game: Game[Any, Any],
+    state: Any,
+    *,
+    algorithm: str,
+    limit: SearchLimit,
+    seed: int,
+    options: SearchOptions,
+    workers: int,
+    stop: StopFlag | None = None,
+    progress: ProgressCallback | None = None,
+    mp_context: str | None = None,
+) -> Analysis:
+    """Search ``state`` in ``workers`` processes and merge their root statistics."""
+    if not limit.bounded and stop is None:
+        raise LimitError(
+            "a search needs a bound: simulations, time_s or deadline (or a stop flag)", field="limit"
+        )
+    start = time.monotonic()
+    method = mp_context or ("fork" if "fork" in mp.get_all_start_methods() else "spawn")
+    ctx: Any = mp.get_context(method)
+    shared_stop = ctx.Event()
+    limits = worker_limits(limit, workers, start=start)
+    procs = []
+    conns: list[Connection] = []
+    for i, lim in enumerate(limits):
+        parent_end, child_end = ctx.Pipe(duplex=False)
+        proc = ctx.Process(
+            target=_worker,
+            args=(
+                child_end,
+                _Job(
+                    game=game,
+                    state=state,
+                    algorithm=algorithm,
+                    options=options,
+                    limit=lim,
+                    seed=derive_seed(seed, "worker", i),
+                    start=start,
+                    stop=shared_stop,
+                    want_progress=progress is not None,
+                ),
+            ),
+            daemon=True,
+        )
+        proc.start()
+        child_end.close()
+        procs.append(proc)
+        conns.append(parent_end)
+
+    latest: dict[int, RootStats] = {}
+    done: dict[int, RootStats] = {}
+    reasons: list[str] = []
+    error: BaseException | None = None
+    open_conns = dict(enumerate(conns))
+    next_report = start + options.progress_interval_s
+    try:
+        while open_conns:
+            timeout = 0.02 if stop is not None else max(0.0, next_report - time.monotonic())
+            for conn in wait(list(open_conns.values()), timeout=timeout if progress or stop else None):
+                assert isinstance(conn, Connection)
+                i = conns.index(conn)
+                try:
+                    msg = conn.recv()
+                except EOFError:
+                    open_conns.pop(i, None)
+                    if i not in done and error is None:
+                        error = RuntimeError(f"search worker {i} died without a result")
+                    continue
+                if msg[0] == "progress":
+                    latest[i] = msg[1]
+                elif msg[0] == "done":
+                    done[i] = latest[i] = msg[1]
+                    reasons.append(msg[2])
+                    open_conns.pop(i, None)
+                else:
+                    error = msg[1]
+                    open_conns.pop(i, None)
+                    shared_stop.set()
+            if stop is not None and stop.is_set():
+                shared_stop.set()
+            now = time.monotonic()
+            if progress is not None and now >= next_report and latest and open_conns:
+                parts = [latest[i] for i in sorted(latest)]
+                progress(
+                    to_analysis(
+                        merge_stats(parts),
+                        seed=seed,
+                        elapsed_s=now - start,
+                        final=False,
+                        workers=len(limits),
+                        algorithm=algorithm,
+                        stopped_by="running",
+                    )
+                )
+                next_report = time.monotonic() + options.progress_interval_s
+    finally:
+        shared_stop.set()
+        for proc in procs:
+            proc.join(timeout=5)
+            if proc.is_alive():
+                proc.kill()
+        for conn in conns:
+            conn.close()
+    if error is not None:
+        raise error
+    parts = [done[i] for i in sorted(done)]
+    return to_analysis(
+        merge_stats(parts),
+        seed=seed,
+        elapsed_s=time.monotonic() - start,
+        final=True,
+        workers=len(limits),
+        algorithm=algorithm,
+        stopped_by=_reason(reasons),
+    )
