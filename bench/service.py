@@ -1,0 +1,275 @@
+"""RPC costs of the service, each against an echo RPC on the same server in the same run.
+
+Run: ``python -m bench.service [--seconds 3]`` (about 30 s). A real server runs as a subprocess
+(``lictor serve --port 0``); the client is this process.
+
+1. Latency: SuggestAction at a 1-simulation budget vs DiagnosticsService.Echo, p50 and p99
+   (target: SuggestAction p50 <= 2x echo p50). The game is the first registered one (Tiberpunk
+   when registered), at a seat's decision after setup.
+2. Throughput: Score with 16 calls in flight vs Echo with 16 in flight (target >= 50%), on the
+   first registered game with an exact scorer (skipped, and said so, when none has one): the
+   same position again and again (the server keeps recent answers, as Score is a pure function of
+   the position), and distinct positions on every call (3000, more than it keeps).
+3. Deadline accuracy: SuggestAction with a 30 s budget and a 200 ms client deadline; wall time
+   to the answer, p50 and max (target: max <= 250 ms, and an answer, not DEADLINE_EXCEEDED).
+
+Results are printed and written as JSON to ``bench/results/service.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import grpc
+
+from games.core import CHANCE, GameConfig, game_names, get_game
+from lictor.v1 import advisor_service_pb2 as advisor_pb
+from lictor.v1 import diagnostics_service_pb2 as diag_pb
+from lictor.v1 import position_pb2 as pos_pb
+from lictor.v1 import solver_service_pb2 as solver_pb
+from service.client import stubs
+from solver.core import get_scorer
+
+RESULTS = Path(__file__).parent / "results" / "service.json"
+
+
+def _pct(xs: list[float], q: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(q * len(xs)))]
+
+
+def _decision_position(name: str, seed: int = 1) -> pos_pb.Position:
+    game = get_game(name)
+    info = game.info
+    players = min(info.max_players, max(info.min_players, 2))
+    state = game.new_state(GameConfig(players=players), seed)
+    rng = random.Random(seed)
+    actions = []
+    while game.current_player(state) == CHANCE:
+        a = game.sample_chance(state, rng)
+        actions.append(game.action_to_text(state, a))
+        state = game.apply(state, a)
+    return pos_pb.Position(
+        game=name,
+        record=pos_pb.GameRecord(setup=pos_pb.GameSetup(players=players, seed=seed), actions=actions),
+    )
+
+
+def _latencies(fn: Any, n: int) -> list[float]:
+    out = []
+    for _ in range(n):
+        t0 = time.perf_counter()
+        fn()
+        out.append(time.perf_counter() - t0)
+    return out
+
+
+def _throughput(fn: Any, seconds: float, in_flight: int = 16) -> float:
+    stop = time.monotonic() + seconds
+    counts = [0] * in_flight
+
+    def worker(i: int) -> None:
+        while time.monotonic() < stop:
+            fn()
+            counts[i] += 1
+
+    threads = [threading.Thread(target=worker, args=(i,)) for i in range(in_flight)]
+    t0 = time.monotonic()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return sum(counts) / (time.monotonic() - t0)
+
+
+def _start_server(db: Path) -> tuple[subprocess.Popen[str], int]:
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "service.cli",
+            "serve",
+            "--port",
+            "0",
+            "--db",
+            str(db),
+            "--max-concurrent-searches",
+            "32",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    assert proc.stdout is not None
+    line = proc.stdout.readline()
+    if "serving on" not in line:
+        proc.kill()
+        raise RuntimeError(f"server did not start: {line!r}")
+    return proc, int(line.split()[3].rsplit(":", 1)[1])
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the three measurements and print them."""
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--seconds", type=float, default=3.0, help="seconds per throughput run")
+    parser.add_argument("--calls", type=int, default=400, help="calls per latency run")
+    ns = parser.parse_args(argv)
+    names = game_names()
+    if not names:
+        print("no registered game: nothing to measure")
+        return 1
+    game = "tiberpunk" if "tiberpunk" in names else names[0]
+    scored = []
+    for n in names:
+        try:
+            get_scorer(n)
+            scored.append(n)
+        except Exception:
+            pass
+    results: dict[str, Any] = {"game": game}
+    with tempfile.TemporaryDirectory() as tmp:
+        proc, port = _start_server(Path(tmp) / "bench.db")
+        try:
+            channel = grpc.insecure_channel(f"127.0.0.1:{port}")
+            api = stubs(channel)
+            echo_req = diag_pb.EchoRequest(payload=b"x" * 64)
+            suggest_req = advisor_pb.SuggestActionRequest(position=_decision_position(game), seed=1)
+            suggest_req.budget.simulations = 1
+
+            def echo() -> None:
+                api.diagnostics.Echo(echo_req, timeout=10)
+
+            def suggest() -> None:
+                api.advisor.SuggestAction(suggest_req, timeout=10)
+
+            for _ in range(50):
+                echo()
+                suggest()
+            e = _latencies(echo, ns.calls)
+            s = _latencies(suggest, ns.calls)
+            lat = {
+                "echo_p50_ms": 1000 * _pct(e, 0.5),
+                "echo_p99_ms": 1000 * _pct(e, 0.99),
+                "suggest_p50_ms": 1000 * _pct(s, 0.5),
+                "suggest_p99_ms": 1000 * _pct(s, 0.99),
+            }
+            lat["p50_ratio"] = lat["suggest_p50_ms"] / lat["echo_p50_ms"]
+            lat["p99_ratio"] = lat["suggest_p99_ms"] / lat["echo_p99_ms"]
+            # The same work in-process (no RPC): what of SuggestAction is the search itself.
+            from search import SearchLimit
+            from service import ai, convert
+
+            def local() -> None:
+                res = convert.resolve_position(suggest_req.position)
+                ai.choose(res.game, res.state, seed=1, limit=SearchLimit(simulations=1))
+
+            for _ in range(20):
+                local()
+            lo = _latencies(local, ns.calls)
+            lat["in_process_p50_ms"] = 1000 * _pct(lo, 0.5)
+            lat["rpc_overhead_p50_ms"] = lat["suggest_p50_ms"] - lat["in_process_p50_ms"]
+            results["latency"] = lat
+            print(
+                f"[1] latency on {game}: echo"
+                f" p50 {lat['echo_p50_ms']:.2f} ms p99 {lat['echo_p99_ms']:.2f} ms; "
+                f"SuggestAction(1 sim) p50 {lat['suggest_p50_ms']:.2f} ms"
+                f" p99 {lat['suggest_p99_ms']:.2f} ms; ratio p50 {lat['p50_ratio']:.2f}x (target <= 2x)"
+                f" p99 {lat['p99_ratio']:.2f}x",
+                flush=True,
+            )
+            print(
+                f"    the same resolve + 1-simulation search in-process: {lat['in_process_p50_ms']:.2f} ms;"
+                f" the service adds {lat['rpc_overhead_p50_ms']:.2f} ms"
+                f" ({lat['rpc_overhead_p50_ms'] / lat['echo_p50_ms']:.2f}x echo p50)",
+                flush=True,
+            )
+
+            if scored:
+                score_req = solver_pb.ScoreRequest(position=_decision_position(scored[0]))
+                # Distinct positions (more than the server keeps answers for): every call scores anew.
+                fresh = [
+                    solver_pb.ScoreRequest(position=_decision_position(scored[0], seed))
+                    for seed in range(3000)
+                ]
+                counter = iter(range(10**9))
+
+                def score() -> None:
+                    api.solver.Score(score_req, timeout=30)
+
+                def score_fresh() -> None:
+                    api.solver.Score(fresh[next(counter) % len(fresh)], timeout=30)
+
+                for _ in range(20):
+                    score()
+                echo_rate = _throughput(echo, ns.seconds)
+                score_rate = _throughput(score, ns.seconds)
+                fresh_rate = _throughput(score_fresh, ns.seconds)
+                results["throughput"] = {
+                    "game": scored[0],
+                    "echo_per_s": echo_rate,
+                    "score_per_s": score_rate,
+                    "ratio": score_rate / echo_rate,
+                    "score_distinct_per_s": fresh_rate,
+                    "ratio_distinct": fresh_rate / echo_rate,
+                }
+                print(
+                    f"[2] throughput, 16 in flight, Score on {scored[0]}: {score_rate:.0f}/s vs echo "
+                    f"{echo_rate:.0f}/s = {100 * score_rate / echo_rate:.0f}% (target >= 50%); "
+                    f"distinct positions every call (no cached answer): {fresh_rate:.0f}/s = "
+                    f"{100 * fresh_rate / echo_rate:.0f}%",
+                    flush=True,
+                )
+            else:
+                results["throughput"] = None
+                print("[2] throughput: skipped, no registered game has an exact scorer yet", flush=True)
+
+            big = advisor_pb.SuggestActionRequest(position=_decision_position(game), seed=2)
+            big.budget.time_s = 30.0
+            walls, answered = [], 0
+            for _ in range(10):
+                t0 = time.perf_counter()
+                try:
+                    reply = api.advisor.SuggestAction(big, timeout=0.2)
+                    answered += bool(reply.action)
+                except grpc.RpcError as exc:
+                    print(f"    deadline call failed: {exc.code().name}")
+                walls.append(time.perf_counter() - t0)
+            results["deadline"] = {
+                "deadline_ms": 200,
+                "p50_ms": 1000 * statistics.median(walls),
+                "max_ms": 1000 * max(walls),
+                "answered": answered,
+                "calls": len(walls),
+            }
+            d = results["deadline"]
+            print(
+                f"[3] deadline 200 ms on a 30 s search: p50 {d['p50_ms']:.0f} ms, max {d['max_ms']:.0f} ms "
+                f"(target <= 250 ms), answered {answered}/{len(walls)} with the best move so far",
+                flush=True,
+            )
+            channel.close()
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+    RESULTS.parent.mkdir(exist_ok=True)
+    RESULTS.write_text(json.dumps(results, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,144 @@
+from lictor.v1 import position_pb2 as _position_pb2
+from google.protobuf.internal import containers as _containers
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from collections.abc import Iterable as _Iterable, Mapping as _Mapping
+from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class Variant(_message.Message):
+    __slots__ = ("name", "description", "default_value", "choices")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
+    DEFAULT_VALUE_FIELD_NUMBER: _ClassVar[int]
+    CHOICES_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    description: str
+    default_value: _position_pb2.OptionValue
+    choices: _containers.RepeatedCompositeFieldContainer[_position_pb2.OptionValue]
+    def __init__(self, name: _Optional[str] = ..., description: _Optional[str] = ..., default_value: _Optional[_Union[_position_pb2.OptionValue, _Mapping]] = ..., choices: _Optional[_Iterable[_Union[_position_pb2.OptionValue, _Mapping]]] = ...) -> None: ...
+
+class GameInfo(_message.Message):
+    __slots__ = ("name", "title", "min_players", "max_players", "variants", "content_version", "hidden_information", "stochastic", "has_scorer", "puzzle_kinds")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    TITLE_FIELD_NUMBER: _ClassVar[int]
+    MIN_PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    MAX_PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    VARIANTS_FIELD_NUMBER: _ClassVar[int]
+    CONTENT_VERSION_FIELD_NUMBER: _ClassVar[int]
+    HIDDEN_INFORMATION_FIELD_NUMBER: _ClassVar[int]
+    STOCHASTIC_FIELD_NUMBER: _ClassVar[int]
+    HAS_SCORER_FIELD_NUMBER: _ClassVar[int]
+    PUZZLE_KINDS_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    variants: _containers.RepeatedCompositeFieldContainer[Variant]
+    content_version: str
+    hidden_information: bool
+    stochastic: bool
+    has_scorer: bool
+    puzzle_kinds: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, name: _Optional[str] = ..., title: _Optional[str] = ..., min_players: _Optional[int] = ..., max_players: _Optional[int] = ..., variants: _Optional[_Iterable[_Union[Variant, _Mapping]]] = ..., content_version: _Optional[str] = ..., hidden_information: bool = ..., stochastic: bool = ..., has_scorer: bool = ..., puzzle_kinds: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class ListGamesRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class ListGamesResponse(_message.Message):
+    __slots__ = ("games",)
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    games: _containers.RepeatedCompositeFieldContainer[GameInfo]
+    def __init__(self, games: _Optional[_Iterable[_Union[GameInfo, _Mapping]]] = ...) -> None: ...
+
+class NewGameRequest(_message.Message):
+    __slots__ = ("game", "setup", "content_pack")
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    SETUP_FIELD_NUMBER: _ClassVar[int]
+    CONTENT_PACK_FIELD_NUMBER: _ClassVar[int]
+    game: str
+    setup: _position_pb2.GameSetup
+    content_pack: str
+    def __init__(self, game: _Optional[str] = ..., setup: _Optional[_Union[_position_pb2.GameSetup, _Mapping]] = ..., content_pack: _Optional[str] = ...) -> None: ...
+
+class NewGameResponse(_message.Message):
+    __slots__ = ("position", "summary")
+    POSITION_FIELD_NUMBER: _ClassVar[int]
+    SUMMARY_FIELD_NUMBER: _ClassVar[int]
+    position: _position_pb2.Position
+    summary: _position_pb2.PositionSummary
+    def __init__(self, position: _Optional[_Union[_position_pb2.Position, _Mapping]] = ..., summary: _Optional[_Union[_position_pb2.PositionSummary, _Mapping]] = ...) -> None: ...
+
+class GetLegalActionsRequest(_message.Message):
+    __slots__ = ("position",)
+    POSITION_FIELD_NUMBER: _ClassVar[int]
+    position: _position_pb2.Position
+    def __init__(self, position: _Optional[_Union[_position_pb2.Position, _Mapping]] = ...) -> None: ...
+
+class LegalAction(_message.Message):
+    __slots__ = ("text", "probability", "action")
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    PROBABILITY_FIELD_NUMBER: _ClassVar[int]
+    ACTION_FIELD_NUMBER: _ClassVar[int]
+    text: str
+    probability: float
+    action: _position_pb2.Action
+    def __init__(self, text: _Optional[str] = ..., probability: _Optional[float] = ..., action: _Optional[_Union[_position_pb2.Action, _Mapping]] = ...) -> None: ...
+
+class GetLegalActionsResponse(_message.Message):
+    __slots__ = ("actions", "summary")
+    ACTIONS_FIELD_NUMBER: _ClassVar[int]
+    SUMMARY_FIELD_NUMBER: _ClassVar[int]
+    actions: _containers.RepeatedCompositeFieldContainer[LegalAction]
+    summary: _position_pb2.PositionSummary
+    def __init__(self, actions: _Optional[_Iterable[_Union[LegalAction, _Mapping]]] = ..., summary: _Optional[_Union[_position_pb2.PositionSummary, _Mapping]] = ...) -> None: ...
+
+class ApplyActionRequest(_message.Message):
+    __slots__ = ("position", "action", "resolve_chance", "chance_seed")
+    POSITION_FIELD_NUMBER: _ClassVar[int]
+    ACTION_FIELD_NUMBER: _ClassVar[int]
+    RESOLVE_CHANCE_FIELD_NUMBER: _ClassVar[int]
+    CHANCE_SEED_FIELD_NUMBER: _ClassVar[int]
+    position: _position_pb2.Position
+    action: _position_pb2.Action
+    resolve_chance: bool
+    chance_seed: int
+    def __init__(self, position: _Optional[_Union[_position_pb2.Position, _Mapping]] = ..., action: _Optional[_Union[_position_pb2.Action, _Mapping]] = ..., resolve_chance: bool = ..., chance_seed: _Optional[int] = ...) -> None: ...
+
+class ApplyActionResponse(_message.Message):
+    __slots__ = ("position", "events", "summary")
+    POSITION_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
+    SUMMARY_FIELD_NUMBER: _ClassVar[int]
+    position: _position_pb2.Position
+    events: _containers.RepeatedCompositeFieldContainer[_position_pb2.Event]
+    summary: _position_pb2.PositionSummary
+    def __init__(self, position: _Optional[_Union[_position_pb2.Position, _Mapping]] = ..., events: _Optional[_Iterable[_Union[_position_pb2.Event, _Mapping]]] = ..., summary: _Optional[_Union[_position_pb2.PositionSummary, _Mapping]] = ...) -> None: ...
+
+class ValidateStateRequest(_message.Message):
+    __slots__ = ("position",)
+    POSITION_FIELD_NUMBER: _ClassVar[int]
+    position: _position_pb2.Position
+    def __init__(self, position: _Optional[_Union[_position_pb2.Position, _Mapping]] = ...) -> None: ...
+
+class Problem(_message.Message):
+    __slots__ = ("field", "rule", "message")
+    FIELD_FIELD_NUMBER: _ClassVar[int]
+    RULE_FIELD_NUMBER: _ClassVar[int]
+    MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    field: str
+    rule: str
+    message: str
+    def __init__(self, field: _Optional[str] = ..., rule: _Optional[str] = ..., message: _Optional[str] = ...) -> None: ...
+
+class ValidateStateResponse(_message.Message):
+    __slots__ = ("valid", "problems", "summary")
+    VALID_FIELD_NUMBER: _ClassVar[int]
+    PROBLEMS_FIELD_NUMBER: _ClassVar[int]
+    SUMMARY_FIELD_NUMBER: _ClassVar[int]
+    valid: bool
+    problems: _containers.RepeatedCompositeFieldContainer[Problem]
+    summary: _position_pb2.PositionSummary
+    def __init__(self, valid: bool = ..., problems: _Optional[_Iterable[_Union[Problem, _Mapping]]] = ..., summary: _Optional[_Union[_position_pb2.PositionSummary, _Mapping]] = ...) -> None: ...

@@ -1,0 +1,514 @@
+"""Conversions between the ``lictor.v1`` messages and the domain (games, search, solver).
+
+Positions arrive in one of several forms (a record the server replays, state JSON, state text,
+typed per-game messages); :func:`resolve_position` turns any of them into a game and a state and
+:func:`position_like` writes a new state back in the form the client used. Errors raised by a game
+while reading a request get the request path prepended to their ``field``.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections import OrderedDict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from games.core import CHANCE, TERMINAL, Game, GameConfig, GameInfo, get_game
+from games.core.protocol import OptionValue
+from games.errors import InvalidStateError, LictorError, LimitError
+from lictor.v1 import advisor_service_pb2 as advisor_pb
+from lictor.v1 import game_service_pb2 as game_pb
+from lictor.v1 import position_pb2 as pos_pb
+from lictor.v1 import solver_service_pb2 as solver_pb
+from service import ai
+from service.errors import RequestError, with_field
+from solver.core import ScoreReport, SolveResult, Status
+
+__all__ = [
+    "MAX_RECORD_ACTIONS",
+    "LruCache",
+    "Resolved",
+    "analysis_to_pb",
+    "candidate_to_pb",
+    "game_info_to_pb",
+    "lookup_game",
+    "new_game",
+    "option_value_to_pb",
+    "options_from_pb",
+    "parse_action",
+    "position_like",
+    "record_position",
+    "replay",
+    "resolve_pack",
+    "resolve_position",
+    "score_to_pb",
+    "setup_from_pb",
+    "solve_to_pb",
+    "summary_of",
+]
+
+MAX_RECORD_ACTIONS = 100_000
+"""Most actions a record may hold (a LimitError beyond)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Setup:
+    """A game setup read from a ``GameSetup`` message.
+
+    Attributes:
+        players: number of seats.
+        options: variant options.
+        seed: setup seed.
+    """
+
+    players: int
+    options: dict[str, OptionValue]
+    seed: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Resolved:
+    """A position read from a request.
+
+    Attributes:
+        name: the game name.
+        game: the game.
+        state: the state.
+        kind: which ``Position.kind`` it came as (``"record"``, ``"state_json"``, ``"state_text"``).
+        content_pack: the content pack directory ("" = reference).
+        setup: the setup when it came as a record, else None.
+        actions: the record's actions in notation (empty unless a record).
+    """
+
+    name: str
+    game: Game[Any, Any]
+    state: Any
+    kind: str
+    content_pack: str = ""
+    setup: Setup | None = None
+    actions: tuple[str, ...] = ()
+
+    @property
+    def move_number(self) -> int:
+        """Actions played since setup (0 when unknown: not a record)."""
+        return len(self.actions)
+
+
+# ---------------------------------------------------------------------------------------- options
+def option_value_to_pb(value: OptionValue) -> pos_pb.OptionValue:
+    """An option value as its message."""
+    if isinstance(value, bool):
+        return pos_pb.OptionValue(flag=value)
+    if isinstance(value, int):
+        return pos_pb.OptionValue(integer=value)
+    if isinstance(value, float):
+        return pos_pb.OptionValue(real=value)
+    return pos_pb.OptionValue(text=str(value))
+
+
+def option_value_from_pb(msg: pos_pb.OptionValue, field: str) -> OptionValue:
+    """An option value from its message; RequestError when no kind is set."""
+    kind = msg.WhichOneof("kind")
+    if kind is None:
+        raise RequestError(
+            f"option value at {field!r} has no kind set; set text, integer, real or flag", field=field
+        )
+    value: OptionValue = getattr(msg, kind)
+    return value
+
+
+def options_from_pb(options: Mapping[str, pos_pb.OptionValue], field: str) -> dict[str, OptionValue]:
+    """The options map of a request as plain values."""
+    return {k: option_value_from_pb(v, f"{field}.{k}") for k, v in sorted(options.items())}
+
+
+def options_to_pb(options: Mapping[str, OptionValue], target: Any) -> None:
+    """Fill a ``map<string, OptionValue>`` field."""
+    for k, v in options.items():
+        target[k].CopyFrom(option_value_to_pb(v))
+
+
+# ---------------------------------------------------------------------------------------- games
+def resolve_pack(content_pack: str, root: str | None, *, field: str) -> str:
+    """The directory of a request's content pack, which must lie under the server's content root.
+
+    "" (the reference pack) stays "". Without a content root the server loads no user packs.
+    """
+    if not content_pack:
+        return ""
+    if not root:
+        raise RequestError(
+            f"this server loads no content packs (asked for {content_pack!r}); start it with --content-root",
+            field=field,
+        )
+    base = Path(root).resolve()
+    path = (base / content_pack).resolve()
+    if not path.is_relative_to(base) or not path.is_dir():
+        raise RequestError(
+            f"content pack {content_pack!r} is not a directory under the server's content root", field=field
+        )
+    return str(path)
+
+
+def lookup_game(name: str, content_pack: str = "", *, field: str = "game") -> Game[Any, Any]:
+    """The registered game ``name`` (UnknownGameError → NOT_FOUND); RequestError when empty."""
+    if not name:
+        raise RequestError("the game name is required", field=field)
+    try:
+        return get_game(name, content_path=content_pack)
+    except LictorError as exc:
+        if exc.field in ("", "game"):
+            exc.field = field
+        raise
+
+
+def game_info_to_pb(info: GameInfo, *, has_scorer: bool, puzzle_kinds: Sequence[str]) -> game_pb.GameInfo:
+    """A game's listing."""
+    return game_pb.GameInfo(
+        name=info.name,
+        title=info.title,
+        min_players=info.min_players,
+        max_players=info.max_players,
+        variants=[
+            game_pb.Variant(
+                name=v.name,
+                description=v.description,
+                default_value=option_value_to_pb(v.default),
+                choices=[option_value_to_pb(c) for c in v.choices],
+            )
+            for v in info.variants
+        ],
+        content_version=info.content_version,
+        hidden_information=info.hidden_information,
+        stochastic=info.stochastic,
+        has_scorer=has_scorer,
+        puzzle_kinds=list(puzzle_kinds),
+    )
+
+
+def _config_error_field(exc: LictorError, prefix: str) -> LictorError:
+    # A game names its config fields "config.players", "config.options.x": map them onto the setup.
+    if exc.field.startswith("config."):
+        rest = exc.field.removeprefix("config.")
+        exc.field = f"{prefix}.{rest}" if prefix else rest
+        return exc
+    return with_field(exc, prefix)
+
+
+def _state_error(exc: LictorError, prefix: str) -> LictorError:
+    # A game names the state's own fields "state" / "state.x": map them onto the request field.
+    if exc.field == "state" or exc.field.startswith("state."):
+        exc.field = prefix + exc.field.removeprefix("state")
+        return exc
+    return with_field(exc, prefix)
+
+
+def setup_from_pb(msg: pos_pb.GameSetup, *, field: str) -> Setup:
+    """Read a ``GameSetup`` (players required)."""
+    if msg.players <= 0:
+        raise RequestError(
+            f"players must be a positive number of seats, not {msg.players!r}", field=f"{field}.players"
+        )
+    return Setup(players=msg.players, options=options_from_pb(msg.options, f"{field}.options"), seed=msg.seed)
+
+
+def setup_to_pb(setup: Setup) -> pos_pb.GameSetup:
+    """A setup as its message."""
+    msg = pos_pb.GameSetup(players=setup.players, seed=setup.seed)
+    options_to_pb(setup.options, msg.options)
+    return msg
+
+
+def new_game(game: Game[Any, Any], setup: Setup, *, field: str, content_pack: str = "") -> Any:
+    """The start state of ``setup``; config errors name ``field``'s sub-fields."""
+    config = GameConfig(players=setup.players, options=dict(setup.options), content_path=content_pack)
+    try:
+        return game.new_state(config, setup.seed)
+    except LictorError as exc:
+        raise _config_error_field(exc, field) from None
+
+
+def parse_action(game: Game[Any, Any], state: Any, msg: pos_pb.Action | str, *, field: str) -> Any:
+    """The action of an ``Action`` message (its text or a typed action) or of a notation, in ``state``."""
+    if isinstance(msg, str):
+        text = msg
+    else:
+        kind = msg.WhichOneof("kind")
+        if kind is None:
+            raise RequestError("the action is required (set action.text to its notation)", field=field)
+        if kind == "text":
+            text = msg.text
+        else:
+            from service import typed
+
+            text = typed.action_text(game.info.name, msg, field=field)
+        field = f"{field}.{kind}"
+    if not text.strip():
+        raise RequestError("the action text is empty", field=field)
+    try:
+        return game.parse_action(state, text.strip())
+    except LictorError as exc:
+        exc.field = field
+        raise
+
+
+def apply_checked(game: Game[Any, Any], state: Any, action: Any, *, field: str) -> Any:
+    """``game.apply`` with its error's field set to ``field``."""
+    try:
+        return game.apply(state, action)
+    except LictorError as exc:
+        exc.field = field
+        raise
+
+
+def replay(game: Game[Any, Any], start: Any, actions: Sequence[str], *, field: str) -> Any:
+    """Apply a record's actions in notation to ``start``."""
+    if len(actions) > MAX_RECORD_ACTIONS:
+        raise LimitError(
+            f"a record holds at most {MAX_RECORD_ACTIONS} actions, not {len(actions)}", field=field
+        )
+    state = start
+    for i, text in enumerate(actions):
+        f = f"{field}[{i}]"
+        action = parse_action(game, state, text, field=f)
+        state = apply_checked(game, state, action, field=f)
+    return state
+
+
+class LruCache:
+    """A small thread-safe LRU of immutable values (states, answers) by the request bytes behind them.
+
+    Clients of a stateless referee resend the same record, or the same record plus one action:
+    a hit skips the replay, a hit on the record without its last action replays only that one.
+    """
+
+    def __init__(self, size: int = 2048) -> None:
+        self.size = size
+        self._data: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[Any, ...]) -> Any:
+        with self._lock:
+            state = self._data.get(key)
+            if state is not None:
+                self._data.move_to_end(key)
+            return state
+
+    def put(self, key: tuple[Any, ...], state: Any) -> None:
+        with self._lock:
+            self._data[key] = state
+            self._data.move_to_end(key)
+            while len(self._data) > self.size:
+                self._data.popitem(last=False)
+
+
+_CACHE = LruCache()
+
+
+def _replay_record(game: Game[Any, Any], msg: pos_pb.Position, setup: Setup, field: str, pack: str) -> Any:
+    actions = tuple(msg.record.actions)
+    if len(actions) > MAX_RECORD_ACTIONS:
+        raise LimitError(
+            f"a record holds at most {MAX_RECORD_ACTIONS} actions, not {len(actions)}",
+            field=f"{field}.record.actions",
+        )
+    base = (msg.game, pack, msg.record.setup.SerializeToString(deterministic=True))
+    state = _CACHE.get((*base, actions))
+    if state is not None:
+        return state
+    done = 0
+    if actions:
+        state = _CACHE.get((*base, actions[:-1]))
+        done = len(actions) - 1 if state is not None else 0
+    if state is None:
+        state = new_game(game, setup, field=f"{field}.record.setup", content_pack=pack)
+    for i in range(done, len(actions)):
+        f = f"{field}.record.actions[{i}]"
+        state = apply_checked(game, state, parse_action(game, state, actions[i], field=f), field=f)
+    _CACHE.put((*base, actions), state)
+    return state
+
+
+def resolve_position(
+    msg: pos_pb.Position, *, field: str = "position", content_root: str | None = None
+) -> Resolved:
+    """Read any form of ``Position`` into a game and a state (packs only under ``content_root``)."""
+    pack = resolve_pack(msg.content_pack, content_root, field=f"{field}.content_pack")
+    game = lookup_game(msg.game, pack, field=f"{field}.game")
+    kind = msg.WhichOneof("kind")
+    if kind is None:
+        raise RequestError(
+            "the position is empty: set record, state_json or state_text", field=f"{field}.kind"
+        )
+    if kind == "record":
+        setup = setup_from_pb(msg.record.setup, field=f"{field}.record.setup")
+        actions = tuple(msg.record.actions)
+        state = _replay_record(game, msg, setup, field, pack)
+        return Resolved(
+            name=msg.game,
+            game=game,
+            state=state,
+            kind=kind,
+            content_pack=msg.content_pack,
+            setup=setup,
+            actions=actions,
+        )
+    if kind in ("state_json", "state_text"):
+        key = (msg.game, pack, kind, getattr(msg, kind))
+        cached = _CACHE.get(key)
+        if cached is not None:
+            return Resolved(name=msg.game, game=game, state=cached, kind=kind, content_pack=msg.content_pack)
+    if kind == "state_json":
+        try:
+            data = json.loads(msg.state_json)
+        except ValueError as exc:
+            raise InvalidStateError(f"state_json is not JSON: {exc}", field=f"{field}.state_json") from None
+        if not isinstance(data, dict):
+            raise InvalidStateError(
+                f"state_json must be a JSON object, not {type(data).__name__}", field=f"{field}.state_json"
+            )
+        try:
+            state = game.from_dict(data)
+        except LictorError as exc:
+            raise _state_error(exc, f"{field}.state_json") from None
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise InvalidStateError(f"bad state_json: {exc!r}", field=f"{field}.state_json") from None
+    elif kind == "state_text":
+        try:
+            state = game.parse_state(msg.state_text)
+        except LictorError as exc:
+            raise _state_error(exc, f"{field}.state_text") from None
+    else:
+        from service import typed
+
+        state = typed.state_from_pb(game, msg, field=f"{field}.{kind}")
+    if kind in ("state_json", "state_text"):
+        _CACHE.put((msg.game, pack, kind, getattr(msg, kind)), state)
+    return Resolved(name=msg.game, game=game, state=state, kind=kind, content_pack=msg.content_pack)
+
+
+def record_position(
+    name: str, setup: Setup, actions: Sequence[str], content_pack: str = ""
+) -> pos_pb.Position:
+    """A record position."""
+    return pos_pb.Position(
+        game=name,
+        content_pack=content_pack,
+        record=pos_pb.GameRecord(setup=setup_to_pb(setup), actions=list(actions)),
+    )
+
+
+def position_like(res: Resolved, state: Any, new_actions: Sequence[str]) -> pos_pb.Position:
+    """``state`` in the form ``res`` came in (a record gets ``new_actions`` appended)."""
+    if res.kind == "record":
+        assert res.setup is not None
+        return record_position(res.name, res.setup, (*res.actions, *new_actions), res.content_pack)
+    if res.kind == "state_text":
+        return pos_pb.Position(
+            game=res.name, content_pack=res.content_pack, state_text=res.game.state_to_text(state)
+        )
+    if res.kind == "state_json":
+        return pos_pb.Position(
+            game=res.name,
+            content_pack=res.content_pack,
+            state_json=json.dumps(res.game.to_dict(state), sort_keys=True),
+        )
+    from service import typed
+
+    return typed.state_to_pb(res.game, res.name, state, content_pack=res.content_pack)
+
+
+def summary_of(game: Game[Any, Any], name: str, state: Any, move_number: int = 0) -> pos_pb.PositionSummary:
+    """The summary of a position."""
+    player = game.current_player(state)
+    terminal = player == TERMINAL
+    values = game.returns(state) if terminal else game.heuristic(state)
+    return pos_pb.PositionSummary(
+        game=name,
+        players=game.num_players(state),
+        current_player=player,
+        chance=player == CHANCE,
+        terminal=terminal,
+        returns=[float(v) for v in values],
+        state_json=json.dumps(game.to_dict(state), sort_keys=True),
+        state_text=game.state_to_text(state),
+        move_number=move_number,
+    )
+
+
+# ---------------------------------------------------------------------------------------- search
+def candidate_to_pb(c: Any, seat: int) -> advisor_pb.Candidate:
+    """A ranked candidate (``seat``: the mover, for its proven value)."""
+    proven = ai.candidate_proven(c, seat)
+    return advisor_pb.Candidate(
+        action=c.text,
+        visits=c.visits,
+        value=list(ai.candidate_values(c)),
+        prior=float(c.prior),
+        lcb=float(c.lcb),
+        pv=list(c.pv),
+        proven=proven is not None,
+        proven_value=proven if proven is not None else 0.0,
+    )
+
+
+def analysis_to_pb(a: Any, *, max_candidates: int = 0, final: bool | None = None) -> advisor_pb.Analysis:
+    """An analysis (``max_candidates`` > 0 keeps only the best ones)."""
+    cands = a.candidates[:max_candidates] if max_candidates > 0 else a.candidates
+    return advisor_pb.Analysis(
+        seat=a.seat,
+        candidates=[candidate_to_pb(c, a.seat) for c in cands],
+        root_value=list(ai.root_values(a)),
+        simulations=a.simulations,
+        elapsed_s=a.elapsed_s,
+        seed=a.seed,
+        final=a.final if final is None else final,
+        stopped_by=str(getattr(a, "stopped_by", "")),
+    )
+
+
+# ---------------------------------------------------------------------------------------- solver
+_STATUS = {
+    Status.OPTIMAL: solver_pb.SOLVE_STATUS_OPTIMAL,
+    Status.FEASIBLE: solver_pb.SOLVE_STATUS_FEASIBLE,
+    Status.INFEASIBLE: solver_pb.SOLVE_STATUS_INFEASIBLE,
+    Status.UNKNOWN: solver_pb.SOLVE_STATUS_UNKNOWN,
+}
+
+
+def score_to_pb(report: ScoreReport) -> solver_pb.ScoreResponse:
+    """An exact score."""
+    return solver_pb.ScoreResponse(
+        game=report.game,
+        final=report.final,
+        seats=[
+            solver_pb.SeatScore(
+                seat=s.seat,
+                total=float(s.total),
+                rank=s.rank,
+                breakdown=[
+                    solver_pb.ScoreLine(category=line.category, points=float(line.points), detail=line.detail)
+                    for line in s.breakdown
+                ],
+                tiebreak=list(s.tiebreak),
+            )
+            for s in report.seats
+        ],
+    )
+
+
+def solve_to_pb(result: SolveResult) -> solver_pb.SolveResponse:
+    """A puzzle's answer."""
+    return solver_pb.SolveResponse(
+        kind=result.kind,
+        status=_STATUS[result.status],
+        objective=float(result.objective),
+        bound=float(result.bound),
+        answer_json=json.dumps(dict(result.answer), sort_keys=True, default=str),
+        explanation=result.explanation,
+        method=result.method,
+        wall_s=float(result.wall_s),
+    )

@@ -1,0 +1,248 @@
+# ruff: noqa: N802  (gRPC servicer methods are named after the RPCs)
+"""GameService (the rules referee) and DiagnosticsService (echo). Thin: convert, call, convert back."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import grpc
+
+from games.core import CHANCE, TERMINAL, Game, game_names, get_game, make_rng
+from games.core.rng import derive_seed
+from games.errors import LictorError
+from lictor.v1 import diagnostics_service_pb2 as diag_pb
+from lictor.v1 import diagnostics_service_pb2_grpc as diag_grpc
+from lictor.v1 import game_service_pb2 as game_pb
+from lictor.v1 import game_service_pb2_grpc as game_grpc
+from lictor.v1 import position_pb2 as pos_pb
+from service import convert, typed
+from service.errors import grpc_errors
+from solver.core import get_scorer, puzzle_kinds
+
+__all__ = ["DiagnosticsServicer", "GameServicer", "action_event", "apply_with_events", "list_game_infos"]
+
+MAX_CHANCE_STEPS = 1000
+"""Most chance outcomes one ApplyAction resolves in a row."""
+
+
+def list_game_infos() -> list[game_pb.GameInfo]:
+    """Every registered game's listing, by name."""
+    kinds = puzzle_kinds()
+    infos = []
+    for name in game_names():
+        game = get_game(name)
+        try:
+            get_scorer(name)
+            has_scorer = True
+        except LictorError:
+            has_scorer = False
+        infos.append(
+            convert.game_info_to_pb(
+                game.info, has_scorer=has_scorer, puzzle_kinds=[k for k in kinds if k.startswith(f"{name}.")]
+            )
+        )
+    return infos
+
+
+def action_event(game: Game[Any, Any], before: Any, after: Any, text: str, move_number: int) -> pos_pb.Event:
+    """The event of one action (a seat's or chance's) applied to ``before``."""
+    seat = game.current_player(before)
+    if seat == CHANCE:
+        return pos_pb.Event(
+            kind=pos_pb.EVENT_KIND_CHANCE,
+            move_number=move_number,
+            seat=CHANCE,
+            action=text,
+            description=f"chance: {text}",
+        )
+    return pos_pb.Event(
+        kind=pos_pb.EVENT_KIND_ACTION,
+        move_number=move_number,
+        seat=seat,
+        action=text,
+        description=f"seat {seat} plays {text}",
+    )
+
+
+def game_over_event(game: Game[Any, Any], state: Any, move_number: int) -> pos_pb.Event:
+    """The game-over event with the returns."""
+    returns = [float(v) for v in game.returns(state)]
+    best = max(returns) if returns else 0.0
+    winners = [str(i) for i, v in enumerate(returns) if v == best]
+    return pos_pb.Event(
+        kind=pos_pb.EVENT_KIND_GAME_OVER,
+        move_number=move_number,
+        seat=TERMINAL,
+        description=f"game over; winner seat {', '.join(winners)}",
+        returns=returns,
+    )
+
+
+def apply_with_events(
+    game: Game[Any, Any],
+    state: Any,
+    action: Any,
+    *,
+    move_number: int,
+    resolve_chance: bool = False,
+    chance_seed: int = 0,
+) -> tuple[Any, list[str], list[pos_pb.Event]]:
+    """Apply ``action`` (and, if asked, the chance outcomes after it, drawn from ``chance_seed``).
+
+    Returns the new state, the actions applied in notation and the events.
+    """
+    text = game.action_to_text(state, action)
+    after = game.apply(state, action)
+    move_number += 1
+    events = [action_event(game, state, after, text, move_number)]
+    played = [text]
+    state = after
+    if resolve_chance:
+        steps = 0
+        while game.current_player(state) == CHANCE and steps < MAX_CHANCE_STEPS:
+            rng = make_rng(derive_seed(chance_seed, "chance", move_number))
+            outcome = game.sample_chance(state, rng)
+            text = game.action_to_text(state, outcome)
+            after = game.apply(state, outcome)
+            move_number += 1
+            events.append(action_event(game, state, after, text, move_number))
+            played.append(text)
+            state = after
+            steps += 1
+    if game.current_player(state) == TERMINAL:
+        events.append(game_over_event(game, state, move_number))
+    return state, played, events
+
+
+class GameServicer(game_grpc.GameServiceServicer):  # type: ignore[misc]
+    """The rules referee."""
+
+    def __init__(self, *, content_root: str | None = None) -> None:
+        self.content_root = content_root
+
+    @grpc_errors
+    def ListGames(
+        self, request: game_pb.ListGamesRequest, context: grpc.ServicerContext
+    ) -> game_pb.ListGamesResponse:
+        """Every registered game."""
+        return game_pb.ListGamesResponse(games=list_game_infos())
+
+    @grpc_errors
+    def NewGame(
+        self, request: game_pb.NewGameRequest, context: grpc.ServicerContext
+    ) -> game_pb.NewGameResponse:
+        """Set a game up."""
+        pack = convert.resolve_pack(request.content_pack, self.content_root, field="content_pack")
+        game = convert.lookup_game(request.game, pack, field="game")
+        setup = convert.setup_from_pb(request.setup, field="setup")
+        state = convert.new_game(game, setup, field="setup", content_pack=pack)
+        return game_pb.NewGameResponse(
+            position=convert.record_position(request.game, setup, (), request.content_pack),
+            summary=convert.summary_of(game, request.game, state, 0),
+        )
+
+    @grpc_errors
+    def GetLegalActions(
+        self, request: game_pb.GetLegalActionsRequest, context: grpc.ServicerContext
+    ) -> game_pb.GetLegalActionsResponse:
+        """The legal actions of a position."""
+        res = convert.resolve_position(request.position, content_root=self.content_root)
+        game, state = res.game, res.state
+        if game.current_player(state) == CHANCE:
+            actions = [
+                game_pb.LegalAction(text=game.action_to_text(state, a), probability=float(p))
+                for a, p in game.chance_outcomes(state)
+            ]
+        else:
+            actions = [
+                game_pb.LegalAction(text=game.action_to_text(state, a)) for a in game.legal_actions(state)
+            ]
+            if res.name in typed.TYPED_ACTIONS:
+                for legal in actions:
+                    typed_action = typed.action_from_text(res.name, legal.text)
+                    if typed_action is not None:
+                        legal.action.CopyFrom(typed_action)
+        return game_pb.GetLegalActionsResponse(
+            actions=actions, summary=convert.summary_of(game, res.name, state, res.move_number)
+        )
+
+    @grpc_errors
+    def ApplyAction(
+        self, request: game_pb.ApplyActionRequest, context: grpc.ServicerContext
+    ) -> game_pb.ApplyActionResponse:
+        """Apply one action (and resolve the chance nodes after it if asked)."""
+        res = convert.resolve_position(request.position, content_root=self.content_root)
+        game = res.game
+        action = convert.parse_action(game, res.state, request.action, field="action")
+        try:
+            state, played, events = apply_with_events(
+                game,
+                res.state,
+                action,
+                move_number=res.move_number,
+                resolve_chance=request.resolve_chance,
+                chance_seed=request.chance_seed,
+            )
+        except LictorError as exc:
+            where = f"action.{request.action.WhichOneof('kind')}"
+            exc.field = where if not exc.field or exc.field == "action" else exc.field
+            raise
+        return game_pb.ApplyActionResponse(
+            position=convert.position_like(res, state, played),
+            events=events,
+            summary=convert.summary_of(game, res.name, state, res.move_number + len(played)),
+        )
+
+    @grpc_errors
+    def ValidateState(
+        self, request: game_pb.ValidateStateRequest, context: grpc.ServicerContext
+    ) -> game_pb.ValidateStateResponse:
+        """Check a position; rule problems are reported in the answer."""
+        try:
+            res = convert.resolve_position(request.position, content_root=self.content_root)
+            game, state = res.game, res.state
+            problems = _sanity(game, state)
+        except LictorError as exc:
+            if exc.field.endswith(".game") or exc.field == "position.kind":
+                raise  # not a position at all: NOT_FOUND / INVALID_ARGUMENT
+            problem = game_pb.Problem(field=exc.field, rule=exc.rule, message=exc.message)
+            return game_pb.ValidateStateResponse(valid=False, problems=[problem])
+        if problems:
+            return game_pb.ValidateStateResponse(valid=False, problems=problems)
+        return game_pb.ValidateStateResponse(
+            valid=True, summary=convert.summary_of(game, res.name, state, res.move_number)
+        )
+
+
+def _sanity(game: Game[Any, Any], state: Any) -> list[game_pb.Problem]:
+    """Invariants every legal position keeps (the conformance check's, on one state)."""
+    problems = []
+    player = game.current_player(state)
+    n = game.num_players(state)
+    legal = game.legal_actions(state)
+    if (player == TERMINAL) != (len(legal) == 0):
+        problems.append(
+            game_pb.Problem(
+                field="position", message=f"terminal is {player == TERMINAL} but {len(legal)} legal actions"
+            )
+        )
+    if player not in (TERMINAL, CHANCE) and not 0 <= player < n:
+        problems.append(
+            game_pb.Problem(field="position", message=f"seat to move {player!r} is not in 0..{n - 1}")
+        )
+    if json.dumps(game.to_dict(game.from_dict(game.to_dict(state))), sort_keys=True) != json.dumps(
+        game.to_dict(state), sort_keys=True
+    ):
+        problems.append(
+            game_pb.Problem(field="position", message="the state does not round-trip through to_dict")
+        )
+    return problems
+
+
+class DiagnosticsServicer(diag_grpc.DiagnosticsServiceServicer):  # type: ignore[misc]
+    """Echo: the latency baseline."""
+
+    def Echo(self, request: diag_pb.EchoRequest, context: grpc.ServicerContext) -> diag_pb.EchoResponse:
+        """The payload back."""
+        return diag_pb.EchoResponse(payload=request.payload)

@@ -1,0 +1,66 @@
+"""Fixtures of the service tests: the fixture game registered, a real server on port 0, stubs."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import grpc
+import pytest
+
+from games.core import get_game, registry
+from service.client import Stubs, stubs
+from service.limits import Limits
+from service.server import LictorServer, create_server
+
+PIG = "tests.fixtures.pig:PigGame"
+
+
+def register_pig() -> None:
+    """Register the fixture game as "pig" (tests only)."""
+    registry._GAMES["pig"] = PIG
+    get_game.cache_clear()
+
+
+def unregister_pig() -> None:
+    """Undo :func:`register_pig`."""
+    registry._GAMES.pop("pig", None)
+    get_game.cache_clear()
+
+
+@pytest.fixture(scope="package", autouse=True)
+def pig_registered() -> Iterator[None]:
+    """The fixture game is registered for every service test, and removed afterwards."""
+    register_pig()
+    yield
+    unregister_pig()
+
+
+TEST_LIMITS = Limits(
+    max_simulations=100_000, max_search_s=20.0, default_search_s=0.2, max_concurrent_searches=4
+)
+
+
+@pytest.fixture(scope="package")
+def server(
+    tmp_path_factory: pytest.TempPathFactory, pig_registered: None
+) -> Iterator[tuple[LictorServer, int]]:
+    """A real server on a free loopback port with its own database."""
+    db = tmp_path_factory.mktemp("db") / "lictor.db"
+    srv, port = create_server("127.0.0.1:0", db_path=db, limits=TEST_LIMITS)
+    yield srv, port
+    srv.stop(None).wait(5)
+    srv.close()
+
+
+@pytest.fixture(scope="package")
+def channel(server: tuple[LictorServer, int]) -> Iterator[grpc.Channel]:
+    """A channel to the server."""
+    ch = grpc.insecure_channel(f"127.0.0.1:{server[1]}")
+    yield ch
+    ch.close()
+
+
+@pytest.fixture(scope="package")
+def api(channel: grpc.Channel) -> Stubs:
+    """Stubs of every service."""
+    return stubs(channel)
