@@ -23,11 +23,11 @@ from games.core.protocol import TERMINAL, Game, GameConfig, GameInfo, Seat, Vari
 from games.core.rng import make_rng
 from games.errors import ConfigError, NotationError
 from games.tiberius import rules
+from games.tiberius.ai import Evaluator
 from games.tiberius.codec import state_from_dict
 from games.tiberius.model import (
     BOX_CODES,
     BOX_NAMES,
-    CARD,
     EMPTY,
     HIDDEN,
     IN,
@@ -35,7 +35,6 @@ from games.tiberius.model import (
     OVER,
     PCIM_CARD,
     PHASE_NAMES,
-    TURNS,
     Content,
     TAction,
     TiberiusState,
@@ -97,6 +96,7 @@ class TiberiusGame(Game[TiberiusState, TAction]):
         )
         self._by_code = {c.code: c.id for c in self.content.cards}
         self._adopt_by_code = {a.code: a.id for a in self.content.adoptions}
+        self._ai = Evaluator(self.content)
 
     # ------------------------------------------------------------------ setup and flow
     def new_state(self, config: GameConfig, seed: int) -> TiberiusState:
@@ -223,15 +223,14 @@ class TiberiusGame(Game[TiberiusState, TAction]):
         return tuple(1.0 if s == winner else 0.0 for s in range(n))
 
     def heuristic(self, state: TiberiusState) -> tuple[float, ...]:
-        """Per seat in [0, 1]: a softmax of the VP if the game ended now (solo: VP against 45)."""
-        totals = self.totals(state)
-        if len(totals) == 1:
-            need = SOLO_TARGET * state.turn / TURNS
-            return (1.0 / (1.0 + math.exp(-(totals[0] - need) / 5.0)),)
-        top = max(totals)
-        weights = [math.exp((v - top) / 4.0) for v in totals]
-        z = sum(weights)
-        return tuple(x / z for x in weights)
+        """Per seat in [0, 1] (summing to 1): a softmax of projected VP (``games.tiberius.ai``) - the
+        VP if the game ended now plus icons already on their way (a card played, a bid's pick, PCIM
+        moves, black icons), adoption and loyalty chances and stock for future turns; the softmax
+        temperature shrinks as turns run out. Solo: projected VP against 45 (logistic)."""
+        if state.players == 1:
+            vp = self._ai.projected(state)[0]
+            return (1.0 / (1.0 + math.exp(-(vp - SOLO_TARGET) / 5.0)),)
+        return self._ai.win_chances(state)
 
     def explain(self, state: TiberiusState, action: TAction) -> Sequence[tuple[str, float]]:
         """Reasons with numbers: the mover's VP change if the game ended after the action, influence
@@ -256,13 +255,13 @@ class TiberiusGame(Game[TiberiusState, TAction]):
         return out
 
     def prior(self, state: TiberiusState) -> Sequence[float] | None:
-        """A mild rules prior for PUCT: in the card phase a bid of b cubes weighs 1/b (bids run to
-        30+ options, and big bids are rarely right); everything else is uniform (None)."""
-        if state.phase != CARD:
+        """A PUCT prior: a softmax (1 VP temperature) of each legal action's one-ply gain in projected
+        VP for the seat to act (``games.tiberius.ai``): a bid by the card its rank will pick less the
+        cubes it costs, a buy by the card less 6 influence, a picked card, black icon, extra row or
+        PCIM move by its exact VP change, adoption first. ``None`` when the game is over."""
+        if state.phase == OVER:
             return None
-        weights = [1.0 / a.arg if a.kind == "bid" else 1.0 for a in self.legal_actions(state)]
-        z = sum(weights)
-        return [w / z for w in weights]
+        return self._ai.priors(state)
 
     # ------------------------------------------------------------------ hidden information
     def observation(self, state: TiberiusState, seat: Seat) -> TiberiusState:
