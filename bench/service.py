@@ -180,6 +180,16 @@ def main(argv: list[str] | None = None) -> int:
             lo = _latencies(local, ns.calls)
             lat["in_process_p50_ms"] = 1000 * _pct(lo, 0.5)
             lat["rpc_overhead_p50_ms"] = lat["suggest_p50_ms"] - lat["in_process_p50_ms"]
+            # The service's own share in-process: resolving the record, building the answer.
+            res0 = convert.resolve_position(suggest_req.position)
+            _, analysis0 = ai.choose(res0.game, res0.state, seed=1, limit=SearchLimit(simulations=1))
+            parts = {
+                "resolve": lambda: convert.resolve_position(suggest_req.position),
+                "search": lambda: ai.choose(res0.game, res0.state, seed=1, limit=SearchLimit(simulations=1)),
+                "answer": lambda: convert.analysis_to_pb(analysis0, final=True),
+            }
+            for key, fn in parts.items():
+                lat[f"in_process_{key}_p50_ms"] = 1000 * _pct(_latencies(fn, ns.calls), 0.5)
             results["latency"] = lat
             print(
                 f"[1] latency on {game}: echo"
@@ -191,8 +201,17 @@ def main(argv: list[str] | None = None) -> int:
             )
             print(
                 f"    the same resolve + 1-simulation search in-process: {lat['in_process_p50_ms']:.2f} ms;"
-                f" the service adds {lat['rpc_overhead_p50_ms']:.2f} ms"
+                f" the RPC adds {lat['rpc_overhead_p50_ms']:.2f} ms"
                 f" ({lat['rpc_overhead_p50_ms'] / lat['echo_p50_ms']:.2f}x echo p50)",
+                flush=True,
+            )
+            own = lat["in_process_resolve_p50_ms"] + lat["in_process_answer_p50_ms"]
+            print(
+                f"    in-process p50: resolve the record {lat['in_process_resolve_p50_ms']:.3f} ms,"
+                f" the search (search/, incl. its determinizations) {lat['in_process_search_p50_ms']:.3f} ms,"
+                f" the answer message {lat['in_process_answer_p50_ms']:.3f} ms: the service's own share"
+                f" {own:.3f} ms = {100 * own / lat['suggest_p50_ms']:.0f}% of SuggestAction p50;"
+                f" the search alone is {lat['in_process_search_p50_ms'] / lat['echo_p50_ms']:.2f}x echo p50",
                 flush=True,
             )
 
@@ -223,12 +242,15 @@ def main(argv: list[str] | None = None) -> int:
                     "ratio": score_rate / echo_rate,
                     "score_distinct_per_s": fresh_rate,
                     "ratio_distinct": fresh_rate / echo_rate,
+                    "target_judged_on": "ratio_distinct",
                 }
                 print(
-                    f"[2] throughput, 16 in flight, Score on {scored[0]}: {score_rate:.0f}/s vs echo "
-                    f"{echo_rate:.0f}/s = {100 * score_rate / echo_rate:.0f}% (target >= 50%); "
-                    f"distinct positions every call (no cached answer): {fresh_rate:.0f}/s = "
-                    f"{100 * fresh_rate / echo_rate:.0f}%",
+                    f"[2] throughput, 16 in flight, Score on {scored[0]} vs echo {echo_rate:.0f}/s"
+                    f" (target >= 50%, judged on the uncached number):\n"
+                    f"    uncached, a distinct position every call: {fresh_rate:.0f}/s ="
+                    f" {100 * fresh_rate / echo_rate:.0f}% of echo  <- the target's number\n"
+                    f"    cached, the same position again (the server keeps recent answers):"
+                    f" {score_rate:.0f}/s = {100 * score_rate / echo_rate:.0f}% of echo",
                     flush=True,
                 )
             else:

@@ -329,6 +329,9 @@ def play(  # noqa: PLR0917
             match = s.matches.GetMatch(match_pb.GetMatchRequest(match_id=match.match_id), timeout=30).match
             summary = match.summary
             if match.status == match_pb.MATCH_STATUS_FINISHED:
+                summary = s.matches.GetMatch(  # over: everything may be shown
+                    match_pb.GetMatchRequest(match_id=match.match_id, reveal_all=True), timeout=30
+                ).match.summary
                 console.print(Panel(_board(summary.state_text), title=f"{game}: game over", expand=False))
                 console.print(
                     "returns: " + ", ".join(f"seat {i}: {v:g}" for i, v in enumerate(match.returns))
@@ -344,7 +347,7 @@ def play(  # noqa: PLR0917
             title = f"{game}: move {match.move_number}, seat {seat} to play"
             console.print(Panel(_board(view.summary.state_text), title=title, expand=False))
             legal = s.games.GetLegalActions(
-                game_pb.GetLegalActionsRequest(position=match.position), timeout=30
+                game_pb.GetLegalActionsRequest(position=view.position), timeout=30
             ).actions
             console.print("  ".join(f"[cyan]{i + 1}[/cyan] {escape(a.text)}" for i, a in enumerate(legal)))
             answer = typer.prompt(f"seat {seat}").strip()
@@ -354,7 +357,7 @@ def play(  # noqa: PLR0917
                 )
                 continue
             if answer == "h":
-                request = advisor_pb.HintRequest(position=match.position, top_k=3)
+                request = advisor_pb.HintRequest(position=view.position, top_k=3)
                 request.budget.time_s = 1.0
                 try:
                     _print_hints(s.advisor.Hint(request, timeout=60))

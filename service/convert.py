@@ -456,18 +456,32 @@ def candidate_to_pb(c: Any, seat: int) -> advisor_pb.Candidate:
 
 
 def analysis_to_pb(a: Any, *, max_candidates: int = 0, final: bool | None = None) -> advisor_pb.Analysis:
-    """An analysis (``max_candidates`` > 0 keeps only the best ones)."""
+    """An analysis (``max_candidates`` > 0 keeps only the best ones; built in place with ``add``)."""
     cands = a.candidates[:max_candidates] if max_candidates > 0 else a.candidates
-    return advisor_pb.Analysis(
+    out = advisor_pb.Analysis(
         seat=a.seat,
-        candidates=[candidate_to_pb(c, a.seat) for c in cands],
-        root_value=list(ai.root_values(a)),
+        root_value=ai.root_values(a),
         simulations=a.simulations,
         elapsed_s=a.elapsed_s,
         seed=a.seed,
         final=a.final if final is None else final,
         stopped_by=str(getattr(a, "stopped_by", "")),
     )
+    add = out.candidates.add
+    seat = a.seat
+    for c in cands:
+        proven = ai.candidate_proven(c, seat)
+        add(
+            action=c.text,
+            visits=c.visits,
+            value=ai.candidate_values(c),
+            prior=float(c.prior),
+            lcb=float(c.lcb),
+            pv=c.pv,
+            proven=proven is not None,
+            proven_value=proven if proven is not None else 0.0,
+        )
+    return out
 
 
 # ---------------------------------------------------------------------------------------- solver
@@ -480,24 +494,15 @@ _STATUS = {
 
 
 def score_to_pb(report: ScoreReport) -> solver_pb.ScoreResponse:
-    """An exact score."""
-    return solver_pb.ScoreResponse(
-        game=report.game,
-        final=report.final,
-        seats=[
-            solver_pb.SeatScore(
-                seat=s.seat,
-                total=float(s.total),
-                rank=s.rank,
-                breakdown=[
-                    solver_pb.ScoreLine(category=line.category, points=float(line.points), detail=line.detail)
-                    for line in s.breakdown
-                ],
-                tiebreak=list(s.tiebreak),
-            )
-            for s in report.seats
-        ],
-    )
+    """An exact score (built in place with ``add``: half the cost of nested constructors)."""
+    out = solver_pb.ScoreResponse(game=report.game, final=report.final)
+    add_seat = out.seats.add
+    for s in report.seats:
+        seat = add_seat(seat=s.seat, total=float(s.total), rank=s.rank, tiebreak=s.tiebreak)
+        add_line = seat.breakdown.add
+        for line in s.breakdown:
+            add_line(category=line.category, points=float(line.points), detail=line.detail)
+    return out
 
 
 def solve_to_pb(result: SolveResult) -> solver_pb.SolveResponse:

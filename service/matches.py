@@ -20,7 +20,7 @@ import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeAlias
 
 import grpc
 
@@ -76,6 +76,12 @@ class SeatSpec:
     name: str = ""
 
 
+View: TypeAlias = int
+"""How much of a match to show: a seat (its observation), FULL_VIEW or PUBLIC_VIEW."""
+FULL_VIEW: View = -1
+PUBLIC_VIEW: View = -2
+
+
 @dataclass(slots=True, kw_only=True)
 class LiveMatch:
     """A match in memory (rebuilt from the log on load). Mutated only under ``cond``.
@@ -128,15 +134,62 @@ class LiveMatch:
         player = self.game.current_player(self.state)
         return player == CHANCE or self.seats[player].ai
 
-    def to_pb(self, viewer: int | None = None) -> match_pb.Match:
-        """The match as its message; ``viewer``: as that seat sees it (hidden information)."""
-        position = convert.record_position(self.name, self.setup, self.actions)
-        shown = self.state
-        if viewer is not None and self.game.info.hidden_information:
-            shown = self.game.observation(self.state, viewer)
-            position = pos_pb.Position(
-                game=self.name, state_json=json.dumps(self.game.to_dict(shown), sort_keys=True)
-            )
+    def may_reveal(self) -> bool:
+        """Whether the full view may be shown (``reveal_all``): finished, or AI seats only."""
+        return self.finished or all(s.ai for s in self.seats)
+
+    def view_of(self, viewer: int | None, reveal_all: bool = False, *, strict: bool = True) -> View:
+        """The view a request asks for (see docs/service.md, "Hidden information").
+
+        No secrets, or ``reveal_all`` where allowed: the full view; ``viewer``: that seat's; else the
+        public view. ``strict``: a ``reveal_all`` that is not allowed is an error (else: public).
+        """
+        if not self.game.info.hidden_information:
+            return FULL_VIEW
+        if viewer is not None:
+            return viewer
+        if reveal_all:
+            if self.may_reveal():
+                return FULL_VIEW
+            if strict:
+                raise WrongSeatError(
+                    "reveal_all shows the other seats' secrets: only once the match is finished or "
+                    "when every seat is an AI seat; set viewer_seat to see a seat's view",
+                    field="reveal_all",
+                )
+        return PUBLIC_VIEW
+
+    def to_pb(self, view: View = PUBLIC_VIEW) -> match_pb.Match:
+        """The match as its message, in ``view`` (a seat, FULL_VIEW or PUBLIC_VIEW)."""
+        if not self.game.info.hidden_information:
+            view = FULL_VIEW
+        setup = convert.setup_to_pb(self.setup)
+        if view == FULL_VIEW:
+            kind = match_pb.MATCH_VIEW_FULL
+            position = convert.record_position(self.name, self.setup, self.actions)
+            summary = convert.summary_of(self.game, self.name, self.state, len(self.actions))
+        else:
+            setup.seed = 0  # the seed would reveal the secrets
+            player = self.game.current_player(self.state)
+            if view == PUBLIC_VIEW:
+                kind = match_pb.MATCH_VIEW_PUBLIC
+                position = pos_pb.Position(game=self.name)
+                summary = pos_pb.PositionSummary(
+                    game=self.name,
+                    players=len(self.seats),
+                    current_player=player,
+                    chance=player == CHANCE,
+                    terminal=player == TERMINAL,
+                    returns=self.returns(),
+                    move_number=len(self.actions),
+                )
+            else:
+                kind = match_pb.MATCH_VIEW_SEAT
+                shown = self.game.observation(self.state, view)
+                position = pos_pb.Position(
+                    game=self.name, state_json=json.dumps(self.game.to_dict(shown), sort_keys=True)
+                )
+                summary = convert.summary_of(self.game, self.name, shown, len(self.actions))
         msg = match_pb.Match(
             match_id=self.match_id,
             game=self.name,
@@ -148,14 +201,15 @@ class LiveMatch:
                 )
                 for s in self.seats
             ],
-            setup=convert.setup_to_pb(self.setup),
+            setup=setup,
             status=match_pb.MATCH_STATUS_FINISHED if self.finished else match_pb.MATCH_STATUS_ACTIVE,
             move_number=len(self.actions),
             position=position,
-            summary=convert.summary_of(self.game, self.name, shown, len(self.actions)),
+            summary=summary,
             returns=self.returns(),
             resigned_seat=self.resigned_seat,
             created_at=self.created_at,
+            view=kind,
         )
         return msg
 
@@ -170,9 +224,13 @@ class LiveMatch:
             )
         return seat
 
-    def event_for(self, event: pos_pb.Event, viewer: int | None) -> pos_pb.Event:
-        """An event as ``viewer`` may see it (chance outcomes hidden in hidden-information games)."""
-        if viewer is None or not self.game.info.hidden_information or event.kind != pos_pb.EVENT_KIND_CHANCE:
+    def event_for(self, event: pos_pb.Event, view: View) -> pos_pb.Event:
+        """An event as ``view`` may see it (chance outcomes hidden unless the full view)."""
+        if (
+            view == FULL_VIEW
+            or not self.game.info.hidden_information
+            or event.kind != pos_pb.EVENT_KIND_CHANCE
+        ):
             return event
         return pos_pb.Event(
             kind=event.kind, move_number=event.move_number, seat=event.seat, description="chance: (not shown)"
@@ -565,7 +623,7 @@ class MatchServicer(match_grpc.MatchServiceServicer):  # type: ignore[misc]
             raise
         live = self.store.create(request.game, setup, seats)
         with live.cond:
-            return match_pb.CreateMatchResponse(match=live.to_pb())
+            return match_pb.CreateMatchResponse(match=live.to_pb(live.view_of(None, strict=False)))
 
     @grpc_errors
     def GetMatch(
@@ -575,7 +633,7 @@ class MatchServicer(match_grpc.MatchServiceServicer):  # type: ignore[misc]
         live = self.store.get(request.match_id)
         viewer = live.check_viewer(request)
         with live.cond:
-            return match_pb.GetMatchResponse(match=live.to_pb(viewer))
+            return match_pb.GetMatchResponse(match=live.to_pb(live.view_of(viewer, request.reveal_all)))
 
     @grpc_errors
     def ListMatches(
@@ -596,7 +654,7 @@ class MatchServicer(match_grpc.MatchServiceServicer):  # type: ignore[misc]
         for match_id in ids[:size]:
             live = self.store.get(match_id)
             with live.cond:
-                matches.append(live.to_pb())
+                matches.append(live.to_pb(live.view_of(None, request.reveal_all, strict=False)))
         token = str(offset + size) if len(ids) > size else ""
         return match_pb.ListMatchesResponse(matches=matches, next_page_token=token)
 
@@ -615,7 +673,10 @@ class MatchServicer(match_grpc.MatchServiceServicer):  # type: ignore[misc]
             action_msg=request.action,
         )
         with live.cond:
-            return match_pb.SubmitActionResponse(match=live.to_pb(), events=events)
+            view = live.view_of(request.seat)
+            return match_pb.SubmitActionResponse(
+                match=live.to_pb(view), events=[live.event_for(e, view) for e in events]
+            )
 
     @grpc_errors
     def WatchMatch(
@@ -624,6 +685,8 @@ class MatchServicer(match_grpc.MatchServiceServicer):  # type: ignore[misc]
         """Stream the match's events until it ends."""
         live = self.store.get(request.match_id)
         viewer = live.check_viewer(request)
+        with live.cond:
+            view = live.view_of(viewer, request.reveal_all)
         if request.from_move_number < 0:
             raise RequestError("from_move_number must be >= 0", field="from_move_number")
         start = request.from_move_number
@@ -641,9 +704,9 @@ class MatchServicer(match_grpc.MatchServiceServicer):  # type: ignore[misc]
                     continue
                 batch = live.events[idx:]
                 idx = len(live.events)
-                snapshot = live.to_pb(viewer)
+                snapshot = live.to_pb(view)
             for event in batch:
-                yield match_pb.WatchMatchResponse(event=live.event_for(event, viewer), match=snapshot)
+                yield match_pb.WatchMatchResponse(event=live.event_for(event, view), match=snapshot)
 
     @grpc_errors
     def ResignMatch(
@@ -653,4 +716,4 @@ class MatchServicer(match_grpc.MatchServiceServicer):  # type: ignore[misc]
         live = self.store.get(request.match_id)
         self.store.resign(live, request.seat)
         with live.cond:
-            return match_pb.ResignMatchResponse(match=live.to_pb())
+            return match_pb.ResignMatchResponse(match=live.to_pb(live.view_of(None, reveal_all=True)))

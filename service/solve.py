@@ -15,7 +15,7 @@ from lictor.v1 import solver_service_pb2 as solver_pb
 from lictor.v1 import solver_service_pb2_grpc as solver_grpc
 from service import convert
 from service.errors import RequestError, grpc_errors
-from service.limits import Limits, SearchGate, call_deadline
+from service.limits import Limits, SearchGate, call_deadline, cancel_event
 from solver.core import SolveLimits, get_puzzle, get_scorer
 
 __all__ = ["PUZZLE_CASES", "SolverServicer"]
@@ -157,10 +157,14 @@ class SolverServicer(solver_grpc.SolverServiceServicer):  # type: ignore[misc]
             time_limit = max(0.01, min(time_limit, deadline - time.monotonic() - 0.03))
         workers = min(lim.workers or self.limits.max_solve_workers, self.limits.max_solve_workers)
         case = str(request.WhichOneof("puzzle"))
+        stop = cancel_event(context, self.server_stop)  # a cancelled call stops its solve
         with self.gate.slot():
             try:
                 result = fn(
-                    res.game, res.state, params, SolveLimits(time_limit_s=time_limit, workers=workers)
+                    res.game,
+                    res.state,
+                    params,
+                    SolveLimits(time_limit_s=time_limit, workers=workers, stop=stop.is_set),
                 )
             except LictorError as exc:
                 raise _solver_field(exc, case) from None

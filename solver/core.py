@@ -47,10 +47,14 @@ class SolveLimits:
     Attributes:
         time_limit_s: wall-time limit in seconds (the client's deadline shortens it).
         workers: CP-SAT search workers.
+        stop: polled while solving (None: never); once it returns True the solve ends early like
+            at its time limit (CP-SAT through ``stop_search``, searches between nodes), e.g. when
+            the caller cancels.
     """
 
     time_limit_s: float = 10.0
     workers: int = 2
+    stop: Callable[[], bool] | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

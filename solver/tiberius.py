@@ -32,6 +32,7 @@ Which method, and why:
 from __future__ import annotations
 
 import math
+import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -568,6 +569,28 @@ def _line_from_solution(
     return line, s
 
 
+def _solve_stoppable(
+    solver: cp_model.CpSolver, model: cp_model.CpModel, stop: Callable[[], bool] | None
+) -> Any:
+    """``solver.solve(model)``, ended early (``stop_search``) once ``stop()`` is True."""
+    if stop is None:
+        return solver.solve(model)
+    done = threading.Event()
+
+    def watch() -> None:
+        while not done.wait(0.02):
+            if stop():
+                solver.stop_search()  # repeated until the solve returns: a stop before it starts is not lost
+
+    watcher = threading.Thread(target=watch, name="cp-sat-stop", daemon=True)
+    watcher.start()
+    try:
+        return solver.solve(model)
+    finally:
+        done.set()
+        watcher.join()
+
+
 def best_placement(
     game: Game[Any, Any], state: Any, params: Mapping[str, Any], limits: SolveLimits
 ) -> SolveResult:
@@ -579,7 +602,7 @@ def best_placement(
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = float(limits.time_limit_s)
     solver.parameters.num_workers = max(1, int(limits.workers))
-    code = solver.solve(built.model)
+    code = _solve_stoppable(solver, built.model, limits.stop)
     status = _STATUS.get(code, Status.UNKNOWN)
     wall = time.perf_counter() - start
     if status not in (Status.OPTIMAL, Status.FEASIBLE):
@@ -756,7 +779,9 @@ def _bid_answer(
 ) -> tuple[float, TAction, list[tuple[str, float]]]:
     """Each candidate's value (mean over the scenarios) and the best one (first on ties)."""
     seat = state.actor
-    exact = _pcim_exact(game, SolveLimits(time_limit_s=limits.time_limit_s, workers=limits.workers))
+    exact = _pcim_exact(
+        game, SolveLimits(time_limit_s=limits.time_limit_s, workers=limits.workers, stop=limits.stop)
+    )
     values: list[tuple[str, float]] = []
     best: tuple[float, TAction] | None = None
     for a in candidates:
@@ -787,6 +812,14 @@ def best_bid(game: Game[Any, Any], state: Any, params: Mapping[str, Any], limits
     _, scenarios = _bid_setup(g, s, params)
     candidates = _bid_candidates(g, s, scenarios)
     value, action, values = _bid_answer(g, s, candidates, scenarios, limits)
+    if limits.stop is not None and limits.stop():
+        return SolveResult(
+            kind="tiberius.best_bid",
+            status=Status.UNKNOWN,
+            explanation="stopped before every candidate was valued",
+            method="enumeration",
+            wall_s=time.perf_counter() - start,
+        )
     text = g.action_to_text(s, action)
     values.sort(key=lambda kv: -kv[1])
     what = "VP" if len(scenarios) == 1 else f"mean VP over {len(scenarios)} sampled scenarios"
@@ -1020,7 +1053,10 @@ def elimination(
         if st in memo:
             return None  # memo only stores failures
         nodes += 1
-        if nodes > max_nodes or (nodes % 512 == 0 and time.perf_counter() > deadline):
+        if nodes > max_nodes or (
+            nodes % 512 == 0
+            and (time.perf_counter() > deadline or (limits.stop is not None and limits.stop()))
+        ):
             out_of_budget = True
             return None
         if upper_bound(g, st, seat) < target(st)[0]:

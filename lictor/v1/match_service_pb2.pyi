@@ -19,12 +19,23 @@ class MatchStatus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     MATCH_STATUS_UNSPECIFIED: _ClassVar[MatchStatus]
     MATCH_STATUS_ACTIVE: _ClassVar[MatchStatus]
     MATCH_STATUS_FINISHED: _ClassVar[MatchStatus]
+
+class MatchView(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    MATCH_VIEW_UNSPECIFIED: _ClassVar[MatchView]
+    MATCH_VIEW_FULL: _ClassVar[MatchView]
+    MATCH_VIEW_SEAT: _ClassVar[MatchView]
+    MATCH_VIEW_PUBLIC: _ClassVar[MatchView]
 SEAT_KIND_UNSPECIFIED: SeatKind
 SEAT_KIND_HUMAN: SeatKind
 SEAT_KIND_AI: SeatKind
 MATCH_STATUS_UNSPECIFIED: MatchStatus
 MATCH_STATUS_ACTIVE: MatchStatus
 MATCH_STATUS_FINISHED: MatchStatus
+MATCH_VIEW_UNSPECIFIED: MatchView
+MATCH_VIEW_FULL: MatchView
+MATCH_VIEW_SEAT: MatchView
+MATCH_VIEW_PUBLIC: MatchView
 
 class Seat(_message.Message):
     __slots__ = ("kind", "level", "name")
@@ -37,7 +48,7 @@ class Seat(_message.Message):
     def __init__(self, kind: _Optional[_Union[SeatKind, str]] = ..., level: _Optional[int] = ..., name: _Optional[str] = ...) -> None: ...
 
 class Match(_message.Message):
-    __slots__ = ("match_id", "game", "seats", "setup", "status", "move_number", "position", "summary", "returns", "resigned_seat", "created_at")
+    __slots__ = ("match_id", "game", "seats", "setup", "status", "move_number", "position", "summary", "returns", "resigned_seat", "created_at", "view")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     GAME_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
@@ -49,6 +60,7 @@ class Match(_message.Message):
     RETURNS_FIELD_NUMBER: _ClassVar[int]
     RESIGNED_SEAT_FIELD_NUMBER: _ClassVar[int]
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
+    VIEW_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     game: str
     seats: _containers.RepeatedCompositeFieldContainer[Seat]
@@ -60,7 +72,8 @@ class Match(_message.Message):
     returns: _containers.RepeatedScalarFieldContainer[float]
     resigned_seat: int
     created_at: float
-    def __init__(self, match_id: _Optional[str] = ..., game: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[Seat, _Mapping]]] = ..., setup: _Optional[_Union[_position_pb2.GameSetup, _Mapping]] = ..., status: _Optional[_Union[MatchStatus, str]] = ..., move_number: _Optional[int] = ..., position: _Optional[_Union[_position_pb2.Position, _Mapping]] = ..., summary: _Optional[_Union[_position_pb2.PositionSummary, _Mapping]] = ..., returns: _Optional[_Iterable[float]] = ..., resigned_seat: _Optional[int] = ..., created_at: _Optional[float] = ...) -> None: ...
+    view: MatchView
+    def __init__(self, match_id: _Optional[str] = ..., game: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[Seat, _Mapping]]] = ..., setup: _Optional[_Union[_position_pb2.GameSetup, _Mapping]] = ..., status: _Optional[_Union[MatchStatus, str]] = ..., move_number: _Optional[int] = ..., position: _Optional[_Union[_position_pb2.Position, _Mapping]] = ..., summary: _Optional[_Union[_position_pb2.PositionSummary, _Mapping]] = ..., returns: _Optional[_Iterable[float]] = ..., resigned_seat: _Optional[int] = ..., created_at: _Optional[float] = ..., view: _Optional[_Union[MatchView, str]] = ...) -> None: ...
 
 class CreateMatchRequest(_message.Message):
     __slots__ = ("game", "seats", "options", "seed")
@@ -88,12 +101,14 @@ class CreateMatchResponse(_message.Message):
     def __init__(self, match: _Optional[_Union[Match, _Mapping]] = ...) -> None: ...
 
 class GetMatchRequest(_message.Message):
-    __slots__ = ("match_id", "viewer_seat")
+    __slots__ = ("match_id", "viewer_seat", "reveal_all")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     VIEWER_SEAT_FIELD_NUMBER: _ClassVar[int]
+    REVEAL_ALL_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     viewer_seat: int
-    def __init__(self, match_id: _Optional[str] = ..., viewer_seat: _Optional[int] = ...) -> None: ...
+    reveal_all: bool
+    def __init__(self, match_id: _Optional[str] = ..., viewer_seat: _Optional[int] = ..., reveal_all: bool = ...) -> None: ...
 
 class GetMatchResponse(_message.Message):
     __slots__ = ("match",)
@@ -102,14 +117,16 @@ class GetMatchResponse(_message.Message):
     def __init__(self, match: _Optional[_Union[Match, _Mapping]] = ...) -> None: ...
 
 class ListMatchesRequest(_message.Message):
-    __slots__ = ("page_size", "page_token", "game")
+    __slots__ = ("page_size", "page_token", "game", "reveal_all")
     PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
     PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     GAME_FIELD_NUMBER: _ClassVar[int]
+    REVEAL_ALL_FIELD_NUMBER: _ClassVar[int]
     page_size: int
     page_token: str
     game: str
-    def __init__(self, page_size: _Optional[int] = ..., page_token: _Optional[str] = ..., game: _Optional[str] = ...) -> None: ...
+    reveal_all: bool
+    def __init__(self, page_size: _Optional[int] = ..., page_token: _Optional[str] = ..., game: _Optional[str] = ..., reveal_all: bool = ...) -> None: ...
 
 class ListMatchesResponse(_message.Message):
     __slots__ = ("matches", "next_page_token")
@@ -140,14 +157,16 @@ class SubmitActionResponse(_message.Message):
     def __init__(self, match: _Optional[_Union[Match, _Mapping]] = ..., events: _Optional[_Iterable[_Union[_position_pb2.Event, _Mapping]]] = ...) -> None: ...
 
 class WatchMatchRequest(_message.Message):
-    __slots__ = ("match_id", "from_move_number", "viewer_seat")
+    __slots__ = ("match_id", "from_move_number", "viewer_seat", "reveal_all")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     FROM_MOVE_NUMBER_FIELD_NUMBER: _ClassVar[int]
     VIEWER_SEAT_FIELD_NUMBER: _ClassVar[int]
+    REVEAL_ALL_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     from_move_number: int
     viewer_seat: int
-    def __init__(self, match_id: _Optional[str] = ..., from_move_number: _Optional[int] = ..., viewer_seat: _Optional[int] = ...) -> None: ...
+    reveal_all: bool
+    def __init__(self, match_id: _Optional[str] = ..., from_move_number: _Optional[int] = ..., viewer_seat: _Optional[int] = ..., reveal_all: bool = ...) -> None: ...
 
 class WatchMatchResponse(_message.Message):
     __slots__ = ("event", "match")

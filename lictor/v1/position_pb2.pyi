@@ -80,12 +80,14 @@ class Position(_message.Message):
     def __init__(self, game: _Optional[str] = ..., content_pack: _Optional[str] = ..., record: _Optional[_Union[GameRecord, _Mapping]] = ..., state_json: _Optional[str] = ..., state_text: _Optional[str] = ..., tiberpunk: _Optional[_Union[_tiberpunk_pb2.TiberpunkState, _Mapping]] = ..., tiberius: _Optional[_Union[_tiberius_pb2.TiberiusState, _Mapping]] = ...) -> None: ...
 
 class Action(_message.Message):
-    __slots__ = ("text", "tiberius")
+    __slots__ = ("text", "tiberius", "tiberpunk")
     TEXT_FIELD_NUMBER: _ClassVar[int]
     TIBERIUS_FIELD_NUMBER: _ClassVar[int]
+    TIBERPUNK_FIELD_NUMBER: _ClassVar[int]
     text: str
     tiberius: _tiberius_pb2.TiberiusAction
-    def __init__(self, text: _Optional[str] = ..., tiberius: _Optional[_Union[_tiberius_pb2.TiberiusAction, _Mapping]] = ...) -> None: ...
+    tiberpunk: _tiberpunk_pb2.TiberpunkAction
+    def __init__(self, text: _Optional[str] = ..., tiberius: _Optional[_Union[_tiberius_pb2.TiberiusAction, _Mapping]] = ..., tiberpunk: _Optional[_Union[_tiberpunk_pb2.TiberpunkAction, _Mapping]] = ...) -> None: ...
 
 class PositionSummary(_message.Message):
     __slots__ = ("game", "players", "current_player", "chance", "terminal", "returns", "state_json", "state_text", "move_number")

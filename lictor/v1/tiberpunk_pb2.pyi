@@ -1,10 +1,54 @@
 from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
 from collections.abc import Iterable as _Iterable, Mapping as _Mapping
 from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 
 DESCRIPTOR: _descriptor.FileDescriptor
+
+class TiberpunkActionKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    TIBERPUNK_ACTION_KIND_UNSPECIFIED: _ClassVar[TiberpunkActionKind]
+    TIBERPUNK_ACTION_KIND_DICE: _ClassVar[TiberpunkActionKind]
+    TIBERPUNK_ACTION_KIND_ABILITY: _ClassVar[TiberpunkActionKind]
+    TIBERPUNK_ACTION_KIND_PLACE: _ClassVar[TiberpunkActionKind]
+    TIBERPUNK_ACTION_KIND_FAVOR: _ClassVar[TiberpunkActionKind]
+    TIBERPUNK_ACTION_KIND_RECHARGE: _ClassVar[TiberpunkActionKind]
+    TIBERPUNK_ACTION_KIND_SKILL: _ClassVar[TiberpunkActionKind]
+    TIBERPUNK_ACTION_KIND_BOOST: _ClassVar[TiberpunkActionKind]
+    TIBERPUNK_ACTION_KIND_TAKE_SHIP: _ClassVar[TiberpunkActionKind]
+    TIBERPUNK_ACTION_KIND_LICTOR: _ClassVar[TiberpunkActionKind]
+    TIBERPUNK_ACTION_KIND_ESCAPE: _ClassVar[TiberpunkActionKind]
+    TIBERPUNK_ACTION_KIND_END: _ClassVar[TiberpunkActionKind]
+    TIBERPUNK_ACTION_KIND_REBOOT: _ClassVar[TiberpunkActionKind]
+    TIBERPUNK_ACTION_KIND_STOP: _ClassVar[TiberpunkActionKind]
+    TIBERPUNK_ACTION_KIND_PURSUE: _ClassVar[TiberpunkActionKind]
+    TIBERPUNK_ACTION_KIND_GADGET: _ClassVar[TiberpunkActionKind]
+    TIBERPUNK_ACTION_KIND_MOVE: _ClassVar[TiberpunkActionKind]
+    TIBERPUNK_ACTION_KIND_UNSHACKLE: _ClassVar[TiberpunkActionKind]
+    TIBERPUNK_ACTION_KIND_TOKEN: _ClassVar[TiberpunkActionKind]
+    TIBERPUNK_ACTION_KIND_SHIP: _ClassVar[TiberpunkActionKind]
+TIBERPUNK_ACTION_KIND_UNSPECIFIED: TiberpunkActionKind
+TIBERPUNK_ACTION_KIND_DICE: TiberpunkActionKind
+TIBERPUNK_ACTION_KIND_ABILITY: TiberpunkActionKind
+TIBERPUNK_ACTION_KIND_PLACE: TiberpunkActionKind
+TIBERPUNK_ACTION_KIND_FAVOR: TiberpunkActionKind
+TIBERPUNK_ACTION_KIND_RECHARGE: TiberpunkActionKind
+TIBERPUNK_ACTION_KIND_SKILL: TiberpunkActionKind
+TIBERPUNK_ACTION_KIND_BOOST: TiberpunkActionKind
+TIBERPUNK_ACTION_KIND_TAKE_SHIP: TiberpunkActionKind
+TIBERPUNK_ACTION_KIND_LICTOR: TiberpunkActionKind
+TIBERPUNK_ACTION_KIND_ESCAPE: TiberpunkActionKind
+TIBERPUNK_ACTION_KIND_END: TiberpunkActionKind
+TIBERPUNK_ACTION_KIND_REBOOT: TiberpunkActionKind
+TIBERPUNK_ACTION_KIND_STOP: TiberpunkActionKind
+TIBERPUNK_ACTION_KIND_PURSUE: TiberpunkActionKind
+TIBERPUNK_ACTION_KIND_GADGET: TiberpunkActionKind
+TIBERPUNK_ACTION_KIND_MOVE: TiberpunkActionKind
+TIBERPUNK_ACTION_KIND_UNSHACKLE: TiberpunkActionKind
+TIBERPUNK_ACTION_KIND_TOKEN: TiberpunkActionKind
+TIBERPUNK_ACTION_KIND_SHIP: TiberpunkActionKind
 
 class TiberpunkInts(_message.Message):
     __slots__ = ("values",)
@@ -183,3 +227,65 @@ class TiberpunkState(_message.Message):
     ctx: TiberpunkContext
     rewards: _containers.RepeatedCompositeFieldContainer[TiberpunkInts]
     def __init__(self, n: _Optional[int] = ..., cfg: _Optional[_Union[TiberpunkConfig, _Mapping]] = ..., seed: _Optional[int] = ..., seat: _Optional[int] = ..., phase: _Optional[int] = ..., rnd: _Optional[int] = ..., turn: _Optional[_Union[TiberpunkTurn, _Mapping]] = ..., players: _Optional[_Iterable[_Union[TiberpunkPlayer, _Mapping]]] = ..., lictors: _Optional[_Iterable[int]] = ..., quests: _Optional[_Iterable[_Union[TiberpunkInts, _Mapping]]] = ..., ships: _Optional[_Iterable[int]] = ..., lock: _Optional[int] = ..., bless: _Optional[_Iterable[int]] = ..., gdeck: _Optional[_Iterable[int]] = ..., gdisc: _Optional[_Iterable[int]] = ..., c1deck: _Optional[_Iterable[int]] = ..., c1disc: _Optional[_Iterable[int]] = ..., c3deck: _Optional[_Iterable[int]] = ..., c3disc: _Optional[_Iterable[int]] = ..., shuffles: _Optional[int] = ..., speed: _Optional[int] = ..., end: bool = ..., draft: _Optional[_Iterable[int]] = ..., ctx: _Optional[_Union[TiberpunkContext, _Mapping]] = ..., rewards: _Optional[_Iterable[_Union[TiberpunkInts, _Mapping]]] = ...) -> None: ...
+
+class TiberpunkDieTarget(_message.Message):
+    __slots__ = ("pool", "value", "delta")
+    POOL_FIELD_NUMBER: _ClassVar[int]
+    VALUE_FIELD_NUMBER: _ClassVar[int]
+    DELTA_FIELD_NUMBER: _ClassVar[int]
+    pool: str
+    value: int
+    delta: int
+    def __init__(self, pool: _Optional[str] = ..., value: _Optional[int] = ..., delta: _Optional[int] = ...) -> None: ...
+
+class TiberpunkInteraction(_message.Message):
+    __slots__ = ("kind", "target", "up", "gadget", "by", "ship", "gadgets", "tile", "objective")
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    TARGET_FIELD_NUMBER: _ClassVar[int]
+    UP_FIELD_NUMBER: _ClassVar[int]
+    GADGET_FIELD_NUMBER: _ClassVar[int]
+    BY_FIELD_NUMBER: _ClassVar[int]
+    SHIP_FIELD_NUMBER: _ClassVar[int]
+    GADGETS_FIELD_NUMBER: _ClassVar[int]
+    TILE_FIELD_NUMBER: _ClassVar[int]
+    OBJECTIVE_FIELD_NUMBER: _ClassVar[int]
+    kind: str
+    target: str
+    up: _containers.RepeatedScalarFieldContainer[str]
+    gadget: bool
+    by: str
+    ship: str
+    gadgets: _containers.RepeatedScalarFieldContainer[str]
+    tile: str
+    objective: str
+    def __init__(self, kind: _Optional[str] = ..., target: _Optional[str] = ..., up: _Optional[_Iterable[str]] = ..., gadget: bool = ..., by: _Optional[str] = ..., ship: _Optional[str] = ..., gadgets: _Optional[_Iterable[str]] = ..., tile: _Optional[str] = ..., objective: _Optional[str] = ...) -> None: ...
+
+class TiberpunkAction(_message.Message):
+    __slots__ = ("kind", "name", "dice", "ship", "mini", "from_district", "to_district", "pay", "targets", "count", "token", "as_type", "interaction")
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    DICE_FIELD_NUMBER: _ClassVar[int]
+    SHIP_FIELD_NUMBER: _ClassVar[int]
+    MINI_FIELD_NUMBER: _ClassVar[int]
+    FROM_DISTRICT_FIELD_NUMBER: _ClassVar[int]
+    TO_DISTRICT_FIELD_NUMBER: _ClassVar[int]
+    PAY_FIELD_NUMBER: _ClassVar[int]
+    TARGETS_FIELD_NUMBER: _ClassVar[int]
+    COUNT_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    AS_TYPE_FIELD_NUMBER: _ClassVar[int]
+    INTERACTION_FIELD_NUMBER: _ClassVar[int]
+    kind: TiberpunkActionKind
+    name: str
+    dice: _containers.RepeatedScalarFieldContainer[int]
+    ship: str
+    mini: str
+    from_district: str
+    to_district: str
+    pay: int
+    targets: _containers.RepeatedCompositeFieldContainer[TiberpunkDieTarget]
+    count: int
+    token: str
+    as_type: str
+    interaction: TiberpunkInteraction
+    def __init__(self, kind: _Optional[_Union[TiberpunkActionKind, str]] = ..., name: _Optional[str] = ..., dice: _Optional[_Iterable[int]] = ..., ship: _Optional[str] = ..., mini: _Optional[str] = ..., from_district: _Optional[str] = ..., to_district: _Optional[str] = ..., pay: _Optional[int] = ..., targets: _Optional[_Iterable[_Union[TiberpunkDieTarget, _Mapping]]] = ..., count: _Optional[int] = ..., token: _Optional[str] = ..., as_type: _Optional[str] = ..., interaction: _Optional[_Union[TiberpunkInteraction, _Mapping]] = ...) -> None: ...

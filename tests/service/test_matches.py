@@ -45,10 +45,12 @@ def submit(api, match, seat, text, expected=None):
     return api.matches.SubmitAction(request, timeout=30)
 
 
-def wait_for(api, match_id, pred, timeout=20.0):
+def wait_for(api, match_id, pred, timeout=20.0, reveal_all=False):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        m = api.matches.GetMatch(match_pb.GetMatchRequest(match_id=match_id), timeout=10).match
+        m = api.matches.GetMatch(
+            match_pb.GetMatchRequest(match_id=match_id, reveal_all=reveal_all), timeout=10
+        ).match
         if pred(m):
             return m
         time.sleep(0.05)
@@ -79,7 +81,8 @@ def test_submit_then_dice_by_the_server(api):
     assert reply.events[0].kind == pos_pb.EVENT_KIND_ACTION and reply.events[0].seat == 0
     assert reply.events[1].kind == pos_pb.EVENT_KIND_CHANCE  # the server rolled
     assert reply.match.move_number == 2
-    assert next(iter(reply.match.position.record.actions)) == "roll"
+    assert reply.match.view == match_pb.MATCH_VIEW_SEAT  # the submitter's view: no record, no dice
+    assert reply.events[1].action == "" and not reply.match.position.HasField("record")
 
 
 def test_stale_submission_is_aborted_never_a_double_move(api):
@@ -177,7 +180,10 @@ def test_ai_match_plays_itself_and_watch_streams_to_the_end(api, name):
     assert numbers == sorted(numbers)
     if name == "pig":
         assert events[-1].kind == pos_pb.EVENT_KIND_GAME_OVER
-        done = api.matches.GetMatch(match_pb.GetMatchRequest(match_id=m.match_id), timeout=10).match
+        done = api.matches.GetMatch(
+            match_pb.GetMatchRequest(match_id=m.match_id, reveal_all=True), timeout=10
+        ).match
+        assert done.view == match_pb.MATCH_VIEW_FULL
         assert done.status == match_pb.MATCH_STATUS_FINISHED and len(done.returns) == players
         # The record replays to the same end state in-process.
         game = get_game(name)
@@ -259,7 +265,7 @@ def test_sigkill_and_restart_loses_no_acknowledged_action(tmp_path):
             acked = submit(api, acked, 0, text).match
         # An AI-vs-AI match long enough to be mid-game at the kill.
         bots = create(api, seats=(ai(2), ai(2)), seed=22, target=60)
-        seen = wait_for(api, bots.match_id, lambda x: x.move_number >= 4)
+        seen = wait_for(api, bots.match_id, lambda x: x.move_number >= 4, reveal_all=True)
         ch.close()
     finally:
         proc.send_signal(signal.SIGKILL)
@@ -269,11 +275,23 @@ def test_sigkill_and_restart_loses_no_acknowledged_action(tmp_path):
         ch = grpc.insecure_channel(f"127.0.0.1:{port}")
         api = stubs(ch)
         after = api.matches.GetMatch(match_pb.GetMatchRequest(match_id=human.match_id), timeout=10).match
-        assert list(after.position.record.actions) == list(acked.position.record.actions)
+        assert after.move_number == acked.move_number
+        latest = after
         if after.status == match_pb.MATCH_STATUS_ACTIVE and after.summary.current_player == 0:
-            assert submit(api, after, 0, "hold").match.move_number > after.move_number  # the match continues
+            latest = submit(api, after, 0, "hold").match
+            assert latest.move_number > after.move_number  # the match continues
+        if latest.status == match_pb.MATCH_STATUS_ACTIVE:
+            api.matches.ResignMatch(match_pb.ResignMatchRequest(match_id=human.match_id, seat=1), timeout=10)
+        full = api.matches.GetMatch(
+            match_pb.GetMatchRequest(match_id=human.match_id, reveal_all=True), timeout=10
+        ).match
+        actions = list(full.position.record.actions)
+        assert actions[0] == "roll" and len(actions) >= acked.move_number  # every acknowledged action
         resumed = wait_for(
-            api, bots.match_id, lambda x: x.move_number > seen.move_number + 2 or x.status == 2
+            api,
+            bots.match_id,
+            lambda x: x.move_number > seen.move_number + 2 or x.status == 2,
+            reveal_all=True,
         )
         prefix = list(seen.position.record.actions)
         assert list(resumed.position.record.actions)[: len(prefix)] == prefix  # the AI seats resumed
@@ -310,9 +328,12 @@ def test_sigterm_drains_in_flight_calls(tmp_path):
 
 def test_viewer_seat_sees_only_its_observation(api):
     """Hidden information: a seat's view hides the other seats' secrets (and the replayable record)."""
+    from service.convert import Setup, new_game
+
     m = create(api, seed=12)
-    full = api.matches.GetMatch(match_pb.GetMatchRequest(match_id=m.match_id), timeout=10).match
-    bonus = json.loads(full.summary.state_json)["bonus"]
+    full = m
+    game = get_game("pig")
+    bonus = game.to_dict(new_game(game, Setup(players=2, options={}, seed=12), field=""))["bonus"]
     for seat in (0, 1):
         view = api.matches.GetMatch(
             match_pb.GetMatchRequest(match_id=m.match_id, viewer_seat=seat), timeout=10
@@ -339,13 +360,18 @@ def test_human_match_happy_path_per_game(api, name):
     for _ in range(3):
         if m.status != match_pb.MATCH_STATUS_ACTIVE:
             break
-        legal = api.games.GetLegalActions(
-            game_pb.GetLegalActionsRequest(position=m.position), timeout=30
+        seat = m.summary.current_player
+        view = api.matches.GetMatch(
+            match_pb.GetMatchRequest(match_id=m.match_id, viewer_seat=seat), timeout=10
+        ).match
+        legal = api.games.GetLegalActions(  # from the seat's own view: no secrets needed
+            game_pb.GetLegalActionsRequest(position=view.position), timeout=30
         ).actions
         before = m.move_number
-        m = submit(api, m, m.summary.current_player, legal[-1].text).match
+        reply = submit(api, m, seat, legal[-1].text)
+        m = reply.match
         assert m.move_number > before
-        assert list(m.position.record.actions)[before] == legal[-1].text
+        assert reply.events[0].action == legal[-1].text
     listed = api.matches.ListMatches(
         match_pb.ListMatchesRequest(game=name, page_size=500), timeout=10
     ).matches
@@ -354,3 +380,58 @@ def test_human_match_happy_path_per_game(api, name):
     assert got.move_number == m.move_number
     done = api.matches.ResignMatch(match_pb.ResignMatchRequest(match_id=m.match_id, seat=0), timeout=10).match
     assert done.status == match_pb.MATCH_STATUS_FINISHED
+
+
+def test_hidden_information_is_not_shown_by_default(api):
+    """Without viewer_seat nobody sees a seat's secrets: the public view (no record, no seed, no state,
+    no dice) everywhere; reveal_all only once the match is over or for AI-only matches."""
+    m = create(api, seed=13)
+    assert m.view == match_pb.MATCH_VIEW_PUBLIC
+    reply = submit(api, m, 0, "roll")
+    views = [
+        m,
+        api.matches.GetMatch(match_pb.GetMatchRequest(match_id=m.match_id), timeout=10).match,
+        *[
+            x
+            for x in api.matches.ListMatches(
+                match_pb.ListMatchesRequest(game="pig", page_size=500, reveal_all=True), timeout=10
+            ).matches
+            if x.match_id == m.match_id
+        ],
+    ]
+    it = api.matches.WatchMatch(match_pb.WatchMatchRequest(match_id=m.match_id), timeout=5)
+    streamed = [next(it) for _ in range(3)]
+    it.cancel()
+    views.append(streamed[-1].match)
+    assert len(views) == 4
+    for v in views:
+        assert v.view == match_pb.MATCH_VIEW_PUBLIC
+        assert v.position.WhichOneof("kind") is None and v.setup.seed == 0
+        assert not v.summary.state_json and not v.summary.state_text
+    assert streamed[2].event.kind == pos_pb.EVENT_KIND_CHANCE and streamed[2].event.action == ""
+    assert reply.match.setup.seed == 0 and reply.match.view == match_pb.MATCH_VIEW_SEAT
+    # reveal_all is refused while a human seat's secrets are at stake ...
+    for call in (
+        lambda: api.matches.GetMatch(
+            match_pb.GetMatchRequest(match_id=m.match_id, reveal_all=True), timeout=10
+        ),
+        lambda: next(
+            iter(
+                api.matches.WatchMatch(
+                    match_pb.WatchMatchRequest(match_id=m.match_id, reveal_all=True), timeout=5
+                )
+            )
+        ),
+    ):
+        with pytest.raises(grpc.RpcError) as err:
+            call()
+        assert err.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+        assert error_info(err.value)["field"] == "reveal_all"
+    # ... and allowed once the match is over.
+    done = api.matches.ResignMatch(match_pb.ResignMatchRequest(match_id=m.match_id, seat=1), timeout=10).match
+    assert done.view == match_pb.MATCH_VIEW_FULL and done.setup.seed == 13
+    full = api.matches.GetMatch(
+        match_pb.GetMatchRequest(match_id=m.match_id, reveal_all=True), timeout=10
+    ).match
+    assert full.view == match_pb.MATCH_VIEW_FULL and next(iter(full.position.record.actions)) == "roll"
+    assert json.loads(full.summary.state_json)["bonus"]

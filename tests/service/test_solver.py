@@ -212,3 +212,57 @@ def test_tiberpunk_typed_puzzles(api):
             timeout=60,
         )
     assert violations(err.value)[0][0] == "tiberpunk_quest_odds.skill"
+
+
+def test_cancelled_solve_stops_the_solver(api, monkeypatch):
+    """A cancelled Solve call stops its solve (SolveLimits.stop) and frees its slot at once."""
+    import threading
+    import time
+
+    stopped = threading.Event()
+
+    def spin(game, state, params, limits):
+        end = time.monotonic() + limits.time_limit_s
+        while time.monotonic() < end:
+            if limits.stop is not None and limits.stop():
+                stopped.set()
+                break
+            time.sleep(0.01)
+        return SolveResult(kind="pig.spin", status=Status.UNKNOWN, method="test")
+
+    monkeypatch.setitem(solver_core._PUZZLES, "pig.spin", ("pig", spin))
+    request = solver_pb.SolveRequest(
+        position=record("pig"),
+        generic=solver_pb.GenericPuzzle(kind="pig.spin"),
+        limits=solver_pb.SolveLimits(time_limit_s=15),
+    )
+    call = api.solver.Solve.future(request, timeout=30)
+    time.sleep(0.3)
+    t0 = time.monotonic()
+    call.cancel()
+    assert stopped.wait(3.0), "the solve went on after the call was cancelled"
+    assert time.monotonic() - t0 < 3.0
+
+
+def test_cp_sat_stops_when_asked():
+    """CP-SAT (solver.tiberius) ends a long search once ``stop()`` is True, well before its time limit."""
+    import time
+
+    from ortools.sat.python import cp_model
+
+    from solver.tiberius import _solve_stoppable
+
+    m = cp_model.CpModel()  # a hard-ish model: 60 queens maximising a weighted placement
+    n = 60
+    q = [m.new_int_var(0, n - 1, f"q{i}") for i in range(n)]
+    m.add_all_different(q)
+    m.add_all_different([q[i] + i for i in range(n)])
+    m.add_all_different([q[i] - i for i in range(n)])
+    m.maximize(sum((i * 7919 % 97) * q[i] for i in range(n)))
+    solver = cp_model.CpSolver()
+    solver.parameters.max_time_in_seconds = 20.0
+    solver.parameters.num_workers = 1
+    t0 = time.monotonic()
+    code = _solve_stoppable(solver, m, lambda: time.monotonic() - t0 > 0.3)
+    assert time.monotonic() - t0 < 3.0
+    assert code in (cp_model.FEASIBLE, cp_model.OPTIMAL, cp_model.UNKNOWN)
