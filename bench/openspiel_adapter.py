@@ -1,7 +1,7 @@
 """Expose a Lictor game as a pyspiel Python game, so OpenSpiel's own bots can play it.
 
 The adapter is thin on purpose: every pyspiel call goes straight to the Lictor engine (the same
-``legal_actions``/``apply``/``returns``), so a comparison of OpenSpiel's ``MCTSBot`` with Lictor's
+``legal_actions``/``apply_trusted``/``returns``), so a comparison of OpenSpiel's ``MCTSBot`` with Lictor's
 MCTS measures the searches, not two engines. Cloning a state is cheap (Lictor states are
 immutable, so a clone shares it), which is the most favourable setting for OpenSpiel.
 
@@ -72,7 +72,9 @@ class LictorSpielState(pyspiel.State):  # type: ignore[misc]
         return sorted((enc(a), p) for a, p in self._lgame.lictor.chance_outcomes(self.lstate))
 
     def _apply_action(self, action: int) -> None:
-        self.lstate = self._lgame.lictor.apply(self.lstate, self._lgame.codec.decode(action))
+        # OpenSpiel's bots apply only actions they took from legal_actions / chance_outcomes: the
+        # game's unchecked fast path, the one Lictor's search uses too (a fair comparison)
+        self.lstate = self._lgame.lictor.apply_trusted(self.lstate, self._lgame.codec.decode(action))
 
     def _action_to_string(self, player: int, action: int) -> str:
         return self._lgame.lictor.action_to_text(self.lstate, self._lgame.codec.decode(action))
@@ -208,8 +210,8 @@ class HeuristicRolloutEvaluator(mcts.Evaluator):  # type: ignore[misc]
                 a = g.sample_chance(s, rng)
             else:
                 legal = g.legal_actions(s)
-                a = legal[rng.randrange(len(legal))]
-            s = g.apply(s, a)
+                a = legal[int(rng.random() * len(legal))]  # as search.mcts.rollout
+            s = g.apply_trusted(s, a)
             steps += 1
 
     def prior(self, state: LictorSpielState) -> list[tuple[int, float]]:

@@ -2,9 +2,11 @@
 
 Prints, for 2 and 4 players: full games per second, steps per second (a step is one
 ``legal_actions`` + ``apply``; chance steps draw with ``sample_chance`` + ``apply``) and mean actions
-per game (rates per CPU second of this process); and, measured in the same run, the steps per
-second of the tests' fixture game ``tests.fixtures.pig.PigGame`` as a baseline, with the ratio.
-Runs in about 20 s. Target from issue 3: >= 50,000 steps/s on one core.
+per game (rates per CPU second of this process), twice: with the checked ``apply`` (what a referee
+does with a client's move) and with ``apply_trusted`` (the unchecked fast path searches and
+playouts use on actions taken from ``legal_actions``). Measured in the same run, the steps per second
+of the tests' fixture game ``tests.fixtures.pig.PigGame`` as a baseline, with the ratios.
+Runs in about 35 s. Target from issue 3: >= 50,000 steps/s on one core.
 """
 
 from __future__ import annotations
@@ -20,18 +22,25 @@ BUDGET_S = 8.0
 
 
 def playouts(
-    game: Game[Any, Any], players: int, budget_s: float, options: dict[str, Any] | None = None
+    game: Game[Any, Any],
+    players: int,
+    budget_s: float,
+    options: dict[str, Any] | None = None,
+    *,
+    trusted: bool = False,
 ) -> dict[str, float]:
     """Play seeded random games until the budget is spent; returns games, steps, CPU seconds.
 
-    Rates use this process's CPU time (``time.process_time``), so other load on a shared machine
-    does not count against the engine; the budget itself is wall time.
+    ``trusted`` applies with ``apply_trusted`` (the search path) instead of ``apply``. Rates use
+    this process's CPU time (``time.process_time``), so other load on a shared machine does not count
+    against the engine; the budget itself is wall time.
     """
     config = GameConfig(players=players, options=options or {})
     games = steps = 0
     start = time.perf_counter()
     cpu = time.process_time()
     seed = 0
+    apply = game.apply_trusted if trusted else game.apply
     while time.perf_counter() - start < budget_s:
         state = game.new_state(config, seed)
         rng = random.Random(seed)
@@ -44,7 +53,7 @@ def playouts(
                 action = game.sample_chance(state, rng)
             else:
                 action = rng.choice(game.legal_actions(state))
-            state = game.apply(state, action)
+            state = apply(state, action)
             steps += 1
         games += 1
     return {"games": games, "steps": steps, "seconds": time.process_time() - cpu}
@@ -57,24 +66,31 @@ def main() -> int:
 
     game = TiberpunkGame()
     print("Tiberpunk random playouts (default options: reference pack, max_rounds=80), one core")
-    results = {}
-    for players in (2, 4):
-        r = playouts(game, players, BUDGET_S)
-        results[players] = r
-        print(
-            f"  {players} players: {r['games'] / r['seconds']:.2f} full games/s, "
-            f"{r['steps'] / r['seconds']:,.0f} steps/s, "
-            f"{r['steps'] / r['games']:.0f} actions per game ({r['games']} games in {r['seconds']:.1f} CPU s)"
-        )
+    results: dict[tuple[str, int], dict[str, float]] = {}
+    for path, trusted in (("apply", False), ("apply_trusted", True)):
+        print(f" {path}{' (the path searches use)' if trusted else ' (checked)'}:")
+        for players in (2, 4):
+            r = playouts(game, players, BUDGET_S, trusted=trusted)
+            results[(path, players)] = r
+            print(
+                f"  {players} players: {r['games'] / r['seconds']:.2f} full games/s, "
+                f"{r['steps'] / r['seconds']:,.0f} steps/s, "
+                f"{r['steps'] / r['games']:.0f} actions per game "
+                f"({r['games']} games in {r['seconds']:.1f} CPU s)"
+            )
     base = playouts(PigGame(), 2, BUDGET_S / 2)
     base_rate = base["steps"] / base["seconds"]
     print(f"Baseline, same run: tests.fixtures.pig.PigGame (2 players) {base_rate:,.0f} steps/s")
-    for players, r in results.items():
+    for (path, players), r in results.items():
         rate = r["steps"] / r["seconds"]
         print(
-            f"  ratio tiberpunk/{players}p to pig: {rate / base_rate:.2f}; "
+            f"  ratio tiberpunk/{players}p {path} to pig: {rate / base_rate:.2f}; "
             f"vs the 50,000 steps/s target: {rate / 50_000:.2f}"
         )
+    for players in (2, 4):
+        checked, fast = results[("apply", players)], results[("apply_trusted", players)]
+        speedup = (fast["steps"] / fast["seconds"]) / (checked["steps"] / checked["seconds"])
+        print(f"  {players} players: apply_trusted / apply steps/s = {speedup:.2f}x")
     return 0
 
 

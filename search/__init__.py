@@ -10,6 +10,10 @@ The search knows nothing of any particular game. Entry points:
 - :func:`choose_action` — an AI seat's move at a strength level 1–10 (:func:`level`, :data:`LEVELS`);
   :func:`pick_move` — a move from an analysis at a temperature.
 - Bots: :class:`RandomBot`, :class:`GreedyBot`, :class:`SearchBot`.
+
+Every action the search takes from ``legal_actions`` or a chance draw is applied with
+``game.apply_trusted`` (the game's fast path, no legality re-check); an action given from outside
+(``MCTS.advance``) goes through the checked ``apply``.
 """
 
 from search.api import LEVELS, Level, analyze, choose_action, level, pick_move

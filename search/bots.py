@@ -81,7 +81,8 @@ class GreedyBot:
             return float(game.returns(state)[seat])
         if player == CHANCE and depth < 2:
             return sum(
-                p * self._value(game.apply(state, a), seat, depth + 1) for a, p in game.chance_outcomes(state)
+                p * self._value(game.apply_trusted(state, a), seat, depth + 1)
+                for a, p in game.chance_outcomes(state)
             )
         return float(game.heuristic(state)[seat])
 
@@ -94,7 +95,7 @@ class GreedyBot:
         best: list[Any] = []
         best_v = -float("inf")
         for action in game.legal_actions(state):
-            v = self._value(game.apply(state, action), seat)
+            v = self._value(game.apply_trusted(state, action), seat)
             if v > best_v + 1e-12:
                 best_v, best = v, [action]
             elif v >= best_v - 1e-12:

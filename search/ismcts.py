@@ -173,7 +173,7 @@ class ISMCTS:
             if child is None:
                 children.append(ChildStats(action, text, 0, [0.0] * self._players, prior, None, (text,)))
             else:
-                pv = (text, *self._pv(child, game.apply(state, action), self.options.max_pv - 1))
+                pv = (text, *self._pv(child, game.apply_trusted(state, action), self.options.max_pv - 1))
                 children.append(ChildStats(action, text, child.n, list(child.w), prior, None, pv))
         return RootStats(
             seat=self._seat,
@@ -213,7 +213,7 @@ class ISMCTS:
                 break
             action, node = max(options, key=lambda ac: ac[1].n)
             out.append(game.action_to_text(state, action))
-            state = game.apply(state, action)
+            state = game.apply_trusted(state, action)
             length -= 1
         return tuple(out)
 
@@ -270,7 +270,7 @@ class ISMCTS:
                 break
             if player == CHANCE:
                 outcome = game.sample_chance(state, rng)
-                state = game.apply(state, outcome)
+                state = game.apply_trusted(state, outcome)
                 child = node.chance.get(outcome)
                 if child is None:
                     if self._nodes >= self.options.max_nodes:
@@ -289,15 +289,15 @@ class ISMCTS:
             child = node.children.get(action)
             if child is None:
                 if self._nodes >= self.options.max_nodes:
-                    value = self._rollout(game.apply(state, action), rng)
+                    value = self._rollout(game.apply_trusted(state, action), rng)
                     break
                 child = node.children[action] = _INode(self._players)
                 self._nodes += 1
-                state = game.apply(state, action)
+                state = game.apply_trusted(state, action)
                 path.append(child)
                 value = self._rollout(state, rng)
                 break
-            state = game.apply(state, action)
+            state = game.apply_trusted(state, action)
             node = child
             path.append(node)
         players = self._players
@@ -324,7 +324,7 @@ class ISMCTS:
             cache = node.cache = {}
         entry = cache.get(k)
         if entry is None:
-            entry = cache[k] = self._entry(self.game.apply(parent, action))
+            entry = cache[k] = self._entry(self.game.apply_trusted(parent, action))
         return entry
 
     def _iterate_pooled(self, root: _INode, rng: random.Random) -> None:
@@ -352,7 +352,7 @@ class ISMCTS:
                 child = node.chance.get(outcome)
                 if child is None:
                     if full:
-                        value = self._rollout(game.apply(state, outcome), rng)
+                        value = self._rollout(game.apply_trusted(state, outcome), rng)
                         break
                     child = node.chance[outcome] = _INode(self._players)
                     self._nodes += 1
@@ -371,7 +371,7 @@ class ISMCTS:
             child = node.children.get(action)
             if child is None:
                 if full:
-                    value = self._rollout(game.apply(state, action), rng)
+                    value = self._rollout(game.apply_trusted(state, action), rng)
                     break
                 child = node.children[action] = _INode(self._players)
                 self._nodes += 1
@@ -392,7 +392,7 @@ class ISMCTS:
         """Like ``_cached`` but without storing (the tree is full)."""
         entry = node.cache.get(k) if node.cache is not None else None
         if entry is None:
-            state = self.game.apply(parent, action)
+            state = self.game.apply_trusted(parent, action)
             player = self.game.current_player(state)
             other = self.game.legal_actions(state) if player >= 0 else None
             if player == TERMINAL:

@@ -13,7 +13,12 @@ a chance node is proven when every outcome has been expanded and proven (the exp
 which is not the only equilibrium of a multi-player game; treat them as "proven under max^n".
 Proofs need returns in [0, 1] (the protocol's win 1 / loss 0); proven losses are never selected.
 
-Nodes store their state, so each iteration applies one action in the tree plus the rollout's.
+Nodes store their state, so each iteration applies one action in the tree plus the rollout's;
+actions taken from ``legal_actions`` or chance draws go through ``game.apply_trusted`` (the game's
+unchecked fast path). A new leaf lists its legal actions for its rollout but asks ``game.prior``
+only when the tree first selects through it (most leaves are visited once). PUCT selection finds
+the best unvisited child from the actions sorted by prior and scans only the visited children
+(equal to the full scan, first index on ties: tests/search/test_fast_paths.py).
 Tree reuse: ``advance(action)`` keeps the subtree of a played action, and ``search(state)`` looks
 for ``state`` among the nodes of the first plies of the previous tree before starting afresh.
 
@@ -51,9 +56,27 @@ def has_prior(game: Game[Any, Any]) -> bool:
 class _Node:
     """A tree node. Decision nodes keep ``actions``/``children``/``priors``; chance nodes ``cmap``
     (children by outcome) and, once visited in the tree, ``actions`` (the outcomes) and ``priors``
-    (their cumulative probabilities)."""
+    (their cumulative probabilities). A decision leaf's rollout lists its ``actions``; ``expanded``
+    turns true when the tree first selects through it (then ``priors``/``untried`` are set: a leaf
+    visited once never pays for ``Game.prior``)."""
 
-    __slots__ = ("actions", "children", "cmap", "n", "player", "priors", "proven", "state", "untried", "w")
+    __slots__ = (
+        "actions",
+        "children",
+        "cmap",
+        "cursor",
+        "expanded",
+        "n",
+        "nxt",
+        "order",
+        "player",
+        "priors",
+        "proven",
+        "state",
+        "untried",
+        "visited",
+        "w",
+    )
 
     def __init__(self, state: Any, player: int, players: int) -> None:
         self.state = state
@@ -66,6 +89,11 @@ class _Node:
         self.untried: list[int] = []
         self.priors: list[float] | None = None
         self.cmap: dict[Any, _Node] = {}
+        self.expanded = False
+        self.order: list[int] = []  # PUCT: action indices by descending prior, then index
+        self.nxt: list[int] = []  # PUCT: nxt[j] = the first position after j in ``order`` with a lower prior
+        self.visited: list[int] = []  # PUCT: indices of the children created so far
+        self.cursor = 0  # PUCT: ``order[:cursor]`` are all visited
 
 
 class MCTS:
@@ -180,7 +208,7 @@ class MCTS:
             root = self._new_node(state)
         else:
             self._nodes = root.n + 1  # a subtree has at most one node per simulation through its root
-        if not root.actions:
+        if not root.expanded:
             self._expand(root)
         self._root = root
         return root
@@ -279,9 +307,9 @@ class MCTS:
         return None
 
     def _new_node(self, state: Any) -> _Node:
-        """A leaf. Decision nodes are expanded (legal actions listed) on their second visit, or by a
-        rollout that needs the legal actions anyway: a leaf scored by the heuristic alone never pays
-        for ``legal_actions``."""
+        """A leaf. Decision nodes are expanded (legal actions and priors) on their second visit; a
+        rollout from the leaf lists its legal actions (it needs them anyway) but not its priors, and a
+        leaf scored by the heuristic alone never pays for ``legal_actions``."""
         player = self.game.current_player(state)
         node = _Node(state, player, self._players)
         self._nodes += 1
@@ -289,17 +317,26 @@ class MCTS:
             node.proven = tuple(float(x) for x in self.game.returns(state))
         return node
 
+    def _list_actions(self, node: _Node) -> None:
+        """List a decision node's legal actions (no priors yet)."""
+        if not node.actions:
+            node.actions = list(self.game.legal_actions(node.state))
+            node.children = [None] * len(node.actions)
+
     def _expand(self, node: _Node) -> None:
-        """List a decision node's legal actions (and priors, for PUCT)."""
-        game = self.game
-        actions = list(game.legal_actions(node.state))
-        node.actions = actions
-        node.children = [None] * len(actions)
-        priors = game.prior(node.state) if self._priors else None
+        """Ready a decision node for selection: its legal actions and priors (PUCT) or untried list."""
+        self._list_actions(node)
+        node.expanded = True
+        priors = self.game.prior(node.state) if self._priors else None
         if priors is not None:
-            node.priors = list(priors)
+            node.priors = p = list(priors)
+            node.order = order = sorted(range(len(p)), key=lambda i: -p[i])
+            nxt = [len(p)] * len(p)
+            for j in range(len(p) - 2, -1, -1):
+                nxt[j] = j + 1 if p[order[j + 1]] != p[order[j]] else nxt[j + 1]
+            node.nxt = nxt
         else:
-            node.untried = list(range(len(actions)))
+            node.untried = list(range(len(node.actions)))
 
     def _pv(self, node: _Node, length: int) -> tuple[str, ...]:
         game = self.game
@@ -354,9 +391,9 @@ class MCTS:
                 child = node.cmap.get(outcome)
                 if child is None:
                     if self._nodes >= self._max_nodes:
-                        value = self._score(game.apply(node.state, outcome), rng)
+                        value = self._score(game.apply_trusted(node.state, outcome), rng)
                         break
-                    child = self._new_node(game.apply(node.state, outcome))
+                    child = self._new_node(game.apply_trusted(node.state, outcome))
                     node.cmap[outcome] = child
                     path.append(child)
                     value = self._evaluate(child, rng)
@@ -364,19 +401,19 @@ class MCTS:
                 node = child
                 path.append(node)
                 continue
-            if not node.actions:
+            if not node.expanded:
                 self._expand(node)
             untried = node.untried
             if untried:
                 if self._nodes >= self._max_nodes:
                     i = untried[rng.randrange(len(untried))]
-                    value = self._score(game.apply(node.state, node.actions[i]), rng)
+                    value = self._score(game.apply_trusted(node.state, node.actions[i]), rng)
                     break
                 j = rng.randrange(len(untried))
                 i = untried[j]
                 untried[j] = untried[-1]
                 untried.pop()
-                child = self._new_node(game.apply(node.state, node.actions[i]))
+                child = self._new_node(game.apply_trusted(node.state, node.actions[i]))
                 node.children[i] = child
                 path.append(child)
                 value = self._evaluate(child, rng)
@@ -385,10 +422,11 @@ class MCTS:
             nxt = node.children[i]
             if nxt is None:
                 if self._nodes >= self._max_nodes:
-                    value = self._score(game.apply(node.state, node.actions[i]), rng)
+                    value = self._score(game.apply_trusted(node.state, node.actions[i]), rng)
                     break
-                nxt = self._new_node(game.apply(node.state, node.actions[i]))
+                nxt = self._new_node(game.apply_trusted(node.state, node.actions[i]))
                 node.children[i] = nxt
+                node.visited.append(i)
                 path.append(nxt)
                 value = self._evaluate(nxt, rng)
                 break
@@ -437,27 +475,59 @@ class MCTS:
         return best_i
 
     def _select_puct(self, node: _Node, p: int) -> int:
+        """The child maximising ``q + c * sqrt(N) * prior / (1 + n)`` (the first on ties; an unvisited
+        child's ``q`` is the node's mean, first-play urgency). Unvisited children all share that ``q``,
+        so the best of them is the first unvisited one in ``order`` (by prior): only the visited
+        children are scanned, not every legal action."""
         priors = node.priors
         assert priors is not None
         scale = self.options.puct_c * math.sqrt(node.n)
-        fpu = node.w[p] / node.n if node.n else 0.5
-        solver = self.options.solver
-        best_i = 0
-        best = -math.inf
-        for i, c in enumerate(node.children):
+        children = node.children
+        order = node.order
+        k = node.cursor
+        end = len(order)
+        while k < end:
+            c = children[order[k]]
             if c is None or c.n == 0:
-                q, n = fpu, 0
+                break
+            k += 1
+        node.cursor = k  # children never become unvisited again
+        if k < end:
+            fpu = node.w[p] / node.n if node.n else 0.5
+            best_i = order[k]
+            best = fpu + scale * priors[best_i]
+            # scores fall along ``order``; where they round to the same value (a zero scale at a
+            # fresh root, nearly equal priors) the plain scan's first-on-ties rule wants the lowest
+            # index: the first unvisited one of each such run of equal priors (sorted by index)
+            nxt = node.nxt
+            j = nxt[k]
+            while j < end and fpu + scale * priors[order[j]] >= best:
+                for jj in range(j, nxt[j]):
+                    i = order[jj]
+                    c = children[i]
+                    if c is None or c.n == 0:
+                        best_i = min(best_i, i)
+                        break
+                j = nxt[j]
+        else:
+            best_i = 0
+            best = -math.inf
+        solver = self.options.solver
+        for i in node.visited:
+            c = children[i]
+            assert c is not None
+            n = c.n
+            if n == 0:
+                continue  # counted with the unvisited ones
+            proven = c.proven
+            if proven is not None:
+                q = proven[p]
+                if solver and q <= LOSS:
+                    continue
             else:
-                n = c.n
-                proven = c.proven
-                if proven is not None:
-                    q = proven[p]
-                    if solver and q <= LOSS:
-                        continue
-                else:
-                    q = c.w[p] / n
+                q = c.w[p] / n
             score = q + scale * priors[i] / (1 + n)
-            if score > best:
+            if score > best or (score == best and i < best_i):
                 best, best_i = score, i
         return best_i
 
@@ -509,7 +579,7 @@ class MCTS:
         if node.proven is not None:
             return node.proven
         if node.player >= 0 and self.options.rollout_depth != 0:
-            self._expand(node)
+            self._list_actions(node)  # the rollout's first step needs them; priors wait for a 2nd visit
         return rollout(
             self.game,
             node.state,
@@ -548,8 +618,8 @@ def rollout(
         else:
             if legal is None:
                 legal = game.legal_actions(state)
-            action = legal[rng.randrange(len(legal))]
-        state = game.apply(state, action)
+            action = legal[int(rng.random() * len(legal))]  # randrange costs ~5x more
+        state = game.apply_trusted(state, action)
         legal = None
         steps += 1
         if steps & 15 == 0 and time.monotonic() >= end:

@@ -196,6 +196,12 @@ class TiberpunkGame(Game[State, int]):
                 rule=exc.rule,
             ) from None
 
+    def apply_trusted(self, state: State, action: int) -> State:
+        """``apply`` for an action from ``legal_actions(state)`` or ``chance_outcomes(state)``: the fast
+        path, with no legality re-check (proven equal to ``apply`` by tests/tiberpunk/test_apply_trusted.py).
+        """
+        return self.rules.apply_unchecked(state, action)
+
     def returns(self, state: State) -> tuple[float, ...]:
         """Most triumph tokens wins; then most coins; else the tied players share (rule: end-of-game)."""
         if state.phase != PH_OVER:

@@ -138,22 +138,34 @@ def test_parallel_time_limit_and_progress() -> None:
 
 
 # ---------------------------------------------------------------- budgets
+# The unit tests check that a search stops on its deadline (not before it, and not by running on
+# until its simulations end), with a generous bound: the machine's cores are shared, so a wall-clock
+# bound tighter than this would make them flaky. The 50 ms claim is measured by
+# bench/search_vs_openspiel.py (deadline overshoot p50/max over several searches).
+SLACK_S = 0.5
+
+
 def test_deadline_respected() -> None:
     game, state = PigGame(), _pig()
     t0 = time.monotonic()
     a = analyze(game, state, limit=SearchLimit(deadline=t0 + 0.2, simulations=10**9), seed=1)
     wall = time.monotonic() - t0
-    assert a.stopped_by == "time"
-    assert a.elapsed_s <= 0.2 + 0.05
-    assert wall <= 0.2 + 0.2  # generous guard for a shared CPU
+    assert a.stopped_by == "time" and a.final
+    assert wall >= 0.2  # it searched until the deadline ...
+    assert wall <= 0.2 + SLACK_S  # ... and stopped there
+    assert 0 < a.simulations < 10**9
 
 
 def test_time_limit_respected_with_long_rollouts() -> None:
     game = PigGame()
     state = PigGame().new_state(GameConfig(players=4, options={"target": 100_000}), 1)
     opts = SearchOptions(rollout_depth=None)  # rollouts far longer than the budget
+    t0 = time.monotonic()
     a = analyze(game, state, limit=SearchLimit(time_s=0.15), seed=1, options=opts)
-    assert a.elapsed_s <= 0.15 + 0.05
+    wall = time.monotonic() - t0
+    assert a.stopped_by == "time"
+    assert 0.15 <= a.elapsed_s <= 0.15 + SLACK_S
+    assert wall <= 0.15 + SLACK_S
 
 
 def test_stop_event_honoured() -> None:
