@@ -130,6 +130,7 @@ def choose_action(
     options: SearchOptions | None = None,
     workers: int = 1,
     algorithm: str = "auto",
+    temperature: float | None = None,
 ) -> tuple[Any, Analysis]:
     """An AI seat's move at a strength level: search, then pick at the level's temperature.
 
@@ -143,12 +144,16 @@ def choose_action(
         options: search options instead of the level's.
         workers: processes for root parallelism.
         algorithm: ``"auto"``, ``"mcts"`` or ``"ismcts"``.
+        temperature: the move-choice temperature instead of the level's (0: the best move, e.g. for
+            a custom ``limit`` that should play its best).
 
     Returns:
         The action and the analysis behind it (a forced move is played after one simulation,
         ``stopped_by="only-move"``).
     """
     lv = _level(level)
+    if temperature is not None and not (temperature >= 0 and math.isfinite(temperature)):
+        raise ConfigError(f"temperature must be a finite number >= 0, not {temperature!r}", field="temperature")
     forced = len(game.legal_actions(state)) == 1
     analysis = analyze(
         game,
@@ -162,7 +167,8 @@ def choose_action(
     )
     if forced:
         return analysis.best_action, replace(analysis, stopped_by="only-move")
-    action = pick_move(analysis, temperature=lv.temperature, rng=make_rng(derive_seed(seed, "pick")))
+    temp = lv.temperature if temperature is None else temperature
+    action = pick_move(analysis, temperature=temp, rng=make_rng(derive_seed(seed, "pick")))
     return action, analysis
 
 

@@ -15,9 +15,9 @@ maximises its own component).
 caching each one's positions in the tree nodes, so the walk down the tree applies no action twice
 (faster; fewer distinct hidden worlds). By default every iteration draws a fresh one.
 
-No peeking: the search reads the real state only through ``current_player`` (who is to move) and
-``observation``; texts and the principal variation are written on a determinization drawn from a
-separate seed. The tree fuses opponents' information sets with the observer's (the known
+No peeking: the search reads the real state only through ``current_player`` (who is to move),
+``num_players`` and ``observation``; texts and the principal variation are written on the first
+iteration's determinization (or, when no iteration ran, on one drawn from a separate seed). The tree fuses opponents' information sets with the observer's (the known
 "strategy fusion" weakness of SO-ISMCTS). No proofs (a determinization's ending proves nothing
 about the information set) and no tree reuse between moves.
 """
@@ -77,6 +77,7 @@ class ISMCTS:
         self._seat = 0
         self._players = 0
         self._text_state: Any = None
+        self._text_seed = 0
         self._nodes = 0
         self._end = math.inf
         self._iter = 0
@@ -125,9 +126,10 @@ class ISMCTS:
             )
         self._seat = seat
         self._obs = game.observation(state, seat)
+        self._players = game.num_players(state)
         del state  # from here on only the observation is used
-        self._text_state = game.sample_state(self._obs, seat, make_rng(derive_seed(seed, "ismcts-text")))
-        self._players = game.num_players(self._text_state)
+        self._text_state = None  # the first iteration's determinization (or one drawn when none ran)
+        self._text_seed = derive_seed(seed, "ismcts-text")
         self._root = _INode(self._players)
         self._nodes = 1
         self._iter = 0
@@ -163,6 +165,8 @@ class ISMCTS:
         assert root is not None
         game = self.game
         state = self._text_state
+        if state is None:  # no iteration ran: draw one determinization for the texts
+            state = self._text_state = game.sample_state(self._obs, self._seat, make_rng(self._text_seed))
         actions = list(game.legal_actions(state))
         given = game.prior(state) if self._priors else None
         priors = list(given) if given is not None else [1.0 / len(actions)] * len(actions)
@@ -260,6 +264,8 @@ class ISMCTS:
     def _iterate(self, root: _INode, rng: random.Random) -> None:
         game = self.game
         state = game.sample_state(self._obs, self._seat, rng)
+        if self._text_state is None:
+            self._text_state = state
         node = root
         path = [root]
         value: Sequence[float]
@@ -338,6 +344,8 @@ class ISMCTS:
         entry = root.cache.get(k)
         if entry is None:
             entry = root.cache[k] = self._entry(game.sample_state(self._obs, self._seat, rng))
+            if self._text_state is None:
+                self._text_state = entry[0]
         node = root
         path = [root]
         value: Sequence[float]

@@ -318,6 +318,21 @@ def test_choose_action_temperature() -> None:
         pick_move(a, temperature=1.0)
 
 
+def test_choose_action_temperature_override() -> None:
+    """A custom budget can play its best move (temperature 0) whatever the level's temperature."""
+    from search import choose_action
+
+    game, state = PigGame(), _pig()
+    for seed in range(5):
+        action, analysis = choose_action(
+            game, state, level=1, seed=seed, limit=SearchLimit(simulations=200), temperature=0.0, algorithm="mcts"
+        )
+        assert action == analysis.best_action, seed
+    with pytest.raises(ConfigError) as err:
+        choose_action(game, state, level=1, temperature=-1.0)
+    assert err.value.field == "temperature"
+
+
 def _play(game: Any, bots: list[Any], state: Any, seed: int) -> tuple[float, ...]:
     import random
 
