@@ -98,8 +98,9 @@ def analyze(
 def pick_move(analysis: Analysis, *, temperature: float = 0.0, rng: random.Random | None = None) -> Any:
     """Pick a move from an analysis: the best at temperature 0, else by visits^(1/temperature).
 
-    A proven win is always played. Unvisited moves have a small weight (so a level-1 bot can
-    stumble on anything).
+    A proven win is always played. Each move counts its prior as one extra (fractional) visit, so
+    moves the search never tried are picked by how plausible the game finds them (a low level
+    stumbles on plausible moves, not on any move at all).
 
     Raises:
         ConfigError: a temperature > 0 without an ``rng``.
@@ -109,8 +110,9 @@ def pick_move(analysis: Analysis, *, temperature: float = 0.0, rng: random.Rando
         return best.action
     if rng is None:
         raise ConfigError("pick_move with a temperature needs an rng", field="rng")
-    top = max(c.visits for c in analysis.candidates) or 1
-    weights = [math.pow(max(c.visits, 0.1) / top, 1.0 / temperature) for c in analysis.candidates]
+    counts = [c.visits + c.prior for c in analysis.candidates]
+    top = max(counts) or 1.0
+    weights = [math.pow(max(n, 1e-6) / top, 1.0 / temperature) for n in counts]
     r = rng.random() * sum(weights)
     for c, w in zip(analysis.candidates, weights, strict=True):
         r -= w
@@ -153,7 +155,9 @@ def choose_action(
     """
     lv = _level(level)
     if temperature is not None and not (temperature >= 0 and math.isfinite(temperature)):
-        raise ConfigError(f"temperature must be a finite number >= 0, not {temperature!r}", field="temperature")
+        raise ConfigError(
+            f"temperature must be a finite number >= 0, not {temperature!r}", field="temperature"
+        )
     forced = len(game.legal_actions(state)) == 1
     analysis = analyze(
         game,

@@ -60,19 +60,23 @@ class GreedyBot:
     """Plays the action with the best one-ply value for its seat (ties broken at random).
 
     The value of an action is ``returns`` if it ends the game, else ``heuristic``; when the action
-    leads to a chance node, the expectation over its outcomes. With hidden information the bot
-    evaluates on one determinization of its observation.
+    leads to a chance node, the expectation over its outcomes (two chance nodes deep, e.g. an attack
+    roll then a defence roll; over more than ``max_outcomes`` outcomes, the mean of that many
+    seeded draws). With hidden information the bot evaluates on one determinization of its
+    observation.
 
     Args:
         game: the game.
         seed: the RNG seed.
+        max_outcomes: the most outcomes of a chance node evaluated exactly.
     """
 
     name = "greedy"
 
-    def __init__(self, game: Game[Any, Any], *, seed: int = 0) -> None:
+    def __init__(self, game: Game[Any, Any], *, seed: int = 0, max_outcomes: int = 64) -> None:
         self.game = game
         self.rng = make_rng(seed)
+        self.max_outcomes = max_outcomes
 
     def _value(self, state: Any, seat: int, depth: int = 0) -> float:
         game = self.game
@@ -80,10 +84,15 @@ class GreedyBot:
         if player == TERMINAL:
             return float(game.returns(state)[seat])
         if player == CHANCE and depth < 2:
-            return sum(
-                p * self._value(game.apply_trusted(state, a), seat, depth + 1)
-                for a, p in game.chance_outcomes(state)
-            )
+            outcomes = game.chance_outcomes(state)
+            if len(outcomes) > self.max_outcomes:  # e.g. a pool of many dice: a seeded sample
+                sample = self.rng.choices(
+                    [a for a, _ in outcomes], weights=[p for _, p in outcomes], k=self.max_outcomes
+                )
+                return sum(self._value(game.apply_trusted(state, a), seat, depth + 1) for a in sample) / len(
+                    sample
+                )
+            return sum(p * self._value(game.apply_trusted(state, a), seat, depth + 1) for a, p in outcomes)
         return float(game.heuristic(state)[seat])
 
     def act(self, state: Any) -> Any:

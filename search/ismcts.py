@@ -17,7 +17,8 @@ caching each one's positions in the tree nodes, so the walk down the tree applie
 
 No peeking: the search reads the real state only through ``current_player`` (who is to move),
 ``num_players`` and ``observation``; texts and the principal variation are written on the first
-iteration's determinization (or, when no iteration ran, on one drawn from a separate seed). The tree fuses opponents' information sets with the observer's (the known
+iteration's determinization (or, when no iteration ran, on one drawn from a separate seed).
+The tree fuses opponents' information sets with the observer's (the known
 "strategy fusion" weakness of SO-ISMCTS). No proofs (a determinization's ending proves nothing
 about the information set) and no tree reuse between moves.
 """

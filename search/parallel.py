@@ -1,6 +1,7 @@
 """Root parallelism: independent searches of the same position in worker processes, merged.
 
-Worker ``i`` searches with the seed ``derive_seed(seed, "worker", i)`` and, under a simulation
+This process searches as worker 0 while workers 1.. run in started processes. Worker ``i``
+searches with the seed ``derive_seed(seed, "worker", i)`` and, under a simulation
 limit, ``simulations // workers`` simulations (the first ``simulations % workers`` workers one
 more), so the merged result depends only on the seed, the worker count and the limit. Time bounds
 apply to every worker (the deadline is on the shared monotonic clock). Workers send their root
@@ -115,6 +116,22 @@ def _reason(reasons: list[str]) -> str:
     return reasons[0] if reasons else "simulations"
 
 
+class _Relay:
+    """The parent's stop flag: the caller's flag, passed on to the workers when it is set."""
+
+    __slots__ = ("shared", "stop")
+
+    def __init__(self, stop: StopFlag | None, shared: Any) -> None:
+        self.stop = stop
+        self.shared = shared
+
+    def is_set(self) -> bool:
+        if self.stop is not None and self.stop.is_set():
+            self.shared.set()
+            return True
+        return False
+
+
 def parallel_search(
     game: Game[Any, Any],
     state: Any,
@@ -128,7 +145,10 @@ def parallel_search(
     progress: ProgressCallback | None = None,
     mp_context: str | None = None,
 ) -> Analysis:
-    """Search ``state`` in ``workers`` processes and merge their root statistics."""
+    """Search ``state`` in ``workers`` processes and merge their root statistics.
+
+    This process is worker 0 (no process sits idle waiting); workers 1.. are started processes.
+    """
     if not limit.bounded and stop is None:
         raise LimitError(
             "a search needs a bound: simulations, time_s or deadline (or a stop flag)", field="limit"
@@ -138,9 +158,15 @@ def parallel_search(
     ctx: Any = mp.get_context(method)
     shared_stop = ctx.Event()
     limits = worker_limits(limit, workers, start=start)
+    engine = _engine(game, algorithm, options)
+    relay = _Relay(stop, shared_stop)
+    if algorithm == "ismcts":  # bad requests fail here, before any process starts
+        engine.prepare(state, limit=limits[0], stop=relay, seed=derive_seed(seed, "worker", 0))
+    else:
+        engine.prepare(state, limit=limits[0], stop=relay)
     procs = []
     conns: list[Connection] = []
-    for i, lim in enumerate(limits):
+    for i, lim in enumerate(limits[1:], start=1):
         parent_end, child_end = ctx.Pipe(duplex=False)
         proc = ctx.Process(
             target=_worker,
@@ -168,49 +194,61 @@ def parallel_search(
     latest: dict[int, RootStats] = {}
     done: dict[int, RootStats] = {}
     reasons: list[str] = []
-    error: BaseException | None = None
-    open_conns = dict(enumerate(conns))
-    next_report = start + options.progress_interval_s
-    try:
-        while open_conns:
-            timeout = 0.02 if stop is not None else max(0.0, next_report - time.monotonic())
-            for conn in wait(list(open_conns.values()), timeout=timeout if progress or stop else None):
-                assert isinstance(conn, Connection)
-                i = conns.index(conn)
-                try:
-                    msg = conn.recv()
-                except EOFError:
-                    open_conns.pop(i, None)
-                    if i not in done and error is None:
-                        error = RuntimeError(f"search worker {i} died without a result")
-                    continue
-                if msg[0] == "progress":
-                    latest[i] = msg[1]
-                elif msg[0] == "done":
-                    done[i] = latest[i] = msg[1]
-                    reasons.append(msg[2])
-                    open_conns.pop(i, None)
-                else:
-                    error = msg[1]
-                    open_conns.pop(i, None)
-                    shared_stop.set()
-            if stop is not None and stop.is_set():
+    errors: list[BaseException] = []
+    open_conns = {i: conn for i, conn in enumerate(conns, start=1)}
+
+    def drain(timeout: float | None) -> None:
+        """Read what the workers sent (waiting up to ``timeout`` seconds for something)."""
+        for conn in wait(list(open_conns.values()), timeout=timeout):
+            assert isinstance(conn, Connection)
+            i = conns.index(conn) + 1
+            try:
+                msg = conn.recv()
+            except EOFError:
+                open_conns.pop(i, None)
+                if i not in done and not errors:
+                    errors.append(RuntimeError(f"search worker {i} died without a result"))
+                continue
+            if msg[0] == "progress":
+                latest[i] = msg[1]
+            elif msg[0] == "done":
+                done[i] = latest[i] = msg[1]
+                reasons.append(msg[2])
+                open_conns.pop(i, None)
+            else:
+                errors.append(msg[1])
+                open_conns.pop(i, None)
                 shared_stop.set()
-            now = time.monotonic()
-            if progress is not None and now >= next_report and latest and open_conns:
-                parts = [latest[i] for i in sorted(latest)]
-                progress(
-                    to_analysis(
-                        merge_stats(parts),
-                        seed=seed,
-                        elapsed_s=now - start,
-                        final=False,
-                        workers=len(limits),
-                        algorithm=algorithm,
-                        stopped_by="running",
-                    )
-                )
-                next_report = time.monotonic() + options.progress_interval_s
+
+    def report(sims: int) -> None:
+        assert progress is not None
+        drain(0)
+        parts = [engine.root_stats(sims), *(latest[i] for i in sorted(latest))]
+        progress(
+            to_analysis(
+                merge_stats(parts),
+                seed=seed,
+                elapsed_s=time.monotonic() - start,
+                final=False,
+                workers=len(limits),
+                algorithm=algorithm,
+                stopped_by="running",
+            )
+        )
+
+    try:
+        sims, why = engine.run(
+            make_rng(derive_seed(seed, "worker", 0)),
+            limit=limits[0],
+            start=start,
+            stop=relay,
+            on_progress=report if progress is not None else None,
+        )
+        reasons.append(why)
+        mine = engine.root_stats(sims)
+        while open_conns:
+            relay.is_set()  # pass a late stop on
+            drain(0.02)
     finally:
         shared_stop.set()
         for proc in procs:
@@ -219,9 +257,9 @@ def parallel_search(
                 proc.kill()
         for conn in conns:
             conn.close()
-    if error is not None:
-        raise error
-    parts = [done[i] for i in sorted(done)]
+    if errors:
+        raise errors[0]
+    parts = [mine, *(done[i] for i in sorted(done))]
     return to_analysis(
         merge_stats(parts),
         seed=seed,

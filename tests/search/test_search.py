@@ -325,8 +325,9 @@ def test_choose_action_temperature_override() -> None:
     game, state = PigGame(), _pig()
     for seed in range(5):
         action, analysis = choose_action(
-            game, state, level=1, seed=seed, limit=SearchLimit(simulations=200), temperature=0.0, algorithm="mcts"
-        )
+            game, state, level=1, seed=seed, limit=SearchLimit(simulations=200), temperature=0.0,
+            algorithm="mcts",
+        )  # fmt: skip
         assert action == analysis.best_action, seed
     with pytest.raises(ConfigError) as err:
         choose_action(game, state, level=1, temperature=-1.0)
