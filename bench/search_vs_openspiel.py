@@ -1,6 +1,6 @@
 """Lictor's search vs OpenSpiel's MCTS on the same engine: speed and head-to-head strength.
 
-Run: ``python -m bench.search_vs_openspiel [--games 100] [--move-time 0.05] [--budget-s 420]``.
+Run: ``python -m bench.search_vs_openspiel [--games 100] [--move-time 0.05] [--budget-s SECONDS]``.
 
 The game is Tiberpunk (2 players) when it is registered, else the test fixture Hidden Pig (the
 output says which). OpenSpiel plays through ``bench/openspiel_adapter.py``, which calls the very
@@ -21,9 +21,11 @@ same Lictor engine, so the ratios compare the searches.
    sides see the full state, as MCTSBot cannot do otherwise); vs greedy and vs random with
    ``--sims-per-move`` simulations per move (our default: ISMCTS for hidden information), so a
    loaded machine does not decide those. Score = our return (win 1, loss 0, shared wins split);
-   95% Wilson interval. Each opponent gets up to ``--games`` games within its share of
-   ``--budget-s``; ``--jobs`` games run at once. Targets: >= 65% vs OpenSpiel, >= 80% vs greedy,
-   >= 95% vs random.
+   95% Wilson interval. Each opponent gets ``--games`` games (100 by default; ``--budget-s`` caps
+   the wall time of all head-to-head games for a quick look, and the table then shows how many
+   were played); ``--jobs`` games run at once. The table also gives the mean game length (rounds
+   and our decisions) and how many games reached the engine's ``max_rounds`` cap. Targets: >= 65%
+   vs OpenSpiel, >= 80% vs greedy, >= 95% vs random.
 
 Results are printed and written as JSON to ``bench/results/search_vs_openspiel.json``.
 """
@@ -58,7 +60,7 @@ from games.core import CHANCE, TERMINAL, Game, GameConfig, derive_seed, game_nam
 from search import GreedyBot, RandomBot, SearchBot, SearchLimit, SearchOptions, analyze
 
 RESULTS = Path(__file__).parent / "results" / "search_vs_openspiel.json"
-console = Console()
+console = Console() if sys.stdout.isatty() else Console(width=160)  # logs keep whole table rows
 
 
 # ------------------------------------------------------------------------------------ setup
@@ -306,16 +308,26 @@ class TimedBot:
         return action
 
 
-def play(game: Game[Any, Any], bots: list[Any], players: int, seed: int) -> tuple[float, ...]:
-    """One game from the setup of ``seed``; chance by a seeded RNG."""
+def play(game: Game[Any, Any], bots: list[Any], players: int, seed: int) -> tuple[tuple[float, ...], Any]:
+    """One game from the setup of ``seed``; chance by a seeded RNG. Returns the returns and the
+    final state."""
     rng = random.Random(derive_seed(seed, "dice"))
     state = game.new_state(GameConfig(players=players), seed)
     while True:
         p = game.current_player(state)
         if p == TERMINAL:
-            return tuple(float(x) for x in game.returns(state))
+            return tuple(float(x) for x in game.returns(state)), state
         action = game.sample_chance(state, rng) if p == CHANCE else bots[p].act(state)
         state = game.apply(state, action)  # a bot's move comes from outside: the checked path
+
+
+def game_length(state: Any) -> tuple[int | None, bool]:
+    """Rounds played and whether the engine's round cap ended the game (Tiberpunk-style states with
+    ``rnd`` and ``cfg.max_rounds``; None and False for other games)."""
+    rounds = getattr(state, "rnd", None)
+    cap = getattr(getattr(state, "cfg", None), "max_rounds", 0)
+    capped = bool(cap) and rounds is not None and rounds >= cap and not getattr(state, "end", True)
+    return rounds, capped
 
 
 _SPIEL: dict[str, LictorSpielGame] = {}
@@ -344,9 +356,12 @@ def our_limit(kind: str, args: argparse.Namespace) -> SearchLimit:
     return SearchLimit(simulations=args.sims_per_move, time_s=args.baseline_time_cap)
 
 
-def play_pair_game(job: tuple[str, str, int, argparse.Namespace]) -> tuple[float, list[float], list[float]]:
+def play_pair_game(
+    job: tuple[str, str, int, argparse.Namespace],
+) -> tuple[float, list[float], list[float], Any]:  # noqa: E501
     """Game ``n`` of a match (run in a worker process): games ``2k`` and ``2k+1`` share the setup
-    and the dice seed, with the seats swapped. Returns (our score, our and their seconds per move)."""
+    and the dice seed, with the seats swapped. Returns (our score, our and their seconds per move,
+    (rounds, capped))."""
     kind, ours_algorithm, n, args = job
     game, _ = pick_game(args.game)
     seed = derive_seed(args.seed, kind, n)
@@ -357,8 +372,8 @@ def play_pair_game(job: tuple[str, str, int, argparse.Namespace]) -> tuple[float
     theirs = _opponent(kind, game, args, seed)
     seat = n % 2
     bots = [ours, theirs] if seat == 0 else [theirs, ours]
-    result = play(game, bots, 2, derive_seed(args.seed, "setup", n // 2))
-    return result[seat], ours.times, theirs.times
+    result, final = play(game, bots, 2, derive_seed(args.seed, "setup", n // 2))
+    return result[seat], ours.times, theirs.times, game_length(final)
 
 
 def match(
@@ -366,7 +381,7 @@ def match(
     label: str,
     *,
     args: argparse.Namespace,
-    budget_s: float,
+    budget_s: float | None,
     progress: Progress,
     ours_algorithm: str = "auto",
 ) -> dict[str, Any]:
@@ -380,16 +395,21 @@ def match(
     n = 0
     our_times: list[float] = []
     their_times: list[float] = []
+    rounds: list[int] = []
+    capped = 0
     jobs = ((kind, ours_algorithm, i, args) for i in range(args.games))
     ctx = mp.get_context("fork")
     with ctx.Pool(max(1, args.jobs)) as pool:
-        for result, ours_t, theirs_t in pool.imap_unordered(play_pair_game, jobs):
+        for result, ours_t, theirs_t, (rnd, cap) in pool.imap_unordered(play_pair_game, jobs):
             score += result
             n += 1
+            if rnd is not None:
+                rounds.append(rnd)
+            capped += cap
             our_times += ours_t
             their_times += theirs_t
             progress.update(task, advance=1, description=f"{label}: {score:.1f}/{n}")
-            if n >= 2 and time.monotonic() - start > budget_s:
+            if budget_s is not None and n >= 2 and time.monotonic() - start > budget_s:
                 pool.terminate()
                 break
     lo, hi = wilson(score, n)
@@ -401,6 +421,9 @@ def match(
         "ci95": [lo, hi],
         "our_algorithm": ours_algorithm,
         "our_s_per_move": float(np.mean(our_times)) if our_times else 0.0,
+        "our_decisions_per_game": len(our_times) / n if n else 0.0,
+        "rounds_per_game": float(np.mean(rounds)) if rounds else None,
+        "games_at_round_cap": capped,
         "their_s_per_move": float(np.mean(their_times)) if their_times else 0.0,
         "wall_s": time.monotonic() - start,
     }
@@ -412,7 +435,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--game", default=None, help="game name (default: tiberpunk, else the pig fixture)")
     parser.add_argument("--games", type=int, default=100, help="most games per opponent")
     parser.add_argument(
-        "--budget-s", type=float, default=420.0, help="wall seconds for all head-to-head games"
+        "--budget-s", type=float, default=None, help="cap on the wall seconds of all head-to-head games"
     )
     parser.add_argument("--move-time", type=float, default=0.05, help="seconds per move for both searches")
     parser.add_argument(
@@ -470,10 +493,12 @@ def main(argv: list[str] | None = None) -> int:
         out["deadline_overshoot_ms"] = ov
 
     if not args.skip_games:
-        share = args.budget_s / 3
+        share = None if args.budget_s is None else args.budget_s / 3
         results = []
         console.print(
-            f"head-to-head: up to {args.games} games per opponent (~{share:.0f} s each), seats swapped; "
+            f"head-to-head: {args.games} games per opponent"
+            + (f" (at most ~{share:.0f} s each)" if share is not None else "")
+            + ", seats swapped; "
             f"vs OpenSpiel both sides {args.move_time:.3f} s per move; vs greedy/random ours "
             f"{args.sims_per_move} simulations per move (at most {args.baseline_time_cap:.2f} s)"
         )
@@ -492,9 +517,12 @@ def main(argv: list[str] | None = None) -> int:
             results.append(match("random", "vs random", args=args, budget_s=share, progress=progress))
         out["head_to_head"] = results
         table = Table(title=f"head-to-head ({note})")
-        for col in ("opponent", "games", "our score", "95% CI", "s/move ours", "s/move theirs", "target"):
+        cols = ("opponent", "games", "our score", "95% CI", "s/move ours", "s/move theirs", "rounds/game",
+                "at cap", "wall s", "target")  # fmt: skip
+        for col in cols:
             table.add_column(col)
         for r, target in zip(results, (">= 65%", ">= 80%", ">= 95%"), strict=True):
+            rounds = r["rounds_per_game"]
             table.add_row(
                 r["opponent"],
                 str(r["games"]),
@@ -502,6 +530,9 @@ def main(argv: list[str] | None = None) -> int:
                 f"[{100 * r['ci95'][0]:.1f}%, {100 * r['ci95'][1]:.1f}%]",
                 f"{r['our_s_per_move']:.3f}",
                 f"{r['their_s_per_move']:.3f}",
+                "-" if rounds is None else f"{rounds:.1f}",
+                str(r["games_at_round_cap"]),
+                f"{r['wall_s']:.0f}",
                 target,
             )
         console.print(table)

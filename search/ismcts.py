@@ -11,6 +11,11 @@ determinized position, PUCT weighs the available actions by it instead. Chance n
 the same cut-off rollout as MCTS, and the value vector is backed up max^n style (each seat
 maximises its own component).
 
+Priors are computed once per node and reused while the node's legal actions are the same (in
+another determinization they usually are for the observer's own decisions); a node reached with
+other legal actions computes them afresh. They are guidance, so a prior computed on one
+determinization serves the others.
+
 ``SearchOptions.determinizations = k`` draws k determinizations once and cycles through them,
 caching each one's positions in the tree nodes, so the walk down the tree applies no action twice
 (faster; fewer distinct hidden worlds). By default every iteration draws a fresh one.
@@ -44,7 +49,7 @@ __all__ = ["ISMCTS"]
 class _INode:
     """An information-set node: children by action (decisions) and by outcome (chance)."""
 
-    __slots__ = ("avail", "cache", "chance", "children", "n", "w")
+    __slots__ = ("avail", "cache", "chance", "children", "n", "pri", "w")
 
     def __init__(self, players: int) -> None:
         self.n = 0
@@ -53,6 +58,7 @@ class _INode:
         self.children: dict[Any, _INode] = {}
         self.chance: dict[Any, _INode] = {}
         self.cache: dict[int, _Entry] | None = None
+        self.pri: tuple[Sequence[Any], Any] | None = None
 
 
 _Entry = tuple[Any, int, Any, Any]
@@ -292,7 +298,15 @@ class ISMCTS:
                 path.append(node)
                 continue
             legal = game.legal_actions(state)
-            action = self._choose(node, player, legal, game.prior(state) if self._priors else None, rng)
+            priors = None
+            if self._priors:
+                cached = node.pri
+                if cached is not None and cached[0] == legal:
+                    priors = cached[1]
+                else:
+                    priors = game.prior(state)
+                    node.pri = (legal, priors)
+            action = self._choose(node, player, legal, priors, rng)
             child = node.children.get(action)
             if child is None:
                 if self._nodes >= self.options.max_nodes:
