@@ -358,7 +358,7 @@ def our_limit(kind: str, args: argparse.Namespace) -> SearchLimit:
 
 def play_pair_game(
     job: tuple[str, str, int, argparse.Namespace],
-) -> tuple[float, list[float], list[float], Any]:  # noqa: E501
+) -> tuple[float, list[float], list[float], Any]:
     """Game ``n`` of a match (run in a worker process): games ``2k`` and ``2k+1`` share the setup
     and the dice seed, with the seats swapped. Returns (our score, our and their seconds per move,
     (rounds, capped))."""

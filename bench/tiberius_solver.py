@@ -63,8 +63,12 @@ def _timed(fn: Any, *args: Any) -> tuple[Any, float]:
 
 
 def bench_pcim(game: TiberiusGame) -> None:
-    print("1a. best placement, PCIM (move >= 5 cubes to gray), 3 players: brute force vs CP-SAT")
-    print(f"   {'cubes':>5} {'lines':>9} {'brute s':>9} {'cp-sat s':>9} {'ratio':>7}  same optimum")
+    print("1a. best placement, PCIM (move >= 5 cubes to gray), 3 players: brute force vs CP-SAT and vs the")
+    print("    solver's default method='auto' (enumeration while small, else CP-SAT)")
+    print(
+        f"   {'cubes':>5} {'lines':>9} {'brute s':>9} {'cp-sat s':>9} {'ratio':>7} {'auto s':>9} {'ratio':>7}"
+        "  auto used    same optimum"
+    )
     spreads = [
         {"CQ": 2, "IM": 1, "CC": 2, "IN": 3},
         {"CQ": 2, "IM": 2, "CC": 2, "GV": 2, "IN": 3},
@@ -78,8 +82,10 @@ def bench_pcim(game: TiberiusGame) -> None:
         for v in spread.values():
             lines *= v + 1
         (bf, _), t_bf = _timed(brute_force_placement, game, s)
-        res, t_cp = _timed(best_placement, game, s, {}, LIMITS)
-        same = "yes" if int(res.objective) == bf else f"NO ({res.objective} vs {bf})"
+        res, t_cp = _timed(best_placement, game, s, {"method": "cp-sat"}, LIMITS)
+        auto, t_auto = _timed(best_placement, game, s, {}, LIMITS)
+        ok = int(res.objective) == bf == int(auto.objective)
+        same = "yes" if ok else f"NO ({res.objective}, {auto.objective} vs {bf})"
         rows.append(
             {
                 "cubes": sum(spread.values()),
@@ -87,11 +93,15 @@ def bench_pcim(game: TiberiusGame) -> None:
                 "brute_s": t_bf,
                 "cpsat_s": t_cp,
                 "ratio": t_bf / t_cp,
-                "same_optimum": int(res.objective) == bf,
+                "auto_s": t_auto,
+                "auto_ratio": t_bf / t_auto,
+                "auto_method": auto.method,
+                "same_optimum": ok,
             }
         )
         print(
-            f"   {sum(spread.values()):>5} {lines:>9} {t_bf:>9.3f} {t_cp:>9.3f} {t_bf / t_cp:>6.1f}x  {same}"
+            f"   {sum(spread.values()):>5} {lines:>9} {t_bf:>9.3f} {t_cp:>9.3f} {t_bf / t_cp:>6.1f}x"
+            f" {t_auto:>9.3f} {t_bf / t_auto:>6.1f}x  {auto.method:<12} {same}"
         )
 
 
@@ -117,23 +127,26 @@ def _random_states(
 
 def bench_cards(game: TiberiusGame) -> None:
     states = _random_states(game, 4, CUBE, 40, 100)
-    t_bf = t_cp = 0.0
+    t_bf = t_cp = t_auto = 0.0
     same = 0
     for s in states:
         (bf, _), a = _timed(brute_force_placement, game, s)
-        res, b = _timed(best_placement, game, s, {}, LIMITS)
-        t_bf, t_cp = t_bf + a, t_cp + b
-        same += int(res.objective) == bf
+        res, b = _timed(best_placement, game, s, {"method": "cp-sat"}, LIMITS)
+        auto, c = _timed(best_placement, game, s, {}, LIMITS)
+        t_bf, t_cp, t_auto = t_bf + a, t_cp + b, t_auto + c
+        same += int(res.objective) == bf == int(auto.objective)
     results["card_placement"] = {
         "positions": len(states),
         "brute_ms": t_bf / len(states) * 1000,
         "cpsat_ms": t_cp / len(states) * 1000,
+        "auto_ms": t_auto / len(states) * 1000,
         "same_optimum": same,
     }
     print(
         f"1b. best placement, career cards, 4 players, {len(states)} random positions: brute "
         f"{t_bf / len(states) * 1000:.1f} ms, CP-SAT {t_cp / len(states) * 1000:.1f} ms "
-        f"(ratio {t_bf / t_cp:.2f}x; black icons are few, so enumeration is cheap here); "
+        f"(ratio {t_bf / t_cp:.2f}x; black icons are few, so enumeration is cheap here), default "
+        f"method='auto' {t_auto / len(states) * 1000:.1f} ms (ratio {t_bf / t_auto:.2f}x); "
         f"same optimum {same}/{len(states)}"
     )
 
@@ -204,7 +217,7 @@ def bench_growth(game: TiberiusGame) -> None:
     print("3. CP-SAT best placement time by player count (career cards, 12 random positions each)")
     for players in range(2, 7):
         states = _random_states(game, players, CUBE, 12, 1000 * players)
-        times = [_timed(best_placement, game, s, {}, LIMITS)[1] for s in states]
+        times = [_timed(best_placement, game, s, {"method": "cp-sat"}, LIMITS)[1] for s in states]
         med, top = statistics.median(times) * 1000, max(times) * 1000
         print(f"   {players} players: median {med:.1f} ms, max {top:.1f} ms")
         results.setdefault("growth", {})[str(players)] = {"median_ms": med, "max_ms": top}

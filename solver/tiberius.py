@@ -179,8 +179,22 @@ def _require_cube_decision(state: TiberiusState) -> int:
     return state.actor
 
 
-def brute_force_placement(game: TiberiusGame, state: TiberiusState) -> tuple[int, list[str]]:
-    """Best objective by enumerating every legal sequence of the actor's cube decisions (memoised)."""
+class _EnumerationStopped(Exception):  # noqa: N818 (control flow, not an error)
+    """Enumeration passed its state budget (the caller switches to CP-SAT)."""
+
+
+def brute_force_placement(
+    game: TiberiusGame,
+    state: TiberiusState,
+    *,
+    max_states: int | None = None,
+    until: Callable[[], bool] | None = None,
+) -> tuple[int, list[str]]:
+    """Best objective by enumerating every legal sequence of the actor's cube decisions (memoised).
+
+    Raises ``_EnumerationStopped`` once more than ``max_states`` distinct positions were expanded, or once
+    ``until()`` (polled every 64 positions: a deadline or a stop flag) returns True.
+    """
     seat = _require_cube_decision(state)
     memo: dict[TiberiusState, tuple[int, list[str]]] = {}
 
@@ -189,6 +203,10 @@ def brute_force_placement(game: TiberiusGame, state: TiberiusState) -> tuple[int
             return settled_vp(game, s, seat), []
         if s in memo:
             return memo[s]
+        if max_states is not None and len(memo) >= max_states:
+            raise _EnumerationStopped
+        if until is not None and len(memo) & 63 == 0 and until():
+            raise _EnumerationStopped
         best: tuple[int, list[str]] | None = None
         for a in game.legal_actions(s):
             v, line = go(game.apply(s, a))
@@ -591,16 +609,68 @@ def _solve_stoppable(
         watcher.join()
 
 
+ENUMERATION_STATES = 100
+"""``best_placement``'s ``method="auto"`` enumerates when the lines reach at most this many distinct
+positions (CP-SAT's fixed cost is a few milliseconds; enumerating this many costs less)."""
+
+_METHODS = ("auto", "cp-sat", "enumeration")
+
+
 def best_placement(
     game: Game[Any, Any], state: Any, params: Mapping[str, Any], limits: SolveLimits
 ) -> SolveResult:
-    """The row choice, black-icon boxes or PCIM moves that maximise the actor's VP (CP-SAT)."""
+    """The row choice, black-icon boxes or PCIM moves that maximise the actor's VP.
+
+    ``params["method"]``: ``"cp-sat"``; ``"enumeration"`` (every legal line, memoised: exact, but
+    exponential in the cubes to place); or ``"auto"`` (the default): enumeration while it stays
+    within ``ENUMERATION_STATES`` positions (small instances, e.g. most career cards), else CP-SAT.
+    Both are exact and agree (tests/tiberius/test_solver.py).
+    """
     start = time.perf_counter()
     g, s = _game(game), _state(state)
+    method = params.get("method", "auto")
+    if method not in _METHODS:
+        raise InvalidStateError(
+            f"method must be one of {list(_METHODS)}, got {method!r}", field="params.method"
+        )
+    if method != "cp-sat":
+        seat = _require_cube_decision(s)
+        end = time.perf_counter() + float(limits.time_limit_s)
+        stop = limits.stop
+
+        def until() -> bool:
+            return time.perf_counter() > end or (stop is not None and stop())
+
+        try:
+            vp, line = brute_force_placement(
+                g, s, max_states=ENUMERATION_STATES if method == "auto" else None, until=until
+            )
+        except _EnumerationStopped:
+            if method == "enumeration":
+                return SolveResult(
+                    kind="tiberius.best_placement",
+                    status=Status.UNKNOWN,
+                    explanation="enumeration stopped (time limit or stop) before it finished",
+                    method="enumeration",
+                    wall_s=time.perf_counter() - start,
+                )
+        else:
+            what = "final VP" if s.turn == TURNS else "VP if the game ended after this cube phase"
+            return SolveResult(
+                kind="tiberius.best_placement",
+                status=Status.OPTIMAL,
+                objective=float(vp),
+                bound=float(vp),
+                answer={"seat": seat, "actions": line, "vp": vp},
+                explanation=f"play {', '.join(line) or 'nothing'}: {what} {vp}",
+                method="enumeration",
+                wall_s=time.perf_counter() - start,
+            )
     problem = placement_problem(g, s)
     built = build_placement_model(problem)
     solver = cp_model.CpSolver()
-    solver.parameters.max_time_in_seconds = float(limits.time_limit_s)
+    left = float(limits.time_limit_s) - (time.perf_counter() - start)  # after any enumeration
+    solver.parameters.max_time_in_seconds = max(1e-3, left)
     solver.parameters.num_workers = max(1, int(limits.workers))
     code = _solve_stoppable(solver, built.model, limits.stop)
     status = _STATUS.get(code, Status.UNKNOWN)

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from games.core import GameConfig
+from games.errors import InvalidStateError
 from games.tiberius.model import ADOPT, CARD, CUBE, IN, OVER
 from games.tiberius.scoring import chain_key, consul_points
 from solver.core import SolveLimits, Status, get_puzzle, get_scorer
@@ -154,12 +155,34 @@ def test_best_placement_equals_brute_force_on_500_instances():
     pcim = 0
     for s in instances:
         expected, _ = brute_force_placement(g, s)
-        res = best_placement(g, s, {}, ONE)
-        assert res.status is Status.OPTIMAL
+        res = best_placement(g, s, {"method": "cp-sat"}, ONE)
+        assert res.status is Status.OPTIMAL and res.method == "cp-sat"
         assert res.objective == expected == res.answer["vp"]
         assert res.bound >= res.objective
         pcim += s.played[s.actor] == -2
     assert pcim >= 10
+
+
+def test_best_placement_auto_method_is_exact_either_way(monkeypatch: pytest.MonkeyPatch):
+    """rule: tiberius/cube-phase - ``method="auto"`` enumerates small instances and hands larger
+    ones to CP-SAT; either way the optimum equals exhaustive enumeration. (The threshold is lowered
+    so that these small instances fall on both sides of it.)"""
+    import solver.tiberius
+
+    monkeypatch.setattr(solver.tiberius, "ENUMERATION_STATES", 6)
+    g = game()
+    methods = set()
+    for s in _instances("placement-auto", 120, _placement_instance):
+        expected, line = brute_force_placement(g, s)
+        res = best_placement(g, s, {}, ONE)
+        assert res.status is Status.OPTIMAL and res.objective == expected == res.answer["vp"]
+        if res.method == "enumeration":
+            assert res.answer["actions"] == line and res.bound == res.objective
+        methods.add(res.method)
+    assert methods == {"enumeration", "cp-sat"}
+    with pytest.raises(InvalidStateError) as err:
+        best_placement(g, s, {"method": "magic"}, ONE)
+    assert err.value.field == "params.method"
 
 
 def test_best_placement_rejects_other_phases():
@@ -272,7 +295,7 @@ def test_placement_handles_every_status_under_a_tiny_time_limit():
     """Every CP-SAT status maps to a result; a non-answer carries no actions."""
     g = game()
     for s in _placement_instance(3):
-        res = best_placement(g, s, {}, SolveLimits(time_limit_s=1e-6, workers=1))
+        res = best_placement(g, s, {"method": "cp-sat"}, SolveLimits(time_limit_s=1e-6, workers=1))
         assert res.status in (Status.OPTIMAL, Status.FEASIBLE, Status.UNKNOWN)
         if res.status is Status.UNKNOWN:
             assert not res.answer and res.method == "cp-sat"
