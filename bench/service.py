@@ -5,11 +5,19 @@ Run: ``python -m bench.service [--seconds 3]`` (about 30 s). A real server runs 
 
 1. Latency: SuggestAction at a 1-simulation budget vs DiagnosticsService.Echo, p50 and p99
    (target: SuggestAction p50 <= 2x echo p50). The game is the first registered one (Tiberpunk
-   when registered), at a seat's decision after setup.
+   when registered), at a seat's decision after setup. The calls alternate (echo, SuggestAction,
+   echo, ...) so that both sides of the ratio see the same load on a shared machine. The handler
+   is then run in-process, each call after an echo RPC (as in a server, between calls: not in a
+   hot loop, which keeps caches warm and understates it), and split into the search and the
+   service's own code (the handler minus the search).
 2. Throughput: Score with 16 calls in flight vs Echo with 16 in flight (target >= 50%), on the
    first registered game with an exact scorer (skipped, and said so, when none has one): the
    same position again and again (the server keeps recent answers, as Score is a pure function of
-   the position), and distinct positions on every call (3000, more than it keeps).
+   the position), and distinct positions on every call (3000 games' positions, each a new setup:
+   more than the server keeps answers, states or start states for, so nothing is reused — a real
+   client scoring other tables' games; mid-game records would only add replay work). The three
+   run in interleaved rounds (echo, uncached, cached, again), and each ratio is the median of the
+   rounds' ratios: a load spike from another process then hits both sides of a ratio, not one.
 3. Deadline accuracy: SuggestAction with a 30 s budget and a 200 ms client deadline; wall time
    to the answer, p50 and max (target: max <= 250 ms, and an answer, not DEADLINE_EXCEEDED).
 
@@ -74,7 +82,46 @@ def _latencies(fn: Any, n: int) -> list[float]:
     return out
 
 
-def _throughput(fn: Any, seconds: float, in_flight: int = 16) -> float:
+def _alternating_latencies(fns: dict[str, Any], n: int) -> dict[str, list[float]]:
+    """``n`` timed calls of each function, taken in turn (one of each, then again), so that every
+    function sees the same machine: the CPU is shared, and a load spike during one block of calls
+    would otherwise land on one side of a ratio only."""
+    out: dict[str, list[float]] = {k: [] for k in fns}
+    for _ in range(n):
+        for key, fn in fns.items():
+            t0 = time.perf_counter()
+            fn()
+            out[key].append(time.perf_counter() - t0)
+    return out
+
+
+def _interleaved_throughput(
+    fns: dict[str, Any], seconds: float, *, rounds: int = 6, in_flight: int = 16
+) -> dict[str, Any]:
+    """Throughput of each function with ``in_flight`` calls in flight, measured in ``rounds`` short
+    slices taken in turn (``seconds`` per function in all). Returns the rate of each over all its
+    slices and, for each other function, the median over rounds of its rate / the first one's rate
+    in the same round (neighbouring slices see the same load)."""
+    counts = {k: 0 for k in fns}
+    times = {k: 0.0 for k in fns}
+    ratios: dict[str, list[float]] = {k: [] for k in fns}
+    base = next(iter(fns))
+    for _ in range(rounds):
+        rates = {}
+        for key, fn in fns.items():
+            calls, wall = _run_in_flight(fn, seconds / rounds, in_flight)
+            counts[key] += calls
+            times[key] += wall
+            rates[key] = calls / wall
+        for key in fns:
+            ratios[key].append(rates[key] / rates[base])
+    return {
+        "rate": {k: counts[k] / times[k] for k in fns},
+        "ratio": {k: statistics.median(v) for k, v in ratios.items()},
+    }
+
+
+def _run_in_flight(fn: Any, seconds: float, in_flight: int) -> tuple[int, float]:
     stop = time.monotonic() + seconds
     counts = [0] * in_flight
 
@@ -89,7 +136,7 @@ def _throughput(fn: Any, seconds: float, in_flight: int = 16) -> float:
         t.start()
     for t in threads:
         t.join()
-    return sum(counts) / (time.monotonic() - t0)
+    return sum(counts), time.monotonic() - t0
 
 
 def _start_server(db: Path) -> tuple[subprocess.Popen[str], int]:
@@ -123,8 +170,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--seconds", type=float, default=3.0, help="seconds per throughput run")
+    parser.add_argument("--seconds", type=float, default=3.0, help="seconds per throughput side")
     parser.add_argument("--calls", type=int, default=400, help="calls per latency run")
+    parser.add_argument("--rounds", type=int, default=6, help="interleaved rounds of the throughput runs")
     ns = parser.parse_args(argv)
     names = game_names()
     if not names:
@@ -157,8 +205,8 @@ def main(argv: list[str] | None = None) -> int:
             for _ in range(50):
                 echo()
                 suggest()
-            e = _latencies(echo, ns.calls)
-            s = _latencies(suggest, ns.calls)
+            alt = _alternating_latencies({"echo": echo, "suggest": suggest}, ns.calls)
+            e, s = alt["echo"], alt["suggest"]
             lat = {
                 "echo_p50_ms": 1000 * _pct(e, 0.5),
                 "echo_p99_ms": 1000 * _pct(e, 0.99),
@@ -167,29 +215,40 @@ def main(argv: list[str] | None = None) -> int:
             }
             lat["p50_ratio"] = lat["suggest_p50_ms"] / lat["echo_p50_ms"]
             lat["p99_ratio"] = lat["suggest_p99_ms"] / lat["echo_p99_ms"]
-            # The same work in-process (no RPC): what of SuggestAction is the search itself.
+            # The handler in-process (no RPC), to split SuggestAction into the search and the
+            # service's own code. Each timed call comes right after an (untimed) echo RPC, as a
+            # handler in the server comes between calls: a hot loop would keep every cache warm
+            # and understate both parts (by about a third on the development machine).
             from search import SearchLimit
             from service import ai, convert
+            from service.advisor import AdvisorServicer
+            from service.limits import Limits, SearchGate
 
-            def local() -> None:
-                res = convert.resolve_position(suggest_req.position)
-                ai.choose(res.game, res.state, seed=1, limit=SearchLimit(simulations=1))
+            class _Context:  # the few ServicerContext methods SuggestAction uses
+                def time_remaining(self) -> float:
+                    return 10.0
 
-            for _ in range(20):
-                local()
-            lo = _latencies(local, ns.calls)
-            lat["in_process_p50_ms"] = 1000 * _pct(lo, 0.5)
-            lat["rpc_overhead_p50_ms"] = lat["suggest_p50_ms"] - lat["in_process_p50_ms"]
-            # The service's own share in-process: resolving the record, building the answer.
+                def add_callback(self, cb: Any) -> bool:
+                    return True
+
+            servicer = AdvisorServicer(Limits(), SearchGate(4), threading.Event())
+            ctx = _Context()
             res0 = convert.resolve_position(suggest_req.position)
-            _, analysis0 = ai.choose(res0.game, res0.state, seed=1, limit=SearchLimit(simulations=1))
             parts = {
-                "resolve": lambda: convert.resolve_position(suggest_req.position),
+                "handler": lambda: servicer.SuggestAction(suggest_req, ctx),
                 "search": lambda: ai.choose(res0.game, res0.state, seed=1, limit=SearchLimit(simulations=1)),
-                "answer": lambda: convert.analysis_to_pb(analysis0, final=True),
             }
-            for key, fn in parts.items():
-                lat[f"in_process_{key}_p50_ms"] = 1000 * _pct(_latencies(fn, ns.calls), 0.5)
+            for fn in parts.values():
+                for _ in range(20):
+                    fn()
+            between = _alternating_latencies(
+                {"echo": echo, "handler": parts["handler"], "echo_2": echo, "search": parts["search"]},
+                ns.calls,
+            )
+            for key in parts:
+                lat[f"in_process_{key}_p50_ms"] = 1000 * _pct(between[key], 0.5)
+            lat["service_own_p50_ms"] = lat["in_process_handler_p50_ms"] - lat["in_process_search_p50_ms"]
+            lat["rpc_overhead_p50_ms"] = lat["suggest_p50_ms"] - lat["in_process_handler_p50_ms"]
             results["latency"] = lat
             print(
                 f"[1] latency on {game}: echo"
@@ -200,18 +259,13 @@ def main(argv: list[str] | None = None) -> int:
                 flush=True,
             )
             print(
-                f"    the same resolve + 1-simulation search in-process: {lat['in_process_p50_ms']:.2f} ms;"
-                f" the RPC adds {lat['rpc_overhead_p50_ms']:.2f} ms"
+                f"    the handler in-process (between calls): {lat['in_process_handler_p50_ms']:.3f} ms ="
+                f" the search (search/ and the game) {lat['in_process_search_p50_ms']:.3f} ms"
+                f" ({lat['in_process_search_p50_ms'] / lat['echo_p50_ms']:.2f}x echo p50)"
+                f" + the service's own code {lat['service_own_p50_ms']:.3f} ms"
+                f" ({100 * lat['service_own_p50_ms'] / lat['suggest_p50_ms']:.0f}% of SuggestAction p50);"
+                f" the RPC around it {lat['rpc_overhead_p50_ms']:.2f} ms"
                 f" ({lat['rpc_overhead_p50_ms'] / lat['echo_p50_ms']:.2f}x echo p50)",
-                flush=True,
-            )
-            own = lat["in_process_resolve_p50_ms"] + lat["in_process_answer_p50_ms"]
-            print(
-                f"    in-process p50: resolve the record {lat['in_process_resolve_p50_ms']:.3f} ms,"
-                f" the search (search/, incl. its determinizations) {lat['in_process_search_p50_ms']:.3f} ms,"
-                f" the answer message {lat['in_process_answer_p50_ms']:.3f} ms: the service's own share"
-                f" {own:.3f} ms = {100 * own / lat['suggest_p50_ms']:.0f}% of SuggestAction p50;"
-                f" the search alone is {lat['in_process_search_p50_ms'] / lat['echo_p50_ms']:.2f}x echo p50",
                 flush=True,
             )
 
@@ -232,25 +286,29 @@ def main(argv: list[str] | None = None) -> int:
 
                 for _ in range(20):
                     score()
-                echo_rate = _throughput(echo, ns.seconds)
-                score_rate = _throughput(score, ns.seconds)
-                fresh_rate = _throughput(score_fresh, ns.seconds)
+                    score_fresh()
+                tp = _interleaved_throughput(
+                    {"echo": echo, "fresh": score_fresh, "cached": score}, ns.seconds, rounds=ns.rounds
+                )
+                echo_rate, fresh_rate, score_rate = (tp["rate"][k] for k in ("echo", "fresh", "cached"))
                 results["throughput"] = {
                     "game": scored[0],
                     "echo_per_s": echo_rate,
                     "score_per_s": score_rate,
-                    "ratio": score_rate / echo_rate,
+                    "ratio": tp["ratio"]["cached"],
                     "score_distinct_per_s": fresh_rate,
-                    "ratio_distinct": fresh_rate / echo_rate,
+                    "ratio_distinct": tp["ratio"]["fresh"],
+                    "rounds": ns.rounds,
                     "target_judged_on": "ratio_distinct",
                 }
                 print(
                     f"[2] throughput, 16 in flight, Score on {scored[0]} vs echo {echo_rate:.0f}/s"
-                    f" (target >= 50%, judged on the uncached number):\n"
-                    f"    uncached, a distinct position every call: {fresh_rate:.0f}/s ="
-                    f" {100 * fresh_rate / echo_rate:.0f}% of echo  <- the target's number\n"
+                    f" (target >= 50%, judged on the uncached number; ratios: median over"
+                    f" {ns.rounds} interleaved rounds):\n"
+                    f"    uncached, a distinct game's position every call: {fresh_rate:.0f}/s ="
+                    f" {100 * tp['ratio']['fresh']:.0f}% of echo  <- the target's number\n"
                     f"    cached, the same position again (the server keeps recent answers):"
-                    f" {score_rate:.0f}/s = {100 * score_rate / echo_rate:.0f}% of echo",
+                    f" {score_rate:.0f}/s = {100 * tp['ratio']['cached']:.0f}% of echo",
                     flush=True,
                 )
             else:

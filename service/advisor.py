@@ -16,7 +16,7 @@ from lictor.v1 import advisor_service_pb2 as advisor_pb
 from lictor.v1 import advisor_service_pb2_grpc as advisor_grpc
 from service import ai, convert
 from service.errors import RequestError, grpc_errors
-from service.limits import Limits, SearchGate, cancel_event, search_limit
+from service.limits import Limits, SearchGate, call_deadline, cancel_event, search_limit
 
 __all__ = ["AdvisorServicer", "check_searchable", "hint_reasons"]
 
@@ -90,25 +90,30 @@ class AdvisorServicer(advisor_grpc.AdvisorServiceServicer):  # type: ignore[misc
         level = request.level or 5
         if not 1 <= level <= 10:
             raise RequestError(f"level must be 1..10, not {request.level!r}", field="level")
-        has_budget = request.HasField("budget")
+        budget = request.budget
+        deadline = call_deadline(context)  # read once: the budget and the stop flag share it
         limit = search_limit(
             self.limits,
             context,
-            simulations=request.budget.simulations,
-            time_s=request.budget.time_s,
+            simulations=budget.simulations,
+            time_s=budget.time_s,
             use_default=False,
+            deadline=deadline,
         )
-        if has_budget and limit is None:
+        if limit is None and request.HasField("budget"):
             raise RequestError("budget is set but empty: set simulations or time_s", field="budget")
-        stop = cancel_event(context, self.server_stop)
+        stop = cancel_event(context, self.server_stop, deadline=deadline)
         with self.gate.slot():
             action, analysis = ai.choose(
                 res.game, res.state, level=level, seed=request.seed, limit=limit, stop=stop
             )
-        return advisor_pb.SuggestActionResponse(
-            action=res.game.action_to_text(res.state, action),
-            analysis=convert.analysis_to_pb(analysis, final=True),
-        )
+        # The chosen move is one of the candidates, whose notation the search wrote already.
+        text = next((c.text for c in analysis.candidates if c.action is action), None)
+        if text is None:
+            text = res.game.action_to_text(res.state, action)
+        reply = advisor_pb.SuggestActionResponse(action=text)
+        convert.analysis_to_pb(analysis, final=True, into=reply.analysis)
+        return reply
 
     @grpc_errors
     def Analyze(

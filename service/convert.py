@@ -39,6 +39,7 @@ __all__ = [
     "option_value_to_pb",
     "options_from_pb",
     "parse_action",
+    "position_key",
     "position_like",
     "record_position",
     "replay",
@@ -212,7 +213,8 @@ def setup_from_pb(msg: pos_pb.GameSetup, *, field: str) -> Setup:
         raise RequestError(
             f"players must be a positive number of seats, not {msg.players!r}", field=f"{field}.players"
         )
-    return Setup(players=msg.players, options=options_from_pb(msg.options, f"{field}.options"), seed=msg.seed)
+    options = options_from_pb(msg.options, f"{field}.options") if len(msg.options) else {}
+    return Setup(players=msg.players, options=options, seed=msg.seed)
 
 
 def setup_to_pb(setup: Setup) -> pos_pb.GameSetup:
@@ -306,25 +308,60 @@ class LruCache:
 
 
 _CACHE = LruCache()
+"""States by record (game, pack, setup bytes, actions) or by state text/JSON."""
+
+_RESOLVED = LruCache(4096)
+"""Whole positions already read, by (content root, the ``Position``'s bytes): a repeated position
+(the same record asked for a move again, or scored again) skips every step of reading it."""
+
+_INITIAL = LruCache(1024)
+"""Start states by (game, pack, setup bytes): ``new_state`` is the costly part of reading a record
+whose actions were never seen (a state is immutable, so sharing one is safe)."""
+
+MAX_KEYED_POSITION_BYTES = 8 * 1024
+"""Positions larger than this are not kept by their bytes (at most 32 MiB of keys in all; a longer
+record's state is still kept by record, and its replay dwarfs reading the bytes anyway)."""
 
 
-def _replay_record(game: Game[Any, Any], msg: pos_pb.Position, setup: Setup, field: str, pack: str) -> Any:
-    actions = tuple(msg.record.actions)
+def position_key(msg: pos_pb.Position) -> bytes | None:
+    """The bytes a position is cached by (None when it is too large to keep)."""
+    if msg.ByteSize() > MAX_KEYED_POSITION_BYTES:
+        return None
+    data: bytes = msg.SerializeToString(deterministic=True)
+    return data
+
+
+def _replay_record(
+    game: Game[Any, Any],
+    msg: pos_pb.Position,
+    setup: Setup,
+    *,
+    actions: tuple[str, ...],
+    field: str,
+    pack: str,
+) -> Any:
     if len(actions) > MAX_RECORD_ACTIONS:
         raise LimitError(
             f"a record holds at most {MAX_RECORD_ACTIONS} actions, not {len(actions)}",
             field=f"{field}.record.actions",
         )
     base = (msg.game, pack, msg.record.setup.SerializeToString(deterministic=True))
+    if not actions:  # the start state: kept by setup only
+        state = _INITIAL.get(base)
+        if state is None:
+            state = new_game(game, setup, field=f"{field}.record.setup", content_pack=pack)
+            _INITIAL.put(base, state)
+        return state
     state = _CACHE.get((*base, actions))
     if state is not None:
         return state
-    done = 0
-    if actions:
-        state = _CACHE.get((*base, actions[:-1]))
-        done = len(actions) - 1 if state is not None else 0
+    state = _CACHE.get((*base, actions[:-1]))
+    done = len(actions) - 1 if state is not None else 0
     if state is None:
-        state = new_game(game, setup, field=f"{field}.record.setup", content_pack=pack)
+        state = _INITIAL.get(base)
+        if state is None:
+            state = new_game(game, setup, field=f"{field}.record.setup", content_pack=pack)
+            _INITIAL.put(base, state)
     for i in range(done, len(actions)):
         f = f"{field}.record.actions[{i}]"
         state = apply_checked(game, state, parse_action(game, state, actions[i], field=f), field=f)
@@ -333,9 +370,29 @@ def _replay_record(game: Game[Any, Any], msg: pos_pb.Position, setup: Setup, fie
 
 
 def resolve_position(
-    msg: pos_pb.Position, *, field: str = "position", content_root: str | None = None
+    msg: pos_pb.Position,
+    *,
+    field: str = "position",
+    content_root: str | None = None,
+    key: bytes | None = None,
 ) -> Resolved:
-    """Read any form of ``Position`` into a game and a state (packs only under ``content_root``)."""
+    """Read any form of ``Position`` into a game and a state (packs only under ``content_root``).
+
+    A position read before (the same bytes, ``key`` when the caller has them) comes from a cache.
+    """
+    if key is None:
+        key = position_key(msg)
+    if key is not None:
+        hit: Resolved | None = _RESOLVED.get((content_root, key))
+        if hit is not None:
+            return hit
+    res = _resolve_position(msg, field=field, content_root=content_root)
+    if key is not None:
+        _RESOLVED.put((content_root, key), res)
+    return res
+
+
+def _resolve_position(msg: pos_pb.Position, *, field: str, content_root: str | None) -> Resolved:
     pack = resolve_pack(msg.content_pack, content_root, field=f"{field}.content_pack")
     game = lookup_game(msg.game, pack, field=f"{field}.game")
     kind = msg.WhichOneof("kind")
@@ -346,7 +403,7 @@ def resolve_position(
     if kind == "record":
         setup = setup_from_pb(msg.record.setup, field=f"{field}.record.setup")
         actions = tuple(msg.record.actions)
-        state = _replay_record(game, msg, setup, field, pack)
+        state = _replay_record(game, msg, setup, actions=actions, field=field, pack=pack)
         return Resolved(
             name=msg.game,
             game=game,
@@ -455,32 +512,40 @@ def candidate_to_pb(c: Any, seat: int) -> advisor_pb.Candidate:
     )
 
 
-def analysis_to_pb(a: Any, *, max_candidates: int = 0, final: bool | None = None) -> advisor_pb.Analysis:
-    """An analysis (``max_candidates`` > 0 keeps only the best ones; built in place with ``add``)."""
+def analysis_to_pb(
+    a: Any,
+    *,
+    max_candidates: int = 0,
+    final: bool | None = None,
+    into: advisor_pb.Analysis | None = None,
+) -> advisor_pb.Analysis:
+    """An analysis (``max_candidates`` > 0 keeps only the best ones; built in place with ``add``).
+
+    ``into``: an (empty) ``Analysis`` field of a response to fill instead of a new message (no copy).
+    """
     cands = a.candidates[:max_candidates] if max_candidates > 0 else a.candidates
-    out = advisor_pb.Analysis(
-        seat=a.seat,
-        root_value=ai.root_values(a),
-        simulations=a.simulations,
-        elapsed_s=a.elapsed_s,
-        seed=a.seed,
-        final=a.final if final is None else final,
-        stopped_by=str(getattr(a, "stopped_by", "")),
-    )
+    out = advisor_pb.Analysis() if into is None else into
+    out.seat = a.seat
+    out.root_value.extend(ai.root_values(a))
+    out.simulations = a.simulations
+    out.elapsed_s = a.elapsed_s
+    out.seed = a.seed
+    out.final = a.final if final is None else final
+    out.stopped_by = str(getattr(a, "stopped_by", ""))
     add = out.candidates.add
-    seat = a.seat
     for c in cands:
-        proven = ai.candidate_proven(c, seat)
-        add(
-            action=c.text,
-            visits=c.visits,
-            value=ai.candidate_values(c),
-            prior=float(c.prior),
-            lcb=float(c.lcb),
-            pv=c.pv,
-            proven=proven is not None,
-            proven_value=proven if proven is not None else 0.0,
-        )
+        # Field by field: a third of the cost of keyword arguments to ``add`` (upb). The search's
+        # numbers are floats already (upb takes any real number for a double).
+        m = add()
+        m.action = c.text
+        m.visits = c.visits
+        m.value.extend(c.value)
+        m.prior = c.prior
+        m.lcb = c.lcb
+        m.pv.extend(c.pv)
+        if c.proven is not None:
+            m.proven = True
+            m.proven_value = c.proven
     return out
 
 
@@ -498,10 +563,17 @@ def score_to_pb(report: ScoreReport) -> solver_pb.ScoreResponse:
     out = solver_pb.ScoreResponse(game=report.game, final=report.final)
     add_seat = out.seats.add
     for s in report.seats:
-        seat = add_seat(seat=s.seat, total=float(s.total), rank=s.rank, tiebreak=s.tiebreak)
+        seat = add_seat()  # field by field: cheaper than keyword arguments (upb)
+        seat.seat = s.seat
+        seat.total = float(s.total)
+        seat.rank = s.rank
+        seat.tiebreak.extend(s.tiebreak)
         add_line = seat.breakdown.add
         for line in s.breakdown:
-            add_line(category=line.category, points=float(line.points), detail=line.detail)
+            m = add_line()
+            m.category = line.category
+            m.points = float(line.points)
+            m.detail = line.detail
     return out
 
 

@@ -3,6 +3,7 @@
 =====================  =====================  ===========================================
 exception              status code            details
 =====================  =====================  ===========================================
+PermissionDeniedError  PERMISSION_DENIED      ErrorInfo (field: the missing or wrong secret)
 StaleMoveError         ABORTED                ErrorInfo (expected vs actual move number)
 WrongSeatError         FAILED_PRECONDITION    PreconditionFailure (field, rule)
 UnknownGameError       NOT_FOUND              ResourceInfo
@@ -50,6 +51,7 @@ from games.errors import (
 
 __all__ = [
     "ERROR_TABLE",
+    "PermissionDeniedError",
     "RequestError",
     "StaleMoveError",
     "UnauthenticatedError",
@@ -72,6 +74,10 @@ class StaleMoveError(LictorError):
     """A match action submitted against a move number that is no longer current."""
 
 
+class PermissionDeniedError(LictorError):
+    """A request that names a seat of a match with seat secrets without that seat's secret."""
+
+
 class UnauthenticatedError(LictorError):
     """A call without a valid bearer token (raised by the auth interceptor)."""
 
@@ -79,6 +85,7 @@ class UnauthenticatedError(LictorError):
 # Most specific first: the first row whose class matches wins.
 ERROR_TABLE: tuple[tuple[type[BaseException], grpc.StatusCode], ...] = (
     (UnauthenticatedError, grpc.StatusCode.UNAUTHENTICATED),
+    (PermissionDeniedError, grpc.StatusCode.PERMISSION_DENIED),
     (StaleMoveError, grpc.StatusCode.ABORTED),
     (WrongSeatError, grpc.StatusCode.FAILED_PRECONDITION),
     (UnknownGameError, grpc.StatusCode.NOT_FOUND),

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Any
 
 import grpc
 
@@ -52,24 +51,35 @@ class Limits:
 
 
 class SearchGate:
-    """Counts running searches; beyond the cap a call gets a LimitError (RESOURCE_EXHAUSTED)."""
+    """Counts running searches; beyond the cap a call gets a LimitError (RESOURCE_EXHAUSTED).
+
+    ``with gate.slot():`` holds one slot for the block (a plain counter under a lock: no generator
+    and no semaphore object per call on the hot path).
+    """
+
+    __slots__ = ("_lock", "capacity", "running")
 
     def __init__(self, capacity: int) -> None:
         self.capacity = capacity
-        self._sem = threading.BoundedSemaphore(capacity)
+        self.running = 0
+        self._lock = threading.Lock()
 
-    @contextmanager
-    def slot(self) -> Iterator[None]:
+    def slot(self) -> SearchGate:
         """Hold one search slot for the ``with`` block."""
-        if not self._sem.acquire(blocking=False):
-            raise LimitError(
-                f"the server is running its maximum of {self.capacity} concurrent searches; retry later",
-                field="budget",
-            )
-        try:
-            yield
-        finally:
-            self._sem.release()
+        return self
+
+    def __enter__(self) -> None:
+        with self._lock:
+            if self.running >= self.capacity:
+                raise LimitError(
+                    f"the server is running its maximum of {self.capacity} concurrent searches; retry later",
+                    field="budget",
+                )
+            self.running += 1
+
+    def __exit__(self, *exc: object) -> None:
+        with self._lock:
+            self.running -= 1
 
 
 def call_deadline(context: grpc.ServicerContext) -> float | None:
@@ -88,29 +98,40 @@ class CallStop:
     the clock, the cancellation from the call's termination callback).
     """
 
-    __slots__ = ("_deadline", "_event", "_server_stop")
+    __slots__ = ("_deadline", "_server_stop", "_set")
 
     def __init__(self, deadline: float | None, server_stop: threading.Event | None) -> None:
-        self._event = threading.Event()
+        self._set = False  # a plain flag: nobody waits on it, and a bool store is atomic
         self._deadline = deadline
         self._server_stop = server_stop
 
     def set(self) -> None:
         """Stop the search now."""
-        self._event.set()
+        self._set = True
 
     def is_set(self) -> bool:
         """True once the search should return its best result so far."""
-        if self._event.is_set():
+        if self._set:
             return True
         if self._deadline is not None and time.monotonic() >= self._deadline:
             return True
         return self._server_stop is not None and self._server_stop.is_set()
 
 
-def cancel_event(context: grpc.ServicerContext, server_stop: threading.Event | None = None) -> CallStop:
-    """The stop flag of a call: set when the client cancels, at its deadline, or at server shutdown."""
-    stop = CallStop(call_deadline(context), server_stop)
+_UNSET: Any = object()
+
+
+def cancel_event(
+    context: grpc.ServicerContext,
+    server_stop: threading.Event | None = None,
+    *,
+    deadline: float | None = _UNSET,
+) -> CallStop:
+    """The stop flag of a call: set when the client cancels, at its deadline, or at server shutdown.
+
+    ``deadline``: the call's :func:`call_deadline` when the caller already read it.
+    """
+    stop = CallStop(call_deadline(context) if deadline is _UNSET else deadline, server_stop)
     context.add_callback(stop.set)
     return stop
 
@@ -123,11 +144,13 @@ def search_limit(
     time_s: float = 0.0,
     field: str = "budget",
     use_default: bool = True,
+    deadline: float | None = _UNSET,
 ) -> SearchLimit | None:
     """The ``SearchLimit`` of a request's budget, capped, bounded by the client's deadline.
 
     Returns None when the request sets no budget and ``use_default`` is False (the caller then
     uses its own budget, e.g. an AI level's; :func:`cancel_event` enforces the deadline).
+    ``deadline``: the call's :func:`call_deadline` when the caller already read it.
     """
     if simulations < 0:
         raise LimitError(f"simulations must be >= 0, not {simulations!r}", field=f"{field}.simulations")
@@ -147,7 +170,8 @@ def search_limit(
         if not use_default:
             return None  # the caller's own budget; the stop event enforces the deadline
         time_s = limits.default_search_s
-    deadline = call_deadline(context)
+    if deadline is _UNSET:
+        deadline = call_deadline(context)
     cap = time.monotonic() + limits.max_search_s
     deadline = cap if deadline is None else min(deadline, cap)
     return SearchLimit(simulations=simulations or None, time_s=time_s or None, deadline=deadline)

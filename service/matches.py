@@ -6,13 +6,21 @@ seats (written once); ``log`` holds every action, chance outcome and resignation
 by ``(match_id, seq)`` and is never updated. A match is its setup replayed through its log, so an
 acknowledged action (committed before the RPC answers) survives a SIGKILL; on restart the AI
 worker picks up every active match whose seat to move is an AI seat.
+
+Seat secrets (``CreateMatchRequest.issue_seat_secrets``): one random secret per human seat, shown
+once in CreateMatch's answer; ``matches.seat_secrets_json`` keeps only their SHA-256 hashes (a list
+by seat, "" for a seat without one). A database from before the column is migrated on open (the
+column is added; its matches have no secrets).
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
 import logging
 import queue
+import secrets
 import sqlite3
 import threading
 import time
@@ -31,7 +39,7 @@ from lictor.v1 import match_service_pb2 as match_pb
 from lictor.v1 import match_service_pb2_grpc as match_grpc
 from lictor.v1 import position_pb2 as pos_pb
 from service import ai, convert
-from service.errors import RequestError, StaleMoveError, grpc_errors
+from service.errors import PermissionDeniedError, RequestError, StaleMoveError, grpc_errors
 from service.game import action_event, game_over_event
 
 __all__ = ["AiWorker", "LiveMatch", "MatchServicer", "MatchStore"]
@@ -44,7 +52,8 @@ CREATE TABLE IF NOT EXISTS matches (
     game         TEXT NOT NULL,
     setup_json   TEXT NOT NULL,
     seats_json   TEXT NOT NULL,
-    created_at   REAL NOT NULL
+    created_at   REAL NOT NULL,
+    seat_secrets_json TEXT NOT NULL DEFAULT ''
 );
 CREATE TABLE IF NOT EXISTS log (
     match_id     TEXT NOT NULL REFERENCES matches(match_id),
@@ -59,6 +68,20 @@ CREATE INDEX IF NOT EXISTS matches_by_time ON matches(created_at);
 """
 
 MAX_SEATS_LEVEL = 10
+SECRET_BYTES = 32
+"""Random bytes in a seat secret (URL-safe base64 text)."""
+
+
+def hash_secret(secret: str) -> str:
+    """The SHA-256 hex digest a seat secret is stored as (secrets are random: no salt needed)."""
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def _migrate(db: sqlite3.Connection) -> None:
+    """Bring a database written by an older server up to the current schema (idempotent)."""
+    columns = {row[1] for row in db.execute("PRAGMA table_info(matches)")}
+    if "seat_secrets_json" not in columns:
+        db.execute("ALTER TABLE matches ADD COLUMN seat_secrets_json TEXT NOT NULL DEFAULT ''")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -97,6 +120,7 @@ class LiveMatch:
         actions: every action and chance outcome in notation.
         resigned_seat: the seat that resigned, or -1.
         events: every event so far (CREATED first).
+        secret_hashes: per seat, the SHA-256 hex digest of its secret ("" = none; empty = no secrets).
         cond: guards the fields above; notified on every change.
     """
 
@@ -110,7 +134,37 @@ class LiveMatch:
     actions: list[str] = field(default_factory=list)
     resigned_seat: int = -1
     events: list[pos_pb.Event] = field(default_factory=list)
+    secret_hashes: tuple[str, ...] = ()
     cond: threading.Condition = field(default_factory=threading.Condition)
+
+    @property
+    def has_secrets(self) -> bool:
+        """Whether requests naming a seat must carry its secret."""
+        return any(self.secret_hashes)
+
+    def check_secret(self, seat: int, given: str, *, field: str = "seat_secret", what: str = "act") -> None:
+        """PermissionDeniedError unless ``given`` is ``seat``'s secret (no-op without seat secrets).
+
+        A seat out of range is left to the caller's own check; an AI seat has no secret, so nobody
+        may act or look as it in a match with seat secrets.
+        """
+        if not self.has_secrets or not 0 <= seat < len(self.seats):
+            return
+        expected = self.secret_hashes[seat] if seat < len(self.secret_hashes) else ""
+        if not expected:
+            if what == "act" and self.seats[seat].ai:
+                return  # SubmitAction refuses an AI seat itself (FAILED_PRECONDITION)
+            raise PermissionDeniedError(
+                f"seat {seat} is an AI seat: in a match with seat secrets nobody may {what} as it",
+                field=field,
+            )
+        if not given:
+            raise PermissionDeniedError(
+                f"this match has seat secrets: send seat {seat}'s secret as {field} to {what} as it",
+                field=field,
+            )
+        if not hmac.compare_digest(hash_secret(given), expected):
+            raise PermissionDeniedError(f"{field} is not seat {seat}'s secret", field=field)
 
     @property
     def finished(self) -> bool:
@@ -210,6 +264,7 @@ class LiveMatch:
             resigned_seat=self.resigned_seat,
             created_at=self.created_at,
             view=kind,
+            seat_secrets=self.has_secrets,
         )
         return msg
 
@@ -248,6 +303,7 @@ class MatchStore:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.executescript(_SCHEMA)
+        _migrate(self._db)
         self._db_lock = threading.Lock()
         self._live: dict[str, LiveMatch] = {}
         self._live_lock = threading.Lock()
@@ -273,14 +329,16 @@ class MatchStore:
     def _load(self, match_id: str, field_name: str) -> LiveMatch:
         with self._db_lock:
             row = self._db.execute(
-                "SELECT game, setup_json, seats_json, created_at FROM matches WHERE match_id = ?", (match_id,)
+                "SELECT game, setup_json, seats_json, created_at, seat_secrets_json FROM matches "
+                "WHERE match_id = ?",
+                (match_id,),
             ).fetchone()
             rows = self._db.execute(
                 "SELECT kind, seat, action FROM log WHERE match_id = ? ORDER BY seq", (match_id,)
             ).fetchall()
         if row is None:
             raise NotFoundError(f"no match {match_id!r}", field=field_name)
-        name, setup_json, seats_json, created_at = row
+        name, setup_json, seats_json, created_at, secrets_json = row
         setup_d = json.loads(setup_json)
         setup = convert.Setup(players=setup_d["players"], options=setup_d["options"], seed=setup_d["seed"])
         seats = tuple(SeatSpec(**s) for s in json.loads(seats_json))
@@ -294,6 +352,7 @@ class MatchStore:
             seats=seats,
             created_at=created_at,
             state=state,
+            secret_hashes=tuple(json.loads(secrets_json)) if secrets_json else (),
         )
         live.events.append(_created_event(live))
         for kind, seat, text in rows:
@@ -335,22 +394,44 @@ class MatchStore:
         return [r[0] for r in rows]
 
     # ------------------------------------------------------------------------------ writing
-    def create(self, name: str, setup: convert.Setup, seats: tuple[SeatSpec, ...]) -> LiveMatch:
-        """Create and persist a match, then resolve any chance nodes at its start."""
+    def create(
+        self,
+        name: str,
+        setup: convert.Setup,
+        seats: tuple[SeatSpec, ...],
+        *,
+        seat_secrets: dict[int, str] | None = None,
+    ) -> LiveMatch:
+        """Create and persist a match, then resolve any chance nodes at its start.
+
+        ``seat_secrets``: seat -> secret; only their hashes are stored.
+        """
         game = convert.lookup_game(name)
         state = convert.new_game(game, setup, field="")
         match_id = uuid.uuid4().hex
         now = time.time()
         setup_json = json.dumps({"players": setup.players, "options": setup.options, "seed": setup.seed})
         seats_json = json.dumps([{"ai": s.ai, "level": s.level, "name": s.name} for s in seats])
+        hashes = (
+            tuple(hash_secret(seat_secrets[i]) if i in seat_secrets else "" for i in range(len(seats)))
+            if seat_secrets
+            else ()
+        )
         with self._db_lock:
             self._db.execute(
-                "INSERT INTO matches (match_id, game, setup_json, seats_json, created_at) "
-                "VALUES (?, ?, ?, ?, ?)",
-                (match_id, name, setup_json, seats_json, now),
+                "INSERT INTO matches (match_id, game, setup_json, seats_json, created_at, seat_secrets_json) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (match_id, name, setup_json, seats_json, now, json.dumps(list(hashes)) if hashes else ""),
             )
         live = LiveMatch(
-            match_id=match_id, name=name, game=game, setup=setup, seats=seats, created_at=now, state=state
+            match_id=match_id,
+            name=name,
+            game=game,
+            setup=setup,
+            seats=seats,
+            created_at=now,
+            state=state,
+            secret_hashes=hashes,
         )
         live.events.append(_created_event(live))
         with self._live_lock:
@@ -621,9 +702,17 @@ class MatchServicer(match_grpc.MatchServiceServicer):  # type: ignore[misc]
         except LictorError as exc:
             exc.field = "seats" if exc.field == "players" else exc.field
             raise
-        live = self.store.create(request.game, setup, seats)
+        issued = (
+            {i: secrets.token_urlsafe(SECRET_BYTES) for i, s in enumerate(seats) if not s.ai}
+            if request.issue_seat_secrets
+            else {}
+        )
+        live = self.store.create(request.game, setup, seats, seat_secrets=issued)
         with live.cond:
-            return match_pb.CreateMatchResponse(match=live.to_pb(live.view_of(None, strict=False)))
+            return match_pb.CreateMatchResponse(
+                match=live.to_pb(live.view_of(None, strict=False)),
+                seat_secrets=[match_pb.SeatSecret(seat=i, secret=v) for i, v in sorted(issued.items())],
+            )
 
     @grpc_errors
     def GetMatch(
@@ -632,6 +721,8 @@ class MatchServicer(match_grpc.MatchServiceServicer):  # type: ignore[misc]
         """A match."""
         live = self.store.get(request.match_id)
         viewer = live.check_viewer(request)
+        if viewer is not None:
+            live.check_secret(viewer, request.seat_secret, what="look")
         with live.cond:
             return match_pb.GetMatchResponse(match=live.to_pb(live.view_of(viewer, request.reveal_all)))
 
@@ -666,6 +757,7 @@ class MatchServicer(match_grpc.MatchServiceServicer):  # type: ignore[misc]
         live = self.store.get(request.match_id)
         if not request.HasField("action"):
             raise RequestError("the action is required", field="action")
+        live.check_secret(request.seat, request.seat_secret)
         events = self.store.submit(
             live,
             seat=request.seat,
@@ -685,6 +777,8 @@ class MatchServicer(match_grpc.MatchServiceServicer):  # type: ignore[misc]
         """Stream the match's events until it ends."""
         live = self.store.get(request.match_id)
         viewer = live.check_viewer(request)
+        if viewer is not None:
+            live.check_secret(viewer, request.seat_secret, what="look")
         with live.cond:
             view = live.view_of(viewer, request.reveal_all)
         if request.from_move_number < 0:
@@ -714,6 +808,7 @@ class MatchServicer(match_grpc.MatchServiceServicer):  # type: ignore[misc]
     ) -> match_pb.ResignMatchResponse:
         """A seat resigns."""
         live = self.store.get(request.match_id)
+        live.check_secret(request.seat, request.seat_secret, what="resign")
         self.store.resign(live, request.seat)
         with live.cond:
             return match_pb.ResignMatchResponse(match=live.to_pb(live.view_of(None, reveal_all=True)))

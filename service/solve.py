@@ -113,18 +113,20 @@ class SolverServicer(solver_grpc.SolverServiceServicer):  # type: ignore[misc]
         self, request: solver_pb.ScoreRequest, context: grpc.ServicerContext
     ) -> solver_pb.ScoreResponse:
         """The exact score of a position (a pure function of it: recent answers are kept)."""
-        key = (self.content_root, request.position.SerializeToString(deterministic=True))
-        cached: solver_pb.ScoreResponse | None = self._scores.get(key)
+        data = convert.position_key(request.position)
+        key = (self.content_root, data)
+        cached: solver_pb.ScoreResponse | None = self._scores.get(key) if data is not None else None
         if cached is not None:
             return cached
-        res = convert.resolve_position(request.position, content_root=self.content_root)
+        res = convert.resolve_position(request.position, content_root=self.content_root, key=data)
         try:
             scorer = get_scorer(res.name)
         except LictorError as exc:
             exc.field = "position.game"
             raise
         reply = convert.score_to_pb(scorer(res.game, res.state))
-        self._scores.put(key, reply)
+        if data is not None:
+            self._scores.put(key, reply)
         return reply
 
     @grpc_errors

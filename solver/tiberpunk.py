@@ -8,22 +8,37 @@ success under optimal gadget play, computed by expectimax over every multiset of
 
 Registered puzzle kinds: ``tiberpunk.quest_odds`` and ``tiberpunk.route_plan`` (fewest movement
 actions, then fewest coins, to bring a miniature to a district).
+
+Both honour ``SolveLimits``: the time limit and the ``stop`` flag (a cancelled call, the client's
+deadline) end a solve early with the best answer so far. Quest odds then answer FEASIBLE with the
+odds of a strategy known to be valid (the exact odds of every challenge card finished, and for the
+others the odds of playing no gadget, a lower bound); a route plan stopped before it reached the
+destination answers UNKNOWN. The memo of finished sub-results is kept, so asking again resumes.
 """
 
 from __future__ import annotations
 
+import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any
 
 from games.core import Game
 from games.errors import LimitError
 from games.tiberpunk.content import GADGETS, SKILLS
-from games.tiberpunk.dice import contains, outcomes
+from games.tiberpunk.dice import contains, outcomes, p_contains
 from solver.core import SolveLimits, SolveResult, Status, register_puzzle
 
-__all__ = ["best_gadget", "quest_odds", "route_plan", "solve_quest_odds", "solve_route_plan"]
+__all__ = [
+    "best_gadget",
+    "no_gadget_odds",
+    "quest_odds",
+    "route_plan",
+    "solve_quest_odds",
+    "solve_route_plan",
+]
 
 REROLL, ADD, ROT1, ROT2, FLIP = range(5)
 DELTAS = (0, 1, -1, 2, -2)
@@ -60,6 +75,44 @@ def _plays(hand: Hand, pool: Pool, per_die: int) -> list[Play]:
                         continue
                     out.add((g, 2, (t1, t2)))
     return sorted(out)
+
+
+class _StoppedError(Exception):
+    """A solve reached its time limit or its stop flag (raised out of the enumeration)."""
+
+
+_WATCH = threading.local()
+"""This thread's running solve: ``limits`` = (deadline on ``time.perf_counter``, stop flag)."""
+
+POLL_EVERY = 256
+"""Enumeration nodes between two looks at the clock and the stop flag."""
+
+
+@contextmanager
+def _watching(deadline: float, stop: Callable[[], bool] | None) -> Iterator[None]:
+    """Make the enumerations run in this thread raise ``_StoppedError`` past ``deadline`` or on ``stop``."""
+    previous = getattr(_WATCH, "limits", None)
+    _WATCH.limits = (deadline, stop)
+    try:
+        yield
+    finally:
+        _WATCH.limits = previous
+
+
+def _poll() -> None:
+    """Raise ``_StoppedError`` when this thread's solve is out of time or asked to stop."""
+    limits = getattr(_WATCH, "limits", None)
+    if limits is None:
+        return
+    deadline, stop = limits
+    if time.perf_counter() > deadline or (stop is not None and stop()):
+        raise _StoppedError
+
+
+def no_gadget_odds(dice: int, need: tuple[int, ...] | list[int], *, rolls: int = 1) -> float:
+    """Success odds of an attempt that plays no gadget: a lower bound of :func:`quest_odds`."""
+    p = p_contains(dice, tuple(sorted(need)))
+    return 1.0 - (1.0 - p) ** max(0, rolls)
 
 
 def _remove(hand: Hand, g: int) -> Hand:
@@ -112,6 +165,8 @@ class _Solver:
     def _w(self, rolls: int, hand: Hand, pool: Pool, used: int) -> float:
         """Success odds after a roll showing ``pool``, ``used`` gadgets played on it."""
         self.nodes += 1
+        if not self.nodes % POLL_EVERY:
+            _poll()  # a stop leaves the memo with finished sub-results only (lru_cache keeps no partial one)
         if contains(pool, self.need):
             return 1.0
         best = self.v(rolls - 1, hand)  # stop: the lictor steps closer, roll again if it is not there
@@ -187,20 +242,22 @@ def solve_quest_odds(
     (``skill``: hacking/guile/offense, ``stage``: 1 or 3, ``mini``: character/drone); then dice,
     gadgets, rolls (nearest lictor) and favors come from the state, and the odds are averaged over
     the challenge cards not yet in the discard pile.
+
+    Past ``limits.time_limit_s`` or once ``limits.stop()`` is True the answer is FEASIBLE: the odds
+    of a valid strategy (optimal play on every card finished, no gadgets on the others), with
+    ``answer["exact"] = False`` and the bound 1.
     """
     start = time.perf_counter()
+    deadline = start + float(limits.time_limit_s)
     if "dice" in params:
         need = tuple(int(x) for x in params["need"])
-        odds = quest_odds(
-            int(params["dice"]),
-            need,
-            tuple(params.get("gadgets", ())),
-            rolls=int(params.get("rolls", 1)),
-            per_roll=int(params.get("per_roll", 1)),
-            dice_per_gadget=int(params.get("dice_per_gadget", 1)),
-        )
-        answer: dict[str, Any] = {"odds": odds}
-        text = f"{odds:.1%} to roll {list(need)} with {params['dice']} dice"
+        dice = int(params["dice"])
+        rolls = int(params.get("rolls", 1))
+        cards = [need]
+        hand: tuple[int | str, ...] = tuple(params.get("gadgets", ()))
+        per_roll = int(params.get("per_roll", 1))
+        per_die = int(params.get("dice_per_gadget", 1))
+        left = [0]
     else:
         rules = game.rules  # type: ignore[attr-defined]
         seat = state.seat
@@ -212,23 +269,49 @@ def solve_quest_odds(
         rolls = max(1, rules.board.nearest(rules.pos(p, mini), state.lictors)[0])
         per_roll = rules.gadget_limit(state, seat)
         per_die = rules.dice_per_gadget(state, seat)
-        cards = game.content.challenges1 if stage == 1 else game.content.challenges3  # type: ignore[attr-defined]
+        cards = list(game.content.challenges1 if stage == 1 else game.content.challenges3)  # type: ignore[attr-defined]
         disc = state.c1disc if stage == 1 else state.c3disc
         left = [i for i in range(len(cards)) if i not in disc] or list(range(len(cards)))
-        odds_of = {
-            cards[i]: quest_odds(
-                dice, cards[i], p.hand, rolls=rolls, per_roll=per_roll, dice_per_gadget=per_die
-            )
-            for i in set(left)
-        }
+        hand = tuple(p.hand)
+    odds_of: dict[tuple[int, ...], float] = {}
+    exact = True
+    with _watching(deadline, limits.stop):
+        for need_i in sorted({tuple(cards[i]) for i in left}):
+            try:
+                odds_of[need_i] = quest_odds(
+                    dice, need_i, hand, rolls=rolls, per_roll=per_roll, dice_per_gadget=per_die
+                )
+            except _StoppedError:
+                exact = False
+                break
+    for need_i in {tuple(cards[i]) for i in left} - set(odds_of):
+        odds_of[need_i] = no_gadget_odds(dice, need_i, rolls=rolls)  # a valid strategy's odds
+    odds = sum(odds_of[tuple(cards[i])] for i in left) / len(left)
+    if "dice" in params:
+        answer: dict[str, Any] = {"odds": odds}
+        text = f"{odds:.1%} to roll {list(cards[0])} with {dice} dice"
+    else:
         per_card = {str(list(need)): v for need, v in sorted(odds_of.items())}
-        odds = sum(odds_of[cards[i]] for i in left) / len(left)
         answer = {"odds": odds, "dice": dice, "rolls": rolls, "per_card": per_card}
         text = (
             f"{odds:.1%} over the {len(left)} challenge cards left, {dice} dice, "
             f"{rolls} roll(s) before the lictor arrives"
         )
+    answer["exact"] = exact
     elapsed = time.perf_counter() - start
+    if not exact:
+        stopped = "stopped" if limits.stop is not None and limits.stop() else "out of time"
+        return SolveResult(
+            kind="tiberpunk.quest_odds",
+            status=Status.FEASIBLE,
+            objective=odds,
+            bound=1.0,
+            answer=answer,
+            explanation=f"at least {text} ({stopped} after {elapsed:.2f} s: odds not finished are counted"
+            " without gadgets; ask again with more time for the exact odds).",
+            method="enumeration",
+            wall_s=elapsed,
+        )
     return SolveResult(
         kind="tiberpunk.quest_odds",
         status=Status.OPTIMAL,
@@ -248,6 +331,7 @@ def route_plan(
 
     Each movement goes up to ``base_range`` districts, +1 per coin paid (rulebook: MOVEMENT).
     Returns (moves, coins, legs as (from, to, pay)) or None when ``coins`` cannot pay for it.
+    Inside a watched solve it polls the clock and the stop flag after every number of moves.
     """
     n = len(dist)
     if src == dst:
@@ -255,6 +339,7 @@ def route_plan(
     # best[d] = (coins spent, previous district) after k moves
     frontier: dict[int, tuple[int, list[tuple[int, int, int]]]] = {src: (0, [])}
     for moves in range(1, n + 1):
+        _poll()
         nxt: dict[int, tuple[int, list[tuple[int, int, int]]]] = {}
         for a, (spent, legs) in frontier.items():
             for b in range(n):
@@ -288,7 +373,20 @@ def solve_route_plan(
     coins = int(params.get("coins", p.coins))
     base = (1 if mini == 0 else 2) + (1 if p.favor == 0 else 0)
     src = rules.pos(p, mini)
-    plan = route_plan(rules.board.dist, src, dst, base_range=base, coins=coins)
+    try:
+        with _watching(start + float(limits.time_limit_s), limits.stop):
+            plan = route_plan(rules.board.dist, src, dst, base_range=base, coins=coins)
+    except _StoppedError:
+        elapsed = time.perf_counter() - start
+        return SolveResult(
+            kind="tiberpunk.route_plan",
+            status=Status.UNKNOWN,
+            method="dp",
+            wall_s=elapsed,
+            answer={"exact": False},
+            explanation=f"stopped after {elapsed:.2f} s before a route from {rules.c.district_ids[src]} "
+            f"to {params['to']} was found; ask again with more time",
+        )
     elapsed = time.perf_counter() - start
     if plan is None:
         return SolveResult(

@@ -48,7 +48,7 @@ class Seat(_message.Message):
     def __init__(self, kind: _Optional[_Union[SeatKind, str]] = ..., level: _Optional[int] = ..., name: _Optional[str] = ...) -> None: ...
 
 class Match(_message.Message):
-    __slots__ = ("match_id", "game", "seats", "setup", "status", "move_number", "position", "summary", "returns", "resigned_seat", "created_at", "view")
+    __slots__ = ("match_id", "game", "seats", "setup", "status", "move_number", "position", "summary", "returns", "resigned_seat", "created_at", "view", "seat_secrets")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     GAME_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
@@ -61,6 +61,7 @@ class Match(_message.Message):
     RESIGNED_SEAT_FIELD_NUMBER: _ClassVar[int]
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
     VIEW_FIELD_NUMBER: _ClassVar[int]
+    SEAT_SECRETS_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     game: str
     seats: _containers.RepeatedCompositeFieldContainer[Seat]
@@ -73,10 +74,19 @@ class Match(_message.Message):
     resigned_seat: int
     created_at: float
     view: MatchView
-    def __init__(self, match_id: _Optional[str] = ..., game: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[Seat, _Mapping]]] = ..., setup: _Optional[_Union[_position_pb2.GameSetup, _Mapping]] = ..., status: _Optional[_Union[MatchStatus, str]] = ..., move_number: _Optional[int] = ..., position: _Optional[_Union[_position_pb2.Position, _Mapping]] = ..., summary: _Optional[_Union[_position_pb2.PositionSummary, _Mapping]] = ..., returns: _Optional[_Iterable[float]] = ..., resigned_seat: _Optional[int] = ..., created_at: _Optional[float] = ..., view: _Optional[_Union[MatchView, str]] = ...) -> None: ...
+    seat_secrets: bool
+    def __init__(self, match_id: _Optional[str] = ..., game: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[Seat, _Mapping]]] = ..., setup: _Optional[_Union[_position_pb2.GameSetup, _Mapping]] = ..., status: _Optional[_Union[MatchStatus, str]] = ..., move_number: _Optional[int] = ..., position: _Optional[_Union[_position_pb2.Position, _Mapping]] = ..., summary: _Optional[_Union[_position_pb2.PositionSummary, _Mapping]] = ..., returns: _Optional[_Iterable[float]] = ..., resigned_seat: _Optional[int] = ..., created_at: _Optional[float] = ..., view: _Optional[_Union[MatchView, str]] = ..., seat_secrets: bool = ...) -> None: ...
+
+class SeatSecret(_message.Message):
+    __slots__ = ("seat", "secret")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    SECRET_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    secret: str
+    def __init__(self, seat: _Optional[int] = ..., secret: _Optional[str] = ...) -> None: ...
 
 class CreateMatchRequest(_message.Message):
-    __slots__ = ("game", "seats", "options", "seed")
+    __slots__ = ("game", "seats", "options", "seed", "issue_seat_secrets")
     class OptionsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -88,27 +98,33 @@ class CreateMatchRequest(_message.Message):
     SEATS_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
     SEED_FIELD_NUMBER: _ClassVar[int]
+    ISSUE_SEAT_SECRETS_FIELD_NUMBER: _ClassVar[int]
     game: str
     seats: _containers.RepeatedCompositeFieldContainer[Seat]
     options: _containers.MessageMap[str, _position_pb2.OptionValue]
     seed: int
-    def __init__(self, game: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[Seat, _Mapping]]] = ..., options: _Optional[_Mapping[str, _position_pb2.OptionValue]] = ..., seed: _Optional[int] = ...) -> None: ...
+    issue_seat_secrets: bool
+    def __init__(self, game: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[Seat, _Mapping]]] = ..., options: _Optional[_Mapping[str, _position_pb2.OptionValue]] = ..., seed: _Optional[int] = ..., issue_seat_secrets: bool = ...) -> None: ...
 
 class CreateMatchResponse(_message.Message):
-    __slots__ = ("match",)
+    __slots__ = ("match", "seat_secrets")
     MATCH_FIELD_NUMBER: _ClassVar[int]
+    SEAT_SECRETS_FIELD_NUMBER: _ClassVar[int]
     match: Match
-    def __init__(self, match: _Optional[_Union[Match, _Mapping]] = ...) -> None: ...
+    seat_secrets: _containers.RepeatedCompositeFieldContainer[SeatSecret]
+    def __init__(self, match: _Optional[_Union[Match, _Mapping]] = ..., seat_secrets: _Optional[_Iterable[_Union[SeatSecret, _Mapping]]] = ...) -> None: ...
 
 class GetMatchRequest(_message.Message):
-    __slots__ = ("match_id", "viewer_seat", "reveal_all")
+    __slots__ = ("match_id", "viewer_seat", "reveal_all", "seat_secret")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     VIEWER_SEAT_FIELD_NUMBER: _ClassVar[int]
     REVEAL_ALL_FIELD_NUMBER: _ClassVar[int]
+    SEAT_SECRET_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     viewer_seat: int
     reveal_all: bool
-    def __init__(self, match_id: _Optional[str] = ..., viewer_seat: _Optional[int] = ..., reveal_all: bool = ...) -> None: ...
+    seat_secret: str
+    def __init__(self, match_id: _Optional[str] = ..., viewer_seat: _Optional[int] = ..., reveal_all: bool = ..., seat_secret: _Optional[str] = ...) -> None: ...
 
 class GetMatchResponse(_message.Message):
     __slots__ = ("match",)
@@ -137,16 +153,18 @@ class ListMatchesResponse(_message.Message):
     def __init__(self, matches: _Optional[_Iterable[_Union[Match, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
 
 class SubmitActionRequest(_message.Message):
-    __slots__ = ("match_id", "seat", "expected_move_number", "action")
+    __slots__ = ("match_id", "seat", "expected_move_number", "action", "seat_secret")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     EXPECTED_MOVE_NUMBER_FIELD_NUMBER: _ClassVar[int]
     ACTION_FIELD_NUMBER: _ClassVar[int]
+    SEAT_SECRET_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     seat: int
     expected_move_number: int
     action: _position_pb2.Action
-    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., expected_move_number: _Optional[int] = ..., action: _Optional[_Union[_position_pb2.Action, _Mapping]] = ...) -> None: ...
+    seat_secret: str
+    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., expected_move_number: _Optional[int] = ..., action: _Optional[_Union[_position_pb2.Action, _Mapping]] = ..., seat_secret: _Optional[str] = ...) -> None: ...
 
 class SubmitActionResponse(_message.Message):
     __slots__ = ("match", "events")
@@ -157,16 +175,18 @@ class SubmitActionResponse(_message.Message):
     def __init__(self, match: _Optional[_Union[Match, _Mapping]] = ..., events: _Optional[_Iterable[_Union[_position_pb2.Event, _Mapping]]] = ...) -> None: ...
 
 class WatchMatchRequest(_message.Message):
-    __slots__ = ("match_id", "from_move_number", "viewer_seat", "reveal_all")
+    __slots__ = ("match_id", "from_move_number", "viewer_seat", "reveal_all", "seat_secret")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     FROM_MOVE_NUMBER_FIELD_NUMBER: _ClassVar[int]
     VIEWER_SEAT_FIELD_NUMBER: _ClassVar[int]
     REVEAL_ALL_FIELD_NUMBER: _ClassVar[int]
+    SEAT_SECRET_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     from_move_number: int
     viewer_seat: int
     reveal_all: bool
-    def __init__(self, match_id: _Optional[str] = ..., from_move_number: _Optional[int] = ..., viewer_seat: _Optional[int] = ..., reveal_all: bool = ...) -> None: ...
+    seat_secret: str
+    def __init__(self, match_id: _Optional[str] = ..., from_move_number: _Optional[int] = ..., viewer_seat: _Optional[int] = ..., reveal_all: bool = ..., seat_secret: _Optional[str] = ...) -> None: ...
 
 class WatchMatchResponse(_message.Message):
     __slots__ = ("event", "match")
@@ -177,12 +197,14 @@ class WatchMatchResponse(_message.Message):
     def __init__(self, event: _Optional[_Union[_position_pb2.Event, _Mapping]] = ..., match: _Optional[_Union[Match, _Mapping]] = ...) -> None: ...
 
 class ResignMatchRequest(_message.Message):
-    __slots__ = ("match_id", "seat")
+    __slots__ = ("match_id", "seat", "seat_secret")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
+    SEAT_SECRET_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     seat: int
-    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ...) -> None: ...
+    seat_secret: str
+    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., seat_secret: _Optional[str] = ...) -> None: ...
 
 class ResignMatchResponse(_message.Message):
     __slots__ = ("match",)

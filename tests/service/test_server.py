@@ -157,3 +157,25 @@ def test_stop_drains_in_flight_calls_within_grace(tmp_path):
     assert results == [True]
     assert done.wait(10)
     ch.close()
+
+
+def test_tune_gc_freezes_the_loaded_heap():
+    """``lictor serve`` loads every game and solver, freezes that heap and raises the GC threshold
+    (checked in a child process: it changes the process's collector)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = (
+        "import gc, sys\n"
+        "from service.server import GC_THRESHOLD, tune_gc\n"
+        "tune_gc()\n"
+        "assert gc.get_threshold() == GC_THRESHOLD, gc.get_threshold()\n"
+        "assert gc.get_freeze_count() > 10_000, gc.get_freeze_count()\n"
+        "assert 'solver.tiberius' in sys.modules\n"
+    )
+    repo = Path(__file__).resolve().parents[2]
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=repo, check=False, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr

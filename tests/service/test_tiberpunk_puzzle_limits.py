@@ -1,0 +1,107 @@
+"""Tiberpunk puzzles honour the solve's time limit and stop flag: the best answer so far, in time.
+
+rule: tiberpunk/stage-1-quests, rule: tiberpunk/gadget-cards, rule: tiberpunk/movement
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+
+import grpc
+import pytest
+
+from games.core import game_names, get_game
+from lictor.v1 import solver_service_pb2 as solver_pb
+from solver.core import SolveLimits, Status, get_puzzle
+
+pytestmark = pytest.mark.skipif("tiberpunk" not in game_names(), reason="tiberpunk is not registered")
+
+# An enumeration that takes about a minute to finish: 8 dice, 6 gadgets, 12 rolls.
+BIG_NEED = [6, 6, 6, 5, 5]
+BIG_GADGETS = [0, 1, 2, 3, 4, 0]
+BIG = {"dice": 8, "need": BIG_NEED, "gadgets": BIG_GADGETS, "rolls": 12}
+
+
+def _stopped() -> SolveLimits:
+    flag = threading.Event()
+    flag.set()
+    return SolveLimits(time_limit_s=60.0, stop=flag.is_set)
+
+
+def test_quest_odds_out_of_time_answers_feasible_lower_bound():
+    """Past its time limit the puzzle answers FEASIBLE with a valid strategy's odds, in time."""
+    from solver.tiberpunk import no_gadget_odds
+
+    _, fn = get_puzzle("tiberpunk.quest_odds")
+    t0 = time.perf_counter()
+    result = fn(get_game("tiberpunk"), None, BIG, SolveLimits(time_limit_s=0.1))
+    assert time.perf_counter() - t0 < 1.0
+    assert result.status == Status.FEASIBLE and result.answer["exact"] is False
+    floor = no_gadget_odds(8, BIG_NEED, rolls=12)
+    assert result.objective == pytest.approx(floor) and result.bound == 1.0
+    assert "at least" in result.explanation
+
+
+def test_quest_odds_stop_flag_then_resume_exact():
+    """A raised stop flag ends the enumeration at once; asking again finishes it exactly."""
+    from solver.tiberpunk import no_gadget_odds, quest_odds
+
+    _, fn = get_puzzle("tiberpunk.quest_odds")
+    params = {"dice": 4, "need": [6, 5, 4], "gadgets": ["reroll", "flip", "rotate1"], "rolls": 3}
+    stopped = fn(get_game("tiberpunk"), None, params, _stopped())
+    assert stopped.status == Status.FEASIBLE
+    assert stopped.objective == pytest.approx(no_gadget_odds(4, [6, 5, 4], rolls=3))
+    done = fn(get_game("tiberpunk"), None, params, SolveLimits(time_limit_s=60.0))
+    assert done.status == Status.OPTIMAL and done.answer["exact"] is True
+    exact = quest_odds(4, (4, 5, 6), ("reroll", "flip", "rotate1"), rolls=3)
+    assert done.objective == pytest.approx(exact)
+    assert done.objective >= stopped.objective
+
+
+def test_quest_odds_from_a_state_stopped():
+    """The position's quest, stopped: per-card odds are still given, the average is a lower bound."""
+    from tests.service.test_solver import _tiberpunk_main_phase
+
+    _, game, state = _tiberpunk_main_phase()
+    _, fn = get_puzzle("tiberpunk.quest_odds")
+    result = fn(game, state, {"skill": "offense", "stage": 1}, _stopped())
+    exact = fn(game, state, {"skill": "offense", "stage": 1}, SolveLimits(time_limit_s=60.0))
+    assert exact.status == Status.OPTIMAL
+    assert result.status in (Status.FEASIBLE, Status.OPTIMAL)  # OPTIMAL when every card was cached
+    assert result.answer["per_card"].keys() == exact.answer["per_card"].keys()
+    assert result.objective <= exact.objective + 1e-12
+
+
+def test_route_plan_stopped_is_unknown():
+    """A route plan stopped before it reached the destination answers UNKNOWN, not a wrong plan."""
+    from tests.service.test_solver import _tiberpunk_main_phase
+
+    _, game, state = _tiberpunk_main_phase()
+    _, fn = get_puzzle("tiberpunk.route_plan")
+    target = game.rules.c.district_ids[0]
+    result = fn(game, state, {"mini": "character", "to": target}, _stopped())
+    assert result.status == Status.UNKNOWN and result.answer["exact"] is False
+    full = fn(game, state, {"mini": "character", "to": target}, SolveLimits())
+    assert full.status in (Status.OPTIMAL, Status.INFEASIBLE)
+
+
+def test_solve_rpc_deadline_gives_best_so_far(api):
+    """Over gRPC: a 0.5 s deadline on a minute-long enumeration answers FEASIBLE in time."""
+    from tests.service.test_solver import _tiberpunk_main_phase
+
+    pos, _, _ = _tiberpunk_main_phase()
+    puzzle = solver_pb.TiberpunkQuestOddsPuzzle(dice=8, need=BIG_NEED, gadgets=BIG_GADGETS, rolls=12)
+    request = solver_pb.SolveRequest(position=pos, tiberpunk_quest_odds=puzzle)
+    t0 = time.perf_counter()
+    try:
+        reply = api.solver.Solve(request, timeout=0.5)
+    except grpc.RpcError as exc:  # pragma: no cover - the failure this test is about
+        pytest.fail(f"no best-so-far answer: {exc.code().name}")
+    assert time.perf_counter() - t0 < 0.5
+    assert reply.status == solver_pb.SOLVE_STATUS_FEASIBLE
+    assert json.loads(reply.answer_json)["exact"] is False
+    request.limits.time_limit_s = 0.1
+    reply = api.solver.Solve(request, timeout=30)
+    assert reply.status == solver_pb.SOLVE_STATUS_FEASIBLE and reply.wall_s < 1.0
