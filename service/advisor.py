@@ -105,7 +105,14 @@ class AdvisorServicer(advisor_grpc.AdvisorServiceServicer):  # type: ignore[misc
         stop = cancel_event(context, self.server_stop, deadline=deadline)
         with self.gate.slot():
             action, analysis = ai.choose(
-                res.game, res.state, level=level, seed=request.seed, limit=limit, stop=stop
+                res.game,
+                res.state,
+                level=level,
+                seed=request.seed,
+                limit=limit,
+                stop=stop,
+                # a budget without a level plays the best move it finds
+                temperature=0.0 if request.level == 0 and limit is not None else None,
             )
         # The chosen move is one of the candidates, whose notation the search wrote already.
         text = next((c.text for c in analysis.candidates if c.action is action), None)

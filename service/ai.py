@@ -41,9 +41,13 @@ def choose(
     seed: int = 0,
     limit: SearchLimit | None = None,
     stop: StopFlag | None = None,
+    temperature: float | None = None,
 ) -> tuple[Any, Analysis]:
-    """The AI's move at strength ``level`` (``limit`` overrides the level's budget) and its analysis."""
-    return search.choose_action(game, state, level=level, seed=seed, limit=limit, stop=stop)
+    """The AI's move at strength ``level`` (``limit`` overrides the level's budget, ``temperature``
+    the level's move-choice temperature) and its analysis."""
+    return search.choose_action(
+        game, state, level=level, seed=seed, limit=limit, stop=stop, temperature=temperature
+    )
 
 
 def candidate_values(cand: Candidate) -> tuple[float, ...]:

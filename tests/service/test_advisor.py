@@ -43,6 +43,8 @@ def test_suggest_action(api, name):
     assert reply.analysis.candidates and reply.analysis.simulations >= 1
     again = api.advisor.SuggestAction(request, timeout=60)
     assert again.action == reply.action  # same seed + simulation budget: same answer
+    # a budget without a level plays the best move found (no temperature draw)
+    assert reply.action == reply.analysis.candidates[0].action
     by_level = api.advisor.SuggestAction(advisor_pb.SuggestActionRequest(position=pos, level=1), timeout=60)
     assert by_level.action in legal
 
