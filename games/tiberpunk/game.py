@@ -5,19 +5,75 @@ from __future__ import annotations
 import random
 import typing
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, TypeAlias
 
 from games.core.protocol import CHANCE, TERMINAL, Game, GameConfig, GameInfo, Variant
 from games.errors import IllegalActionError, InvalidStateError, NotationError, WrongSeatError
 from games.tiberpunk import actions as act
 from games.tiberpunk import ai
 from games.tiberpunk.content import Content, load_content
-from games.tiberpunk.dice import encode_pool, p_attacker_wins, p_contains
+from games.tiberpunk.dice import p_attacker_wins, p_contains
 from games.tiberpunk.notation import action_text, parse_action_text, parse_state_text, state_text
 from games.tiberpunk.rules import OFF, Rules
-from games.tiberpunk.state import LICTOR, PH_MAIN, PH_OVER, State
+from games.tiberpunk.state import LICTOR, PH_MAIN, PH_OVER, Player, State
 
 __all__ = ["TiberpunkGame"]
+
+
+_new = tuple.__new__
+_I_SEED = State._fields.index("seed")
+_I_PLAYERS = State._fields.index("players")
+_I_GDECK = State._fields.index("gdeck")
+_I_C1DECK = State._fields.index("c1deck")
+_I_C3DECK = State._fields.index("c3deck")
+_I_QUESTS = State._fields.index("quests")
+_P_HAND = Player._fields.index("hand")
+_SamplePlan: TypeAlias = tuple[
+    tuple[int, ...],
+    tuple[tuple[int, list[int], int], ...],
+    tuple[int, ...],
+    tuple[int, ...],
+    tuple[tuple[int, int, tuple[int, ...], int], ...],
+]
+"""``TiberpunkGame._sample_plan``: what a sampled state is dealt from (unseen cards by observation)."""
+_HIDDEN = tuple((-1,) * n for n in range(128))
+"""``_HIDDEN[n]``: n face-down cards."""
+
+
+def _hidden(n: int) -> tuple[int, ...]:
+    """``n`` face-down cards (-1 each)."""
+    return _HIDDEN[n] if n < 128 else (-1,) * n
+
+
+def _face_down(hand: tuple[int, ...], known: tuple[int, ...]) -> tuple[int, ...]:
+    """Another player's hand as seen: the publicly known gadgets, the others face down (-1, first)."""
+    if not known:
+        return _hidden(len(hand))
+    return tuple(sorted((*known, *(-1,) * (len(hand) - len(known)))))
+
+
+_BITS_BELOW = tuple((i + 1).bit_length() for i in range(128))
+"""``_BITS_BELOW[i]``: the random bits ``Random._randbelow(i + 1)`` draws at a time."""
+
+
+def _shuffle(rng: random.Random, x: list[int]) -> None:
+    """``rng.shuffle(x)``, the same permutation and the same random draws, with fewer calls.
+
+    For a plain ``random.Random`` this is CPython's Fisher-Yates shuffle with its ``_randbelow``
+    (rejection sampling on ``getrandbits``) written inline; any other generator uses its own
+    ``shuffle``. tests/tiberpunk/test_sampling.py proves both give the same list and generator state.
+    """
+    if type(rng) is not random.Random or len(x) > 128:
+        rng.shuffle(x)
+        return
+    getrandbits = rng.getrandbits
+    bits = _BITS_BELOW
+    for i in range(len(x) - 1, 0, -1):
+        k = bits[i]
+        j = getrandbits(k)
+        while j > i:
+            j = getrandbits(k)
+        x[i], x[j] = x[j], x[i]
 
 
 def _plain(x: Any) -> Any:
@@ -129,6 +185,16 @@ class TiberpunkGame(Game[State, int]):
             stochastic=True,
         )
         self._last: tuple[State | None, tuple[int, ...]] = (None, ())
+        self._sample_memo: tuple[State, _SamplePlan] | None = None  # the last observation sampled
+        # sample_state tables: whether the gadget deck is listed sorted (then the unseen gadgets are
+        # rebuilt from counts), copies of each gadget, challenge deck sizes, Stage I cards per skill
+        c = self.content
+        self._deck_sorted = list(c.gadget_deck) == sorted(c.gadget_deck)
+        self._gadget_runs = tuple((g,) * n for g, n in enumerate(self.rules.gadget_total))
+        self._n_challenges = (len(c.challenges1), len(c.challenges3))
+        self._stage1_of_skill = tuple(
+            tuple(i for i, card in enumerate(c.stage1) if card.skill == skill) for skill in range(3)
+        )
         shape: dict[str, str] = {}
         _shape(State, "", shape)
         self._shape = shape
@@ -169,10 +235,22 @@ class TiberpunkGame(Game[State, int]):
         return self.rules.chance(state)
 
     def sample_chance(self, state: State, rng: random.Random) -> int:
+        """``k`` dice rolled as ``k`` draws of ``rng.randint(1, 6)``, encoded (``encode_pool`` counts
+        each face, so the order of the draws does not matter)."""
         ctx = state.ctx
         assert ctx is not None
-        k = ctx.ra or ctx.rd
-        return act.dice(encode_pool(tuple(sorted(rng.randint(1, 6) for _ in range(k)))))
+        code = 0
+        if type(rng) is random.Random:  # randint(1, 6) inline: 1 + _randbelow(6), 3 random bits
+            getrandbits = rng.getrandbits
+            for _ in range(ctx.ra or ctx.rd):
+                r = getrandbits(3)
+                while r >= 6:
+                    r = getrandbits(3)
+                code += 1 << 4 * r
+        else:
+            for _ in range(ctx.ra or ctx.rd):
+                code += 1 << 4 * (rng.randint(1, 6) - 1)
+        return act.OP_DICE | code << 5
 
     def apply(self, state: State, action: int) -> State:
         last = self._last
@@ -220,65 +298,123 @@ class TiberpunkGame(Game[State, int]):
     def observation(self, state: State, seat: int) -> State:
         """What ``seat`` sees: others' face-down gadgets, deck orders and unseen quest cards hidden."""
         players = tuple(
-            p
-            if i == seat
-            else p._replace(hand=tuple(sorted((*p.known, *(-1,) * (len(p.hand) - len(p.known))))))
+            p if i == seat else _new(Player, (*p[:_P_HAND], _face_down(p.hand, p.known), *p[_P_HAND + 1 :]))
             for i, p in enumerate(state.players)
         )
-        return state._replace(
-            seed=0,
-            players=players,
-            gdeck=(-1,) * len(state.gdeck),
-            c1deck=(-1,) * len(state.c1deck),
-            c3deck=(-1,) * len(state.c3deck),
-            quests=tuple(q[:1] + (-1,) * (len(q) - 1) for q in state.quests),
-        )
+        sv: list[Any] = list(state)
+        sv[_I_SEED] = 0
+        sv[_I_PLAYERS] = players
+        sv[_I_GDECK] = _hidden(len(state.gdeck))
+        sv[_I_C1DECK] = _hidden(len(state.c1deck))
+        sv[_I_C3DECK] = _hidden(len(state.c3deck))
+        sv[_I_QUESTS] = tuple(q if len(q) <= 1 else (q[0], *_hidden(len(q) - 1)) for q in state.quests)
+        return _new(State, sv)
 
     def sample_state(self, observation: Any, seat: int, rng: random.Random) -> State:
-        """A full state consistent with ``observation`` (uniform over the unseen cards)."""
+        """A full state consistent with ``observation`` (uniform over the unseen cards).
+
+        The random draws are the same as a plain version's (one shuffle each of the unseen gadgets,
+        the Stage I and Stage III challenge decks and each quest stack's unseen cards, then the seed),
+        so a seeded rng gives the same sample (tests/tiberpunk/test_sampling.py). What only depends
+        on the observation (the unseen cards) is kept for the last observation: ISMCTS samples the
+        same one every iteration.
+        """
         obs: State = observation
-        c = self.content
-        # gadgets: the unseen ones go to the deck and to the others' unknown hand cards
-        pool = list(c.gadget_deck)
-        for g in (*obs.gdisc, *(x for p in obs.players for x in p.hand if x >= 0)):
-            pool.remove(g)
-        rng.shuffle(pool)
-        players = []
-        for p in obs.players:
-            unknown = p.hand.count(-1)
-            if unknown:
-                dealt, pool = pool[:unknown], pool[unknown:]
-                p = p._replace(hand=tuple(sorted((*(x for x in p.hand if x >= 0), *dealt))))
-            players.append(p)
-        gdeck = tuple(pool)
-        in_use = obs.ctx.card if obs.ctx is not None and obs.ctx.kind == 0 else -1
-        decks = []
-        for stage, disc in ((1, obs.c1disc), (3, obs.c3disc)):
-            total = len(c.challenges1 if stage == 1 else c.challenges3)
-            rest = [
-                i
-                for i in range(total)
-                if i not in disc and not (obs.ctx and obs.ctx.stage == stage and i == in_use)
-            ]
-            rng.shuffle(rest)
-            decks.append(tuple(rest))
-        quests = []
-        for skill, q in enumerate(obs.quests):
-            if len(q) <= 1:
-                quests.append(q)
-                continue
-            seen = {q[0], *(p.cards[skill] for p in obs.players)}
-            unseen = [i for i, card in enumerate(c.stage1) if card.skill == skill and i not in seen]
-            rng.shuffle(unseen)
-            quests.append((q[0], *unseen[: len(q) - 1]))
-        return obs._replace(
-            seed=rng.getrandbits(62),
-            players=tuple(players),
-            gdeck=gdeck,
-            c1deck=decks[0],
-            c3deck=decks[1],
-            quests=tuple(quests),
+        memo = self._sample_memo
+        if memo is not None and memo[0] is obs:
+            plan = memo[1]
+        else:
+            plan = self._sample_plan(obs)
+            self._sample_memo = (obs, plan)
+        unseen_gadgets, deals, unseen1, unseen3, stacks = plan
+        # gadgets: the unseen ones go to the others' unknown hand cards in seat order, the rest to the deck
+        pool = list(unseen_gadgets)
+        _shuffle(rng, pool)
+        players = obs.players
+        dealt = 0
+        if deals:
+            ps = list(players)
+            for i, known, unknown in deals:
+                hand = tuple(sorted(known + pool[dealt : dealt + unknown]))
+                dealt += unknown
+                ps[i] = _new(Player, (*ps[i][:_P_HAND], hand, *ps[i][_P_HAND + 1 :]))
+            players = tuple(ps)
+        rest1 = list(unseen1)
+        _shuffle(rng, rest1)
+        rest3 = list(unseen3)
+        _shuffle(rng, rest3)
+        quests = obs.quests
+        if stacks:
+            qs = list(quests)
+            for skill, top, unseen, hidden in stacks:
+                cards = list(unseen)
+                _shuffle(rng, cards)
+                qs[skill] = (top, *cards[:hidden])
+            quests = tuple(qs)
+        sv: list[Any] = list(obs)
+        sv[_I_SEED] = rng.getrandbits(62)
+        sv[_I_PLAYERS] = players
+        sv[_I_GDECK] = tuple(pool[dealt:])
+        sv[_I_C1DECK] = tuple(rest1)
+        sv[_I_C3DECK] = tuple(rest3)
+        sv[_I_QUESTS] = quests
+        return _new(State, sv)
+
+    def _sample_plan(self, obs: State) -> _SamplePlan:
+        """What ``sample_state`` deals from, by observation: the unseen gadgets (in gadget-deck order),
+        the hands to complete (seat, visible gadgets, number face down), the unseen Stage I and Stage
+        III challenge cards, and per quest stack with hidden cards (skill, face-up card, unseen cards,
+        number hidden)."""
+        deals = tuple(
+            (i, [x for x in p.hand if x >= 0], p.hand.count(-1))
+            for i, p in enumerate(obs.players)
+            if -1 in p.hand
         )
+        ctx = obs.ctx
+        in_use = ctx.card if ctx is not None and ctx.kind == 0 else -1
+        stage = ctx.stage if ctx is not None else -1
+        unseen1 = self._unseen_challenges(self._n_challenges[0], obs.c1disc, in_use if stage == 1 else -1)
+        unseen3 = self._unseen_challenges(self._n_challenges[1], obs.c3disc, in_use if stage == 3 else -1)
+        held = {i for p in obs.players for i in p.cards}  # Stage I cards kept by the players
+        stacks = tuple(
+            (
+                skill,
+                q[0],
+                tuple(i for i in self._stage1_of_skill[skill] if i != q[0] and i not in held),
+                len(q) - 1,
+            )
+            for skill, q in enumerate(obs.quests)
+            if len(q) > 1
+        )
+        return (tuple(self._unseen_gadgets(obs)), deals, tuple(unseen1), tuple(unseen3), stacks)
+
+    def _unseen_gadgets(self, obs: State) -> list[int]:
+        """The gadgets neither discarded nor in a visible hand, in gadget-deck order (a fresh list)."""
+        seen = obs.gdisc
+        for p in obs.players:
+            seen += p.hand  # (face-down cards are -1: never counted below)
+        if not self._deck_sorted:  # the general case: remove the first copy of each seen gadget
+            pool = list(self.content.gadget_deck)
+            for g in seen:
+                if g >= 0:
+                    pool.remove(g)
+            return pool
+        pool = []
+        for g, run in enumerate(self._gadget_runs):
+            k = len(run) - seen.count(g)
+            if k:
+                if k < 0:
+                    raise ValueError(f"gadget {g!r} is seen more often than the deck holds it")
+                pool += run[:k]
+        return pool
+
+    @staticmethod
+    def _unseen_challenges(total: int, disc: tuple[int, ...], in_use: int) -> list[int]:
+        """Challenge cards neither discarded nor revealed in the current quest, by index."""
+        if not disc and in_use < 0:
+            return list(range(total))
+        gone = {*disc, in_use}
+        return [i for i in range(total) if i not in gone]
 
     def explain(self, state: State, action: int) -> Sequence[tuple[str, float]]:
         """Reasons with numbers: quest odds, lictor distance, tokens, coins (for hints)."""

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from functools import lru_cache, partial
-from typing import Any, TypeVar
+from functools import lru_cache
+from typing import Any, Final, TypeVar
 
 from games.core.rng import derive_seed
 from games.errors import ConfigError, IllegalActionError, WrongSeatError
@@ -88,9 +88,11 @@ def _set(t: tuple[T, ...], i: int, v: T) -> tuple[T, ...]:
 
 
 def _hand_add(p: Player, g: int, *, public: bool = False) -> Player:
-    hand = tuple(sorted((*p.hand, g)))
-    known = tuple(sorted((*p.known, g))) if public else p.known
-    return p._replace(hand=hand, known=known)
+    pv: list[Any] = list(p)
+    pv[_P_HAND] = tuple(sorted((*p.hand, g)))
+    if public:
+        pv[_P_KNOWN] = tuple(sorted((*p.known, g)))
+    return _new(Player, pv)
 
 
 def _hand_remove(p: Player, g: int) -> Player:
@@ -103,7 +105,10 @@ def _hand_remove(p: Player, g: int) -> Player:
         k = list(known)
         k.remove(g)
         known = tuple(hand) if len(p.known) == len(p.hand) else tuple(k)
-    return p._replace(hand=tuple(hand), known=known)
+    pv: list[Any] = list(p)
+    pv[_P_HAND] = tuple(hand)
+    pv[_P_KNOWN] = known
+    return _new(Player, pv)
 
 
 def _counts_to_list(code: int) -> list[int]:
@@ -134,6 +139,12 @@ def _multisets(hand: tuple[int, ...], k: int) -> tuple[tuple[int, ...], ...]:
 
     rec(0, ())
     return tuple(sorted(out))
+
+
+@lru_cache(maxsize=4096)
+def _combo_codes(hand: tuple[int, ...], k: int) -> tuple[int, ...]:
+    """The gadget-count codes (``_list_to_counts``) of the distinct k-card choices from a hand (cached)."""
+    return tuple(_list_to_counts(combo) for combo in _multisets(hand, k))
 
 
 class Rules:
@@ -202,23 +213,71 @@ class Rules:
         # skills whose quests a miniature may do (rule: character-drone-interactions)
         self._skills_for = tuple(tuple(k for k in range(3) if m in MINIS_FOR[k]) for m in (CHAR, DRONE))
         self._ship_cache: dict[tuple[int, int, bool], tuple[int, ...]] = {}
+        self._ship_types = tuple(c.ship_types)
         its = (act.IT_CHARACTER, act.IT_DRONE)
         self._fight_base = tuple(act.interact(0, it, act.SUB_FIGHT) for it in its)
         temple = act.interact(0, act.IT_STRUCTURE, act.SUB_TEMPLE)
         self._temple_act = tuple(tuple(temple | g << 13 | m << 17 for m in (CHAR, DRONE)) for g in range(4))
         self._q1_act = tuple(tuple(act.interact(0, it, act.SUB_Q1, k) for k in range(3)) for it in its)
+        self._q3_act = tuple(tuple(act.interact(0, it, act.SUB_Q3, k) for k in range(3)) for it in its)
+        self._it_of_mini = its  # the interaction type of a miniature (CHAR, DRONE)
+        self._stage3_district = tuple(q.district for q in c.stage3)
         self._dice_legal_cache: dict[int, tuple[tuple[int, ...], frozenset[int]]] = {}
+        self._pools: dict[int, tuple[int, ...]] = {}  # decoded dice pools by code (few: small rolls)
+        self._scores: dict[tuple[int, tuple[int, ...]], int] = {}  # combat scores (``_score_of``)
+        self._gadget_cache: dict[tuple[object, ...], tuple[int, ...]] = {}  # ``_gadget_actions``
+        # side-task combat objectives by (side cards, the player's side progress, target kind)
+        self._side_objs: dict[tuple[tuple[int, ...], tuple[int, ...], int], tuple[int, ...]] = {}
         self._placement_cache: dict[int, tuple[int, ...]] = {}
         # the option builders by interaction type (as ``_options`` dispatches, one call less)
         self._opt_fns: tuple[Callable[[State], Sequence[int]], ...] = (
             self._spaceship_options,
-            partial(self._mini_options, m=CHAR),
+            lambda s: self._mini_options(s, CHAR),  # (a lambda: a keyword partial call costs more)
             self._structure_options,
-            partial(self._mini_options, m=DRONE),
+            lambda s: self._mini_options(s, DRONE),
         )
-        self._temple_at = (*(bool(self.temples_at[d]) for d in range(self.nd)), False)
+        # the gods of the temples in a district, as a bit mask (index -1: none)
+        self._temple_gods_at = (*(sum(1 << g for g in self.temples_at[d]) for d in range(self.nd)), 0)
         self._hub_at = (*(self.hub_of[d] >= 0 for d in range(self.nd)), False)
-        self._site_at = (*(d in sites for d in range(self.nd)), False)
+        # per side cards in play: whether one of their sites is in a district (index -1: none)
+        self._sites_at: dict[tuple[int, ...], tuple[bool, ...]] = {}
+        # movement contexts, flat by (via * 2 + Mercury) * budgets + coin budget: the character's and
+        # the drone's move tables by district, the lictors' table and a cache of the lictors' moves by
+        # the (sorted) lictor districts (rule: movement)
+        self._budgets = self._diam + 1
+        self._move_ctx: tuple[
+            tuple[
+                tuple[tuple[int, ...], ...],
+                tuple[tuple[int, ...], ...],
+                tuple[tuple[int, ...], ...],
+                dict[tuple[int, ...], tuple[int, ...]],
+            ],
+            ...,
+        ] = tuple(
+            (
+                self._moves_tab[via][merc][budget][CHAR],
+                self._moves_tab[via][merc][budget][DRONE],
+                self._moves_tab[via][merc][budget][LICTOR],
+                {},
+            )
+            for via in range(4)
+            for merc in (0, 1)
+            for budget in range(self._budgets)
+        )
+        # unshackle options by source and shackles mask (rule: shackles)
+        self._unshackle_acts = tuple(
+            tuple(
+                tuple(act.unshackle(via, mini) for mini in (CHAR, DRONE) if (mask >> mini) & 1)
+                for mask in range(4)
+            )
+            for via in range(4)
+        )
+        # favor options by the marker's segment + 1 (index 0: the centre)
+        self._favor_by = tuple(self._favor_acts[g] for g in range(-1, 4))
+        # per (wheel, tokens): the free tokens in order as (income action, via field, interaction types)
+        self._token_plans: dict[
+            tuple[tuple[int, ...], tuple[int, ...]], tuple[tuple[int, int, tuple[int, ...]], ...]
+        ] = {}
 
     # ------------------------------------------------------------------ setup (rule: general-setup)
     def setup(self, n: int, *, abilities: bool, max_rounds: int, side: str, seed: int) -> State:
@@ -451,77 +510,106 @@ class Rules:
         return out
 
     def _add_moves(self, out: list[int], s: State, p: Player, via: int) -> None:
-        """Append the movement options (``_moves``) to ``out``."""
+        """Append the movement options (``_moves``) to ``out``: the character's, the drone's, each
+        distinct lictor district's (in order), then the unshackle options (rule: movement, shackles)."""
         coins = p.coins
-        tab = self._moves_tab[via][p.favor == MERCURY][coins if coins < self._diam else self._diam]
-        out += tab[CHAR][p.char]
-        out += tab[DRONE][p.drone]
-        lic_tab = tab[LICTOR]
+        chars, drones, lics, cache = self._move_ctx[
+            (via * 2 + (p.favor == MERCURY)) * self._budgets + (coins if coins < self._diam else self._diam)
+        ]
+        out += chars[p.char]
+        out += drones[p.drone]
+        lictors = s.lictors
+        got = cache.get(lictors)
+        if got is None:
+            if len(cache) > 8192:  # bounded (the sorted lictor tuples of one board are fewer)
+                cache.clear()
+            got = cache[lictors] = self._lictor_moves(lics, lictors)
+        out += got
+        if p.shackles:
+            out += self._unshackle_acts[via][p.shackles]
+
+    @staticmethod
+    def _lictor_moves(lics: tuple[tuple[int, ...], ...], lictors: tuple[int, ...]) -> tuple[int, ...]:
+        """The lictors' move actions: each distinct district once, in the (sorted) order of ``lictors``."""
+        out: list[int] = []
         prev = -1
-        for lic in s.lictors:
+        for lic in lictors:
             if lic != prev:
-                out += lic_tab[lic]
+                out += lics[lic]
                 prev = lic
-        shackles = p.shackles
-        if shackles:
-            if shackles & 1:
-                out.append(act.unshackle(via, CHAR))
-            if shackles & 2:
-                out.append(act.unshackle(via, DRONE))
+        return tuple(out)
+
+    def _token_plan(
+        self, wheel: tuple[int, ...], tokens: tuple[int, ...]
+    ) -> tuple[tuple[int, int, tuple[int, ...]], ...]:
+        """The tokens not on the wheel, in index order: (Collect Income action, the token's via field,
+        the interaction types it allows) (rule: interaction-wheel, collect-income); cached."""
+        key = (wheel, tokens)
+        got = self._token_plans.get(key)
+        if got is None:
+            got = self._token_plans[key] = tuple(
+                (self._income_acts[idx], idx << 5, self._its[tokens[idx] & 15])
+                for idx in range(4)
+                if idx not in wheel
+            )
+        return got
 
     def _main_actions(self, s: State) -> list[int]:
+        """The active player's options in the main phase, in this order: favor changes, movements
+        (the movement action, then each playable spaceship card with its interaction), the tokens
+        (Collect Income and each allowed interaction), Rebooter, Recharge, then "end turn"."""
         p = s.players[s.seat]
         t = s.turn
         favor = p.favor
         blessings = p.blessings
-        acts: list[int] = [] if t.favor else list(self._favor_acts[favor])  # rule: divine-favor
+        acts: list[int] = [] if t.favor else list(self._favor_by[favor + 1])  # rule: divine-favor
         if (2 if favor == MERCURY and blessings & 1 else 1) > t.moves:  # Mercury blessed: 2 movements
             self._add_moves(acts, s, p, 0)
-        opts: dict[int, Sequence[int]] = {}
+        # interaction options (via 0) by interaction type, each computed at most once
+        opts: list[Sequence[int] | None] = [None, None, None, None]
         ships = p.ships
         if not t.ship and (ships[0] or ships[1] or ships[2]):  # rule: spaceship-cards
             ark = favor == STELLAR and blessings & 2
+            gained = t.gained
             for k in range(3):
-                if ships[k] - (0 if ark else t.gained[k]) > 0:
+                if ships[k] - (0 if ark else gained[k]) > 0:
                     self._add_moves(acts, s, p, k + 1)
-                    it = self.c.ship_types[k]
-                    if it not in opts:
-                        opts[it] = self._options(s, it)
-                    via = (act.VIA_SHIP + k) << 5
-                    acts += [o | via for o in opts[it]]
-        if not t.token:  # rule: interaction-wheel
-            wheel = p.wheel
-            tokens = p.tokens
-            income = self._income_acts
-            its_of = self._its
-            for idx in range(4):
-                if idx in wheel:
-                    continue
-                acts.append(income[idx])
-                for it in its_of[tokens[idx] & 15]:
-                    got = opts.get(it)
+                    it = self._ship_types[k]
+                    got = opts[it]
                     if got is None:
                         got = opts[it] = self._opt_fns[it](s)
+                    via = (act.VIA_SHIP + k) << 5
+                    acts += [o | via for o in got]
+        token = t.token
+        if not token:  # rule: interaction-wheel
+            opt_fns = self._opt_fns
+            plan = self._token_plans.get((p.wheel, p.tokens))
+            if plan is None:
+                plan = self._token_plan(p.wheel, p.tokens)
+            append = acts.append
+            for income, via, its in plan:
+                append(income)
+                for it in its:
+                    got = opts[it]
+                    if got is None:
+                        got = opts[it] = opt_fns[it](s)
                     if got:
-                        if idx:
-                            via = idx << 5
-                            acts += [o | via for o in got]
+                        if via:  # (a loop: cheaper than a list comprehension for the few options)
+                            for o in got:
+                                append(o | via)
                         else:  # token 0: the options as they are (via 0)
                             acts += got
-            if p.ability >= 0:
+        if p.ability >= 0:
+            kind = self.c.abilities[p.ability].kind
+            if kind == AB_REBOOTER and not token:
                 ab = self.c.abilities[p.ability]
-                if (
-                    ab.kind == AB_REBOOTER
-                    and p.wheel
-                    and p.reboots < len(ab.costs)
-                    and p.coins >= ab.costs[p.reboots]
-                ):
+                if p.wheel and p.reboots < len(ab.costs) and p.coins >= ab.costs[p.reboots]:
                     acts.append(act.REBOOT)
-        if p.ability >= 0 and self.c.abilities[p.ability].kind == AB_RECHARGE and not t.recharged:
-            for g in sorted(set(t.used)):
-                if g in s.gdisc:
-                    acts.append(act.simple(act.OP_RECHARGE, g))
-        if t.token:
+            elif kind == AB_RECHARGE and not t.recharged:
+                for g in sorted(set(t.used)):
+                    if g in s.gdisc:
+                        acts.append(act.simple(act.OP_RECHARGE, g))
+        if token:
             acts.append(act.END)
         return acts
 
@@ -565,17 +653,24 @@ class Rules:
 
     def _structure_options(self, s: State) -> list[int]:
         """rule: structure-interaction, side-objectives."""
-        seat = s.seat
-        p = s.players[seat]
+        p = s.players[s.seat]
         char, drone = p.char, p.drone
-        if (
-            not self._temple_at[char]
-            and not self._hub_at[drone]
-            and not self._site_at[char]
-            and not self._site_at[drone]
-            and not (p.ability >= 0 and self._structure_at[char] | self._structure_at[drone])
-        ):
-            return []  # nothing here (the Mirror code ability lets either miniature use any structure)
+        if p.ability >= 0:  # the Mirror code ability lets either miniature use any structure
+            if not self._structure_at[char] | self._structure_at[drone]:
+                return []
+        else:
+            lictors = s.lictors
+            temple = self._temple_gods_at[char] & ~(p.temples | p.blessings) and char not in lictors
+            hub = self._hub_at[drone] and drone not in lictors
+            if temple or hub:
+                return self._structure_options_all(s)
+            # no temple of a god not yet held for the character, no hub for the drone: only sites
+            sites_at = self._sites_at.get(s.cfg.side)
+            if sites_at is None:
+                in_play = {d for _slot, _ti, _kind, d in self._sites_of(s.cfg.side)}
+                sites_at = self._sites_at[s.cfg.side] = (*(d in in_play for d in range(self.nd)), False)
+            if not sites_at[char] and not sites_at[drone]:
+                return []  # nothing here
         return self._structure_options_all(s)
 
     def _structure_options_all(self, s: State) -> list[int]:
@@ -639,9 +734,8 @@ class Rules:
                 if any(p.skills[k] >= self.max_slot[k] for k in range(3)):
                     out.append(act.interact(0, act.IT_STRUCTURE, act.SUB_SITE, slot, ti))
             else:
-                for combo in _multisets(p.hand, 3):
-                    code = _list_to_counts(combo)
-                    out.append(act.interact(0, act.IT_STRUCTURE, act.SUB_SITE, slot, ti, 0, 0, code))
+                base = act.interact(0, act.IT_STRUCTURE, act.SUB_SITE, slot, ti)
+                out += [base | code << 30 for code in _combo_codes(p.hand, 3)]  # (p5: the gadgets)
         return out
 
     def _sites_of(self, side: tuple[int, ...]) -> tuple[tuple[int, int, int, int], ...]:
@@ -681,35 +775,41 @@ class Rules:
     def _mini_options(self, s: State, m: int) -> list[int]:
         """Quests and combats of the character or drone interaction (rule: character-drone-interactions)."""
         seat = s.seat
-        p = s.players[seat]
-        d = p.char if m == CHAR else p.drone
+        players = s.players
+        p = players[seat]
+        d = p[_P_CHAR] if m == CHAR else p[_P_DRONE]  # (indexing: a little faster than attributes)
         if d < 0:
             return []
-        c = self.c
-        it = act.IT_CHARACTER if m == CHAR else act.IT_DRONE
         lictor_here = d in s.lictors
         out: list[int] = []
         story = p.story
-        quests = s.quests
-        s1d = self._stage1_district
         for skill in self._skills_for[m]:
             st = story[skill]
             if st == 0:
-                if not lictor_here and quests[skill] and s1d[quests[skill][0]] == d:
-                    out.append(self._q1_act[m][skill])  # rule: stage-1-quests
-            elif st == 1 and skill != OFF:
-                out += self._stage2_options(s, p, m, d, lictor_here, skill, it)
-            elif st == 2 and not lictor_here and c.stage3[p.cards[skill]].district == d:
-                out.append(act.interact(0, it, act.SUB_Q3, skill))  # rule: stage-3-quests
+                if not lictor_here:
+                    stack = s.quests[skill]
+                    if stack and self._stage1_district[stack[0]] == d:
+                        out.append(self._q1_act[m][skill])  # rule: stage-1-quests
+            elif st == 1:
+                if skill != OFF:
+                    out += self._stage2_options(s, p, m, d, lictor_here, skill, self._it_of_mini[m])
+            elif st == 2 and not lictor_here and self._stage3_district[p.cards[skill]] == d:
+                out.append(self._q3_act[m][skill])  # rule: stage-3-quests
         # combats (rule: combat): targets in the district, an available combat objective declared
         if not lictor_here:
-            objs: list[list[int] | None] = [None, None]  # per target kind, computed once
-            fight = self._fight_base[m]
-            for q, other in enumerate(s.players):
-                if q == seat or d not in (other.char, other.drone):
+            objs: list[Sequence[int] | None] | None = None  # per target kind, computed once
+            q = -1
+            for other in players:
+                q += 1
+                oc = other[_P_CHAR]
+                od = other[_P_DRONE]
+                if d not in (oc, od) or q == seat:
                     continue
-                for tk in (CHAR, DRONE):
-                    if (other.char if tk == CHAR else other.drone) == d:
+                if objs is None:
+                    objs = [None, None]
+                fight = self._fight_base[m]
+                for tk, where in ((CHAR, oc), (DRONE, od)):
+                    if where == d:
                         got = objs[tk]
                         if got is None:
                             got = objs[tk] = self._combat_objectives(s, p, tk, d)
@@ -718,9 +818,10 @@ class Rules:
                             out.append(base | obj << 25)
                             out.append(base | 1 << 21 | obj << 25)
         else:
+            base = self._fight_base[m] | LICTOR << 13  # act.interact(0, it, SUB_FIGHT, LICTOR, 0, tile, obj)
             for obj in self._combat_objectives(s, p, LICTOR, d):
-                for tile in (0, 1):
-                    out.append(act.interact(0, it, act.SUB_FIGHT, LICTOR, 0, tile, obj))
+                out.append(base | obj << 25)
+                out.append(base | 1 << 21 | obj << 25)
         return out
 
     def _stage2_options(  # noqa: PLR0917
@@ -743,49 +844,71 @@ class Rules:
             near = any(q != seat and d in (o.char, o.drone) for q, o in enumerate(s.players))
             return [base] if near else []
         if tpl == TPL_GADGETS:
-            return [
-                act.interact(0, it, act.SUB_Q2, skill, 0, 0, 0, _list_to_counts(combo))
-                for combo in _multisets(p.hand, card.count)
-            ]
+            return [base | code << 30 for code in _combo_codes(p.hand, card.count)]  # (p5: the gadgets)
         if tpl == TPL_SHIP:
             return [act.interact(0, it, act.SUB_Q2, skill, k) for k in range(3) if p.ships[k] >= 1]
         if tpl == TPL_BLESS:
             return [base] if _bits(p.blessings) >= card.count else []
         return []
 
-    def _combat_objectives(self, s: State, p: Player, tk: int, d: int) -> list[int]:
+    def _combat_objectives(self, s: State, p: Player, tk: int, d: int) -> Sequence[int]:
         """Available, unfulfilled combat objectives against a target kind (rule: combat)."""
-        tasks = self._combat_tasks.get(s.cfg.side)
-        if tasks is None:
-            tasks = tuple(
-                tuple(
-                    (slot, ti)
-                    for slot, card_i in enumerate(s.cfg.side)
-                    for ti, task in enumerate(self.c.side_cards[card_i].tasks)
-                    if task.kind == want
+        key = (s.cfg.side, p.side, tk)
+        out = self._side_objs.get(key)  # the side tasks part, cached
+        if out is None:
+            if len(self._side_objs) > 10_000:  # bounded
+                self._side_objs.clear()
+            tasks = self._combat_tasks.get(s.cfg.side)
+            if tasks is None:
+                tasks = tuple(
+                    tuple(
+                        (slot, ti)
+                        for slot, card_i in enumerate(s.cfg.side)
+                        for ti, task in enumerate(self.c.side_cards[card_i].tasks)
+                        if task.kind == want
+                    )
+                    for want in (T_DEF_CHAR, T_DEF_DRONE, T_DEF_LICTOR)
                 )
-                for want in (T_DEF_CHAR, T_DEF_DRONE, T_DEF_LICTOR)
+                self._combat_tasks[s.cfg.side] = tasks
+            side = p.side
+            out = self._side_objs[key] = tuple(
+                slot * 3 + ti for slot, ti in tasks[tk] if not (side[slot] >> ti) & 1
             )
-            self._combat_tasks[s.cfg.side] = tasks
-        side = p.side
-        out = [slot * 3 + ti for slot, ti in tasks[tk] if not (side[slot] >> ti) & 1]
         if p.story[OFF] == 1:
             card = self.c.stage2[p.cards[OFF]]
             if card.template == TPL_DEFEAT and card.target in (tk, 3) and card.district in (-1, d):
-                out.append(STAGE2_OBJ)
+                return (*out, STAGE2_OBJ)
         return out
 
-    def _gadget_actions(self, s: State) -> list[int]:
-        """Gadgets the deciding player may play on this roll, then "stop" (rule: gadget-cards)."""
+    def _gadget_actions(self, s: State) -> Sequence[int]:
+        """Gadgets the deciding player may play on this roll, then "stop" (rule: gadget-cards).
+
+        Cached by what they depend on: the hand, dice per gadget, quest or combat, the two pools.
+        """
         ctx = s.ctx
         assert ctx is not None
         actor = s.seat if s.phase == PH_QGADGET else ctx.who
         p = s.players[actor]
         per = self.dice_per_gadget(s, actor)
-        sides = (0,) if ctx.kind == QUEST else (0, 1)
-        pools = (ctx.a, ctx.d)
+        key = (p.hand, per, ctx.kind, ctx.a, ctx.d)
+        got = self._gadget_cache.get(key)
+        if got is None:
+            if len(self._gadget_cache) > 50_000:  # bounded
+                self._gadget_cache.clear()
+            got = self._gadget_cache[key] = tuple(
+                self._gadget_actions_of(p.hand, per, ctx.kind, ctx.a, ctx.d)
+            )
+        return got
+
+    def _gadget_actions_of(
+        self, hand: tuple[int, ...], per: int, kind: int, a: tuple[int, ...], d: tuple[int, ...]
+    ) -> list[int]:
+        """``_gadget_actions`` from its inputs (``per``: dice one gadget affects; ``kind``: QUEST or
+        COMBAT; ``a``/``d``: the quester's or attacker's and the defender's dice)."""
+        sides = (0,) if kind == QUEST else (0, 1)
+        pools = (a, d)
         acts: set[int] = set()
-        for g in set(p.hand):
+        for g in set(hand):
             if g == ADD:
                 acts.add(act.gadget(ADD, 1))
                 if per == 2:
@@ -919,18 +1042,18 @@ class Rules:
             via, mini = (a >> 5) & 7, (a >> 8) & 3
             s = self._use_move(s, via)
             p = s.players[s.seat]
-            s = self._put(s, s.seat, p._replace(shackles=p.shackles & ~(1 << mini)))
+            s = self._put(s, s.seat, _with(p, _P_SHACKLES, p.shackles & ~(1 << mini)))
             return self._advance(s) if via else s
         if o in (act.OP_SKILL, act.OP_BOOST, act.OP_TAKE, act.OP_ESCAPE):
             seat, kind, param = s.rewards[0]
-            s = s._replace(rewards=s.rewards[1:])
+            s = _with(s, _I_REWARDS, s.rewards[1:])
             return self._advance(self._apply_reward(s, seat, kind, param, act.value(a)))
         if o == act.OP_LICTOR:
-            return self._advance(s._replace(lictors=tuple(sorted((*s.lictors, act.value(a))))))
+            return self._advance(_with(s, _I_LICTORS, tuple(sorted((*s.lictors, act.value(a))))))
         if o == act.OP_PLACE:
             d = act.value(a)
             p = s.players[s.seat]._replace(char=d, drone=d)  # rule: game-overview (first turn)
-            return self._put(s, s.seat, p)._replace(phase=PH_MAIN)
+            return _with(self._put(s, s.seat, p), _I_PHASE, PH_MAIN)
         if o == act.OP_DRAFT:
             return self._draft(s, act.value(a))
         if o == act.OP_REBOOT:
@@ -946,7 +1069,7 @@ class Rules:
             used = list(s.turn.used)
             used.remove(g)
             p = _hand_add(s.players[s.seat], g, public=True)
-            s = self._put(s, s.seat, p)._replace(gdisc=tuple(disc))
+            s = _with(self._put(s, s.seat, p), _I_GDISC, tuple(disc))
             return s._replace(turn=s.turn._replace(used=tuple(used), recharged=True))
         raise IllegalActionError(f"unknown action {a!r}", field="action")
 
@@ -964,9 +1087,16 @@ class Rules:
         return self.c.bank - sum(p.coins for p in s.players)
 
     def _gain(self, s: State, seat: int, amount: int) -> State:
-        amount = min(amount, self.bank(s))
-        p = s.players[seat]
-        return self._put(s, seat, p._replace(coins=p.coins + amount))
+        ps = list(s.players)
+        bank = self.c.bank
+        for q in ps:
+            bank -= q.coins
+        pv: list[Any] = list(ps[seat])
+        pv[_P_COINS] += amount if amount < bank else bank
+        ps[seat] = _new(Player, pv)
+        sv: list[Any] = list(s)
+        sv[_I_PLAYERS] = tuple(ps)
+        return _new(State, sv)
 
     def _reshuffle(self, s: State, pile: tuple[int, ...], label: str) -> tuple[tuple[int, ...], int]:
         rng = random.Random(derive_seed(s.seed, label, s.shuffles))
@@ -982,12 +1112,20 @@ class Rules:
                 return s
             deck, shuffles = self._reshuffle(s, s.gdisc, "gadgets")
             s = s._replace(gdisc=(), shuffles=shuffles)
-        p = _hand_add(s.players[seat], deck[0])
-        return self._put(s, seat, p)._replace(gdeck=deck[1:])
+        ps = list(s.players)
+        ps[seat] = _hand_add(ps[seat], deck[0])
+        sv: list[Any] = list(s)
+        sv[_I_PLAYERS] = tuple(ps)
+        sv[_I_GDECK] = deck[1:]
+        return _new(State, sv)
 
     def _discard_gadget(self, s: State, seat: int, g: int) -> State:
-        p = _hand_remove(s.players[seat], g)
-        return self._put(s, seat, p)._replace(gdisc=(*s.gdisc, g))
+        ps = list(s.players)
+        ps[seat] = _hand_remove(ps[seat], g)
+        sv: list[Any] = list(s)
+        sv[_I_PLAYERS] = tuple(ps)
+        sv[_I_GDISC] = (*s.gdisc, g)
+        return _new(State, sv)
 
     def _use_move(self, s: State, via: int) -> State:
         if via == 0:
@@ -1053,7 +1191,9 @@ class Rules:
         wheel = (*p.wheel, via)
         pv[_P_WHEEL] = wheel[1:] if len(wheel) == 3 else wheel
         amount = self.c.income[(p.temples.bit_count() + p.hubs.bit_count())]
-        bank = self.c.bank - sum(q.coins for q in players)
+        bank = self.c.bank
+        for q in players:
+            bank -= q.coins
         pv[0] += amount if amount < bank else bank
         tv: list[Any] = list(s.turn)
         tv[0] = True  # token
@@ -1105,11 +1245,11 @@ class Rules:
         elif mini == DRONE:
             p = p._replace(drone=dst, coins=p.coins - pay)
         else:
-            p = p._replace(coins=p.coins - pay)
+            p = _with(p, _P_COINS, p.coins - pay)
             lic = list(s.lictors)
             lic.remove(src)
             lic.append(dst)
-            s = s._replace(lictors=tuple(sorted(lic)))
+            s = _with(s, _I_LICTORS, tuple(sorted(lic)))
         s = self._put(s, seat, p)
         return self._advance(s) if via else s
 
@@ -1148,8 +1288,8 @@ class Rules:
                 seat, kind, param = s.rewards[0]
                 opts = self._reward_options(s, seat, kind, param)
                 if len(opts) > 1:
-                    return s._replace(phase=PH_REWARD)
-                s = s._replace(rewards=s.rewards[1:])
+                    return _with(s, _I_PHASE, PH_REWARD)
+                s = _with(s, _I_REWARDS, s.rewards[1:])
                 if opts:
                     s = self._apply_reward(s, seat, kind, param, opts[0])
                 continue
@@ -1166,32 +1306,34 @@ class Rules:
                     sv[_I_PLAYERS + 1] = tuple(sorted((*s.lictors, where[0])))
                 s = _new(State, sv)
                 continue
-            return s if s.phase == PH_MAIN else s._replace(phase=PH_MAIN)
+            return s if s.phase == PH_MAIN else _with(s, _I_PHASE, PH_MAIN)
 
     def _apply_reward(self, s: State, seat: int, kind: int, param: int, choice: int) -> State:
         """rule: objective-rewards."""
         p = s.players[seat]
         if kind == R_SKILL:
-            return self._put(s, seat, p._replace(skills=_set(p.skills, choice, p.skills[choice] + 1)))
+            return self._put(s, seat, _with(p, _P_SKILLS, _set(p.skills, choice, p.skills[choice] + 1)))
         if kind == R_COINS:
             return self._gain(s, seat, param)
         if kind == R_GADGET:
             return self._draw_gadget(s, seat)
         if kind == R_BOOST:
-            return self._put(s, seat, p._replace(boosts=p.boosts | 1 << choice))
+            return self._put(s, seat, _with(p, _P_BOOSTS, p.boosts | 1 << choice))
         if kind == R_SHIP:
-            s = self._put(s, seat, p._replace(ships=_set(p.ships, choice, p.ships[choice] + 1)))
-            s = s._replace(ships=_set(s.ships, choice, s.ships[choice] - 1))
+            s = self._put(s, seat, _with(p, _P_SHIPS, _set(p.ships, choice, p.ships[choice] + 1)))
+            s = _with(s, _I_SHIPS, _set(s.ships, choice, s.ships[choice] - 1))
             if seat == s.seat:
-                s = s._replace(
-                    turn=s.turn._replace(gained=_set(s.turn.gained, choice, s.turn.gained[choice] + 1))
+                s = _with(
+                    s,
+                    _I_TURN,
+                    _with(s.turn, _T_GAINED, _set(s.turn.gained, choice, s.turn.gained[choice] + 1)),
                 )
             return s
         # escape: the last lictor moves to an adjacent district instead (rule: combat-vs-lictor)
         lic = list(s.lictors)
         lic.remove(param)
         lic.append(choice)
-        return s._replace(lictors=tuple(sorted(lic)))
+        return _with(s, _I_LICTORS, tuple(sorted(lic)))
 
     def _score(self, s: State, seat: int, obj: int, count: int) -> State:
         """Place triumph tokens on an objective card, with the speed bonus (rule: game-overview)."""
@@ -1203,18 +1345,18 @@ class Rules:
             after += 1
             speed |= 1 << obj
         otoks = _set(p.otoks, obj, after)
-        s = self._put(s, seat, p._replace(otoks=otoks))
+        s = self._put(s, seat, _with(p, _P_OTOKS, otoks))
         end = s.end or sum(otoks) >= self.c.end_tokens
         return s._replace(speed=speed, end=end)
 
     def _complete_side(self, s: State, seat: int, slot: int, ti: int) -> State:
         """A side task is done: a token on its card and the slot's reward (rule: side-objectives)."""
         p = s.players[seat]
-        s = self._put(s, seat, p._replace(side=_set(p.side, slot, p.side[slot] | 1 << ti)))
+        s = self._put(s, seat, _with(p, _P_SIDE, _set(p.side, slot, p.side[slot] | 1 << ti)))
         s = self._score(s, seat, 3 + slot, 1)
         task = self.c.side_cards[s.cfg.side[slot]].tasks[ti]
         param = task.skills if task.reward == R_SKILL else 2
-        return s._replace(rewards=(*s.rewards, (seat, task.reward, param)))
+        return _with(s, _I_REWARDS, (*s.rewards, (seat, task.reward, param)))
 
     def _side_reward_for(self, s: State, seat: int, obj: int) -> tuple[int, int, int]:
         slot, ti = divmod(obj, 3)
@@ -1239,9 +1381,9 @@ class Rules:
     def _story_done(self, s: State, seat: int, skill: int, stage: int, reward: int) -> State:
         """A storyline stage is done: token in its slot, 2 coins and a skill (rule: storyline-objectives)."""
         p = s.players[seat]
-        s = self._put(s, seat, p._replace(story=_set(p.story, skill, stage if stage < 3 else 3)))
+        s = self._put(s, seat, _with(p, _P_STORY, _set(p.story, skill, stage if stage < 3 else 3)))
         s = self._score(s, seat, skill, 1)
-        return s._replace(rewards=(*s.rewards, (seat, R_COINS, 2), (seat, R_SKILL, reward)))
+        return _with(s, _I_REWARDS, (*s.rewards, (seat, R_COINS, 2), (seat, R_SKILL, reward)))
 
     # -- interactions
     def _do_interact(self, s: State, a: int) -> State:
@@ -1252,7 +1394,12 @@ class Rules:
             wheel = (*p.wheel, via)
             if len(wheel) == 3:
                 wheel = wheel[1:]
-            s = self._put(s, seat, p._replace(wheel=wheel))._replace(turn=s.turn._replace(token=True))
+            ps = list(s.players)
+            ps[seat] = _with(p, _P_WHEEL, wheel)
+            sv: list[Any] = list(s)
+            sv[_I_PLAYERS] = tuple(ps)
+            sv[_I_TURN] = _with(s.turn, _T_TOKEN, True)
+            s = _new(State, sv)
         else:
             s = self._play_ship(s, via - act.VIA_SHIP)
         p = s.players[seat]
@@ -1262,12 +1409,12 @@ class Rules:
         elif it == act.IT_SPACESHIP:  # rule: spaceship-interaction
             s = self._draw_gadget(s, seat)
             p = s.players[seat]
-            s = self._put(s, seat, p._replace(ships=_set(p.ships, p1, p.ships[p1] + 1)))
+            s = self._put(s, seat, _with(p, _P_SHIPS, _set(p.ships, p1, p.ships[p1] + 1)))
             t = s.turn
             s = s._replace(
                 ships=_set(s.ships, p1, s.ships[p1] - 1),
                 lock=p1,
-                turn=t._replace(gained=_set(t.gained, p1, t.gained[p1] + 1)),
+                turn=_with(t, _T_GAINED, _set(t.gained, p1, t.gained[p1] + 1)),
             )
         elif it == act.IT_STRUCTURE:
             s = self._do_structure(s, sub, p1, p2, p3, p4, p5)
@@ -1284,8 +1431,8 @@ class Rules:
                         s = self._discard_gadget(s, seat, g)
                 elif card.template == TPL_SHIP:
                     q = s.players[seat]
-                    s = self._put(s, seat, q._replace(ships=_set(q.ships, p2, q.ships[p2] - 1)))
-                    s = s._replace(ships=_set(s.ships, p2, s.ships[p2] + 1))
+                    s = self._put(s, seat, _with(q, _P_SHIPS, _set(q.ships, p2, q.ships[p2] - 1)))
+                    s = _with(s, _I_SHIPS, _set(s.ships, p2, s.ships[p2] + 1))
                 s = self._story_done(s, seat, p1, 2, card.reward)
             else:
                 return self._start_fight(s, mini, p1, p2, p3, p4)
@@ -1294,10 +1441,13 @@ class Rules:
     def _pay(self, s: State, seat: int, costs: list[int]) -> State:
         p = s.players[seat]
         total, basic = self.juno_cost(s, p, costs)
-        s = self._put(s, seat, p._replace(coins=p.coins - total))
+        ps = list(s.players)
+        ps[seat] = _with(p, _P_COINS, p.coins - total)
+        sv: list[Any] = list(s)
+        sv[_I_PLAYERS] = tuple(ps)
         if basic:
-            s = s._replace(turn=s.turn._replace(juno=True))
-        return s
+            sv[_I_TURN] = _with(s.turn, _T_JUNO, True)
+        return _new(State, sv)
 
     def _do_structure(  # noqa: PLR0917
         self, s: State, sub: int, p1: int, p2: int, p3: int, p4: int, p5: int
@@ -1309,7 +1459,7 @@ class Rules:
             s = self._pay(s, seat, [c.temple_cost])
             p = s.players[seat]
             p = p._replace(blessings=p.blessings | 1 << p1, temples=p.temples | 1 << p1)
-            s = self._put(s, seat, p)._replace(bless=_set(s.bless, p1, s.bless[p1] - 1))
+            s = _with(self._put(s, seat, p), _I_BLESS, _set(s.bless, p1, s.bless[p1] - 1))
             return self._influence_tasks(s, seat)
         if sub == act.SUB_HUB:
             p = s.players[seat]
@@ -1319,12 +1469,12 @@ class Rules:
             s = self._pay(s, seat, costs)
             p = s.players[seat]
             skills = tuple(v + ((p3 >> k) & 1) for k, v in enumerate(p.skills))
-            s = self._put(s, seat, p._replace(skills=skills))
+            s = self._put(s, seat, _with(p, _P_SKILLS, skills))
             if p4:
                 s = self._draw_gadget(s, seat)
             p = s.players[seat]
             if not (p.hubs >> p1) & 1 and self.markers_placed(p) < c.influence_markers:
-                s = self._put(s, seat, p._replace(hubs=p.hubs | 1 << p1))
+                s = self._put(s, seat, _with(p, _P_HUBS, p.hubs | 1 << p1))
                 s = self._influence_tasks(s, seat)
             return s
         # a side objective site
@@ -1332,8 +1482,8 @@ class Rules:
         if task.kind == T_PRIESTS:
             s = self._pay(s, seat, [3])
             p = s.players[seat]
-            s = self._put(s, seat, p._replace(ships=_set(p.ships, p3, p.ships[p3] - 1)))
-            s = s._replace(ships=_set(s.ships, p3, s.ships[p3] + 1))
+            s = self._put(s, seat, _with(p, _P_SHIPS, _set(p.ships, p3, p.ships[p3] - 1)))
+            s = _with(s, _I_SHIPS, _set(s.ships, p3, s.ships[p3] + 1))
         elif task.kind == T_SENATOR:
             s = self._pay(s, seat, [7])
         elif task.kind == T_MERCHANTS:
@@ -1360,26 +1510,33 @@ class Rules:
         k = self.dice_count(s, s.seat, mini, skill)
         where = self.pos(s.players[s.seat], mini)
         ctx = Ctx(QUEST, stage, skill, mini, card, (), (), k, 0, 0, 0, 0, 0, 0, 0, where, s.seat)
-        return self._roll_or_check(s._replace(ctx=ctx))
+        return self._roll_or_check(_with(s, _I_CTX, ctx))
 
     def _roll_or_check(self, s: State) -> State:
         ctx = s.ctx
         assert ctx is not None
         if ctx.ra or ctx.rd:
-            return s._replace(phase=PH_ROLL)
+            return _with(s, _I_PHASE, PH_ROLL)
         if ctx.kind == QUEST:
             return self._quest_check(s)
         return self._combat_check(s)
 
     def _do_dice(self, s: State, a: int) -> State:
+        """The rolled dice join the pending side's pool (rule: stage-1-quests, combat-tiles)."""
         ctx = s.ctx
         assert ctx is not None
-        pool = decode_pool(a >> 5)
+        code = a >> 5
+        pool = self._pools.get(code)
+        if pool is None:
+            pool = self._pools[code] = decode_pool(code)
+        cv: list[Any] = list(ctx)
         if ctx.ra:
-            ctx = ctx._replace(a=tuple(sorted(ctx.a + pool)), ra=0)
+            cv[_C_A] = tuple(sorted(ctx.a + pool)) if ctx.a else pool
+            cv[_C_RA] = 0
         else:
-            ctx = ctx._replace(d=tuple(sorted(ctx.d + pool)), rd=0)
-        return self._roll_or_check(s._replace(ctx=ctx))
+            cv[_C_D] = tuple(sorted(ctx.d + pool)) if ctx.d else pool
+            cv[_C_RD] = 0
+        return self._roll_or_check(_with(s, _I_CTX, _new(Ctx, cv)))
 
     def challenge(self, ctx: Ctx) -> tuple[int, ...]:
         """The required values of the revealed challenge card."""
@@ -1391,7 +1548,7 @@ class Rules:
         if contains(ctx.a, self.challenge(ctx)):
             return self._quest_success(s)
         if s.players[s.seat].hand and ctx.ua < self.gadget_limit(s, s.seat):
-            return s._replace(phase=PH_QGADGET)
+            return _with(s, _I_PHASE, PH_QGADGET)
         return self._quest_fail_roll(s)
 
     def _end_quest(self, s: State) -> State:
@@ -1408,8 +1565,8 @@ class Rules:
         p = s.players[seat]
         if ctx.stage == 1:  # keep the card, move the marker, take Stage II
             card = s.quests[skill][0]
-            s = self._put(s, seat, p._replace(cards=_set(p.cards, skill, card)))
-            s = s._replace(quests=_set(s.quests, skill, s.quests[skill][1:]))
+            s = self._put(s, seat, _with(p, _P_CARDS, _set(p.cards, skill, card)))
+            s = _with(s, _I_QUESTS, _set(s.quests, skill, s.quests[skill][1:]))
             s = self._story_done(s, seat, skill, 1, self.c.stage1[card].reward)
         else:
             s = self._story_done(s, seat, skill, 3, self.c.stage3[p.cards[skill]].reward)
@@ -1424,7 +1581,7 @@ class Rules:
             return self._quest_failed(s)
         if len(steps) == 1:
             return self._pursue(s, *steps[0])
-        return s._replace(phase=PH_PURSUE)
+        return _with(s, _I_PHASE, PH_PURSUE)
 
     def _pursue(self, s: State, src: int, dst: int) -> State:
         ctx = s.ctx
@@ -1432,7 +1589,7 @@ class Rules:
         lic = list(s.lictors)
         lic.remove(src)
         lic.append(dst)
-        s = s._replace(lictors=tuple(sorted(lic)))
+        s = _with(s, _I_LICTORS, tuple(sorted(lic)))
         if dst == ctx.where:
             return self._quest_failed(s)
         k = self.dice_count(s, s.seat, ctx.mini, ctx.skill)
@@ -1443,26 +1600,35 @@ class Rules:
         ctx = s.ctx
         assert ctx is not None
         p = s.players[s.seat]
-        s = self._put(s, s.seat, p._replace(shackles=p.shackles | 1 << ctx.mini))
+        s = self._put(s, s.seat, _with(p, _P_SHACKLES, p.shackles | 1 << ctx.mini))
         return self._advance(self._end_quest(s))
 
     # -- gadgets (rule: gadget-cards)
     def _do_gadget(self, s: State, a: int) -> State:
+        """Play a gadget on the roll: discard it, count it, change the dice (rule: gadget-cards).
+
+        One new state (the general ``_replace`` steps in a single copy).
+        """
         ctx = s.ctx
         assert ctx is not None
         g, count, targets = act.gadget_fields(a)
-        actor = s.seat if s.phase == PH_QGADGET else ctx.who
-        s = self._discard_gadget(s, actor, g)
-        if actor == s.seat:
-            s = s._replace(turn=s.turn._replace(used=(*s.turn.used, g)))
-            ctx = ctx._replace(ua=ctx.ua + 1)
+        seat = s.seat
+        actor = seat if s.phase == PH_QGADGET else ctx.who
+        sv: list[Any] = list(s)
+        ps = list(s.players)
+        ps[actor] = _hand_remove(ps[actor], g)
+        sv[_I_PLAYERS] = tuple(ps)
+        sv[_I_GDISC] = (*s.gdisc, g)
+        cv: list[Any] = list(ctx)
+        mine = actor == seat
+        if mine:
+            t = s.turn
+            sv[_I_TURN] = _with(t, _T_USED, (*t.used, g))
+            cv[_C_UA] += 1
         else:
-            ctx = ctx._replace(ud=ctx.ud + 1)
+            cv[_C_UD] += 1
         if g == ADD:
-            if actor == s.seat:
-                ctx = ctx._replace(ra=ctx.ra + count)
-            else:
-                ctx = ctx._replace(rd=ctx.rd + count)
+            cv[_C_RA if mine else _C_RD] += count
         else:
             pools = [list(ctx.a), list(ctx.d)]
             pend = [0, 0]
@@ -1474,10 +1640,12 @@ class Rules:
                     pools[side].append(7 - v)
                 else:
                     pools[side].append(v + act.DELTAS[dc])
-            ctx = ctx._replace(
-                a=tuple(sorted(pools[0])), d=tuple(sorted(pools[1])), ra=ctx.ra + pend[0], rd=ctx.rd + pend[1]
-            )
-        return self._roll_or_check(s._replace(ctx=ctx))
+            cv[_C_A] = tuple(sorted(pools[0]))
+            cv[_C_D] = tuple(sorted(pools[1]))
+            cv[_C_RA] += pend[0]
+            cv[_C_RD] += pend[1]
+        sv[_I_CTX] = _new(Ctx, cv)
+        return self._roll_or_check(_new(State, sv))
 
     # -- combat (rule: combat, combat-vs-miniature, combat-vs-lictor)
     def _start_fight(self, s: State, mini: int, tk: int, tseat: int, tile: int, obj: int) -> State:  # noqa: PLR0917
@@ -1492,11 +1660,21 @@ class Rules:
         ctx = Ctx(
             COMBAT, 0, OFF, mini, -1, (), (), ka, kd, 0, 0, tk, tseat, s.cfg.tiles[tile], obj, where, -1
         )
-        return self._roll_or_check(s._replace(ctx=ctx))
+        return self._roll_or_check(_with(s, _I_CTX, ctx))
 
     def attacker_wins(self, ctx: Ctx) -> bool:
         """Whether the attacker is winning now (ties go to the defender or the lictor)."""
-        return score(ctx.tile, ctx.a) > score(ctx.tile, ctx.d)
+        return self._score_of(ctx.tile, ctx.a) > self._score_of(ctx.tile, ctx.d)
+
+    def _score_of(self, cond: int, pool: tuple[int, ...]) -> int:
+        """``dice.score`` (rule: combat-tiles), cached by (condition, pool): pools are small and repeat."""
+        key = (cond, pool)
+        got = self._scores.get(key)
+        if got is None:
+            if len(self._scores) > 50_000:  # bounded
+                self._scores.clear()
+            got = self._scores[key] = score(cond, pool)
+        return got
 
     def _combat_check(self, s: State) -> State:
         ctx = s.ctx
@@ -1510,14 +1688,14 @@ class Rules:
             loser = s.seat
             can = bool(s.players[loser].hand) and ctx.ua < self.gadget_limit(s, loser)
         if can:
-            return s._replace(phase=PH_CGADGET, ctx=ctx._replace(who=loser))
+            return s._replace(phase=PH_CGADGET, ctx=_with(ctx, _C_WHO, loser))
         return self._resolve_fight(s)
 
     def _resolve_fight(self, s: State) -> State:
         ctx = s.ctx
         assert ctx is not None
         seat = s.seat
-        s = s._replace(ctx=None)
+        s = _with(s, _I_CTX, None)
         if self.attacker_wins(ctx):
             if ctx.obj == STAGE2_OBJ:  # token and reward first, then the lictor or shackles
                 p = s.players[seat]
@@ -1526,28 +1704,45 @@ class Rules:
                 s = self._complete_side(s, seat, *divmod(ctx.obj, 3))
             if ctx.tkind == LICTOR:
                 if len(s.lictors) == 1:  # the last lictor moves to an adjacent district instead
-                    s = s._replace(rewards=(*s.rewards, (seat, R_ESCAPE, ctx.where)))
+                    s = _with(s, _I_REWARDS, (*s.rewards, (seat, R_ESCAPE, ctx.where)))
                 else:
                     lic = list(s.lictors)
                     lic.remove(ctx.where)
-                    s = s._replace(lictors=tuple(lic))
+                    s = _with(s, _I_LICTORS, tuple(lic))
             else:
                 loser = s.players[ctx.tseat]
-                s = self._put(s, ctx.tseat, loser._replace(shackles=loser.shackles | 1 << ctx.tkind))
+                s = self._put(s, ctx.tseat, _with(loser, _P_SHACKLES, loser.shackles | 1 << ctx.tkind))
         else:
             p = s.players[seat]
-            s = self._put(s, seat, p._replace(shackles=p.shackles | 1 << ctx.mini))
+            s = self._put(s, seat, _with(p, _P_SHACKLES, p.shackles | 1 << ctx.mini))
             if ctx.tkind != LICTOR:  # the defender gains the reward of the slot
                 q = ctx.tseat
                 if ctx.obj == STAGE2_OBJ:
                     reward = self.c.stage2[p.cards[OFF]].reward
-                    s = s._replace(rewards=(*s.rewards, (q, R_COINS, 2), (q, R_SKILL, reward)))
+                    s = _with(s, _I_REWARDS, (*s.rewards, (q, R_COINS, 2), (q, R_SKILL, reward)))
                 else:
-                    s = s._replace(rewards=(*s.rewards, self._side_reward_for(s, q, ctx.obj)))
+                    s = _with(s, _I_REWARDS, (*s.rewards, self._side_reward_for(s, q, ctx.obj)))
         return self._advance(s)
 
 
 _new = tuple.__new__
+
+
+_TupleT = TypeVar("_TupleT", bound=tuple[Any, ...])
+
+
+def _with(t: _TupleT, i: int, v: object) -> _TupleT:
+    """A copy of a state NamedTuple with field ``i`` set to ``v`` (a one-field ``_replace``)."""
+    tv: list[Any] = list(t)
+    tv[i] = v
+    return _new(type(t), tv)
+
+
+_I_CTX = State._fields.index("ctx")
+_C_A = Ctx._fields.index("a")
+_C_D = Ctx._fields.index("d")
+_C_RA = Ctx._fields.index("ra")
+_C_RD = Ctx._fields.index("rd")
 _I_PLAYERS = State._fields.index("players")
 _I_TURN = State._fields.index("turn")
 _I_SEAT = State._fields.index("seat")
@@ -1558,6 +1753,28 @@ _I_GDECK = State._fields.index("gdeck")
 _I_SHIPS = State._fields.index("ships")
 _I_LOCK = State._fields.index("lock")
 _P_HAND = Player._fields.index("hand")
+_P_KNOWN = Player._fields.index("known")
+_P_COINS = Player._fields.index("coins")
+_P_CHAR: Final = 2  # (literal indices: mypy types ``p[_P_CHAR]`` as the field's type; checked below)
+_P_DRONE: Final = 3
+_P_SHACKLES = Player._fields.index("shackles")
+_T_USED = Turn._fields.index("used")
+_T_TOKEN = Turn._fields.index("token")
+_T_JUNO = Turn._fields.index("juno")
+_I_REWARDS = State._fields.index("rewards")
+_I_BLESS = State._fields.index("bless")
+_I_LICTORS = State._fields.index("lictors")
+_I_QUESTS = State._fields.index("quests")
+_P_BOOSTS = Player._fields.index("boosts")
+_P_CARDS = Player._fields.index("cards")
+_P_HUBS = Player._fields.index("hubs")
+_P_OTOKS = Player._fields.index("otoks")
+_P_SIDE = Player._fields.index("side")
+_P_SKILLS = Player._fields.index("skills")
+_P_STORY = Player._fields.index("story")
+_C_UA = Ctx._fields.index("ua")
+_C_UD = Ctx._fields.index("ud")
+_C_WHO = Ctx._fields.index("who")
 _P_SHIPS = Player._fields.index("ships")
 _T_GAINED = Turn._fields.index("gained")
 _T_SHIP = Turn._fields.index("ship")
@@ -1567,5 +1784,6 @@ _P_WHEEL = Player._fields.index("wheel")
 _SEAT_DECIDES = frozenset((PH_MAIN, PH_PLACE, PH_QGADGET, PH_LPLACE, PH_DRAFT))
 assert State._fields[_I_SEAT : _I_TURN + 3] == ("seat", "phase", "rnd", "turn", "players", "lictors")
 assert Player._fields[:4] == ("coins", "skills", "char", "drone")
+assert Player._fields[_P_CHAR] == "char" and Player._fields[_P_DRONE] == "drone"
 assert Turn._fields[:3] == ("token", "favor", "moves")
 assert State._fields[_I_PHASE + 1] == "rnd"
