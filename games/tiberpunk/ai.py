@@ -1,26 +1,131 @@
 """The AI-facing evaluation of Tiberpunk: the heuristic for cut-off rollouts and the move prior.
 
-Nothing here is a rule: these functions only read states to guide a search.
+Nothing here is a rule: these functions only read states (through the engine: ``game.rules``,
+``game.content``, ``rules.board.dist``, ``rules.dice_count``) to guide a search.
 ``TiberpunkGame.heuristic`` and ``TiberpunkGame.prior`` delegate here, so a better evaluation can be
 worked on without touching the rules engine.
+
+- :func:`potentials`: per seat, the triumph tokens placed plus the expected worth of what is on its
+  way, in tokens: the next stage of each storyline (its odds with the seat's dice, discounted by the
+  turns its miniature needs to reach the quest's district), the side objectives (influence markers
+  toward the network, coins toward the senator, ...), and small values for coins, gadgets,
+  spaceship cards, skills and shackles.
+- :func:`heuristic`: a softmax of the potentials whose temperature shrinks as the end nears (a
+  win-probability estimate, so one step toward a quest changes the value visibly).
+- :func:`prior`: move priors for PUCT: a sharp softmax of each action's one-ply gain in the mover's
+  potential (moves from a per-district table computed once per call, lictor moves by what they
+  block for the opponents, quests and combats by their odds, other interactions by applying them),
+  cached on what the mover knows.
+
+The potentials and the per-content tables are cached (bounded dicts): a seat's potential is looked
+up by its own state and the public board, so a rollout leaf recomputes only the seat that changed.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from games.tiberpunk import actions as act
-from games.tiberpunk.state import LICTOR, PH_MAIN, PH_OVER, State
+from games.tiberpunk.content import Content
+from games.tiberpunk.dice import p_attacker_wins, p_contains
+from games.tiberpunk.rules import (
+    MINIS_FOR,
+    OFF,
+    T_DEF_CHAR,
+    T_DEF_DRONE,
+    T_DEF_LICTOR,
+    T_DEVOTION,
+    T_MASTERY,
+    T_MERCHANTS,
+    T_NETWORK,
+    T_PRIESTS,
+    T_SENATOR,
+    T_SUPPLY,
+    TPL_BLESS,
+    TPL_DEFEAT,
+    TPL_DELIVER,
+    TPL_GADGETS,
+    TPL_INFILTRATE,
+    TPL_RELAY,
+    TPL_SHADOW,
+    TPL_SHIP,
+    Rules,
+)
+from games.tiberpunk.state import CHAR, DRONE, LICTOR, PH_MAIN, PH_OVER, Player, State
 
 if TYPE_CHECKING:
     from games.tiberpunk.game import TiberpunkGame
 
-__all__ = ["heuristic", "prior", "standings"]
+__all__ = ["heuristic", "potentials", "prior", "standings"]
 
-# heuristic value of storyline progress: nothing / holds Stage II / holds Stage III / complete (tokens
-# placed already count on their own)
-_PROGRESS = (0.0, 0.4, 0.8, 0.0)
+DECAY = 0.7
+"""A target ``t`` turns of movement away is worth ``DECAY ** t`` of what it is worth in reach."""
+STAGE_BASE = (0.0, 0.3, 0.55)
+"""Tokens credited for holding a storyline at stage 0 (none) / Stage II / Stage III card, besides
+the tokens already placed (the later stages are worth more than one token in all)."""
+STAGE_NEXT = (0.45, 0.4, 0.35)
+"""Tokens credited for the next stage of a storyline when it is in reach (scaled by its odds and by
+``DECAY`` per turn away). Holding a stage plus its next stage stays below the token it gives, so
+completing a stage always raises the potential."""
+SPEED_BONUS = 0.35
+"""Extra credit at Stage III while the card's speed bonus is still free (rule: game-overview)."""
+COIN = 0.04
+"""Tokens per coin held (up to 15; each coin also adds 0.01: coins break ties at the end)."""
+GADGET = 0.06
+"""Tokens per gadget card (up to 4)."""
+SHIP = 0.05
+"""Tokens per spaceship card (up to 3)."""
+SKILL = 0.1
+"""Tokens per skill upgrade (besides the better odds of the quests it serves)."""
+BOOST = 0.1
+"""Tokens per boost marker."""
+SHACKLE = 0.12
+"""Tokens lost per shackled miniature."""
+BLESSING = 0.04
+"""Tokens per blessing tile."""
+PRIOR_TEMPERATURE = 0.05
+"""Softmax temperature of the prior over one-ply gains in potential (tokens)."""
+
+
+class _Tables:
+    """Per content pack: quest odds by dice and lictor distance, turn discounts, site districts."""
+
+    def __init__(self, rules: Rules) -> None:
+        c: Content = rules.c
+        self.content = c
+        self.rules = rules
+        self.dist = rules.board.dist
+        self.nd = rules.nd
+        diam = rules.board.diameter
+        # p[k][D]: the odds of a quest with k dice when the nearest lictor is D districts away (D rolls)
+        self.p1 = tuple(self._odds(c.challenges1, k, diam) for k in range(12))
+        self.p3 = tuple(self._odds(c.challenges3, k, diam) for k in range(12))
+        self.decay = tuple(DECAY**t for t in range(4 * diam + 8))
+        # turns of movement a miniature needs for a distance (character 1, drone 2 districts a move)
+        self.turns = (tuple(range(diam + 1)), tuple((x + 1) // 2 for x in range(diam + 1)))
+        self.hubs = c.hubs
+        self.sites = c.sites
+        self.side_kinds = tuple(tuple(t.kind for t in card.tasks) for card in c.side_cards)
+        self.lictor_rows: dict[tuple[int, ...], tuple[int, ...]] = {}
+        self.seat_cache: dict[tuple[object, ...], float] = {}
+        self.prior_cache: dict[tuple[object, ...], list[float]] = {}
+
+    @staticmethod
+    def _odds(cards: tuple[tuple[int, ...], ...], k: int, diam: int) -> tuple[float, ...]:
+        one = [p_contains(k, need) if k > 0 else 0.0 for need in cards]
+        return tuple(sum(1 - (1 - p) ** max(rolls, 1) for p in one) / len(one) for rolls in range(diam + 1))
+
+
+_TABLES: dict[int, _Tables] = {}
+
+
+def _tables(game: TiberpunkGame) -> _Tables:
+    t = _TABLES.get(id(game.rules))
+    if t is None or t.rules is not game.rules:
+        t = _TABLES[id(game.rules)] = _Tables(game.rules)
+    return t
 
 
 def standings(state: State) -> tuple[float, ...]:
@@ -32,71 +137,387 @@ def standings(state: State) -> tuple[float, ...]:
     return tuple(1.0 / len(winners) if i in winners else 0.0 for i in range(state.n))
 
 
-def heuristic(game: TiberpunkGame, state: State) -> tuple[float, ...]:
-    """Each seat's share of a strength score, for cut-off rollouts (e.g. at the ``max_rounds`` cap).
+def _lictor_dist(t: _Tables, state: State, d: int) -> int:
+    """Districts from ``d`` to the nearest lictor (a table per lictor layout, cached)."""
+    lictors = state.lictors
+    row = t.lictor_rows.get(lictors)
+    if row is None:
+        if len(t.lictor_rows) > 4096:
+            t.lictor_rows.clear()
+        dist = t.dist
+        row = t.lictor_rows[lictors] = tuple(
+            min((dist[d][x] for x in lictors), default=t.nd) for d in range(t.nd)
+        )
+    return row[d]
 
-    The score counts what decides the game (rule: end-of-game): triumph tokens (1 each), quest
-    progress toward the next tokens (holding a Stage II card 0.4, a Stage III card 0.8: it is worth
-    1-2 tokens), coins (0.05 each: they break ties), then gadgets (0.1), spaceship cards (0.05),
-    skill upgrades (0.15) and shackles (-0.1). In the final round (the end was triggered, or this
-    round is the ``max_rounds`` cap) half of the value is the standings as ``returns`` would give
-    them now. Values are in [0, 1] and sum to 1; a finished game gives ``returns``.
+
+def _quest_odds(t: _Tables, state: State, seat: int, *, stage: int, skill: int, it: int) -> float:
+    """The odds of a Stage I or III quest attempted now (no gadgets; the nearest lictor's distance
+    is the number of rolls)."""
+    mini = CHAR if it == act.IT_CHARACTER else DRONE
+    p = state.players[seat]
+    dice = t.rules.dice_count(state, seat, mini, skill)
+    ld = _lictor_dist(t, state, p.char if mini == CHAR else p.drone)
+    return (t.p1 if stage == 1 else t.p3)[min(dice, 11)][max(ld, 1)]
+
+
+def _targets(t: _Tables, state: State, seat: int) -> list[tuple[float, int, int]]:
+    """The seat's movement targets: (credit in tokens, miniature mask, district).
+
+    The mask says which miniatures may act there (bit 0 character, bit 1 drone); the credit is
+    what reaching the district is worth at once (already scaled by the odds there).
+    """
+    c = t.content
+    r = t.rules
+    p = state.players[seat]
+    out: list[tuple[float, int, int]] = []
+    lictors = state.lictors
+    for k in range(3):
+        st = p.story[k]
+        mask = 0
+        for m in MINIS_FOR[k]:
+            mask |= 1 << m
+        if st == 0:
+            q = state.quests[k]
+            if not q:
+                continue
+            d = c.stage1[q[0]].district
+            dice = max(r.dice_count(state, seat, m, k) for m in MINIS_FOR[k])
+            ld = _lictor_dist(t, state, d)
+            odds = t.p1[min(dice, 11)][max(ld, 1)] * (0.6 if ld == 0 else 1.0)
+            out.append((STAGE_NEXT[0] * (0.3 + 0.7 * odds), mask, d))
+        elif st == 1:
+            card = c.stage2[p.cards[k]]
+            tpl = card.template
+            w = STAGE_NEXT[1]
+            if tpl in (TPL_DELIVER, TPL_GADGETS, TPL_SHIP, TPL_BLESS):
+                if tpl == TPL_GADGETS:
+                    w *= min(1.0, (len(p.hand) + 0.5) / (card.count + 0.5))
+                elif tpl == TPL_SHIP:
+                    w *= 1.0 if sum(p.ships) else 0.5
+                elif tpl == TPL_BLESS:
+                    w *= min(1.0, (p.blessings.bit_count() + 0.5) / (card.count + 0.5))
+                if card.district >= 0:
+                    out.append((w, mask, card.district))
+                else:
+                    out.append((w, mask, p.char if mask & 1 else p.drone))
+            elif tpl == TPL_RELAY:
+                gap = t.dist[p.char][p.drone] if p.char >= 0 else 0
+                out.append((w * t.decay[max(0, card.count - gap + 1) // 2], 0, 0))
+            elif tpl == TPL_INFILTRATE:
+                for x in set(lictors):
+                    out.append((w, mask, x))
+            elif tpl == TPL_SHADOW:
+                for i, o in enumerate(state.players):
+                    if i != seat and o.char >= 0:
+                        out.append((w, mask, o.char))
+                        out.append((w, mask, o.drone))
+            elif tpl == TPL_DEFEAT:
+                _fights(t, state, seat, p, target=card.target, district=card.district, w=w, out=out)
+        elif st == 2:
+            d = c.stage3[p.cards[k]].district
+            dice = max(r.dice_count(state, seat, m, k) for m in MINIS_FOR[k])
+            ld = _lictor_dist(t, state, d)
+            odds = t.p3[min(dice, 11)][max(ld, 1)] * (0.6 if ld == 0 else 1.0)
+            bonus = SPEED_BONUS if not (state.speed >> k) & 1 else 0.0
+            out.append(((STAGE_NEXT[2] + bonus) * (0.2 + 0.8 * odds), mask, d))
+    # side objectives (rule: side-objectives)
+    placed = p.temples.bit_count() + p.hubs.bit_count()
+    for slot, card_i in enumerate(state.cfg.side):
+        done = p.side[slot]
+        for ti, kind in enumerate(t.side_kinds[card_i]):
+            if (done >> ti) & 1:
+                continue
+            if kind in (T_NETWORK, T_SUPPLY):
+                if placed < c.influence_markers:
+                    for i, h in enumerate(t.hubs):
+                        if not (p.hubs >> i) & 1:
+                            out.append((0.12, 2, h))
+            elif kind == T_DEVOTION and p.coins >= c.temple_cost:
+                for g, pair in enumerate(c.temples):
+                    if not (p.temples >> g) & 1 and state.bless[g] > 0:
+                        out.append((0.08, 1, pair[0]))
+                        out.append((0.08, 1, pair[1]))
+            elif kind == T_SENATOR:
+                out.append((0.25 * min(1.0, p.coins / 7.0) ** 2, 3, t.sites[kind - T_PRIESTS]))
+            elif kind == T_PRIESTS:
+                have = min(1.0, p.coins / 3.0) * (1.0 if sum(p.ships) else 0.4)
+                out.append((0.4 * have, 3, t.sites[kind - T_PRIESTS]))
+            elif kind == T_MERCHANTS:
+                out.append((0.4 * min(1.0, len(p.hand) / 3.0) ** 2, 3, t.sites[kind - T_PRIESTS]))
+            elif kind == T_MASTERY:
+                top = max(p.skills[k] / r.max_slot[k] for k in range(3))
+                out.append((0.4 * top**3, 3, t.sites[kind - T_PRIESTS]))
+            elif kind == T_DEF_LICTOR:
+                _fights(t, state, seat, p, target=LICTOR, district=-1, w=0.3, out=out)
+            elif kind == T_DEF_CHAR:
+                _fights(t, state, seat, p, target=CHAR, district=-1, w=0.3, out=out)
+            elif kind == T_DEF_DRONE:
+                _fights(t, state, seat, p, target=DRONE, district=-1, w=0.3, out=out)
+    return out
+
+
+def _fights(
+    t: _Tables,
+    state: State,
+    seat: int,
+    p: Player,
+    *,
+    target: int,
+    district: int,
+    w: float,
+    out: list[tuple[float, int, int]],
+) -> None:
+    """Targets to attack for a combat objective: its credit scaled by the odds of winning."""
+    ka = max(t.rules.dice_count(state, seat, m, OFF) for m in (CHAR, DRONE))
+    tiles = state.cfg.tiles
+    if target in (LICTOR, 3):
+        odds = max(p_attacker_wins(tile, min(ka, 8), min(ka + 1, 8)) for tile in tiles)
+        for x in set(state.lictors):
+            if district < 0 or x == district:
+                out.append((w * (0.2 + 0.8 * odds), 3, x))
+    if target != LICTOR:
+        for i, o in enumerate(state.players):
+            if i == seat or o.char < 0:
+                continue
+            for tk in (CHAR, DRONE):
+                if target not in (tk, 3):
+                    continue
+                x = o.char if tk == CHAR else o.drone
+                if district >= 0 and x != district:
+                    continue
+                kd = t.rules.dice_count(state, i, tk, 0 if tk == DRONE else 1)
+                odds = max(p_attacker_wins(tile, min(ka, 8), min(kd, 8)) for tile in tiles)
+                out.append((w * (0.2 + 0.8 * odds), 3, x))
+
+
+def _reach(t: _Tables, targets: list[tuple[float, int, int]], char: int, drone: int) -> float:
+    """The credit of the targets, each discounted by the turns its nearest able miniature needs."""
+    dist = t.dist
+    tc, td = t.turns
+    decay = t.decay
+    total = 0.0
+    for w, mask, d in targets:
+        if not mask:
+            total += w
+            continue
+        best = 99
+        if mask & 1 and char >= 0:
+            best = tc[dist[char][d]]
+        if mask & 2 and drone >= 0:
+            x = td[dist[drone][d]]
+            best = min(best, x)
+        if best < 99:
+            total += w * decay[best]
+    return total
+
+
+def _near(t: _Tables, mask: int, char: int, drone: int, d: int) -> float:
+    """The turn discount of the nearest miniature in ``mask`` to district ``d``."""
+    tc, td = t.turns
+    best = 99
+    if mask & 1 and char >= 0:
+        best = tc[t.dist[char][d]]
+    if mask & 2 and drone >= 0:
+        best = min(best, td[t.dist[drone][d]])
+    return t.decay[best] if best < 99 else 0.0
+
+
+def _static(t: _Tables, state: State, seat: int) -> float:
+    """The part of a seat's potential that does not depend on where its miniatures stand."""
+    c = t.content
+    p = state.players[seat]
+    v = float(sum(p.otoks))
+    for k in range(3):
+        st = p.story[k]
+        if st < 3:
+            v += STAGE_BASE[st]
+    placed = p.temples.bit_count() + p.hubs.bit_count()
+    for slot, card_i in enumerate(state.cfg.side):
+        done = p.side[slot]
+        for ti, kind in enumerate(t.side_kinds[card_i]):
+            if (done >> ti) & 1:
+                continue
+            if kind == T_NETWORK:
+                v += 0.2 * min(placed, 4)
+            elif kind == T_SUPPLY:
+                v += 0.25 * min(p.hubs.bit_count(), 3)
+            elif kind == T_DEVOTION:
+                v += 0.25 * min(p.temples.bit_count(), 3)
+            elif kind == T_SENATOR:
+                v += 0.03 * min(p.coins, 7)
+    v += COIN * min(p.coins, 15) + 0.01 * p.coins
+    v += GADGET * min(len(p.hand), 4) + SHIP * min(sum(p.ships), 3) + BLESSING * p.blessings.bit_count()
+    v += SKILL * sum(x - s for x, s in zip(p.skills, c.start_slot, strict=True))
+    v += BOOST * p.boosts.bit_count() - SHACKLE * p.shackles.bit_count()
+    v += 0.03 * c.income[min(placed, len(c.income) - 1)]
+    return v
+
+
+def potentials(game: TiberpunkGame, state: State) -> list[float]:
+    """Per seat, the tokens placed plus the expected worth of progress toward more, in tokens."""
+    t = _tables(game)
+    cache = t.seat_cache
+    if len(cache) > 200_000:
+        cache.clear()
+    players = state.players
+    where = tuple(q.char | q.drone << 4 for q in players)
+    common = (state.lictors, state.quests, state.speed, state.cfg.side, where)
+    out = []
+    for seat, p in enumerate(players):
+        key = (seat, p, common)
+        v = cache.get(key)
+        if v is None:
+            v = cache[key] = _static(t, state, seat) + _reach(t, _targets(t, state, seat), p.char, p.drone)
+        out.append(v)
+    return out
+
+
+def heuristic(game: TiberpunkGame, state: State) -> tuple[float, ...]:
+    """Each seat's estimated chance to win, for cut-off rollouts (e.g. at the ``max_rounds`` cap).
+
+    A softmax of :func:`potentials` (tokens placed plus progress toward the next ones, rule:
+    end-of-game) with a temperature in tokens that shrinks as the leader nears the 8th token and
+    as the ``max_rounds`` cap nears. In the final round (the end was triggered, or this round is the
+    cap) half of the value is the standings as ``returns`` would give them now. Values are in
+    [0, 1] and sum to 1; a finished game gives ``returns``.
     """
     if state.phase == PH_OVER:
         return game.returns(state)
-    strengths = []
-    for p in state.players:
-        progress = sum(_PROGRESS[st] for st in p.story)
-        strengths.append(
-            1.0
-            + sum(p.otoks)
-            + progress
-            + 0.05 * p.coins
-            + 0.1 * len(p.hand)
-            + 0.05 * sum(p.ships)
-            + 0.15 * sum(p.skills)
-            - 0.1 * p.shackles.bit_count()
-        )
-    total = sum(strengths)
-    share = [x / total for x in strengths]
+    pot = potentials(game, state)
     cap = state.cfg.max_rounds
-    if state.end or (cap and state.rnd >= cap):
+    final = state.end or bool(cap and state.rnd >= cap)
+    end_tokens = game.content.end_tokens
+    left = max(0, end_tokens - max(sum(p.otoks) for p in state.players))
+    temp = 1.2 + 0.2 * left
+    if final:
+        temp = 0.6
+    elif cap:
+        temp = min(temp, 0.6 + 0.1 * (cap - state.rnd))
+    top = max(pot)
+    w = [math.exp((x - top) / temp) for x in pot]
+    z = sum(w)
+    share = [x / z for x in w]
+    if final:
         standing = standings(state)
         share = [0.5 * a + 0.5 * b for a, b in zip(share, standing, strict=True)]
     return tuple(share)
 
 
 def prior(game: TiberpunkGame, state: State) -> Sequence[float] | None:
-    """Rough move priors for PUCT in the main phase: quests and combats, then structures, then
-    moves toward a quest district; collecting income and lictor moves are rarely best."""
+    """Move priors for PUCT in the main phase: a softmax of each action's one-ply gain in the mover's
+    potential (at ``PRIOR_TEMPERATURE`` tokens).
+
+    Moves of the character and drone are scored by a table of the mover's reach per district
+    (computed once per call); lictor moves by what a lictor in each district blocks for the
+    opponents minus what it blocks for the mover; quests and combats by their odds; other
+    interactions (income, spaceship, structures, side-objective sites) by applying them. A minor
+    interaction pays for using a token whose quest is within a turn's reach. The result is cached
+    on what the mover knows (ISMCTS asks again for every determinization).
+    """
     if state.phase != PH_MAIN:
         return None
-    r = game.rules
-    content = game.content
-    p = state.players[state.seat]
-    targets = list(r.quest_markers(state))
-    for k in range(3):
-        if p.story[k] == 2:
-            targets.append(content.stage3[p.cards[k]].district)
-        if p.story[k] == 1 and content.stage2[p.cards[k]].district >= 0:
-            targets.append(content.stage2[p.cards[k]].district)
-    dist = r.board.dist
+    t = _tables(game)
+    legal = game.legal_actions(state)
+    seat = state.seat
+    players = state.players
+    key = (
+        seat,
+        state.cfg,
+        state.turn,
+        state.rnd,
+        state.lictors,
+        tuple(q[0] if q else -1 for q in state.quests),
+        state.ships,
+        state.lock,
+        state.bless,
+        state.speed,
+        tuple(q if i == seat else q._replace(hand=(len(q.hand),), known=()) for i, q in enumerate(players)),
+    )
+    cache = t.prior_cache
+    got = cache.get(key)
+    if got is not None and len(got) == len(legal):
+        return got
+    if len(cache) > 50_000:
+        cache.clear()
+    got = cache[key] = _prior(game, t, state, legal)
+    return got
+
+
+def _prior(game: TiberpunkGame, t: _Tables, state: State, legal: Sequence[int]) -> list[float]:
+    """:func:`prior` without the cache."""
+    t = _tables(game)
+    seat = state.seat
+    p = state.players[seat]
+    targets = _targets(t, state, seat)
+    char, drone = p.char, p.drone
+    here = _reach(t, targets, char, drone)
+    nd = t.nd
+    # the seat's reach with its character (resp. drone) moved to each district
+    by_char = [_reach(t, targets, d, drone) - here for d in range(nd)]
+    by_drone = [_reach(t, targets, char, d) - here for d in range(nd)]
+    r = t.rules
+    # interaction types whose token the seat will want soon (a target within one turn)
+    tc, td = t.turns
+    dist = t.dist
+    keep = 0
+    for w, mask, d in targets:
+        if w >= 0.1 and mask:
+            if mask & 1 and char >= 0 and tc[dist[char][d]] <= 1:
+                keep |= 1 << act.IT_CHARACTER
+            if mask & 2 and drone >= 0 and td[dist[drone][d]] <= 1:
+                keep |= 1 << act.IT_DRONE
+    # what a lictor standing in each district is worth to the seat: it blocks the quests and sites
+    # the opponents are about to reach, and the seat's own
+    block = [0.0] * nd
+    for w, mask, d in targets:
+        if mask:
+            block[d] -= 0.4 * w * _near(t, mask, char, drone, d)
+    for i, other in enumerate(state.players):
+        if i != seat and other.char >= 0:
+            for w, mask, d in _targets(t, state, i):
+                if mask:
+                    block[d] += 0.4 * w * _near(t, mask, other.char, other.drone, d)
+    now = _static(t, state, seat) + here
+    coin = COIN + 0.01
     weights = []
-    for a in game.legal_actions(state):
-        o = act.op(a)
-        w = 1.0
-        if o == act.OP_INTERACT:
-            it, sub = act.interact_fields(a)[1:3]
-            w = 50.0 if it in (1, 3) else (8.0 if sub == 1 else 20.0) if it == 2 else 3.0 if it == 0 else 1.0
-        elif o == act.OP_MOVE:
-            _, mini, src, dst, pay = act.move_fields(a)
-            if mini == LICTOR or not targets:
-                w = 0.5
+    for a in legal:
+        o = a & 31
+        if o == act.OP_MOVE:
+            via, mini, src, dst, pay = act.move_fields(a)
+            if mini == LICTOR:
+                gain = block[dst] - block[src] - 0.02
             else:
-                closer = min(dist[dst][t] for t in targets) < min(dist[src][t] for t in targets)
-                w = (6.0 if closer else 0.3) / (1 + pay)
-        elif o == act.OP_END:
-            w = 2.0
-        weights.append(w)
+                gain = (by_char if mini == CHAR else by_drone)[dst]
+            gain -= coin * pay + (SHIP if via else 0.0)
+        elif o == act.OP_INTERACT:
+            via, it, sub, p1, p2, p3, *_ = act.interact_fields(a)
+            if it in (act.IT_CHARACTER, act.IT_DRONE) and sub != act.SUB_Q2:
+                if sub == act.SUB_FIGHT:
+                    mini = CHAR if it == act.IT_CHARACTER else DRONE
+                    ka = r.dice_count(state, seat, mini, OFF)
+                    kd = ka + 1 if p1 == LICTOR else r.dice_count(state, p2, p1, 0 if p1 == DRONE else 1)
+                    odds = p_attacker_wins(state.cfg.tiles[p3], min(ka, 8), min(kd, 8))
+                    gain = 0.8 * odds - 0.15 * (1 - odds)
+                else:
+                    odds = _quest_odds(t, state, seat, stage=1 if sub == act.SUB_Q1 else 3, skill=p1, it=it)
+                    win = 1.4 if sub == act.SUB_Q1 else 1.0 + (0.0 if (state.speed >> p1) & 1 else 1.0)
+                    gain = win * odds - 0.15 * (1 - odds) - 0.05
+                if via >= act.VIA_SHIP:
+                    gain -= SHIP
+            else:  # one ply: the seat's potential after the interaction
+                after = game.apply_trusted(state, a)
+                mover = after.players[seat]
+                gain = _static(t, after, seat) + _reach(t, _targets(t, after, seat), mover.char, mover.drone)
+                gain -= now
+                if via < act.VIA_SHIP and p.tokens[via] & keep and gain < 0.5:
+                    gain -= 0.1  # this token's quest is near: play another one for a minor interaction
+        elif o == act.OP_FAVOR:
+            gain = 0.02 if act.value(a) == 0 else 0.0
+        elif o == act.OP_UNSHACKLE:
+            gain = SHACKLE - (SHIP if act.move_fields(a)[0] else 0.0)
+        else:
+            gain = 0.0
+        weights.append(math.exp(max(-4.0, min(8.0, gain / PRIOR_TEMPERATURE))))
     total = sum(weights)
     return [w / total for w in weights]

@@ -1,0 +1,157 @@
+"""The AI evaluation of Tiberpunk (games/tiberpunk/ai.py): the heuristic and the move prior.
+
+rule: tiberpunk/end-of-game — the heuristic estimates ``returns`` (most tokens, then coins) and
+equals it once the game is over; rule: tiberpunk/stage-1-quests, tiberpunk/stage-3-quests — a
+miniature nearer the district of its next quest is worth more.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from games.core import CHANCE, TERMINAL
+from games.tiberpunk import actions as act
+from games.tiberpunk import ai
+from games.tiberpunk.state import CHAR, LICTOR, PH_MAIN, PH_OVER, State
+from tests.tiberpunk.helpers import GAME, R, lictors, new, placed, put
+
+
+def _walk(seed: int, steps: int, **options: object) -> list[State]:
+    """States of a seeded game played by the prior (a purposeful policy), at most ``steps`` actions."""
+    s = new(2, seed, **options)
+    rng = random.Random(seed)
+    out = [s]
+    for _ in range(steps):
+        player = GAME.current_player(s)
+        if player == TERMINAL:
+            break
+        if player == CHANCE:
+            a = GAME.sample_chance(s, rng)
+        else:
+            acts = GAME.legal_actions(s)
+            weights = GAME.prior(s)
+            a = rng.choices(acts, weights=weights)[0] if weights is not None else rng.choice(acts)
+        s = GAME.apply(s, a)
+        out.append(s)
+    return out
+
+
+@settings(max_examples=4, deadline=None)
+@given(seed=st.integers(0, 10_000))
+def test_heuristic_is_a_distribution_and_the_prior_covers_legal_actions(seed: int) -> None:
+    """rule: tiberpunk/end-of-game — values in [0, 1] summing to 1; the prior is a distribution over
+    ``legal_actions`` in the main phase and None elsewhere (rolls, rewards, placement); the cached
+    prior equals the uncached one."""
+    tables = ai._tables(GAME)
+    for s in _walk(seed, 120)[::3]:
+        h = GAME.heuristic(s)
+        assert len(h) == s.n and all(0.0 <= x <= 1.0 for x in h) and math.isclose(sum(h), 1.0)
+        pr = GAME.prior(s)
+        if s.phase != PH_MAIN:
+            assert pr is None
+        else:
+            assert pr is not None and len(pr) == len(GAME.legal_actions(s))
+            assert all(x > 0 for x in pr) and math.isclose(sum(pr), 1.0)
+            assert list(pr) == ai._prior(GAME, tables, s, GAME.legal_actions(s))
+
+
+def test_heuristic_equals_returns_at_the_end() -> None:
+    """rule: tiberpunk/end-of-game — a finished game (here by the round cap) is scored by ``returns``."""
+    for seed in (1, 2):
+        last = _walk(seed, 5000, max_rounds=4)[-1]
+        assert last.phase == PH_OVER
+        assert GAME.heuristic(last) == GAME.returns(last)
+    s = put(put(placed(2), 0, otoks=(3, 2, 1, 2)), 1, otoks=(1, 1, 1, 0))
+    over = s._replace(end=True, phase=PH_OVER)
+    assert GAME.heuristic(over) == GAME.returns(over) == (1.0, 0.0)
+
+
+def _guile_quest(seed: int = 1) -> tuple[State, int]:
+    """A placed 2-player game and the district of the face-up guile Stage I quest."""
+    s = placed(2, seed)
+    return s, GAME.content.stage1[s.quests[1][0]].district
+
+
+def _at(s: State, seat: int, district: int, away: int) -> int:
+    """A district exactly ``away`` districts from ``district`` (the lowest such index)."""
+    return next(x for x in range(R.nd) if R.board.dist[x][district] == away)
+
+
+def test_one_step_from_a_quest_is_worth_more_than_three() -> None:
+    """rule: tiberpunk/stage-1-quests — the guile quest needs the character in the marker's district:
+    a character one district away is valued above the same seat three districts away (the drone,
+    the opponent and the lictors unchanged)."""
+    s, target = _guile_quest()
+    far_spot = _at(s, 0, target, 3)
+    near_spot = _at(s, 0, target, 1)
+    base = put(s, 1, char=far_spot, drone=far_spot)
+    drone = _at(s, 0, target, 3)
+    near = put(base, 0, char=near_spot, drone=drone)
+    far = put(base, 0, char=far_spot, drone=drone)
+    assert GAME.heuristic(near)[0] > GAME.heuristic(far)[0] + 0.005
+    assert ai.potentials(GAME, near)[0] > ai.potentials(GAME, far)[0]
+
+
+def test_one_step_from_the_stage_3_quest_is_worth_more() -> None:
+    """rule: tiberpunk/stage-3-quests — holding a Stage III card, the seat is valued higher with the
+    required miniature next to its district than far from it."""
+    s = placed(2, 3)
+    card = next(i for i, q in enumerate(GAME.content.stage1) if q.skill == 1)  # guile: the character
+    target = GAME.content.stage3[card].district
+    s = put(s, 0, story=(0, 2, 0), cards=(-1, card, -1), otoks=(0, 2, 0, 0))
+    spot3 = _at(s, 0, target, 3)
+    near = put(s, 0, char=_at(s, 0, target, 1), drone=spot3)
+    far = put(s, 0, char=spot3, drone=spot3)
+    assert GAME.heuristic(near)[0] > GAME.heuristic(far)[0]
+
+
+def test_a_placed_token_outweighs_progress() -> None:
+    """rule: tiberpunk/storyline-objectives — completing a stage (a token) raises the seat's value
+    more than holding its card, and more coins raise it a little."""
+    s = placed(2)
+    tok = put(s, 0, otoks=(1, 0, 0, 0), story=(1, 0, 0), cards=(0, -1, -1))
+    held = put(s, 0, story=(1, 0, 0), cards=(0, -1, -1))
+    rich = put(s, 0, coins=s.players[0].coins + 3)
+    assert GAME.heuristic(tok)[0] > GAME.heuristic(held)[0] > GAME.heuristic(s)[0]
+    assert GAME.heuristic(rich)[0] > GAME.heuristic(s)[0]
+
+
+def test_prior_prefers_approaching_the_quest_and_doing_it() -> None:
+    """rule: tiberpunk/movement, tiberpunk/stage-1-quests — a character move toward the quest gets
+    more prior mass than one away from it and than any lictor move; in the district, the quest
+    interaction gets the most mass."""
+    s, target = _guile_quest()
+    start = _at(s, 0, target, 2)
+    s = lictors(put(s, 0, char=start), *())
+    s = s._replace(lictors=tuple(sorted(x for x in range(R.nd) if R.board.dist[x][target] >= 3)[:2]))
+    acts = GAME.legal_actions(s)
+    pr = GAME.prior(s)
+    assert pr is not None
+    by = dict(zip(acts, pr, strict=True))
+    toward = [
+        w
+        for a, w in by.items()
+        if act.op(a) == act.OP_MOVE
+        and act.move_fields(a)[1] == CHAR
+        and act.move_fields(a)[4] == 0
+        and R.board.dist[act.move_fields(a)[3]][target] < 2
+    ]
+    away = [
+        w
+        for a, w in by.items()
+        if act.op(a) == act.OP_MOVE
+        and act.move_fields(a)[1] == CHAR
+        and R.board.dist[act.move_fields(a)[3]][target] > 2
+    ]
+    lictor_moves = [w for a, w in by.items() if act.op(a) == act.OP_MOVE and act.move_fields(a)[1] == LICTOR]
+    assert toward and away and max(toward) > max(away) and max(toward) > max(lictor_moves)
+    there = put(s, 0, char=target)
+    acts = GAME.legal_actions(there)
+    pr2 = GAME.prior(there)
+    assert pr2 is not None
+    best = acts[max(range(len(acts)), key=lambda i: pr2[i])]
+    assert act.op(best) == act.OP_INTERACT and act.interact_fields(best)[1] == act.IT_CHARACTER
