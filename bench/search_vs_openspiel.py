@@ -439,10 +439,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--move-time", type=float, default=0.05, help="seconds per move for both searches")
     parser.add_argument(
-        "--sims-per-move", type=int, default=64, help="our simulations per move vs the baselines"
+        "--sims-per-move", type=int, default=128, help="our simulations per move vs the baselines"
     )
     parser.add_argument(
-        "--baseline-time-cap", type=float, default=0.25, help="our time cap per move vs the baselines"
+        "--baseline-time-cap", type=float, default=0.5, help="our time cap per move vs the baselines"
     )
     parser.add_argument("--positions", type=int, default=4, help="mid-game positions for the speed test")
     parser.add_argument("--speed-time", type=float, default=1.0, help="seconds per speed measurement")

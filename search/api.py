@@ -10,6 +10,7 @@ from typing import Any
 
 from games.core import Game, derive_seed, make_rng
 from games.errors import ConfigError
+from search._dispose import dispose
 from search.ismcts import ISMCTS
 from search.mcts import MCTS
 from search.parallel import parallel_search
@@ -92,7 +93,12 @@ def analyze(
             mp_context=mp_context,
         )
     engine: MCTS | ISMCTS = ISMCTS(game, options=opts) if algo == "ismcts" else MCTS(game, options=opts)
-    return engine.search(state, limit=limit, seed=seed, stop=stop, progress=progress)
+    try:
+        result = engine.search(state, limit=limit, seed=seed, stop=stop, progress=progress)
+    finally:
+        dispose(engine)  # the tree is freed off this path: the result is returned at once
+        del engine
+    return result
 
 
 def pick_move(analysis: Analysis, *, temperature: float = 0.0, rng: random.Random | None = None) -> Any:

@@ -23,6 +23,7 @@ from typing import Any
 
 from games.core import Game, derive_seed, make_rng
 from games.errors import LimitError
+from search._dispose import dispose
 from search._stats import RootStats, merge_stats, to_analysis
 from search.types import Analysis, ProgressCallback, SearchLimit, SearchOptions, StopFlag
 
@@ -250,6 +251,7 @@ def parallel_search(
             relay.is_set()  # pass a late stop on
             drain(0.02)
     finally:
+        dispose(engine)  # worker 0's tree is freed off this path
         shared_stop.set()
         for proc in procs:
             proc.join(timeout=5)

@@ -58,7 +58,7 @@ from games.tiberpunk.state import CHAR, DRONE, LICTOR, PH_MAIN, PH_OVER, Player,
 if TYPE_CHECKING:
     from games.tiberpunk.game import TiberpunkGame
 
-__all__ = ["heuristic", "potentials", "prior", "standings"]
+__all__ = ["heuristic", "potentials", "prepare", "prior", "standings"]
 
 DECAY = 0.7
 """A target ``t`` turns of movement away is worth ``DECAY ** t`` of what it is worth in reach."""
@@ -110,7 +110,7 @@ class _Tables:
         self.side_kinds = tuple(tuple(t.kind for t in card.tasks) for card in c.side_cards)
         self.lictor_rows: dict[tuple[int, ...], tuple[int, ...]] = {}
         self.seat_cache: dict[tuple[object, ...], float] = {}
-        self.prior_cache: dict[tuple[object, ...], list[float]] = {}
+        self.prior_cache: dict[tuple[object, ...], tuple[float, ...]] = {}
 
     @staticmethod
     def _odds(cards: tuple[tuple[int, ...], ...], k: int, diam: int) -> tuple[float, ...]:
@@ -119,6 +119,11 @@ class _Tables:
 
 
 _TABLES: dict[int, _Tables] = {}
+
+
+def prepare(game: TiberpunkGame) -> None:
+    """Build the per-content tables now (a fraction of a second), so that no search pays for them."""
+    _tables(game)
 
 
 def _tables(game: TiberpunkGame) -> _Tables:
@@ -358,7 +363,7 @@ def potentials(game: TiberpunkGame, state: State) -> list[float]:
     """Per seat, the tokens placed plus the expected worth of progress toward more, in tokens."""
     t = _tables(game)
     cache = t.seat_cache
-    if len(cache) > 200_000:
+    if len(cache) > 50_000:  # bounded (and kept small: the collector walks it)
         cache.clear()
     players = state.players
     where = tuple(q.char | q.drone << 4 for q in players)
@@ -438,13 +443,13 @@ def prior(game: TiberpunkGame, state: State) -> Sequence[float] | None:
     got = cache.get(key)
     if got is not None and len(got) == len(legal):
         return got
-    if len(cache) > 50_000:
+    if len(cache) > 8192:  # bounded (and kept small: the collector walks it)
         cache.clear()
     got = cache[key] = _prior(game, t, state, legal)
     return got
 
 
-def _prior(game: TiberpunkGame, t: _Tables, state: State, legal: Sequence[int]) -> list[float]:
+def _prior(game: TiberpunkGame, t: _Tables, state: State, legal: Sequence[int]) -> tuple[float, ...]:
     """:func:`prior` without the cache."""
     t = _tables(game)
     seat = state.seat
@@ -520,4 +525,4 @@ def _prior(game: TiberpunkGame, t: _Tables, state: State, legal: Sequence[int]) 
             gain = 0.0
         weights.append(math.exp(max(-4.0, min(8.0, gain / PRIOR_TEMPERATURE))))
     total = sum(weights)
-    return [w / total for w in weights]
+    return tuple([w / total for w in weights])  # a tuple: the collector stops tracking it

@@ -198,6 +198,7 @@ class TiberpunkGame(Game[State, int]):
         shape: dict[str, str] = {}
         _shape(State, "", shape)
         self._shape = shape
+        ai.prepare(self)  # the evaluation's tables, built once here rather than in the first search
 
     # ------------------------------------------------------------------ flow
     def new_state(self, config: GameConfig, seed: int) -> State:

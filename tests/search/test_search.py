@@ -455,3 +455,26 @@ def test_ismcts_puct_with_priors(determinizations: int | None) -> None:
     a = analyze(game, state, limit=SearchLimit(simulations=3000), seed=3, algorithm="ismcts", options=opts)
     assert a.best.text == "take2"
     assert {c.text: c.prior for c in a.candidates}["take2"] == pytest.approx(0.7)
+
+
+def test_finished_trees_are_freed_off_the_callers_path() -> None:
+    """``dispose`` hands an object to a background thread, which drops it."""
+    import gc
+    import time
+    import weakref
+
+    from search._dispose import dispose
+
+    class Tree:
+        pass
+
+    tree = Tree()
+    ref = weakref.ref(tree)
+    dispose(tree)
+    del tree
+    for _ in range(200):
+        if ref() is None:
+            break
+        time.sleep(0.01)
+    gc.collect()
+    assert ref() is None

@@ -56,7 +56,7 @@ def test_heuristic_is_a_distribution_and_the_prior_covers_legal_actions(seed: in
         else:
             assert pr is not None and len(pr) == len(GAME.legal_actions(s))
             assert all(x > 0 for x in pr) and math.isclose(sum(pr), 1.0)
-            assert list(pr) == ai._prior(GAME, tables, s, GAME.legal_actions(s))
+            assert tuple(pr) == ai._prior(GAME, tables, s, GAME.legal_actions(s))
 
 
 def test_heuristic_equals_returns_at_the_end() -> None:
