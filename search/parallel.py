@@ -253,7 +253,9 @@ def parallel_search(
     finally:
         dispose(engine)  # worker 0's tree is freed off this path
         shared_stop.set()
-        for proc in procs:
+        for i, proc in enumerate(procs, start=1):
+            if i in done:
+                continue  # it sent its result and exits by itself (freeing its tree): no waiting
             proc.join(timeout=5)
             if proc.is_alive():
                 proc.kill()
