@@ -370,7 +370,7 @@ def potentials(game: TiberpunkGame, state: State) -> list[float]:
     common = (state.lictors, state.quests, state.speed, state.cfg.side, where)
     out = []
     for seat, p in enumerate(players):
-        key = (seat, p, common)
+        key = (seat, tuple(p), common)  # plain tuples: the collector stops tracking them
         v = cache.get(key)
         if v is None:
             v = cache[key] = _static(t, state, seat) + _reach(t, _targets(t, state, seat), p.char, p.drone)
@@ -428,8 +428,8 @@ def prior(game: TiberpunkGame, state: State) -> Sequence[float] | None:
     players = state.players
     key = (
         seat,
-        state.cfg,
-        state.turn,
+        tuple(state.cfg),  # plain tuples, not NamedTuples: the collector stops tracking them
+        tuple(state.turn),
         state.rnd,
         state.lictors,
         tuple(q[0] if q else -1 for q in state.quests),
@@ -437,7 +437,10 @@ def prior(game: TiberpunkGame, state: State) -> Sequence[float] | None:
         state.lock,
         state.bless,
         state.speed,
-        tuple(q if i == seat else q._replace(hand=(len(q.hand),), known=()) for i, q in enumerate(players)),
+        tuple(
+            tuple(q if i == seat else q._replace(hand=(len(q.hand),), known=()))
+            for i, q in enumerate(players)
+        ),
     )
     cache = t.prior_cache
     got = cache.get(key)
