@@ -7,6 +7,7 @@ Game-specific models live in ``solver/<game>.py`` and register their scorer and 
 from __future__ import annotations
 
 import enum
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,6 +26,7 @@ __all__ = [
     "Status",
     "get_puzzle",
     "get_scorer",
+    "past_deadline_or_stopped",
     "puzzle_kinds",
     "register_puzzle",
     "register_scorer",
@@ -55,6 +57,12 @@ class SolveLimits:
     time_limit_s: float = 10.0
     workers: int = 2
     stop: Callable[[], bool] | None = field(default=None, compare=False)
+
+
+def past_deadline_or_stopped(deadline: float, stop: Callable[[], bool] | None) -> bool:
+    """True once ``time.perf_counter()`` is past ``deadline`` or ``stop()`` says so: the check a
+    solver polls between nodes (``SolveLimits.time_limit_s`` and ``SolveLimits.stop``)."""
+    return time.perf_counter() > deadline or (stop is not None and stop())
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

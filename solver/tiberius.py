@@ -75,6 +75,7 @@ from solver.core import (
     SolveLimits,
     SolveResult,
     Status,
+    past_deadline_or_stopped,
     register_puzzle,
     register_scorer,
 )
@@ -609,6 +610,12 @@ def _solve_stoppable(
         watcher.join()
 
 
+def _placement_explanation(state: TiberiusState, line: Sequence[str], vp: int) -> str:
+    """The answer in words: the line to play and the VP it reaches."""
+    what = "final VP" if state.turn == TURNS else "VP if the game ended after this cube phase"
+    return f"play {', '.join(line) or 'nothing'}: {what} {vp}"
+
+
 ENUMERATION_STATES = 100
 """``best_placement``'s ``method="auto"`` enumerates when the lines reach at most this many distinct
 positions (CP-SAT's fixed cost is a few milliseconds; enumerating this many costs less)."""
@@ -636,10 +643,9 @@ def best_placement(
     if method != "cp-sat":
         seat = _require_cube_decision(s)
         end = time.perf_counter() + float(limits.time_limit_s)
-        stop = limits.stop
 
         def until() -> bool:
-            return time.perf_counter() > end or (stop is not None and stop())
+            return past_deadline_or_stopped(end, limits.stop)
 
         try:
             vp, line = brute_force_placement(
@@ -655,14 +661,13 @@ def best_placement(
                     wall_s=time.perf_counter() - start,
                 )
         else:
-            what = "final VP" if s.turn == TURNS else "VP if the game ended after this cube phase"
             return SolveResult(
                 kind="tiberius.best_placement",
                 status=Status.OPTIMAL,
                 objective=float(vp),
                 bound=float(vp),
                 answer={"seat": seat, "actions": line, "vp": vp},
-                explanation=f"play {', '.join(line) or 'nothing'}: {what} {vp}",
+                explanation=_placement_explanation(s, line, vp),
                 method="enumeration",
                 wall_s=time.perf_counter() - start,
             )
@@ -686,8 +691,7 @@ def best_placement(
     line, after = _line_from_solution(g, s, built, solver)
     objective = round(solver.objective_value)
     replayed = settled_vp(g, after, problem.seat)
-    what = "final VP" if s.turn == TURNS else "VP if the game ended after this cube phase"
-    explanation = f"play {', '.join(line) or 'nothing'}: {what} {int(objective)}"
+    explanation = _placement_explanation(s, line, int(objective))
     return SolveResult(
         kind="tiberius.best_placement",
         status=status,
@@ -1123,10 +1127,7 @@ def elimination(
         if st in memo:
             return None  # memo only stores failures
         nodes += 1
-        if nodes > max_nodes or (
-            nodes % 512 == 0
-            and (time.perf_counter() > deadline or (limits.stop is not None and limits.stop()))
-        ):
+        if nodes > max_nodes or (nodes % 512 == 0 and past_deadline_or_stopped(deadline, limits.stop)):
             out_of_budget = True
             return None
         if upper_bound(g, st, seat) < target(st)[0]:

@@ -29,7 +29,7 @@ from games.core import Game
 from games.errors import LimitError
 from games.tiberpunk.content import GADGETS, SKILLS
 from games.tiberpunk.dice import contains, outcomes, p_contains
-from solver.core import SolveLimits, SolveResult, Status, register_puzzle
+from solver.core import SolveLimits, SolveResult, Status, past_deadline_or_stopped, register_puzzle
 
 __all__ = [
     "best_gadget",
@@ -104,8 +104,7 @@ def _poll() -> None:
     limits = getattr(_WATCH, "limits", None)
     if limits is None:
         return
-    deadline, stop = limits
-    if time.perf_counter() > deadline or (stop is not None and stop()):
+    if past_deadline_or_stopped(*limits):
         raise _StoppedError
 
 
