@@ -50,11 +50,27 @@ def worker_limits(limit: SearchLimit, workers: int, *, start: float = 0.0) -> li
     return out
 
 
-def _engine(game: Game[Any, Any], algorithm: str, options: SearchOptions) -> Any:
+def _prepared(
+    game: Game[Any, Any],
+    algorithm: str,
+    options: SearchOptions,
+    state: Any,
+    *,
+    limit: SearchLimit,
+    stop: Any,
+    seed: int,
+) -> Any:
+    """A worker's engine, prepared for ``state`` (ISMCTS also takes the seed for its texts)."""
     from search.ismcts import ISMCTS
     from search.mcts import MCTS
 
-    return ISMCTS(game, options=options) if algorithm == "ismcts" else MCTS(game, options=options)
+    if algorithm == "ismcts":
+        ismcts = ISMCTS(game, options=options)
+        ismcts.prepare(state, limit=limit, stop=stop, seed=seed)
+        return ismcts
+    mcts = MCTS(game, options=options)
+    mcts.prepare(state, limit=limit, stop=stop)
+    return mcts
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,11 +104,7 @@ def _worker(conn: Connection, job: _Job) -> None:
     game, state, algorithm, options = job.game, job.state, job.algorithm, job.options
     limit, seed, start, stop, want_progress = job.limit, job.seed, job.start, job.stop, job.want_progress
     try:
-        engine = _engine(game, algorithm, options)
-        if algorithm == "ismcts":
-            engine.prepare(state, limit=limit, stop=stop, seed=seed)
-        else:
-            engine.prepare(state, limit=limit, stop=stop)
+        engine = _prepared(game, algorithm, options, state, limit=limit, stop=stop, seed=seed)
 
         def report(sims: int) -> None:
             conn.send(("progress", engine.root_stats(sims)))
@@ -159,12 +171,11 @@ def parallel_search(
     ctx: Any = mp.get_context(method)
     shared_stop = ctx.Event()
     limits = worker_limits(limit, workers, start=start)
-    engine = _engine(game, algorithm, options)
     relay = _Relay(stop, shared_stop)
-    if algorithm == "ismcts":  # bad requests fail here, before any process starts
-        engine.prepare(state, limit=limits[0], stop=relay, seed=derive_seed(seed, "worker", 0))
-    else:
-        engine.prepare(state, limit=limits[0], stop=relay)
+    # worker 0 (this process) prepares first: bad requests fail here, before any process starts
+    engine = _prepared(
+        game, algorithm, options, state, limit=limits[0], stop=relay, seed=derive_seed(seed, "worker", 0)
+    )
     procs = []
     conns: list[Connection] = []
     for i, lim in enumerate(limits[1:], start=1):
