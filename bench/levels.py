@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing as mp
-import random
 import sys
 import time
 from pathlib import Path
@@ -26,8 +25,8 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from bench.search_vs_openspiel import wilson
-from games.core import CHANCE, TERMINAL, GameConfig, derive_seed, get_game
+from bench.search_vs_openspiel import play, wilson
+from games.core import derive_seed, get_game
 from search import LEVELS, GreedyBot, RandomBot, SearchBot
 
 RESULTS = Path(__file__).parent / "results" / "levels.json"
@@ -50,15 +49,8 @@ def play_game(job: tuple[str, str, str, int, int]) -> float:
     mine = _bot(game, a, derive_seed(seed, a, b, n, "a"))
     theirs = _bot(game, b, derive_seed(seed, a, b, n, "b"))
     bots = [mine, theirs] if seat == 0 else [theirs, mine]
-    setup = derive_seed(seed, "setup", n // 2)
-    rng = random.Random(derive_seed(setup, "dice"))
-    state = game.new_state(GameConfig(players=2), setup)
-    while True:
-        p = game.current_player(state)
-        if p == TERMINAL:
-            return float(game.returns(state)[seat])
-        action = game.sample_chance(state, rng) if p == CHANCE else bots[p].act(state)
-        state = game.apply(state, action)
+    result, _ = play(game, bots, 2, derive_seed(seed, "setup", n // 2))
+    return result[seat]
 
 
 def main(argv: list[str] | None = None) -> int:
