@@ -331,6 +331,15 @@ def position_key(msg: pos_pb.Position) -> bytes | None:
     return data
 
 
+def _start_state(game: Game[Any, Any], setup: Setup, base: tuple[Any, ...], *, field: str, pack: str) -> Any:
+    """The setup's start state, kept by (game, pack, setup bytes) in ``_INITIAL``."""
+    state = _INITIAL.get(base)
+    if state is None:
+        state = new_game(game, setup, field=f"{field}.record.setup", content_pack=pack)
+        _INITIAL.put(base, state)
+    return state
+
+
 def _replay_record(
     game: Game[Any, Any],
     msg: pos_pb.Position,
@@ -346,22 +355,15 @@ def _replay_record(
             field=f"{field}.record.actions",
         )
     base = (msg.game, pack, msg.record.setup.SerializeToString(deterministic=True))
-    if not actions:  # the start state: kept by setup only
-        state = _INITIAL.get(base)
-        if state is None:
-            state = new_game(game, setup, field=f"{field}.record.setup", content_pack=pack)
-            _INITIAL.put(base, state)
-        return state
+    if not actions:
+        return _start_state(game, setup, base, field=field, pack=pack)
     state = _CACHE.get((*base, actions))
     if state is not None:
         return state
     state = _CACHE.get((*base, actions[:-1]))
     done = len(actions) - 1 if state is not None else 0
     if state is None:
-        state = _INITIAL.get(base)
-        if state is None:
-            state = new_game(game, setup, field=f"{field}.record.setup", content_pack=pack)
-            _INITIAL.put(base, state)
+        state = _start_state(game, setup, base, field=field, pack=pack)
     for i in range(done, len(actions)):
         f = f"{field}.record.actions[{i}]"
         state = apply_checked(game, state, parse_action(game, state, actions[i], field=f), field=f)
