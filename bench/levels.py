@@ -103,11 +103,10 @@ def main(argv: list[str] | None = None) -> int:
         )
     console.print(table)
     levels = Table(title="levels (search/api.py LEVELS)")
-    for col in ("level", "simulations", "time cap s", "temperature", "rollout depth"):
+    for col in ("level", "simulations", "time cap s", "temperature"):
         levels.add_column(col)
     for lv in LEVELS:
-        levels.add_row(str(lv.level), str(lv.simulations), f"{lv.time_s:g}", f"{lv.temperature:g}",
-                       str(lv.rollout_depth))  # fmt: skip
+        levels.add_row(str(lv.level), str(lv.simulations), f"{lv.time_s:g}", f"{lv.temperature:g}")
     console.print(levels)
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text(json.dumps({"game": args.game, "args": vars(args), "pairs": rows}, indent=2))

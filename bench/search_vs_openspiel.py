@@ -7,10 +7,14 @@ output says which). OpenSpiel plays through ``bench/openspiel_adapter.py``, whic
 same Lictor engine, so the ratios compare the searches.
 
 1. Speed on mid-game positions with a real choice, the same evaluator and priors on both sides (a
-   random rollout cut off after 0 or ``--depth`` actions and scored by the game's heuristic, or
-   played to the end; PUCT on the game's priors where it gives them): our MCTS simulations/s vs
+   random rollout cut off after ``--depth`` (0: the leaf itself, our default) or ``--compare-depth``
+   (10) actions and scored by the game's heuristic, or played to the end; PUCT on the game's priors
+   where it gives them): our MCTS simulations/s vs
    OpenSpiel ``MCTSBot``'s (target >= 3x), ISMCTS vs ``ISMCTSBot`` for hidden-information games,
    and ours with 1 and 2 worker processes (targets >= 1,000 per process and >= 5,000 on 2 cores).
+   The "ceiling" column is OpenSpiel's time per simulation over the cost of the rollout both sides
+   share (timed alone, from leaves near the positions): no search using that evaluator can be
+   faster than OpenSpiel by more than that ratio.
    Ours-vs-OpenSpiel rates are per CPU second of this process (both run here, one after the other),
    so the shared cores' load mostly cancels from the ratios; the worker rows are per wall second and
    do feel it (the machine's load average is printed). Then the
@@ -19,8 +23,9 @@ same Lictor engine, so the ratios compare the searches.
 2. Head-to-head, seats swapped every game (games 2k and 2k+1 share the setup and dice): vs OpenSpiel
    ``MCTSBot`` at equal wall time per move (``--move-time``) and the same evaluator and priors (both
    sides see the full state, as MCTSBot cannot do otherwise); vs greedy and vs random with
-   ``--sims-per-move`` simulations per move (our default: ISMCTS for hidden information), so a
-   loaded machine does not decide those. Score = our return (win 1, loss 0, shared wins split);
+   a simulation count per move (our default: ISMCTS for hidden information; ``--sims-per-move``,
+   2,000, vs greedy, ``--sims-vs-random``, 128, vs random), so a loaded machine does not decide
+   those. Score = our return (win 1, loss 0, shared wins split);
    95% Wilson interval. Each opponent gets ``--games`` games (100 by default; ``--budget-s`` caps
    the wall time of all head-to-head games for a quick look, and the table then shows how many
    were played); ``--jobs`` games run at once. The table also gives the mean game length (rounds
@@ -58,6 +63,7 @@ from bench.openspiel_adapter import (
 )
 from games.core import CHANCE, TERMINAL, Game, GameConfig, derive_seed, game_names, get_game
 from search import GreedyBot, RandomBot, SearchBot, SearchLimit, SearchOptions, analyze
+from search.mcts import rollout
 
 RESULTS = Path(__file__).parent / "results" / "search_vs_openspiel.json"
 console = Console() if sys.stdout.isatty() else Console(width=160)  # logs keep whole table rows
@@ -129,6 +135,30 @@ def our_rate(game: Game[Any, Any], state: Any, **kwargs: Any) -> float:
     return a.simulations / max(time.process_time() - t, 1e-6)
 
 
+def rollout_cost(game: Game[Any, Any], state: Any, depth: int | None, seed: int, count: int = 200) -> float:
+    """CPU seconds of one cut-off rollout plus its heuristic (the evaluator both searches share) from
+    leaves one to three random actions below ``state``: a floor under either side's time per
+    simulation, so ``OpenSpiel's time per simulation / this`` caps the speed ratio any search can reach."""
+    rng = random.Random(seed)
+    leaves = []
+    for _ in range(count):
+        s = state
+        for _ in range(rng.randint(1, 3)):
+            p = game.current_player(s)
+            if p == TERMINAL:
+                break
+            s = game.apply_trusted(
+                s, game.sample_chance(s, rng) if p == CHANCE else rng.choice(list(game.legal_actions(s)))
+            )
+        leaves.append(s)
+    t = time.process_time()
+    for s in leaves:
+        p = game.current_player(s)
+        if p != TERMINAL:
+            rollout(game, s, rng, player=p, legal=None, depth=depth, end=math.inf)
+    return (time.process_time() - t) / count
+
+
 def depth_label(depth: int | None) -> str:
     """How a rollout depth reads in the tables."""
     return "full rollout" if depth is None else f"cut-off at depth {depth}"
@@ -152,7 +182,8 @@ def speed(game: Game[Any, Any], positions: list[Any], args: argparse.Namespace) 
     def add(key: str, value: float) -> None:
         rows.setdefault(key, []).append(value)
 
-    depths: list[int | None] = [0, args.depth, None] if args.depth else [0, None]
+    depths: list[int | None] = list(dict.fromkeys([args.depth, args.compare_depth, None]))
+    cutoffs = [d for d in depths if d is not None]  # ISMCTS and worker rows: the cut-off depths
     for i, state in enumerate(positions):
         for depth in depths:
             label = depth_label(depth)
@@ -164,26 +195,28 @@ def speed(game: Game[Any, Any], positions: list[Any], args: argparse.Namespace) 
                 spiel, depth=depth, uct_c=args.uct_c, puct_c=args.puct_c, simulations=20, seed=i
             )
             add(f"openspiel mcts {label}", os_rate(bot, spiel, state, t))
-        opts = SearchOptions(rollout_depth=args.depth, uct_c=args.uct_c, puct_c=args.puct_c)
-        label = depth_label(args.depth)
-        if game.info.hidden_information:
-            add(
-                f"ours ismcts {label}",
-                our_rate(game, state, limit=lim, seed=i, options=opts, algorithm="ismcts"),
-            )
-            ib = ismcts.ISMCTSBot(
-                spiel,
-                HeuristicRolloutEvaluator(args.depth, i),
-                args.uct_c,
-                20,
-                random_state=np.random.RandomState(i),
-            )
-            ib.set_resampler(resampler(spiel, random.Random(i)))
-            add(f"openspiel ismcts {label}", os_rate(ib, spiel, state, t))
-        for algo in ("mcts", "ismcts") if game.info.hidden_information else ("mcts",):
-            for workers in (1, 2):
-                a = analyze(game, state, limit=lim, seed=i, options=opts, workers=workers, algorithm=algo)
-                add(f"workers {workers} {algo}", a.simulations / a.elapsed_s)
+            add(f"rollout s {label}", rollout_cost(game, state, depth, i))
+        for depth in cutoffs:
+            opts = SearchOptions(rollout_depth=depth, uct_c=args.uct_c, puct_c=args.puct_c)
+            label = depth_label(depth)
+            if game.info.hidden_information:
+                add(
+                    f"ours ismcts {label}",
+                    our_rate(game, state, limit=lim, seed=i, options=opts, algorithm="ismcts"),
+                )
+                ib = ismcts.ISMCTSBot(
+                    spiel,
+                    HeuristicRolloutEvaluator(depth, i),
+                    args.uct_c,
+                    20,
+                    random_state=np.random.RandomState(i),
+                )
+                ib.set_resampler(resampler(spiel, random.Random(i)))
+                add(f"openspiel ismcts {label}", os_rate(ib, spiel, state, t))
+            for algo in ("mcts", "ismcts") if game.info.hidden_information else ("mcts",):
+                for workers in (1, 2):
+                    a = analyze(game, state, limit=lim, seed=i, options=opts, workers=workers, algorithm=algo)
+                    add(f"workers {workers} {algo} {label}", a.simulations / a.elapsed_s)
     return {k: float(np.mean(v)) for k, v in rows.items()}
 
 
@@ -238,7 +271,7 @@ def overshoot_table(ov: dict[str, Any], budget: float) -> Table:
 def speed_table(sp: dict[str, Any], args: argparse.Namespace) -> tuple[Table, dict[str, float]]:
     """The speed table and the ratios it shows."""
     table = Table(title="simulations per second (per CPU second; workers: per wall second), same engine")
-    for col in ("measure", "ours", "OpenSpiel", "ratio", "target"):
+    for col in ("measure", "ours", "OpenSpiel", "ratio", "ceiling", "target"):
         table.add_column(col)
     ratios: dict[str, float] = {}
     for algo in ("mcts", "ismcts"):
@@ -249,17 +282,31 @@ def speed_table(sp: dict[str, Any], args: argparse.Namespace) -> tuple[Table, di
                 ratio = sp[key] / theirs
                 ratios[f"{algo} {label}"] = ratio
                 target = ">= 3x" if algo == "mcts" else ""
+                shared = sp.get(f"rollout s {label}")
+                ceiling = ""
+                if algo == "mcts" and shared:  # their time per simulation over the shared rollout's
+                    ratios[f"{algo} {label} ceiling"] = 1 / (theirs * shared)
+                    ceiling = f"{1 / (theirs * shared):.2f}x"
                 table.add_row(
-                    f"{algo.upper()}, {label}", f"{sp[key]:,.0f}", f"{theirs:,.0f}", f"{ratio:.2f}x", target
+                    f"{algo.upper()}, {label}",
+                    f"{sp[key]:,.0f}",
+                    f"{theirs:,.0f}",
+                    f"{ratio:.2f}x",
+                    ceiling,
+                    target,
                 )
     for algo in ("mcts", "ismcts"):
-        one, two = sp.get(f"workers 1 {algo}"), sp.get(f"workers 2 {algo}")
-        if not one or not two:
-            continue
-        label = f"{algo.upper()}, {depth_label(args.depth)}"
-        table.add_row(f"ours, 1 process ({label})", f"{one:,.0f}", "", "", ">= 1,000")
-        table.add_row(f"ours, 2 processes ({label})", f"{two:,.0f}", "", f"{two / one:.2f}x vs 1", ">= 5,000")
-        ratios[f"{algo} 2 workers vs 1"] = two / one
+        for depth in dict.fromkeys([args.depth, args.compare_depth]):
+            label = depth_label(depth)
+            one, two = sp.get(f"workers 1 {algo} {label}"), sp.get(f"workers 2 {algo} {label}")
+            if not one or not two:
+                continue
+            row = f"{algo.upper()}, {label}"
+            table.add_row(f"ours, 1 process ({row})", f"{one:,.0f}", "", "", "", ">= 1,000")
+            table.add_row(
+                f"ours, 2 processes ({row})", f"{two:,.0f}", "", f"{two / one:.2f}x vs 1", "", ">= 5,000"
+            )
+            ratios[f"{algo} {label} 2 workers vs 1"] = two / one
     return table, ratios
 
 
@@ -353,7 +400,8 @@ def our_limit(kind: str, args: argparse.Namespace) -> SearchLimit:
     time) against the baselines, so that a loaded machine does not decide those results."""
     if kind == "openspiel":
         return SearchLimit(time_s=args.move_time)
-    return SearchLimit(simulations=args.sims_per_move, time_s=args.baseline_time_cap)
+    sims = args.sims_per_move if kind == "greedy" else args.sims_vs_random
+    return SearchLimit(simulations=sims, time_s=args.baseline_time_cap)
 
 
 def play_pair_game(
@@ -438,11 +486,10 @@ def main(argv: list[str] | None = None) -> int:
         "--budget-s", type=float, default=None, help="cap on the wall seconds of all head-to-head games"
     )
     parser.add_argument("--move-time", type=float, default=0.05, help="seconds per move for both searches")
+    parser.add_argument("--sims-per-move", type=int, default=2000, help="our simulations per move vs greedy")
+    parser.add_argument("--sims-vs-random", type=int, default=128, help="our simulations per move vs random")
     parser.add_argument(
-        "--sims-per-move", type=int, default=128, help="our simulations per move vs the baselines"
-    )
-    parser.add_argument(
-        "--baseline-time-cap", type=float, default=0.5, help="our time cap per move vs the baselines"
+        "--baseline-time-cap", type=float, default=3.0, help="our time cap per move vs the baselines"
     )
     parser.add_argument("--positions", type=int, default=4, help="mid-game positions for the speed test")
     parser.add_argument("--speed-time", type=float, default=1.0, help="seconds per speed measurement")
@@ -451,6 +498,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--depth", type=int, default=SearchOptions().rollout_depth, help="cut-off rollout depth"
+    )
+    parser.add_argument(
+        "--compare-depth", type=int, default=10, help="a second cut-off depth for the speed rows"
     )
     parser.add_argument(
         "--uct-c", type=float, default=SearchOptions().uct_c, help="UCT constant (both sides)"
@@ -500,7 +550,8 @@ def main(argv: list[str] | None = None) -> int:
             + (f" (at most ~{share:.0f} s each)" if share is not None else "")
             + ", seats swapped; "
             f"vs OpenSpiel both sides {args.move_time:.3f} s per move; vs greedy/random ours "
-            f"{args.sims_per_move} simulations per move (at most {args.baseline_time_cap:.2f} s)"
+            f"{args.sims_per_move} (vs greedy) and {args.sims_vs_random} (vs random) simulations per move "
+            f"(at most {args.baseline_time_cap:.2f} s)"
         )
         with Progress(
             TextColumn("{task.description}"),

@@ -191,14 +191,16 @@ class Level:
         simulations: simulations per move.
         time_s: wall-time cap per move in seconds.
         temperature: move-choice temperature (0 plays the best move; higher plays looser).
-        rollout_depth: cut-off rollout depth (shallower = more short-sighted).
+
+    Every level searches with the default ``SearchOptions`` (leaves scored by the game's heuristic):
+    levels differ in budget and temperature only. (Random rollout moves before the heuristic, once
+    a level knob, made Tiberpunk's search weaker rather than more short-sighted: docs/search.md.)
     """
 
     level: int
     simulations: int
     time_s: float
     temperature: float
-    rollout_depth: int
 
     @property
     def limit(self) -> SearchLimit:
@@ -207,21 +209,21 @@ class Level:
 
     @property
     def options(self) -> SearchOptions:
-        """Search options at this level."""
-        return SearchOptions(rollout_depth=self.rollout_depth)
+        """Search options at this level (the defaults)."""
+        return SearchOptions()
 
 
 LEVELS: tuple[Level, ...] = (
-    Level(level=1, simulations=8, time_s=0.2, temperature=2.0, rollout_depth=2),
-    Level(level=2, simulations=16, time_s=0.2, temperature=1.5, rollout_depth=3),
-    Level(level=3, simulations=32, time_s=0.3, temperature=1.0, rollout_depth=4),
-    Level(level=4, simulations=64, time_s=0.3, temperature=0.7, rollout_depth=5),
-    Level(level=5, simulations=150, time_s=0.5, temperature=0.5, rollout_depth=6),
-    Level(level=6, simulations=300, time_s=0.7, temperature=0.3, rollout_depth=8),
-    Level(level=7, simulations=600, time_s=1.0, temperature=0.15, rollout_depth=10),
-    Level(level=8, simulations=1500, time_s=2.0, temperature=0.05, rollout_depth=10),
-    Level(level=9, simulations=4000, time_s=4.0, temperature=0.0, rollout_depth=10),
-    Level(level=10, simulations=12000, time_s=8.0, temperature=0.0, rollout_depth=12),
+    Level(level=1, simulations=8, time_s=0.2, temperature=2.0),
+    Level(level=2, simulations=16, time_s=0.2, temperature=1.5),
+    Level(level=3, simulations=32, time_s=0.3, temperature=1.0),
+    Level(level=4, simulations=64, time_s=0.3, temperature=0.7),
+    Level(level=5, simulations=150, time_s=0.5, temperature=0.5),
+    Level(level=6, simulations=300, time_s=0.7, temperature=0.3),
+    Level(level=7, simulations=600, time_s=1.0, temperature=0.15),
+    Level(level=8, simulations=1500, time_s=2.0, temperature=0.05),
+    Level(level=9, simulations=4000, time_s=4.0, temperature=0.0),
+    Level(level=10, simulations=12000, time_s=8.0, temperature=0.0),
 )
 """Levels 1–10: budget grows ~2x per level, temperature falls to 0 at level 9."""
 

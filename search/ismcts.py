@@ -40,7 +40,7 @@ from games.core import CHANCE, TERMINAL, Game, derive_seed, make_rng
 from games.errors import LimitError, WrongSeatError
 from search._loop import run_loop
 from search._stats import ChildStats, RootStats, to_analysis
-from search.mcts import has_prior, rollout
+from search.mcts import has_prior, leaf_depth, rollout
 from search.types import Analysis, ProgressCallback, SearchLimit, SearchOptions, StopFlag
 
 __all__ = ["ISMCTS"]
@@ -88,7 +88,10 @@ class ISMCTS:
         self._nodes = 0
         self._end = math.inf
         self._iter = 0
+        self._lo = math.inf  # the lowest and highest leaf values of this search (normalize_values)
+        self._hi = -math.inf
         self._priors = self.options.use_priors and has_prior(game)
+        self._depth = leaf_depth(game, self.options)
 
     def search(
         self,
@@ -140,6 +143,7 @@ class ISMCTS:
         self._root = _INode(self._players)
         self._nodes = 1
         self._iter = 0
+        self._lo, self._hi = math.inf, -math.inf
 
     def run(
         self,
@@ -235,6 +239,10 @@ class ISMCTS:
         available unexpanded action first (at random); PUCT (when the game gives priors for this
         position) weighs them by prior, unvisited ones valued at the node's mean."""
         children = node.children
+        lo, kq = 0.0, 1.0
+        span = self._hi - self._lo
+        if self.options.normalize_values and span > 1e-9:  # as MCTS._value_scale
+            lo, kq = self._lo, 1.0 / span
         if priors is None:
             c2 = self.options.uct_c * self.options.uct_c
             sqrt, log = math.sqrt, math.log
@@ -248,22 +256,24 @@ class ISMCTS:
                     continue
                 c.avail += 1
                 if not untried:
-                    score = c.w[player] / c.n + sqrt(c2 * log(c.avail) / c.n)
+                    score = (c.w[player] / c.n - lo) * kq + sqrt(c2 * log(c.avail) / c.n)
                     if score > best:
                         best, best_a = score, a
             return untried[rng.randrange(len(untried))] if untried else best_a
-        fpu = node.w[player] / node.n if node.n else 0.5
+        fpu = (node.w[player] / node.n - lo) * kq if node.n else 0.5
         scale = self.options.puct_c
-        root_n = math.sqrt(node.n + 1)
+        unvisited = scale * math.sqrt(node.n + 1)
+        sqrt = math.sqrt
+        get = children.get
         best_a = None
         best = -math.inf
         for a, p in zip(legal, priors, strict=True):
-            c = children.get(a)
+            c = get(a)
             if c is None:
-                score = fpu + scale * p * root_n
+                score = fpu + unvisited * p
             else:
                 c.avail += 1
-                score = c.w[player] / c.n + scale * p * math.sqrt(c.avail) / (1 + c.n)
+                score = (c.w[player] / c.n - lo) * kq + scale * p * sqrt(c.avail) / (1 + c.n)
             if score > best:
                 best, best_a = score, a
         return best_a
@@ -321,12 +331,7 @@ class ISMCTS:
             state = game.apply_trusted(state, action)
             node = child
             path.append(node)
-        players = self._players
-        for nd in path:
-            nd.n += 1
-            w = nd.w
-            for k in range(players):
-                w[k] += value[k]
+        self._backup(path, value)
 
     def _entry(self, state: Any) -> _Entry:
         game = self.game
@@ -404,12 +409,19 @@ class ISMCTS:
             node = child
             entry = self._cached(node, k, state, action) if not full else self._peek(node, k, state, action)
             path.append(node)
+        self._backup(path, value)
+
+    def _backup(self, path: list[_INode], value: Sequence[float]) -> None:
+        """Add one visit and ``value`` to every node of ``path``; widen the leaf value range."""
         players = self._players
         for nd in path:
             nd.n += 1
             w = nd.w
-            for j in range(players):
-                w[j] += value[j]
+            for k in range(players):
+                w[k] += value[k]
+        lo, hi = min(value), max(value)
+        self._lo = min(self._lo, lo)
+        self._hi = max(self._hi, hi)
 
     def _peek(self, node: _INode, k: int, parent: Any, action: Any) -> _Entry:
         """Like ``_cached`` but without storing (the tree is full)."""
@@ -434,7 +446,7 @@ class ISMCTS:
             rng,
             player=player,
             legal=legal if player >= 0 else None,
-            depth=self.options.rollout_depth,
+            depth=self._depth,
             end=self._end,
         )
 
@@ -445,6 +457,6 @@ class ISMCTS:
             rng,
             player=self.game.current_player(state),
             legal=None,
-            depth=self.options.rollout_depth,
+            depth=self._depth,
             end=self._end,
         )

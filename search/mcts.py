@@ -53,6 +53,14 @@ def has_prior(game: Game[Any, Any]) -> bool:
     return type(game).prior is not Game.prior
 
 
+def leaf_depth(game: Game[Any, Any], options: SearchOptions) -> int | None:
+    """The rollout depth a search uses: ``options.rollout_depth``, or to the end (None) when the
+    game has no ``heuristic`` of its own (``Game.heuristic``'s even split would tell it nothing)."""
+    if type(game).heuristic is Game.heuristic:
+        return None
+    return options.rollout_depth
+
+
 class _Node:
     """A tree node. Decision nodes keep ``actions``/``children``/``priors``; chance nodes ``cmap``
     (children by outcome) and, once visited in the tree, ``actions`` (the outcomes) and ``priors``
@@ -117,10 +125,13 @@ class MCTS:
         self._root: _Node | None = None
         self._players = 0
         self._priors = self.options.use_priors and has_prior(game)
+        self._depth = leaf_depth(game, self.options)
         self._own_chance = type(game).sample_chance is Game.sample_chance
         self._max_nodes = self.options.max_nodes
         self._end = math.inf
         self._nodes = 0
+        self._lo = math.inf  # the lowest and highest leaf values of this search (normalize_values)
+        self._hi = -math.inf
 
     # ------------------------------------------------------------------ public API
     @property
@@ -211,6 +222,7 @@ class MCTS:
         if not root.expanded:
             self._expand(root)
         self._root = root
+        self._lo, self._hi = math.inf, -math.inf
         return root
 
     def run(
@@ -438,6 +450,9 @@ class MCTS:
             w = nd.w
             for k in range(players):
                 w[k] += value[k]
+        lo, hi = min(value), max(value)
+        self._lo = min(self._lo, lo)
+        self._hi = max(self._hi, hi)
         if self.options.solver and path[-1].proven is not None and len(path) > 1:
             self._propagate(path)
 
@@ -453,8 +468,17 @@ class MCTS:
         node.priors = cum
         return cum
 
+    def _value_scale(self) -> tuple[float, float]:
+        """``(lo, k)``: selection reads a mean value ``q`` as ``(q - lo) * k`` (``normalize_values``:
+        the leaf values seen so far span [0, 1]; until they spread, ``q`` as it is)."""
+        span = self._hi - self._lo
+        if self.options.normalize_values and span > 1e-9:
+            return self._lo, 1.0 / span
+        return 0.0, 1.0
+
     def _select_uct(self, node: _Node, p: int) -> int:
         c2log = self.options.uct_c * self.options.uct_c * math.log(node.n)
+        lo, k = self._value_scale()
         solver = self.options.solver
         sqrt = math.sqrt
         best_i = 0
@@ -469,19 +493,20 @@ class MCTS:
                     continue
             else:
                 q = c.w[p] / n
-            score = q + sqrt(c2log / n)
+            score = (q - lo) * k + sqrt(c2log / n)
             if score > best:
                 best, best_i = score, i
         return best_i
 
     def _select_puct(self, node: _Node, p: int) -> int:
-        """The child maximising ``q + c * sqrt(N) * prior / (1 + n)`` (the first on ties; an unvisited
-        child's ``q`` is the node's mean, first-play urgency). Unvisited children all share that ``q``,
-        so the best of them is the first unvisited one in ``order`` (by prior): only the visited
-        children are scanned, not every legal action."""
+        """The child maximising ``q + c * sqrt(N) * prior / (1 + n)`` (the first on ties; ``q`` read
+        through :meth:`_value_scale`; an unvisited child's ``q`` is the node's mean, first-play
+        urgency). Unvisited children all share that ``q``, so the best of them is the first unvisited
+        one in ``order`` (by prior): only the visited children are scanned, not every legal action."""
         priors = node.priors
         assert priors is not None
         scale = self.options.puct_c * math.sqrt(node.n)
+        lo, kq = self._value_scale()
         children = node.children
         order = node.order
         k = node.cursor
@@ -493,7 +518,7 @@ class MCTS:
             k += 1
         node.cursor = k  # children never become unvisited again
         if k < end:
-            fpu = node.w[p] / node.n if node.n else 0.5
+            fpu = (node.w[p] / node.n - lo) * kq if node.n else 0.5
             best_i = order[k]
             best = fpu + scale * priors[best_i]
             # scores fall along ``order``; where they round to the same value (a zero scale at a
@@ -526,7 +551,7 @@ class MCTS:
                     continue
             else:
                 q = c.w[p] / n
-            score = q + scale * priors[i] / (1 + n)
+            score = (q - lo) * kq + scale * priors[i] / (1 + n)
             if score > best or (score == best and i < best_i):
                 best, best_i = score, i
         return best_i
@@ -570,15 +595,13 @@ class MCTS:
         player = self.game.current_player(state)
         if player == TERMINAL:
             return self.game.returns(state)
-        return rollout(
-            self.game, state, rng, player=player, legal=None, depth=self.options.rollout_depth, end=self._end
-        )
+        return rollout(self.game, state, rng, player=player, legal=None, depth=self._depth, end=self._end)
 
     def _evaluate(self, node: _Node, rng: random.Random) -> Sequence[float]:
         """Score a new leaf: its proven value, else a cut-off rollout."""
         if node.proven is not None:
             return node.proven
-        if node.player >= 0 and self.options.rollout_depth != 0:
+        if node.player >= 0 and self._depth != 0:
             self._list_actions(node)  # the rollout's first step needs them; priors wait for a 2nd visit
         return rollout(
             self.game,
@@ -586,7 +609,7 @@ class MCTS:
             rng,
             player=node.player,
             legal=(node.actions or None) if node.player >= 0 else None,
-            depth=self.options.rollout_depth,
+            depth=self._depth,
             end=self._end,
         )
 

@@ -87,7 +87,9 @@ class SearchOptions:
         puct_c: exploration constant of PUCT, used at nodes where the game supplies ``prior``.
         use_priors: whether to call ``game.prior`` (PUCT) when the game overrides it.
         rollout_depth: random actions played from a new leaf before the game's ``heuristic`` scores
-            the position (a cut-off rollout); ``None`` plays to the end; 0 scores the leaf directly.
+            the position (a cut-off rollout); ``None`` plays to the end; 0 (the default) scores the
+            leaf directly. A game without a ``heuristic`` of its own is always played to the end.
+            On Tiberpunk, random moves before the heuristic made play weaker (see docs/search.md).
         solver: MCTS-Solver backup of proven values where the game ends inside the tree (MCTS only;
             ISMCTS never proves values because its tree mixes determinizations).
         stop_when_proven: end the search early once the root's value is proven.
@@ -100,12 +102,16 @@ class SearchOptions:
             iteration.
         max_nodes: the most nodes a tree may hold (MCTS nodes keep their state); once full, the
             search goes on scoring new positions without storing them.
+        normalize_values: selection reads each mean value rescaled to [0, 1] by the lowest and
+            highest leaf values this search has seen (as MuZero does), so the exploration constants
+            mean the same whether a game's values spread over [0, 1] or over a few hundredths of it
+            (a heuristic's win-probability estimates early in a long game).
     """
 
     uct_c: float = 1.0
     puct_c: float = 1.5
     use_priors: bool = True
-    rollout_depth: int | None = 10
+    rollout_depth: int | None = 0
     solver: bool = True
     stop_when_proven: bool = True
     progress_interval_s: float = 0.25
@@ -113,6 +119,7 @@ class SearchOptions:
     reuse: bool = True
     determinizations: int | None = None
     max_nodes: int = 300_000
+    normalize_values: bool = True
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

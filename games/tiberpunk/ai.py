@@ -367,10 +367,14 @@ def potentials(game: TiberpunkGame, state: State) -> list[float]:
         cache.clear()
     players = state.players
     where = tuple(q.char | q.drone << 4 for q in players)
-    common = (state.lictors, state.quests, state.speed, state.cfg.side, where)
+    # only what the potentials read: the face-up quest cards (not the decks below them) and the size
+    # of each hand (not the cards), so ISMCTS's determinizations of hidden cards share entries
+    faceup = tuple(q[0] if q else -1 for q in state.quests)
+    common = (state.lictors, faceup, state.speed, state.cfg.side, where)
     out = []
     for seat, p in enumerate(players):
-        key = (seat, tuple(p), common)  # plain tuples: the collector stops tracking them
+        # plain tuples: the collector stops tracking them; p[10:12] are hand and known
+        key = (seat, p[:10], len(p.hand), p[12:], common)
         v = cache.get(key)
         if v is None:
             v = cache[key] = _static(t, state, seat) + _reach(t, _targets(t, state, seat), p.char, p.drone)

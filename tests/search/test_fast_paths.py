@@ -15,9 +15,10 @@ from tests.search.games import NimGame, NimState
 
 
 def _reference_puct(engine: MCTS, node: Any, p: int) -> int:
-    """The plain PUCT rule: scan every child, the first maximum wins."""
+    """The plain PUCT rule: scan every child, the first maximum wins (values read as normalised)."""
     scale = engine.options.puct_c * math.sqrt(node.n)
-    fpu = node.w[p] / node.n if node.n else 0.5
+    lo, k = engine._value_scale()
+    fpu = (node.w[p] / node.n - lo) * k if node.n else 0.5
     best_i, best = 0, -math.inf
     for i, c in enumerate(node.children):
         if c is None or c.n == 0:
@@ -30,6 +31,7 @@ def _reference_puct(engine: MCTS, node: Any, p: int) -> int:
                     continue
             else:
                 q = c.w[p] / n
+            q = (q - lo) * k
         score = q + scale * node.priors[i] / (1 + n)
         if score > best:
             best, best_i = score, i

@@ -406,7 +406,7 @@ def test_choose_action_at_a_level() -> None:
 
 def test_progress_every_s() -> None:
     reports: list[Analysis] = []
-    analyze(PigGame(), _pig(), limit=SearchLimit(time_s=0.15), progress=reports.append, progress_every_s=0.01)
+    analyze(PigGame(), _pig(), limit=SearchLimit(time_s=0.4), progress=reports.append, progress_every_s=0.01)
     assert len(reports) >= 3
 
 

@@ -59,6 +59,27 @@ def test_heuristic_is_a_distribution_and_the_prior_covers_legal_actions(seed: in
             assert tuple(pr) == ai._prior(GAME, tables, s, GAME.legal_actions(s))
 
 
+@settings(max_examples=3, deadline=None)
+@given(seed=st.integers(0, 10_000))
+def test_cached_potentials_equal_fresh_ones_across_determinizations(seed: int) -> None:
+    """The potentials cache is keyed on what the potentials read (face-up quests, hand sizes): a
+    determinization of hidden cards hits entries of another one only where the values are equal."""
+    tables = ai._tables(GAME)
+    rng = random.Random(seed)
+    for s in _walk(seed, 120)[::7]:
+        if s.phase == PH_OVER:
+            continue
+        seat = max(0, GAME.current_player(s))
+        for world in (s, GAME.sample_state(GAME.observation(s, seat), seat, rng)):
+            got = ai.potentials(GAME, world)
+            fresh = [
+                ai._static(tables, world, i)
+                + ai._reach(tables, ai._targets(tables, world, i), p.char, p.drone)
+                for i, p in enumerate(world.players)
+            ]
+            assert got == fresh
+
+
 def test_heuristic_equals_returns_at_the_end() -> None:
     """rule: tiberpunk/end-of-game — a finished game (here by the round cap) is scored by ``returns``."""
     for seed in (1, 2):
