@@ -13,11 +13,13 @@ Run: ``python -m bench.service [--seconds 3]`` (about 30 s). A real server runs 
 2. Throughput: Score with 16 calls in flight vs Echo with 16 in flight (target >= 50%), on the
    first registered game with an exact scorer (skipped, and said so, when none has one): the
    same position again and again (the server keeps recent answers, as Score is a pure function of
-   the position), and distinct positions on every call (3000 games' positions, each a new setup:
-   more than the server keeps answers, states or start states for, so nothing is reused — a real
-   client scoring other tables' games; mid-game records would only add replay work). The three
-   run in interleaved rounds (echo, uncached, cached, again), and each ratio is the median of the
-   rounds' ratios: a load spike from another process then hits both sides of a ratio, not one.
+   the position), and distinct positions on every call (twice as many games' positions, each a new
+   setup, as the largest cache a Score call goes through holds — ``service.convert``'s positions
+   already read, 4096 — so the calls never come back round to a position the server still keeps an
+   answer, a state or a start state for: a real client scoring other tables' games; mid-game records
+   would only add replay work). The three run in interleaved rounds (echo, uncached, cached,
+   again), and each ratio is the median of the rounds' ratios: a load spike from another process
+   then hits both sides of a ratio, not one.
 3. Deadline accuracy: SuggestAction with a 30 s budget and a 200 ms client deadline; wall time
    to the answer, p50 and max (target: max <= 250 ms, and an answer, not DEADLINE_EXCEEDED).
 
@@ -271,10 +273,12 @@ def main(argv: list[str] | None = None) -> int:
 
             if scored:
                 score_req = solver_pb.ScoreRequest(position=_decision_position(scored[0]))
-                # Distinct positions (more than the server keeps answers for): every call scores anew.
+                # Distinct positions, twice as many as the largest cache on the way holds: every call
+                # reads and scores anew, even once the calls have gone round the list.
+                distinct = 2 * max(c.size for c in (convert._RESOLVED, convert._CACHE, convert._INITIAL))
                 fresh = [
                     solver_pb.ScoreRequest(position=_decision_position(scored[0], seed))
-                    for seed in range(3000)
+                    for seed in range(distinct)
                 ]
                 counter = iter(range(10**9))
 
@@ -298,6 +302,7 @@ def main(argv: list[str] | None = None) -> int:
                     "ratio": tp["ratio"]["cached"],
                     "score_distinct_per_s": fresh_rate,
                     "ratio_distinct": tp["ratio"]["fresh"],
+                    "distinct_positions": len(fresh),
                     "rounds": ns.rounds,
                     "target_judged_on": "ratio_distinct",
                 }
@@ -305,7 +310,8 @@ def main(argv: list[str] | None = None) -> int:
                     f"[2] throughput, 16 in flight, Score on {scored[0]} vs echo {echo_rate:.0f}/s"
                     f" (target >= 50%, judged on the uncached number; ratios: median over"
                     f" {ns.rounds} interleaved rounds):\n"
-                    f"    uncached, a distinct game's position every call: {fresh_rate:.0f}/s ="
+                    f"    uncached, a distinct game's position every call ({len(fresh)} positions):"
+                    f" {fresh_rate:.0f}/s ="
                     f" {100 * tp['ratio']['fresh']:.0f}% of echo  <- the target's number\n"
                     f"    cached, the same position again (the server keeps recent answers):"
                     f" {score_rate:.0f}/s = {100 * tp['ratio']['cached']:.0f}% of echo",

@@ -13,6 +13,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from math import copysign, isnan
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +47,7 @@ __all__ = [
     "resolve_pack",
     "resolve_position",
     "score_to_pb",
+    "score_to_pb_fields",
     "setup_from_pb",
     "solve_to_pb",
     "summary_of",
@@ -345,6 +347,7 @@ def _replay_record(
     msg: pos_pb.Position,
     setup: Setup,
     *,
+    setup_msg: pos_pb.GameSetup,
     actions: tuple[str, ...],
     field: str,
     pack: str,
@@ -354,7 +357,7 @@ def _replay_record(
             f"a record holds at most {MAX_RECORD_ACTIONS} actions, not {len(actions)}",
             field=f"{field}.record.actions",
         )
-    base = (msg.game, pack, msg.record.setup.SerializeToString(deterministic=True))
+    base = (msg.game, pack, setup_msg.SerializeToString(deterministic=True))
     if not actions:
         return _start_state(game, setup, base, field=field, pack=pack)
     state = _CACHE.get((*base, actions))
@@ -403,9 +406,11 @@ def _resolve_position(msg: pos_pb.Position, *, field: str, content_root: str | N
             "the position is empty: set record, state_json or state_text", field=f"{field}.kind"
         )
     if kind == "record":
-        setup = setup_from_pb(msg.record.setup, field=f"{field}.record.setup")
-        actions = tuple(msg.record.actions)
-        state = _replay_record(game, msg, setup, actions=actions, field=field, pack=pack)
+        record = msg.record
+        setup_msg = record.setup
+        setup = setup_from_pb(setup_msg, field=f"{field}.record.setup")
+        actions = tuple(record.actions)
+        state = _replay_record(game, msg, setup, setup_msg=setup_msg, actions=actions, field=field, pack=pack)
         return Resolved(
             name=msg.game,
             game=game,
@@ -560,19 +565,73 @@ _STATUS = {
 }
 
 
+_LINE_BYTES: dict[tuple[str, float, str], bytes] = {}
+"""Score lines in wire format (one ``SeatScore.breakdown`` entry each), by (category, points, detail):
+lines recur across reports (``"3 cubes"``), and merging a seat's lines from their bytes costs half
+of filling their fields (bounded by ``_MAX_LINE_BYTES``)."""
+_MAX_LINE_BYTES = 20_000
+
+
+def _line_bytes(line: Any) -> bytes:
+    """One ``breakdown`` entry of a ``SeatScore`` in wire format (kept in ``_LINE_BYTES`` unless its
+    points are -0.0 or NaN, which a key by value would confuse with 0.0 or never find again)."""
+    holder = solver_pb.SeatScore()
+    m = holder.breakdown.add()
+    m.category = line.category
+    m.points = float(line.points)
+    m.detail = line.detail
+    data: bytes = holder.SerializeToString()
+    points = m.points
+    if not isnan(points) and (points or copysign(1.0, points) > 0):
+        if len(_LINE_BYTES) >= _MAX_LINE_BYTES:
+            _LINE_BYTES.clear()
+        _LINE_BYTES[line.category, points, line.detail] = data
+    return data
+
+
 def score_to_pb(report: ScoreReport) -> solver_pb.ScoreResponse:
-    """An exact score (built in place with ``add``: half the cost of nested constructors)."""
+    """An exact score (seats built in place with ``add``: half the cost of nested constructors).
+
+    Each seat's breakdown is merged from its lines' wire bytes (``_LINE_BYTES``), which equals adding
+    the lines field by field (``score_to_pb_fields``; ``tests/service/test_score_convert.py`` checks
+    both agree). A line with 0 points is looked up only when the 0 is +0.0.
+    """
     out = solver_pb.ScoreResponse(game=report.game, final=report.final)
     add_seat = out.seats.add
+    known = _LINE_BYTES.get
     for s in report.seats:
         seat = add_seat()  # field by field: cheaper than keyword arguments (upb)
         seat.seat = s.seat
         seat.total = float(s.total)
         seat.rank = s.rank
         seat.tiebreak.extend(s.tiebreak)
-        add_line = seat.breakdown.add
+        seat.MergeFromString(
+            b"".join(
+                [
+                    (
+                        known((x.category, x.points, x.detail))
+                        if x.points or copysign(1.0, x.points) > 0
+                        else None
+                    )
+                    or _line_bytes(x)
+                    for x in s.breakdown
+                ]
+            )
+        )
+    return out
+
+
+def score_to_pb_fields(report: ScoreReport) -> solver_pb.ScoreResponse:
+    """``score_to_pb`` filling every field of every line: the reference its fast path is tested against."""
+    out = solver_pb.ScoreResponse(game=report.game, final=report.final)
+    for s in report.seats:
+        seat = out.seats.add()
+        seat.seat = s.seat
+        seat.total = float(s.total)
+        seat.rank = s.rank
+        seat.tiebreak.extend(s.tiebreak)
         for line in s.breakdown:
-            m = add_line()
+            m = seat.breakdown.add()
             m.category = line.category
             m.points = float(line.points)
             m.detail = line.detail

@@ -7,6 +7,7 @@ Game-specific models live in ``solver/<game>.py`` and register their scorer and 
 from __future__ import annotations
 
 import enum
+import functools
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -157,8 +158,10 @@ def register_puzzle(game: str, kind: str, fn: PuzzleFn) -> None:
     _PUZZLES[kind] = (game, fn)
 
 
+@functools.cache
 def _load() -> None:
-    # Importing the game modules registers them; missing ones are simply not offered.
+    # Importing the game modules registers them; missing ones are simply not offered. Once done, done
+    # (cached): the lookups sit on every Score call's path.
     import importlib
 
     for name in ("solver.tiberius", "solver.tiberpunk"):

@@ -67,7 +67,7 @@ from games.tiberius.model import (
     TURNS,
 )
 from games.tiberius.rules import BLACK_BOXES, MOVE_BOXES, PCIM_MIN_MOVES, adoption_options, meets, set_bonus
-from games.tiberius.scoring import chain_key, consul_points, ranking, score_totals, tiebreak_reasons
+from games.tiberius.scoring import Line, chain_key, consul_points, ranking, score_totals, tiebreak_reasons
 from solver.core import (
     ScoreLine,
     ScoreReport,
@@ -117,15 +117,31 @@ def _state(state: Any) -> TiberiusState:
 # ============================================================================ score
 
 
+_SCORE_LINES: dict[tuple[str, int, str], ScoreLine] = {}
+"""Report lines by (category, points, detail): a line is a value and most recur, so one object serves
+every report that has it (bounded by ``_MAX_SCORE_LINES``)."""
+_MAX_SCORE_LINES = 20_000
+
+
+def _score_line(line: Line) -> ScoreLine:
+    """The report line of a tally line (made once per value, kept in ``_SCORE_LINES``)."""
+    made = ScoreLine(category=line.category, points=float(line.points), detail=line.detail)
+    if len(_SCORE_LINES) >= _MAX_SCORE_LINES:
+        _SCORE_LINES.clear()
+    _SCORE_LINES[line.category, line.points, line.detail] = made
+    return made
+
+
 def score(game: Game[Any, Any], state: Any) -> ScoreReport:
     """The exact score: per-seat totals, per-category lines, places and the deciding tie-breaks."""
     g, s = _game(game), _state(state)
-    tallies = g.tally(s)
-    totals = [t.total for t in tallies]
     keys = g.keys(s)
+    tallies = g.tally(s, keys=keys)
+    totals = [t.total for t in tallies]
     order = ranking(totals, keys)
     if s.players == 1:
         order = [0]
+    known = _SCORE_LINES.get
     seats = []
     for seat, t in enumerate(tallies):
         seats.append(
@@ -133,9 +149,7 @@ def score(game: Game[Any, Any], state: Any) -> ScoreReport:
                 seat=seat,
                 total=float(t.total),
                 rank=order.index(seat) + 1,
-                breakdown=tuple(
-                    ScoreLine(category=x.category, points=float(x.points), detail=x.detail) for x in t.lines
-                ),
+                breakdown=tuple([known((x.category, x.points, x.detail)) or _score_line(x) for x in t.lines]),
                 tiebreak=tiebreak_reasons(totals, keys, seat),
             )
         )

@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from games.core.protocol import TERMINAL, Game, GameConfig, GameInfo, Seat, Variant
+from games.core.protocol import TERMINAL, Game, GameConfig, GameInfo, OptionValue, Seat, Variant
 from games.core.rng import make_rng
 from games.errors import ConfigError, NotationError
 from games.tiberius import rules
@@ -28,7 +28,7 @@ from games.tiberius.codec import state_from_dict
 from games.tiberius.model import (
     BOX_CODES,
     BOX_NAMES,
-    EMPTY,
+    CARD,
     HIDDEN,
     IN,
     NOTHING,
@@ -97,68 +97,93 @@ class TiberiusGame(Game[TiberiusState, TAction]):
         self._by_code = {c.code: c.id for c in self.content.cards}
         self._adopt_by_code = {a.code: a.id for a in self.content.adoptions}
         self._ai = Evaluator(self.content)
+        # (influence_table, pcim_rule, marriage_vp, oldest_seat) when a config sets no option, and a
+        # seat's cubes at setup by number of players for the 'setup' influence table.
+        defaults = {v.name: v.default for v in self.info.variants}
+        self._defaults: tuple[str, str, str, OptionValue] = (
+            str(defaults["influence_table"]),
+            str(defaults["pcim_rule"]),
+            str(defaults["marriage_vp"]),
+            defaults["oldest_seat"],
+        )
+        self._start_cubes = {n: self._influence_cubes(v) for n, v in SETUP_INFLUENCE.items()}
+        # Per number of seats, the per-seat tuples every setup starts with (states are immutable, so
+        # every start state can share them): careers, played, bids, pcim_used, adopted.
+        self._blank = {
+            n: (((),) * n, (NOTHING,) * n, (0,) * n, (False,) * n, (-1,) * n) for n in SETUP_INFLUENCE
+        }
 
     # ------------------------------------------------------------------ setup and flow
     def new_state(self, config: GameConfig, seed: int) -> TiberiusState:
-        """rule: tiberius/setup - cubes, priority marker, adoption cards, shuffled decks, turn 1."""
+        """rule: tiberius/setup - cubes, priority marker, adoption cards, shuffled decks, turn 1.
+
+        Then the first turn starts (rule: tiberius/card-phase): the top card of each deck is turned
+        face up. The state is built once, directly (``tests/tiberius/test_fast_paths.py`` checks it
+        equals the step-by-step setup through ``rules.start_turn``); the draws are
+        ``random.Random.randrange``'s and ``random.Random.shuffle``'s, bit for bit
+        (:func:`games.tiberius.rules.below`, :func:`games.tiberius.rules.shuffled`).
+        """
         self.check_players(config)
         n = config.players
-        table = str(self.option(config, "influence_table"))
-        pcim_rule = str(self.option(config, "pcim_rule"))
-        marriage = str(self.option(config, "marriage_vp"))
-        oldest = self.option(config, "oldest_seat")
+        if config.options:
+            table = str(self.option(config, "influence_table"))
+            pcim_rule = str(self.option(config, "pcim_rule"))
+            marriage = str(self.option(config, "marriage_vp"))
+            oldest = self.option(config, "oldest_seat")
+        else:  # every option at its default (valid by construction: nothing to check)
+            table, pcim_rule, marriage, oldest = self._defaults
         if not isinstance(oldest, int) or not 0 <= oldest < n:
             raise ConfigError(
                 f"oldest_seat must be a seat 0..{n - 1}, not {oldest!r}", field="config.options.oldest_seat"
             )
-        rng = make_rng(seed)
-        priority = rng.randrange(n)
-        decks = []
+        getrandbits = make_rng(seed).getrandbits
+        priority = rules.below(getrandbits, n)
+        decks, face_up = [], []
         for deck in self.content.decks:
-            d = list(deck)
-            rng.shuffle(d)
-            decks.append(tuple(d))
-        adoption = list(range(len(self.content.adoptions)))
-        rng.shuffle(adoption)
+            cards = rules.shuffled(getrandbits, deck)
+            face_up.append(cards.pop(0))  # rule: tiberius/card-phase - the top card turned face up
+            decks.append(tuple(cards))
+        adoption = rules.shuffled(getrandbits, range(len(self.content.adoptions)))
         face = 2 if n >= 4 else 1
-        cubes = []
-        for s in range(n):
-            if table == "setup":
-                influence = SETUP_INFLUENCE[n]
-            else:
-                influence = MAT_INFLUENCE_FIRST + 2 * ((s - priority) % n)
-            cubes.append(tuple(influence if b == IN else 0 for b in range(len(BOX_CODES))))
-        w = rules.Work.of(
-            TiberiusState(
-                turn=1,
-                phase=0,
-                actor=priority,
-                start_priority=priority,
-                priority=priority,
-                cubes=tuple(cubes),
-                decks=tuple(decks),
-                face_up=(EMPTY,) * len(decks),
-                careers=((),) * n,
-                played=(NOTHING,) * n,
-                bids=(0,) * n,
-                pcim_used=(False,) * n,
-                secret=tuple(adoption[face : face + n]),
-                adopt_face_up=tuple(sorted(adoption[:face])),
-                adopt_unused=tuple(sorted(adoption[face + n :])),
-                adopted=(-1,) * n,
-                discarded=(),
-                black=0,
-                row_open=False,
-                family=False,
-                moved=0,
-                age=tuple((oldest + k) % n for k in range(n)),
-                influence_table=table,
-                pcim_rule=pcim_rule,
-                marriage_vp=marriage,
+        if table == "setup":
+            cubes = (self._start_cubes[n],) * n
+        else:
+            cubes = tuple(
+                [self._influence_cubes(MAT_INFLUENCE_FIRST + 2 * ((s - priority) % n)) for s in range(n)]
             )
+        careers, played, bids, pcim_used, adopted = self._blank[n]
+        return TiberiusState(
+            turn=1,
+            phase=CARD,
+            actor=priority,
+            start_priority=priority,
+            priority=priority,
+            cubes=cubes,
+            decks=tuple(decks),
+            face_up=tuple(face_up),
+            careers=careers,
+            played=played,
+            bids=bids,
+            pcim_used=pcim_used,
+            secret=tuple(adoption[face : face + n]),
+            adopt_face_up=tuple(sorted(adoption[:face])),
+            adopt_unused=tuple(sorted(adoption[face + n :])),
+            adopted=adopted,
+            discarded=(),
+            black=0,
+            row_open=False,
+            family=False,
+            moved=0,
+            age=tuple([(oldest + k) % n for k in range(n)]),
+            influence_table=table,
+            pcim_rule=pcim_rule,
+            marriage_vp=marriage,
         )
-        rules.start_turn(w)
-        return w.freeze()
+
+    @staticmethod
+    def _influence_cubes(influence: int) -> tuple[int, ...]:
+        """A seat's cubes at setup: ``influence`` cubes in the Influence box, none elsewhere."""
+        return tuple(influence if b == IN else 0 for b in range(len(BOX_CODES)))
 
     def num_players(self, state: TiberiusState) -> int:
         return state.players
@@ -175,14 +200,21 @@ class TiberiusGame(Game[TiberiusState, TAction]):
     # ------------------------------------------------------------------ scoring
     def loyal(self, state: TiberiusState, seat: Seat) -> bool:
         """rule: tiberius/adoption-phase - career cards from all six regional decks (the mat flips)."""
-        return len({self.content.cards[c].region for c in state.careers[seat]}) == len(self.content.decks)
+        careers, decks = state.careers[seat], len(self.content.decks)
+        if len(careers) < decks:  # fewer cards than decks: not all six (the usual case, no set to build)
+            return False
+        return len({self.content.cards[c].region for c in careers}) == decks
 
     def age_rank(self, state: TiberiusState) -> tuple[int, ...]:
         """Per seat, 0 for the oldest."""
-        return tuple(state.age.index(s) for s in range(state.players))
+        age = state.age
+        return tuple([age.index(s) for s in range(state.players)])
 
-    def tally(self, state: TiberiusState) -> tuple[SeatTally, ...]:
-        """Every seat's VP by the schedule, as if the game ended now (exact at the end)."""
+    def tally(
+        self, state: TiberiusState, *, keys: Sequence[tuple[int, ...]] | None = None
+    ) -> tuple[SeatTally, ...]:
+        """Every seat's VP by the schedule, as if the game ended now (exact at the end); ``keys``:
+        ``self.keys(state)`` when the caller has them already."""
         n = state.players
         return score_cubes(
             state.cubes,
@@ -190,6 +222,7 @@ class TiberiusGame(Game[TiberiusState, TAction]):
             [self.loyal(state, s) for s in range(n)],
             self.age_rank(state),
             marriage_vp=state.marriage_vp,
+            keys=keys,
         )
 
     def totals(self, state: TiberiusState) -> list[int]:

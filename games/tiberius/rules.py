@@ -8,7 +8,7 @@ the rulebook section it implements.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from games.core.protocol import Seat
@@ -51,12 +51,14 @@ __all__ = [
     "Work",
     "adoption_options",
     "affordable_rows",
+    "below",
     "is_legal",
     "legal_actions",
     "meets",
     "perform",
     "priority_order",
     "set_bonus",
+    "shuffled",
 ]
 
 BLACK_BOXES: tuple[Box, ...] = (CQ, IM, CC, GV, TR, IP, PR, EM, IN)
@@ -167,6 +169,44 @@ class Work:
     def stock(self, seat: Seat) -> int:
         """Cubes in ``seat``'s stock."""
         return CUBES_PER_PLAYER - sum(self.cubes[seat])
+
+
+def _steps(size: int) -> tuple[tuple[int, int], ...]:
+    """The Fisher-Yates steps of a list of ``size``, from the end: (index, bits drawn for a swap index)."""
+    return tuple((i, (i + 1).bit_length()) for i in range(size - 1, 0, -1))
+
+
+_STEPS: tuple[tuple[tuple[int, int], ...], ...] = tuple(_steps(size) for size in range(65))
+"""``_steps(size)`` for the sizes of the decks (a whole pack's 64 cards at most)."""
+
+
+def shuffled(getrandbits: Callable[[int], int], items: Iterable[int]) -> list[int]:
+    """``items`` shuffled exactly as ``random.Random.shuffle`` shuffles them, given its ``getrandbits``.
+
+    The same algorithm as the standard library's (Fisher-Yates from the end; each swap index drawn
+    as ``_randbelow`` draws it: as many bits as the bound needs, drawn again while too large), so a
+    seed deals the same decks, without a Python call per card for ``_randbelow``
+    (``tests/tiberius/test_fast_paths.py`` checks it against ``random.Random.shuffle``).
+    """
+    out = list(items)
+    size = len(out)
+    for i, k in _STEPS[size] if size < len(_STEPS) else _steps(size):
+        j = getrandbits(k)
+        while j > i:
+            j = getrandbits(k)
+        out[i], out[j] = out[j], out[i]
+    return out
+
+
+def below(getrandbits: Callable[[int], int], n: int) -> int:
+    """An int in [0, n) (n >= 1) drawn exactly as ``random.Random.randrange(n)`` draws it, given its
+    ``getrandbits`` (``_randbelow``: the bits ``n`` needs, drawn again while too large;
+    ``tests/tiberius/test_fast_paths.py`` checks it against ``randrange``)."""
+    k = n.bit_length()
+    r = getrandbits(k)
+    while r >= n:
+        r = getrandbits(k)
+    return r
 
 
 def priority_order(start: Seat, n: int) -> list[Seat]:

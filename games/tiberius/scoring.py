@@ -11,11 +11,12 @@ Reading of the schedule (documented in docs/tiberius.md):
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from operator import attrgetter, itemgetter
 
 from games.core.protocol import Seat
-from games.tiberius.model import CC, CQ, GV, IM, IN, IP, PC, PR, TR, Box
+from games.tiberius.model import CC, CQ, CUBES_PER_PLAYER, GV, IM, IN, IP, PC, PR, TR, Box
 
 __all__ = [
     "CHAIN_NAMES",
@@ -32,6 +33,8 @@ __all__ = [
 
 CHAIN_BOXES: tuple[Box, ...] = (IN, PC, IM, IP, PR, GV, CQ, CC, TR)
 """The cube boxes of the chain after adoption, in order (rule: tiberius/tie-breaker)."""
+_chain_boxes = itemgetter(*CHAIN_BOXES)
+"""The counts of ``CHAIN_BOXES`` of a cube vector, as a tuple."""
 CHAIN_NAMES: tuple[str, ...] = (
     "adoption",
     "influence",
@@ -86,7 +89,7 @@ def chain_key(cubes: Sequence[int], adopted: bool, age_rank: int) -> Key:
     Priesthoods, Governorships, Conquests, Consul/Censor, Triumphs, then the oldest player.
     ``age_rank`` is 0 for the oldest seat.
     """
-    return (int(adopted), *(cubes[b] for b in CHAIN_BOXES), -age_rank)
+    return (int(adopted), *_chain_boxes(cubes), -age_rank)
 
 
 def placement(
@@ -104,9 +107,10 @@ def consul_points(n: int) -> int:
 
 def _tie_note(cubes: Sequence[Sequence[int]], keys: Sequence[Key], box: Box, seat: Seat, need: int) -> str:
     """How the chain broke ``seat``'s ties in ``box`` (empty when nobody had as many cubes)."""
+    mine = cubes[seat][box]
     notes = []
     for t in range(len(cubes)):
-        if t == seat or cubes[t][box] != cubes[seat][box] or cubes[t][box] < need:
+        if t == seat or cubes[t][box] != mine or mine < need:
             continue
         for name, a, b in zip(CHAIN_NAMES, keys[seat], keys[t], strict=True):
             if a != b:
@@ -115,8 +119,95 @@ def _tie_note(cubes: Sequence[Sequence[int]], keys: Sequence[Key], box: Box, sea
     return f"; tie: {', '.join(notes)}" if notes else ""
 
 
+_PLACE_TEXT: dict[int, str] = {1: "most", 2: "next-most", 3: "third-most"}
+
+
 def _place_text(place: int) -> str:
-    return {1: "most", 2: "next-most", 3: "third-most"}.get(place, f"place {place}")
+    return _PLACE_TEXT.get(place) or f"place {place}"
+
+
+_LINES: dict[tuple[str, int, str], Line] = {}
+"""Lines already made, by (category, points, detail): a line is a value, and most lines recur
+(``"most (2 cubes)"``), so one object serves them all (bounded by ``_MAX_LINES``)."""
+_MAX_LINES = 20_000
+
+
+def _line(category: str, points: int, detail: str) -> Line:
+    key = (category, points, detail)
+    line = _LINES.get(key)
+    if line is None:
+        if len(_LINES) >= _MAX_LINES:
+            _LINES.clear()
+        line = _LINES[key] = Line(category, points, detail)
+    return line
+
+
+def _by_count(category: str, points: Callable[[int], int]) -> dict[int, Line]:
+    """The lines ``"<x> cubes"`` of a category scored by its cube count alone, for x = 0..40."""
+    return {x: Line(category, points(x), f"{x} cubes") for x in range(CUBES_PER_PLAYER + 1)}
+
+
+def _counted(table: dict[int, Line], x: int, points: Callable[[int], int]) -> Line:
+    """The line for a count beyond ``table`` (not from a legal position), made anew."""
+    return Line(table[0].category, points(x), f"{x} cubes")
+
+
+def _triumph_points(x: int) -> int:
+    """rule: tiberius/score-triumphs - 2 per cube, none -3."""
+    return 2 * x if x else -3
+
+
+def _priesthood_points(x: int) -> int:
+    """rule: tiberius/score-priesthoods - 1 VP per cube."""
+    return x
+
+
+def _influence_points(x: int) -> int:
+    """rule: tiberius/score-influence - 1 VP per 3 cubes."""
+    return x // 3
+
+
+_CONSUL = _by_count("Consul/Censor", consul_points)
+_TRIUMPHS = _by_count("Triumphs", _triumph_points)
+_PRIESTHOODS = _by_count("Priesthoods", _priesthood_points)
+_INFLUENCE = _by_count("Influence", _influence_points)
+_ADOPTED = (Line("Son of Augustus", 0, "not adopted"), Line("Son of Augustus", 8, "adopted"))
+_LOYAL = (Line("Loyalty", 0, "not all decks"), Line("Loyalty", 5, "all six decks"))
+_POINTS = attrgetter("points")
+
+
+def _places(cubes: Sequence[Sequence[int]], keys: Sequence[Key], box: Box) -> list[int]:
+    """Per seat, its place (1 = most) among the seats with cubes in ``box``; 0 without cubes."""
+    place = [0] * len(cubes)
+    for i, s in enumerate(placement(cubes, keys, box)):
+        place[s] = i + 1
+    return place
+
+
+_PLACED: dict[Box, tuple[str, tuple[int, ...], int]] = {
+    CQ: ("Conquests", (10, 5, 2), 0),  # rule: tiberius/score-conquests - 10 / 5 / 2, others 0
+    PC: ("Pro-Consular Imperium Maius", (12, 10), 7),  # rule: tiberius/score-pcim - 12 / 10 / 7
+    GV: ("Governorships", (6, 5, 4), 2),  # rule: tiberius/score-governorships - 6 / 5 / 4, others 2
+}
+"""The categories scored by place among the seats with cubes: (category, points by place, points
+for a later place)."""
+
+
+def _placed_line(
+    cubes: Sequence[Sequence[int]], keys: Sequence[Key], box: Box, seat: Seat, place: int
+) -> Line:
+    """The line of a category scored by place (``_PLACED``), for a seat with cubes there (``place`` > 0)."""
+    category, table, later = _PLACED[box]
+    x = cubes[seat][box]
+    tied = sum(1 for c in cubes if c[box] == x) > 1
+    tie = _tie_note(cubes, keys, box, seat, 1) if tied else ""
+    points = table[place - 1] if place <= len(table) else later
+    return _line(category, points, f"{_place_text(place)} ({x} cubes){tie}")
+
+
+_NO_CONQUESTS = Line("Conquests", 0, "no cubes")
+_NO_PCIM = Line("Pro-Consular Imperium Maius", 0, "no cubes")
+_NO_GOVERNORSHIPS = Line("Governorships", 0, "no cubes")
 
 
 def score_cubes(
@@ -126,6 +217,7 @@ def score_cubes(
     age_rank: Sequence[int],
     *,
     marriage_vp: str = "schedule",
+    keys: Sequence[Key] | None = None,
 ) -> tuple[SeatTally, ...]:
     """Score every seat by the VP schedule.
 
@@ -135,87 +227,64 @@ def score_cubes(
         loyal: per seat, whether it holds career cards from all six decks.
         age_rank: per seat, 0 for the oldest.
         marriage_vp: "schedule" (default) or "aid" (the VP aid adds 1 VP per marriage cube).
+        keys: the seats' ``chain_key`` when the caller has them already (else computed here).
     """
     n = len(cubes)
-    keys = [chain_key(cubes[s], adopted[s], age_rank[s]) for s in range(n)]
-    lines: list[list[Line]] = [[] for _ in range(n)]
-
-    def places(box: Box) -> dict[Seat, int]:
-        return {s: i + 1 for i, s in enumerate(placement(cubes, keys, box))}
-
-    # rule: tiberius/score-conquests - 10 / 5 / 2, others 0.
-    pl = places(CQ)
+    if keys is None:
+        keys = [chain_key(cubes[s], adopted[s], age_rank[s]) for s in range(n)]
+    conquests, pcim, governors = _places(cubes, keys, CQ), _places(cubes, keys, PC), _places(cubes, keys, GV)
+    imperator = placement(cubes, keys, IP, min_cubes=0)
+    aid = marriage_vp == "aid"
+    out = []
     for s in range(n):
-        p = pl.get(s, 0)
-        pts = {1: 10, 2: 5, 3: 2}.get(p, 0)
-        why = (
-            f"{_place_text(p)} ({cubes[s][CQ]} cubes){_tie_note(cubes, keys, CQ, s, 1)}" if p else "no cubes"
+        c = cubes[s]
+        # rule: tiberius/score-imperial-marriages - most (no tie-breaker) +5, none -5.
+        im = c[IM]
+        if im == 0:
+            im_points, im_why = -5, "no cubes"
+        elif all(im > cubes[t][IM] for t in range(n) if t != s):
+            im_points, im_why = 5, "strictly most"
+        else:
+            im_points, im_why = 0, "not strictly most"
+        if aid:
+            im_points += im
+            im_why += f", +1 per cube ({im})"
+        # rule: tiberius/score-imperator - 1 per cube, most +3, least -3.
+        ip = c[IP]
+        ip_points, ip_why = ip, f"{ip} cubes"
+        most = imperator[0] == s and ip >= 1
+        least = n >= 2 and imperator[-1] == s
+        if most:
+            ip_points, ip_why = ip_points + 3, ip_why + ", most +3"
+        if least:
+            ip_points, ip_why = ip_points - 3, ip_why + ", least -3"
+        if most or least:
+            ip_why += _tie_note(cubes, keys, IP, s, 0)
+        p = conquests[s], pcim[s], governors[s]
+        lines = (
+            # rule: tiberius/score-conquests - 10 / 5 / 2, others 0.
+            _placed_line(cubes, keys, CQ, s, p[0]) if p[0] else _NO_CONQUESTS,
+            _line("Imperial Marriages", im_points, im_why if im == 0 else f"{im_why} ({im} cubes)"),
+            # rule: tiberius/score-pcim - 12 / 10 / 7 with cubes, 0 without.
+            _placed_line(cubes, keys, PC, s, p[1]) if p[1] else _NO_PCIM,
+            # rule: tiberius/score-consul-censor
+            _CONSUL.get(c[CC]) or _counted(_CONSUL, c[CC], consul_points),
+            # rule: tiberius/score-governorships - 6 / 5 / 4, others with cubes 2.
+            _placed_line(cubes, keys, GV, s, p[2]) if p[2] else _NO_GOVERNORSHIPS,
+            # rule: tiberius/score-triumphs - 2 per cube, none -3.
+            _TRIUMPHS.get(c[TR]) or _counted(_TRIUMPHS, c[TR], _triumph_points),
+            _line("Imperator", ip_points, ip_why),
+            # rule: tiberius/score-priesthoods
+            _PRIESTHOODS.get(c[PR]) or _counted(_PRIESTHOODS, c[PR], _priesthood_points),
+            # rule: tiberius/score-adoption
+            _ADOPTED[1 if adopted[s] else 0],
+            # rule: tiberius/score-loyalty
+            _LOYAL[1 if loyal[s] else 0],
+            # rule: tiberius/score-influence - 1 VP per 3 cubes.
+            _INFLUENCE.get(c[IN]) or _counted(_INFLUENCE, c[IN], _influence_points),
         )
-        lines[s].append(Line("Conquests", pts, why))
-    # rule: tiberius/score-imperial-marriages - most (no tie-breaker) +5, none -5.
-    for s in range(n):
-        x = cubes[s][IM]
-        others = max((cubes[t][IM] for t in range(n) if t != s), default=-1)
-        pts = 5 if x >= 1 and x > others else (-5 if x == 0 else 0)
-        why = "strictly most" if pts == 5 else ("no cubes" if x == 0 else "not strictly most")
-        if marriage_vp == "aid":
-            pts += x
-            why += f", +1 per cube ({x})"
-        lines[s].append(Line("Imperial Marriages", pts, why if x == 0 else f"{why} ({x} cubes)"))
-    # rule: tiberius/score-pcim - 12 / 10 / 7 with cubes, 0 without.
-    pl = places(PC)
-    for s in range(n):
-        p = pl.get(s, 0)
-        pts = {1: 12, 2: 10}.get(p, 7) if p else 0
-        why = (
-            f"{_place_text(p)} ({cubes[s][PC]} cubes){_tie_note(cubes, keys, PC, s, 1)}" if p else "no cubes"
-        )
-        lines[s].append(Line("Pro-Consular Imperium Maius", pts, why))
-    # rule: tiberius/score-consul-censor
-    for s in range(n):
-        lines[s].append(Line("Consul/Censor", consul_points(cubes[s][CC]), f"{cubes[s][CC]} cubes"))
-    # rule: tiberius/score-governorships - 6 / 5 / 4, others with cubes 2.
-    pl = places(GV)
-    for s in range(n):
-        p = pl.get(s, 0)
-        pts = {1: 6, 2: 5, 3: 4}.get(p, 2) if p else 0
-        why = (
-            f"{_place_text(p)} ({cubes[s][GV]} cubes){_tie_note(cubes, keys, GV, s, 1)}" if p else "no cubes"
-        )
-        lines[s].append(Line("Governorships", pts, why))
-    # rule: tiberius/score-triumphs - 2 per cube, none -3.
-    for s in range(n):
-        x = cubes[s][TR]
-        lines[s].append(Line("Triumphs", 2 * x if x else -3, f"{x} cubes"))
-    # rule: tiberius/score-imperator - 1 per cube, most +3, least -3.
-    order = placement(cubes, keys, IP, min_cubes=0)
-    for s in range(n):
-        x = cubes[s][IP]
-        pts, why = x, f"{x} cubes"
-        if order[0] == s and x >= 1:
-            pts, why = pts + 3, why + ", most +3"
-        if n >= 2 and order[-1] == s:
-            pts, why = pts - 3, why + ", least -3"
-        if (order[0] == s and x >= 1) or (n >= 2 and order[-1] == s):
-            why += _tie_note(cubes, keys, IP, s, 0)
-        lines[s].append(Line("Imperator", pts, why))
-    # rule: tiberius/score-priesthoods
-    for s in range(n):
-        lines[s].append(Line("Priesthoods", cubes[s][PR], f"{cubes[s][PR]} cubes"))
-    # rule: tiberius/score-adoption
-    for s in range(n):
-        lines[s].append(
-            Line("Son of Augustus", 8 if adopted[s] else 0, "adopted" if adopted[s] else "not adopted")
-        )
-    # rule: tiberius/score-loyalty
-    for s in range(n):
-        lines[s].append(
-            Line("Loyalty", 5 if loyal[s] else 0, "all six decks" if loyal[s] else "not all decks")
-        )
-    # rule: tiberius/score-influence - 1 VP per 3 cubes.
-    for s in range(n):
-        lines[s].append(Line("Influence", cubes[s][IN] // 3, f"{cubes[s][IN]} cubes"))
-    return tuple(SeatTally(s, sum(x.points for x in lines[s]), tuple(lines[s])) for s in range(n))
+        out.append(SeatTally(s, sum(map(_POINTS, lines)), lines))
+    return tuple(out)
 
 
 def score_totals(

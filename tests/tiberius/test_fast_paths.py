@@ -1,0 +1,285 @@
+"""The fast paths of setup and scoring equal the straightforward code they replaced.
+
+``new_state`` deals with ``rules.below``/``rules.shuffled`` (``random.Random``'s draws, bit for bit)
+and builds the first turn's state directly; ``score_cubes`` reuses line objects and tables. Each is
+checked here against a reference: the step-by-step setup (``Random.randrange``, ``Random.shuffle``,
+``rules.start_turn``) and the category-by-category scoring, kept below as they were.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from games.core import GameConfig
+from games.core.rng import make_rng
+from games.tiberius import rules
+from games.tiberius.game import MAT_INFLUENCE_FIRST, SETUP_INFLUENCE
+from games.tiberius.model import BOX_CODES, CC, CQ, EMPTY, GV, IM, IN, IP, NOTHING, PC, PR, TR, TiberiusState
+from games.tiberius.scoring import CHAIN_NAMES, Line, SeatTally, chain_key, placement, score_cubes
+from solver.core import get_scorer
+from tests.tiberius.helpers import game
+
+# ------------------------------------------------------------------------------------ draws
+
+
+@settings(max_examples=200, deadline=None)
+@given(seed=st.integers(0, 2**64), size=st.integers(0, 80))
+def test_shuffled_is_random_shuffle(seed, size):
+    """rule: tiberius/setup - a seed shuffles a deck exactly as ``random.Random.shuffle`` does, and
+    leaves the generator at the same point (the next draw agrees too)."""
+    items = list(range(100, 100 + size))
+    expected = list(items)
+    reference = random.Random(seed)
+    reference.shuffle(expected)
+    fast = random.Random(seed)
+    assert rules.shuffled(fast.getrandbits, items) == expected
+    assert fast.getrandbits(32) == reference.getrandbits(32)
+
+
+@settings(max_examples=200, deadline=None)
+@given(seed=st.integers(0, 2**64), n=st.integers(1, 10**6))
+def test_below_is_randrange(seed, n):
+    """rule: tiberius/setup - the priority marker is drawn as ``random.Random.randrange(n)`` draws it."""
+    reference, fast = random.Random(seed), random.Random(seed)
+    assert rules.below(fast.getrandbits, n) == reference.randrange(n)
+    assert fast.getrandbits(32) == reference.getrandbits(32)
+
+
+# ------------------------------------------------------------------------------------ setup
+
+
+def reference_new_state(config: GameConfig, seed: int) -> TiberiusState:
+    """The setup step by step, as it was: draws through ``random.Random``, then ``rules.start_turn``.
+
+    rule: tiberius/setup, rule: tiberius/card-phase
+    """
+    g = game()
+    n = config.players
+    table = str(g.option(config, "influence_table"))
+    oldest = g.option(config, "oldest_seat")
+    assert isinstance(oldest, int)
+    rng = make_rng(seed)
+    priority = rng.randrange(n)
+    decks = []
+    for deck in g.content.decks:
+        d = list(deck)
+        rng.shuffle(d)
+        decks.append(tuple(d))
+    adoption = list(range(len(g.content.adoptions)))
+    rng.shuffle(adoption)
+    face = 2 if n >= 4 else 1
+    cubes = []
+    for s in range(n):
+        influence = SETUP_INFLUENCE[n] if table == "setup" else MAT_INFLUENCE_FIRST + 2 * ((s - priority) % n)
+        cubes.append(tuple(influence if b == IN else 0 for b in range(len(BOX_CODES))))
+    w = rules.Work.of(
+        TiberiusState(
+            turn=1,
+            phase=0,
+            actor=priority,
+            start_priority=priority,
+            priority=priority,
+            cubes=tuple(cubes),
+            decks=tuple(decks),
+            face_up=(EMPTY,) * len(decks),
+            careers=((),) * n,
+            played=(NOTHING,) * n,
+            bids=(0,) * n,
+            pcim_used=(False,) * n,
+            secret=tuple(adoption[face : face + n]),
+            adopt_face_up=tuple(sorted(adoption[:face])),
+            adopt_unused=tuple(sorted(adoption[face + n :])),
+            adopted=(-1,) * n,
+            discarded=(),
+            black=0,
+            row_open=False,
+            family=False,
+            moved=0,
+            age=tuple((oldest + k) % n for k in range(n)),
+            influence_table=table,
+            pcim_rule=str(g.option(config, "pcim_rule")),
+            marriage_vp=str(g.option(config, "marriage_vp")),
+        )
+    )
+    rules.start_turn(w)
+    return w.freeze()
+
+
+OPTIONS = st.fixed_dictionaries(
+    {},
+    optional={
+        "influence_table": st.sampled_from(["setup", "mat"]),
+        "pcim_rule": st.sampled_from(["once", "influence"]),
+        "marriage_vp": st.sampled_from(["schedule", "aid"]),
+        "oldest_seat": st.just(0),
+    },
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(players=st.integers(1, 6), seed=st.integers(0, 2**63), options=OPTIONS)
+def test_new_state_equals_step_by_step_setup(players, seed, options):
+    """rule: tiberius/setup - the same seed deals the same game as the step-by-step setup."""
+    config = GameConfig(players=players, options=options)
+    assert game().new_state(config, seed) == reference_new_state(config, seed)
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4, 5, 6])
+def test_new_state_equals_step_by_step_setup_every_seed(players):
+    """rule: tiberius/setup - 300 consecutive seeds per player count, defaults (the service's path)."""
+    config = GameConfig(players=players)
+    for seed in range(300):
+        assert game().new_state(config, seed) == reference_new_state(config, seed)
+
+
+# ------------------------------------------------------------------------------------ scoring
+
+
+def _tie_note(cubes, keys, box, seat, need):
+    notes = []
+    for t in range(len(cubes)):
+        if t == seat or cubes[t][box] != cubes[seat][box] or cubes[t][box] < need:
+            continue
+        for name, a, b in zip(CHAIN_NAMES, keys[seat], keys[t], strict=True):
+            if a != b:
+                notes.append(f"{'ahead of' if a > b else 'behind'} seat {t} by {name}")
+                break
+    return f"; tie: {', '.join(notes)}" if notes else ""
+
+
+def _place_text(place):
+    return {1: "most", 2: "next-most", 3: "third-most"}.get(place, f"place {place}")
+
+
+def _consul(n):
+    return n + 2 * min(n, 1) + min(max(n - 1, 0), 1)
+
+
+def reference_score_cubes(
+    cubes: Sequence[Sequence[int]],
+    adopted: Sequence[bool],
+    loyal: Sequence[bool],
+    age_rank: Sequence[int],
+    *,
+    marriage_vp: str = "schedule",
+) -> tuple[SeatTally, ...]:
+    """The VP schedule category by category, as it was (rule: tiberius/score-conquests ...
+    rule: tiberius/score-influence, rule: tiberius/tie-breaker)."""
+    n = len(cubes)
+    keys = [chain_key(cubes[s], adopted[s], age_rank[s]) for s in range(n)]
+    lines: list[list[Line]] = [[] for _ in range(n)]
+
+    def places(box):
+        return {s: i + 1 for i, s in enumerate(placement(cubes, keys, box))}
+
+    def placed(box, category, table, later):
+        pl = places(box)
+        for s in range(n):
+            p = pl.get(s, 0)
+            pts = (table[p - 1] if p <= len(table) else later) if p else 0
+            why = (
+                f"{_place_text(p)} ({cubes[s][box]} cubes){_tie_note(cubes, keys, box, s, 1)}"
+                if p
+                else "no cubes"
+            )
+            lines[s].append(Line(category, pts, why))
+
+    placed(CQ, "Conquests", (10, 5, 2), 0)
+    for s in range(n):
+        x = cubes[s][IM]
+        others = max((cubes[t][IM] for t in range(n) if t != s), default=-1)
+        pts = 5 if x >= 1 and x > others else (-5 if x == 0 else 0)
+        why = "strictly most" if pts == 5 else ("no cubes" if x == 0 else "not strictly most")
+        if marriage_vp == "aid":
+            pts += x
+            why += f", +1 per cube ({x})"
+        lines[s].append(Line("Imperial Marriages", pts, why if x == 0 else f"{why} ({x} cubes)"))
+    placed(PC, "Pro-Consular Imperium Maius", (12, 10), 7)
+    for s in range(n):
+        lines[s].append(Line("Consul/Censor", _consul(cubes[s][CC]), f"{cubes[s][CC]} cubes"))
+    placed(GV, "Governorships", (6, 5, 4), 2)
+    for s in range(n):
+        x = cubes[s][TR]
+        lines[s].append(Line("Triumphs", 2 * x if x else -3, f"{x} cubes"))
+    order = placement(cubes, keys, IP, min_cubes=0)
+    for s in range(n):
+        x = cubes[s][IP]
+        pts, why = x, f"{x} cubes"
+        if order[0] == s and x >= 1:
+            pts, why = pts + 3, why + ", most +3"
+        if n >= 2 and order[-1] == s:
+            pts, why = pts - 3, why + ", least -3"
+        if (order[0] == s and x >= 1) or (n >= 2 and order[-1] == s):
+            why += _tie_note(cubes, keys, IP, s, 0)
+        lines[s].append(Line("Imperator", pts, why))
+    for s in range(n):
+        lines[s].append(Line("Priesthoods", cubes[s][PR], f"{cubes[s][PR]} cubes"))
+    for s in range(n):
+        lines[s].append(
+            Line("Son of Augustus", 8 if adopted[s] else 0, "adopted" if adopted[s] else "not adopted")
+        )
+    for s in range(n):
+        lines[s].append(
+            Line("Loyalty", 5 if loyal[s] else 0, "all six decks" if loyal[s] else "not all decks")
+        )
+    for s in range(n):
+        lines[s].append(Line("Influence", cubes[s][IN] // 3, f"{cubes[s][IN]} cubes"))
+    return tuple(SeatTally(s, sum(x.points for x in lines[s]), tuple(lines[s])) for s in range(n))
+
+
+@st.composite
+def tables(draw):
+    """Any seats' cubes (small counts, so ties are frequent; sometimes past the 40-cube tables)."""
+    n = draw(st.integers(1, 6))
+    top = draw(st.sampled_from([2, 5, 45]))
+    cubes = [tuple(draw(st.integers(0, top)) for _ in BOX_CODES) for _ in range(n)]
+    adopted = [draw(st.booleans()) for _ in range(n)]
+    loyal = [draw(st.booleans()) for _ in range(n)]
+    ages = draw(st.permutations(range(n)))
+    return cubes, adopted, loyal, ages, draw(st.sampled_from(["schedule", "aid"]))
+
+
+@settings(max_examples=400, deadline=None)
+@given(table=tables())
+def test_score_cubes_equals_reference(table):
+    """rule: tiberius/tie-breaker - same lines (category, points, detail), totals and order."""
+    cubes, adopted, loyal, ages, marriage = table
+    expected = reference_score_cubes(cubes, adopted, loyal, ages, marriage_vp=marriage)
+    assert score_cubes(cubes, adopted, loyal, ages, marriage_vp=marriage) == expected
+    keys = [chain_key(cubes[s], adopted[s], ages[s]) for s in range(len(cubes))]
+    assert score_cubes(cubes, adopted, loyal, ages, marriage_vp=marriage, keys=keys) == expected
+
+
+@settings(max_examples=30, deadline=None)
+@given(players=st.integers(1, 6), seed=st.integers(0, 10**6))
+def test_scorer_on_played_games_equals_reference(players, seed):
+    """rule: tiberius/end-of-game - along random games, the scorer's lines and totals are the
+    reference's, and its report lines are the tally's lines."""
+    g = game()
+    rng = random.Random(seed)
+    s = g.new_state(GameConfig(players=players), seed)
+    score = get_scorer("tiberius")
+    while True:
+        n = s.players
+        ref = reference_score_cubes(
+            s.cubes,
+            [s.adopted[k] >= 0 for k in range(n)],
+            [g.loyal(s, k) for k in range(n)],
+            g.age_rank(s),
+            marriage_vp=s.marriage_vp,
+        )
+        assert g.tally(s) == ref
+        report = score(g, s)
+        for seat, tally in zip(report.seats, ref, strict=True):
+            assert seat.total == tally.total
+            assert [(x.category, x.points, x.detail) for x in seat.breakdown] == [
+                (x.category, float(x.points), x.detail) for x in tally.lines
+            ]
+        if g.is_terminal(s):
+            break
+        s = g.apply(s, rng.choice(list(g.legal_actions(s))))
