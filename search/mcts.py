@@ -100,7 +100,8 @@ class _Node:
         self.expanded = False
         self.order: list[int] = []  # PUCT: action indices by descending prior, then index
         self.nxt: list[int] = []  # PUCT: nxt[j] = the first position after j in ``order`` with a lower prior
-        self.visited: list[int] = []  # PUCT: indices of the children created so far
+        # PUCT: (index, child, prior) of the children created so far
+        self.visited: list[tuple[int, _Node, float]] = []
         self.cursor = 0  # PUCT: ``order[:cursor]`` are all visited
 
 
@@ -438,7 +439,7 @@ class MCTS:
                     break
                 nxt = self._new_node(game.apply_trusted(node.state, node.actions[i]))
                 node.children[i] = nxt
-                node.visited.append(i)
+                node.visited.append((i, nxt, node.priors[i] if node.priors is not None else 0.0))
                 path.append(nxt)
                 value = self._evaluate(nxt, rng)
                 break
@@ -538,9 +539,7 @@ class MCTS:
             best_i = 0
             best = -math.inf
         solver = self.options.solver
-        for i in node.visited:
-            c = children[i]
-            assert c is not None
+        for i, c, prior in node.visited:
             n = c.n
             if n == 0:
                 continue  # counted with the unvisited ones
@@ -551,7 +550,7 @@ class MCTS:
                     continue
             else:
                 q = c.w[p] / n
-            score = (q - lo) * kq + scale * priors[i] / (1 + n)
+            score = (q - lo) * kq + scale * prior / (1 + n)
             if score > best or (score == best and i < best_i):
                 best, best_i = score, i
         return best_i
