@@ -188,6 +188,9 @@ def speed(game: Game[Any, Any], positions: list[Any], args: argparse.Namespace) 
         for depth in depths:
             label = depth_label(depth)
             opts = SearchOptions(rollout_depth=depth, uct_c=args.uct_c, puct_c=args.puct_c)
+            # warm the game's own caches (priors, potentials) first: the first search of a position
+            # would fill them for whichever side runs second
+            analyze(game, state, limit=SearchLimit(time_s=t / 2), seed=i, options=opts, algorithm="mcts")
             add(
                 f"ours mcts {label}", our_rate(game, state, limit=lim, seed=i, options=opts, algorithm="mcts")
             )
@@ -200,6 +203,8 @@ def speed(game: Game[Any, Any], positions: list[Any], args: argparse.Namespace) 
             opts = SearchOptions(rollout_depth=depth, uct_c=args.uct_c, puct_c=args.puct_c)
             label = depth_label(depth)
             if game.info.hidden_information:
+                warm = SearchLimit(time_s=t / 2)
+                analyze(game, state, limit=warm, seed=i, options=opts, algorithm="ismcts")
                 add(
                     f"ours ismcts {label}",
                     our_rate(game, state, limit=lim, seed=i, options=opts, algorithm="ismcts"),
