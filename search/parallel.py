@@ -15,6 +15,7 @@ on the way in; use "forkserver" or "spawn" in a multi-threaded server if the gam
 
 from __future__ import annotations
 
+import gc
 import multiprocessing as mp
 import time
 from dataclasses import dataclass
@@ -101,6 +102,10 @@ class _Job:
 
 
 def _worker(conn: Connection, job: _Job) -> None:
+    # Everything inherited from the parent goes to the collector's permanent generation: a full
+    # collection in this process then never walks (and copies, page by page) the parent's heap,
+    # which in a long-lived parent can take longer than the whole margin before the deadline.
+    gc.freeze()
     game, state, algorithm, options = job.game, job.state, job.algorithm, job.options
     limit, seed, start, stop, want_progress = job.limit, job.seed, job.start, job.stop, job.want_progress
     try:
