@@ -40,7 +40,7 @@ from games.core import CHANCE, TERMINAL, Game, derive_seed, make_rng
 from games.errors import LimitError, WrongSeatError
 from search._loop import run_loop
 from search._stats import ChildStats, RootStats, to_analysis
-from search.mcts import has_prior, leaf_depth, rollout
+from search.mcts import has_prior, leaf_depth, rollout, value_scale
 from search.types import Analysis, ProgressCallback, SearchLimit, SearchOptions, StopFlag
 
 __all__ = ["ISMCTS"]
@@ -239,10 +239,7 @@ class ISMCTS:
         available unexpanded action first (at random); PUCT (when the game gives priors for this
         position) weighs them by prior, unvisited ones valued at the node's mean."""
         children = node.children
-        lo, kq = 0.0, 1.0
-        span = self._hi - self._lo
-        if self.options.normalize_values and span > 1e-9:  # as MCTS._value_scale
-            lo, kq = self._lo, 1.0 / span
+        lo, kq = value_scale(self.options, self._lo, self._hi)
         if priors is None:
             c2 = self.options.uct_c * self.options.uct_c
             sqrt, log = math.sqrt, math.log

@@ -61,6 +61,16 @@ def leaf_depth(game: Game[Any, Any], options: SearchOptions) -> int | None:
     return options.rollout_depth
 
 
+def value_scale(options: SearchOptions, lo: float, hi: float) -> tuple[float, float]:
+    """``(lo, k)``: selection reads a mean value ``q`` as ``(q - lo) * k`` (``normalize_values``:
+    the leaf values seen so far, from ``lo`` to ``hi``, span [0, 1]; until they spread, ``q`` as it
+    is). Shared by MCTS and ISMCTS."""
+    span = hi - lo
+    if options.normalize_values and span > 1e-9:
+        return lo, 1.0 / span
+    return 0.0, 1.0
+
+
 class _Node:
     """A tree node. Decision nodes keep ``actions``/``children``/``priors``; chance nodes ``cmap``
     (children by outcome) and, once visited in the tree, ``actions`` (the outcomes) and ``priors``
@@ -470,12 +480,8 @@ class MCTS:
         return cum
 
     def _value_scale(self) -> tuple[float, float]:
-        """``(lo, k)``: selection reads a mean value ``q`` as ``(q - lo) * k`` (``normalize_values``:
-        the leaf values seen so far span [0, 1]; until they spread, ``q`` as it is)."""
-        span = self._hi - self._lo
-        if self.options.normalize_values and span > 1e-9:
-            return self._lo, 1.0 / span
-        return 0.0, 1.0
+        """:func:`value_scale` of this search's leaf value range."""
+        return value_scale(self.options, self._lo, self._hi)
 
     def _select_uct(self, node: _Node, p: int) -> int:
         c2log = self.options.uct_c * self.options.uct_c * math.log(node.n)
