@@ -7,7 +7,10 @@ more), so the merged result depends only on the seed, the worker count and the l
 apply to every worker (the deadline is on the shared monotonic clock). Workers send their root
 statistics back through pipes (also periodically, for progress); the parent merges them: visits
 and per-seat value sums add up, proofs hold, the principal variation of a move comes from the
-worker that visited it most.
+worker that visited it most. Under a time bound the parent waits for a worker's result until
+``_LATE_S`` past the bound at the most: a worker that a loaded machine has not scheduled by then is
+stopped, and its last progress report (if any) is merged in its place, so one slow process cannot
+hold the answer back. Without a time bound the parent waits for every worker (determinism).
 
 Processes are started with ``mp_context`` ("fork" by default where available: nothing is pickled
 on the way in; use "forkserver" or "spawn" in a multi-threaded server if the game is picklable).
@@ -33,6 +36,11 @@ __all__ = ["parallel_search", "worker_limits"]
 
 _MERGE_MARGIN_S = 0.02
 """Workers stop this much before a time bound, leaving time to send, merge and rank the results."""
+
+_LATE_S = 0.02
+"""How long past a time bound the parent still waits for a worker's result before it answers
+without it (a worker stops ``_MERGE_MARGIN_S`` before the bound, so it has ``_MERGE_MARGIN_S +
+_LATE_S`` to deliver)."""
 
 
 def worker_limits(limit: SearchLimit, workers: int, *, start: float = 0.0) -> list[SearchLimit]:
@@ -213,6 +221,7 @@ def parallel_search(
     reasons: list[str] = []
     errors: list[BaseException] = []
     open_conns = {i: conn for i, conn in enumerate(conns, start=1)}
+    late: set[int] = set()  # workers given up on at the time bound
 
     def drain(timeout: float | None) -> None:
         """Read what the workers sent (waiting up to ``timeout`` seconds for something)."""
@@ -263,15 +272,25 @@ def parallel_search(
         )
         reasons.append(why)
         mine = engine.root_stats(sims)
+        give_up = limit.end_time(start) + _LATE_S  # inf without a time bound: wait for all
         while open_conns:
             relay.is_set()  # pass a late stop on
-            drain(0.02)
+            left = give_up - time.monotonic()
+            if left <= 0:
+                shared_stop.set()
+                late.update(open_conns)
+                reasons.append("time")
+                break
+            drain(min(0.02, left))
     finally:
         dispose(engine)  # worker 0's tree is freed off this path
         shared_stop.set()
         for i, proc in enumerate(procs, start=1):
             if i in done:
                 continue  # it sent its result and exits by itself (freeing its tree): no waiting
+            if i in late:
+                proc.kill()  # past the bound: its result would come too late to use
+                continue
             proc.join(timeout=5)
             if proc.is_alive():
                 proc.kill()
@@ -279,7 +298,8 @@ def parallel_search(
             conn.close()
     if errors:
         raise errors[0]
-    parts = [mine, *(done[i] for i in sorted(done))]
+    # a finished worker's final stats, a late one's last progress report (if it sent any)
+    parts = [mine, *(latest[i] for i in sorted(latest))]
     return to_analysis(
         merge_stats(parts),
         seed=seed,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from dataclasses import replace
@@ -135,6 +136,45 @@ def test_parallel_time_limit_and_progress() -> None:
     assert a.stopped_by == "time" and a.final
     assert wall < 0.4 + 1.0  # generous guard: process start-up on a loaded machine
     assert reports and not reports[0].final and reports[0].workers == 2
+
+
+class _StallingPig(PigGame):
+    """Hidden Pig whose heuristic stalls for a second in every process but the one that made it:
+    a root-parallel worker that the machine does not schedule before the deadline."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.home = os.getpid()
+
+    def heuristic(self, state: PigState) -> tuple[float, ...]:
+        if os.getpid() != self.home:
+            time.sleep(1.0)
+        return super().heuristic(state)
+
+
+@pytest.mark.parametrize("with_progress", [False, True])
+def test_parallel_answers_without_a_late_worker(with_progress: bool) -> None:
+    """A worker that has not delivered by the time bound is stopped and left out; the answer comes
+    at the bound (plus the merge margin), not when the stalled worker finishes."""
+    game = _StallingPig()
+    reports: list[Analysis] = []
+    opts = SearchOptions(progress_interval_s=0.05)
+    t0 = time.monotonic()
+    a = analyze(
+        game,
+        _pig(),
+        limit=SearchLimit(time_s=0.3),
+        seed=5,
+        workers=2,
+        options=opts,
+        progress=reports.append if with_progress else None,
+    )
+    wall = time.monotonic() - t0
+    assert wall < 0.3 + 0.5  # the stalled worker would have held it past 1 s
+    assert a.final and a.stopped_by == "time"
+    assert a.simulations > 0
+    # only this process's simulations (the stalled worker never finished one)
+    assert sum(c.visits for c in a.candidates) == a.simulations
 
 
 # ---------------------------------------------------------------- budgets
