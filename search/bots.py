@@ -185,10 +185,12 @@ class SearchBot:
         legal = self.game.legal_actions(state)
         if len(legal) == 1:
             self._moves += 1
+            if isinstance(self._engine, ISMCTS):  # (MCTS finds the next root by its state)
+                self._engine.advance(legal[0])
             return legal[0]
         analysis = self.analyse(state)
         action = pick_move(analysis, temperature=self.temperature, rng=self._rng)
-        if isinstance(self._engine, MCTS):
+        if self._engine is not None:
             self._engine.advance(action)
         return action
 

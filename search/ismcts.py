@@ -20,12 +20,21 @@ determinization serves the others.
 caching each one's positions in the tree nodes, so the walk down the tree applies no action twice
 (faster; fewer distinct hidden worlds). By default every iteration draws a fresh one.
 
+Tree reuse (``SearchOptions.reuse``, with fresh determinizations): after ``advance(action)`` with
+the move the seat played, the next search starts from that move's subtree (or, through one chance
+node, from the subtree of the outcome it saw) when the new position is what the seat expected: it
+is the seat's turn and its observation equals the observation of the old text determinization
+(see below) after ``action`` (and that outcome). In Tiberpunk most decisions follow the same seat's
+previous one (a turn is several moves), so most searches start with the visits of the last one.
+The match reads only the seat's observations and the search's own determinization, never the
+real state.
+
 No peeking: the search reads the real state only through ``current_player`` (who is to move),
 ``num_players`` and ``observation``; texts and the principal variation are written on the first
 iteration's determinization (or, when no iteration ran, on one drawn from a separate seed).
 The tree fuses opponents' information sets with the observer's (the known
 "strategy fusion" weakness of SO-ISMCTS). No proofs (a determinization's ending proves nothing
-about the information set) and no tree reuse between moves.
+about the information set).
 """
 
 from __future__ import annotations
@@ -37,7 +46,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from games.core import CHANCE, TERMINAL, Game, derive_seed, make_rng
-from games.errors import LimitError, WrongSeatError
+from games.errors import IllegalActionError, LimitError, WrongSeatError
 from search._loop import run_loop
 from search._stats import ChildStats, RootStats, to_analysis
 from search.mcts import has_prior, leaf_depth, rollout, value_scale
@@ -61,6 +70,9 @@ class _INode:
         self.pri: tuple[Sequence[Any], Any] | None = None
 
 
+_REUSE_OUTCOMES = 300
+"""The most visited outcomes of a chance node that tree reuse tries to match (a miss stays cheap)."""
+
 _Entry = tuple[Any, int, Any, Any]
 """A cached position of one pooled determinization: (state, player, legal actions or returns,
 priors or None)."""
@@ -71,7 +83,8 @@ class ISMCTS:
 
     Args:
         game: the game (any ``Game``; with perfect information it is plain MCTS without a solver).
-        options: search options (keyword-only); ``solver`` and ``reuse`` do not apply.
+        options: search options (keyword-only); ``solver`` does not apply, ``reuse`` only with fresh
+            determinizations (``determinizations=None``).
     """
 
     algorithm = "ismcts"
@@ -92,6 +105,23 @@ class ISMCTS:
         self._hi = -math.inf
         self._priors = self.options.use_priors and has_prior(game)
         self._depth = leaf_depth(game, self.options)
+        self._played: list[Any] = []  # the moves passed to ``advance`` since the last search
+
+    @property
+    def root_visits(self) -> int:
+        """Simulations stored in the current root (kept across moves by tree reuse)."""
+        return self._root.n if self._root is not None else 0
+
+    def reset(self) -> None:
+        """Forget the tree."""
+        self._root = None
+        self._played = []
+
+    def advance(self, action: Any) -> None:
+        """Record a move the searching seat played (from the last searched position, then from the
+        position that move led to, ...): the next search starts from their subtree if the position
+        it gets is the one they lead to (through at most one chance node at the end)."""
+        self._played.append(action)
 
     def search(
         self,
@@ -134,16 +164,63 @@ class ISMCTS:
             raise WrongSeatError(
                 "the next action is a chance outcome (dice, a draw), not a seat's decision", field="state"
             )
-        self._seat = seat
-        self._obs = game.observation(state, seat)
-        self._players = game.num_players(state)
+        obs = game.observation(state, seat)
+        players = game.num_players(state)
         del state  # from here on only the observation is used
+        root = self._reused(seat, obs, players)
+        self._seat = seat
+        self._obs = obs
+        self._players = players
         self._text_state = None  # the first iteration's determinization (or one drawn when none ran)
         self._text_seed = derive_seed(seed, "ismcts-text")
-        self._root = _INode(self._players)
-        self._nodes = 1
+        if root is None:
+            root, self._nodes = _INode(players), 1
+        else:
+            self._nodes = root.n + 1  # a subtree has at most one node per simulation through it
+        self._root = root
         self._iter = 0
         self._lo, self._hi = math.inf, -math.inf
+
+    def _reused(self, seat: int, obs: Any, players: int) -> _INode | None:
+        """The subtree to start from (see the module docstring), or None for a fresh tree."""
+        played, self._played = self._played, []
+        node, after = self._root, self._text_state
+        if (
+            not played
+            or node is None
+            or after is None
+            or not self.options.reuse
+            or self.options.determinizations
+            or seat != self._seat
+            or players != self._players
+        ):
+            return None
+        game = self.game
+        for move in played:  # the seat's own moves, one after the other
+            if game.current_player(after) != seat:
+                return None
+            child = node.children.get(move)
+            if child is None:
+                return None
+            try:
+                after = game.apply(after, move)
+            except IllegalActionError:
+                return None
+            node = child
+        player = game.current_player(after)
+        if player == seat:
+            return node if game.observation(after, seat) == obs else None
+        if player != CHANCE:
+            return None
+        # one chance node (dice, a draw): the outcome whose result the seat observes now
+        for outcome, child in sorted(node.chance.items(), key=lambda oc: -oc[1].n)[:_REUSE_OUTCOMES]:
+            try:
+                seen = game.apply(after, outcome)
+            except IllegalActionError:
+                continue
+            if game.current_player(seen) == seat and game.observation(seen, seat) == obs:
+                return child
+        return None
 
     def run(
         self,

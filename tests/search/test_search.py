@@ -306,6 +306,64 @@ def test_tree_reuse() -> None:
     assert sum(c2.visits for c2 in c.candidates) == 100
 
 
+def test_ismcts_tree_reuse_through_a_die_roll() -> None:
+    """ISMCTS keeps the subtree of the seat's own move and of the outcome it then saw."""
+    game = PigGame()
+    engine = ISMCTS(game)
+    state = _pig(players=2)
+    a = engine.search(state, limit=SearchLimit(simulations=2000), seed=1)
+    assert a.best.text == "roll"
+    engine.advance("roll")
+    after = game.apply(game.apply(state, "roll"), "d4")  # the die came up 4: seat 0 decides again
+    b = engine.search(after, limit=SearchLimit(simulations=100), seed=2)
+    assert b.simulations == 100
+    assert sum(c.visits for c in b.candidates) > 100  # visits of the "roll, d4" subtree kept
+    # without the advance, or with reuse off, or where the position is not the expected one: fresh
+    fresh = ISMCTS(game)
+    fresh.search(state, limit=SearchLimit(simulations=2000), seed=1)
+    assert (
+        sum(c.visits for c in fresh.search(after, limit=SearchLimit(simulations=100), seed=2).candidates)
+        == 100
+    )
+    off = ISMCTS(game, options=SearchOptions(reuse=False))
+    off.search(state, limit=SearchLimit(simulations=2000), seed=1)
+    off.advance("roll")
+    assert (
+        sum(c.visits for c in off.search(after, limit=SearchLimit(simulations=100), seed=2).candidates) == 100
+    )
+    engine.search(state, limit=SearchLimit(simulations=500), seed=1)
+    engine.advance("hold")  # the seat held, but the position given is a roll's: no match
+    c = engine.search(after, limit=SearchLimit(simulations=100), seed=2)
+    assert sum(x.visits for x in c.candidates) == 100
+
+
+def test_ismcts_tree_reuse_does_not_peek() -> None:
+    """Reuse matches on the seat's observation only: the opponents' face-down cards change nothing."""
+    game = PigGame()
+    base = _pig(players=3, scores=(5, 7, 2), turn_total=3)
+    lim = SearchLimit(simulations=400)
+
+    def two_moves(state: PigState) -> Any:
+        engine = ISMCTS(game)
+        engine.search(state, limit=lim, seed=9)
+        engine.advance("roll")
+        return _key(engine.search(game.apply(game.apply(state, "roll"), "d5"), limit=lim, seed=10))
+
+    ref = two_moves(base)
+    for bonus in [(base.bonus[0], 0, 0), (base.bonus[0], 2, 1)]:
+        assert two_moves(replace(base, bonus=bonus)) == ref
+
+
+def test_search_bot_reuses_ismcts_trees() -> None:
+    game = PigGame()
+    bot = SearchBot(game, limit=SearchLimit(simulations=300), seed=1, algorithm="ismcts")
+    state = _pig(players=2)
+    assert bot.act(state) == "roll"
+    after = game.apply(game.apply(state, "roll"), "d3")
+    bot.act(after)
+    assert bot.last is not None and sum(c.visits for c in bot.last.candidates) > 300
+
+
 def test_reuse_off() -> None:
     game = PigGame()
     engine = MCTS(game, options=SearchOptions(reuse=False))
