@@ -138,22 +138,30 @@ def score(game: Game[Any, Any], state: Any) -> ScoreReport:
     keys = g.keys(s)
     tallies = g.tally(s, keys=keys)
     totals = [t.total for t in tallies]
-    order = ranking(totals, keys)
-    if s.players == 1:
-        order = [0]
+    rank = [0] * len(totals)
+    for place, seat in enumerate(ranking(totals, keys) if s.players > 1 else [0], 1):
+        rank[seat] = place
+    # rule: tiberius/tie-breaker - the chain decided between seats only where totals are equal.
+    tied = len(set(totals)) < len(totals)
     known = _SCORE_LINES.get
-    seats = []
-    for seat, t in enumerate(tallies):
-        seats.append(
-            SeatScore(
-                seat=seat,
-                total=float(t.total),
-                rank=order.index(seat) + 1,
-                breakdown=tuple([known((x.category, x.points, x.detail)) or _score_line(x) for x in t.lines]),
-                tiebreak=tiebreak_reasons(totals, keys, seat),
-            )
-        )
-    return ScoreReport(game="tiberius", final=s.phase == OVER, seats=tuple(seats))
+    return ScoreReport(
+        game="tiberius",
+        final=s.phase == OVER,
+        seats=tuple(
+            [
+                SeatScore(
+                    seat=seat,
+                    total=float(t.total),
+                    rank=rank[seat],
+                    breakdown=tuple(
+                        [known((x.category, x.points, x.detail)) or _score_line(x) for x in t.lines]
+                    ),
+                    tiebreak=tiebreak_reasons(totals, keys, seat) if tied else (),
+                )
+                for seat, t in enumerate(tallies)
+            ]
+        ),
+    )
 
 
 # ============================================================================ the objective

@@ -39,6 +39,7 @@ from games.tiberius.model import (
     TAction,
     TiberiusState,
     load_content,
+    make_state,
 )
 from games.tiberius.scoring import SeatTally, chain_key, ranking, score_cubes, score_totals
 
@@ -112,6 +113,12 @@ class TiberiusGame(Game[TiberiusState, TAction]):
         self._blank = {
             n: (((),) * n, (NOTHING,) * n, (0,) * n, (False,) * n, (-1,) * n) for n in SETUP_INFLUENCE
         }
+        # The ``age`` tuple by (oldest seat, number of seats): seats from the oldest on, clockwise.
+        self._ages = {
+            (oldest, n): tuple([(oldest + k) % n for k in range(n)])
+            for n in SETUP_INFLUENCE
+            for oldest in range(n)
+        }
 
     # ------------------------------------------------------------------ setup and flow
     def new_state(self, config: GameConfig, seed: int) -> TiberiusState:
@@ -152,32 +159,34 @@ class TiberiusGame(Game[TiberiusState, TAction]):
                 [self._influence_cubes(MAT_INFLUENCE_FIRST + 2 * ((s - priority) % n)) for s in range(n)]
             )
         careers, played, bids, pcim_used, adopted = self._blank[n]
-        return TiberiusState(
-            turn=1,
-            phase=CARD,
-            actor=priority,
-            start_priority=priority,
-            priority=priority,
-            cubes=cubes,
-            decks=tuple(decks),
-            face_up=tuple(face_up),
-            careers=careers,
-            played=played,
-            bids=bids,
-            pcim_used=pcim_used,
-            secret=tuple(adoption[face : face + n]),
-            adopt_face_up=tuple(sorted(adoption[:face])),
-            adopt_unused=tuple(sorted(adoption[face + n :])),
-            adopted=adopted,
-            discarded=(),
-            black=0,
-            row_open=False,
-            family=False,
-            moved=0,
-            age=tuple([(oldest + k) % n for k in range(n)]),
-            influence_table=table,
-            pcim_rule=pcim_rule,
-            marriage_vp=marriage,
+        # Every field of TiberiusState in declaration order (``make_state``: positional, no
+        # ``object.__setattr__`` per field; the fast-path tests check the result against the reference).
+        return make_state(
+            1,  # turn
+            CARD,  # phase
+            priority,  # actor
+            priority,  # start_priority
+            priority,  # priority
+            cubes,
+            tuple(decks),
+            tuple(face_up),
+            careers,
+            played,
+            bids,
+            pcim_used,
+            tuple(adoption[face : face + n]),  # secret
+            tuple(sorted(adoption[:face])),  # adopt_face_up
+            tuple(sorted(adoption[face + n :])),  # adopt_unused
+            adopted,
+            (),  # discarded
+            0,  # black
+            False,  # row_open
+            False,  # family
+            0,  # moved
+            self._ages[oldest, n],  # age: seats from the oldest on, clockwise
+            table,  # influence_table
+            pcim_rule,
+            marriage,  # marriage_vp
         )
 
     @staticmethod

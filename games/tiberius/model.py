@@ -6,9 +6,10 @@ stock is what is left of the 40 (rule: tiberius/setup, "the cubes provided are a
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import TypeAlias
+from typing import Any, TypeAlias, TypeVar
 
 from games.core.content import Node, load_json, load_manifest, resolve_pack_dir
 from games.core.protocol import Seat
@@ -49,6 +50,7 @@ __all__ = [
     "TAction",
     "TiberiusState",
     "load_content",
+    "make_state",
 ]
 
 Box: TypeAlias = int
@@ -357,3 +359,31 @@ class TiberiusState:
     def stock(self, seat: Seat) -> int:
         """Cubes of ``seat`` in its stock."""
         return CUBES_PER_PLAYER - sum(self.cubes[seat])
+
+
+_T = TypeVar("_T")
+
+
+def _positional_builder(cls: type[_T]) -> Callable[..., _T]:
+    """A constructor of ``cls`` (a frozen dataclass with slots) taking every field in order, positionally.
+
+    A frozen dataclass's ``__init__`` sets each field through ``object.__setattr__`` (its own
+    ``__setattr__`` refuses), a call per field: a fifth of a fresh setup's cost for a 25-field state.
+    This builds an instance of a plain class with the very same slots by attribute stores, then
+    makes it a ``cls`` (``__class__`` assignment, allowed between classes of one slot layout). The
+    result is an ordinary ``cls`` (equal, hashed, compared and frozen as one); only how the fields
+    got their values differs (``tests/tiberius/test_fast_paths.py`` checks it equals ``cls(...)``).
+    """
+    names = tuple(f.name for f in fields(cls))  # type: ignore[arg-type]
+    if getattr(cls, "__slots__", None) != names:
+        raise TypeError(f"{cls.__name__} must be a dataclass with slots=True and no other slots")
+    body = "".join(f"    self.{name} = {name}\n" for name in names)
+    namespace: dict[str, Any] = {"_cls": cls}
+    exec(f"def __init__(self, {', '.join(names)}):\n{body}    self.__class__ = _cls\n", namespace)
+    twin = type(f"_{cls.__name__}Fields", (), {"__slots__": names, "__init__": namespace["__init__"]})
+    return twin  # calling it runs ``__init__``, which ends by making the instance a ``cls``
+
+
+make_state: Callable[..., TiberiusState] = _positional_builder(TiberiusState)
+"""``TiberiusState(*values)`` with every field given positionally, in declaration order, at a fifth
+of the cost (see ``_positional_builder``): for the hot paths that build whole states (setup)."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from operator import attrgetter, itemgetter
+from operator import attrgetter, itemgetter, ne
 
 from games.core.protocol import Seat
 from games.tiberius.model import CC, CQ, CUBES_PER_PLAYER, GV, IM, IN, IP, PC, PR, TR, Box
@@ -105,17 +105,32 @@ def consul_points(n: int) -> int:
     return n + 2 * min(n, 1) + min(max(n - 1, 0), 1)
 
 
+def _deciding_step(a: Key, b: Key) -> int:
+    """The index of the first step of the chain where two seats' keys differ (-1 when none does):
+    the step that decided between them (one pass in C, not a Python loop over the steps)."""
+    differs = list(map(ne, a, b))
+    try:
+        return differs.index(True)
+    except ValueError:
+        return -1
+
+
 def _tie_note(cubes: Sequence[Sequence[int]], keys: Sequence[Key], box: Box, seat: Seat, need: int) -> str:
     """How the chain broke ``seat``'s ties in ``box`` (empty when nobody had as many cubes)."""
     mine = cubes[seat][box]
+    if mine < need:
+        return ""
     notes = []
+    own = keys[seat]
     for t in range(len(cubes)):
-        if t == seat or cubes[t][box] != mine or mine < need:
+        if t == seat or cubes[t][box] != mine:
             continue
-        for name, a, b in zip(CHAIN_NAMES, keys[seat], keys[t], strict=True):
-            if a != b:
-                notes.append(f"{'ahead of' if a > b else 'behind'} seat {t} by {name}")
-                break
+        other = keys[t]
+        step = _deciding_step(own, other)
+        if step >= 0:
+            notes.append(
+                f"{'ahead of' if own[step] > other[step] else 'behind'} seat {t} by {CHAIN_NAMES[step]}"
+            )
     return f"; tie: {', '.join(notes)}" if notes else ""
 
 
@@ -177,10 +192,21 @@ _POINTS = attrgetter("points")
 
 
 def _places(cubes: Sequence[Sequence[int]], keys: Sequence[Key], box: Box) -> list[int]:
-    """Per seat, its place (1 = most) among the seats with cubes in ``box``; 0 without cubes."""
-    place = [0] * len(cubes)
-    for i, s in enumerate(placement(cubes, keys, box)):
-        place[s] = i + 1
+    """Per seat, its place (1 = most) among the seats with cubes in ``box``; 0 without cubes.
+
+    The order of :func:`placement` (the same sort keys), sorted by a list's ``__getitem__`` instead
+    of a Python function per seat, and no sort at all for one seat or none.
+    """
+    n = len(cubes)
+    place = [0] * n
+    seats = [s for s in range(n) if cubes[s][box] >= 1]
+    if len(seats) == 1:
+        place[seats[0]] = 1
+    elif seats:
+        order = [(c[box], k) for c, k in zip(cubes, keys, strict=True)]
+        seats.sort(key=order.__getitem__, reverse=True)
+        for i, s in enumerate(seats, 1):
+            place[s] = i
     return place
 
 
@@ -192,22 +218,68 @@ _PLACED: dict[Box, tuple[str, tuple[int, ...], int]] = {
 """The categories scored by place among the seats with cubes: (category, points by place, points
 for a later place)."""
 
+_UNTIED: dict[tuple[Box, int, int], Line] = {}
+"""Lines of the categories scored by place for a seat nobody ties, by (box, place, cubes): such a
+line's text has no tie note, so the key is three ints instead of its text (bounded by ``_MAX_LINES``)."""
+
 
 def _placed_line(
     cubes: Sequence[Sequence[int]], keys: Sequence[Key], box: Box, seat: Seat, place: int
 ) -> Line:
     """The line of a category scored by place (``_PLACED``), for a seat with cubes there (``place`` > 0)."""
-    category, table, later = _PLACED[box]
     x = cubes[seat][box]
     tied = sum(1 for c in cubes if c[box] == x) > 1
+    if not tied:
+        line = _UNTIED.get((box, place, x))
+        if line is not None:
+            return line
+    category, table, later = _PLACED[box]
     tie = _tie_note(cubes, keys, box, seat, 1) if tied else ""
     points = table[place - 1] if place <= len(table) else later
-    return _line(category, points, f"{_place_text(place)} ({x} cubes){tie}")
+    line = _line(category, points, f"{_place_text(place)} ({x} cubes){tie}")
+    if not tied:
+        if len(_UNTIED) >= _MAX_LINES:
+            _UNTIED.clear()
+        _UNTIED[box, place, x] = line
+    return line
+
+
+def _imperator_points(x: int) -> int:
+    """rule: tiberius/score-imperator - 1 VP per cube (before most +3 / least -3)."""
+    return x
 
 
 _NO_CONQUESTS = Line("Conquests", 0, "no cubes")
 _NO_PCIM = Line("Pro-Consular Imperium Maius", 0, "no cubes")
 _NO_GOVERNORSHIPS = Line("Governorships", 0, "no cubes")
+_IMPERATOR = _by_count("Imperator", _imperator_points)
+"""Imperator lines of seats neither most nor least: ``"<x> cubes"``, x VP."""
+_NO_MARRIAGES = Line("Imperial Marriages", -5, "no cubes")
+_STRICTLY_MOST = {
+    x: Line("Imperial Marriages", 5, f"strictly most ({x} cubes)") for x in range(1, CUBES_PER_PLAYER + 1)
+}
+_NOT_STRICTLY_MOST = {
+    x: Line("Imperial Marriages", 0, f"not strictly most ({x} cubes)") for x in range(1, CUBES_PER_PLAYER + 1)
+}
+
+
+def _marriage_line(im: int, strictly_most: bool, aid: bool) -> Line:
+    """rule: tiberius/score-imperial-marriages - most (no tie-breaker) +5, none -5; the VP aid adds
+    1 VP per cube. The schedule's lines come from tables, made anew only for counts past 40."""
+    if not aid:
+        line = _NO_MARRIAGES if im == 0 else (_STRICTLY_MOST if strictly_most else _NOT_STRICTLY_MOST).get(im)
+        if line is not None:
+            return line
+    if im == 0:
+        im_points, im_why = -5, "no cubes"
+    elif strictly_most:
+        im_points, im_why = 5, "strictly most"
+    else:
+        im_points, im_why = 0, "not strictly most"
+    if aid:
+        im_points += im
+        im_why += f", +1 per cube ({im})"
+    return _line("Imperial Marriages", im_points, im_why if im == 0 else f"{im_why} ({im} cubes)")
 
 
 def score_cubes(
@@ -233,38 +305,38 @@ def score_cubes(
     if keys is None:
         keys = [chain_key(cubes[s], adopted[s], age_rank[s]) for s in range(n)]
     conquests, pcim, governors = _places(cubes, keys, CQ), _places(cubes, keys, PC), _places(cubes, keys, GV)
-    imperator = placement(cubes, keys, IP, min_cubes=0)
+    # rule: tiberius/score-imperator - most and least by cubes, ties broken by the chain (the order of
+    # ``placement(cubes, keys, IP, min_cubes=0)``).
+    by_ip = [(c[IP], k) for c, k in zip(cubes, keys, strict=True)]
+    imperator = sorted([s for s in range(n) if cubes[s][IP] >= 0], key=by_ip.__getitem__, reverse=True)
+    most_ip, least_ip = imperator[0], imperator[-1]
+    # rule: tiberius/score-imperial-marriages - strictly most: more cubes than every other seat.
+    marriages = [c[IM] for c in cubes]
+    top = max(marriages)
+    top_alone = marriages.count(top) == 1
     aid = marriage_vp == "aid"
     out = []
     for s in range(n):
         c = cubes[s]
-        # rule: tiberius/score-imperial-marriages - most (no tie-breaker) +5, none -5.
         im = c[IM]
-        if im == 0:
-            im_points, im_why = -5, "no cubes"
-        elif all(im > cubes[t][IM] for t in range(n) if t != s):
-            im_points, im_why = 5, "strictly most"
-        else:
-            im_points, im_why = 0, "not strictly most"
-        if aid:
-            im_points += im
-            im_why += f", +1 per cube ({im})"
         # rule: tiberius/score-imperator - 1 per cube, most +3, least -3.
         ip = c[IP]
-        ip_points, ip_why = ip, f"{ip} cubes"
-        most = imperator[0] == s and ip >= 1
-        least = n >= 2 and imperator[-1] == s
-        if most:
-            ip_points, ip_why = ip_points + 3, ip_why + ", most +3"
-        if least:
-            ip_points, ip_why = ip_points - 3, ip_why + ", least -3"
+        most = most_ip == s and ip >= 1
+        least = n >= 2 and least_ip == s
         if most or least:
-            ip_why += _tie_note(cubes, keys, IP, s, 0)
+            ip_points, ip_why = ip, f"{ip} cubes"
+            if most:
+                ip_points, ip_why = ip_points + 3, ip_why + ", most +3"
+            if least:
+                ip_points, ip_why = ip_points - 3, ip_why + ", least -3"
+            ip_line = _line("Imperator", ip_points, ip_why + _tie_note(cubes, keys, IP, s, 0))
+        else:
+            ip_line = _IMPERATOR.get(ip) or _counted(_IMPERATOR, ip, _imperator_points)
         p = conquests[s], pcim[s], governors[s]
         lines = (
             # rule: tiberius/score-conquests - 10 / 5 / 2, others 0.
             _placed_line(cubes, keys, CQ, s, p[0]) if p[0] else _NO_CONQUESTS,
-            _line("Imperial Marriages", im_points, im_why if im == 0 else f"{im_why} ({im} cubes)"),
+            _marriage_line(im, im == top and top_alone, aid),
             # rule: tiberius/score-pcim - 12 / 10 / 7 with cubes, 0 without.
             _placed_line(cubes, keys, PC, s, p[1]) if p[1] else _NO_PCIM,
             # rule: tiberius/score-consul-censor
@@ -273,7 +345,7 @@ def score_cubes(
             _placed_line(cubes, keys, GV, s, p[2]) if p[2] else _NO_GOVERNORSHIPS,
             # rule: tiberius/score-triumphs - 2 per cube, none -3.
             _TRIUMPHS.get(c[TR]) or _counted(_TRIUMPHS, c[TR], _triumph_points),
-            _line("Imperator", ip_points, ip_why),
+            ip_line,
             # rule: tiberius/score-priesthoods
             _PRIESTHOODS.get(c[PR]) or _counted(_PRIESTHOODS, c[PR], _priesthood_points),
             # rule: tiberius/score-adoption
@@ -330,16 +402,17 @@ def ranking(totals: Sequence[int], keys: Sequence[Key]) -> list[Seat]:
 def tiebreak_reasons(totals: Sequence[int], keys: Sequence[Key], seat: Seat) -> tuple[str, ...]:
     """For ``seat``, the chain step that decided it against each seat with the same VP."""
     out: list[str] = []
+    own = keys[seat]
     for t in range(len(totals)):
         if t == seat or totals[t] != totals[seat]:
             continue
-        for name, a, b in zip(CHAIN_NAMES, keys[seat], keys[t], strict=True):
-            if a != b:
-                verdict = "ahead of" if a > b else "behind"
-                if name == "age":
-                    shown = "older" if a > b else "younger"
-                    out.append(f"{name}: {shown}, {verdict} seat {t}")
-                else:
-                    out.append(f"{name}: {a} vs {b}, {verdict} seat {t}")
-                break
+        step = _deciding_step(own, keys[t])
+        if step >= 0:
+            name, a, b = CHAIN_NAMES[step], own[step], keys[t][step]
+            verdict = "ahead of" if a > b else "behind"
+            if name == "age":
+                shown = "older" if a > b else "younger"
+                out.append(f"{name}: {shown}, {verdict} seat {t}")
+            else:
+                out.append(f"{name}: {a} vs {b}, {verdict} seat {t}")
     return tuple(out)

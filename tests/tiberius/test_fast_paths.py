@@ -8,8 +8,11 @@ checked here against a reference: the step-by-step setup (``Random.randrange``, 
 
 from __future__ import annotations
 
+import copy
+import pickle
 import random
 from collections.abc import Sequence
+from dataclasses import FrozenInstanceError, fields, replace
 
 import pytest
 from hypothesis import given, settings
@@ -19,7 +22,22 @@ from games.core import GameConfig
 from games.core.rng import make_rng
 from games.tiberius import rules
 from games.tiberius.game import MAT_INFLUENCE_FIRST, SETUP_INFLUENCE
-from games.tiberius.model import BOX_CODES, CC, CQ, EMPTY, GV, IM, IN, IP, NOTHING, PC, PR, TR, TiberiusState
+from games.tiberius.model import (
+    BOX_CODES,
+    CC,
+    CQ,
+    EMPTY,
+    GV,
+    IM,
+    IN,
+    IP,
+    NOTHING,
+    PC,
+    PR,
+    TR,
+    TiberiusState,
+    make_state,
+)
 from games.tiberius.scoring import CHAIN_NAMES, Line, SeatTally, chain_key, placement, score_cubes
 from solver.core import get_scorer
 from tests.tiberius.helpers import game
@@ -135,6 +153,38 @@ def test_new_state_equals_step_by_step_setup_every_seed(players):
     config = GameConfig(players=players)
     for seed in range(300):
         assert game().new_state(config, seed) == reference_new_state(config, seed)
+
+
+@settings(max_examples=30, deadline=None)
+@given(players=st.integers(1, 6), seed=st.integers(0, 10**6))
+def test_make_state_equals_the_dataclass_constructor(players, seed):
+    """rule: tiberius/setup - ``make_state`` (setup's positional constructor) builds the same frozen
+    state as ``TiberiusState(...)``: equal, same hash, same type, still frozen, and it copies, pickles
+    and ``replace``s like one; along a random game, not only at setup."""
+    g = game()
+    rng = random.Random(seed)
+    s = g.new_state(GameConfig(players=players), seed)
+    for _ in range(40):
+        values = [getattr(s, f.name) for f in fields(TiberiusState)]
+        fast, slow = make_state(*values), TiberiusState(*values)
+        assert type(fast) is TiberiusState
+        assert fast == slow and hash(fast) == hash(slow) and fast.players == slow.players
+        assert pickle.loads(pickle.dumps(fast)) == slow
+        assert copy.copy(fast) == slow and replace(fast, turn=5) == replace(slow, turn=5)
+        with pytest.raises(FrozenInstanceError):
+            fast.turn = 3  # type: ignore[misc]
+        if g.is_terminal(s):
+            break
+        s = g.apply(s, rng.choice(list(g.legal_actions(s))))
+
+
+def test_make_state_takes_every_field():
+    """Too few or too many values fail like the dataclass constructor does (a TypeError)."""
+    values = [getattr(game().new_state(GameConfig(players=2), 1), f.name) for f in fields(TiberiusState)]
+    with pytest.raises(TypeError):
+        make_state(*values[:-1])
+    with pytest.raises(TypeError):
+        make_state(*values, 0)
 
 
 # ------------------------------------------------------------------------------------ scoring
