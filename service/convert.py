@@ -211,12 +211,13 @@ def _state_error(exc: LictorError, prefix: str) -> LictorError:
 
 def setup_from_pb(msg: pos_pb.GameSetup, *, field: str) -> Setup:
     """Read a ``GameSetup`` (players required)."""
-    if msg.players <= 0:
+    players = msg.players
+    if players <= 0:
         raise RequestError(
-            f"players must be a positive number of seats, not {msg.players!r}", field=f"{field}.players"
+            f"players must be a positive number of seats, not {players!r}", field=f"{field}.players"
         )
-    options = options_from_pb(msg.options, f"{field}.options") if len(msg.options) else {}
-    return Setup(players=msg.players, options=options, seed=msg.seed)
+    options = options_from_pb(msg.options, f"{field}.options") if msg.options else {}
+    return Setup(players=players, options=options, seed=msg.seed)
 
 
 def setup_to_pb(setup: Setup) -> pos_pb.GameSetup:
@@ -327,10 +328,8 @@ record's state is still kept by record, and its replay dwarfs reading the bytes 
 
 def position_key(msg: pos_pb.Position) -> bytes | None:
     """The bytes a position is cached by (None when it is too large to keep)."""
-    if msg.ByteSize() > MAX_KEYED_POSITION_BYTES:
-        return None
-    data: bytes = msg.SerializeToString(deterministic=True)
-    return data
+    data: bytes = msg.SerializeToString(deterministic=True)  # one pass (``ByteSize`` would encode it too)
+    return data if len(data) <= MAX_KEYED_POSITION_BYTES else None
 
 
 def _start_state(game: Game[Any, Any], setup: Setup, base: tuple[Any, ...], *, field: str, pack: str) -> Any:
@@ -380,10 +379,14 @@ def resolve_position(
     field: str = "position",
     content_root: str | None = None,
     key: bytes | None = None,
+    keep: bool = True,
 ) -> Resolved:
     """Read any form of ``Position`` into a game and a state (packs only under ``content_root``).
 
-    A position read before (the same bytes, ``key`` when the caller has them) comes from a cache.
+    A position read before (the same bytes, ``key`` when the caller has them) comes from a cache;
+    ``keep=False`` does not add a position read anew to it (a caller that keeps its own answer by
+    the same bytes, like Score, would never come back for it; its start state and replayed states
+    are still kept by setup and by record).
     """
     if key is None:
         key = position_key(msg)
@@ -392,13 +395,14 @@ def resolve_position(
         if hit is not None:
             return hit
     res = _resolve_position(msg, field=field, content_root=content_root)
-    if key is not None:
+    if key is not None and keep:
         _RESOLVED.put((content_root, key), res)
     return res
 
 
 def _resolve_position(msg: pos_pb.Position, *, field: str, content_root: str | None) -> Resolved:
-    pack = resolve_pack(msg.content_pack, content_root, field=f"{field}.content_pack")
+    content_pack = msg.content_pack
+    pack = resolve_pack(content_pack, content_root, field=f"{field}.content_pack") if content_pack else ""
     game = lookup_game(msg.game, pack, field=f"{field}.game")
     kind = msg.WhichOneof("kind")
     if kind is None:

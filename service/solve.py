@@ -118,7 +118,8 @@ class SolverServicer(solver_grpc.SolverServiceServicer):  # type: ignore[misc]
         cached: solver_pb.ScoreResponse | None = self._scores.get(key) if data is not None else None
         if cached is not None:
             return cached
-        res = convert.resolve_position(request.position, content_root=self.content_root, key=data)
+        # The answer is kept by these bytes (below): the position itself need not be kept as well.
+        res = convert.resolve_position(request.position, content_root=self.content_root, key=data, keep=False)
         try:
             scorer = get_scorer(res.name)
         except LictorError as exc:

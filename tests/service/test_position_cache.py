@@ -41,3 +41,14 @@ def test_large_positions_are_not_keyed_by_their_bytes():
     assert convert.position_key(small) == small.SerializeToString(deterministic=True)
     big = record("pig", seed=4104, actions=("x" * (convert.MAX_KEYED_POSITION_BYTES + 1),))
     assert convert.position_key(big) is None
+
+
+def test_keep_false_reads_without_keeping_the_position():
+    """Score keeps its answers by the position's bytes, so it reads a new position without keeping it
+    as well; its start state is still kept by setup, and a kept position is still found."""
+    pos = record("pig", seed=4105)
+    first = convert.resolve_position(pos, keep=False)
+    second = convert.resolve_position(pos, keep=False)
+    assert second is not first and second.state is first.state  # the start state, kept by setup
+    kept = convert.resolve_position(pos)
+    assert convert.resolve_position(pos, keep=False) is kept
