@@ -14,6 +14,7 @@ from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from math import copysign, isnan
+from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
@@ -288,6 +289,11 @@ class LruCache:
 
     Clients of a stateless referee resend the same record, or the same record plus one action:
     a hit skips the replay, a hit on the record without its last action replays only that one.
+
+    A lookup takes no lock (one ``OrderedDict.get``, a single call in C with keys hashed and compared
+    in C: atomic): a server thread reading a position anew takes the lock only to store, never to
+    find that it must, and a thread paused by the interpreter while holding the lock stalls the
+    others less. Recency moves under the lock, on hits only; evicted values are freed after it.
     """
 
     def __init__(self, size: int = 2048) -> None:
@@ -296,18 +302,23 @@ class LruCache:
         self._lock = threading.Lock()
 
     def get(self, key: tuple[Any, ...]) -> Any:
-        with self._lock:
-            state = self._data.get(key)
-            if state is not None:
-                self._data.move_to_end(key)
-            return state
+        data = self._data
+        state = data.get(key)
+        if state is not None:
+            with self._lock:
+                if key in data:  # (unless evicted meanwhile)
+                    data.move_to_end(key)
+        return state
 
     def put(self, key: tuple[Any, ...], state: Any) -> None:
+        data = self._data
+        evicted = []
         with self._lock:
-            self._data[key] = state
-            self._data.move_to_end(key)
-            while len(self._data) > self.size:
-                self._data.popitem(last=False)
+            data[key] = state
+            data.move_to_end(key)
+            while len(data) > self.size:
+                evicted.append(data.popitem(last=False))
+        del evicted  # freed here, after the lock (a state's tuples, an answer)
 
 
 _CACHE = LruCache()
@@ -593,35 +604,53 @@ def _line_bytes(line: Any) -> bytes:
     return data
 
 
+_LINE_BYTES_BY_ID: dict[int, tuple[Any, bytes]] = {}
+"""The same wire bytes by the line object's id, each entry holding its line (so that while the entry
+lives the id is that line's and no other's): a scorer that reuses its line objects (Tiberius's
+report lines are made once per value) gets a seat's breakdown joined in one pass in C, with no
+Python step per line. Bounded by ``_MAX_LINE_BYTES`` (cleared whole; a reader holds its own lines,
+and every entry holds its own, so an id found is always the line looked up)."""
+_entry_bytes = itemgetter(1)
+
+
+def _known_line_bytes(line: Any) -> bytes:
+    """``line``'s entry bytes from ``_LINE_BYTES`` (by value: made when new), then kept by its id."""
+    points = line.points
+    data = (
+        _LINE_BYTES.get((line.category, points, line.detail)) if points or copysign(1.0, points) > 0 else None
+    ) or _line_bytes(line)
+    if len(_LINE_BYTES_BY_ID) >= _MAX_LINE_BYTES:
+        _LINE_BYTES_BY_ID.clear()
+    _LINE_BYTES_BY_ID[id(line)] = (line, data)
+    return data
+
+
+def _breakdown_bytes(lines: Sequence[Any]) -> bytes:
+    """A seat's ``breakdown`` entries in wire format: by the lines' ids when all are known, else line
+    by line (``_known_line_bytes``)."""
+    try:
+        return b"".join(map(_entry_bytes, map(_LINE_BYTES_BY_ID.__getitem__, map(id, lines))))
+    except KeyError:
+        return b"".join([_known_line_bytes(x) for x in lines])
+
+
 def score_to_pb(report: ScoreReport) -> solver_pb.ScoreResponse:
     """An exact score (seats built in place with ``add``: half the cost of nested constructors).
 
-    Each seat's breakdown is merged from its lines' wire bytes (``_LINE_BYTES``), which equals adding
-    the lines field by field (``score_to_pb_fields``; ``tests/service/test_score_convert.py`` checks
-    both agree). A line with 0 points is looked up only when the 0 is +0.0.
+    Each seat's breakdown is merged from its lines' wire bytes (``_breakdown_bytes``: kept by line
+    object, else by value in ``_LINE_BYTES``), which equals adding the lines field by field
+    (``score_to_pb_fields``; ``tests/service/test_score_convert.py`` checks both agree). A line with
+    0 points is looked up by value only when the 0 is +0.0.
     """
     out = solver_pb.ScoreResponse(game=report.game, final=report.final)
     add_seat = out.seats.add
-    known = _LINE_BYTES.get
     for s in report.seats:
         seat = add_seat()  # field by field: cheaper than keyword arguments (upb)
         seat.seat = s.seat
         seat.total = float(s.total)
         seat.rank = s.rank
         seat.tiebreak.extend(s.tiebreak)
-        seat.MergeFromString(
-            b"".join(
-                [
-                    (
-                        known((x.category, x.points, x.detail))
-                        if x.points or copysign(1.0, x.points) > 0
-                        else None
-                    )
-                    or _line_bytes(x)
-                    for x in s.breakdown
-                ]
-            )
-        )
+        seat.MergeFromString(_breakdown_bytes(s.breakdown))
     return out
 
 

@@ -36,6 +36,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Any
 
 from ortools.sat.python import cp_model
@@ -121,15 +122,35 @@ _SCORE_LINES: dict[tuple[str, int, str], ScoreLine] = {}
 """Report lines by (category, points, detail): a line is a value and most recur, so one object serves
 every report that has it (bounded by ``_MAX_SCORE_LINES``)."""
 _MAX_SCORE_LINES = 20_000
+_BY_TALLY_LINE: dict[int, tuple[Line, ScoreLine]] = {}
+"""The same report lines by the id of the tally line they come from, each entry holding that line (so
+that while the entry lives the id is that line's and no other's): the tally's lines are made once
+per value too (``games.tiberius.scoring``), so a seat's breakdown is read by ids in one pass in C,
+with no Python step per line. Bounded by ``_MAX_SCORE_LINES`` (cleared whole)."""
+_entry_line = itemgetter(1)
 
 
 def _score_line(line: Line) -> ScoreLine:
-    """The report line of a tally line (made once per value, kept in ``_SCORE_LINES``)."""
-    made = ScoreLine(category=line.category, points=float(line.points), detail=line.detail)
-    if len(_SCORE_LINES) >= _MAX_SCORE_LINES:
-        _SCORE_LINES.clear()
-    _SCORE_LINES[line.category, line.points, line.detail] = made
+    """The report line of a tally line (made once per value, kept in ``_SCORE_LINES``), then kept by
+    the tally line's id in ``_BY_TALLY_LINE``."""
+    made = _SCORE_LINES.get((line.category, line.points, line.detail))
+    if made is None:
+        made = ScoreLine(category=line.category, points=float(line.points), detail=line.detail)
+        if len(_SCORE_LINES) >= _MAX_SCORE_LINES:
+            _SCORE_LINES.clear()
+        _SCORE_LINES[line.category, line.points, line.detail] = made
+    if len(_BY_TALLY_LINE) >= _MAX_SCORE_LINES:
+        _BY_TALLY_LINE.clear()
+    _BY_TALLY_LINE[id(line)] = (line, made)
     return made
+
+
+def _breakdown(lines: Sequence[Line]) -> tuple[ScoreLine, ...]:
+    """The report lines of a seat's tally lines: by the lines' ids when all are known, else line by line."""
+    try:
+        return tuple(map(_entry_line, map(_BY_TALLY_LINE.__getitem__, map(id, lines))))
+    except KeyError:
+        return tuple([_score_line(x) for x in lines])
 
 
 def score(game: Game[Any, Any], state: Any) -> ScoreReport:
@@ -143,7 +164,6 @@ def score(game: Game[Any, Any], state: Any) -> ScoreReport:
         rank[seat] = place
     # rule: tiberius/tie-breaker - the chain decided between seats only where totals are equal.
     tied = len(set(totals)) < len(totals)
-    known = _SCORE_LINES.get
     return ScoreReport(
         game="tiberius",
         final=s.phase == OVER,
@@ -153,9 +173,7 @@ def score(game: Game[Any, Any], state: Any) -> ScoreReport:
                     seat=seat,
                     total=float(t.total),
                     rank=rank[seat],
-                    breakdown=tuple(
-                        [known((x.category, x.points, x.detail)) or _score_line(x) for x in t.lines]
-                    ),
+                    breakdown=_breakdown(t.lines),
                     tiebreak=tiebreak_reasons(totals, keys, seat) if tied else (),
                 )
                 for seat, t in enumerate(tallies)
