@@ -66,6 +66,7 @@ from games.tiberius.model import (
     PR,
     TR,
     TURNS,
+    positional_builder,
 )
 from games.tiberius.rules import BLACK_BOXES, MOVE_BOXES, PCIM_MIN_MOVES, adoption_options, meets, set_bonus
 from games.tiberius.scoring import Line, chain_key, consul_points, ranking, score_totals, tiebreak_reasons
@@ -128,6 +129,12 @@ that while the entry lives the id is that line's and no other's): the tally's li
 per value too (``games.tiberius.scoring``), so a seat's breakdown is read by ids in one pass in C,
 with no Python step per line. Bounded by ``_MAX_SCORE_LINES`` (cleared whole)."""
 _entry_line = itemgetter(1)
+_seat_score: Callable[[int, float, int, tuple[ScoreLine, ...], tuple[str, ...]], SeatScore] = (
+    positional_builder(SeatScore)
+)
+"""``SeatScore(seat=, total=, rank=, breakdown=, tiebreak=)``, positionally and without a call per field."""
+_score_report: Callable[[str, bool, tuple[SeatScore, ...]], ScoreReport] = positional_builder(ScoreReport)
+"""``ScoreReport(game=, final=, seats=)``, likewise (``games.tiberius.model.positional_builder``)."""
 
 
 def _score_line(line: Line) -> ScoreLine:
@@ -164,17 +171,17 @@ def score(game: Game[Any, Any], state: Any) -> ScoreReport:
         rank[seat] = place
     # rule: tiberius/tie-breaker - the chain decided between seats only where totals are equal.
     tied = len(set(totals)) < len(totals)
-    return ScoreReport(
-        game="tiberius",
-        final=s.phase == OVER,
-        seats=tuple(
+    return _score_report(
+        "tiberius",
+        s.phase == OVER,  # final
+        tuple(
             [
-                SeatScore(
-                    seat=seat,
-                    total=float(t.total),
-                    rank=rank[seat],
-                    breakdown=_breakdown(t.lines),
-                    tiebreak=tiebreak_reasons(totals, keys, seat) if tied else (),
+                _seat_score(
+                    seat,
+                    float(t.total),
+                    rank[seat],
+                    _breakdown(t.lines),
+                    tiebreak_reasons(totals, keys, seat) if tied else (),
                 )
                 for seat, t in enumerate(tallies)
             ]

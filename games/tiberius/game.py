@@ -217,19 +217,20 @@ class TiberiusGame(Game[TiberiusState, TAction]):
     def age_rank(self, state: TiberiusState) -> tuple[int, ...]:
         """Per seat, 0 for the oldest."""
         age = state.age
-        return tuple([age.index(s) for s in range(state.players)])
+        return tuple(map(age.index, range(len(state.cubes))))
 
     def tally(
         self, state: TiberiusState, *, keys: Sequence[tuple[int, ...]] | None = None
     ) -> tuple[SeatTally, ...]:
         """Every seat's VP by the schedule, as if the game ended now (exact at the end); ``keys``:
         ``self.keys(state)`` when the caller has them already."""
-        n = state.players
+        decks = len(self.content.decks)
         return score_cubes(
             state.cubes,
-            [state.adopted[s] >= 0 for s in range(n)],
-            [self.loyal(state, s) for s in range(n)],
-            self.age_rank(state),
+            [a >= 0 for a in state.adopted],
+            # (a seat with fewer career cards than decks is not loyal: no set to build)
+            [len(c) >= decks and self.loyal(state, s) for s, c in enumerate(state.careers)],
+            self.age_rank(state) if keys is None else (),  # (read only to build the keys)
             marriage_vp=state.marriage_vp,
             keys=keys,
         )
@@ -247,8 +248,8 @@ class TiberiusGame(Game[TiberiusState, TAction]):
 
     def keys(self, state: TiberiusState) -> list[tuple[int, ...]]:
         """Each seat's tie-breaker chain key."""
-        ages = self.age_rank(state)
-        return [chain_key(state.cubes[s], state.adopted[s] >= 0, ages[s]) for s in range(state.players)]
+        ages, adopted = self.age_rank(state), state.adopted
+        return [chain_key(c, adopted[s] >= 0, ages[s]) for s, c in enumerate(state.cubes)]
 
     def standings(self, state: TiberiusState) -> list[Seat]:
         """Seats best first by VP, ties broken by the chain (rule: tiberius/tie-breaker)."""

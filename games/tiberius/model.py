@@ -51,6 +51,7 @@ __all__ = [
     "TiberiusState",
     "load_content",
     "make_state",
+    "positional_builder",
 ]
 
 Box: TypeAlias = int
@@ -364,8 +365,9 @@ class TiberiusState:
 _T = TypeVar("_T")
 
 
-def _positional_builder(cls: type[_T]) -> Callable[..., _T]:
-    """A constructor of ``cls`` (a frozen dataclass with slots) taking every field in order, positionally.
+def positional_builder(cls: type[_T]) -> Callable[..., _T]:
+    """A constructor of ``cls`` (a frozen dataclass with slots) taking every field in order, positionally
+    (also for a ``kw_only`` one: its fields in declaration order).
 
     A frozen dataclass's ``__init__`` sets each field through ``object.__setattr__`` (its own
     ``__setattr__`` refuses), a call per field: a fifth of a fresh setup's cost for a 25-field state.
@@ -384,6 +386,6 @@ def _positional_builder(cls: type[_T]) -> Callable[..., _T]:
     return twin  # calling it runs ``__init__``, which ends by making the instance a ``cls``
 
 
-make_state: Callable[..., TiberiusState] = _positional_builder(TiberiusState)
+make_state: Callable[..., TiberiusState] = positional_builder(TiberiusState)
 """``TiberiusState(*values)`` with every field given positionally, in declaration order, at a fifth
-of the cost (see ``_positional_builder``): for the hot paths that build whole states (setup)."""
+of the cost (see ``positional_builder``): for the hot paths that build whole states (setup)."""

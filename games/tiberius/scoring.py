@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from operator import attrgetter, itemgetter, ne
 
 from games.core.protocol import Seat
-from games.tiberius.model import CC, CQ, CUBES_PER_PLAYER, GV, IM, IN, IP, PC, PR, TR, Box
+from games.tiberius.model import CC, CQ, CUBES_PER_PLAYER, GV, IM, IN, IP, PC, PR, TR, Box, positional_builder
 
 __all__ = [
     "CHAIN_NAMES",
@@ -80,6 +80,10 @@ class SeatTally:
     seat: Seat
     total: int
     lines: tuple[Line, ...]
+
+
+_seat_tally: Callable[[Seat, int, tuple[Line, ...]], SeatTally] = positional_builder(SeatTally)
+"""``SeatTally(seat, total, lines)`` without a call per field (``model.positional_builder``)."""
 
 
 def chain_key(cubes: Sequence[int], adopted: bool, age_rank: int) -> Key:
@@ -297,7 +301,7 @@ def score_cubes(
         cubes: per seat, cubes per box.
         adopted: per seat, whether it is a Son of Augustus.
         loyal: per seat, whether it holds career cards from all six decks.
-        age_rank: per seat, 0 for the oldest.
+        age_rank: per seat, 0 for the oldest (read only to build the keys when ``keys`` is None).
         marriage_vp: "schedule" (default) or "aid" (the VP aid adds 1 VP per marriage cube).
         keys: the seats' ``chain_key`` when the caller has them already (else computed here).
     """
@@ -355,7 +359,7 @@ def score_cubes(
             # rule: tiberius/score-influence - 1 VP per 3 cubes.
             _INFLUENCE.get(c[IN]) or _counted(_INFLUENCE, c[IN], _influence_points),
         )
-        out.append(SeatTally(s, sum(map(_POINTS, lines)), lines))
+        out.append(_seat_tally(s, sum(map(_POINTS, lines)), lines))
     return tuple(out)
 
 

@@ -12,7 +12,7 @@ import copy
 import pickle
 import random
 from collections.abc import Sequence
-from dataclasses import FrozenInstanceError, fields, replace
+from dataclasses import FrozenInstanceError, dataclass, fields, replace
 
 import pytest
 from hypothesis import given, settings
@@ -37,9 +37,10 @@ from games.tiberius.model import (
     TR,
     TiberiusState,
     make_state,
+    positional_builder,
 )
 from games.tiberius.scoring import CHAIN_NAMES, Line, SeatTally, chain_key, placement, score_cubes
-from solver.core import get_scorer
+from solver.core import ScoreReport, SeatScore, get_scorer
 from tests.tiberius.helpers import game
 
 # ------------------------------------------------------------------------------------ draws
@@ -185,6 +186,44 @@ def test_make_state_takes_every_field():
         make_state(*values[:-1])
     with pytest.raises(TypeError):
         make_state(*values, 0)
+
+
+def test_positional_builder_refuses_classes_without_their_slots():
+    """Only a dataclass whose slots are exactly its fields can be built by attribute stores."""
+
+    @dataclass(frozen=True)
+    class NoSlots:
+        a: int
+
+    with pytest.raises(TypeError):
+        positional_builder(NoSlots)
+
+
+@pytest.mark.parametrize("players", [1, 2, 4, 6])
+def test_score_report_equals_one_built_by_the_constructors(players):
+    """rule: tiberius/end-of-game - the scorer builds its report and seats positionally; they equal
+    ``ScoreReport(...)``/``SeatScore(...)`` of the same fields, and the tally's seats ``SeatTally(...)``."""
+    g = game()
+    score = get_scorer("tiberius")
+    rng = random.Random(players)
+    s = g.new_state(GameConfig(players=players), players)
+    while True:
+        report = score(g, s)
+        rebuilt = ScoreReport(
+            game=report.game,
+            final=report.final,
+            seats=tuple(
+                SeatScore(seat=x.seat, total=x.total, rank=x.rank, breakdown=x.breakdown, tiebreak=x.tiebreak)
+                for x in report.seats
+            ),
+        )
+        assert type(report) is ScoreReport and all(type(x) is SeatScore for x in report.seats)
+        assert report == rebuilt and hash(report.seats) == hash(rebuilt.seats)
+        for t in g.tally(s):
+            assert type(t) is SeatTally and t == SeatTally(t.seat, t.total, t.lines)
+        if g.is_terminal(s):
+            break
+        s = g.apply(s, rng.choice(list(g.legal_actions(s))))
 
 
 # ------------------------------------------------------------------------------------ scoring
