@@ -113,6 +113,8 @@ class TiberiusGame(Game[TiberiusState, TAction]):
         self._blank = {
             n: (((),) * n, (NOTHING,) * n, (0,) * n, (False,) * n, (-1,) * n) for n in SETUP_INFLUENCE
         }
+        # What setup shuffles, in order: each regional deck, then the adoption cards (by index).
+        self._shuffled_at_setup = (*self.content.decks, tuple(range(len(self.content.adoptions))))
         # The ``age`` tuple by (oldest seat, number of seats): seats from the oldest on, clockwise.
         self._ages = {
             (oldest, n): tuple([(oldest + k) % n for k in range(n)])
@@ -145,12 +147,11 @@ class TiberiusGame(Game[TiberiusState, TAction]):
             )
         getrandbits = make_rng(seed).getrandbits
         priority = rules.below(getrandbits, n)
-        decks, face_up = [], []
-        for deck in self.content.decks:
-            cards = rules.shuffled(getrandbits, deck)
-            face_up.append(cards.pop(0))  # rule: tiberius/card-phase - the top card turned face up
-            decks.append(tuple(cards))
-        adoption = rules.shuffled(getrandbits, range(len(self.content.adoptions)))
+        # The regional decks, then the adoption cards (rules.shuffled for each, in this order).
+        dealt = rules.shuffled_each(getrandbits, self._shuffled_at_setup)
+        adoption = dealt.pop()
+        face_up = [cards.pop(0) for cards in dealt]  # rule: tiberius/card-phase - the top card face up
+        decks = [tuple(cards) for cards in dealt]
         face = 2 if n >= 4 else 1
         if table == "setup":
             cubes = (self._start_cubes[n],) * n

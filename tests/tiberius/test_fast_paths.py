@@ -60,6 +60,17 @@ def test_shuffled_is_random_shuffle(seed, size):
     assert fast.getrandbits(32) == reference.getrandbits(32)
 
 
+@settings(max_examples=100, deadline=None)
+@given(seed=st.integers(0, 2**64), sizes=st.lists(st.integers(0, 70), max_size=8))
+def test_shuffled_each_is_shuffled_in_turn(seed, sizes):
+    """rule: tiberius/setup - shuffling several groups in one call draws as shuffling each in turn."""
+    groups = [list(range(100 * g, 100 * g + size)) for g, size in enumerate(sizes)]
+    reference, fast = random.Random(seed), random.Random(seed)
+    expected = [rules.shuffled(reference.getrandbits, g) for g in groups]
+    assert rules.shuffled_each(fast.getrandbits, groups) == expected
+    assert fast.getrandbits(32) == reference.getrandbits(32)
+
+
 @settings(max_examples=200, deadline=None)
 @given(seed=st.integers(0, 2**64), n=st.integers(1, 10**6))
 def test_below_is_randrange(seed, n):
