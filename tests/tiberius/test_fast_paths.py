@@ -200,14 +200,23 @@ def test_make_state_takes_every_field():
 
 
 def test_positional_builder_refuses_classes_without_their_slots():
-    """Only a dataclass whose slots are exactly its fields can be built by attribute stores."""
+    """Only a dataclass whose slots are exactly its fields, with nothing more to its ``__init__``,
+    can be built by attribute stores."""
 
     @dataclass(frozen=True)
     class NoSlots:
         a: int
 
-    with pytest.raises(TypeError):
-        positional_builder(NoSlots)
+    @dataclass(frozen=True, slots=True)
+    class Checked:
+        a: int
+
+        def __post_init__(self) -> None:
+            assert self.a >= 0
+
+    for cls in (NoSlots, Checked):
+        with pytest.raises(TypeError):
+            positional_builder(cls)
 
 
 @pytest.mark.parametrize("players", [1, 2, 4, 6])
