@@ -24,7 +24,7 @@ same Lictor engine, so the ratios compare the searches.
    ``MCTSBot`` at equal wall time per move (``--move-time``) and the same evaluator and priors (both
    sides see the full state, as MCTSBot cannot do otherwise); vs greedy and vs random with
    a simulation count per move (our default: ISMCTS for hidden information; ``--sims-per-move``,
-   2,000, vs greedy, ``--sims-vs-random``, 128, vs random), so a loaded machine does not decide
+   3,000, vs greedy, ``--sims-vs-random``, 128, vs random), so a loaded machine does not decide
    those. Score = our return (win 1, loss 0, shared wins split);
    95% Wilson interval. Each opponent gets ``--games`` games (100 by default; ``--budget-s`` caps
    the wall time of all head-to-head games for a quick look, and the table then shows how many
@@ -491,7 +491,7 @@ def main(argv: list[str] | None = None) -> int:
         "--budget-s", type=float, default=None, help="cap on the wall seconds of all head-to-head games"
     )
     parser.add_argument("--move-time", type=float, default=0.05, help="seconds per move for both searches")
-    parser.add_argument("--sims-per-move", type=int, default=2000, help="our simulations per move vs greedy")
+    parser.add_argument("--sims-per-move", type=int, default=3000, help="our simulations per move vs greedy")
     parser.add_argument("--sims-vs-random", type=int, default=128, help="our simulations per move vs random")
     parser.add_argument(
         "--baseline-time-cap", type=float, default=3.0, help="our time cap per move vs the baselines"
