@@ -199,19 +199,8 @@ def shuffled(getrandbits: Callable[[int], int], items: Iterable[int]) -> list[in
 
 
 def shuffled_each(getrandbits: Callable[[int], int], groups: Iterable[Iterable[int]]) -> list[list[int]]:
-    """Each of ``groups`` shuffled in turn as :func:`shuffled` shuffles it (the same draws, in the same
-    order), in one call: setup's decks and adoption cards without a Python call per deck."""
-    out = []
-    for items in groups:
-        cards = list(items)
-        size = len(cards)
-        for i, k in _STEPS[size] if size < len(_STEPS) else _steps(size):
-            j = getrandbits(k)
-            while j > i:
-                j = getrandbits(k)
-            cards[i], cards[j] = cards[j], cards[i]
-        out.append(cards)
-    return out
+    """Each of ``groups`` shuffled in turn by :func:`shuffled` (the same draws, in the same order)."""
+    return [shuffled(getrandbits, items) for items in groups]
 
 
 def below(getrandbits: Callable[[int], int], n: int) -> int:
