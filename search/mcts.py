@@ -71,6 +71,10 @@ def value_scale(options: SearchOptions, lo: float, hi: float) -> tuple[float, fl
     return 0.0, 1.0
 
 
+_UNSET: Any = ()
+"""An unset list of a node (read as empty; never mutated: a node gets its own lists when needed)."""
+
+
 class _Node:
     """A tree node. Decision nodes keep ``actions``/``children``/``priors``; chance nodes ``cmap``
     (children by outcome) and, once visited in the tree, ``actions`` (the outcomes) and ``priors``
@@ -102,16 +106,20 @@ class _Node:
         self.n = 0
         self.w = [0.0] * players
         self.proven: tuple[float, ...] | None = None
-        self.actions: list[Any] = []
-        self.children: list[_Node | None] = []
-        self.untried: list[int] = []
+        # The lists below stay the shared empty tuple until the node lists its actions or is
+        # expanded: most nodes are leaves visited once, and every list is one more object for the
+        # cyclic garbage collector to walk (its full collections can land at a deadline).
+        self.actions: list[Any] = _UNSET
+        self.children: list[_Node | None] = _UNSET
+        self.untried: list[int] = _UNSET
         self.priors: list[float] | None = None
-        self.cmap: dict[Any, _Node] = {}
+        self.cmap: dict[Any, _Node] = {}  # (an empty dict is not tracked by the collector)
         self.expanded = False
-        self.order: list[int] = []  # PUCT: action indices by descending prior, then index
-        self.nxt: list[int] = []  # PUCT: nxt[j] = the first position after j in ``order`` with a lower prior
+        self.order: list[int] = _UNSET  # PUCT: action indices by descending prior, then index
+        # PUCT: nxt[j] = the first position after j in ``order`` with a lower prior
+        self.nxt: list[int] = _UNSET
         # PUCT: (index, child, prior) of the children created so far
-        self.visited: list[tuple[int, _Node, float]] = []
+        self.visited: list[tuple[int, _Node, float]] = _UNSET
         self.cursor = 0  # PUCT: ``order[:cursor]`` are all visited
 
 
@@ -350,6 +358,7 @@ class MCTS:
         """Ready a decision node for selection: its legal actions and priors (PUCT) or untried list."""
         self._list_actions(node)
         node.expanded = True
+        node.visited = []
         priors = self.game.prior(node.state) if self._priors else None
         if priors is not None:
             node.priors = p = list(priors)
