@@ -364,6 +364,19 @@ def test_search_bot_reuses_ismcts_trees() -> None:
     assert bot.last is not None and sum(c.visits for c in bot.last.candidates) > 300
 
 
+def test_advance_through_leaves() -> None:
+    """MCTS can be advanced move after move, also into leaves (which keep no position)."""
+    game = PigGame()
+    engine = MCTS(game)
+    state = _pig(players=2)
+    engine.search(state, limit=SearchLimit(simulations=30), seed=1)
+    for action in ("roll", "d3", "roll", "d5", "hold"):
+        engine.advance(action)
+        state = game.apply(state, action)
+    a = engine.search(state, limit=SearchLimit(simulations=50), seed=2)
+    assert a.simulations == 50 and a.seat == state.turn
+
+
 def test_reuse_off() -> None:
     game = PigGame()
     engine = MCTS(game, options=SearchOptions(reuse=False))
