@@ -38,6 +38,7 @@ Results are printed and written as JSON to ``bench/results/search_vs_openspiel.j
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import math
 import multiprocessing as mp
@@ -232,7 +233,11 @@ def deadline_overshoot(
 
     Every search gets ``deadline = now + --deadline-time`` and no simulation cap; the overshoot is the
     wall time from the call to the returned result minus the budget (analysis building included), in
-    ms. Several searches per setting: every position, twice (seeds 0 and 1).
+    ms. Several searches per setting: every position, twice (seeds 0 and 1). Every setting runs
+    twice: with the collector as this process has it, then with the heap loaded so far frozen out of
+    the cyclic garbage collector (``gc.freeze``, as ``lictor serve`` does after loading): a full
+    collection of this process's heap (its modules: OpenSpiel, numpy, rich) takes about 40 ms and
+    can land at a deadline.
     """
     budget = args.deadline_time
     settings: list[tuple[str, str, int | None, int]] = [
@@ -243,23 +248,27 @@ def deadline_overshoot(
     if game.info.hidden_information:
         settings.insert(2, ("ismcts", depth_label(args.depth), args.depth, 1))
     out: dict[str, Any] = {}
-    for algo, label, depth, workers in settings:
-        opts = SearchOptions(rollout_depth=depth, uct_c=args.uct_c, puct_c=args.puct_c)
-        over: list[float] = []
-        for i, state in enumerate(positions):
-            for seed in (0, 1):
-                t0 = time.monotonic()
-                lim = SearchLimit(deadline=t0 + budget)
-                analyze(
-                    game, state, limit=lim, seed=seed + 2 * i, options=opts, workers=workers, algorithm=algo
-                )
-                over.append(1000 * (time.monotonic() - t0 - budget))
-        key = f"{algo.upper()}, {label}, {workers} process{'es' if workers > 1 else ''}"
-        out[key] = {
-            "searches": len(over),
-            "p50_ms": float(np.percentile(over, 50)),
-            "max_ms": float(max(over)),
-        }
+    for frozen in (False, True):
+        if frozen:  # as `lictor serve` runs (service.server.tune_gc): the loaded heap frozen
+            gc.collect()
+            gc.freeze()
+        for algo, label, depth, workers in settings:
+            opts = SearchOptions(rollout_depth=depth, uct_c=args.uct_c, puct_c=args.puct_c)
+            over: list[float] = []
+            for i, state in enumerate(positions):
+                for seed in (0, 1):
+                    t0 = time.monotonic()
+                    lim = SearchLimit(deadline=t0 + budget)
+                    k = seed + 2 * i
+                    analyze(game, state, limit=lim, seed=k, options=opts, workers=workers, algorithm=algo)
+                    over.append(1000 * (time.monotonic() - t0 - budget))
+            key = f"{algo.upper()}, {label}, {workers} process{'es' if workers > 1 else ''}"
+            out[key + (", heap frozen" if frozen else "")] = {
+                "searches": len(over),
+                "p50_ms": float(np.percentile(over, 50)),
+                "max_ms": float(max(over)),
+            }
+    gc.unfreeze()
     return out
 
 
