@@ -99,9 +99,16 @@ def chain_key(cubes: Sequence[int], adopted: bool, age_rank: int) -> Key:
 def placement(
     cubes: Sequence[Sequence[int]], keys: Sequence[Key], box: Box, *, min_cubes: int = 1
 ) -> list[Seat]:
-    """Seats with at least ``min_cubes`` in ``box``, best first (cubes, then the chain)."""
+    """Seats with at least ``min_cubes`` in ``box``, best first (cubes, then the chain).
+
+    Sorted by a list's ``__getitem__`` (no Python function call per seat), and no sort at all for
+    one seat or none.
+    """
     seats = [s for s in range(len(cubes)) if cubes[s][box] >= min_cubes]
-    return sorted(seats, key=lambda s: (cubes[s][box], keys[s]), reverse=True)
+    if len(seats) > 1:
+        order = [(c[box], k) for c, k in zip(cubes, keys, strict=True)]
+        seats.sort(key=order.__getitem__, reverse=True)
+    return seats
 
 
 def consul_points(n: int) -> int:
@@ -196,21 +203,10 @@ _POINTS = attrgetter("points")
 
 
 def _places(cubes: Sequence[Sequence[int]], keys: Sequence[Key], box: Box) -> list[int]:
-    """Per seat, its place (1 = most) among the seats with cubes in ``box``; 0 without cubes.
-
-    The order of :func:`placement` (the same sort keys), sorted by a list's ``__getitem__`` instead
-    of a Python function per seat, and no sort at all for one seat or none.
-    """
-    n = len(cubes)
-    place = [0] * n
-    seats = [s for s in range(n) if cubes[s][box] >= 1]
-    if len(seats) == 1:
-        place[seats[0]] = 1
-    elif seats:
-        order = [(c[box], k) for c, k in zip(cubes, keys, strict=True)]
-        seats.sort(key=order.__getitem__, reverse=True)
-        for i, s in enumerate(seats, 1):
-            place[s] = i
+    """Per seat, its place (1 = most) among the seats with cubes in ``box``; 0 without cubes."""
+    place = [0] * len(cubes)
+    for i, s in enumerate(placement(cubes, keys, box), 1):
+        place[s] = i
     return place
 
 
@@ -309,10 +305,8 @@ def score_cubes(
     if keys is None:
         keys = [chain_key(cubes[s], adopted[s], age_rank[s]) for s in range(n)]
     conquests, pcim, governors = _places(cubes, keys, CQ), _places(cubes, keys, PC), _places(cubes, keys, GV)
-    # rule: tiberius/score-imperator - most and least by cubes, ties broken by the chain (the order of
-    # ``placement(cubes, keys, IP, min_cubes=0)``).
-    by_ip = [(c[IP], k) for c, k in zip(cubes, keys, strict=True)]
-    imperator = sorted([s for s in range(n) if cubes[s][IP] >= 0], key=by_ip.__getitem__, reverse=True)
+    # rule: tiberius/score-imperator - most and least by cubes, ties broken by the chain.
+    imperator = placement(cubes, keys, IP, min_cubes=0)
     most_ip, least_ip = imperator[0], imperator[-1]
     # rule: tiberius/score-imperial-marriages - strictly most: more cubes than every other seat.
     marriages = [c[IM] for c in cubes]
