@@ -19,7 +19,10 @@ same Lictor engine, so the ratios compare the searches.
    so the shared cores' load mostly cancels from the ratios; the worker rows are per wall second and
    do feel it (the machine's load average is printed). Then the
    deadline overshoot (issue 4: a search returns within 50 ms of its bound): p50 and max over
-   several searches with an absolute deadline (``--deadline-time``) and no simulation cap.
+   several searches with an absolute deadline (``--deadline-time``) and no simulation cap, as the
+   library runs by default, against a baseline with the collector's full collections allowed during
+   searches (``defer_full_gc=False``), and with the heap frozen by the process (as ``lictor serve``
+   runs).
 2. Head-to-head, seats swapped every game (games 2k and 2k+1 share the setup and dice): vs OpenSpiel
    ``MCTSBot`` at equal wall time per move (``--move-time``) and the same evaluator and priors (both
    sides see the full state, as MCTSBot cannot do otherwise); vs greedy and vs random with
@@ -233,41 +236,78 @@ def deadline_overshoot(
 
     Every search gets ``deadline = now + --deadline-time`` and no simulation cap; the overshoot is the
     wall time from the call to the returned result minus the budget (analysis building included), in
-    ms. Several searches per setting: every position, twice (seeds 0 and 1). Every setting runs
-    twice: with the collector as this process has it, then with the heap loaded so far frozen out of
-    the cyclic garbage collector (``gc.freeze``, as ``lictor serve`` does after loading): a full
-    collection of this process's heap (its modules: OpenSpiel, numpy, rich) takes about 40 ms and
-    can land at a deadline.
+    ms. Several searches per setting: every position, three times (seeds 0, 1, 2); and once per
+    position with a deadline ten times as far (a bigger tree). Every setting runs three ways, each
+    from a freshly collected heap:
+
+    - the baseline, ``defer_full_gc=False``: the collector as this process has it, where a full
+      collection walks the whole heap (this process's modules: OpenSpiel, numpy, rich, and the
+      tree), about 40 ms or more, and can land at a deadline;
+    - as the library runs by default: the collector's full collections are deferred while a search
+      runs (``SearchOptions.defer_full_gc``);
+    - with the loaded heap frozen by the process itself (``gc.freeze``), as ``lictor serve`` does.
+
+    A full collection landing at the deadline is rare in a dozen searches, so the table also counts
+    this process's full (generation 2) collections while each setting's searches ran (in this
+    process: a worker's are not seen) and the longest one: the pause a search can be held past its
+    deadline.
     """
-    budget = args.deadline_time
-    settings: list[tuple[str, str, int | None, int]] = [
-        ("mcts", depth_label(args.depth), args.depth, 1),
-        ("mcts", depth_label(None), None, 1),
-        ("mcts", depth_label(args.depth), args.depth, 2),
+    short = args.deadline_time
+    long = 10 * short  # a bigger tree: its own full collections take longer
+    # (algorithm, label, rollout depth, workers, budget, searches per position)
+    settings: list[tuple[str, str, int | None, int, float, int]] = [
+        ("mcts", depth_label(args.depth), args.depth, 1, short, 3),
+        ("mcts", depth_label(None), None, 1, short, 3),
+        ("mcts", depth_label(args.depth), args.depth, 2, short, 3),
+        ("mcts", depth_label(args.depth), args.depth, 1, long, 1),
     ]
     if game.info.hidden_information:
-        settings.insert(2, ("ismcts", depth_label(args.depth), args.depth, 1))
+        settings.insert(2, ("ismcts", depth_label(args.depth), args.depth, 1, short, 3))
     out: dict[str, Any] = {}
-    for frozen in (False, True):
-        if frozen:  # as `lictor serve` runs (service.server.tune_gc): the loaded heap frozen
-            gc.collect()
+    pauses: list[float] = []  # full (generation 2) collections during the searches, ms
+    began = [0.0]
+    inside = [False]  # a search is running (collections between searches are not counted)
+
+    def on_gc(phase: str, info: dict[str, int]) -> None:
+        if info["generation"] == 2 and inside[0]:
+            if phase == "start":
+                began[0] = time.perf_counter()
+            else:
+                pauses.append(1000 * (time.perf_counter() - began[0]))
+
+    gc.callbacks.append(on_gc)
+    modes = ((", defer_full_gc off (baseline)", False), ("", True), (", heap frozen by the process", True))
+    for mode, defer in modes:
+        time.sleep(0.2)  # the janitor thread frees the last trees
+        gc.collect()  # every mode starts from the same collected heap
+        if mode.endswith("by the process"):  # as `lictor serve` runs (service.server.tune_gc)
             gc.freeze()
-        for algo, label, depth, workers in settings:
-            opts = SearchOptions(rollout_depth=depth, uct_c=args.uct_c, puct_c=args.puct_c)
+        for algo, label, depth, workers, budget, repeat in settings:
+            opts = SearchOptions(
+                rollout_depth=depth, uct_c=args.uct_c, puct_c=args.puct_c, defer_full_gc=defer
+            )
             over: list[float] = []
+            pauses.clear()
             for i, state in enumerate(positions):
-                for seed in (0, 1):
+                for seed in range(repeat):
                     t0 = time.monotonic()
                     lim = SearchLimit(deadline=t0 + budget)
-                    k = seed + 2 * i
+                    k = seed + 3 * i
+                    inside[0] = True
                     analyze(game, state, limit=lim, seed=k, options=opts, workers=workers, algorithm=algo)
+                    inside[0] = False
                     over.append(1000 * (time.monotonic() - t0 - budget))
             key = f"{algo.upper()}, {label}, {workers} process{'es' if workers > 1 else ''}"
-            out[key + (", heap frozen" if frozen else "")] = {
+            if budget != short:
+                key += f", {budget:.0f} s deadline"
+            out[key + mode] = {
                 "searches": len(over),
                 "p50_ms": float(np.percentile(over, 50)),
                 "max_ms": float(max(over)),
+                "full_collections": len(pauses),
+                "longest_full_collection_ms": float(max(pauses, default=0.0)),
             }
+    gc.callbacks.remove(on_gc)
     gc.unfreeze()
     return out
 
@@ -275,10 +315,18 @@ def deadline_overshoot(
 def overshoot_table(ov: dict[str, Any], budget: float) -> Table:
     """The deadline overshoot table."""
     table = Table(title=f"deadline overshoot: return time past a {budget:.2f} s absolute deadline")
-    for col in ("search", "searches", "p50 ms", "max ms", "target"):
+    for col in ("search", "searches", "p50 ms", "max ms", "full collections", "longest ms", "target"):
         table.add_column(col)
     for key, r in ov.items():
-        table.add_row(key, str(r["searches"]), f"{r['p50_ms']:.1f}", f"{r['max_ms']:.1f}", "<= 50 ms")
+        table.add_row(
+            key,
+            str(r["searches"]),
+            f"{r['p50_ms']:.1f}",
+            f"{r['max_ms']:.1f}",
+            str(r["full_collections"]),
+            f"{r['longest_full_collection_ms']:.1f}",
+            "<= 50 ms",
+        )
     return table
 
 

@@ -47,6 +47,7 @@ from typing import Any
 
 from games.core import CHANCE, TERMINAL, Game, derive_seed, make_rng
 from games.errors import IllegalActionError, LimitError, WrongSeatError
+from search._gc import full_collections_deferred
 from search._loop import run_loop
 from search._stats import ChildStats, RootStats, to_analysis
 from search.mcts import has_prior, leaf_depth, rollout, value_scale
@@ -137,17 +138,18 @@ class ISMCTS:
         Only ``game.observation(state, seat)`` of ``state`` is used (plus who is to move).
         """
         start = time.monotonic()
-        self.prepare(state, limit=limit, stop=stop, seed=seed)
-        rng = make_rng(seed)
+        with full_collections_deferred(self.options.defer_full_gc):
+            self.prepare(state, limit=limit, stop=stop, seed=seed)
+            rng = make_rng(seed)
 
-        def report(sims: int) -> None:
-            assert progress is not None
-            progress(self._analysis(sims, seed=seed, start=start, final=False, stopped_by="running"))
+            def report(sims: int) -> None:
+                assert progress is not None
+                progress(self._analysis(sims, seed=seed, start=start, final=False, stopped_by="running"))
 
-        sims, why = self.run(
-            rng, limit=limit, start=start, stop=stop, on_progress=report if progress is not None else None
-        )
-        return self._analysis(sims, seed=seed, start=start, final=True, stopped_by=why)
+            sims, why = self.run(
+                rng, limit=limit, start=start, stop=stop, on_progress=report if progress is not None else None
+            )
+            return self._analysis(sims, seed=seed, start=start, final=True, stopped_by=why)
 
     # ------------------------------------------------------------------ pieces used by parallel.py
     def prepare(self, state: Any, *, limit: SearchLimit, stop: StopFlag | None, seed: int) -> None:

@@ -37,6 +37,7 @@ from typing import Any
 
 from games.core import CHANCE, TERMINAL, Game, make_rng
 from games.errors import LimitError, WrongSeatError
+from search._gc import full_collections_deferred
 from search._loop import run_loop
 from search._stats import LOSS, WIN, ChildStats, RootStats, to_analysis
 from search.types import Analysis, ProgressCallback, SearchLimit, SearchOptions, StopFlag
@@ -204,18 +205,21 @@ class MCTS:
             LimitError: no bound in ``limit`` and no ``stop`` flag.
         """
         start = time.monotonic()
-        root = self.prepare(state, limit=limit, stop=stop)
-        rng = make_rng(seed)
-        self._end = limit.end_time(start)
+        with full_collections_deferred(self.options.defer_full_gc):
+            root = self.prepare(state, limit=limit, stop=stop)
+            rng = make_rng(seed)
+            self._end = limit.end_time(start)
 
-        def report(sims: int) -> None:
-            assert progress is not None
-            progress(self._analysis(root, sims, seed=seed, start=start, final=False, stopped_by="running"))
+            def report(sims: int) -> None:
+                assert progress is not None
+                progress(
+                    self._analysis(root, sims, seed=seed, start=start, final=False, stopped_by="running")
+                )
 
-        sims, why = self.run(
-            rng, limit=limit, start=start, stop=stop, on_progress=report if progress is not None else None
-        )
-        return self._analysis(root, sims, seed=seed, start=start, final=True, stopped_by=why)
+            sims, why = self.run(
+                rng, limit=limit, start=start, stop=stop, on_progress=report if progress is not None else None
+            )
+            return self._analysis(root, sims, seed=seed, start=start, final=True, stopped_by=why)
 
     # ------------------------------------------------------------------ pieces used by parallel.py
     def prepare(self, state: Any, *, limit: SearchLimit, stop: StopFlag | None) -> _Node:

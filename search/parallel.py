@@ -28,6 +28,7 @@ from typing import Any
 from games.core import Game, derive_seed, make_rng
 from games.errors import LimitError
 from search._dispose import dispose
+from search._gc import full_collections_deferred
 from search._stats import RootStats, merge_stats, to_analysis
 from search.types import Analysis, ProgressCallback, SearchLimit, SearchOptions, StopFlag
 
@@ -122,9 +123,14 @@ def _worker(conn: Connection, job: _Job) -> None:
         def report(sims: int) -> None:
             conn.send(("progress", engine.root_stats(sims)))
 
-        sims, why = engine.run(
-            make_rng(seed), limit=limit, start=start, stop=stop, on_progress=report if want_progress else None
-        )
+        with full_collections_deferred(options.defer_full_gc):  # (inherited when forked mid-search)
+            sims, why = engine.run(
+                make_rng(seed),
+                limit=limit,
+                start=start,
+                stop=stop,
+                on_progress=report if want_progress else None,
+            )
         conn.send(("done", engine.root_stats(sims), why))
     except BaseException as exc:
         try:
@@ -175,6 +181,34 @@ def parallel_search(
 
     This process is worker 0 (no process sits idle waiting); workers 1.. are started processes.
     """
+    with full_collections_deferred(options.defer_full_gc):
+        return _search(
+            game,
+            state,
+            algorithm=algorithm,
+            limit=limit,
+            seed=seed,
+            options=options,
+            workers=workers,
+            stop=stop,
+            progress=progress,
+            mp_context=mp_context,
+        )
+
+
+def _search(
+    game: Game[Any, Any],
+    state: Any,
+    *,
+    algorithm: str,
+    limit: SearchLimit,
+    seed: int,
+    options: SearchOptions,
+    workers: int,
+    stop: StopFlag | None,
+    progress: ProgressCallback | None,
+    mp_context: str | None,
+) -> Analysis:
     if not limit.bounded and stop is None:
         raise LimitError(
             "a search needs a bound: simulations, time_s or deadline (or a stop flag)", field="limit"

@@ -106,6 +106,10 @@ class SearchOptions:
             highest leaf values this search has seen (as MuZero does), so the exploration constants
             mean the same whether a game's values spread over [0, 1] or over a few hundredths of it
             (a heuristic's win-probability estimates early in a long game).
+        defer_full_gc: defer the cyclic garbage collector's full collections while the search
+            runs (its oldest-generation threshold, restored at the end; see ``search/_gc.py``): a
+            full collection walks the whole process heap and the growing tree, tens to hundreds of
+            milliseconds that could otherwise land at a deadline. Young collections go on.
     """
 
     uct_c: float = 1.0
@@ -120,6 +124,7 @@ class SearchOptions:
     determinizations: int | None = None
     max_nodes: int = 300_000
     normalize_values: bool = True
+    defer_full_gc: bool = True
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
