@@ -14,30 +14,39 @@ search, off its clock. Nothing is leaked: the tree is acyclic and freed by refer
 garbage cycles wait for the first full collection after the search.
 
 Searches running at the same time in threads share the deferral: the last one to finish restores
-the threshold. So a process that always has some search running (overlapping searches without a
-pause) defers its full collections for as long; ``SearchOptions.defer_full_gc=False`` opts out.
-Nothing is done while the collector is disabled.
+the threshold. A process that always has some search running (a busy server's overlapping
+searches) would defer its full collections for ever, so a deferral lapses once it has lasted
+``MAX_DEFERRAL_S``: a search starting after that restores the threshold, and the next deferral
+begins when no search is running. ``SearchOptions.defer_full_gc=False`` opts out. Nothing is done
+while the collector is disabled.
 """
 
 from __future__ import annotations
 
 import gc
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-__all__ = ["full_collections_deferred"]
+__all__ = ["MAX_DEFERRAL_S", "full_collections_deferred"]
 
 _NEVER = 1 << 30
 """An oldest-generation threshold no search reaches (counts of middle-generation collections)."""
 
 
+MAX_DEFERRAL_S = 30.0
+"""The longest a deferral lasts while searches keep overlapping (see the module docstring)."""
+
+
 class _Deferral:
-    """This process's deferral: how many searches are inside it and the threshold to restore."""
+    """This process's deferral: the searches inside it, the threshold to restore, since when."""
 
     lock = threading.Lock()
     active = 0
     saved = 0
+    since = 0.0
+    lapsed = False
 
 
 @contextmanager
@@ -50,12 +59,17 @@ def full_collections_deferred(enabled: bool = True) -> Iterator[None]:
             if d.active:
                 d.active += 1
                 joined = True
+                if not d.lapsed and time.monotonic() - d.since > MAX_DEFERRAL_S:
+                    d.lapsed = True
+                    _restore(d.saved)
             elif gc.isenabled():
                 t0, t1, t2 = gc.get_threshold()
                 if t2 != _NEVER:
                     d.saved = t2
                     gc.set_threshold(t0, t1, _NEVER)
                     d.active = 1
+                    d.since = time.monotonic()
+                    d.lapsed = False
                     joined = True
     try:
         yield
@@ -63,6 +77,11 @@ def full_collections_deferred(enabled: bool = True) -> Iterator[None]:
         if joined:
             with d.lock:
                 d.active -= 1
-                if d.active == 0:
-                    t0, t1, _ = gc.get_threshold()
-                    gc.set_threshold(t0, t1, d.saved)
+                if d.active == 0 and not d.lapsed:
+                    _restore(d.saved)
+
+
+def _restore(threshold: int) -> None:
+    """Put the oldest generation's threshold back (the young ones as they are now)."""
+    t0, t1, _ = gc.get_threshold()
+    gc.set_threshold(t0, t1, threshold)

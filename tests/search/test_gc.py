@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import time
 import weakref
 from collections.abc import Iterator
 from typing import Any
@@ -88,6 +89,24 @@ def test_overlapping_searches_share_the_deferral_and_the_last_one_restores() -> 
             assert gc.get_threshold()[2] == 7
     finally:
         gc.enable()
+
+
+def test_a_deferral_lapses_when_searches_keep_overlapping(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Overlapping searches without a pause do not defer full collections for ever."""
+    import search._gc as sgc
+
+    gc.set_threshold(700, 10, 7)
+    with full_collections_deferred():
+        monkeypatch.setattr(sgc, "MAX_DEFERRAL_S", 0.0)
+        time.sleep(0.01)
+        with full_collections_deferred():  # starts after the deferral's time is up: it lapses
+            assert gc.get_threshold() == (700, 10, 7)
+        assert gc.get_threshold() == (700, 10, 7)
+    assert gc.get_threshold() == (700, 10, 7)
+    monkeypatch.setattr(sgc, "MAX_DEFERRAL_S", 30.0)
+    with full_collections_deferred():  # no search was running in between: a fresh deferral
+        assert gc.get_threshold()[2] >= 1 << 30
+    assert gc.get_threshold() == (700, 10, 7)
 
 
 def test_an_error_in_the_search_restores_the_threshold() -> None:
