@@ -524,6 +524,7 @@ class ISMCTS:
             legal=legal if player >= 0 else None,
             depth=self._depth,
             end=self._end,
+            chance_samples=self.options.chance_leaf_samples,
         )
 
     def _rollout(self, state: Any, rng: random.Random) -> Sequence[float]:
@@ -535,4 +536,5 @@ class ISMCTS:
             legal=None,
             depth=self._depth,
             end=self._end,
+            chance_samples=self.options.chance_leaf_samples,
         )

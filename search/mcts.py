@@ -42,7 +42,7 @@ from search._loop import run_loop
 from search._stats import LOSS, WIN, ChildStats, RootStats, to_analysis
 from search.types import Analysis, ProgressCallback, SearchLimit, SearchOptions, StopFlag
 
-__all__ = ["MCTS", "rollout"]
+__all__ = ["MCTS", "chance_value", "rollout"]
 
 _REUSE_DEPTH = 3
 _REUSE_NODES = 300
@@ -613,7 +613,16 @@ class MCTS:
         player = self.game.current_player(state)
         if player == TERMINAL:
             return self.game.returns(state)
-        return rollout(self.game, state, rng, player=player, legal=None, depth=self._depth, end=self._end)
+        return rollout(
+            self.game,
+            state,
+            rng,
+            player=player,
+            legal=None,
+            depth=self._depth,
+            end=self._end,
+            chance_samples=self.options.chance_leaf_samples,
+        )
 
     def _evaluate(self, node: _Node, rng: random.Random) -> Sequence[float]:
         """Score a new leaf: its proven value, else a cut-off rollout."""
@@ -629,6 +638,7 @@ class MCTS:
             legal=(node.actions or None) if node.player >= 0 else None,
             depth=self._depth,
             end=self._end,
+            chance_samples=self.options.chance_leaf_samples,
         )
 
 
@@ -641,11 +651,14 @@ def rollout(
     legal: Sequence[Any] | None,
     depth: int | None,
     end: float,
+    chance_samples: int = 0,
 ) -> Sequence[float]:
     """Play random actions (chance by its odds) for ``depth`` steps, then score with the heuristic.
 
     ``player`` and ``legal`` are those of ``state`` (already known to the caller). The rollout ends
-    early, scored by the heuristic, once the monotonic clock passes ``end``.
+    early, scored by the heuristic, once the monotonic clock passes ``end``. Where it ends on a chance
+    node and ``chance_samples`` > 0, the score is :func:`chance_value` (the heuristic after the
+    dice, not before them).
     """
     limit = math.inf if depth is None else depth
     steps = 0
@@ -653,6 +666,8 @@ def rollout(
         if player == TERMINAL:
             return game.returns(state)
         if steps >= limit:
+            if player == CHANCE and chance_samples > 0:
+                return chance_value(game, state, rng, chance_samples)
             return game.heuristic(state)
         if player == CHANCE:
             action = game.sample_chance(state, rng)
@@ -666,3 +681,30 @@ def rollout(
         if steps & 15 == 0 and time.monotonic() >= end:
             limit = 0
         player = game.current_player(state)
+
+
+def chance_value(game: Game[Any, Any], state: Any, rng: random.Random, samples: int) -> list[float]:
+    """The expected score of a chance node: over its outcomes when there are at most ``samples``
+    (weighted by their odds), else the mean over ``samples`` draws. Each outcome's position is
+    scored by ``returns`` or the heuristic; a further chance node on the way (a defence roll after
+    an attack roll) is resolved by one draw.
+    """
+    outcomes = game.chance_outcomes(state)
+    if len(outcomes) > samples:
+        share = 1.0 / samples
+        outcomes = [(game.sample_chance(state, rng), share) for _ in range(samples)]
+    total: list[float] | None = None
+    for outcome, prob in outcomes:
+        after = game.apply_trusted(state, outcome)
+        player = game.current_player(after)
+        while player == CHANCE:
+            after = game.apply_trusted(after, game.sample_chance(after, rng))
+            player = game.current_player(after)
+        value = game.returns(after) if player == TERMINAL else game.heuristic(after)
+        if total is None:
+            total = [prob * v for v in value]
+        else:
+            for k, v in enumerate(value):
+                total[k] += prob * v
+    assert total is not None, "a chance node without outcomes"
+    return total

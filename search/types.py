@@ -106,6 +106,11 @@ class SearchOptions:
             highest leaf values this search has seen (as MuZero does), so the exploration constants
             mean the same whether a game's values spread over [0, 1] or over a few hundredths of it
             (a heuristic's win-probability estimates early in a long game).
+        chance_leaf_samples: a leaf (or a cut-off rollout's last position) where chance acts next
+            (dice to roll) is scored by the heuristic's expectation over the outcomes: exact over
+            at most this many outcomes, else the mean of this many draws (``search.mcts.chance_value``);
+            0 scores the position before the roll, which a heuristic may value far off (on
+            Tiberpunk by -0.09 to +0.13 of a win).
         defer_full_gc: defer the cyclic garbage collector's full collections while the search
             runs (its oldest-generation threshold, restored at the end; see ``search/_gc.py``): a
             full collection walks the whole process heap and the growing tree, tens to hundreds of
@@ -124,6 +129,7 @@ class SearchOptions:
     determinizations: int | None = None
     max_nodes: int = 300_000
     normalize_values: bool = True
+    chance_leaf_samples: int = 8
     defer_full_gc: bool = True
 
 

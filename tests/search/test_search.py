@@ -589,3 +589,37 @@ def test_finished_trees_are_freed_off_the_callers_path() -> None:
         time.sleep(0.01)
     gc.collect()
     assert ref() is None
+
+
+def test_a_chance_leaf_is_scored_after_the_roll_not_before_it() -> None:
+    """``chance_value``: exact over few outcomes, the mean of draws over many; the leaf option."""
+    import math
+    import random
+
+    from search.mcts import chance_value, rollout
+
+    class TurnPig(PigGame):  # a heuristic that counts the points at stake this turn
+        def heuristic(self, state: PigState) -> tuple[float, ...]:
+            totals = [
+                1 + t + (state.turn_total if i == state.turn else 0) for i, t in enumerate(state.scores)
+            ]
+            return tuple(t / sum(totals) for t in totals)
+
+    game = TurnPig()
+    state = game.apply(_pig(turn_total=5, target=50), "roll")  # a die in the air
+    assert game.current_player(state) == CHANCE
+    exact = [0.0, 0.0]
+    for face, prob in game.chance_outcomes(state):
+        h = game.heuristic(game.apply(state, face))
+        exact = [e + prob * x for e, x in zip(exact, h, strict=True)]
+    assert chance_value(game, state, random.Random(1), 6) == pytest.approx(exact)
+    # fewer samples than outcomes: the mean of that many seeded draws
+    rng = random.Random(5)
+    draws = [game.sample_chance(state, rng) for _ in range(4)]
+    mean = [sum(game.heuristic(game.apply(state, d))[k] for d in draws) / 4 for k in range(2)]
+    assert chance_value(game, state, random.Random(5), 4) == pytest.approx(mean)
+    # a cut-off rollout ending on the chance node: the expectation with samples, the position without
+    args: dict[str, Any] = {"player": CHANCE, "legal": None, "depth": 0, "end": math.inf}
+    assert rollout(game, state, random.Random(1), chance_samples=8, **args) == pytest.approx(exact)
+    assert rollout(game, state, random.Random(1), **args) == game.heuristic(state)
+    assert game.heuristic(state) != pytest.approx(exact)  # (the test would prove nothing otherwise)
