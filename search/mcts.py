@@ -410,6 +410,7 @@ class MCTS:
         node = root
         path = [root]
         value: Sequence[float]
+        lo, kq = self._value_scale()  # (changes only when a value is backed up)
         while True:
             if node.proven is not None:
                 value = node.proven
@@ -454,7 +455,10 @@ class MCTS:
                 path.append(child)
                 value = self._evaluate(child, rng)
                 break
-            i = self._select_puct(node, player) if node.priors is not None else self._select_uct(node, player)
+            if node.priors is not None:
+                i = self._select_puct(node, player, lo, kq)
+            else:
+                i = self._select_uct(node, player, lo, kq)
             nxt = node.children[i]
             if nxt is None:
                 if self._nodes >= self._max_nodes:
@@ -496,9 +500,9 @@ class MCTS:
         """:func:`value_scale` of this search's leaf value range."""
         return value_scale(self.options, self._lo, self._hi)
 
-    def _select_uct(self, node: _Node, p: int) -> int:
+    def _select_uct(self, node: _Node, p: int, lo: float, k: float) -> int:
+        """The child maximising UCB1 for seat ``p`` (values read as ``(q - lo) * k``)."""
         c2log = self.options.uct_c * self.options.uct_c * math.log(node.n)
-        lo, k = self._value_scale()
         solver = self.options.solver
         sqrt = math.sqrt
         best_i = 0
@@ -518,7 +522,7 @@ class MCTS:
                 best, best_i = score, i
         return best_i
 
-    def _select_puct(self, node: _Node, p: int) -> int:
+    def _select_puct(self, node: _Node, p: int, lo: float, kq: float) -> int:
         """The child maximising ``q + c * sqrt(N) * prior / (1 + n)`` (the first on ties; ``q`` read
         through :meth:`_value_scale`; an unvisited child's ``q`` is the node's mean, first-play
         urgency). Unvisited children all share that ``q``, so the best of them is the first unvisited
@@ -526,7 +530,6 @@ class MCTS:
         priors = node.priors
         assert priors is not None
         scale = self.options.puct_c * math.sqrt(node.n)
-        lo, kq = self._value_scale()
         children = node.children
         order = node.order
         k = node.cursor
@@ -558,18 +561,18 @@ class MCTS:
             best_i = 0
             best = -math.inf
         solver = self.options.solver
-        for i, c, prior in node.visited:
+        for i, c, prior in node.visited:  # (the hottest loop of a search: kept lean)
             n = c.n
-            if n == 0:
-                continue  # counted with the unvisited ones
             proven = c.proven
-            if proven is not None:
+            if proven is None:
+                if not n:
+                    continue  # counted with the unvisited ones
+                score = (c.w[p] / n - lo) * kq + scale * prior / (1 + n)
+            else:
                 q = proven[p]
                 if solver and q <= LOSS:
                     continue
-            else:
-                q = c.w[p] / n
-            score = (q - lo) * kq + scale * prior / (1 + n)
+                score = (q - lo) * kq + scale * prior / (1 + n)
             if score > best or (score == best and i < best_i):
                 best, best_i = score, i
         return best_i
@@ -628,6 +631,8 @@ class MCTS:
         """Score a new leaf: its proven value, else a cut-off rollout."""
         if node.proven is not None:
             return node.proven
+        if self._depth == 0 and node.player >= 0:  # the rollout would score the leaf at once
+            return self.game.heuristic(node.state)
         if node.player >= 0 and self._depth != 0:
             self._list_actions(node)  # the rollout's first step needs them; priors wait for a 2nd visit
         return rollout(

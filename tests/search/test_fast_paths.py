@@ -41,8 +41,9 @@ def _reference_puct(engine: MCTS, node: Any, p: int) -> int:
 class _Checked(MCTS):
     calls = 0
 
-    def _select_puct(self, node: Any, p: int) -> int:
-        fast = super()._select_puct(node, p)
+    def _select_puct(self, node: Any, p: int, lo: float, kq: float) -> int:
+        assert (lo, kq) == self._value_scale()
+        fast = super()._select_puct(node, p, lo, kq)
         assert fast == _reference_puct(self, node, p)
         type(self).calls += 1
         return fast
