@@ -10,12 +10,15 @@ The search knows nothing of any particular game. Entry points:
 - :func:`choose_action` — an AI seat's move at a strength level 1–10 (:func:`level`, :data:`LEVELS`);
   :func:`pick_move` — a move from an analysis at a temperature.
 - Bots: :class:`RandomBot`, :class:`GreedyBot`, :class:`SearchBot`.
+- :func:`full_collections_deferred` — the context manager a search runs in to keep CPython's full
+  garbage collections off its clock (``SearchOptions.defer_full_gc``), for code with the same need.
 
 Every action the search takes from ``legal_actions`` or a chance draw is applied with
 ``game.apply_trusted`` (the game's fast path, no legality re-check); an action given from outside
 (``MCTS.advance``) goes through the checked ``apply``.
 """
 
+from search._gc import full_collections_deferred
 from search.api import LEVELS, Level, analyze, choose_action, level, pick_move
 from search.bots import Bot, GreedyBot, RandomBot, SearchBot
 from search.ismcts import ISMCTS
@@ -39,6 +42,7 @@ __all__ = [
     "StopFlag",
     "analyze",
     "choose_action",
+    "full_collections_deferred",
     "level",
     "pick_move",
 ]
