@@ -19,8 +19,8 @@ same Lictor engine, so the ratios compare the searches.
    simulation over the cost of the rollout both sides share (timed alone, caches warm, from leaves
    near the positions): no search using that evaluator can be faster than OpenSpiel by more than
    that ratio. Ours-vs-OpenSpiel rates are per CPU second of this process (both run here, one after
-   the other), so the shared cores' load mostly cancels from the ratios; the worker rows are per wall second and
-   do feel it (the machine's load average is printed). Then the
+   the other), so the shared cores' load mostly cancels from the ratios; the worker rows are per
+   wall second and do feel it (the machine's load average is printed). Then the
    deadline overshoot (issue 4: a search returns within 50 ms of its bound): p50 and max over
    several searches with an absolute deadline (``--deadline-time``) and no simulation cap, as the
    library runs by default, against a baseline with the collector's full collections allowed during
