@@ -11,6 +11,7 @@ from typing import Any
 from games.core import Game, derive_seed, make_rng
 from games.errors import ConfigError
 from search._dispose import dispose
+from search._gc import full_collections_deferred
 from search.ismcts import ISMCTS
 from search.mcts import MCTS
 from search.parallel import parallel_search
@@ -80,18 +81,19 @@ def analyze(
     if workers < 1:
         raise ConfigError(f"workers must be at least 1, not {workers!r}", field="workers")
     if workers > 1:
-        return parallel_search(
-            game,
-            state,
-            algorithm=algo,
-            limit=limit,
-            seed=seed,
-            options=opts,
-            workers=workers,
-            stop=stop,
-            progress=progress,
-            mp_context=mp_context,
-        )
+        with full_collections_deferred(opts.defer_full_gc):
+            return parallel_search(
+                game,
+                state,
+                algorithm=algo,
+                limit=limit,
+                seed=seed,
+                options=opts,
+                workers=workers,
+                stop=stop,
+                progress=progress,
+                mp_context=mp_context,
+            )
     engine: MCTS | ISMCTS = ISMCTS(game, options=opts) if algo == "ismcts" else MCTS(game, options=opts)
     try:
         result = engine.search(state, limit=limit, seed=seed, stop=stop, progress=progress)

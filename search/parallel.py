@@ -180,35 +180,9 @@ def parallel_search(
     """Search ``state`` in ``workers`` processes and merge their root statistics.
 
     This process is worker 0 (no process sits idle waiting); workers 1.. are started processes.
+    The caller defers full garbage collections here (``search.analyze`` does, as
+    ``SearchOptions.defer_full_gc`` says); the workers defer their own.
     """
-    with full_collections_deferred(options.defer_full_gc):
-        return _search(
-            game,
-            state,
-            algorithm=algorithm,
-            limit=limit,
-            seed=seed,
-            options=options,
-            workers=workers,
-            stop=stop,
-            progress=progress,
-            mp_context=mp_context,
-        )
-
-
-def _search(
-    game: Game[Any, Any],
-    state: Any,
-    *,
-    algorithm: str,
-    limit: SearchLimit,
-    seed: int,
-    options: SearchOptions,
-    workers: int,
-    stop: StopFlag | None,
-    progress: ProgressCallback | None,
-    mp_context: str | None,
-) -> Analysis:
     if not limit.bounded and stop is None:
         raise LimitError(
             "a search needs a bound: simulations, time_s or deadline (or a stop flag)", field="limit"
