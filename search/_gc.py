@@ -24,6 +24,7 @@ while the collector is disabled.
 from __future__ import annotations
 
 import gc
+import os
 import threading
 import time
 from collections.abc import Iterator
@@ -47,6 +48,14 @@ class _Deferral:
     saved = 0
     since = 0.0
     lapsed = False
+
+
+def _after_fork_in_child() -> None:
+    # a fork while another thread held the lock would leave it locked for ever in the child
+    _Deferral.lock = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
 @contextmanager

@@ -109,6 +109,29 @@ def test_a_deferral_lapses_when_searches_keep_overlapping(monkeypatch: pytest.Mo
     assert gc.get_threshold() == (700, 10, 7)
 
 
+def test_a_child_forked_while_the_lock_is_held_can_still_search() -> None:
+    """A worker forked while another thread holds the deferral's lock must not hang on it."""
+    import multiprocessing as mp
+
+    import search._gc as sgc
+
+    def child(q: Any) -> None:
+        with full_collections_deferred():
+            q.put("searched")
+
+    ctx = mp.get_context("fork")
+    q = ctx.Queue()
+    with sgc._Deferral.lock:
+        proc = ctx.Process(target=child, args=(q,), daemon=True)
+        proc.start()
+    try:
+        assert q.get(timeout=10) == "searched"
+    finally:
+        proc.join(timeout=1)
+        if proc.is_alive():
+            proc.kill()
+
+
 def test_an_error_in_the_search_restores_the_threshold() -> None:
     before = gc.get_threshold()
     with pytest.raises(RuntimeError), full_collections_deferred():
