@@ -140,11 +140,12 @@ def os_rate(bot: Any, spiel: LictorSpielGame, state: Any, simulations: int) -> f
     (``SearchOptions.defer_full_gc``): one collector regime for both.
     """
     wrapped = spiel.wrap(state)
-    bot.max_simulations = bot._max_simulations = max(1, simulations)  # MCTSBot's, ISMCTSBot's spellings
+    sims = max(1, simulations)
+    bot.max_simulations = bot._max_simulations = sims  # MCTSBot's and ISMCTSBot's spellings
     with full_collections_deferred():
         t = time.process_time()
         bot.step(wrapped)
-        return max(1, simulations) / max(time.process_time() - t, 1e-6)
+        return sims / max(time.process_time() - t, 1e-6)
 
 
 def our_rate(game: Game[Any, Any], state: Any, **kwargs: Any) -> tuple[float, int]:

@@ -631,9 +631,9 @@ class MCTS:
         """Score a new leaf: its proven value, else a cut-off rollout."""
         if node.proven is not None:
             return node.proven
-        if self._depth == 0 and node.player >= 0:  # the rollout would score the leaf at once
-            return self.game.heuristic(node.state)
-        if node.player >= 0 and self._depth != 0:
+        if node.player >= 0:
+            if self._depth == 0:  # the rollout would score the leaf at once
+                return self.game.heuristic(node.state)
             self._list_actions(node)  # the rollout's first step needs them; priors wait for a 2nd visit
         return rollout(
             self.game,
