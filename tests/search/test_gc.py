@@ -37,23 +37,23 @@ def _opts(**kw: Any) -> SearchOptions:
     return SearchOptions(progress_interval_s=0.0, **kw)
 
 
+def _during_search(engine: MCTS | ISMCTS, game: Any, seed: int = 1) -> list[int]:
+    """:func:`_oldest_thresholds` of a 30-simulation search of ``game``'s start (2 players)."""
+    state = game.new_state(GameConfig(players=2), seed)
+    return _oldest_thresholds(lambda cb: engine.search(state, limit=SearchLimit(simulations=30), progress=cb))
+
+
 def test_a_search_defers_full_collections_while_it_runs_and_restores_the_threshold() -> None:
     before = gc.get_threshold()
     game = PigGame()
-    state = game.new_state(GameConfig(players=2), 1)
-    engine = MCTS(game, options=_opts())
-    seen = _oldest_thresholds(lambda cb: engine.search(state, limit=SearchLimit(simulations=30), progress=cb))
-    assert min(seen) >= 1 << 30
+    assert min(_during_search(MCTS(game, options=_opts()), game)) >= 1 << 30
     assert gc.get_threshold() == before
 
 
 def test_ismcts_and_parallel_searches_defer_too() -> None:
     before = gc.get_threshold()
     game = PeekGame()
-    state = game.new_state(GameConfig(players=2), 0)
-    engine = ISMCTS(game, options=_opts())
-    seen = _oldest_thresholds(lambda cb: engine.search(state, limit=SearchLimit(simulations=30), progress=cb))
-    assert min(seen) >= 1 << 30
+    assert min(_during_search(ISMCTS(game, options=_opts()), game, seed=0)) >= 1 << 30
     pig = PigGame()
     pstate = pig.new_state(GameConfig(players=2), 1)
     seen = _oldest_thresholds(
@@ -68,10 +68,7 @@ def test_ismcts_and_parallel_searches_defer_too() -> None:
 def test_defer_full_gc_false_leaves_the_collector_alone() -> None:
     before = gc.get_threshold()
     game = PigGame()
-    state = game.new_state(GameConfig(players=2), 1)
-    engine = MCTS(game, options=_opts(defer_full_gc=False))
-    seen = _oldest_thresholds(lambda cb: engine.search(state, limit=SearchLimit(simulations=30), progress=cb))
-    assert set(seen) == {before[2]}
+    assert set(_during_search(MCTS(game, options=_opts(defer_full_gc=False)), game)) == {before[2]}
 
 
 def test_overlapping_searches_share_the_deferral_and_the_last_one_restores() -> None:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import math
 import os
+import random
 import threading
 import time
 from dataclasses import replace
@@ -26,6 +28,7 @@ from search import (
     level,
     pick_move,
 )
+from search.mcts import chance_value, rollout
 from tests.fixtures.pig import PigGame, PigState
 from tests.search.games import GambleGame, NimGame, PeekGame, ThreeSeatGame
 
@@ -593,10 +596,6 @@ def test_finished_trees_are_freed_off_the_callers_path() -> None:
 
 def test_a_chance_leaf_is_scored_after_the_roll_not_before_it() -> None:
     """``chance_value``: exact over few outcomes, the mean of draws over many; the leaf option."""
-    import math
-    import random
-
-    from search.mcts import chance_value, rollout
 
     class TurnPig(PigGame):  # a heuristic that counts the points at stake this turn
         def heuristic(self, state: PigState) -> tuple[float, ...]:
