@@ -11,7 +11,8 @@ worked on without touching the rules engine.
   toward the network, coins toward the senator, ...), and small values for coins, gadgets,
   spaceship cards, skills and shackles.
 - :func:`heuristic`: a softmax of the potentials whose temperature shrinks as the end nears (a
-  win-probability estimate, so one step toward a quest changes the value visibly).
+  win-probability estimate, so one step toward a quest changes the value visibly), read on the
+  position a roll, combat or reward in progress settles to (:func:`settled`).
 - :func:`prior`: move priors for PUCT: a sharp softmax of each action's one-ply gain in the mover's
   potential (moves from a per-district table computed once per call, lictor moves by what they
   block for the opponents, quests and combats by their odds, other interactions by applying them),
@@ -53,12 +54,24 @@ from games.tiberpunk.rules import (
     TPL_SHIP,
     Rules,
 )
-from games.tiberpunk.state import CHAR, DRONE, LICTOR, PH_MAIN, PH_OVER, Player, State
+from games.tiberpunk.state import (
+    CHAR,
+    DRONE,
+    LICTOR,
+    PH_CGADGET,
+    PH_MAIN,
+    PH_OVER,
+    PH_PURSUE,
+    PH_QGADGET,
+    PH_REWARD,
+    Player,
+    State,
+)
 
 if TYPE_CHECKING:
     from games.tiberpunk.game import TiberpunkGame
 
-__all__ = ["heuristic", "potentials", "prepare", "prior", "standings"]
+__all__ = ["heuristic", "potentials", "prepare", "prior", "settled", "standings"]
 
 DECAY = 0.7
 """A target ``t`` turns of movement away is worth ``DECAY ** t`` of what it is worth in reach."""
@@ -382,6 +395,36 @@ def potentials(game: TiberpunkGame, state: State) -> list[float]:
     return out
 
 
+SETTLE_STEPS = 12
+"""The most steps :func:`settled` plays (a combat's gadget exchange, rewards, a lictor's pursuit)."""
+
+
+def settled(game: TiberpunkGame, state: State) -> State:
+    """Where a quest roll, combat or reward in progress comes to if nobody plays another gadget.
+
+    :func:`potentials` reads the board, not a roll in progress (``state.ctx``) nor rewards still to
+    take, so a position in the middle of one is scored as what it settles to: at a gadget decision
+    the decider stops (the dice decide as they lie: a combat is won or lost, a failed quest roll
+    brings the lictor closer), a reward goes to the option that raises its taker's potential most,
+    a lictor pursues by its first shortest step. It stops at a roll still to come (the quest odds
+    in :func:`potentials` then count the rolls the lictor's distance leaves), at the main phase or
+    at the end.
+    """
+    for _ in range(SETTLE_STEPS):
+        phase = state.phase
+        if phase in (PH_QGADGET, PH_CGADGET):
+            state = game.apply_trusted(state, act.STOP)
+        elif phase == PH_PURSUE:
+            state = game.apply_trusted(state, game.legal_actions(state)[0])
+        elif phase == PH_REWARD:
+            seat = state.rewards[0][0]
+            options = [game.apply_trusted(state, a) for a in game.legal_actions(state)]
+            state = max(options, key=lambda after: potentials(game, after)[seat])
+        else:
+            break
+    return state
+
+
 def heuristic(game: TiberpunkGame, state: State) -> tuple[float, ...]:
     """Each seat's estimated chance to win, for cut-off rollouts (e.g. at the ``max_rounds`` cap).
 
@@ -389,8 +432,10 @@ def heuristic(game: TiberpunkGame, state: State) -> tuple[float, ...]:
     end-of-game) with a temperature in tokens that shrinks as the leader nears the 8th token and
     as the ``max_rounds`` cap nears. In the final round (the end was triggered, or this round is the
     cap) half of the value is the standings as ``returns`` would give them now. Values are in
-    [0, 1] and sum to 1; a finished game gives ``returns``.
+    [0, 1] and sum to 1; a finished game gives ``returns``. A position in the middle of a quest roll,
+    combat or reward is scored as what it settles to (:func:`settled`).
     """
+    state = settled(game, state)
     if state.phase == PH_OVER:
         return game.returns(state)
     pot = potentials(game, state)

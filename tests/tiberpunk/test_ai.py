@@ -16,7 +16,17 @@ from hypothesis import strategies as st
 from games.core import CHANCE, TERMINAL
 from games.tiberpunk import actions as act
 from games.tiberpunk import ai
-from games.tiberpunk.state import CHAR, LICTOR, PH_MAIN, PH_OVER, State
+from games.tiberpunk.state import (
+    CHAR,
+    LICTOR,
+    PH_CGADGET,
+    PH_MAIN,
+    PH_OVER,
+    PH_PURSUE,
+    PH_QGADGET,
+    PH_REWARD,
+    State,
+)
 from tests.tiberpunk.helpers import GAME, R, lictors, new, placed, put
 
 
@@ -176,3 +186,31 @@ def test_prior_prefers_approaching_the_quest_and_doing_it() -> None:
     assert pr2 is not None
     best = acts[max(range(len(acts)), key=lambda i: pr2[i])]
     assert act.op(best) == act.OP_INTERACT and act.interact_fields(best)[1] == act.IT_CHARACTER
+
+
+def test_a_roll_or_reward_in_progress_is_scored_as_it_settles() -> None:
+    """rule: tiberpunk/combat, tiberpunk/gadget-cards, tiberpunk/objective-rewards — a position in
+    the middle of a quest roll, a combat or a reward is scored as what it settles to when nobody
+    plays another gadget: a combat is decided as the dice lie (the loser's miniature shackled), a
+    reward is taken, a failed roll brings the lictor closer; the position itself is left as it was."""
+    middle = (PH_QGADGET, PH_CGADGET, PH_PURSUE, PH_REWARD)
+    seen = {phase: 0 for phase in middle}
+    for seed in range(12):
+        for s in _walk(seed, 400):
+            if s.phase not in middle:
+                assert ai.settled(GAME, s) is s
+                continue
+            seen[s.phase] += 1
+            before = s
+            after = ai.settled(GAME, s)
+            assert s == before and after.phase not in middle
+            assert GAME.heuristic(s) == GAME.heuristic(after)
+            if s.phase == PH_CGADGET:
+                ctx = s.ctx
+                assert ctx is not None and after.ctx is None
+                if R.attacker_wins(ctx):
+                    if ctx.tkind != LICTOR:
+                        assert after.players[ctx.tseat].shackles >> ctx.tkind & 1
+                else:
+                    assert after.players[s.seat].shackles >> ctx.mini & 1
+    assert all(seen.values()), seen
