@@ -192,7 +192,7 @@ def test_a_roll_or_reward_in_progress_is_scored_as_it_settles() -> None:
     """rule: tiberpunk/combat, tiberpunk/gadget-cards, tiberpunk/objective-rewards — a position in
     the middle of a quest roll, a combat or a reward is scored as what it settles to when nobody
     plays another gadget: a combat is decided as the dice lie (the loser's miniature shackled), a
-    reward is taken, a failed roll brings the lictor closer; the position itself is left as it was."""
+    reward is taken, a failed quest roll brings the nearest lictor closer (or ends the attempt)."""
     middle = (PH_QGADGET, PH_CGADGET, PH_PURSUE, PH_REWARD)
     seen = {phase: 0 for phase in middle}
     for seed in range(12):
@@ -201,10 +201,14 @@ def test_a_roll_or_reward_in_progress_is_scored_as_it_settles() -> None:
                 assert ai.settled(GAME, s) is s
                 continue
             seen[s.phase] += 1
-            before = s
             after = ai.settled(GAME, s)
-            assert s == before and after.phase not in middle
+            assert after.phase not in middle
             assert GAME.heuristic(s) == GAME.heuristic(after)
+            if s.phase == PH_QGADGET:
+                ctx = s.ctx
+                assert ctx is not None
+                near = min(R.board.dist[x][ctx.where] for x in s.lictors)
+                assert after.ctx is None or min(R.board.dist[x][ctx.where] for x in after.lictors) < near
             if s.phase == PH_CGADGET:
                 ctx = s.ctx
                 assert ctx is not None and after.ctx is None
