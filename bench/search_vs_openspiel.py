@@ -52,7 +52,6 @@ import os
 import random
 import sys
 import time
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -188,11 +187,17 @@ def depth_label(depth: int | None) -> str:
     return "full rollout" if depth is None else f"cut-off at depth {depth}"
 
 
+def our_options(depth: int | None, args: argparse.Namespace, **changes: Any) -> SearchOptions:
+    """Our search options: the command line's rollout ``depth`` and exploration constants, the
+    library's defaults otherwise (but for ``changes``)."""
+    return SearchOptions(rollout_depth=depth, uct_c=args.uct_c, puct_c=args.puct_c, **changes)
+
+
 def same_evaluator(depth: int | None, args: argparse.Namespace) -> SearchOptions:
     """Our options for the speed rows: leaves scored as OpenSpiel's evaluator scores them (a leaf
     where dice are to roll by the heuristic of that position: ``chance_leaf_samples=0``; our default
     scores it after the roll, a few heuristic calls more, see docs/search.md)."""
-    return SearchOptions(rollout_depth=depth, uct_c=args.uct_c, puct_c=args.puct_c, chance_leaf_samples=0)
+    return our_options(depth, args, chance_leaf_samples=0)
 
 
 def speed(game: Game[Any, Any], positions: list[Any], args: argparse.Namespace) -> dict[str, Any]:
@@ -252,8 +257,9 @@ def speed(game: Game[Any, Any], positions: list[Any], args: argparse.Namespace) 
                     a = analyze(game, state, limit=lim, seed=i, options=opts, workers=workers, algorithm=algo)
                     add(f"workers {workers} {algo} {label}", a.simulations / a.elapsed_s)
                 if depth == args.depth:  # our default evaluator (dice leaves scored after the roll)
-                    mine = replace(opts, chance_leaf_samples=SearchOptions().chance_leaf_samples)
-                    a = analyze(game, state, limit=lim, seed=i, options=mine, algorithm=algo)
+                    a = analyze(
+                        game, state, limit=lim, seed=i, options=our_options(depth, args), algorithm=algo
+                    )
                     add(f"default {algo} {label}", a.simulations / a.elapsed_s)
     return {k: float(np.mean(v)) for k, v in rows.items()}
 
@@ -312,9 +318,7 @@ def deadline_overshoot(
         if mode.endswith("by the process"):  # as `lictor serve` runs (service.server.tune_gc)
             gc.freeze()
         for algo, label, depth, workers, budget, repeat in settings:
-            opts = SearchOptions(
-                rollout_depth=depth, uct_c=args.uct_c, puct_c=args.puct_c, defer_full_gc=defer
-            )
+            opts = our_options(depth, args, defer_full_gc=defer)
             over: list[float] = []
             pauses.clear()
             for i, state in enumerate(positions):
@@ -514,7 +518,7 @@ def play_pair_game(
     kind, ours_algorithm, n, args = job
     game, _ = pick_game(args.game)
     seed = derive_seed(args.seed, kind, n)
-    opts = SearchOptions(rollout_depth=args.depth, uct_c=args.uct_c, puct_c=args.puct_c)
+    opts = our_options(args.depth, args)
     ours = TimedBot(
         SearchBot(game, limit=our_limit(kind, args), options=opts, seed=seed, algorithm=ours_algorithm)
     )
