@@ -14,9 +14,9 @@ worked on without touching the rules engine.
   win-probability estimate, so one step toward a quest changes the value visibly), read on the
   position a roll, combat or reward in progress settles to (:func:`settled`).
 - :func:`prior`: move priors for PUCT: a sharp softmax of each action's one-ply gain in the mover's
-  potential (moves from a per-district table computed once per call, lictor moves by what they
-  block for the opponents, quests and combats by their odds, other interactions by applying them),
-  cached on what the mover knows.
+  potential (moves by the mover's reach from the destination, once per destination; lictor moves by
+  what they block for the opponents; quests and combats by their odds; other interactions by
+  applying them), cached on what the mover knows.
 
 The potentials and the per-content tables are cached (bounded dicts): a seat's potential is looked
 up by its own state and the public board, so a rollout leaf recomputes only the seat that changed.
@@ -319,12 +319,9 @@ def _reach(t: _Tables, targets: list[tuple[float, int, int]], char: int, drone: 
         if not mask:
             total += w
             continue
-        best = 99
-        if mask & 1 and char >= 0:
-            best = tc[dist[char][d]]
-        if mask & 2 and drone >= 0:
-            x = td[dist[drone][d]]
-            best = min(best, x)
+        by_char = tc[dist[char][d]] if mask & 1 and char >= 0 else 99
+        by_drone = td[dist[drone][d]] if mask & 2 and drone >= 0 else 99
+        best = by_char if by_char < by_drone else by_drone  # (not min(): the hottest loop here)
         if best < 99:
             total += w * decay[best]
     return total
@@ -333,11 +330,9 @@ def _reach(t: _Tables, targets: list[tuple[float, int, int]], char: int, drone: 
 def _near(t: _Tables, mask: int, char: int, drone: int, d: int) -> float:
     """The turn discount of the nearest miniature in ``mask`` to district ``d``."""
     tc, td = t.turns
-    best = 99
-    if mask & 1 and char >= 0:
-        best = tc[t.dist[char][d]]
-    if mask & 2 and drone >= 0:
-        best = min(best, td[t.dist[drone][d]])
+    by_char = tc[t.dist[char][d]] if mask & 1 and char >= 0 else 99
+    by_drone = td[t.dist[drone][d]] if mask & 2 and drone >= 0 else 99
+    best = by_char if by_char < by_drone else by_drone
     return t.decay[best] if best < 99 else 0.0
 
 
@@ -375,24 +370,31 @@ def _static(t: _Tables, state: State, seat: int) -> float:
 def potentials(game: TiberpunkGame, state: State) -> list[float]:
     """Per seat, the tokens placed plus the expected worth of progress toward more, in tokens."""
     t = _tables(game)
-    cache = t.seat_cache
-    if len(cache) > 50_000:  # bounded (and kept small: the collector walks it)
-        cache.clear()
-    players = state.players
-    where = tuple(q.char | q.drone << 4 for q in players)
+    common = _common(state)
+    return [_potential(t, state, seat, common) for seat in range(len(state.players))]
+
+
+def _common(state: State) -> tuple[object, ...]:
+    """The part of the potentials' cache key that all seats share: the public board they read."""
     # only what the potentials read: the face-up quest cards (not the decks below them) and the size
     # of each hand (not the cards), so ISMCTS's determinizations of hidden cards share entries
+    where = tuple(q.char | q.drone << 4 for q in state.players)
     faceup = tuple(q[0] if q else -1 for q in state.quests)
-    common = (state.lictors, faceup, state.speed, state.cfg.side, where)
-    out = []
-    for seat, p in enumerate(players):
-        # plain tuples: the collector stops tracking them; p[10:12] are hand and known
-        key = (seat, p[:10], len(p.hand), p[12:], common)
-        v = cache.get(key)
-        if v is None:
-            v = cache[key] = _static(t, state, seat) + _reach(t, _targets(t, state, seat), p.char, p.drone)
-        out.append(v)
-    return out
+    return (state.lictors, faceup, state.speed, state.cfg.side, where)
+
+
+def _potential(t: _Tables, state: State, seat: int, common: tuple[object, ...]) -> float:
+    """One seat's potential (cached on the seat's own state and ``common``, :func:`_common`)."""
+    cache = t.seat_cache
+    p = state.players[seat]
+    # plain tuples: the collector stops tracking them; p[10:12] are hand and known
+    key = (seat, p[:10], len(p.hand), p[12:], common)
+    v = cache.get(key)
+    if v is None:
+        if len(cache) > 50_000:  # bounded (and kept small: the collector walks it)
+            cache.clear()
+        v = cache[key] = _static(t, state, seat) + _reach(t, _targets(t, state, seat), p.char, p.drone)
+    return v
 
 
 SETTLE_STEPS = 12
@@ -462,8 +464,8 @@ def prior(game: TiberpunkGame, state: State) -> Sequence[float] | None:
     """Move priors for PUCT in the main phase: a softmax of each action's one-ply gain in the mover's
     potential (at ``PRIOR_TEMPERATURE`` tokens).
 
-    Moves of the character and drone are scored by a table of the mover's reach per district
-    (computed once per call); lictor moves by what a lictor in each district blocks for the
+    Moves of the character and drone are scored by the mover's reach with the miniature at the
+    destination (once per destination); lictor moves by what a lictor in each district blocks for the
     opponents minus what it blocks for the mover; quests and combats by their odds; other
     interactions (income, spaceship, structures, side-objective sites) by applying them. A minor
     interaction pays for using a token whose quest is within a turn's reach. The result is cached
@@ -510,9 +512,9 @@ def _prior(game: TiberpunkGame, t: _Tables, state: State, legal: Sequence[int]) 
     char, drone = p.char, p.drone
     here = _reach(t, targets, char, drone)
     nd = t.nd
-    # the seat's reach with its character (resp. drone) moved to each district
-    by_char = [_reach(t, targets, d, drone) - here for d in range(nd)]
-    by_drone = [_reach(t, targets, char, d) - here for d in range(nd)]
+    # the seat's gain in reach with its character (or drone) moved to a district, by (miniature,
+    # district): computed for the destinations of the legal moves only
+    moved: dict[tuple[int, int], float] = {}
     r = t.rules
     # interaction types whose token the seat will want soon (a target within one turn)
     tc, td = t.turns
@@ -535,7 +537,7 @@ def _prior(game: TiberpunkGame, t: _Tables, state: State, legal: Sequence[int]) 
             for w, mask, d in _targets(t, state, i):
                 if mask:
                     block[d] += 0.4 * w * _near(t, mask, other.char, other.drone, d)
-    now = _static(t, state, seat) + here
+    now = _potential(t, state, seat, _common(state))
     coin = COIN + 0.01
     weights = []
     for a in legal:
@@ -545,7 +547,14 @@ def _prior(game: TiberpunkGame, t: _Tables, state: State, legal: Sequence[int]) 
             if mini == LICTOR:
                 gain = block[dst] - block[src] - 0.02
             else:
-                gain = (by_char if mini == CHAR else by_drone)[dst]
+                got = moved.get((mini, dst))
+                if got is None:
+                    if mini == CHAR:
+                        got = _reach(t, targets, dst, drone) - here
+                    else:
+                        got = _reach(t, targets, char, dst) - here
+                    moved[mini, dst] = got
+                gain = got
             gain -= coin * pay + (SHIP if via else 0.0)
         elif o == act.OP_INTERACT:
             via, it, sub, p1, p2, p3, *_ = act.interact_fields(a)
@@ -564,9 +573,7 @@ def _prior(game: TiberpunkGame, t: _Tables, state: State, legal: Sequence[int]) 
                     gain -= SHIP
             else:  # one ply: the seat's potential after the interaction
                 after = game.apply_trusted(state, a)
-                mover = after.players[seat]
-                gain = _static(t, after, seat) + _reach(t, _targets(t, after, seat), mover.char, mover.drone)
-                gain -= now
+                gain = _potential(t, after, seat, _common(after)) - now
                 if via < act.VIA_SHIP and p.tokens[via] & keep and gain < 0.5:
                     gain -= 0.1  # this token's quest is near: play another one for a minor interaction
         elif o == act.OP_FAVOR:
