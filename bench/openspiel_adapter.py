@@ -14,7 +14,9 @@ For hidden information, ``information_state_string`` is the repr of the seat's o
 from __future__ import annotations
 
 import itertools
+import math
 import random
+import time
 from typing import Any
 
 import numpy as np
@@ -23,7 +25,14 @@ from open_spiel.python.algorithms import mcts
 
 from games.core import CHANCE, TERMINAL, Game
 
-__all__ = ["HeuristicRolloutEvaluator", "LictorSpielGame", "make_mcts_bot", "make_spiel_game", "resampler"]
+__all__ = [
+    "DeadlineMCTSBot",
+    "HeuristicRolloutEvaluator",
+    "LictorSpielGame",
+    "make_mcts_bot",
+    "make_spiel_game",
+    "resampler",
+]
 
 _counter = itertools.count()
 
@@ -226,13 +235,50 @@ class HeuristicRolloutEvaluator(mcts.Evaluator):  # type: ignore[misc]
         return [(a, 1.0 / len(legal)) for a in legal]
 
 
+class _TimeUpError(Exception):
+    """Raised between two simulations of a :class:`DeadlineMCTSBot` search when its time is up."""
+
+
+class DeadlineMCTSBot(mcts.MCTSBot):  # type: ignore[misc]
+    """OpenSpiel's ``MCTSBot`` with a wall-clock deadline, as Lictor's searches have.
+
+    ``MCTSBot`` counts simulations only. :meth:`search_until` runs its own ``mcts_search``
+    unchanged and stops it between two simulations once the deadline has passed (the check sits
+    at the start of a simulation, in ``_apply_tree_policy``, before the tree is touched), then
+    returns the root as it stands. Without a deadline the bot is ``MCTSBot``.
+    """
+
+    deadline = math.inf
+    max_simulations: int
+    _root: Any = None
+
+    def _apply_tree_policy(self, root: Any, state: Any) -> Any:
+        if self.deadline < math.inf:
+            self._root = root
+            if root.explore_count and time.perf_counter() >= self.deadline:
+                raise _TimeUpError
+        return super()._apply_tree_policy(root, state)
+
+    def search_until(self, state: Any, deadline: float) -> Any:
+        """``mcts_search(state)`` until ``deadline`` (``time.perf_counter``) or a solved root;
+        returns the root (at least one simulation)."""
+        self.deadline, cap = deadline, self.max_simulations
+        self.max_simulations = 2**62
+        try:
+            return self.mcts_search(state)
+        except _TimeUpError:
+            return self._root
+        finally:
+            self.deadline, self.max_simulations, self._root = math.inf, cap, None
+
+
 def make_mcts_bot(
     game: LictorSpielGame, *, depth: int | None, uct_c: float, puct_c: float, simulations: int, seed: int
-) -> mcts.MCTSBot:
+) -> DeadlineMCTSBot:
     """OpenSpiel's ``MCTSBot`` set up like Lictor's MCTS: the same cut-off rollout evaluator, and
     PUCT on the game's priors (with Lictor's ``puct_c``) when the game gives priors, else UCT."""
     has_prior = type(game.lictor).prior is not Game.prior
-    return mcts.MCTSBot(
+    return DeadlineMCTSBot(
         game,
         puct_c if has_prior else uct_c,
         simulations,

@@ -27,16 +27,19 @@ same Lictor engine, so the ratios compare the searches.
    searches (``defer_full_gc=False``), and with the heap frozen by the process (as ``lictor serve``
    runs).
 2. Head-to-head, seats swapped every game (games 2k and 2k+1 share the setup and dice): vs OpenSpiel
-   ``MCTSBot`` at equal wall time per move (``--move-time``) and the same evaluator and priors (both
+   ``MCTSBot`` at equal wall time per move (``--move-time``: a deadline for both searches, checked
+   between simulations; ``DeadlineMCTSBot`` in the adapter) and the same evaluator and priors (both
    sides see the full state, as MCTSBot cannot do otherwise); vs greedy and vs random with
    a simulation count per move (our default: ISMCTS for hidden information; ``--sims-per-move``,
    3,000, vs greedy, ``--sims-vs-random``, 128, vs random), so a loaded machine does not decide
-   those. Score = our return (win 1, loss 0, shared wins split);
-   95% Wilson interval. Each opponent gets ``--games`` games (100 by default; ``--budget-s`` caps
-   the wall time of all head-to-head games for a quick look, and the table then shows how many
-   were played); ``--jobs`` games run at once. The table also gives the mean game length (rounds
-   and our decisions) and how many games reached the engine's ``max_rounds`` cap. Targets: >= 65%
-   vs OpenSpiel, >= 80% vs greedy, >= 95% vs random.
+   those. Forced moves (one legal action) are played at once by both sides and not timed. Score =
+   our return (win 1, loss 0, shared wins split); 95% Wilson interval. Each opponent
+   (``--opponents``, all three by default) gets ``--games`` games (100 by default; ``--budget-s``
+   caps the wall time of all head-to-head games for a quick look, and the table then shows how
+   many were played); ``--jobs`` games run at once. The table also gives the time per move with a
+   choice, the mean game length (rounds) and how many games reached the engine's ``max_rounds``
+   cap; a line after it gives the simulations per move with a choice of both searches. Targets:
+   >= 65% vs OpenSpiel, >= 80% vs greedy, >= 95% vs random.
 
 Results are printed and written as JSON to ``bench/results/search_vs_openspiel.json``.
 """
@@ -417,46 +420,61 @@ def speed_table(sp: dict[str, Any], args: argparse.Namespace) -> tuple[Table, di
 
 # ------------------------------------------------------------------------------------ games
 class OpenSpielPlayer:
-    """OpenSpiel's MCTSBot at (about) a wall time per move: its simulation count follows its rate."""
+    """OpenSpiel's MCTSBot with the same wall time per move as ours: a deadline ``move_time`` after
+    the call, checked between its simulations (:class:`DeadlineMCTSBot`). A forced move is played at
+    once, as ours is (MCTSBot keeps no tree between moves, so this changes none of its choices)."""
 
     def __init__(
-        self, spiel: LictorSpielGame, *, move_time: float, depth: int, uct_c: float, puct_c: float, seed: int
+        self,
+        game: Game[Any, Any],
+        spiel: LictorSpielGame,
+        *,
+        move_time: float,
+        depth: int,
+        uct_c: float,
+        puct_c: float,
+        seed: int,
     ) -> None:
         self.name = "openspiel-mcts"
+        self.game = game
         self.spiel = spiel
         self.move_time = move_time
-        self.rate = 1000.0
         self.bot = make_mcts_bot(spiel, depth=depth, uct_c=uct_c, puct_c=puct_c, simulations=10, seed=seed)
         self.times: list[float] = []
+        self.simulations: list[int] = []
 
     def act(self, state: Any) -> Any:
-        if not self.times:  # calibrate the rate once, off the clock
-            self.bot.max_simulations = 20
-            t = time.perf_counter()
-            self.bot.step(self.spiel.wrap(state))
-            self.rate = 20 / max(time.perf_counter() - t, 1e-6)
-        sims = max(2, int(self.rate * self.move_time))
-        self.bot.max_simulations = sims
+        legal = self.game.legal_actions(state)
+        if len(legal) == 1:
+            return legal[0]
         t = time.perf_counter()
-        action = self.bot.step(self.spiel.wrap(state))
-        dt = time.perf_counter() - t
-        self.times.append(dt)
-        self.rate = 0.5 * self.rate + 0.5 * sims / max(dt, 1e-6)
+        root = self.bot.search_until(self.spiel.wrap(state), t + self.move_time)
+        action = root.best_child().action  # MCTSBot.step's pick
+        self.times.append(time.perf_counter() - t)
+        self.simulations.append(root.explore_count)
         return self.spiel.codec.decode(action)
 
 
 class TimedBot:
-    """Wraps a bot to record its time per move."""
+    """Wraps a bot to record its time (and a search's simulations) per move with a choice; forced
+    moves are not counted."""
 
-    def __init__(self, bot: Any) -> None:
+    def __init__(self, game: Game[Any, Any], bot: Any) -> None:
+        self.game = game
         self.bot = bot
         self.name = bot.name
         self.times: list[float] = []
+        self.simulations: list[int] = []
 
     def act(self, state: Any) -> Any:
+        forced = len(self.game.legal_actions(state)) == 1
         t = time.perf_counter()
         action = self.bot.act(state)
-        self.times.append(time.perf_counter() - t)
+        if not forced:
+            self.times.append(time.perf_counter() - t)
+            last = getattr(self.bot, "last", None)
+            if last is not None:
+                self.simulations.append(last.simulations)
         return action
 
 
@@ -493,11 +511,17 @@ def _opponent(kind: str, game: Game[Any, Any], args: argparse.Namespace, seed: i
                 game, 2, game.new_state(GameConfig(players=2), 0)
             )
         return OpenSpielPlayer(
-            spiel, move_time=args.move_time, depth=args.depth, uct_c=args.uct_c, puct_c=args.puct_c, seed=seed
+            game,
+            spiel,
+            move_time=args.move_time,
+            depth=args.depth,
+            uct_c=args.uct_c,
+            puct_c=args.puct_c,
+            seed=seed,
         )
     if kind == "greedy":
-        return TimedBot(GreedyBot(game, seed=seed))
-    return TimedBot(RandomBot(game, seed=seed))
+        return TimedBot(game, GreedyBot(game, seed=seed))
+    return TimedBot(game, RandomBot(game, seed=seed))
 
 
 def our_limit(kind: str, args: argparse.Namespace) -> SearchLimit:
@@ -511,22 +535,23 @@ def our_limit(kind: str, args: argparse.Namespace) -> SearchLimit:
 
 def play_pair_game(
     job: tuple[str, str, int, argparse.Namespace],
-) -> tuple[float, list[float], list[float], Any]:
+) -> tuple[float, list[float], list[float], list[int], list[int], Any]:
     """Game ``n`` of a match (run in a worker process): games ``2k`` and ``2k+1`` share the setup
-    and the dice seed, with the seats swapped. Returns (our score, our and their seconds per move,
-    (rounds, capped))."""
+    and the dice seed, with the seats swapped. Returns (our score, our and their seconds per move
+    with a choice, our and their simulations per such move (searches only), (rounds, capped))."""
     kind, ours_algorithm, n, args = job
     game, _ = pick_game(args.game)
     seed = derive_seed(args.seed, kind, n)
     opts = our_options(args.depth, args)
     ours = TimedBot(
-        SearchBot(game, limit=our_limit(kind, args), options=opts, seed=seed, algorithm=ours_algorithm)
+        game, SearchBot(game, limit=our_limit(kind, args), options=opts, seed=seed, algorithm=ours_algorithm)
     )
     theirs = _opponent(kind, game, args, seed)
     seat = n % 2
     bots = [ours, theirs] if seat == 0 else [theirs, ours]
     result, final = play(game, bots, 2, derive_seed(args.seed, "setup", n // 2))
-    return result[seat], ours.times, theirs.times, game_length(final)
+    their_sims = getattr(theirs, "simulations", [])
+    return result[seat], ours.times, theirs.times, ours.simulations, their_sims, game_length(final)
 
 
 def match(
@@ -548,12 +573,16 @@ def match(
     n = 0
     our_times: list[float] = []
     their_times: list[float] = []
+    our_sims: list[int] = []
+    their_sims: list[int] = []
     rounds: list[int] = []
     capped = 0
     jobs = ((kind, ours_algorithm, i, args) for i in range(args.games))
     ctx = mp.get_context("fork")
     with ctx.Pool(max(1, args.jobs)) as pool:
-        for result, ours_t, theirs_t, (rnd, cap) in pool.imap_unordered(play_pair_game, jobs):
+        for result, ours_t, theirs_t, ours_n, theirs_n, (rnd, cap) in pool.imap_unordered(
+            play_pair_game, jobs
+        ):
             score += result
             n += 1
             if rnd is not None:
@@ -561,6 +590,8 @@ def match(
             capped += cap
             our_times += ours_t
             their_times += theirs_t
+            our_sims += ours_n
+            their_sims += theirs_n
             progress.update(task, advance=1, description=f"{label}: {score:.1f}/{n}")
             if budget_s is not None and n >= 2 and time.monotonic() - start > budget_s:
                 pool.terminate()
@@ -574,12 +605,22 @@ def match(
         "ci95": [lo, hi],
         "our_algorithm": ours_algorithm,
         "our_s_per_move": float(np.mean(our_times)) if our_times else 0.0,
-        "our_decisions_per_game": len(our_times) / n if n else 0.0,
+        "our_choices_per_game": len(our_times) / n if n else 0.0,
         "rounds_per_game": float(np.mean(rounds)) if rounds else None,
         "games_at_round_cap": capped,
         "their_s_per_move": float(np.mean(their_times)) if their_times else 0.0,
+        "our_sims_per_move": float(np.mean(our_sims)) if our_sims else None,
+        "their_sims_per_move": float(np.mean(their_sims)) if their_sims else None,
         "wall_s": time.monotonic() - start,
     }
+
+
+OPPONENTS = {
+    "openspiel": ("vs OpenSpiel MCTSBot", ">= 65%", "mcts"),  # MCTSBot sees the full state: so does ours
+    "greedy": ("vs greedy", ">= 80%", "auto"),
+    "random": ("vs random", ">= 95%", "auto"),
+}
+"""Head-to-head opponents: their label, target and the algorithm ours plays them with."""
 
 
 # ------------------------------------------------------------------------------------ main
@@ -617,6 +658,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=2, help="games played at once (processes)")
     parser.add_argument("--skip-speed", action="store_true")
     parser.add_argument("--skip-games", action="store_true")
+    parser.add_argument(
+        "--opponents", default=",".join(OPPONENTS), help="head-to-head opponents, comma-separated"
+    )
     args = parser.parse_args(argv)
 
     game, note = pick_game(args.game)
@@ -648,7 +692,11 @@ def main(argv: list[str] | None = None) -> int:
         out["deadline_overshoot_ms"] = ov
 
     if not args.skip_games:
-        share = None if args.budget_s is None else args.budget_s / 3
+        opponents = [k.strip() for k in args.opponents.split(",") if k.strip()]
+        unknown = sorted(set(opponents) - set(OPPONENTS))
+        if unknown:
+            parser.error(f"--opponents: unknown {unknown}; known: {sorted(OPPONENTS)}")
+        share = None if args.budget_s is None else args.budget_s / max(1, len(opponents))
         results = []
         console.print(
             f"head-to-head: {args.games} games per opponent"
@@ -665,19 +713,19 @@ def main(argv: list[str] | None = None) -> int:
             TimeElapsedColumn(),
             console=console,
         ) as progress:
-            results.append(
-                match("openspiel", "vs OpenSpiel MCTSBot", args=args, budget_s=share, progress=progress,
-                      ours_algorithm="mcts")
-            )  # fmt: skip
-            results.append(match("greedy", "vs greedy", args=args, budget_s=share, progress=progress))
-            results.append(match("random", "vs random", args=args, budget_s=share, progress=progress))
+            for kind in opponents:
+                label, target, algorithm = OPPONENTS[kind]
+                results.append(
+                    match(kind, label, args=args, budget_s=share, progress=progress, ours_algorithm=algorithm)
+                )
+                results[-1]["target"] = target
         out["head_to_head"] = results
         table = Table(title=f"head-to-head ({note})")
         cols = ("opponent", "games", "our score", "95% CI", "s/move ours", "s/move theirs", "rounds/game",
                 "at cap", "wall s", "target")  # fmt: skip
         for col in cols:
             table.add_column(col)
-        for r, target in zip(results, (">= 65%", ">= 80%", ">= 95%"), strict=True):
+        for r in results:
             rounds = r["rounds_per_game"]
             table.add_row(
                 r["opponent"],
@@ -689,9 +737,16 @@ def main(argv: list[str] | None = None) -> int:
                 "-" if rounds is None else f"{rounds:.1f}",
                 str(r["games_at_round_cap"]),
                 f"{r['wall_s']:.0f}",
-                target,
+                r["target"],
             )
         console.print(table)
+        for r in results:
+            ours_n, theirs_n = r["our_sims_per_move"], r["their_sims_per_move"]
+            if ours_n and theirs_n:
+                console.print(
+                    f"{r['opponent']}: simulations per move with a choice, ours {ours_n:.0f}, "
+                    f"theirs {theirs_n:.0f} ({ours_n / theirs_n:.2f}x)"
+                )
 
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text(json.dumps(out, indent=2, default=str))
