@@ -18,8 +18,9 @@ worked on without touching the rules engine.
   what they block for the opponents; quests and combats by their odds; other interactions by
   applying them), cached on what the mover knows.
 
-The potentials and the per-content tables are cached (bounded dicts): a seat's potential is looked
-up by its own state and the public board, so a rollout leaf recomputes only the seat that changed.
+The potentials and the per-content tables are cached (bounded dicts): a seat's potential (and the
+targets it is computed from, which the prior reads again) is looked up by its own state, the board,
+and every seat's miniatures and dice, so a rollout leaf recomputes only the seat that changed.
 """
 
 from __future__ import annotations
@@ -102,6 +103,10 @@ PRIOR_TEMPERATURE = 0.05
 """Softmax temperature of the prior over one-ply gains in potential (tokens)."""
 
 
+Targets = Sequence[tuple[float, int, int]]
+"""A seat's movement targets (:func:`_targets`): (credit in tokens, miniature mask, district)."""
+
+
 class _Tables:
     """Per content pack: quest odds by dice and lictor distance, turn discounts, site districts."""
 
@@ -122,7 +127,7 @@ class _Tables:
         self.sites = c.sites
         self.side_kinds = tuple(tuple(t.kind for t in card.tasks) for card in c.side_cards)
         self.lictor_rows: dict[tuple[int, ...], tuple[int, ...]] = {}
-        self.seat_cache: dict[tuple[object, ...], float] = {}
+        self.seat_cache: dict[tuple[object, ...], tuple[float, Targets]] = {}
         self.prior_cache: dict[tuple[object, ...], tuple[float, ...]] = {}
 
     @staticmethod
@@ -309,7 +314,7 @@ def _fights(
                 out.append((w * (0.2 + 0.8 * odds), 3, x))
 
 
-def _reach(t: _Tables, targets: list[tuple[float, int, int]], char: int, drone: int) -> float:
+def _reach(t: _Tables, targets: Targets, char: int, drone: int) -> float:
     """The credit of the targets, each discounted by the turns its nearest able miniature needs."""
     dist = t.dist
     tc, td = t.turns
@@ -375,26 +380,38 @@ def potentials(game: TiberpunkGame, state: State) -> list[float]:
 
 
 def _common(state: State) -> tuple[object, ...]:
-    """The part of the potentials' cache key that all seats share: the public board they read."""
+    """The part of the potentials' cache key that all seats share: what a seat's potential reads
+    besides its own state (the board, the setup's side cards and combat tiles, every seat's
+    miniatures and dice, which a combat objective reads)."""
     # only what the potentials read: the face-up quest cards (not the decks below them) and the size
     # of each hand (not the cards), so ISMCTS's determinizations of hidden cards share entries
-    where = tuple(q.char | q.drone << 4 for q in state.players)
+    # per seat: skills, char, drone, shackles, boosts (fields 1-5), temples, hubs (8-9)
+    seats = tuple(q[1:6] + q[8:10] for q in state.players)
     faceup = tuple(q[0] if q else -1 for q in state.quests)
-    return (state.lictors, faceup, state.speed, state.cfg.side, where)
+    cfg = state.cfg
+    return (state.lictors, faceup, state.speed, state.bless, cfg.side, cfg.tiles, seats)
 
 
 def _potential(t: _Tables, state: State, seat: int, common: tuple[object, ...]) -> float:
     """One seat's potential (cached on the seat's own state and ``common``, :func:`_common`)."""
+    return _seat(t, state, seat, common)[0]
+
+
+def _seat(t: _Tables, state: State, seat: int, common: tuple[object, ...]) -> tuple[float, Targets]:
+    """One seat's potential and its targets (:func:`_targets`), cached on the seat's own state and
+    ``common`` (:func:`_common`): the prior reads the targets of the position the heuristic scored
+    on the node's first visit."""
     cache = t.seat_cache
     p = state.players[seat]
     # plain tuples: the collector stops tracking them; p[10:12] are hand and known
     key = (seat, p[:10], len(p.hand), p[12:], common)
-    v = cache.get(key)
-    if v is None:
+    got = cache.get(key)
+    if got is None:
         if len(cache) > 50_000:  # bounded (and kept small: the collector walks it)
             cache.clear()
-        v = cache[key] = _static(t, state, seat) + _reach(t, _targets(t, state, seat), p.char, p.drone)
-    return v
+        targets = tuple(_targets(t, state, seat))
+        got = cache[key] = (_static(t, state, seat) + _reach(t, targets, p.char, p.drone), targets)
+    return got
 
 
 SETTLE_STEPS = 12
@@ -508,7 +525,8 @@ def _prior(game: TiberpunkGame, t: _Tables, state: State, legal: Sequence[int]) 
     t = _tables(game)
     seat = state.seat
     p = state.players[seat]
-    targets = _targets(t, state, seat)
+    common = _common(state)
+    now, targets = _seat(t, state, seat, common)
     char, drone = p.char, p.drone
     here = _reach(t, targets, char, drone)
     nd = t.nd
@@ -534,10 +552,9 @@ def _prior(game: TiberpunkGame, t: _Tables, state: State, legal: Sequence[int]) 
             block[d] -= 0.4 * w * _near(t, mask, char, drone, d)
     for i, other in enumerate(state.players):
         if i != seat and other.char >= 0:
-            for w, mask, d in _targets(t, state, i):
+            for w, mask, d in _seat(t, state, i, common)[1]:
                 if mask:
                     block[d] += 0.4 * w * _near(t, mask, other.char, other.drone, d)
-    now = _potential(t, state, seat, _common(state))
     coin = COIN + 0.01
     weights = []
     for a in legal:

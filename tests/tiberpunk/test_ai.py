@@ -25,6 +25,7 @@ from games.tiberpunk.state import (
     PH_PURSUE,
     PH_QGADGET,
     PH_REWARD,
+    Player,
     State,
 )
 from tests.tiberpunk.helpers import GAME, R, lictors, new, placed, put
@@ -88,6 +89,33 @@ def test_cached_potentials_equal_fresh_ones_across_determinizations(seed: int) -
                 for i, p in enumerate(world.players)
             ]
             assert got == fresh
+
+
+def test_the_seat_cache_returns_what_a_fresh_computation_gives() -> None:
+    """The seat cache (a seat's potential and targets) is keyed on everything they read: the seat's
+    own state, the public board, and every seat's dice (a combat objective reads the opponents'
+    dice: skills, shackles, boosts, influence markers). Warm it over the states of several games
+    (several setups), then every state's cached values must equal fresh ones; so must the priors
+    the cache feeds. (Until 2026-11-25 the key left out the opponents' dice, and this failed.)"""
+    # the key slices a seat's dice and miniatures out of Player by position
+    assert Player._fields[1:6] + Player._fields[8:10] == (
+        "skills", "char", "drone", "shackles", "boosts", "temples", "hubs"
+    )  # fmt: skip
+    tables = ai._tables(GAME)
+    states = [s for seed in (3, 4, 5, 6) for s in _walk(seed, 600)[::2] if s.phase != PH_OVER]
+    for s in states:
+        ai.potentials(GAME, s)
+    for s in states:
+        common = ai._common(s)
+        for i, p in enumerate(s.players):
+            fresh_targets = tuple(ai._targets(tables, s, i))
+            fresh = ai._static(tables, s, i) + ai._reach(tables, fresh_targets, p.char, p.drone)
+            assert ai._seat(tables, s, i, common) == (fresh, fresh_targets)
+        if s.phase == PH_MAIN:
+            legal = GAME.legal_actions(s)
+            cached = ai._prior(GAME, tables, s, legal)
+            tables.seat_cache.clear()
+            assert cached == ai._prior(GAME, tables, s, legal)
 
 
 def test_heuristic_equals_returns_at_the_end() -> None:
