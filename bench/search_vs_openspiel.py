@@ -56,6 +56,7 @@ import random
 import sys
 import time
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -422,7 +423,8 @@ def speed_table(sp: dict[str, Any], args: argparse.Namespace) -> tuple[Table, di
 class OpenSpielPlayer:
     """OpenSpiel's MCTSBot with the same wall time per move as ours: a deadline ``move_time`` after
     the call, checked between its simulations (:class:`DeadlineMCTSBot`). A forced move is played at
-    once, as ours is (MCTSBot keeps no tree between moves, so this changes none of its choices)."""
+    once, as ours is (MCTSBot keeps no tree between moves, so this changes none of its choices).
+    ``last.simulations`` is the last search's count, as on a ``SearchBot``'s analysis."""
 
     def __init__(
         self,
@@ -440,19 +442,15 @@ class OpenSpielPlayer:
         self.spiel = spiel
         self.move_time = move_time
         self.bot = make_mcts_bot(spiel, depth=depth, uct_c=uct_c, puct_c=puct_c, simulations=10, seed=seed)
-        self.times: list[float] = []
-        self.simulations: list[int] = []
+        self.last: SimpleNamespace | None = None
 
     def act(self, state: Any) -> Any:
         legal = self.game.legal_actions(state)
         if len(legal) == 1:
             return legal[0]
-        t = time.perf_counter()
-        root = self.bot.search_until(self.spiel.wrap(state), t + self.move_time)
-        action = root.best_child().action  # MCTSBot.step's pick
-        self.times.append(time.perf_counter() - t)
-        self.simulations.append(root.explore_count)
-        return self.spiel.codec.decode(action)
+        root = self.bot.search_until(self.spiel.wrap(state), time.perf_counter() + self.move_time)
+        self.last = SimpleNamespace(simulations=root.explore_count)
+        return self.spiel.codec.decode(root.best_child().action)  # MCTSBot.step's pick
 
 
 class TimedBot:
@@ -503,14 +501,16 @@ def game_length(state: Any) -> tuple[int | None, bool]:
 _SPIEL: dict[str, LictorSpielGame] = {}
 
 
-def _opponent(kind: str, game: Game[Any, Any], args: argparse.Namespace, seed: int) -> Any:
+def _opponent(kind: str, game: Game[Any, Any], args: argparse.Namespace, seed: int) -> TimedBot:
+    """The opponent's bot for a match of ``kind``, timed."""
+    bot: Any
     if kind == "openspiel":
         spiel = _SPIEL.get(game.info.name)
         if spiel is None:
             spiel = _SPIEL[game.info.name] = make_spiel_game(
                 game, 2, game.new_state(GameConfig(players=2), 0)
             )
-        return OpenSpielPlayer(
+        bot = OpenSpielPlayer(
             game,
             spiel,
             move_time=args.move_time,
@@ -519,9 +519,11 @@ def _opponent(kind: str, game: Game[Any, Any], args: argparse.Namespace, seed: i
             puct_c=args.puct_c,
             seed=seed,
         )
-    if kind == "greedy":
-        return TimedBot(game, GreedyBot(game, seed=seed))
-    return TimedBot(game, RandomBot(game, seed=seed))
+    elif kind == "greedy":
+        bot = GreedyBot(game, seed=seed)
+    else:
+        bot = RandomBot(game, seed=seed)
+    return TimedBot(game, bot)
 
 
 def our_limit(kind: str, args: argparse.Namespace) -> SearchLimit:
@@ -550,8 +552,7 @@ def play_pair_game(
     seat = n % 2
     bots = [ours, theirs] if seat == 0 else [theirs, ours]
     result, final = play(game, bots, 2, derive_seed(args.seed, "setup", n // 2))
-    their_sims = getattr(theirs, "simulations", [])
-    return result[seat], ours.times, theirs.times, ours.simulations, their_sims, game_length(final)
+    return result[seat], ours.times, theirs.times, ours.simulations, theirs.simulations, game_length(final)
 
 
 def match(
