@@ -522,7 +522,6 @@ def prior(game: TiberpunkGame, state: State) -> Sequence[float] | None:
 
 def _prior(game: TiberpunkGame, t: _Tables, state: State, legal: Sequence[int]) -> tuple[float, ...]:
     """:func:`prior` without the cache."""
-    t = _tables(game)
     seat = state.seat
     p = state.players[seat]
     common = _common(state)

@@ -51,6 +51,14 @@ def _walk(seed: int, steps: int, **options: object) -> list[State]:
     return out
 
 
+def _fresh_seat(s: State, seat: int) -> tuple[float, tuple[tuple[float, int, int], ...]]:
+    """A seat's potential and targets computed afresh (what the seat cache must return)."""
+    tables = ai._tables(GAME)
+    p = s.players[seat]
+    targets = tuple(ai._targets(tables, s, seat))
+    return ai._static(tables, s, seat) + ai._reach(tables, targets, p.char, p.drone), targets
+
+
 @settings(max_examples=4, deadline=None)
 @given(seed=st.integers(0, 10_000))
 def test_heuristic_is_a_distribution_and_the_prior_covers_legal_actions(seed: int) -> None:
@@ -75,7 +83,6 @@ def test_heuristic_is_a_distribution_and_the_prior_covers_legal_actions(seed: in
 def test_cached_potentials_equal_fresh_ones_across_determinizations(seed: int) -> None:
     """The potentials cache is keyed on what the potentials read (face-up quests, hand sizes): a
     determinization of hidden cards hits entries of another one only where the values are equal."""
-    tables = ai._tables(GAME)
     rng = random.Random(seed)
     for s in _walk(seed, 120)[::7]:
         if s.phase == PH_OVER:
@@ -83,12 +90,7 @@ def test_cached_potentials_equal_fresh_ones_across_determinizations(seed: int) -
         seat = max(0, GAME.current_player(s))
         for world in (s, GAME.sample_state(GAME.observation(s, seat), seat, rng)):
             got = ai.potentials(GAME, world)
-            fresh = [
-                ai._static(tables, world, i)
-                + ai._reach(tables, ai._targets(tables, world, i), p.char, p.drone)
-                for i, p in enumerate(world.players)
-            ]
-            assert got == fresh
+            assert got == [_fresh_seat(world, i)[0] for i in range(world.n)]
 
 
 def test_the_seat_cache_returns_what_a_fresh_computation_gives() -> None:
@@ -107,10 +109,8 @@ def test_the_seat_cache_returns_what_a_fresh_computation_gives() -> None:
         ai.potentials(GAME, s)
     for s in states:
         common = ai._common(s)
-        for i, p in enumerate(s.players):
-            fresh_targets = tuple(ai._targets(tables, s, i))
-            fresh = ai._static(tables, s, i) + ai._reach(tables, fresh_targets, p.char, p.drone)
-            assert ai._seat(tables, s, i, common) == (fresh, fresh_targets)
+        for i in range(s.n):
+            assert ai._seat(tables, s, i, common) == _fresh_seat(s, i)
         if s.phase == PH_MAIN:
             legal = GAME.legal_actions(s)
             cached = ai._prior(GAME, tables, s, legal)
