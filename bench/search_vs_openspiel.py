@@ -567,12 +567,12 @@ def match(
 ) -> dict[str, Any]:
     """Ours vs an opponent, seats swapped every game, until ``games`` or the time budget.
 
-    ``args.jobs`` games run at once in worker processes (each move still gets its wall time).
+    ``args.jobs`` games run at once in worker processes (each move still gets its wall time). The
+    result lists every game's score in game order (``scores``), so runs can be compared game by game.
     """
     task = progress.add_task(label, total=games)
     start = time.monotonic()
-    score = 0.0
-    n = 0
+    scores: list[float] = []
     our_times: list[float] = []
     their_times: list[float] = []
     our_sims: list[int] = []
@@ -582,11 +582,8 @@ def match(
     jobs = ((kind, ours_algorithm, i, args) for i in range(games))
     ctx = mp.get_context("fork")
     with ctx.Pool(max(1, args.jobs)) as pool:
-        for result, ours_t, theirs_t, ours_n, theirs_n, (rnd, cap) in pool.imap_unordered(
-            play_pair_game, jobs
-        ):
-            score += result
-            n += 1
+        for result, ours_t, theirs_t, ours_n, theirs_n, (rnd, cap) in pool.imap(play_pair_game, jobs):
+            scores.append(result)
             if rnd is not None:
                 rounds.append(rnd)
             capped += cap
@@ -594,10 +591,11 @@ def match(
             their_times += theirs_t
             our_sims += ours_n
             their_sims += theirs_n
-            progress.update(task, advance=1, description=f"{label}: {score:.1f}/{n}")
-            if budget_s is not None and n >= 2 and time.monotonic() - start > budget_s:
+            progress.update(task, advance=1, description=f"{label}: {sum(scores):.1f}/{len(scores)}")
+            if budget_s is not None and len(scores) >= 2 and time.monotonic() - start > budget_s:
                 pool.terminate()
                 break
+    score, n = sum(scores), len(scores)
     lo, hi = wilson(score, n)
     return {
         "opponent": label,
@@ -614,6 +612,7 @@ def match(
         "our_sims_per_move": float(np.mean(our_sims)) if our_sims else None,
         "their_sims_per_move": float(np.mean(their_sims)) if their_sims else None,
         "wall_s": time.monotonic() - start,
+        "scores": scores,
     }
 
 
