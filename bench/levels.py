@@ -25,7 +25,8 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from bench.search_vs_openspiel import play, wilson
+from bench._stats import wilson
+from bench.search_vs_openspiel import play
 from games.core import derive_seed, get_game
 from search import LEVELS, GreedyBot, RandomBot, SearchBot
 

@@ -65,6 +65,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from bench._stats import wilson
 from bench.openspiel_adapter import (
     HeuristicRolloutEvaluator,
     LictorSpielGame,
@@ -119,17 +120,6 @@ def midgame_positions(game: Game[Any, Any], players: int, count: int, seed: int)
         if len(trail) >= 3:
             out.append(trail[len(trail) // 3 + rng.randrange(max(1, len(trail) // 3))])
     return out
-
-
-def wilson(score: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """95% Wilson interval of a win rate (shared wins count as fractions)."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = score / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 # ------------------------------------------------------------------------------------ speed

@@ -25,12 +25,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
+from bench._stats import wilson
 from games.core import GameConfig
 from games.tiberius import TiberiusGame
 from games.tiberius.model import TURNS
@@ -48,17 +48,6 @@ ROLLOUT_DEPTH = 0
 the card phase are mostly random bids, which only add noise)."""
 DETERMINIZATIONS = 16
 """Default pooled determinizations (ISMCTS caches their positions in the tree)."""
-
-
-def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95% Wilson score interval of a win rate."""
-    if games == 0:
-        return 0.0, 1.0
-    p = wins / games
-    den = 1 + z * z / games
-    mid = (p + z * z / (2 * games)) / den
-    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / den
-    return max(0.0, mid - half), min(1.0, mid + half)
 
 
 def make_ai(game: TiberiusGame, args: argparse.Namespace, seed: int) -> Any:
