@@ -57,7 +57,7 @@ import sys
 import time
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from open_spiel.python.algorithms import ismcts
@@ -606,19 +606,29 @@ def match(
     }
 
 
+class Opponent(NamedTuple):
+    """A head-to-head opponent: its label, target, the algorithm ours plays it with and the default
+    number of games."""
+
+    label: str
+    target: str
+    algorithm: str
+    games: int
+
+
 OPPONENTS = {
-    "openspiel": ("vs OpenSpiel MCTSBot", ">= 65%", "mcts", 100),  # MCTSBot sees the full state: so does ours
-    "greedy": ("vs greedy", ">= 80%", "auto", 200),
-    "random": ("vs random", ">= 95%", "auto", 100),
+    # MCTSBot sees the full state: so does ours
+    "openspiel": Opponent("vs OpenSpiel MCTSBot", ">= 65%", "mcts", 100),
+    "greedy": Opponent("vs greedy", ">= 80%", "auto", 200),
+    "random": Opponent("vs random", ">= 95%", "auto", 100),
 }
-"""Head-to-head opponents: their label, target, the algorithm ours plays them with and the default
-number of games. Against greedy the score has stood within a few points of its target in every run,
-where a 100-game interval is +-8 points: 200 games narrow it to about +-5.5."""
+"""Head-to-head opponents by kind. Against greedy the score has stood within a few points of its
+target in every run, where a 100-game interval is +-8 points: 200 games narrow it to about +-5.5."""
 
 
 def games_vs(kind: str, args: argparse.Namespace) -> int:
     """The games to play against ``kind``: ``--games`` if given, else the opponent's default."""
-    return int(args.games) if args.games is not None else OPPONENTS[kind][3]
+    return int(args.games) if args.games is not None else OPPONENTS[kind].games
 
 
 # ------------------------------------------------------------------------------------ main
@@ -703,7 +713,7 @@ def main(argv: list[str] | None = None) -> int:
         results = []
         console.print(
             "head-to-head: "
-            + ", ".join(f"{OPPONENTS[k][0]} {games_vs(k, args)} games" for k in opponents)
+            + ", ".join(f"{OPPONENTS[k].label} {games_vs(k, args)} games" for k in opponents)
             + (f" (at most ~{share:.0f} s each)" if share is not None else "")
             + ", seats swapped; "
             f"vs OpenSpiel both sides {args.move_time:.3f} s per move; vs greedy/random ours "
@@ -718,19 +728,19 @@ def main(argv: list[str] | None = None) -> int:
             console=console,
         ) as progress:
             for kind in opponents:
-                label, target, algorithm, _ = OPPONENTS[kind]
+                opponent = OPPONENTS[kind]
                 results.append(
                     match(
                         kind,
-                        label,
+                        opponent.label,
                         args=args,
                         budget_s=share,
                         progress=progress,
                         games=games_vs(kind, args),
-                        ours_algorithm=algorithm,
+                        ours_algorithm=opponent.algorithm,
                     )
                 )
-                results[-1]["target"] = target
+                results[-1]["target"] = opponent.target
         out["head_to_head"] = results
         table = Table(title=f"head-to-head ({note})")
         cols = ("opponent", "games", "our score", "95% CI", "s/move ours", "s/move theirs", "rounds/game",
