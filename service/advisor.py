@@ -10,7 +10,7 @@ from typing import Any
 
 import grpc
 
-from games.core import CHANCE, TERMINAL, Game
+from games.core import CHANCE, TERMINAL, Game, as_facts
 from games.errors import WrongSeatError
 from lictor.v1 import advisor_service_pb2 as advisor_pb
 from lictor.v1 import advisor_service_pb2_grpc as advisor_grpc
@@ -40,7 +40,8 @@ def check_searchable(game: Game[Any, Any], state: Any) -> None:
 def hint_reasons(game: Game[Any, Any], state: Any, cand: Any, analysis: Any) -> list[advisor_pb.Reason]:
     """The rules' reasons for a move (``game.explain``) and the search's numbers behind it."""
     reasons = [
-        advisor_pb.Reason(text=text, value=float(value)) for text, value in game.explain(state, cand.action)
+        advisor_pb.Reason(text=f.label, value=float(f.value))
+        for f in as_facts(game.explain(state, cand.action))
     ]
     seat = analysis.seat
     total = max(1, sum(c.visits for c in analysis.candidates))

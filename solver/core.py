@@ -7,7 +7,7 @@ Game-specific models live in ``solver/<game>.py`` and register their scorer and 
 from __future__ import annotations
 
 import enum
-import functools
+import importlib
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -18,6 +18,7 @@ from games.errors import NotFoundError
 
 __all__ = [
     "PuzzleFn",
+    "PuzzleSpec",
     "ScoreFn",
     "ScoreLine",
     "ScoreReport",
@@ -26,6 +27,7 @@ __all__ = [
     "SolveResult",
     "Status",
     "get_puzzle",
+    "get_puzzle_spec",
     "get_scorer",
     "past_deadline_or_stopped",
     "puzzle_kinds",
@@ -144,8 +146,30 @@ class SolveResult:
 ScoreFn = Callable[[Game[Any, Any], Any], ScoreReport]
 PuzzleFn = Callable[[Game[Any, Any], Any, Mapping[str, Any], SolveLimits], SolveResult]
 
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PuzzleSpec:
+    """A registered puzzle kind.
+
+    Attributes:
+        kind: ``"<game>.<name>"``, e.g. ``"tiberius.best_bid"``.
+        game: the game it is about.
+        fn: the solver function.
+        summary: one sentence: the question it answers, for a person.
+        params_schema: the JSON Schema of its parameters (``SolveRequest`` params), documented
+            field by field (``description``, ``minimum``/``maximum``, ``enum``).
+    """
+
+    kind: str
+    game: str
+    fn: PuzzleFn
+    summary: str = ""
+    params_schema: Mapping[str, Any] = field(default_factory=lambda: {"type": "object"})
+
+
 _SCORERS: dict[str, ScoreFn] = {}
-_PUZZLES: dict[str, tuple[str, PuzzleFn]] = {}
+_PUZZLES: dict[str, PuzzleSpec] = {}
+_LOADED: set[str] = set()
 
 
 def register_scorer(game: str, fn: ScoreFn) -> None:
@@ -153,22 +177,42 @@ def register_scorer(game: str, fn: ScoreFn) -> None:
     _SCORERS[game] = fn
 
 
-def register_puzzle(game: str, kind: str, fn: PuzzleFn) -> None:
-    """Register a puzzle ``kind`` (e.g. ``"tiberius.best_bid"``) answered for ``game``."""
-    _PUZZLES[kind] = (game, fn)
+def register_puzzle(
+    game: str,
+    kind: str,
+    fn: PuzzleFn,
+    *,
+    summary: str = "",
+    params_schema: Mapping[str, Any] | None = None,
+) -> None:
+    """Register a puzzle ``kind`` (e.g. ``"tiberius.best_bid"``) answered for ``game``.
+
+    Args:
+        game: the game's registry name.
+        kind: ``"<game>.<name>"``.
+        fn: ``fn(game, state, params, limits) -> SolveResult``.
+        summary: the question it answers, in one sentence.
+        params_schema: the JSON Schema of ``params`` (an object schema).
+    """
+    _PUZZLES[kind] = PuzzleSpec(
+        kind=kind, game=game, fn=fn, summary=summary, params_schema=params_schema or {"type": "object"}
+    )
 
 
-@functools.cache
 def _load() -> None:
-    # Importing the game modules registers them; missing ones are simply not offered. Once done, done
-    # (cached): the lookups sit on every Score call's path.
-    import importlib
+    # Importing a game's solver module registers its scorer and puzzles. Each module once; a game
+    # registered later (register_game) has its module imported on the next lookup.
+    from games.core.registry import game_entry, game_names
 
-    for name in ("solver.tiberius", "solver.tiberpunk"):
+    for name in game_names():
+        module = game_entry(name).solver
+        if not module or module in _LOADED:
+            continue
+        _LOADED.add(module)
         try:
-            importlib.import_module(name)
+            importlib.import_module(module)
         except ModuleNotFoundError as exc:
-            if exc.name != name:
+            if exc.name != module:
                 raise
 
 
@@ -176,16 +220,25 @@ def get_scorer(game: str) -> ScoreFn:
     """The scorer of ``game``; ``NotFoundError`` if it has none."""
     _load()
     if game not in _SCORERS:
-        raise NotFoundError(f"no exact scorer for {game!r}; scorers: {sorted(_SCORERS)}", field="game")
+        shown = game if len(game) <= 60 else game[:60] + "..."
+        raise NotFoundError(f"no exact scorer for {shown!r}; scorers: {sorted(_SCORERS)}", field="game")
     return _SCORERS[game]
+
+
+def get_puzzle_spec(kind: str) -> PuzzleSpec:
+    """The registration of a puzzle kind; ``NotFoundError`` if unknown."""
+    _load()
+    spec = _PUZZLES.get(kind)
+    if spec is None:
+        shown = kind if len(kind) <= 60 else kind[:60] + "..."
+        raise NotFoundError(f"no puzzle kind {shown!r}; kinds: {sorted(_PUZZLES)}", field="kind")
+    return spec
 
 
 def get_puzzle(kind: str) -> tuple[str, PuzzleFn]:
     """(game, solver function) of a puzzle kind; ``NotFoundError`` if unknown."""
-    _load()
-    if kind not in _PUZZLES:
-        raise NotFoundError(f"no puzzle kind {kind!r}; kinds: {sorted(_PUZZLES)}", field="kind")
-    return _PUZZLES[kind]
+    spec = get_puzzle_spec(kind)
+    return spec.game, spec.fn
 
 
 def puzzle_kinds() -> list[str]:

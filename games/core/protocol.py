@@ -26,6 +26,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeAlias, TypeVar
 
+from games.core.face import REFEREE, SPECTATOR, Catalogue, Description, Fact, Section, Viewer, text_svg
 from games.errors import ConfigError, IllegalActionError, WrongSeatError
 
 __all__ = [
@@ -178,13 +179,65 @@ class Game(ABC, Generic[S, A]):
         """Draw a full state consistent with ``observation`` (determinization for ISMCTS)."""
         return observation  # type: ignore[no-any-return]
 
-    def explain(self, state: S, action: A) -> Sequence[tuple[str, float]]:
-        """Human-readable reasons for ``action`` with the number behind each (for hints).
+    def explain(self, state: S, action: A) -> Sequence[Fact | tuple[str, float]]:
+        """Facts about ``action`` for the mover, with the number behind each (for hints).
 
-        E.g. ``("quest success odds", 0.72)``, ``("nearest lictor, districts away", 2)``.
-        Pure rules facts only; the search adds its own numbers (visits, values).
+        E.g. ``Fact(label="quest success odds", value=0.72, unit="probability", better=1)``: what
+        the move gains and costs now, odds, distances, margins. Facts should differ between
+        candidates (the same ``label`` on each, so a hint can compare #1 with #2). Pure rules facts
+        only; the search adds its own numbers (visits, values). (Older games return
+        ``(label, value)`` pairs; ``games.core.face.as_facts`` reads both.)
         """
         return ()
+
+    # ----------------------------------------------------------------- the face (games/core/face.py)
+    def content(self) -> Catalogue:
+        """The components a person sees, with names, rules texts and whether each is authored."""
+        return Catalogue(game=self.info.name, version=self.info.content_version)
+
+    def describe(self, state: S, viewer: Viewer = REFEREE) -> Description:
+        """What ``viewer`` (a seat, SPECTATOR or REFEREE) may see of ``state``, readable.
+
+        Must be a function of what the viewer may see: for a seat, of ``observation(state, seat)``.
+        The default shows whose turn it is and, to the referee or in a game without hidden
+        information, the state's text form; games override it with their board and holdings.
+        """
+        player = self.current_player(state)
+        if player == TERMINAL:
+            step = "the game is over"
+        elif player == CHANCE:
+            step = "chance: the dice or the deck decide"
+        else:
+            step = f"seat {player} to move"
+        sections: tuple[Section, ...] = ()
+        if viewer == REFEREE or not self.info.hidden_information:
+            sections = (Section(title="State", lines=(self.state_to_text(state),)),)
+        return Description(
+            game=self.info.name, viewer=viewer, headline=self.info.title, step=step, sections=sections
+        )
+
+    def render(self, state: S, viewer: Viewer = REFEREE) -> str:
+        """An SVG picture of ``state`` as ``viewer`` may see it (default: the description as text)."""
+        d = self.describe(state, viewer)
+        return text_svg(d.headline, d.to_text(100).splitlines()[1:])
+
+    def log_line(self, state: S, action: A, viewer: Viewer = SPECTATOR) -> str:
+        """One sentence for ``action`` played in ``state``, as ``viewer`` may read it.
+
+        Hidden information stays hidden: a card drawn face down reads "draws a card" to everyone
+        but its holder (and the referee). Games override it with the rulebook's words.
+        """
+        player = self.current_player(state)
+        text = self.action_to_text(state, action)
+        if player == CHANCE:
+            if self.info.hidden_information and viewer != REFEREE:
+                return "Chance decides."
+            return f"Chance: {text}."
+        return f"Seat {player} plays {text}."
+
+    def state_schema(self) -> Mapping[str, Any]:
+        """The JSON Schema of the public state form (``to_dict``)."""
+        return {"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object"}
 
     def prior(self, state: S) -> Sequence[float] | None:
         """Optional prior probabilities over ``legal_actions(state)`` for PUCT (None: uniform)."""

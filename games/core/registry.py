@@ -1,40 +1,134 @@
-"""The registry of games. A game is named by its key and built lazily from its module.
+"""The registry of games: a game plugs in with one line.
 
-``get_game(name)`` returns the game with its reference content pack (cached);
-``get_game(name, content_path=DIR)`` loads a user's pack from ``DIR`` instead.
+A game is named by its key and built lazily from its ``"module:Class"`` target (the class takes
+``content_path=`` as a keyword, "" for the reference pack). Three ways in, all equal:
+
+- the built-in games, one line each in :data:`BUILTIN_GAMES`;
+- :func:`register_game` at run time (``register_game("pig", "tests.fixtures.pig:PigGame")``);
+- an entry point in the group ``lictor.games`` of any installed distribution, so a third party can
+  ship a game as its own package (``[project.entry-points."lictor.games"] mygame =
+  "mygame.game:MyGame"``).
+
+A game's solver module (its scorer and puzzle kinds, registered with ``solver.core``) is
+``solver.<name>`` for the built-in games, or the ``solver=`` given to :func:`register_game`; an
+entry point may name it as ``"module:Class solver_module"``. ``get_game(name)`` returns the game
+with its reference content pack (cached); ``get_game(name, content_path=DIR)`` loads a user's pack.
 """
 
 from __future__ import annotations
 
 import importlib
+import threading
+from dataclasses import dataclass
 from functools import lru_cache
+from importlib import metadata
 from typing import Any
 
 from games.core.protocol import Game, GameInfo
 from games.errors import UnknownGameError
 
-__all__ = ["game_names", "get_game", "list_games"]
+__all__ = [
+    "BUILTIN_GAMES",
+    "ENTRY_POINT_GROUP",
+    "GameEntry",
+    "game_entry",
+    "game_names",
+    "get_game",
+    "list_games",
+    "register_game",
+    "unregister_game",
+]
 
-# name -> "module:class". The class takes ``content_path`` as a keyword ("" = reference pack).
-_GAMES: dict[str, str] = {
+ENTRY_POINT_GROUP = "lictor.games"
+"""The entry-point group third-party games register in."""
+
+BUILTIN_GAMES: dict[str, str] = {
     "tiberpunk": "games.tiberpunk:TiberpunkGame",
     "tiberius": "games.tiberius:TiberiusGame",
 }
+"""The games that ship with Lictor: name -> ``"module:Class"`` (one line per game)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GameEntry:
+    """How to build a registered game.
+
+    Attributes:
+        name: the registry key (``GameInfo.name``).
+        target: ``"module:Class"``; the class takes ``content_path=``.
+        solver: the module that registers the game's scorer and puzzles ("" = none).
+    """
+
+    name: str
+    target: str
+    solver: str = ""
+
+
+_ENTRIES: dict[str, GameEntry] = {
+    name: GameEntry(name=name, target=target, solver=f"solver.{name}")
+    for name, target in BUILTIN_GAMES.items()
+}
+_LOCK = threading.Lock()
+_LOADED_ENTRY_POINTS: list[bool] = []  # one True once the entry points were read
+
+
+def _load_entry_points() -> None:
+    if _LOADED_ENTRY_POINTS:
+        return
+    with _LOCK:
+        if _LOADED_ENTRY_POINTS:
+            return
+        for ep in metadata.entry_points(group=ENTRY_POINT_GROUP):
+            target, _, solver = ep.value.partition(" ")
+            entry = GameEntry(name=ep.name, target=target.strip(), solver=solver.strip())
+            _ENTRIES.setdefault(ep.name, entry)
+        _LOADED_ENTRY_POINTS.append(True)
+
+
+def register_game(name: str, target: str, *, solver: str = "") -> None:
+    """Register (or replace) the game ``name`` built from ``target`` (``"module:Class"``).
+
+    Args:
+        name: the registry key; must equal the class's ``info.name``.
+        target: ``"module:Class"``, imported on first use.
+        solver: the module that registers the game's scorer and puzzle kinds ("" = none).
+    """
+    if not name or ":" not in target:
+        raise ValueError(f"register_game needs a name and a 'module:Class' target, not {name!r}, {target!r}")
+    _load_entry_points()
+    with _LOCK:
+        _ENTRIES[name] = GameEntry(name=name, target=target, solver=solver)
+    get_game.cache_clear()
+
+
+def unregister_game(name: str) -> None:
+    """Remove a game registered with :func:`register_game` (tests)."""
+    with _LOCK:
+        _ENTRIES.pop(name, None)
+    get_game.cache_clear()
+
+
+def game_entry(name: str) -> GameEntry:
+    """The registration of ``name``; ``UnknownGameError`` naming the known games."""
+    _load_entry_points()
+    entry = _ENTRIES.get(name)
+    if entry is None:
+        shown = name if len(name) <= 60 else name[:60] + "..."
+        raise UnknownGameError(f"no game named {shown!r}; known games: {game_names()}", field="game")
+    return entry
 
 
 def game_names() -> list[str]:
     """Registered game names, sorted."""
-    return sorted(_GAMES)
+    _load_entry_points()
+    return sorted(_ENTRIES)
 
 
 @lru_cache(maxsize=32)
 def get_game(name: str, *, content_path: str = "") -> Game[Any, Any]:
     """The game registered as ``name``; raises ``UnknownGameError`` naming the known games."""
-    try:
-        target = _GAMES[name]
-    except KeyError:
-        raise UnknownGameError(f"no game named {name!r}; known games: {game_names()}", field="game") from None
-    module_name, _, attr = target.partition(":")
+    entry = game_entry(name)
+    module_name, _, attr = entry.target.partition(":")
     cls = getattr(importlib.import_module(module_name), attr)
     game: Game[Any, Any] = cls(content_path=content_path)
     return game

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import grpc
 import pytest
 
-from games.core import get_game, registry
+from games.core import register_game, unregister_game
 from service.client import Stubs, stubs
 from service.limits import Limits
 from service.server import LictorServer, create_server
@@ -17,14 +17,12 @@ PIG = "tests.fixtures.pig:PigGame"
 
 def register_pig() -> None:
     """Register the fixture game as "pig" (tests only)."""
-    registry._GAMES["pig"] = PIG
-    get_game.cache_clear()
+    register_game("pig", PIG)
 
 
 def unregister_pig() -> None:
     """Undo :func:`register_pig`."""
-    registry._GAMES.pop("pig", None)
-    get_game.cache_clear()
+    unregister_game("pig")
 
 
 @pytest.fixture(scope="package", autouse=True)

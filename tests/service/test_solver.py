@@ -55,7 +55,11 @@ def pig_points_needed(game, state, params, limits):
 @pytest.fixture(autouse=True)
 def pig_solvers(monkeypatch):
     monkeypatch.setitem(solver_core._SCORERS, "pig", pig_score)
-    monkeypatch.setitem(solver_core._PUZZLES, "pig.points_needed", ("pig", pig_points_needed))
+    monkeypatch.setitem(
+        solver_core._PUZZLES,
+        "pig.points_needed",
+        solver_core.PuzzleSpec(kind="pig.points_needed", game="pig", fn=pig_points_needed),
+    )
 
 
 def test_score(api):
@@ -230,7 +234,9 @@ def test_cancelled_solve_stops_the_solver(api, monkeypatch):
             time.sleep(0.01)
         return SolveResult(kind="pig.spin", status=Status.UNKNOWN, method="test")
 
-    monkeypatch.setitem(solver_core._PUZZLES, "pig.spin", ("pig", spin))
+    monkeypatch.setitem(
+        solver_core._PUZZLES, "pig.spin", solver_core.PuzzleSpec(kind="pig.spin", game="pig", fn=spin)
+    )
     request = solver_pb.SolveRequest(
         position=record("pig"),
         generic=solver_pb.GenericPuzzle(kind="pig.spin"),
