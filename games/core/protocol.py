@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeAlias, TypeVar
 
@@ -234,6 +234,14 @@ class Game(ABC, Generic[S, A]):
                 return "Chance decides."
             return f"Chance: {text}."
         return f"Seat {player} plays {text}."
+
+    def policies(self) -> Mapping[str, Callable[[S, random.Random], A]]:
+        """Rule-based players the game ships, by engine name (e.g. ``"automa"``, ``"greedy"``).
+
+        Each takes a state where a seat is to decide and an RNG, and returns that seat's action
+        (from ``legal_actions``). A hosted match's AI seat may be played by one (``engine``).
+        """
+        return {}
 
     def state_schema(self) -> Mapping[str, Any]:
         """The JSON Schema of the public state form (``to_dict``)."""
