@@ -15,6 +15,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
+from games.core.face import REFEREE, SPECTATOR, as_facts
 from games.core.protocol import CHANCE, TERMINAL, Game, GameConfig
 from games.core.rng import derive_seed
 
@@ -115,6 +116,40 @@ def _check_state(game: Game[Any, Any], state: Any, seed: int, step: int, rng: ra
             raise _fail("sample_state is not consistent with the observation", seed, step, game, state)
         if list(game.legal_actions(sampled)) != legal:
             raise _fail("a sampled state offers different legal actions", seed, step, game, state)
+        # the face shows the seat nothing its observation does not hold
+        if game.describe(sampled, player) != game.describe(state, player):
+            raise _fail(
+                "describe(state, seat) shows more than the seat's observation", seed, step, game, state
+            )
+        if game.render(sampled, player) != game.render(state, player):
+            raise _fail("render(state, seat) shows more than the seat's observation", seed, step, game, state)
+    _check_face(game, state, legal, seed, step)
+
+
+FACE_ACTIONS = 12
+"""Legal actions per state whose log line and explanation ``check_game`` reads."""
+
+
+def _check_face(game: Game[Any, Any], state: Any, legal: list[Any], seed: int, step: int) -> None:
+    """The face answers on every state: describe, render, log lines, explanations."""
+    player = game.current_player(state)
+    viewers = [REFEREE, SPECTATOR, *range(game.num_players(state))]
+    for viewer in viewers:
+        d = game.describe(state, viewer)
+        if not d.headline or not isinstance(d.to_text(80), str):
+            raise _fail(f"describe(state, {viewer}) has no headline", seed, step, game, state)
+    svg = game.render(state, player if player >= 0 else REFEREE)
+    if not svg.lstrip().startswith("<svg") or not svg.rstrip().endswith("</svg>"):
+        raise _fail("render is not an SVG document", seed, step, game, state)
+    for action in legal[:FACE_ACTIONS]:
+        for viewer in (SPECTATOR, REFEREE):
+            line = game.log_line(state, action, viewer)
+            if not isinstance(line, str) or not line:
+                raise _fail(f"log_line is empty for {action!r}", seed, step, game, state)
+        if player >= 0:
+            for fact in as_facts(game.explain(state, action)):
+                if not math.isfinite(fact.value):
+                    raise _fail(f"explain gives a non-finite fact {fact!r}", seed, step, game, state)
 
 
 def _play(
