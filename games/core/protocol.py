@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, TypeAlias, TypeVar
 
 from games.core.face import REFEREE, SPECTATOR, Catalogue, Description, Fact, Section, Viewer, text_svg
-from games.errors import ConfigError, IllegalActionError, WrongSeatError
+from games.errors import ConfigError, IllegalActionError, NotFoundError, WrongSeatError
 
 __all__ = [
     "CHANCE",
@@ -242,6 +242,19 @@ class Game(ABC, Generic[S, A]):
         (from ``legal_actions``). A hosted match's AI seat may be played by one (``engine``).
         """
         return {}
+
+    def score_sheet_schema(self) -> Mapping[str, Any] | None:
+        """The JSON Schema of the game's short end-of-game form (None: the game has none).
+
+        A score sheet is what a person types in from a real table to have the end scored exactly
+        (Tiberius: cubes per box, influence, adoption, age), not the whole mid-game state.
+        """
+        return None
+
+    def from_score_sheet(self, data: Mapping[str, Any]) -> S:
+        """The state to score from a score sheet (``score_sheet_schema``); ``InvalidStateError``
+        naming the bad field (``field="score_sheet.<path>"``), ``NotFoundError`` without one."""
+        raise NotFoundError(f"{self.info.name} has no score sheet form", field="score_sheet")
 
     def state_schema(self) -> Mapping[str, Any]:
         """The JSON Schema of the public state form (``to_dict``)."""
