@@ -320,6 +320,10 @@ def _begin_action(w: Work, content: Content, seat: Seat) -> None:
     w.family = w.cubes[seat][IM] > 0 or w.adopted[seat] >= 0
     card_id = w.played[seat]
     if card_id == PCIM_CARD:
+        # rule: tiberius/special-cases - playing PCIM takes the Priority marker (the exception that it
+        # "cannot be removed from a player whose career card for the current turn is PCIM - even by the
+        # play of another PCIM" presumes it), unless its holder played PCIM this turn.
+        _take_priority(w, seat)
         return
     card = content.cards[card_id]
     _place_row(w, seat, card.rows[0])

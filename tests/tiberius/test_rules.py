@@ -196,6 +196,26 @@ def test_special_cases_priority_kept_by_pcim_player_and_retained():
     assert s.priority == 1  # nobody had a Priority icon: retained
 
 
+def test_special_cases_playing_pcim_takes_the_priority_marker():
+    """rule: tiberius/special-cases - playing PCIM takes the Priority marker (issue 16: the engine
+    never moved it), and a second PCIM cannot take it from the first."""
+    s = at_card_phase(2, FACE, priority=0)
+    s = run(s, "take2", "pcim")  # seat 1 plays PCIM; seat 0 holds the marker and took 2 influence
+    assert s.phase == CUBE and s.actor == 1 and s.priority == 1  # taken as its cube action begins
+    s = run(s, *["move IN"] * 5, "done")
+    assert s.turn == 2 and s.start_priority == 1  # and it orders the next turn
+    s = at_card_phase(3, FACE, priority=0)
+    s = run(s, "pcim", "pcim", "take2")  # seats 0 and 1 both play PCIM; seat 0 acts first
+    s = run(s, *["move IN"] * 5, "done", *["move IN"] * 5, "done")
+    assert s.priority == 0  # "even by the play of another PCIM"
+    s = at_card_phase(3, FACE, priority=0)
+    s = run(s, "take2", "pcim", "buy ROM07")  # seat 2's Priority icon comes after seat 1's PCIM
+    s = run(s, *["move IN"] * 5, "done")
+    assert s.priority == 1 and s.actor == 2
+    s = run(s, "row none")
+    assert s.priority == 1 and s.start_priority == 1
+
+
 def test_special_cases_triumphs_only_for_family():
     """rule: tiberius/special-cases - Triumph cubes only for Imperial Marriages or adopted sons."""
     plain = run(at_card_phase(2, FACE, cubes=[cv(IN=24), cv(IN=24)]), "buy GAL08", "take2")
