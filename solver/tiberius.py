@@ -35,15 +35,16 @@ import math
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from operator import itemgetter
 from typing import Any
 
 from ortools.sat.python import cp_model
 
 from games.core import Game, make_rng
-from games.errors import IllegalActionError, InvalidStateError
+from games.errors import ConfigError, IllegalActionError, InvalidStateError, NotationError
 from games.tiberius import TAction, TiberiusGame, TiberiusState
+from games.tiberius.game import SOLO_TARGET
 from games.tiberius.model import (
     ADOPT,
     BLACK,
@@ -68,7 +69,16 @@ from games.tiberius.model import (
     TURNS,
     positional_builder,
 )
-from games.tiberius.rules import BLACK_BOXES, MOVE_BOXES, PCIM_MIN_MOVES, adoption_options, meets, set_bonus
+from games.tiberius.rules import (
+    BLACK_BOXES,
+    MOVE_BOXES,
+    PCIM_MIN_MOVES,
+    adoption_options,
+    is_legal,
+    meets,
+    priority_order,
+    set_bonus,
+)
 from games.tiberius.scoring import Line, chain_key, consul_points, ranking, score_totals, tiebreak_reasons
 from solver.core import (
     ScoreLine,
@@ -94,13 +104,67 @@ __all__ = [
 ]
 
 
+# ============================================================================ parameters
+
+_SHOWN = 60
+"""Characters of a bad parameter value an error message quotes at most."""
+
+
+def _show(value: Any, limit: int = _SHOWN) -> str:
+    """A short, safe ``repr`` of client input for an error message: never deep (no recursion into
+    nested lists), never a huge integer spelled out, at most ``limit`` characters."""
+    if isinstance(value, bool) or value is None:
+        text = repr(value)
+    elif isinstance(value, int):
+        text = repr(value) if value.bit_length() <= 64 else f"<an integer of {value.bit_length()} bits>"
+    elif isinstance(value, float | str):
+        text = repr(value[: limit + 1] if isinstance(value, str) else value)
+    elif isinstance(value, Mapping):
+        text = f"<an object of {len(value)} keys>"
+    elif isinstance(value, list | tuple):
+        text = f"<a list of {len(value)} items>"
+    else:
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _check_params(params: Any, schema: Mapping[str, Any]) -> None:
+    """``params`` is an object whose keys are all among the schema's properties."""
+    if not isinstance(params, Mapping):
+        raise ConfigError(f"params must be an object, got {_show(params)}", field="params")
+    known = schema["properties"]
+    for key in params:
+        if key not in known:
+            raise ConfigError(
+                f"unknown parameter {_show(key)}; this puzzle takes {sorted(known)}",
+                field=f"params.{_show(key, 30) if not isinstance(key, str) else key[:30]}",
+            )
+
+
 def _int_param(params: Mapping[str, Any], key: str, default: int, lo: int, hi: int) -> int:
-    """An integer puzzle parameter within [lo, hi] (``InvalidStateError`` naming it otherwise)."""
+    """An integer puzzle parameter within [lo, hi]: an int, an integral finite float, or a short
+    string of digits; ``ConfigError`` naming ``params.<key>`` and the allowed range otherwise
+    (negative, NaN, infinite or huge numbers, booleans, other types)."""
     value = params.get(key, default)
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-        value = int(value)
-    if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
-        raise InvalidStateError(f"{key} must be an integer {lo}..{hi}, got {value!r}", field=f"params.{key}")
+    number: int | None = None
+    if isinstance(value, bool):
+        number = None
+    elif isinstance(value, int):
+        number = value
+    elif isinstance(value, float) and math.isfinite(value) and value.is_integer():
+        number = int(value)
+    elif isinstance(value, str) and 0 < len(value.strip()) <= 20 and value.strip().lstrip("-").isdigit():
+        number = int(value.strip())
+    if number is None or not lo <= number <= hi:
+        raise ConfigError(f"{key} must be an integer {lo}..{hi}, got {_show(value)}", field=f"params.{key}")
+    return number
+
+
+def _choice_param(params: Mapping[str, Any], key: str, choices: Sequence[str]) -> str:
+    """A string parameter among ``choices`` (the first is the default)."""
+    value = params.get(key, choices[0])
+    if not isinstance(value, str) or value not in choices:
+        raise ConfigError(f"{key} must be one of {list(choices)}, got {_show(value)}", field=f"params.{key}")
     return value
 
 
@@ -307,6 +371,8 @@ class PlacementProblem:
         loyal: whether the seat holds all six regions.
         age_rank: the seat's age rank (0 oldest).
         marriage_vp: the marriage variant.
+        force_adoption: whether the seat must meet one of ``adoption_requirements`` (a choice fixed
+            by the caller, e.g. the card it claims in the adoption phase).
     """
 
     seat: int
@@ -324,6 +390,7 @@ class PlacementProblem:
     loyal: bool
     age_rank: int
     marriage_vp: str
+    force_adoption: bool = False
 
 
 def placement_problem(game: TiberiusGame, state: TiberiusState) -> PlacementProblem:
@@ -519,6 +586,8 @@ def build_placement_model(p: PlacementProblem) -> _PlacementModel:
             for i, req in enumerate(p.adoption_requirements)
         ]
         adopted = lit.any_of(met, "adopted")
+        if p.force_adoption:
+            m.add(adopted == 1)
     # ------------------------------------------------------------------ constraints: ranks
     # rule: tiberius/tie-breaker - the chain, one number: seat ranks below o iff chain < chain_o.
     mine = [adopted, v[IN], v[PC], v[IM], v[IP], v[PR], v[GV], v[CQ], v[CC], v[TR], -p.age_rank]
@@ -682,11 +751,8 @@ def best_placement(
     """
     start = time.perf_counter()
     g, s = _game(game), _state(state)
-    method = params.get("method", "auto")
-    if method not in _METHODS:
-        raise InvalidStateError(
-            f"method must be one of {list(_METHODS)}, got {method!r}", field="params.method"
-        )
+    _check_params(params, BEST_PLACEMENT_PARAMS)
+    method = _choice_param(params, "method", _METHODS)
     if method != "cp-sat":
         seat = _require_cube_decision(s)
         end = time.perf_counter() + float(limits.time_limit_s)
@@ -753,105 +819,301 @@ def best_placement(
 
 # ============================================================================ best bid (enumeration)
 
-SOLO_TARGET = 45
 
+def _opponent_action(game: TiberiusGame, state: TiberiusState) -> TAction:
+    """The opponent model of ``best_bid``: what a seat other than the asking one does after the card
+    phase.
 
-def _opponent_pick(game: TiberiusGame, state: TiberiusState) -> TAction:
-    """The opponent model's pick: the face-up card with the most top-row icons (first on ties)."""
+    A bidder picks the face-up card with the most top-row icons (the first on ties); a PCIM player
+    moves cubes from the last box that has any (Influence, usually) and stops as soon as 5 have
+    moved; every other decision is the first legal action (a black icon to Conquests, no extra row,
+    adoption with the first card the seat may take).
+    """
     actions = game.legal_actions(state)
-    return max(actions, key=lambda a: len(game.content.cards[a.arg].rows[0].icons))
+    if state.phase == PICK:
+        return max(actions, key=lambda a: len(game.content.cards[a.arg].rows[0].icons))
+    if state.phase == CUBE and state.played[state.actor] == PCIM_CARD:
+        return actions[-1]
+    return actions[0]
 
 
-def _placement_value(
-    game: TiberiusGame, state: TiberiusState, exact_pcim: Callable[[TiberiusState], int]
-) -> int:
-    seat = state.actor
-    if state.played[seat] == PCIM_CARD:
-        return exact_pcim(state)
-    return brute_force_placement(game, state)[0]
+def _planned(game: TiberiusGame, state: TiberiusState, plan: Mapping[int, str]) -> TAction:
+    """A seat's card-phase action in a scenario: its planned action, or take 2 when none is planned or
+    the plan is not legal when its turn comes (a bid another seat made first)."""
+    text = plan.get(state.actor)
+    if text is not None:
+        action = game.parse_action(state, text)
+        if is_legal(state, game.content, action):
+            return action
+    return TAction("take2")
 
 
-def _line_value(
-    game: TiberiusGame,
-    state: TiberiusState,
-    seat: int,
-    others: Mapping[int, str],
-    exact_pcim: Callable[[TiberiusState], int],
-) -> int:
-    """Value of a card phase continued from ``state`` (after the seat's card-phase action)."""
-    s = state
-    while s.phase == CARD:
-        planned = others.get(s.actor, "take2")
-        try:
-            a = game.parse_action(s, planned)
-            s = game.apply(s, a)
-        except IllegalActionError:
-            s = game.apply(s, TAction("take2"))
-    best: int | None = None
-    if s.phase == PICK and s.actor == seat:
-        for a in game.legal_actions(s):
-            v = _line_value(game, game.apply(s, a), seat, others, exact_pcim)
-            best = v if best is None else max(best, v)
-        assert best is not None
+def _adoption_choices(
+    game: TiberiusGame, s: TiberiusState, cubes: Sequence[Sequence[int]], seat: int
+) -> list[tuple[TAction | None, list[bool]]]:
+    """The seat's choices in this turn's adoption phase, each with who is adopted at its end.
+
+    ``None`` stands for passing (or for a seat already adopted); ``adopt own`` / ``adopt A04`` for a
+    card, whether or not ``cubes[seat]`` meets it (the caller requires that). The other seats decide
+    in priority order by the model (their first option: own card first) on their ``cubes``; a
+    face-up card claimed before the seat's turn is not offered (rule: tiberius/adoption-phase).
+    """
+    options: list[TAction | None] = [None]
+    if s.adopted[seat] < 0:
+        if s.secret[seat] >= 0:
+            options.append(TAction("adopt", -1))
+        options.extend(TAction("adopt", a) for a in s.adopt_face_up)
+    out: list[tuple[TAction | None, list[bool]]] = []
+    for choice in options:
+        adopted, face = list(s.adopted), list(s.adopt_face_up)
+        for k in priority_order(s.start_priority, s.players):
+            if k == seat:
+                took = None if choice is None else choice.arg
+            else:
+                view = replace(
+                    s, cubes=tuple(map(tuple, cubes)), adopted=tuple(adopted), adopt_face_up=tuple(face)
+                )
+                offered = adoption_options(view, game.content, k)
+                took = offered[0] if offered else None
+            if took is None:
+                continue
+            if took >= 0:
+                if took not in face:
+                    break  # claimed by an earlier seat: not a choice
+                face.remove(took)
+            adopted[k] = s.secret[k] if took == -1 else took
+        else:
+            out.append((choice, [a >= 0 for a in adopted]))
+    return out
+
+
+_Value = tuple[int, tuple[str, ...]]
+"""A line's value: the asking seat's VP at the end of the turn, and its own decisions along the line."""
+
+
+class _TurnValue:
+    """The rest of one turn played through the engine, for the seat that asks.
+
+    From a position of the turn, every other seat plays by the model (its planned card-phase action,
+    then :func:`_opponent_action`) and ``seat`` takes the best of its own decisions (its pick, its
+    cube decisions, its adoption) until the turn ends. The value is ``seat``'s VP at that moment
+    (``game.totals``: the score if the game ended then; the final score after the last turn).
+    Positions where ``seat`` decides are memoised. A PCIM action with more than
+    ``ENUMERATION_STATES`` positions goes to CP-SAT (:meth:`_pcim_value`), the rest is enumerated.
+
+    Args:
+        game: the game.
+        seat: the seat that asks.
+        turn: the turn being played.
+        plan: the other seats' card-phase actions (notation).
+        method: ``"auto"``, ``"cp-sat"`` (every PCIM action by CP-SAT) or ``"enumeration"`` (none).
+        limits: each CP-SAT solve's time limit, workers and stop.
+    """
+
+    def __init__(
+        self,
+        game: TiberiusGame,
+        seat: int,
+        turn: int,
+        plan: Mapping[int, str],
+        *,
+        method: str,
+        limits: SolveLimits,
+    ) -> None:
+        self.game = game
+        self.seat = seat
+        self.turn = turn
+        self.plan = plan
+        self.method = method
+        self.limits = limits
+        self.memo: dict[TiberiusState, _Value] = {}
+        self.exact = True  # False once a CP-SAT solve stopped before proving its optimum
+
+    def value(self, state: TiberiusState) -> _Value:
+        """The value of ``state``: the asking seat's VP at the end of the turn, and its line."""
+        g, seat = self.game, self.seat
+        s = state
+        while True:  # the other seats' actions: one each, nothing to memoise
+            if s.turn != self.turn or s.phase == OVER:
+                return g.totals(s)[seat], ()
+            if s.actor == seat:
+                break
+            s = g.apply(s, _planned(g, s, self.plan) if s.phase == CARD else _opponent_action(g, s))
+        known = self.memo.get(s)
+        if known is not None:
+            return known
+        if s.phase == CUBE and s.played[seat] == PCIM_CARD and self._pcim_by_cp_sat(s):
+            found = self._pcim_value(s)
+        else:
+            best: _Value | None = None
+            for a in g.legal_actions(s):
+                v, line = self.value(g.apply(s, a))
+                if best is None or v > best[0]:
+                    best = (v, (g.action_to_text(s, a), *line))
+            assert best is not None  # a seat to act has a legal action
+            found = best
+        self.memo[s] = found
+        return found
+
+    def _pcim_by_cp_sat(self, s: TiberiusState) -> bool:
+        """Whether the seat's PCIM action at ``s`` goes to CP-SAT: always with ``method="cp-sat"``,
+        never with ``"enumeration"``, and with ``"auto"`` when its lines reach more than
+        ``ENUMERATION_STATES`` positions (one per count of cubes moved from each box)."""
+        if self.method != "auto":
+            return self.method == "cp-sat"
+        positions = 1
+        for b in MOVE_BOXES:
+            positions *= s.cubes[self.seat][b] + 1
+        return positions > ENUMERATION_STATES
+
+    def _pcim_value(self, s: TiberiusState) -> _Value:
+        """The seat's best PCIM action at ``s`` with the adoption it then takes, by CP-SAT.
+
+        The other seats' cube actions and the set bonus do not depend on which cubes the seat moves:
+        their cubes at the end of the cube phase are those of any completion of its action. What
+        the seat does in the adoption phase (pass, reveal its own card, or claim a face-up one) can
+        change which later seats are adopted (a card it claims is gone for them), which the
+        tie-breaker chain reads first: one model per choice (the seat's cubes must meet that card),
+        and the best of them.
+        """
+        g, seat = self.game, self.seat
+        ref = s
+        while ref.turn == s.turn and ref.phase == CUBE:  # a completion, then the others' actions
+            ref = g.apply(ref, _opponent_action(g, ref))
+        ages = g.age_rank(s)
+        others = tuple(o for o in range(s.players) if o != seat)
+        best: _Value | None = None
+        for choice, adopted in _adoption_choices(g, s, ref.cubes, seat):
+            card = None if choice is None else (s.secret[seat] if choice.arg == -1 else choice.arg)
+            problem = PlacementProblem(
+                seat=seat,
+                x0=s.cubes[seat],
+                pcim=True,
+                min_moves=max(0, PCIM_MIN_MOVES - s.moved),
+                black_boxes=(),
+                first_blacks=0,
+                rows=(),
+                opponents=tuple(tuple(ref.cubes[o]) for o in others),
+                opponent_keys=tuple(chain_key(ref.cubes[o], adopted[o], ages[o]) for o in others),
+                opponent_seats=others,
+                already_adopted=s.adopted[seat] >= 0,
+                adoption_requirements=() if card is None else (g.content.adoptions[card].requires,),
+                loyal=g.loyal(s, seat),
+                age_rank=ages[seat],
+                marriage_vp=s.marriage_vp,
+                force_adoption=card is not None,
+            )
+            built = build_placement_model(problem)
+            solver = cp_model.CpSolver()
+            solver.parameters.max_time_in_seconds = max(1e-3, float(self.limits.time_limit_s))
+            solver.parameters.num_workers = max(1, int(self.limits.workers))
+            code = _solve_stoppable(solver, built.model, self.limits.stop)
+            if code == cp_model.INFEASIBLE:
+                continue  # the seat cannot meet this card
+            if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+                self.exact = False
+                continue
+            self.exact = self.exact and code == cp_model.OPTIMAL
+            line, _ = _line_from_solution(g, s, built, solver)
+            if choice is not None:
+                line.append(
+                    "adopt own" if choice.arg == -1 else f"adopt {g.content.adoptions[choice.arg].code}"
+                )
+            v = round(solver.objective_value)
+            if best is None or v > best[0]:
+                best = (v, tuple(line))
+        if best is None:  # every solve stopped: the value of the completion played (a valid line)
+            self.exact = False
+            while ref.turn == s.turn and ref.phase != OVER:
+                ref = g.apply(ref, _opponent_action(g, ref))
+            return g.totals(ref)[seat], ()
         return best
-    if s.phase == PICK:
-        return _line_value(game, game.apply(s, _opponent_pick(game, s)), seat, others, exact_pcim)
-    while s.phase == CUBE and s.actor != seat:
-        s = game.apply(s, game.legal_actions(s)[0])
-    if s.phase == CUBE:
-        return _placement_value(game, s, exact_pcim)
-    return settled_vp(game, s, seat)
 
 
-def _bid_setup(
-    game: TiberiusGame, state: TiberiusState, params: Mapping[str, Any]
-) -> tuple[int, list[dict[int, str]]]:
-    """The seat and the scenarios: the known actions of the later seats, completed by samples."""
+LIKELY_MAX_BID = 5
+"""The likely-bid model of ``best_bid`` samples bids 1..5 (or taking 2 influence)."""
+CARD_PHASE_KINDS = ("bid", "buy", "pcim", "take2")
+
+
+def _later_seats(state: TiberiusState) -> list[int]:
+    """The seats after the one to act in this card phase (rule: tiberius/card-phase: clockwise from
+    the priority holder at the start of the turn)."""
+    order = priority_order(state.start_priority, state.players)
+    return order[order.index(state.actor) + 1 :]
+
+
+def _others_param(game: TiberiusGame, state: TiberiusState, params: Mapping[str, Any]) -> dict[int, str]:
+    """``params["others"]``: {seat: card-phase action} for seats still to act in this card phase."""
+    raw = params.get("others", {})
+    if raw is None:
+        return {}
+    if not isinstance(raw, Mapping):
+        raise ConfigError(
+            f"others must map seats to card-phase actions, got {_show(raw)}", field="params.others"
+        )
+    later = _later_seats(state)
+    out: dict[int, str] = {}
+    for key, text in raw.items():
+        seat = _seat_key(key)
+        where = f"params.others.{key[:20] if isinstance(key, str) else _show(key, 20)}"
+        if seat is None or seat not in later:
+            raise ConfigError(
+                f"others names the seats still to act in this card phase ({later}), not {_show(key)}",
+                field=where,
+            )
+        if not isinstance(text, str) or len(text) > 40:
+            raise ConfigError(f"a planned action is notation like 'bid 3', not {_show(text)}", field=where)
+        try:
+            action = game.parse_action(state, text)
+        except NotationError as exc:
+            raise ConfigError(f"planned action {_show(text)}: {exc.message}", field=where) from None
+        if action.kind not in CARD_PHASE_KINDS:
+            raise ConfigError(
+                f"a planned action is a card-phase action (bid N, buy CARD, pcim, take2), not {_show(text)}",
+                field=where,
+                rule="tiberius/card-phase",
+            )
+        out[seat] = text
+    return out
+
+
+def _seat_key(key: Any) -> int | None:
+    """A seat number given as an int or a string of digits (JSON object keys are strings)."""
+    if isinstance(key, bool):
+        return None
+    if isinstance(key, int):
+        return key
+    if isinstance(key, str) and 0 < len(key) <= 2 and key.isdigit():
+        return int(key)
+    return None
+
+
+def _bid_setup(game: TiberiusGame, state: TiberiusState, params: Mapping[str, Any]) -> list[dict[int, str]]:
+    """The scenarios: the known actions of the later seats, completed by samples (or by take 2)."""
     if state.phase != CARD:
         raise IllegalActionError(
-            "best bid needs a card-phase decision", field="state", rule="tiberius/card-phase"
+            "best bid needs a card-phase decision; this state is in another phase",
+            field="state",
+            rule="tiberius/card-phase",
         )
-    seat = state.actor
-    raw = params.get("others", {}) or {}
-    if not isinstance(raw, Mapping):
-        raise InvalidStateError("others must map seats to card-phase actions", field="params.others")
-    if not all(isinstance(k, int) or (isinstance(k, str) and k.isdigit()) for k in raw):
-        raise InvalidStateError(
-            f"others must be keyed by seat numbers, got {list(raw)!r}", field="params.others"
-        )
-    others = {int(k): str(v) for k, v in raw.items()}
-    for k, v in others.items():
-        if not 0 <= k < state.players or k == seat:
-            raise InvalidStateError(f"no other seat {k!r}", field="params.others")
-        game.parse_action(state, v)
+    _check_params(params, BEST_BID_PARAMS)
+    others = _others_param(game, state, params)
+    _choice_param(params, "method", _METHODS)
     samples = _int_param(params, "samples", 0, 0, 64)
+    seed = _int_param(params, "seed", 0, -(2**62), 2**62)
     if samples == 0:
-        return seat, [others]
-    rng = make_rng(_int_param(params, "seed", 0, -(2**62), 2**62))
-    order = [(state.start_priority + k) % state.players for k in range(state.players)]
-    later = order[order.index(seat) + 1 :]
+        return [others]
+    rng = make_rng(seed)
     scenarios = []
     for _ in range(samples):
         scenario = dict(others)
-        for o in later:
+        for o in _later_seats(state):
             if o not in scenario:
                 # the likely-bid model: take 2 influence or a small bid, uniformly
                 top = min(state.cubes[o][IN], LIKELY_MAX_BID)
                 scenario[o] = rng.choice(["take2", *(f"bid {b}" for b in range(1, top + 1))])
         scenarios.append(scenario)
-    return seat, scenarios
-
-
-LIKELY_MAX_BID = 5
-"""The likely-bid model of ``best_bid`` samples bids 1..5 (or taking 2 influence)."""
-
-
-def _pcim_exact(game: TiberiusGame, limits: SolveLimits) -> Callable[[TiberiusState], int]:
-    def value(s: TiberiusState) -> int:
-        res = best_placement(game, s, {}, limits)
-        return int(res.answer.get("vp", res.objective))
-
-    return value
+    return scenarios
 
 
 def _need_stock(game: TiberiusGame) -> int:
@@ -865,8 +1127,10 @@ def _bid_candidates(
     """The card-phase actions worth evaluating (every one when the stock is scarce).
 
     With ample stock a seat's VP never rises with its bid while its rank among the bids stays the
-    same, so the smallest bid per rank is enough, plus every bid that equals a later seat's planned
-    bid (it makes that bid illegal). Ranks are taken over the bids of every scenario.
+    same (the bid goes to stock either way; fewer Influence cubes only score less and rank lower in
+    the tie-breaker chain), so the smallest bid per rank is enough, plus every bid that equals a
+    later seat's planned bid (it makes that bid illegal). Ranks are taken over the bids of every
+    scenario.
     """
     seat = state.actor
     legal = list(game.legal_actions(state))
@@ -891,73 +1155,158 @@ def _bid_candidates(
     return keep + rest
 
 
-def _bid_answer(
+@dataclass(frozen=True, slots=True)
+class _Candidate:
+    """One card-phase action valued.
+
+    Attributes:
+        action: the action.
+        text: its notation.
+        vp: the seat's VP at the end of the turn (the mean over the scenarios).
+        line: the seat's own decisions after it in the first scenario (its pick, cube decisions,
+            adoption).
+    """
+
+    action: TAction
+    text: str
+    vp: float
+    line: tuple[str, ...]
+
+
+def _bid_values(
     game: TiberiusGame,
     state: TiberiusState,
     candidates: Sequence[TAction],
     scenarios: Sequence[Mapping[int, str]],
+    *,
+    method: str,
     limits: SolveLimits,
-) -> tuple[float, TAction, list[tuple[str, float]]]:
-    """Each candidate's value (mean over the scenarios) and the best one (first on ties)."""
+) -> tuple[list[_Candidate], bool]:
+    """Each candidate valued (mean over the scenarios), and whether every value is exact."""
     seat = state.actor
-    exact = _pcim_exact(
-        game, SolveLimits(time_limit_s=limits.time_limit_s, workers=limits.workers, stop=limits.stop)
-    )
-    values: list[tuple[str, float]] = []
-    best: tuple[float, TAction] | None = None
+    per_scenario = [
+        _TurnValue(game, seat, state.turn, plan, method=method, limits=limits) for plan in scenarios
+    ]
+    out = []
     for a in candidates:
         after = game.apply(state, a)
-        v = sum(_line_value(game, after, seat, others, exact) for others in scenarios) / len(scenarios)
-        values.append((game.action_to_text(state, a), v))
-        if best is None or v > best[0]:
-            best = (v, a)
-    assert best is not None
-    return best[0], best[1], values
+        values = [t.value(after) for t in per_scenario]
+        mean = sum(v for v, _ in values) / len(values)
+        out.append(_Candidate(a, game.action_to_text(state, a), mean, values[0][1]))
+    return out, all(t.exact for t in per_scenario)
 
 
 def brute_force_bid(game: TiberiusGame, state: TiberiusState, params: Mapping[str, Any]) -> float:
-    """Best value over every legal card-phase action (the cross-check of :func:`best_bid`)."""
-    _, scenarios = _bid_setup(game, state, params)
-    return _bid_answer(game, state, list(game.legal_actions(state)), scenarios, SolveLimits(workers=1))[0]
+    """Best value over every legal card-phase action (the cross-check of :func:`best_bid`'s pruned
+    candidates)."""
+    scenarios = _bid_setup(game, state, params)
+    method = str(params.get("method", "auto"))
+    values, _ = _bid_values(
+        game, state, game.legal_actions(state), scenarios, method=method, limits=SolveLimits(workers=1)
+    )
+    return max(c.vp for c in values)
+
+
+def _card_text(game: TiberiusGame, card: int) -> str:
+    """``SYR06 "Legate of Antioch" (Syria/East)``."""
+    c = game.content.cards[card]
+    return f'{c.code} "{c.title}" ({game.content.regions[c.region]})'
+
+
+def _bid_explanation(
+    game: TiberiusGame,
+    state: TiberiusState,
+    ranked: Sequence[_Candidate],
+    scenarios: Sequence[Mapping[int, str]],
+) -> str:
+    """The answer as a player reads it: which card the action wins, what the seat does with it, the
+    VP it ends the turn with, and by how much it beats the next best action."""
+    best = ranked[0]
+    seat = state.actor
+    first = scenarios[0]
+    rest = list(best.line)
+    picked = next((w for w in rest if w.startswith("pick ")), None)
+    if picked is not None:
+        rest.remove(picked)
+    if best.action.kind == "bid":
+        planned = [
+            int(v.split()[1]) for v in first.values() if v.startswith("bid ") and v.split()[1].isdigit()
+        ]
+        bids = [b for b in state.bids if b > 0] + planned
+        rank = 1 + sum(1 for b in bids if b > best.action.arg)
+        order = ("first", "second", "third", "fourth", "fifth", "sixth")[rank - 1]
+        head = (
+            f"{best.text}: seat {seat}, the only bidder, picks first"
+            if not bids
+            else f"{best.text}: seat {seat} picks {order} of {len(bids) + 1} bidders"
+        )
+        if picked is not None:
+            code = picked.split()[1]
+            found = game.content.card_by_code(code)
+            head += f" and takes {_card_text(game, found.id) if found else code}"
+        else:
+            head += " but finds no card left (the bid still goes to stock)"
+    elif best.action.kind == "buy":
+        head = f"{best.text}: seat {seat} buys {_card_text(game, best.action.arg)} for 6 Influence"
+    elif best.action.kind == "pcim":
+        head = f"pcim: seat {seat} plays Pro-Consular Imperium Maius (no career card this turn)"
+    else:
+        head = f"take2: seat {seat} takes 2 Influence (no career card this turn)"
+    if rest:
+        head += f", then plays {', '.join(rest)}"
+    when = "the final score" if state.turn == TURNS else "at the end of this turn"
+    over = f"mean over {len(scenarios)} sampled scenarios, " if len(scenarios) > 1 else ""
+    text = f"{head}; {over}{best.vp:g} VP {when}"
+    if len(ranked) > 1:
+        second = ranked[1]
+        text += f" ({best.vp - second.vp:+g} VP over the next best, {second.text}: {second.vp:g} VP)"
+    if len(scenarios) == 1 and not first:
+        text += "; the seats still to act are assumed to take 2 Influence"
+    return text + "."
 
 
 def best_bid(game: Game[Any, Any], state: Any, params: Mapping[str, Any], limits: SolveLimits) -> SolveResult:
-    """The card-phase action (bid / buy / PCIM / take 2) with the best value (exact enumeration).
+    """The card-phase action (bid / buy / PCIM / take 2) that leaves the seat the most VP at the end of
+    this turn (exact enumeration through the engine; see :class:`_TurnValue`).
 
-    Params: ``others``: {seat: action notation} for seats still to act this card phase; the rest
-    take 2 influence, or with ``samples`` = N > 0 (and ``seed``) each of N scenarios draws their
-    action from the likely-bid model (take 2 or bid 1..5, uniformly) and values are the mean.
+    Params (``BEST_BID_PARAMS``): ``others`` {seat: action} for seats still to act this card phase
+    (the rest take 2 influence, or with ``samples`` = N > 0 and ``seed`` each of N scenarios draws
+    their action from the likely-bid model, take 2 or bid 1..5, and values are means); ``method``
+    for PCIM lines (``auto``, ``cp-sat``, ``enumeration``).
     """
     start = time.perf_counter()
     g, s = _game(game), _state(state)
-    _, scenarios = _bid_setup(g, s, params)
+    scenarios = _bid_setup(g, s, params)
+    method = _choice_param(params, "method", _METHODS)
     candidates = _bid_candidates(g, s, scenarios)
-    value, action, values = _bid_answer(g, s, candidates, scenarios, limits)
+    values, exact = _bid_values(g, s, candidates, scenarios, method=method, limits=limits)
     if limits.stop is not None and limits.stop():
         return SolveResult(
             kind="tiberius.best_bid",
             status=Status.UNKNOWN,
-            explanation="stopped before every candidate was valued",
+            explanation="stopped before every candidate was valued; ask again with more time",
             method="enumeration",
             wall_s=time.perf_counter() - start,
         )
-    text = g.action_to_text(s, action)
-    values.sort(key=lambda kv: -kv[1])
-    what = "VP" if len(scenarios) == 1 else f"mean VP over {len(scenarios)} sampled scenarios"
+    ranked = sorted(values, key=lambda c: -c.vp)  # stable: the first legal action on ties
+    best = ranked[0]
+    card = best.action.arg if best.action.kind == "buy" else None
+    picked = next((w.split()[1] for w in best.line if w.startswith("pick ")), None)
     return SolveResult(
         kind="tiberius.best_bid",
-        status=Status.OPTIMAL,
-        objective=float(value),
-        bound=float(value),
+        status=Status.OPTIMAL if exact else Status.FEASIBLE,
+        objective=float(best.vp),
+        bound=float(best.vp),
         answer={
-            "action": text,
-            "vp": value,
+            "action": best.text,
+            "vp": best.vp,
+            "card": picked if card is None else g.card_code(card),
+            "line": list(best.line),
             "scenarios": len(scenarios),
             "evaluated": len(candidates),
-            "candidates": [{"action": a, "vp": v} for a, v in values[:10]],
+            "candidates": [{"action": c.text, "vp": c.vp, "line": list(c.line)} for c in ranked],
         },
-        explanation=f"{text}: {what} {value:g} after the card and its best placement "
-        f"({len(candidates)} of {len(g.legal_actions(s))} actions needed evaluating)",
+        explanation=_bid_explanation(g, s, ranked, scenarios),
         method="enumeration",
         wall_s=time.perf_counter() - start,
     )
@@ -1136,6 +1485,7 @@ def elimination(
     """
     start = time.perf_counter()
     g, s = _game(game), _state(state)
+    _check_params(params, ELIMINATION_PARAMS)
     seat = _int_param(params, "seat", max(s.actor, 0), 0, s.players - 1)
     max_nodes = _int_param(params, "max_nodes", 200_000, 1, 50_000_000)
     probes = _int_param(params, "probes", 3, 0, 100)
@@ -1226,7 +1576,118 @@ def elimination(
     )
 
 
+# ============================================================================ registration
+
+_METHOD_SCHEMA = {
+    "type": "string",
+    "enum": list(_METHODS),
+    "default": "auto",
+    "description": "how a cube action is solved: 'auto' enumerates every line while they reach at most "
+    f"{ENUMERATION_STATES} positions and uses CP-SAT beyond; 'cp-sat' always; 'enumeration' never "
+    "(exact but exponential in the cubes to place). Every method gives the same optimum.",
+}
+
+BEST_PLACEMENT_PARAMS: dict[str, Any] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "tiberius.best_placement parameters",
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {"method": _METHOD_SCHEMA},
+}
+"""The parameters of ``tiberius.best_placement`` (JSON Schema)."""
+
+BEST_BID_PARAMS: dict[str, Any] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "tiberius.best_bid parameters",
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {
+        "others": {
+            "type": "object",
+            "description": "what the seats still to act in this card phase will do, by seat number: "
+            "'bid 3', 'buy HIS06', 'pcim' or 'take2' (a plan that is not legal when its turn comes, "
+            "such as a bid already made, becomes take2); seats not named take 2 Influence, or are "
+            "sampled (see samples)",
+            "propertyNames": {"pattern": "^[0-5]$"},
+            "additionalProperties": {"type": "string", "maxLength": 40},
+            "default": {},
+        },
+        "samples": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 64,
+            "default": 0,
+            "description": "0: the seats not named in others take 2 Influence; N > 0: N scenarios each "
+            "draw their action from the likely-bid model (take 2 or bid 1..5, uniformly) and every value "
+            "is the mean over the scenarios",
+        },
+        "seed": {
+            "type": "integer",
+            "minimum": -(2**62),
+            "maximum": 2**62,
+            "default": 0,
+            "description": "the seed of the sampled scenarios (same seed, same scenarios)",
+        },
+        "method": {
+            **_METHOD_SCHEMA,
+            "description": "how the seat's own PCIM action is solved: " + str(_METHOD_SCHEMA["description"]),
+        },
+    },
+}
+"""The parameters of ``tiberius.best_bid`` (JSON Schema)."""
+
+ELIMINATION_PARAMS: dict[str, Any] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "tiberius.elimination parameters",
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {
+        "seat": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 5,
+            "description": "the seat asked about (default: the seat to act; a seat of the position)",
+        },
+        "max_nodes": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 50_000_000,
+            "default": 200_000,
+            "description": "positions the exhaustive search may visit before it answers unknown",
+        },
+        "probes": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 100,
+            "default": 3,
+            "description": "guided lines tried before the exhaustive search (each may find a witness fast)",
+        },
+    },
+}
+"""The parameters of ``tiberius.elimination`` (JSON Schema)."""
+
 register_scorer("tiberius", score)
-register_puzzle("tiberius", "tiberius.best_placement", best_placement)
-register_puzzle("tiberius", "tiberius.best_bid", best_bid)
-register_puzzle("tiberius", "tiberius.elimination", elimination)
+register_puzzle(
+    "tiberius",
+    "tiberius.best_placement",
+    best_placement,
+    summary="For the seat in its cube action: which boxes for its black icons, which extra row (if any) "
+    "or which cubes to move to Pro-Consular Imperium Maius give it the most VP?",
+    params_schema=BEST_PLACEMENT_PARAMS,
+)
+register_puzzle(
+    "tiberius",
+    "tiberius.best_bid",
+    best_bid,
+    summary="For the seat to act in the card phase: which bid, purchase, PCIM or take 2 leaves it the "
+    "most VP at the end of this turn, and which career card does it win?",
+    params_schema=BEST_BID_PARAMS,
+)
+register_puzzle(
+    "tiberius",
+    "tiberius.elimination",
+    elimination,
+    summary="Can this seat still finish first on some line of play? (yes with a witness line, no with "
+    "a proof)",
+    params_schema=ELIMINATION_PARAMS,
+)

@@ -13,8 +13,9 @@ from typing import Any
 import pytest
 
 from games.core import GameConfig
-from games.errors import InvalidStateError
-from games.tiberius.model import ADOPT, CARD, CUBE, IN, OVER
+from games.errors import LictorError
+from games.tiberius.model import ADOPT, CARD, CUBE, IN, OVER, PCIM_CARD, PICK
+from games.tiberius.rules import MOVE_BOXES
 from games.tiberius.scoring import chain_key, consul_points
 from solver.core import SolveLimits, Status, get_puzzle, get_scorer
 from solver.tiberius import (
@@ -26,7 +27,7 @@ from solver.tiberius import (
     elimination,
     score,
 )
-from tests.tiberius.helpers import at_card_phase, cv, game
+from tests.tiberius.helpers import at_card_phase, cv, game, run
 
 ONE = SolveLimits(time_limit_s=10.0, workers=1)
 
@@ -180,7 +181,7 @@ def test_best_placement_auto_method_is_exact_either_way(monkeypatch: pytest.Monk
             assert res.answer["actions"] == line and res.bound == res.objective
         methods.add(res.method)
     assert methods == {"enumeration", "cp-sat"}
-    with pytest.raises(InvalidStateError) as err:
+    with pytest.raises(LictorError) as err:
         best_placement(g, s, {"method": "magic"}, ONE)
     assert err.value.field == "params.method"
 
@@ -208,7 +209,8 @@ def _bid_instance(seed):
         s = replace(s, cubes=tuple(tuple(x) if p == seat else c for p, c in enumerate(s.cubes)))
         if rng.random() < 0.85:  # PCIM lines need a CP-SAT solve each: keep most instances without
             s = replace(s, pcim_used=tuple(True if p == seat else u for p, u in enumerate(s.pcim_used)))
-        later = [(seat + k) % n for k in range(1, n) if (seat + k) % n != s.start_priority]
+        order = [(s.start_priority + k) % n for k in range(n)]
+        later = order[order.index(seat) + 1 :]  # the seats still to act in this card phase
         others = {str(o): f"bid {rng.randint(1, 6)}" for o in later if rng.random() < 0.6}
         if rng.random() < 0.15:  # unknown seats' actions sampled from the likely-bid model
             yield s, {"others": others, "samples": 2, "seed": seed}
@@ -227,6 +229,88 @@ def test_best_bid_equals_brute_force_on_500_instances():
         assert res.answer["scenarios"] == params.get("samples", 1)
         collapsed += res.answer["evaluated"] < len(g.legal_actions(s))
     assert collapsed > 50  # the enumeration really is smaller than brute force
+
+
+def _engine_oracle(state, plan):
+    """Every legal card-phase action of the seat to act, valued by playing the engine itself to the end
+    of the turn: the seat's every later decision tried (its pick, every cube decision one by one,
+    PCIM moves included, its adoption), the other seats by the puzzle's opponent model (their plan
+    or take 2 in the card phase; the card with most top-row icons; a PCIM player moves from its last
+    box and stops at 5; otherwise the first legal action); the value is the seat's VP when the turn
+    is over. Written apart from ``solver.tiberius`` (no pruned bids, no CP-SAT, no shared helper)."""
+    g = game()
+    seat, turn = state.actor, state.turn
+    memo: dict[Any, int] = {}
+
+    def planned(s):
+        text = plan.get(s.actor) or plan.get(str(s.actor))
+        if text is not None:
+            action = g.parse_action(s, text)
+            if action in g.legal_actions(s):
+                return action
+        return g.parse_action(s, "take2")
+
+    def model(s):
+        legal = list(g.legal_actions(s))
+        if s.phase == PICK:
+            icons = [len(g.content.cards[a.arg].rows[0].icons) for a in legal]
+            return legal[icons.index(max(icons))]
+        if s.phase == CUBE and s.played[s.actor] == PCIM_CARD:
+            return legal[-1]
+        return legal[0]
+
+    def value(s):
+        if s.turn != turn or g.is_terminal(s):
+            return g.totals(s)[seat]
+        if s not in memo:
+            if s.actor == seat:
+                memo[s] = max(value(g.apply(s, a)) for a in g.legal_actions(s))
+            else:
+                memo[s] = value(g.apply(s, planned(s) if s.phase == CARD else model(s)))
+        return memo[s]
+
+    return {g.action_to_text(state, a): value(g.apply(state, a)) for a in g.legal_actions(state)}
+
+
+def _small_bid_instance(seed):
+    """``_bid_instance`` where the oracle's PCIM enumeration stays small (at most 300 positions)."""
+    for s, params in _bid_instance(seed):
+        positions = 1
+        for b in MOVE_BOXES:
+            positions *= s.cubes[s.actor][b] + 1
+        if s.pcim_used[s.actor] or positions <= 300:
+            yield s, params
+
+
+def test_best_bid_values_only_this_turn_on_a_fresh_game():
+    """rule: tiberius/card-phase - on a fresh 2-player game every action is valued at the end of this
+    turn (issue 16: take 2 was valued after eight turns of everybody taking 2 Influence)."""
+    g = game()
+    s = g.new_state(GameConfig(players=2), 0)
+    res = best_bid(g, s, {}, ONE)
+    expected = _engine_oracle(s, {})
+    got = {c["action"]: c["vp"] for c in res.answer["candidates"]}
+    assert got["take2"] == expected["take2"] == g.totals(run(s, "take2", "take2"))[s.actor]
+    assert got == {a: expected[a] for a in got}
+    assert res.objective == max(expected.values())
+
+
+def test_best_bid_equals_an_engine_enumeration_on_300_instances():
+    """rule: tiberius/card-phase, rule: tiberius/cube-phase, rule: tiberius/adoption-phase - the
+    puzzle's value of every action it evaluates, and its best value, equal the engine oracle's (every
+    action tried, every line played). PCIM lines go to CP-SAT or enumeration (``method``)."""
+    g = game()
+    cp_sat = 0
+    for i, (s, params) in enumerate(_instances("bid-oracle", 300, _small_bid_instance)):
+        params = {"others": params["others"], "method": ("auto", "cp-sat")[i % 2]}
+        expected = _engine_oracle(s, params["others"])
+        res = best_bid(g, s, params, ONE)
+        assert res.status is Status.OPTIMAL
+        assert res.objective == max(expected.values()), (g.state_to_text(s), params)
+        for c in res.answer["candidates"]:
+            assert c["vp"] == expected[c["action"]], (c, g.state_to_text(s), params)
+        cp_sat += params["method"] == "cp-sat" and not s.pcim_used[s.actor]
+    assert cp_sat >= 10
 
 
 # ------------------------------------------------------------------------------------ elimination
@@ -303,20 +387,59 @@ def test_placement_handles_every_status_under_a_tiny_time_limit():
             assert res.answer["actions"] is not None
 
 
-def test_puzzle_params_are_validated():
-    from games.errors import InvalidStateError
+BAD_NUMBERS: list[Any] = [
+    -1,
+    float("nan"),
+    float("inf"),
+    -float("inf"),
+    10**100,
+    2.5,
+    True,
+    "x",
+    None,
+    [],
+    {},
+    "9" * 5000,
+]
 
+
+def test_puzzle_params_are_validated():
+    """Bad parameters fail with a LictorError naming ``params.<name>`` (never KeyError/TypeError):
+    unknown names, wrong types, negative, NaN, infinite and huge numbers (issue 16)."""
     s = at_card_phase(2, ["HIS01"])
     bad_elimination: list[dict[str, Any]] = [{"seat": 5}, {"seat": "x"}, {"max_nodes": 0}, {"probes": True}]
+    bad_elimination += [{key: v} for key in ("seat", "max_nodes", "probes") for v in BAD_NUMBERS]
+    bad_elimination += [{"colour": "red"}, {7: 1}]  # type: ignore[dict-item]
     for params in bad_elimination:
-        with pytest.raises(InvalidStateError) as err:
+        with pytest.raises(LictorError) as err:
             elimination(game(), s, params, ONE)
-        assert err.value.field.startswith("params.")
+        assert err.value.field.startswith("params."), params
     bad_bid: list[dict[str, Any]] = [
         {"others": {"zero": "take2"}},
-        {"others": {"0": "take2"}},
+        {"others": {"0": "take2"}},  # the seat that asks
+        {"others": {"1": "pick HIS01"}},  # not a card-phase action
+        {"others": {"1": "fly"}},
+        {"others": {"1": 3}},
+        {"others": {"1": "bid " + "9" * 5000}},
+        {"others": {"-1": "take2"}},
+        {"others": [1, 2]},
         {"samples": 999},
+        {"method": "magic"},
+        {"sample": 2},
     ]
+    bad_bid += [{"samples": v} for v in BAD_NUMBERS if v is not None]
+    bad_bid += [{"seed": v} for v in BAD_NUMBERS if v not in (None, -1)]  # a seed may be negative
     for params in bad_bid:
-        with pytest.raises(InvalidStateError):
+        with pytest.raises(LictorError) as err:
             best_bid(game(), s, params, ONE)
+        assert err.value.field.startswith("params."), params
+    cube = run(at_card_phase(2, ["HIS02"]), "buy HIS02", "take2")
+    for params in ({"method": 3}, {"method": None}, {"methods": "auto"}):
+        with pytest.raises(LictorError) as err:
+            best_placement(game(), cube, params, ONE)
+        assert err.value.field.startswith("params."), params
+    with pytest.raises(LictorError) as err:
+        best_bid(game(), s, [], ONE)  # type: ignore[arg-type]
+    assert err.value.field == "params"
+    # integral floats and digit strings are accepted
+    assert elimination(game(), s, {"seat": 1.0, "max_nodes": "50"}, ONE).answer["seat"] == 1
