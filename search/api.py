@@ -141,6 +141,8 @@ def choose_action(
     workers: int = 1,
     algorithm: str = "auto",
     temperature: float | None = None,
+    progress: ProgressCallback | None = None,
+    progress_every_s: float | None = None,
 ) -> tuple[Any, Analysis]:
     """An AI seat's move at a strength level: search, then pick at the level's temperature.
 
@@ -156,6 +158,8 @@ def choose_action(
         algorithm: ``"auto"``, ``"mcts"`` or ``"ismcts"``.
         temperature: the move-choice temperature instead of the level's (0: the best move, e.g. for
             a custom ``limit`` that should play its best).
+        progress: called with progress reports (as ``analyze``'s).
+        progress_every_s: seconds between progress reports.
 
     Returns:
         The action and the analysis behind it (a forced move is played after one simulation,
@@ -176,6 +180,8 @@ def choose_action(
         workers=workers,
         stop=stop,
         algorithm=algorithm,
+        progress=None if forced else progress,
+        progress_every_s=progress_every_s,
     )
     if forced:
         return analysis.best_action, replace(analysis, stopped_by="only-move")

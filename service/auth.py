@@ -1,18 +1,25 @@
-"""Bearer-token authentication as a server interceptor (health stays open)."""
+"""Bearer-token authentication as a server interceptor (health stays open).
+
+The token is checked on the call's metadata, before its body is read: a call without the right
+token is refused with UNAUTHENTICATED and its request bytes are never decoded.
+"""
 
 from __future__ import annotations
 
 import hmac
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 import grpc
 
-__all__ = ["OPEN_PREFIXES", "BearerTokenInterceptor", "read_token_file"]
+__all__ = ["OPEN_PREFIXES", "BearerTokenInterceptor", "is_loopback", "read_token_file"]
 
 OPEN_PREFIXES = ("/grpc.health.v1.Health/",)
 """Methods callable without a token."""
+
+MAX_TOKEN_CHARS = 1024
+"""Longest ``authorization`` value read (longer ones are refused unread)."""
 
 
 def read_token_file(path: str | Path) -> str:
@@ -23,46 +30,66 @@ def read_token_file(path: str | Path) -> str:
     return token
 
 
-def _deny(message: str) -> Callable[[Any, grpc.ServicerContext], Any]:
-    def deny(request: Any, context: grpc.ServicerContext) -> Any:
-        context.abort(grpc.StatusCode.UNAUTHENTICATED, message)
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` (of a ``host:port`` address) is a loopback address."""
+    host = host.strip("[]")
+    return host in ("localhost", "::1") or host.startswith("127.")
+
+
+def _deny(message: str) -> Callable[[Any, grpc.aio.ServicerContext], Awaitable[Any]]:
+    async def deny(request: Any, context: grpc.aio.ServicerContext) -> Any:
+        await context.abort(grpc.StatusCode.UNAUTHENTICATED, message)
 
     return deny
 
 
-class BearerTokenInterceptor(grpc.ServerInterceptor):  # type: ignore[misc]
-    """Reject calls without ``authorization: Bearer <token>`` metadata with UNAUTHENTICATED."""
+def _deny_stream(message: str) -> Callable[[Any, grpc.aio.ServicerContext], Any]:
+    async def deny(request: Any, context: grpc.aio.ServicerContext) -> Any:
+        await context.abort(grpc.StatusCode.UNAUTHENTICATED, message)
+        yield None  # pragma: no cover  (an async generator: abort raises first)
+
+    return deny
+
+
+class BearerTokenInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]
+    """Refuse calls without ``authorization: Bearer <token>`` metadata with UNAUTHENTICATED."""
 
     def __init__(self, token: str) -> None:
         self._expected = f"bearer {token}".encode()
 
-    def intercept_service(
+    async def intercept_service(
         self,
-        continuation: Callable[[grpc.HandlerCallDetails], grpc.RpcMethodHandler | None],
+        continuation: Callable[[grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler | None]],
         handler_call_details: grpc.HandlerCallDetails,
     ) -> grpc.RpcMethodHandler | None:
         """Pass the call on when it is open or carries the token."""
         method = handler_call_details.method or ""
         if method.startswith(OPEN_PREFIXES):
-            return continuation(handler_call_details)
-        metadata = dict(handler_call_details.invocation_metadata or ())
-        given = str(metadata.get("authorization", ""))
-        scheme, _, value = given.partition(" ")
-        if hmac.compare_digest(f"{scheme.lower()} {value.strip()}".encode(), self._expected):
-            return continuation(handler_call_details)
-        handler = continuation(handler_call_details)
-        message = "missing bearer token" if not given else "invalid bearer token"
-        deny = _deny(message + "; send metadata 'authorization: Bearer <token>'")
+            return await continuation(handler_call_details)
+        given = ""
+        for key, value in handler_call_details.invocation_metadata or ():
+            if key == "authorization":
+                given = value if isinstance(value, str) else value.decode("latin-1")
+                break
+        if len(given) <= MAX_TOKEN_CHARS:
+            scheme, _, value = given.partition(" ")
+            if hmac.compare_digest(f"{scheme.lower()} {value.strip()}".encode(), self._expected):
+                return await continuation(handler_call_details)
+        message = ("missing bearer token" if not given else "invalid bearer token") + (
+            "; send metadata 'authorization: Bearer <token>'"
+        )
+        handler = await continuation(handler_call_details)
         if handler is None:
             return None
-        if handler.request_streaming and handler.response_streaming:
-            return grpc.stream_stream_rpc_method_handler(deny)
-        if handler.request_streaming:
-            return grpc.stream_unary_rpc_method_handler(deny)
+        # No request deserializer: the refused call's body is never decoded.
         if handler.response_streaming:
+            if handler.request_streaming:
+                return grpc.stream_stream_rpc_method_handler(_deny_stream(message))
             return grpc.unary_stream_rpc_method_handler(
-                deny, handler.request_deserializer, handler.response_serializer
+                _deny_stream(message), response_serializer=handler.response_serializer
             )
+        if handler.request_streaming:
+            return grpc.stream_unary_rpc_method_handler(_deny(message))
         return grpc.unary_unary_rpc_method_handler(
-            deny, handler.request_deserializer, handler.response_serializer
+            _deny(message), response_serializer=handler.response_serializer
         )

@@ -83,22 +83,28 @@ def serve(  # noqa: PLR0917
     """Run the gRPC server until SIGTERM or Ctrl-C."""
     from service.auth import read_token_file
     from service.limits import Limits
+    from service.server import StartupError
     from service.server import serve as run
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if (tls_cert is None) != (tls_key is None):
         console.print("[red]--tls-cert and --tls-key go together[/red]")
         raise typer.Exit(code=2)
-    run(
-        f"{host}:{port}",
-        db_path=db,
-        grace_s=grace,
-        tls_cert=tls_cert.read_bytes() if tls_cert else None,
-        tls_key=tls_key.read_bytes() if tls_key else None,
-        auth_token=read_token_file(auth_token_file) if auth_token_file else None,
-        limits=Limits(max_concurrent_searches=max_concurrent_searches),
-        content_root=content_root,
-    )
+    try:
+        run(
+            f"{host}:{port}",
+            db_path=db,
+            grace_s=grace,
+            tls_cert=tls_cert.read_bytes() if tls_cert else None,
+            tls_key=tls_key.read_bytes() if tls_key else None,
+            auth_token=read_token_file(auth_token_file) if auth_token_file else None,
+            limits=Limits(max_concurrent_searches=max_concurrent_searches),
+            content_root=content_root,
+        )
+    except (StartupError, OSError, ValueError) as exc:
+        # One line, no traceback: a port in use, an unusable database, an unreadable file.
+        Console(stderr=True).print(f"lictor: {escape(str(exc))}", highlight=False)
+        raise typer.Exit(code=2) from None
 
 
 def _option_text(value: Any) -> str:
@@ -307,7 +313,9 @@ def _parse_seats(spec: str) -> list[Any]:
 def play(  # noqa: PLR0917
     game: Annotated[str, typer.Argument(help="game name (see `lictor games`)")],
     seats: Annotated[str, typer.Option(help="comma-separated seats: human or ai:LEVEL")] = "human,ai:5",
-    seed: Annotated[int, typer.Option(help="setup and dice seed")] = 0,
+    seed: Annotated[
+        int | None, typer.Option(help="setup and dice seed (AI-only matches; else the server draws it)")
+    ] = None,
     server: ServerOpt = None,
     auth_token_file: TokenOpt = None,
     tls_ca: CaOpt = None,
@@ -319,9 +327,13 @@ def play(  # noqa: PLR0917
 
     with _session(server, auth_token_file, tls_ca) as s:
         try:
-            match = s.matches.CreateMatch(
-                match_pb.CreateMatchRequest(game=game, seats=_parse_seats(seats), seed=seed), timeout=30
-            ).match
+            # every human seat plays at this one terminal: no seat secrets between them
+            create = match_pb.CreateMatchRequest(
+                game=game, seats=_parse_seats(seats), issue_seat_secrets=False
+            )
+            if seed is not None:
+                create.seed = seed
+            match = s.matches.CreateMatch(create, timeout=30).match
         except grpc.RpcError as exc:
             raise _fail(exc) from None
         console.print(f"match {match.match_id}")

@@ -9,6 +9,7 @@ while reading a request get the request path prepended to their ``field``.
 from __future__ import annotations
 
 import json
+import pickle
 import threading
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
@@ -25,36 +26,40 @@ from lictor.v1 import advisor_service_pb2 as advisor_pb
 from lictor.v1 import game_service_pb2 as game_pb
 from lictor.v1 import position_pb2 as pos_pb
 from lictor.v1 import solver_service_pb2 as solver_pb
-from service import ai
 from service.errors import RequestError, with_field
 from solver.core import ScoreReport, SolveResult, Status
 
 __all__ = [
     "MAX_RECORD_ACTIONS",
-    "LruCache",
+    "ByteLru",
     "Resolved",
     "analysis_to_pb",
+    "cache_bytes",
     "candidate_to_pb",
+    "configure_caches",
+    "game_info_or_unknown",
     "game_info_to_pb",
     "lookup_game",
     "new_game",
     "option_value_to_pb",
     "options_from_pb",
     "parse_action",
+    "parse_json",
     "position_key",
     "position_like",
     "record_position",
-    "replay",
     "resolve_pack",
     "resolve_position",
     "score_to_pb",
     "score_to_pb_fields",
     "setup_from_pb",
     "solve_to_pb",
+    "state_bytes",
     "summary_of",
+    "unknown_game_info",
 ]
 
-MAX_RECORD_ACTIONS = 100_000
+MAX_RECORD_ACTIONS = 20_000
 """Most actions a record may hold (a LimitError beyond)."""
 
 
@@ -82,7 +87,8 @@ class Resolved:
         game: the game.
         state: the state.
         kind: which ``Position.kind`` it came as (``"record"``, ``"state_json"``, ``"state_text"``).
-        content_pack: the content pack directory ("" = reference).
+        content_pack: the content pack as the request named it ("" = reference).
+        pack_path: the content pack's directory on the server ("" = reference).
         setup: the setup when it came as a record, else None.
         actions: the record's actions in notation (empty unless a record).
     """
@@ -92,6 +98,7 @@ class Resolved:
     state: Any
     kind: str
     content_pack: str = ""
+    pack_path: str = ""
     setup: Setup | None = None
     actions: tuple[str, ...] = ()
 
@@ -133,6 +140,44 @@ def options_to_pb(options: Mapping[str, OptionValue], target: Any) -> None:
     """Fill a ``map<string, OptionValue>`` field."""
     for k, v in options.items():
         target[k].CopyFrom(option_value_to_pb(v))
+
+
+MAX_JSON_DEPTH = 32
+"""Deepest nesting of arrays and objects a JSON input may have."""
+
+
+def parse_json(text: str, *, field: str, error: type[LictorError] = RequestError) -> Any:
+    """``json.loads(text)``, refusing text that is not JSON or nests over :data:`MAX_JSON_DEPTH`.
+
+    Raises ``error`` naming ``field`` (never a RecursionError from a 1,000-deep input).
+    """
+    try:
+        data = json.loads(text)  # the C scanner stops a too-deep input with RecursionError
+    except (ValueError, RecursionError) as exc:
+        raise error(f"{field} is not JSON: {str(exc)[:200]}", field=field) from None
+    stack: list[tuple[Any, int]] = [(data, 1)]
+    while stack:  # the nesting depth, without recursion
+        value, depth = stack.pop()
+        if depth > MAX_JSON_DEPTH:
+            raise error(f"{field} nests deeper than {MAX_JSON_DEPTH} levels", field=field)
+        if isinstance(value, dict):
+            stack.extend((v, depth + 1) for v in value.values() if isinstance(v, dict | list))
+        elif isinstance(value, list):
+            stack.extend((v, depth + 1) for v in value if isinstance(v, dict | list))
+    return data
+
+
+def unknown_game_info(name: str) -> GameInfo:
+    """A stand-in listing for a game no longer registered (its stored matches are damaged)."""
+    return GameInfo(name=name, title=f"{name} (not registered)", min_players=1, max_players=64)
+
+
+def game_info_or_unknown(name: str) -> GameInfo:
+    """The game's listing, or :func:`unknown_game_info` when it is not registered."""
+    try:
+        return get_game(name).info
+    except LictorError:
+        return unknown_game_info(name)
 
 
 # ---------------------------------------------------------------------------------------- games
@@ -270,67 +315,94 @@ def apply_checked(game: Game[Any, Any], state: Any, action: Any, *, field: str) 
         raise
 
 
-def replay(game: Game[Any, Any], start: Any, actions: Sequence[str], *, field: str) -> Any:
-    """Apply a record's actions in notation to ``start``."""
-    if len(actions) > MAX_RECORD_ACTIONS:
-        raise LimitError(
-            f"a record holds at most {MAX_RECORD_ACTIONS} actions, not {len(actions)}", field=field
-        )
-    state = start
-    for i, text in enumerate(actions):
-        f = f"{field}[{i}]"
-        action = parse_action(game, state, text, field=f)
-        state = apply_checked(game, state, action, field=f)
-    return state
+class ByteLru:
+    """A thread-safe LRU of immutable values (states, answers) bounded by bytes, not entries.
 
-
-class LruCache:
-    """A small thread-safe LRU of immutable values (states, answers) by the request bytes behind them.
-
-    Clients of a stateless referee resend the same record, or the same record plus one action:
-    a hit skips the replay, a hit on the record without its last action replays only that one.
-
-    A lookup takes no lock (one ``OrderedDict.get``, a single call in C with keys hashed and compared
-    in C: atomic): a server thread reading a position anew takes the lock only to store, never to
-    find that it must, and a thread paused by the interpreter while holding the lock stalls the
-    others less. Recency moves under the lock, on hits only; evicted values are freed after it.
+    Each entry costs what the caller says it does (the key's bytes plus an estimate of the value's,
+    e.g. :func:`state_bytes`); the oldest entries go once the total passes ``capacity``. A lookup
+    takes no lock (one ``OrderedDict.get``, atomic in C); recency moves under the lock on hits.
     """
 
-    def __init__(self, size: int = 2048) -> None:
-        self.size = size
-        self._data: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
+    def __init__(self, capacity: int) -> None:
+        self.capacity = capacity
+        self.total = 0
+        self._data: OrderedDict[Any, tuple[Any, int]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, key: tuple[Any, ...]) -> Any:
+    def get(self, key: Any) -> Any:
+        """The value kept for ``key`` (None when absent)."""
         data = self._data
-        state = data.get(key)
-        if state is not None:
-            with self._lock:
-                if key in data:  # (unless evicted meanwhile)
-                    data.move_to_end(key)
-        return state
+        entry = data.get(key)
+        if entry is None:
+            return None
+        with self._lock:
+            if key in data:  # (unless evicted meanwhile)
+                data.move_to_end(key)
+        return entry[0]
 
-    def put(self, key: tuple[Any, ...], state: Any) -> None:
+    def put(self, key: Any, value: Any, cost: int) -> None:
+        """Keep ``value`` for ``key`` at ``cost`` bytes (not kept when it alone is over capacity)."""
+        if cost > self.capacity // 4:
+            return
         data = self._data
         evicted = []
         with self._lock:
-            data[key] = state
-            data.move_to_end(key)
-            while len(data) > self.size:
-                evicted.append(data.popitem(last=False))
-        del evicted  # freed here, after the lock (a state's tuples, an answer)
+            old = data.pop(key, None)
+            if old is not None:
+                self.total -= old[1]
+            data[key] = (value, cost)
+            self.total += cost
+            while self.total > self.capacity and data:
+                _, (gone, gone_cost) = data.popitem(last=False)
+                self.total -= gone_cost
+                evicted.append(gone)
+        del evicted  # freed here, after the lock
+
+    def clear(self) -> None:
+        """Forget everything."""
+        with self._lock:
+            self._data.clear()
+            self.total = 0
+
+    def __len__(self) -> int:
+        return len(self._data)
 
 
-_CACHE = LruCache()
-"""States by record (game, pack, setup bytes, actions) or by state text/JSON."""
+def state_bytes(state: Any) -> int:
+    """An estimate of the memory a state holds (its pickled size, times two for the objects)."""
+    try:
+        return 2 * len(pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)) + 256
+    except Exception:
+        return 64 * 1024
 
-_RESOLVED = LruCache(4096)
+
+def _key_bytes(key: tuple[Any, ...]) -> int:
+    return sum(len(k) if isinstance(k, str | bytes) else 64 for k in key) + 128
+
+
+_CACHE = ByteLru(8 * 1024 * 1024)
+"""States by record (game, pack, setup bytes, actions) or by state text/JSON: a client that resends
+a record plus one action costs one replayed action."""
+
+_RESOLVED = ByteLru(8 * 1024 * 1024)
 """Whole positions already read, by (content root, the ``Position``'s bytes): a repeated position
 (the same record asked for a move again, or scored again) skips every step of reading it."""
 
-_INITIAL = LruCache(1024)
+_INITIAL = ByteLru(2 * 1024 * 1024)
 """Start states by (game, pack, setup bytes): ``new_state`` is the costly part of reading a record
 whose actions were never seen (a state is immutable, so sharing one is safe)."""
+
+
+def configure_caches(total_bytes: int) -> None:
+    """Share ``total_bytes`` among the position caches (positions, states, start states: 4:4:1)."""
+    _RESOLVED.capacity = _CACHE.capacity = total_bytes * 4 // 9
+    _INITIAL.capacity = total_bytes // 9
+
+
+def cache_bytes() -> int:
+    """Bytes the position caches hold now (by their estimates)."""
+    return _RESOLVED.total + _CACHE.total + _INITIAL.total
+
 
 MAX_KEYED_POSITION_BYTES = 8 * 1024
 """Positions larger than this are not kept by their bytes (at most 32 MiB of keys in all; a longer
@@ -348,7 +420,7 @@ def _start_state(game: Game[Any, Any], setup: Setup, base: tuple[Any, ...], *, f
     state = _INITIAL.get(base)
     if state is None:
         state = new_game(game, setup, field=f"{field}.record.setup", content_pack=pack)
-        _INITIAL.put(base, state)
+        _INITIAL.put(base, state, _key_bytes(base) + state_bytes(state))
     return state
 
 
@@ -380,7 +452,8 @@ def _replay_record(
     for i in range(done, len(actions)):
         f = f"{field}.record.actions[{i}]"
         state = apply_checked(game, state, parse_action(game, state, actions[i], field=f), field=f)
-    _CACHE.put((*base, actions), state)
+    key = (*base, actions)
+    _CACHE.put(key, state, _key_bytes(base) + sum(map(len, actions)) + 64 * len(actions) + state_bytes(state))
     return state
 
 
@@ -407,7 +480,7 @@ def resolve_position(
             return hit
     res = _resolve_position(msg, field=field, content_root=content_root)
     if key is not None and keep:
-        _RESOLVED.put((content_root, key), res)
+        _RESOLVED.put((content_root, key), res, len(key) + 256 + state_bytes(res.state))
     return res
 
 
@@ -432,6 +505,7 @@ def _resolve_position(msg: pos_pb.Position, *, field: str, content_root: str | N
             state=state,
             kind=kind,
             content_pack=msg.content_pack,
+            pack_path=pack,
             setup=setup,
             actions=actions,
         )
@@ -439,12 +513,16 @@ def _resolve_position(msg: pos_pb.Position, *, field: str, content_root: str | N
         key = (msg.game, pack, kind, getattr(msg, kind))
         cached = _CACHE.get(key)
         if cached is not None:
-            return Resolved(name=msg.game, game=game, state=cached, kind=kind, content_pack=msg.content_pack)
+            return Resolved(
+                name=msg.game,
+                game=game,
+                state=cached,
+                kind=kind,
+                content_pack=msg.content_pack,
+                pack_path=pack,
+            )
     if kind == "state_json":
-        try:
-            data = json.loads(msg.state_json)
-        except ValueError as exc:
-            raise InvalidStateError(f"state_json is not JSON: {exc}", field=f"{field}.state_json") from None
+        data = parse_json(msg.state_json, field=f"{field}.state_json", error=InvalidStateError)
         if not isinstance(data, dict):
             raise InvalidStateError(
                 f"state_json must be a JSON object, not {type(data).__name__}", field=f"{field}.state_json"
@@ -453,8 +531,9 @@ def _resolve_position(msg: pos_pb.Position, *, field: str, content_root: str | N
             state = game.from_dict(data)
         except LictorError as exc:
             raise _state_error(exc, f"{field}.state_json") from None
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            raise InvalidStateError(f"bad state_json: {exc!r}", field=f"{field}.state_json") from None
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError, RecursionError) as exc:
+            shown = repr(exc)[:200]
+            raise InvalidStateError(f"bad state_json: {shown}", field=f"{field}.state_json") from None
     elif kind == "state_text":
         try:
             state = game.parse_state(msg.state_text)
@@ -465,8 +544,11 @@ def _resolve_position(msg: pos_pb.Position, *, field: str, content_root: str | N
 
         state = typed.state_from_pb(game, msg, field=f"{field}.{kind}")
     if kind in ("state_json", "state_text"):
-        _CACHE.put((msg.game, pack, kind, getattr(msg, kind)), state)
-    return Resolved(name=msg.game, game=game, state=state, kind=kind, content_pack=msg.content_pack)
+        text = getattr(msg, kind)
+        _CACHE.put((msg.game, pack, kind, text), state, len(text) + 256 + state_bytes(state))
+    return Resolved(
+        name=msg.game, game=game, state=state, kind=kind, content_pack=msg.content_pack, pack_path=pack
+    )
 
 
 def record_position(
@@ -519,13 +601,13 @@ def summary_of(game: Game[Any, Any], name: str, state: Any, move_number: int = 0
 
 
 # ---------------------------------------------------------------------------------------- search
-def candidate_to_pb(c: Any, seat: int) -> advisor_pb.Candidate:
-    """A ranked candidate (``seat``: the mover, for its proven value)."""
-    proven = ai.candidate_proven(c, seat)
+def candidate_to_pb(c: Any) -> advisor_pb.Candidate:
+    """A ranked candidate."""
+    proven = None if c.proven is None else float(c.proven)
     return advisor_pb.Candidate(
         action=c.text,
         visits=c.visits,
-        value=list(ai.candidate_values(c)),
+        value=[float(v) for v in c.value],
         prior=float(c.prior),
         lcb=float(c.lcb),
         pv=list(c.pv),
@@ -548,7 +630,7 @@ def analysis_to_pb(
     cands = a.candidates[:max_candidates] if max_candidates > 0 else a.candidates
     out = advisor_pb.Analysis() if into is None else into
     out.seat = a.seat
-    out.root_value.extend(ai.root_values(a))
+    out.root_value.extend(float(v) for v in a.root_value)
     out.simulations = a.simulations
     out.elapsed_s = a.elapsed_s
     out.seed = a.seed

@@ -3,6 +3,8 @@
 =====================  =====================  ===========================================
 exception              status code            details
 =====================  =====================  ===========================================
+UnauthenticatedError   UNAUTHENTICATED        ErrorInfo
+UnavailableError       UNAVAILABLE            ErrorInfo (the server is shutting down)
 PermissionDeniedError  PERMISSION_DENIED      ErrorInfo (field: the missing or wrong secret)
 StaleMoveError         ABORTED                ErrorInfo (expected vs actual move number)
 WrongSeatError         FAILED_PRECONDITION    PreconditionFailure (field, rule)
@@ -21,6 +23,8 @@ any other exception    INTERNAL               (logged)
 
 Every status carries a ``google.rpc.Status`` in the ``grpc-status-details-bin`` trailer with an
 ``ErrorInfo`` (reason = the exception class, metadata = field and rule) and the detail above.
+Messages are cut to 500 characters and field paths to 200 (a message quotes bad input with ``!r``;
+request caps keep inputs short, the cut keeps any trailer small).
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ from __future__ import annotations
 import functools
 import inspect
 import logging
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any, TypeVar, cast
 
 import grpc
@@ -51,10 +55,15 @@ from games.errors import (
 
 __all__ = [
     "ERROR_TABLE",
+    "MAX_FIELD_CHARS",
+    "MAX_MESSAGE_CHARS",
     "PermissionDeniedError",
     "RequestError",
     "StaleMoveError",
     "UnauthenticatedError",
+    "UnavailableError",
+    "abort",
+    "clipped",
     "grpc_errors",
     "status_code_of",
     "to_rpc_status",
@@ -82,9 +91,14 @@ class UnauthenticatedError(LictorError):
     """A call without a valid bearer token (raised by the auth interceptor)."""
 
 
+class UnavailableError(LictorError):
+    """The server is shutting down: retry against another replica or after the restart."""
+
+
 # Most specific first: the first row whose class matches wins.
 ERROR_TABLE: tuple[tuple[type[BaseException], grpc.StatusCode], ...] = (
     (UnauthenticatedError, grpc.StatusCode.UNAUTHENTICATED),
+    (UnavailableError, grpc.StatusCode.UNAVAILABLE),
     (PermissionDeniedError, grpc.StatusCode.PERMISSION_DENIED),
     (StaleMoveError, grpc.StatusCode.ABORTED),
     (WrongSeatError, grpc.StatusCode.FAILED_PRECONDITION),
@@ -164,34 +178,62 @@ def to_rpc_status(exc: BaseException) -> grpc.Status:
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+MAX_MESSAGE_CHARS = 500
+"""Longest error message sent (a message quotes at most this much of any bad input)."""
+MAX_FIELD_CHARS = 200
+"""Longest field path sent in an error's details."""
 
-def _abort(context: grpc.ServicerContext, exc: BaseException) -> None:
-    if context.code() not in (None, grpc.StatusCode.OK):
-        raise exc  # already aborted (context.abort raised): let grpc finish the call
+
+def _clip(text: str, cap: int) -> str:
+    return text if len(text) <= cap else text[: cap - 3] + "..."
+
+
+def clipped(exc: BaseException) -> BaseException:
+    """``exc`` with its message and field cut to :data:`MAX_MESSAGE_CHARS` / :data:`MAX_FIELD_CHARS`."""
+    if isinstance(exc, LictorError):
+        exc.message = _clip(exc.message, MAX_MESSAGE_CHARS)
+        exc.field = _clip(exc.field, MAX_FIELD_CHARS)
+        exc.rule = _clip(exc.rule, MAX_FIELD_CHARS)
+    return exc
+
+
+async def abort(context: grpc.aio.ServicerContext, exc: BaseException) -> None:
+    """End the call with the status of ``exc`` per :data:`ERROR_TABLE` (logs the unexpected)."""
     if not isinstance(exc, LictorError):
-        log.exception("internal error in RPC", exc_info=exc)
-    context.abort_with_status(to_rpc_status(exc))
+        log.error("internal error in RPC", exc_info=exc)
+    status = to_rpc_status(clipped(exc))
+    await context.abort(status.code, status.details, status.trailing_metadata)
 
 
 def grpc_errors(fn: F) -> F:
-    """Decorate a servicer method (unary or server-streaming) so errors go through the table."""
-    if inspect.isgeneratorfunction(fn):
+    """Decorate an async servicer method (unary or server-streaming): its request is bounded first
+    (:func:`service.requests.check_request`), and errors go through the table."""
+    from service.requests import check_request
+
+    if inspect.isasyncgenfunction(fn):
 
         @functools.wraps(fn)
-        def stream(self: Any, request: Any, context: grpc.ServicerContext) -> Iterator[Any]:
+        async def stream(self: Any, request: Any, context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
             try:
-                yield from fn(self, request, context)
+                check_request(request)
+                async for item in fn(self, request, context):
+                    yield item
+            except grpc.aio.AbortError:
+                raise
             except Exception as exc:
-                _abort(context, exc)
+                await abort(context, exc)
 
         return cast(F, stream)
 
     @functools.wraps(fn)
-    def unary(self: Any, request: Any, context: grpc.ServicerContext) -> Any:
+    async def unary(self: Any, request: Any, context: grpc.aio.ServicerContext) -> Any:
         try:
-            return fn(self, request, context)
+            check_request(request)
+            return await fn(self, request, context)
+        except grpc.aio.AbortError:
+            raise
         except Exception as exc:
-            _abort(context, exc)
+            await abort(context, exc)
             raise  # unreachable: abort raises
 
     return cast(F, unary)

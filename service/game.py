@@ -4,11 +4,12 @@
 from __future__ import annotations
 
 import json
+import logging
 from typing import Any
 
 import grpc
 
-from games.core import CHANCE, TERMINAL, Game, game_names, get_game, make_rng
+from games.core import CHANCE, REFEREE, TERMINAL, Game, game_names, get_game, make_rng
 from games.core.rng import derive_seed
 from games.errors import LictorError
 from lictor.v1 import diagnostics_service_pb2 as diag_pb
@@ -16,11 +17,13 @@ from lictor.v1 import diagnostics_service_pb2_grpc as diag_grpc
 from lictor.v1 import game_service_pb2 as game_pb
 from lictor.v1 import game_service_pb2_grpc as game_grpc
 from lictor.v1 import position_pb2 as pos_pb
-from service import convert, typed
+from service import convert, events, typed
 from service.errors import grpc_errors
 from solver.core import get_scorer, puzzle_kinds
 
-__all__ = ["DiagnosticsServicer", "GameServicer", "action_event", "apply_with_events", "list_game_infos"]
+__all__ = ["DiagnosticsServicer", "GameServicer", "apply_with_events", "list_game_infos"]
+
+log = logging.getLogger("lictor.service")
 
 MAX_CHANCE_STEPS = 1000
 """Most chance outcomes one ApplyAction resolves in a row."""
@@ -37,46 +40,12 @@ def list_game_infos() -> list[game_pb.GameInfo]:
             has_scorer = True
         except LictorError:
             has_scorer = False
-        infos.append(
-            convert.game_info_to_pb(
-                game.info, has_scorer=has_scorer, puzzle_kinds=[k for k in kinds if k.startswith(f"{name}.")]
-            )
+        info = convert.game_info_to_pb(
+            game.info, has_scorer=has_scorer, puzzle_kinds=[k for k in kinds if k.startswith(f"{name}.")]
         )
+        info.engines.extend(sorted(game.policies()))
+        infos.append(info)
     return infos
-
-
-def action_event(game: Game[Any, Any], before: Any, after: Any, text: str, move_number: int) -> pos_pb.Event:
-    """The event of one action (a seat's or chance's) applied to ``before``."""
-    seat = game.current_player(before)
-    if seat == CHANCE:
-        return pos_pb.Event(
-            kind=pos_pb.EVENT_KIND_CHANCE,
-            move_number=move_number,
-            seat=CHANCE,
-            action=text,
-            description=f"chance: {text}",
-        )
-    return pos_pb.Event(
-        kind=pos_pb.EVENT_KIND_ACTION,
-        move_number=move_number,
-        seat=seat,
-        action=text,
-        description=f"seat {seat} plays {text}",
-    )
-
-
-def game_over_event(game: Game[Any, Any], state: Any, move_number: int) -> pos_pb.Event:
-    """The game-over event with the returns."""
-    returns = [float(v) for v in game.returns(state)]
-    best = max(returns) if returns else 0.0
-    winners = [str(i) for i, v in enumerate(returns) if v == best]
-    return pos_pb.Event(
-        kind=pos_pb.EVENT_KIND_GAME_OVER,
-        move_number=move_number,
-        seat=TERMINAL,
-        description=f"game over; winner seat {', '.join(winners)}",
-        returns=returns,
-    )
 
 
 def apply_with_events(
@@ -90,12 +59,13 @@ def apply_with_events(
 ) -> tuple[Any, list[str], list[pos_pb.Event]]:
     """Apply ``action`` (and, if asked, the chance outcomes after it, drawn from ``chance_seed``).
 
-    Returns the new state, the actions applied in notation and the events.
+    Returns the new state, the actions applied in notation and the events (as the referee reads
+    them: the caller sent the whole state).
     """
     text = game.action_to_text(state, action)
     after = game.apply(state, action)
     move_number += 1
-    events = [action_event(game, state, after, text, move_number)]
+    records = [events.action_record(game, state, action, text, move_number)]
     played = [text]
     state = after
     if resolve_chance:
@@ -106,13 +76,13 @@ def apply_with_events(
             text = game.action_to_text(state, outcome)
             after = game.apply(state, outcome)
             move_number += 1
-            events.append(action_event(game, state, after, text, move_number))
+            records.append(events.action_record(game, state, outcome, text, move_number))
             played.append(text)
             state = after
             steps += 1
     if game.current_player(state) == TERMINAL:
-        events.append(game_over_event(game, state, move_number))
-    return state, played, events
+        records.append(events.game_over_record(game, state, move_number))
+    return state, played, [events.to_pb(game, r, REFEREE) for r in records]
 
 
 class GameServicer(game_grpc.GameServiceServicer):  # type: ignore[misc]
@@ -122,15 +92,15 @@ class GameServicer(game_grpc.GameServiceServicer):  # type: ignore[misc]
         self.content_root = content_root
 
     @grpc_errors
-    def ListGames(
-        self, request: game_pb.ListGamesRequest, context: grpc.ServicerContext
+    async def ListGames(
+        self, request: game_pb.ListGamesRequest, context: grpc.aio.ServicerContext
     ) -> game_pb.ListGamesResponse:
         """Every registered game."""
         return game_pb.ListGamesResponse(games=list_game_infos())
 
     @grpc_errors
-    def NewGame(
-        self, request: game_pb.NewGameRequest, context: grpc.ServicerContext
+    async def NewGame(
+        self, request: game_pb.NewGameRequest, context: grpc.aio.ServicerContext
     ) -> game_pb.NewGameResponse:
         """Set a game up."""
         pack = convert.resolve_pack(request.content_pack, self.content_root, field="content_pack")
@@ -143,8 +113,8 @@ class GameServicer(game_grpc.GameServiceServicer):  # type: ignore[misc]
         )
 
     @grpc_errors
-    def GetLegalActions(
-        self, request: game_pb.GetLegalActionsRequest, context: grpc.ServicerContext
+    async def GetLegalActions(
+        self, request: game_pb.GetLegalActionsRequest, context: grpc.aio.ServicerContext
     ) -> game_pb.GetLegalActionsResponse:
         """The legal actions of a position."""
         res = convert.resolve_position(request.position, content_root=self.content_root)
@@ -168,8 +138,8 @@ class GameServicer(game_grpc.GameServiceServicer):  # type: ignore[misc]
         )
 
     @grpc_errors
-    def ApplyAction(
-        self, request: game_pb.ApplyActionRequest, context: grpc.ServicerContext
+    async def ApplyAction(
+        self, request: game_pb.ApplyActionRequest, context: grpc.aio.ServicerContext
     ) -> game_pb.ApplyActionResponse:
         """Apply one action (and resolve the chance nodes after it if asked)."""
         res = convert.resolve_position(request.position, content_root=self.content_root)
@@ -195,8 +165,8 @@ class GameServicer(game_grpc.GameServiceServicer):  # type: ignore[misc]
         )
 
     @grpc_errors
-    def ValidateState(
-        self, request: game_pb.ValidateStateRequest, context: grpc.ServicerContext
+    async def ValidateState(
+        self, request: game_pb.ValidateStateRequest, context: grpc.aio.ServicerContext
     ) -> game_pb.ValidateStateResponse:
         """Check a position; rule problems are reported in the answer."""
         try:
@@ -206,7 +176,13 @@ class GameServicer(game_grpc.GameServiceServicer):  # type: ignore[misc]
         except LictorError as exc:
             if exc.field.endswith(".game") or exc.field == "position.kind":
                 raise  # not a position at all: NOT_FOUND / INVALID_ARGUMENT
-            problem = game_pb.Problem(field=exc.field, rule=exc.rule, message=exc.message)
+            problem = game_pb.Problem(field=exc.field[:200], rule=exc.rule, message=exc.message[:500])
+            return game_pb.ValidateStateResponse(valid=False, problems=[problem])
+        except Exception as exc:  # a check that failed is a problem to report, never an error
+            log.exception("ValidateState: a check raised")
+            problem = game_pb.Problem(
+                field="position", message=f"the position could not be checked: {exc!r}"[:500]
+            )
             return game_pb.ValidateStateResponse(valid=False, problems=[problem])
         if problems:
             return game_pb.ValidateStateResponse(valid=False, problems=problems)
@@ -243,6 +219,8 @@ def _sanity(game: Game[Any, Any], state: Any) -> list[game_pb.Problem]:
 class DiagnosticsServicer(diag_grpc.DiagnosticsServiceServicer):  # type: ignore[misc]
     """Echo: the latency baseline."""
 
-    def Echo(self, request: diag_pb.EchoRequest, context: grpc.ServicerContext) -> diag_pb.EchoResponse:
+    async def Echo(
+        self, request: diag_pb.EchoRequest, context: grpc.aio.ServicerContext
+    ) -> diag_pb.EchoResponse:
         """The payload back."""
         return diag_pb.EchoResponse(payload=request.payload)

@@ -1,177 +1,133 @@
-"""Server limits: the search budget caps, the concurrent-search gate, deadlines and cancellation."""
+"""Server limits: every cap the server enforces (docs/service.md, "Limits"), budgets and deadlines.
+
+A client can stall no part of the server: every number a request sends is checked here (finite,
+in range, under its cap), every string and list by :mod:`service.requests`, and the client's
+deadline bounds every search and solve, which answer their best so far a little before it.
+"""
 
 from __future__ import annotations
 
-import threading
+import math
 import time
 from dataclasses import dataclass
-from typing import Any
-
-import grpc
 
 from games.errors import LimitError
 from search import SearchLimit
+from service.errors import RequestError
 
 __all__ = [
-    "DEADLINE_MARGIN_S",
-    "CallStop",
     "Limits",
-    "SearchGate",
-    "call_deadline",
-    "cancel_event",
+    "answer_by",
+    "check_number",
+    "deadline_margin",
     "search_limit",
 ]
-
-DEADLINE_MARGIN_S = 0.1
-"""Most seconds kept back from the client's deadline to build and send the answer (a quarter of
-the time left when that is less)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Limits:
-    """Caps the server enforces.
+    """Caps the server enforces (each documented with its number in docs/service.md, "Limits").
 
     Attributes:
         max_simulations: most simulations one search may ask for.
         max_search_s: most wall seconds one search or solve may ask for.
-        default_search_s: budget of a search that gives none (and has no deadline).
-        max_concurrent_searches: searches and solves running at once; more get RESOURCE_EXHAUSTED.
+        default_search_s: budget of a search that gives none.
+        max_concurrent_searches: searches and solves running at once (worker processes for calls);
+            more get RESOURCE_EXHAUSTED.
+        ai_workers: worker processes that play the AI seats of hosted matches.
         max_solve_workers: most CP-SAT workers one solve may use.
         max_message_bytes: largest request or response.
         max_top_k: most hints one Hint call returns.
+        max_record_actions: most actions a record may hold.
+        max_streams: open streams (WatchMatch, Analyze) in all.
+        max_streams_per_client: open streams per client address.
+        max_active_matches: active hosted matches in all.
+        max_active_matches_per_client: active hosted matches created per client address.
+        max_matches: matches the database keeps (active and finished).
+        cache_bytes: bytes the caches of positions, start states and scores may hold in all.
+        worker_growth: a worker process is replaced once its memory grows past this factor of its
+            warm size (searches and solves leave caches behind).
     """
 
     max_simulations: int = 1_000_000
     max_search_s: float = 60.0
     default_search_s: float = 1.0
     max_concurrent_searches: int = 4
+    ai_workers: int = 3
     max_solve_workers: int = 2
-    max_message_bytes: int = 16 * 1024 * 1024
+    max_message_bytes: int = 4 * 1024 * 1024
     max_top_k: int = 20
+    max_record_actions: int = 20_000
+    max_streams: int = 256
+    max_streams_per_client: int = 16
+    max_active_matches: int = 10_000
+    max_active_matches_per_client: int = 200
+    max_matches: int = 1_000_000
+    cache_bytes: int = 24 * 1024 * 1024
+    worker_growth: float = 1.25
 
 
-class SearchGate:
-    """Counts running searches; beyond the cap a call gets a LimitError (RESOURCE_EXHAUSTED).
+def check_number(value: float, *, field: str, low: float = 0.0, high: float | None = None) -> float:
+    """``value`` when it is a finite number in ``[low, high]``; RequestError naming ``field`` else."""
+    if not math.isfinite(value):
+        raise RequestError(f"{field} must be a finite number, not {value!r}", field=field)
+    if value < low:
+        raise RequestError(f"{field} must be >= {low:g}, not {value!r}", field=field)
+    if high is not None and value > high:
+        raise LimitError(f"{field} {value!r} is over the server cap of {high:g}", field=field)
+    return value
 
-    ``with gate.slot():`` holds one slot for the block (a plain counter under a lock: no generator
-    and no semaphore object per call on the hot path).
+
+def deadline_margin(remaining: float) -> float:
+    """Seconds kept back from a client's deadline to finish, send and receive the answer.
+
+    A quarter of the time left for short deadlines, 10% for longer ones, at least 20 ms and at most
+    0.5 s: a 200 ms deadline searches ~150 ms, a 10 s one ~9.5 s.
     """
-
-    __slots__ = ("_lock", "capacity", "running")
-
-    def __init__(self, capacity: int) -> None:
-        self.capacity = capacity
-        self.running = 0
-        self._lock = threading.Lock()
-
-    def slot(self) -> SearchGate:
-        """Hold one search slot for the ``with`` block."""
-        return self
-
-    def __enter__(self) -> None:
-        with self._lock:
-            if self.running >= self.capacity:
-                raise LimitError(
-                    f"the server is running its maximum of {self.capacity} concurrent searches; retry later",
-                    field="budget",
-                )
-            self.running += 1
-
-    def __exit__(self, *exc: object) -> None:
-        with self._lock:
-            self.running -= 1
+    return min(0.5, max(0.02, 0.25 * remaining if remaining < 2.0 else 0.1 * remaining))
 
 
-def call_deadline(context: grpc.ServicerContext) -> float | None:
-    """The client's deadline as an absolute ``time.monotonic()`` value (less a send margin)."""
-    remaining: float | None = context.time_remaining()
-    if remaining is None or remaining > 1e8:
-        return None
-    margin = min(DEADLINE_MARGIN_S, remaining * 0.25)
-    return time.monotonic() + max(0.0, remaining - margin)
-
-
-class CallStop:
-    """The stop flag of one call's search: set on cancellation, at the deadline or at shutdown.
-
-    A search polls ``is_set()`` between simulations (no thread per call: the deadline is read from
-    the clock, the cancellation from the call's termination callback).
-    """
-
-    __slots__ = ("_deadline", "_server_stop", "_set")
-
-    def __init__(self, deadline: float | None, server_stop: threading.Event | None) -> None:
-        self._set = False  # a plain flag: nobody waits on it, and a bool store is atomic
-        self._deadline = deadline
-        self._server_stop = server_stop
-
-    def set(self) -> None:
-        """Stop the search now."""
-        self._set = True
-
-    def is_set(self) -> bool:
-        """True once the search should return its best result so far."""
-        if self._set:
-            return True
-        if self._deadline is not None and time.monotonic() >= self._deadline:
-            return True
-        return self._server_stop is not None and self._server_stop.is_set()
-
-
-_UNSET: Any = object()
-
-
-def cancel_event(
-    context: grpc.ServicerContext,
-    server_stop: threading.Event | None = None,
-    *,
-    deadline: float | None = _UNSET,
-) -> CallStop:
-    """The stop flag of a call: set when the client cancels, at its deadline, or at server shutdown.
-
-    ``deadline``: the call's :func:`call_deadline` when the caller already read it.
-    """
-    stop = CallStop(call_deadline(context) if deadline is _UNSET else deadline, server_stop)
-    context.add_callback(stop.set)
-    return stop
+def answer_by(time_remaining: float | None, limits: Limits) -> float:
+    """The monotonic time by which a search or solve must have answered: the client's deadline less
+    :func:`deadline_margin`, and never later than ``max_search_s`` from now."""
+    now = time.monotonic()
+    cap = now + limits.max_search_s + 0.5
+    if time_remaining is None or time_remaining > 1e8:
+        return cap
+    return min(cap, now + max(0.0, time_remaining - deadline_margin(time_remaining)))
 
 
 def search_limit(
     limits: Limits,
-    context: grpc.ServicerContext,
     *,
-    simulations: int = 0,
-    time_s: float = 0.0,
+    simulations: int,
+    time_s: float,
+    by: float,
     field: str = "budget",
     use_default: bool = True,
-    deadline: float | None = _UNSET,
 ) -> SearchLimit | None:
-    """The ``SearchLimit`` of a request's budget, capped, bounded by the client's deadline.
+    """The ``SearchLimit`` of a request's budget, checked, capped, ending by ``by`` (monotonic).
 
-    Returns None when the request sets no budget and ``use_default`` is False (the caller then
-    uses its own budget, e.g. an AI level's; :func:`cancel_event` enforces the deadline).
-    ``deadline``: the call's :func:`call_deadline` when the caller already read it.
+    Returns None when the request sets no budget and ``use_default`` is False (the caller then uses
+    its own budget, e.g. an AI level's, still bounded by ``by``).
     """
     if simulations < 0:
-        raise LimitError(f"simulations must be >= 0, not {simulations!r}", field=f"{field}.simulations")
-    if time_s < 0:
-        raise LimitError(f"time_s must be >= 0, not {time_s!r}", field=f"{field}.time_s")
+        raise RequestError(
+            f"{field}.simulations must be >= 0, not {simulations!r}", field=f"{field}.simulations"
+        )
+    check_number(time_s, field=f"{field}.time_s")
     if simulations > limits.max_simulations:
         raise LimitError(
-            f"simulations {simulations!r} is over the server cap of {limits.max_simulations}",
+            f"{field}.simulations {simulations!r} is over the server cap of {limits.max_simulations}",
             field=f"{field}.simulations",
         )
     if time_s > limits.max_search_s:
         raise LimitError(
-            f"time_s {time_s!r} is over the server cap of {limits.max_search_s} seconds",
+            f"{field}.time_s {time_s!r} is over the server cap of {limits.max_search_s:g} seconds",
             field=f"{field}.time_s",
         )
     if not simulations and not time_s:
         if not use_default:
-            return None  # the caller's own budget; the stop event enforces the deadline
+            return None
         time_s = limits.default_search_s
-    if deadline is _UNSET:
-        deadline = call_deadline(context)
-    cap = time.monotonic() + limits.max_search_s
-    deadline = cap if deadline is None else min(deadline, cap)
-    return SearchLimit(simulations=simulations or None, time_s=time_s or None, deadline=deadline)
+    return SearchLimit(simulations=simulations or None, time_s=time_s or None, deadline=by)

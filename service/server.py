@@ -1,27 +1,39 @@
 """The Lictor gRPC server: ``create_server`` (for tests and embedding) and ``serve`` (the CLI).
 
+The server is asyncio (``grpc.aio``) on an event loop of its own: a stream holds no thread, and
+light calls (the referee's, listings, scores, matches) are answered on the loop. The CPU-heavy
+calls (searches, solves) run in a pool of worker processes, and the AI seats of hosted matches in
+another (:mod:`service.workers`), both started from a forkserver and warm before the port takes
+calls. The SQLite store is used from one thread of its own, so the loop never waits on a disk.
+
 ``create_server(address, db_path=...)`` builds and starts a server with every ``lictor.v1``
 service, the standard health service (overall and per service) and reflection, and returns it with
-its bound port (``"127.0.0.1:0"`` picks a free one). ``serve`` runs it until SIGTERM/SIGINT, then
-drains in-flight calls for ``grace_s`` seconds.
+its bound port (``"127.0.0.1:0"`` picks a free one). It binds the port before it opens the
+database (a port in use leaves no database file behind) and raises :class:`StartupError` (one
+line) when the port, the database or a worker process cannot be had. ``serve`` runs it until
+SIGTERM/SIGINT, then drains in-flight calls for ``grace_s`` seconds.
 """
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
+import functools
 import gc
 import logging
 import signal
 import threading
 from collections.abc import Sequence
-from concurrent import futures
 from pathlib import Path
 from types import FrameType
 from typing import Any
 
 import grpc
-from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_health.v1._async import HealthServicer
 from grpc_reflection.v1alpha import reflection
 
+from games.core.registry import entries
 from lictor.v1 import (
     advisor_service_pb2,
     advisor_service_pb2_grpc,
@@ -34,18 +46,21 @@ from lictor.v1 import (
     solver_service_pb2,
     solver_service_pb2_grpc,
 )
+from service import convert
 from service.advisor import AdvisorServicer
-from service.auth import BearerTokenInterceptor
+from service.auth import BearerTokenInterceptor, is_loopback
 from service.game import DiagnosticsServicer, GameServicer
-from service.limits import Limits, SearchGate
-from service.matches import AiWorker, MatchServicer, MatchStore
+from service.limits import Limits
+from service.matches import AiSeats, MatchServicer, MatchStore, StoreError, StreamGate
 from service.solve import SolverServicer
+from service.workers import WorkerPool, forkserver_context
 
 __all__ = [
     "DEFAULT_ADDRESS",
     "GC_THRESHOLD",
     "SERVICE_NAMES",
     "LictorServer",
+    "StartupError",
     "create_server",
     "serve",
     "tune_gc",
@@ -65,95 +80,128 @@ SERVICE_NAMES: tuple[str, ...] = (
 )
 """The full names of the ``lictor.v1`` services."""
 
-
 GC_THRESHOLD = (10_000, 10, 10)
 """The cyclic collector's thresholds in a serving process (Python's default is 700, 10, 10)."""
+
+
+class StartupError(Exception):
+    """The server cannot start (port in use, database unusable, workers failing): one line."""
 
 
 def tune_gc() -> None:
     """Load what calls will use, then keep the cyclic garbage collector off the serving path.
 
     Every game, its content pack and the solver modules are loaded now (the first call does not pay
-    for them), the heap built so far is frozen (``gc.freeze``: the collector no longer walks the
-    modules, content and the like on every full collection, a pause of tens of milliseconds), and
-    the youngest generation is collected every 10,000 allocations instead of 700: calls allocate
-    many short-lived objects, and fewer, larger young collections cost less in all.
-    Used by :func:`serve` (a process of its own); embedding code may call it too.
+    for them), the heap built so far is frozen (``gc.freeze``) and the youngest generation is
+    collected every 10,000 allocations instead of 700. Used by :func:`serve`.
     """
     from service.game import list_game_infos
 
-    list_game_infos()  # every registered game, its scorer and its puzzles
+    list_game_infos()
     gc.collect()
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLD)
 
 
 class LictorServer:
-    """A running server: the ``grpc.Server`` plus the match store, AI worker and health servicer.
+    """A running server: the ``grpc.aio`` server on its loop thread, the match store, the worker
+    pools and the AI seats' scheduler.
 
     Attributes:
-        grpc_server: the underlying server.
         port: the bound port.
         store: the match store.
-        health: the health servicer.
-        stop_event: set when the server stops (searches and the AI worker end).
+        limits: the caps.
+        calls: the worker processes of searches and solves.
+        seats: the worker processes of the AI seats.
+        ai: the AI seats' scheduler.
+        warnings: what the server wants said on start (e.g. a token without TLS off loopback).
     """
 
-    def __init__(
-        self,
-        *,
-        grpc_server: grpc.Server,
-        port: int,
-        store: MatchStore,
-        worker: AiWorker,
-        health_servicer: health.HealthServicer,
-        stop_event: threading.Event,
-    ) -> None:
-        self.grpc_server = grpc_server
-        self.port = port
-        self.store = store
-        self.worker = worker
-        self.health = health_servicer
-        self.stop_event = stop_event
+    def __init__(self, *, loop: asyncio.AbstractEventLoop, thread: threading.Thread) -> None:
+        self.loop = loop
+        self._thread = thread
+        self.grpc_server: grpc.aio.Server
+        self.port = 0
+        self.store: MatchStore
+        self.limits: Limits
+        self.calls: WorkerPool
+        self.seats: WorkerPool
+        self.ai: AiSeats
+        self.matches: MatchServicer
+        self.health: HealthServicer
+        self.db_executor = concurrent.futures.ThreadPoolExecutor(
+            max_workers=1, thread_name_prefix="lictor-db"
+        )
+        self.warnings: list[str] = []
+        self._started = False
+        self._stopping: concurrent.futures.Future[None] | None = None
+        self._done = threading.Event()
+        self._refusing = threading.Event()
         self._closed = False
-        self._close_lock = threading.Lock()
+
+    async def run_db(self, fn: Any, *args: Any, **kwargs: Any) -> Any:
+        """Run a blocking store call on the store's thread."""
+        return await self.loop.run_in_executor(self.db_executor, functools.partial(fn, *args, **kwargs))
+
+    def _call(self, coro: Any, timeout: float | None = None) -> Any:
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
 
     def start(self) -> None:
-        """Start serving and the AI worker (``create_server(start=False)`` leaves both to this)."""
-        self.grpc_server.start()
-        self.worker.start()
+        """Start serving and the AI seats (``create_server(start=False)`` leaves both to this)."""
+        if not self._started:
+            self._started = True
+            self._call(self._start())
+
+    async def _start(self) -> None:
+        await self.grpc_server.start()
+        await self.run_db(self.store.resume)
 
     def stop(self, grace: float | None = None) -> threading.Event:
         """Stop accepting calls, let in-flight calls finish within ``grace`` seconds, then close.
 
         Returns an event set when the server has terminated (like ``grpc.Server.stop``).
         """
-        self.health.enter_graceful_shutdown()
-        done: threading.Event = self.grpc_server.stop(grace)
-        threading.Thread(target=self._close_after, args=(done, grace), daemon=True).start()
-        return done
+        if self._stopping is None and not self._done.is_set():
+            self._stopping = asyncio.run_coroutine_threadsafe(self._stop(grace), self.loop)
+            self._refusing.wait(5.0)  # new calls are refused once this returns
+        return self._done
 
-    def _close_after(self, done: threading.Event, grace: float | None) -> None:
-        # Searches still running near the end of the grace period return their best so far, in time
-        # for their answers to leave before the server cancels what is left.
-        done.wait(max(0.0, (grace or 0.0) - min(0.5, 0.25 * (grace or 0.0))))
-        self.stop_event.set()
-        done.wait()
-        self.close()
+    async def _stop(self, grace: float | None) -> None:
+        try:
+            grace = grace or 0.0
+            stopping = asyncio.ensure_future(self.grpc_server.stop(grace))
+            await asyncio.sleep(0)  # the stop task runs until it waits: no new calls from now on
+            self._refusing.set()
+            await self.health.enter_graceful_shutdown()
+            self.matches.shutdown()
+            await self.ai.close()
+            # Searches still running near the end of the grace period answer their best so far, in
+            # time for their answers to leave before the server cancels what is left.
+            self.loop.call_later(max(0.0, grace - min(0.5, 0.25 * grace)), self.calls.stop_all)
+            await stopping
+            await asyncio.gather(self.calls.close(), self.seats.close())
+        finally:
+            self._refusing.set()
+            self._done.set()
 
     def close(self) -> None:
-        """Stop the AI worker and close the database (after the server stopped)."""
-        with self._close_lock:
-            if self._closed:
-                return
-            self._closed = True
-        self.stop_event.set()
-        self.worker.close()
+        """Stop (at once, if not stopping already), then close the database and the loop."""
+        if self._closed:
+            return
+        self._closed = True
+        if self._started and not self._done.is_set():
+            self.stop(0).wait(10)
+        elif not self._started:
+            self._call(asyncio.gather(self.calls.close(), self.seats.close()), 10)
+        self.db_executor.shutdown(wait=True)
         self.store.close()
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self._thread.join(5)
+        self._done.set()
 
     def wait_for_termination(self, timeout: float | None = None) -> bool:
         """Block until the server stops."""
-        return bool(self.grpc_server.wait_for_termination(timeout))
+        return self._done.wait(timeout)
 
 
 def create_server(
@@ -161,7 +209,6 @@ def create_server(
     *,
     db_path: str | Path = "lictor.db",
     limits: Limits | None = None,
-    max_workers: int = 64,
     tls_cert: bytes | None = None,
     tls_key: bytes | None = None,
     auth_token: str | None = None,
@@ -173,73 +220,125 @@ def create_server(
     Args:
         address: ``host:port`` to bind (port 0 picks a free port).
         db_path: the SQLite file of hosted matches.
-        limits: server caps (budgets, concurrent searches, message size).
-        max_workers: threads serving calls (streams hold one each).
+        limits: server caps (budgets, processes, streams, matches, message size, caches).
         tls_cert: PEM certificate chain; with ``tls_key`` the port is TLS only.
         tls_key: PEM private key.
         auth_token: when set, every call but health needs ``authorization: Bearer <token>``.
         content_root: the directory under which requests may name content packs (None: no user packs).
-        start: start serving (and the AI worker) before returning.
+        start: start serving (and the AI seats) before returning.
+
+    Raises:
+        StartupError: the port, the database or the worker processes cannot be had.
+        ValueError: a certificate without a key or the reverse.
     """
-    limits = limits or Limits()
-    stop_event = threading.Event()
-    interceptors: Sequence[grpc.ServerInterceptor] = (
+    if (tls_cert is None) != (tls_key is None):
+        raise ValueError("TLS needs both a certificate and a key")
+    ctx = forkserver_context()  # before any thread of ours: the forkserver starts clean
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_forever, name="lictor-loop", daemon=True)
+    thread.start()
+    server = LictorServer(loop=loop, thread=thread)
+    try:
+        asyncio.run_coroutine_threadsafe(
+            _build(
+                server,
+                address,
+                ctx=ctx,
+                db_path=db_path,
+                limits=limits or Limits(),
+                tls=(tls_cert, tls_key) if tls_cert is not None and tls_key is not None else None,
+                auth_token=auth_token,
+                content_root=str(content_root) if content_root else None,
+            ),
+            loop,
+        ).result()
+    except BaseException:
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(5)
+        raise
+    if start:
+        server.start()
+    return server, server.port
+
+
+async def _build(
+    server: LictorServer,
+    address: str,
+    *,
+    ctx: Any,
+    db_path: str | Path,
+    limits: Limits,
+    tls: tuple[bytes, bytes] | None,
+    auth_token: str | None,
+    content_root: str | None,
+) -> None:
+    server.limits = limits
+    convert.configure_caches(limits.cache_bytes)
+    interceptors: Sequence[grpc.aio.ServerInterceptor] = (
         [BearerTokenInterceptor(auth_token)] if auth_token else []
     )
-    options: list[tuple[str, Any]] = [
-        ("grpc.max_receive_message_length", limits.max_message_bytes),
-        ("grpc.max_send_message_length", limits.max_message_bytes),
-        ("grpc.so_reuseport", 0),
-    ]
-    server = grpc.server(
-        futures.ThreadPoolExecutor(max_workers=max_workers, thread_name_prefix="lictor-rpc"),
+    aio = grpc.aio.server(
         interceptors=interceptors,
-        options=options,
+        options=[
+            ("grpc.max_receive_message_length", limits.max_message_bytes),
+            ("grpc.max_send_message_length", limits.max_message_bytes),
+            ("grpc.so_reuseport", 0),
+        ],
     )
-    gate = SearchGate(limits.max_concurrent_searches)
-    store = MatchStore(db_path)
-    worker = AiWorker(store, stop_event)
+    server.grpc_server = aio
+    try:  # the port first: if it is taken, nothing else (no database file) is made
+        if tls is not None:
+            creds = grpc.ssl_server_credentials([(tls[1], tls[0])])
+            server.port = aio.add_secure_port(address, creds)
+        else:
+            server.port = aio.add_insecure_port(address)
+    except RuntimeError:
+        raise StartupError(
+            f"cannot listen on {address}: the port is in use or the address is wrong"
+        ) from None
+    host = address.rsplit(":", 1)[0]
+    if auth_token and tls is None and not is_loopback(host):
+        server.warnings.append(
+            f"warning: a bearer token is required on {address} without TLS: the token crosses the network "
+            "in the clear (use --tls-cert/--tls-key)"
+        )
+    try:
+        server.store = MatchStore(db_path)
+    except StoreError as exc:
+        raise StartupError(str(exc)) from None
 
-    root = str(content_root) if content_root else None
-    game_service_pb2_grpc.add_GameServiceServicer_to_server(GameServicer(content_root=root), server)
-    diagnostics_service_pb2_grpc.add_DiagnosticsServiceServicer_to_server(DiagnosticsServicer(), server)
+    server.calls = WorkerPool("calls", limits.max_concurrent_searches, ctx=ctx, growth=limits.worker_growth)
+    server.seats = WorkerPool("seats", limits.ai_workers, ctx=ctx, growth=limits.worker_growth)
+    try:
+        await asyncio.gather(server.calls.start(), server.seats.start())
+    except Exception as exc:
+        server.store.close()
+        raise StartupError(f"the worker processes did not start: {exc}") from None
+
+    loop = asyncio.get_running_loop()
+    gate = StreamGate(limits)
+    games = entries
+    server.matches = MatchServicer(server.store, limits, server.run_db, gate)
+    server.matches.start(loop)
+    server.ai = AiSeats(server.store, server.seats, server.run_db, games)
+    server.ai.start(loop)
+
+    game_service_pb2_grpc.add_GameServiceServicer_to_server(GameServicer(content_root=content_root), aio)
+    diagnostics_service_pb2_grpc.add_DiagnosticsServiceServicer_to_server(DiagnosticsServicer(), aio)
     advisor_service_pb2_grpc.add_AdvisorServiceServicer_to_server(
-        AdvisorServicer(limits, gate, stop_event, content_root=root), server
+        AdvisorServicer(limits, server.calls, games, gate, content_root=content_root), aio
     )
     solver_service_pb2_grpc.add_SolverServiceServicer_to_server(
-        SolverServicer(limits, gate, stop_event, content_root=root), server
+        SolverServicer(limits, server.calls, games, content_root=content_root), aio
     )
-    match_service_pb2_grpc.add_MatchServiceServicer_to_server(MatchServicer(store, stop_event), server)
-
-    health_servicer = health.HealthServicer(experimental_non_blocking=True)
-    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+    match_service_pb2_grpc.add_MatchServiceServicer_to_server(server.matches, aio)
+    server.health = HealthServicer()
+    health_pb2_grpc.add_HealthServicer_to_server(server.health, aio)
     for name in ("", *SERVICE_NAMES):
-        health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
+        await server.health.set(name, health_pb2.HealthCheckResponse.SERVING)
     reflection.enable_server_reflection(
-        (*SERVICE_NAMES, health.SERVICE_NAME, reflection.SERVICE_NAME), server
+        (*SERVICE_NAMES, "grpc.health.v1.Health", reflection.SERVICE_NAME), aio
     )
-
-    if tls_cert is not None or tls_key is not None:
-        if tls_cert is None or tls_key is None:
-            raise ValueError("TLS needs both a certificate and a key")
-        creds = grpc.ssl_server_credentials([(tls_key, tls_cert)])
-        port = server.add_secure_port(address, creds)
-    else:
-        port = server.add_insecure_port(address)
-    if port == 0:
-        store.close()
-        raise OSError(f"cannot bind {address!r}")
-    lictor = LictorServer(
-        grpc_server=server,
-        port=port,
-        store=store,
-        worker=worker,
-        health_servicer=health_servicer,
-        stop_event=stop_event,
-    )
-    if start:
-        lictor.start()
-    return lictor, port
 
 
 def serve(
@@ -249,11 +348,17 @@ def serve(
     grace_s: float = 10.0,
     **kwargs: Any,
 ) -> None:
-    """Run a server until SIGTERM or SIGINT, then drain in-flight calls within ``grace_s``."""
+    """Run a server until SIGTERM or SIGINT, then drain in-flight calls within ``grace_s``.
+
+    Raises :class:`StartupError` when it cannot start (the CLI prints it in one line, exit 2).
+    """
     server, port = create_server(address, db_path=db_path, start=False, **kwargs)
     tune_gc()  # before the first call
     server.start()
     host = address.rsplit(":", 1)[0]
+    for warning in server.warnings:
+        log.warning("%s", warning)
+        print(warning, flush=True)
     log.info("lictor serving on %s:%d (db %s)", host, port, db_path)
     print(f"lictor serving on {host}:{port} (db {db_path})", flush=True)
     stopping = threading.Event()
@@ -267,5 +372,6 @@ def serve(
 
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
-    server.wait_for_termination()
+    while not server.wait_for_termination(0.5):
+        pass
     server.close()

@@ -1,89 +1,71 @@
 # ruff: noqa: N802  (gRPC servicer methods are named after the RPCs)
-"""SolverService: exact scores and puzzles. Thin over ``solver``."""
+"""SolverService: exact scores and puzzles, for every registered game, with no per-game code.
+
+A puzzle is named by its kind (``"<game>.<name>"``, registered by the game's solver module with
+its parameter schema) and its parameters as JSON (``generic``). The typed cases of the ``puzzle``
+oneof (kept for clients of earlier versions) are read the same way: case ``<game>_<name>`` is
+kind ``<game>.<name>`` and its message's set fields are the parameters.
+"""
 
 from __future__ import annotations
 
-import json
-import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 import grpc
 
+from games.core.registry import GameEntry
 from games.errors import LictorError
 from lictor.v1 import solver_service_pb2 as solver_pb
 from lictor.v1 import solver_service_pb2_grpc as solver_grpc
 from service import convert
 from service.errors import RequestError, grpc_errors
-from service.limits import Limits, SearchGate, call_deadline, cancel_event
-from solver.core import SolveLimits, get_puzzle, get_scorer
+from service.limits import Limits, answer_by, check_number
+from service.workers import Job, WorkerPool
+from solver.core import SolveResult, Status, get_puzzle_spec, get_scorer
 
-__all__ = ["PUZZLE_CASES", "SolverServicer"]
-
-PUZZLE_CASES: dict[str, str] = {
-    "tiberius_best_bid": "tiberius.best_bid",
-    "tiberius_best_placement": "tiberius.best_placement",
-    "tiberius_elimination": "tiberius.elimination",
-    "tiberpunk_quest_odds": "tiberpunk.quest_odds",
-    "tiberpunk_route_plan": "tiberpunk.route_plan",
-}
-"""``SolveRequest.puzzle`` oneof case -> registered puzzle kind (``generic`` names its kind)."""
+__all__ = ["SolverServicer", "message_params", "puzzle_of"]
 
 DEFAULT_SOLVE_S = 10.0
 
 
-def puzzle_of(request: solver_pb.SolveRequest) -> tuple[str, dict[str, Any]]:
-    """(kind, params) of a Solve request's ``puzzle`` oneof."""
+def message_params(msg: Any) -> dict[str, Any]:
+    """The set fields of a message as plain values (maps keep their key type; unset fields absent)."""
+    out: dict[str, Any] = {}
+    for fd, value in msg.ListFields():
+        if fd.message_type is not None and fd.message_type.GetOptions().map_entry:
+            vfd = fd.message_type.fields_by_name["value"]
+            out[fd.name] = {k: message_params(v) if vfd.message_type else v for k, v in value.items()}
+        elif fd.is_repeated:
+            out[fd.name] = [message_params(v) if fd.message_type else v for v in value]
+        elif fd.message_type is not None:
+            out[fd.name] = message_params(value)
+        else:
+            out[fd.name] = value
+    return out
+
+
+def puzzle_of(request: solver_pb.SolveRequest) -> tuple[str, str, dict[str, Any]]:
+    """(kind, request field, params) of a Solve request's ``puzzle`` oneof."""
     case = request.WhichOneof("puzzle")
     if case is None:
-        raise RequestError("the puzzle is required: set one case of the puzzle oneof", field="puzzle")
+        raise RequestError("the puzzle is required: set generic (kind + params_json)", field="puzzle")
     if case == "generic":
         if not request.generic.kind:
             raise RequestError("generic.kind names the puzzle kind", field="generic.kind")
-        try:
-            loaded = json.loads(request.generic.params_json or "{}")
-        except ValueError as exc:
-            raise RequestError(f"params_json is not JSON: {exc}", field="generic.params_json") from None
+        loaded = convert.parse_json(request.generic.params_json or "{}", field="generic.params_json")
         if not isinstance(loaded, dict):
             raise RequestError("params_json must be a JSON object", field="generic.params_json")
-        return request.generic.kind, loaded
-    msg = getattr(request, case)
-    params: dict[str, Any] = {}
-    if case == "tiberius_best_bid":
-        params["others"] = {int(k): v for k, v in msg.others.items()}
-    elif case == "tiberius_elimination":
-        if msg.HasField("seat"):
-            params["seat"] = msg.seat
-        if msg.max_nodes:
-            params["max_nodes"] = msg.max_nodes
-    elif case == "tiberpunk_quest_odds":
-        if msg.skill:
-            params.update(skill=msg.skill, stage=msg.stage or 1, mini=msg.mini or "character")
-        elif msg.dice > 0:
-            params.update(
-                dice=msg.dice,
-                need=list(msg.need),
-                gadgets=list(msg.gadgets),
-                rolls=msg.rolls or 1,
-                per_roll=msg.per_roll or 1,
-                dice_per_gadget=msg.dice_per_gadget or 1,
-            )
-        else:
-            raise RequestError("name a quest (skill) or give the numbers (dice, need)", field=f"{case}.skill")
-    elif case == "tiberpunk_route_plan":
-        if not msg.to:
-            raise RequestError("the destination district is required", field=f"{case}.to")
-        params.update(mini=msg.mini or "character", to=msg.to)
-        if msg.HasField("coins"):
-            params["coins"] = msg.coins
-    return PUZZLE_CASES[case], params
+        return request.generic.kind, "generic.params_json", loaded
+    game, _, name = case.partition("_")
+    return f"{game}.{name}", case, message_params(getattr(request, case))
 
 
-def _solver_field(exc: LictorError, case: str) -> LictorError:
+def _solver_field(exc: LictorError, where: str) -> LictorError:
     # A solver names "params.x" (its parameters) or "state..." (the position): map them onto the request.
     if exc.field.startswith("params"):
-        rest = exc.field.removeprefix("params")
-        exc.field = ("generic.params_json" if case == "generic" else case) + rest
+        exc.field = where + exc.field.removeprefix("params")
     elif exc.field == "state" or exc.field.startswith("state."):
         exc.field = "position" + exc.field.removeprefix("state")
     elif not exc.field:
@@ -92,25 +74,34 @@ def _solver_field(exc: LictorError, case: str) -> LictorError:
 
 
 class SolverServicer(solver_grpc.SolverServiceServicer):  # type: ignore[misc]
-    """Exact answers over gRPC."""
+    """Exact answers over gRPC.
+
+    Args:
+        limits: the server's caps.
+        pool: the worker processes for calls (solves run there).
+        games: the run-time game registrations the workers must know.
+        content_root: the directory under which requests may name content packs.
+        score_cache: the cache of Score answers (by the position's bytes).
+    """
 
     def __init__(
         self,
         limits: Limits,
-        gate: SearchGate,
-        server_stop: threading.Event,
+        pool: WorkerPool,
+        games: Callable[[], tuple[GameEntry, ...]],
         *,
         content_root: str | None = None,
+        score_cache: convert.ByteLru | None = None,
     ) -> None:
-        self.content_root = content_root
-        self._scores = convert.LruCache(1024)
         self.limits = limits
-        self.gate = gate
-        self.server_stop = server_stop
+        self.pool = pool
+        self.games = games
+        self.content_root = content_root
+        self._scores = score_cache or convert.ByteLru(4 * 1024 * 1024)
 
     @grpc_errors
-    def Score(
-        self, request: solver_pb.ScoreRequest, context: grpc.ServicerContext
+    async def Score(
+        self, request: solver_pb.ScoreRequest, context: grpc.aio.ServicerContext
     ) -> solver_pb.ScoreResponse:
         """The exact score of a position (a pure function of it: recent answers are kept)."""
         data = convert.position_key(request.position)
@@ -118,7 +109,6 @@ class SolverServicer(solver_grpc.SolverServiceServicer):  # type: ignore[misc]
         cached: solver_pb.ScoreResponse | None = self._scores.get(key) if data is not None else None
         if cached is not None:
             return cached
-        # The answer is kept by these bytes (below): the position itself need not be kept as well.
         res = convert.resolve_position(request.position, content_root=self.content_root, key=data, keep=False)
         try:
             scorer = get_scorer(res.name)
@@ -127,52 +117,54 @@ class SolverServicer(solver_grpc.SolverServiceServicer):  # type: ignore[misc]
             raise
         reply = convert.score_to_pb(scorer(res.game, res.state))
         if data is not None:
-            self._scores.put(key, reply)
+            self._scores.put(key, reply, len(data) + reply.ByteSize())
         return reply
 
     @grpc_errors
-    def Solve(
-        self, request: solver_pb.SolveRequest, context: grpc.ServicerContext
+    async def Solve(
+        self, request: solver_pb.SolveRequest, context: grpc.aio.ServicerContext
     ) -> solver_pb.SolveResponse:
-        """Solve a puzzle (bounded by the client's deadline)."""
-        kind, params = puzzle_of(request)
+        """Solve a puzzle (bounded by the client's deadline, in a worker process)."""
+        kind, where, params = puzzle_of(request)
         res = convert.resolve_position(request.position, content_root=self.content_root)
         try:
-            game_name, fn = get_puzzle(kind)
+            spec = get_puzzle_spec(kind)
         except LictorError as exc:
-            exc.field = (
-                "generic.kind"
-                if request.WhichOneof("puzzle") == "generic"
-                else str(request.WhichOneof("puzzle"))
-            )
+            exc.field = "generic.kind" if where == "generic.params_json" else where
             raise
-        if game_name != res.name:
+        if spec.game != res.name:
             raise RequestError(
-                f"puzzle {kind!r} is about {game_name!r}, not {res.name!r}",
-                field=str(request.WhichOneof("puzzle")),
+                f"puzzle {kind!r} is about {spec.game!r}, not {res.name!r}",
+                field="generic.kind" if where == "generic.params_json" else where,
             )
         lim = request.limits
-        if lim.time_limit_s < 0 or lim.workers < 0:
-            raise RequestError("limits must be >= 0", field="limits")
+        check_number(lim.time_limit_s, field="limits.time_limit_s")
+        if lim.workers < 0:
+            raise RequestError(f"limits.workers must be >= 0, not {lim.workers!r}", field="limits.workers")
         time_limit = min(lim.time_limit_s or DEFAULT_SOLVE_S, self.limits.max_search_s)
-        deadline = call_deadline(context)
-        if deadline is not None:
-            time_limit = max(0.01, min(time_limit, deadline - time.monotonic() - 0.03))
+        by = answer_by(context.time_remaining(), self.limits)
+        time_limit = max(0.01, min(time_limit, by - time.monotonic()))
         workers = min(lim.workers or self.limits.max_solve_workers, self.limits.max_solve_workers)
-        case = str(request.WhichOneof("puzzle"))
-        stop = cancel_event(context, self.server_stop)  # a cancelled call stops its solve
-        with self.gate.slot():
-            try:
-                result = fn(
-                    res.game,
-                    res.state,
-                    params,
-                    SolveLimits(time_limit_s=time_limit, workers=workers, stop=stop.is_set),
-                )
-            except LictorError as exc:
-                raise _solver_field(exc, case) from None
-            except (KeyError, ValueError, TypeError, IndexError) as exc:
-                # A solver reading its parameters: a bad or missing parameter is the client's error.
-                where = "generic.params_json" if case == "generic" else case
-                raise RequestError(f"bad parameters for {kind!r}: {exc!r}", field=where) from None
+        job = Job(
+            kind="solve",
+            games=self.games(),
+            args={
+                "game": res.name,
+                "pack": res.pack_path,
+                "kind": kind,
+                "state": res.state,
+                "params": params,
+                "time_limit_s": time_limit,
+                "workers": workers,
+            },
+            deadline=by,
+            progress=False,
+        )
+        try:
+            outcome = await self.pool.run(job, give_up_at=by + 2.0)
+        except LictorError as exc:
+            raise _solver_field(exc, where) from None
+        result: SolveResult = outcome.value
+        if outcome.late or result is None:
+            result = SolveResult(kind=kind, status=Status.UNKNOWN, explanation="the solver ran out of time")
         return convert.solve_to_pb(result)

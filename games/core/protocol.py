@@ -235,6 +235,17 @@ class Game(ABC, Generic[S, A]):
             return f"Chance: {text}."
         return f"Seat {player} plays {text}."
 
+    def is_public(self, state: S, action: A) -> bool:
+        """Whether everyone at the table sees ``action`` (its notation) as it is played in ``state``.
+
+        Default: a seat's actions are played openly; a chance outcome (a die, a draw) is public
+        only in a game without hidden information. A game whose dice are rolled in the open, or
+        whose seats act in secret, says so here; ``log_line`` tells each viewer what it may know.
+        """
+        if self.current_player(state) == CHANCE:
+            return not self.info.hidden_information
+        return True
+
     def policies(self) -> Mapping[str, Callable[[S, random.Random], A]]:
         """Rule-based players the game ships, by engine name (e.g. ``"automa"``, ``"greedy"``).
 

@@ -31,6 +31,7 @@ __all__ = [
     "BUILTIN_GAMES",
     "ENTRY_POINT_GROUP",
     "GameEntry",
+    "entries",
     "game_entry",
     "game_names",
     "get_game",
@@ -116,6 +117,13 @@ def game_entry(name: str) -> GameEntry:
         shown = name if len(name) <= 60 else name[:60] + "..."
         raise UnknownGameError(f"no game named {shown!r}; known games: {game_names()}", field="game")
     return entry
+
+
+def entries() -> tuple[GameEntry, ...]:
+    """Every registration (worker processes are handed those registered at run time)."""
+    _load_entry_points()
+    with _LOCK:
+        return tuple(_ENTRIES.values())
 
 
 def game_names() -> list[str]:

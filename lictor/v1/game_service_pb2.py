@@ -25,7 +25,7 @@ _sym_db = _symbol_database.Default()
 from lictor.v1 import position_pb2 as lictor_dot_v1_dot_position__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1clictor/v1/game_service.proto\x12\tlictor.v1\x1a\x18lictor/v1/position.proto\"\x84\x01\n\x07Variant\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x02 \x01(\t\x12-\n\rdefault_value\x18\x03 \x01(\x0b\x32\x16.lictor.v1.OptionValue\x12\'\n\x07\x63hoices\x18\x04 \x03(\x0b\x32\x16.lictor.v1.OptionValue\"\xea\x01\n\x08GameInfo\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\r\n\x05title\x18\x02 \x01(\t\x12\x13\n\x0bmin_players\x18\x03 \x01(\x05\x12\x13\n\x0bmax_players\x18\x04 \x01(\x05\x12$\n\x08variants\x18\x05 \x03(\x0b\x32\x12.lictor.v1.Variant\x12\x17\n\x0f\x63ontent_version\x18\x06 \x01(\t\x12\x1a\n\x12hidden_information\x18\x07 \x01(\x08\x12\x12\n\nstochastic\x18\x08 \x01(\x08\x12\x12\n\nhas_scorer\x18\t \x01(\x08\x12\x14\n\x0cpuzzle_kinds\x18\n \x03(\t\"\x12\n\x10ListGamesRequest\"7\n\x11ListGamesResponse\x12\"\n\x05games\x18\x01 \x03(\x0b\x32\x13.lictor.v1.GameInfo\"Y\n\x0eNewGameRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\x12#\n\x05setup\x18\x02 \x01(\x0b\x32\x14.lictor.v1.GameSetup\x12\x14\n\x0c\x63ontent_pack\x18\x03 \x01(\t\"e\n\x0fNewGameResponse\x12%\n\x08position\x18\x01 \x01(\x0b\x32\x13.lictor.v1.Position\x12+\n\x07summary\x18\x02 \x01(\x0b\x32\x1a.lictor.v1.PositionSummary\"?\n\x16GetLegalActionsRequest\x12%\n\x08position\x18\x01 \x01(\x0b\x32\x13.lictor.v1.Position\"S\n\x0bLegalAction\x12\x0c\n\x04text\x18\x01 \x01(\t\x12\x13\n\x0bprobability\x18\x02 \x01(\x01\x12!\n\x06\x61\x63tion\x18\x03 \x01(\x0b\x32\x11.lictor.v1.Action\"o\n\x17GetLegalActionsResponse\x12\'\n\x07\x61\x63tions\x18\x01 \x03(\x0b\x32\x16.lictor.v1.LegalAction\x12+\n\x07summary\x18\x02 \x01(\x0b\x32\x1a.lictor.v1.PositionSummary\"\x8b\x01\n\x12\x41pplyActionRequest\x12%\n\x08position\x18\x01 \x01(\x0b\x32\x13.lictor.v1.Position\x12!\n\x06\x61\x63tion\x18\x02 \x01(\x0b\x32\x11.lictor.v1.Action\x12\x16\n\x0eresolve_chance\x18\x03 \x01(\x08\x12\x13\n\x0b\x63hance_seed\x18\x04 \x01(\x04\"\x8b\x01\n\x13\x41pplyActionResponse\x12%\n\x08position\x18\x01 \x01(\x0b\x32\x13.lictor.v1.Position\x12 \n\x06\x65vents\x18\x02 \x03(\x0b\x32\x10.lictor.v1.Event\x12+\n\x07summary\x18\x03 \x01(\x0b\x32\x1a.lictor.v1.PositionSummary\"=\n\x14ValidateStateRequest\x12%\n\x08position\x18\x01 \x01(\x0b\x32\x13.lictor.v1.Position\"7\n\x07Problem\x12\r\n\x05\x66ield\x18\x01 \x01(\t\x12\x0c\n\x04rule\x18\x02 \x01(\t\x12\x0f\n\x07message\x18\x03 \x01(\t\"y\n\x15ValidateStateResponse\x12\r\n\x05valid\x18\x01 \x01(\x08\x12$\n\x08problems\x18\x02 \x03(\x0b\x32\x12.lictor.v1.Problem\x12+\n\x07summary\x18\x03 \x01(\x0b\x32\x1a.lictor.v1.PositionSummary2\x93\x03\n\x0bGameService\x12\x46\n\tListGames\x12\x1b.lictor.v1.ListGamesRequest\x1a\x1c.lictor.v1.ListGamesResponse\x12@\n\x07NewGame\x12\x19.lictor.v1.NewGameRequest\x1a\x1a.lictor.v1.NewGameResponse\x12X\n\x0fGetLegalActions\x12!.lictor.v1.GetLegalActionsRequest\x1a\".lictor.v1.GetLegalActionsResponse\x12L\n\x0b\x41pplyAction\x12\x1d.lictor.v1.ApplyActionRequest\x1a\x1e.lictor.v1.ApplyActionResponse\x12R\n\rValidateState\x12\x1f.lictor.v1.ValidateStateRequest\x1a .lictor.v1.ValidateStateResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1clictor/v1/game_service.proto\x12\tlictor.v1\x1a\x18lictor/v1/position.proto\"\x84\x01\n\x07Variant\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x02 \x01(\t\x12-\n\rdefault_value\x18\x03 \x01(\x0b\x32\x16.lictor.v1.OptionValue\x12\'\n\x07\x63hoices\x18\x04 \x03(\x0b\x32\x16.lictor.v1.OptionValue\"\xfb\x01\n\x08GameInfo\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\r\n\x05title\x18\x02 \x01(\t\x12\x13\n\x0bmin_players\x18\x03 \x01(\x05\x12\x13\n\x0bmax_players\x18\x04 \x01(\x05\x12$\n\x08variants\x18\x05 \x03(\x0b\x32\x12.lictor.v1.Variant\x12\x17\n\x0f\x63ontent_version\x18\x06 \x01(\t\x12\x1a\n\x12hidden_information\x18\x07 \x01(\x08\x12\x12\n\nstochastic\x18\x08 \x01(\x08\x12\x12\n\nhas_scorer\x18\t \x01(\x08\x12\x14\n\x0cpuzzle_kinds\x18\n \x03(\t\x12\x0f\n\x07\x65ngines\x18\x0b \x03(\t\"\x12\n\x10ListGamesRequest\"7\n\x11ListGamesResponse\x12\"\n\x05games\x18\x01 \x03(\x0b\x32\x13.lictor.v1.GameInfo\"Y\n\x0eNewGameRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\x12#\n\x05setup\x18\x02 \x01(\x0b\x32\x14.lictor.v1.GameSetup\x12\x14\n\x0c\x63ontent_pack\x18\x03 \x01(\t\"e\n\x0fNewGameResponse\x12%\n\x08position\x18\x01 \x01(\x0b\x32\x13.lictor.v1.Position\x12+\n\x07summary\x18\x02 \x01(\x0b\x32\x1a.lictor.v1.PositionSummary\"?\n\x16GetLegalActionsRequest\x12%\n\x08position\x18\x01 \x01(\x0b\x32\x13.lictor.v1.Position\"S\n\x0bLegalAction\x12\x0c\n\x04text\x18\x01 \x01(\t\x12\x13\n\x0bprobability\x18\x02 \x01(\x01\x12!\n\x06\x61\x63tion\x18\x03 \x01(\x0b\x32\x11.lictor.v1.Action\"o\n\x17GetLegalActionsResponse\x12\'\n\x07\x61\x63tions\x18\x01 \x03(\x0b\x32\x16.lictor.v1.LegalAction\x12+\n\x07summary\x18\x02 \x01(\x0b\x32\x1a.lictor.v1.PositionSummary\"\x8b\x01\n\x12\x41pplyActionRequest\x12%\n\x08position\x18\x01 \x01(\x0b\x32\x13.lictor.v1.Position\x12!\n\x06\x61\x63tion\x18\x02 \x01(\x0b\x32\x11.lictor.v1.Action\x12\x16\n\x0eresolve_chance\x18\x03 \x01(\x08\x12\x13\n\x0b\x63hance_seed\x18\x04 \x01(\x04\"\x8b\x01\n\x13\x41pplyActionResponse\x12%\n\x08position\x18\x01 \x01(\x0b\x32\x13.lictor.v1.Position\x12 \n\x06\x65vents\x18\x02 \x03(\x0b\x32\x10.lictor.v1.Event\x12+\n\x07summary\x18\x03 \x01(\x0b\x32\x1a.lictor.v1.PositionSummary\"=\n\x14ValidateStateRequest\x12%\n\x08position\x18\x01 \x01(\x0b\x32\x13.lictor.v1.Position\"7\n\x07Problem\x12\r\n\x05\x66ield\x18\x01 \x01(\t\x12\x0c\n\x04rule\x18\x02 \x01(\t\x12\x0f\n\x07message\x18\x03 \x01(\t\"y\n\x15ValidateStateResponse\x12\r\n\x05valid\x18\x01 \x01(\x08\x12$\n\x08problems\x18\x02 \x03(\x0b\x32\x12.lictor.v1.Problem\x12+\n\x07summary\x18\x03 \x01(\x0b\x32\x1a.lictor.v1.PositionSummary2\x93\x03\n\x0bGameService\x12\x46\n\tListGames\x12\x1b.lictor.v1.ListGamesRequest\x1a\x1c.lictor.v1.ListGamesResponse\x12@\n\x07NewGame\x12\x19.lictor.v1.NewGameRequest\x1a\x1a.lictor.v1.NewGameResponse\x12X\n\x0fGetLegalActions\x12!.lictor.v1.GetLegalActionsRequest\x1a\".lictor.v1.GetLegalActionsResponse\x12L\n\x0b\x41pplyAction\x12\x1d.lictor.v1.ApplyActionRequest\x1a\x1e.lictor.v1.ApplyActionResponse\x12R\n\rValidateState\x12\x1f.lictor.v1.ValidateStateRequest\x1a .lictor.v1.ValidateStateResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -35,31 +35,31 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_VARIANT']._serialized_start=70
   _globals['_VARIANT']._serialized_end=202
   _globals['_GAMEINFO']._serialized_start=205
-  _globals['_GAMEINFO']._serialized_end=439
-  _globals['_LISTGAMESREQUEST']._serialized_start=441
-  _globals['_LISTGAMESREQUEST']._serialized_end=459
-  _globals['_LISTGAMESRESPONSE']._serialized_start=461
-  _globals['_LISTGAMESRESPONSE']._serialized_end=516
-  _globals['_NEWGAMEREQUEST']._serialized_start=518
-  _globals['_NEWGAMEREQUEST']._serialized_end=607
-  _globals['_NEWGAMERESPONSE']._serialized_start=609
-  _globals['_NEWGAMERESPONSE']._serialized_end=710
-  _globals['_GETLEGALACTIONSREQUEST']._serialized_start=712
-  _globals['_GETLEGALACTIONSREQUEST']._serialized_end=775
-  _globals['_LEGALACTION']._serialized_start=777
-  _globals['_LEGALACTION']._serialized_end=860
-  _globals['_GETLEGALACTIONSRESPONSE']._serialized_start=862
-  _globals['_GETLEGALACTIONSRESPONSE']._serialized_end=973
-  _globals['_APPLYACTIONREQUEST']._serialized_start=976
-  _globals['_APPLYACTIONREQUEST']._serialized_end=1115
-  _globals['_APPLYACTIONRESPONSE']._serialized_start=1118
-  _globals['_APPLYACTIONRESPONSE']._serialized_end=1257
-  _globals['_VALIDATESTATEREQUEST']._serialized_start=1259
-  _globals['_VALIDATESTATEREQUEST']._serialized_end=1320
-  _globals['_PROBLEM']._serialized_start=1322
-  _globals['_PROBLEM']._serialized_end=1377
-  _globals['_VALIDATESTATERESPONSE']._serialized_start=1379
-  _globals['_VALIDATESTATERESPONSE']._serialized_end=1500
-  _globals['_GAMESERVICE']._serialized_start=1503
-  _globals['_GAMESERVICE']._serialized_end=1906
+  _globals['_GAMEINFO']._serialized_end=456
+  _globals['_LISTGAMESREQUEST']._serialized_start=458
+  _globals['_LISTGAMESREQUEST']._serialized_end=476
+  _globals['_LISTGAMESRESPONSE']._serialized_start=478
+  _globals['_LISTGAMESRESPONSE']._serialized_end=533
+  _globals['_NEWGAMEREQUEST']._serialized_start=535
+  _globals['_NEWGAMEREQUEST']._serialized_end=624
+  _globals['_NEWGAMERESPONSE']._serialized_start=626
+  _globals['_NEWGAMERESPONSE']._serialized_end=727
+  _globals['_GETLEGALACTIONSREQUEST']._serialized_start=729
+  _globals['_GETLEGALACTIONSREQUEST']._serialized_end=792
+  _globals['_LEGALACTION']._serialized_start=794
+  _globals['_LEGALACTION']._serialized_end=877
+  _globals['_GETLEGALACTIONSRESPONSE']._serialized_start=879
+  _globals['_GETLEGALACTIONSRESPONSE']._serialized_end=990
+  _globals['_APPLYACTIONREQUEST']._serialized_start=993
+  _globals['_APPLYACTIONREQUEST']._serialized_end=1132
+  _globals['_APPLYACTIONRESPONSE']._serialized_start=1135
+  _globals['_APPLYACTIONRESPONSE']._serialized_end=1274
+  _globals['_VALIDATESTATEREQUEST']._serialized_start=1276
+  _globals['_VALIDATESTATEREQUEST']._serialized_end=1337
+  _globals['_PROBLEM']._serialized_start=1339
+  _globals['_PROBLEM']._serialized_end=1394
+  _globals['_VALIDATESTATERESPONSE']._serialized_start=1396
+  _globals['_VALIDATESTATERESPONSE']._serialized_end=1517
+  _globals['_GAMESERVICE']._serialized_start=1520
+  _globals['_GAMESERVICE']._serialized_end=1923
 # @@protoc_insertion_point(module_scope)

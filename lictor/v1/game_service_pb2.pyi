@@ -20,7 +20,7 @@ class Variant(_message.Message):
     def __init__(self, name: _Optional[str] = ..., description: _Optional[str] = ..., default_value: _Optional[_Union[_position_pb2.OptionValue, _Mapping]] = ..., choices: _Optional[_Iterable[_Union[_position_pb2.OptionValue, _Mapping]]] = ...) -> None: ...
 
 class GameInfo(_message.Message):
-    __slots__ = ("name", "title", "min_players", "max_players", "variants", "content_version", "hidden_information", "stochastic", "has_scorer", "puzzle_kinds")
+    __slots__ = ("name", "title", "min_players", "max_players", "variants", "content_version", "hidden_information", "stochastic", "has_scorer", "puzzle_kinds", "engines")
     NAME_FIELD_NUMBER: _ClassVar[int]
     TITLE_FIELD_NUMBER: _ClassVar[int]
     MIN_PLAYERS_FIELD_NUMBER: _ClassVar[int]
@@ -31,6 +31,7 @@ class GameInfo(_message.Message):
     STOCHASTIC_FIELD_NUMBER: _ClassVar[int]
     HAS_SCORER_FIELD_NUMBER: _ClassVar[int]
     PUZZLE_KINDS_FIELD_NUMBER: _ClassVar[int]
+    ENGINES_FIELD_NUMBER: _ClassVar[int]
     name: str
     title: str
     min_players: int
@@ -41,7 +42,8 @@ class GameInfo(_message.Message):
     stochastic: bool
     has_scorer: bool
     puzzle_kinds: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, name: _Optional[str] = ..., title: _Optional[str] = ..., min_players: _Optional[int] = ..., max_players: _Optional[int] = ..., variants: _Optional[_Iterable[_Union[Variant, _Mapping]]] = ..., content_version: _Optional[str] = ..., hidden_information: bool = ..., stochastic: bool = ..., has_scorer: bool = ..., puzzle_kinds: _Optional[_Iterable[str]] = ...) -> None: ...
+    engines: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, name: _Optional[str] = ..., title: _Optional[str] = ..., min_players: _Optional[int] = ..., max_players: _Optional[int] = ..., variants: _Optional[_Iterable[_Union[Variant, _Mapping]]] = ..., content_version: _Optional[str] = ..., hidden_information: bool = ..., stochastic: bool = ..., has_scorer: bool = ..., puzzle_kinds: _Optional[_Iterable[str]] = ..., engines: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class ListGamesRequest(_message.Message):
     __slots__ = ()

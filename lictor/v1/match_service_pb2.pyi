@@ -19,6 +19,7 @@ class MatchStatus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     MATCH_STATUS_UNSPECIFIED: _ClassVar[MatchStatus]
     MATCH_STATUS_ACTIVE: _ClassVar[MatchStatus]
     MATCH_STATUS_FINISHED: _ClassVar[MatchStatus]
+    MATCH_STATUS_DAMAGED: _ClassVar[MatchStatus]
 
 class MatchView(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -32,23 +33,26 @@ SEAT_KIND_AI: SeatKind
 MATCH_STATUS_UNSPECIFIED: MatchStatus
 MATCH_STATUS_ACTIVE: MatchStatus
 MATCH_STATUS_FINISHED: MatchStatus
+MATCH_STATUS_DAMAGED: MatchStatus
 MATCH_VIEW_UNSPECIFIED: MatchView
 MATCH_VIEW_FULL: MatchView
 MATCH_VIEW_SEAT: MatchView
 MATCH_VIEW_PUBLIC: MatchView
 
 class Seat(_message.Message):
-    __slots__ = ("kind", "level", "name")
+    __slots__ = ("kind", "level", "name", "engine")
     KIND_FIELD_NUMBER: _ClassVar[int]
     LEVEL_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
+    ENGINE_FIELD_NUMBER: _ClassVar[int]
     kind: SeatKind
     level: int
     name: str
-    def __init__(self, kind: _Optional[_Union[SeatKind, str]] = ..., level: _Optional[int] = ..., name: _Optional[str] = ...) -> None: ...
+    engine: str
+    def __init__(self, kind: _Optional[_Union[SeatKind, str]] = ..., level: _Optional[int] = ..., name: _Optional[str] = ..., engine: _Optional[str] = ...) -> None: ...
 
 class Match(_message.Message):
-    __slots__ = ("match_id", "game", "seats", "setup", "status", "move_number", "position", "summary", "returns", "resigned_seat", "created_at", "view", "seat_secrets")
+    __slots__ = ("match_id", "game", "seats", "setup", "status", "move_number", "position", "summary", "returns", "resigned_seat", "created_at", "view", "seat_secrets", "seed_commitment", "damage", "seed_revealed")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     GAME_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
@@ -62,6 +66,9 @@ class Match(_message.Message):
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
     VIEW_FIELD_NUMBER: _ClassVar[int]
     SEAT_SECRETS_FIELD_NUMBER: _ClassVar[int]
+    SEED_COMMITMENT_FIELD_NUMBER: _ClassVar[int]
+    DAMAGE_FIELD_NUMBER: _ClassVar[int]
+    SEED_REVEALED_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     game: str
     seats: _containers.RepeatedCompositeFieldContainer[Seat]
@@ -75,7 +82,10 @@ class Match(_message.Message):
     created_at: float
     view: MatchView
     seat_secrets: bool
-    def __init__(self, match_id: _Optional[str] = ..., game: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[Seat, _Mapping]]] = ..., setup: _Optional[_Union[_position_pb2.GameSetup, _Mapping]] = ..., status: _Optional[_Union[MatchStatus, str]] = ..., move_number: _Optional[int] = ..., position: _Optional[_Union[_position_pb2.Position, _Mapping]] = ..., summary: _Optional[_Union[_position_pb2.PositionSummary, _Mapping]] = ..., returns: _Optional[_Iterable[float]] = ..., resigned_seat: _Optional[int] = ..., created_at: _Optional[float] = ..., view: _Optional[_Union[MatchView, str]] = ..., seat_secrets: bool = ...) -> None: ...
+    seed_commitment: str
+    damage: str
+    seed_revealed: bool
+    def __init__(self, match_id: _Optional[str] = ..., game: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[Seat, _Mapping]]] = ..., setup: _Optional[_Union[_position_pb2.GameSetup, _Mapping]] = ..., status: _Optional[_Union[MatchStatus, str]] = ..., move_number: _Optional[int] = ..., position: _Optional[_Union[_position_pb2.Position, _Mapping]] = ..., summary: _Optional[_Union[_position_pb2.PositionSummary, _Mapping]] = ..., returns: _Optional[_Iterable[float]] = ..., resigned_seat: _Optional[int] = ..., created_at: _Optional[float] = ..., view: _Optional[_Union[MatchView, str]] = ..., seat_secrets: bool = ..., seed_commitment: _Optional[str] = ..., damage: _Optional[str] = ..., seed_revealed: bool = ...) -> None: ...
 
 class SeatSecret(_message.Message):
     __slots__ = ("seat", "secret")

@@ -62,7 +62,7 @@ class GameRecord(_message.Message):
     def __init__(self, setup: _Optional[_Union[GameSetup, _Mapping]] = ..., actions: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class Position(_message.Message):
-    __slots__ = ("game", "content_pack", "record", "state_json", "state_text", "tiberpunk", "tiberius")
+    __slots__ = ("game", "content_pack", "record", "state_json", "state_text", "tiberpunk", "tiberius", "score_sheet_json")
     GAME_FIELD_NUMBER: _ClassVar[int]
     CONTENT_PACK_FIELD_NUMBER: _ClassVar[int]
     RECORD_FIELD_NUMBER: _ClassVar[int]
@@ -70,6 +70,7 @@ class Position(_message.Message):
     STATE_TEXT_FIELD_NUMBER: _ClassVar[int]
     TIBERPUNK_FIELD_NUMBER: _ClassVar[int]
     TIBERIUS_FIELD_NUMBER: _ClassVar[int]
+    SCORE_SHEET_JSON_FIELD_NUMBER: _ClassVar[int]
     game: str
     content_pack: str
     record: GameRecord
@@ -77,7 +78,8 @@ class Position(_message.Message):
     state_text: str
     tiberpunk: _tiberpunk_pb2.TiberpunkState
     tiberius: _tiberius_pb2.TiberiusState
-    def __init__(self, game: _Optional[str] = ..., content_pack: _Optional[str] = ..., record: _Optional[_Union[GameRecord, _Mapping]] = ..., state_json: _Optional[str] = ..., state_text: _Optional[str] = ..., tiberpunk: _Optional[_Union[_tiberpunk_pb2.TiberpunkState, _Mapping]] = ..., tiberius: _Optional[_Union[_tiberius_pb2.TiberiusState, _Mapping]] = ...) -> None: ...
+    score_sheet_json: str
+    def __init__(self, game: _Optional[str] = ..., content_pack: _Optional[str] = ..., record: _Optional[_Union[GameRecord, _Mapping]] = ..., state_json: _Optional[str] = ..., state_text: _Optional[str] = ..., tiberpunk: _Optional[_Union[_tiberpunk_pb2.TiberpunkState, _Mapping]] = ..., tiberius: _Optional[_Union[_tiberius_pb2.TiberiusState, _Mapping]] = ..., score_sheet_json: _Optional[str] = ...) -> None: ...
 
 class Action(_message.Message):
     __slots__ = ("text", "tiberius", "tiberpunk")

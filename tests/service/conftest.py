@@ -17,7 +17,7 @@ PIG = "tests.fixtures.pig:PigGame"
 
 def register_pig() -> None:
     """Register the fixture game as "pig" (tests only)."""
-    register_game("pig", PIG)
+    register_game("pig", PIG, solver="tests.fixtures.pig_solver")
 
 
 def unregister_pig() -> None:

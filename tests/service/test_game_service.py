@@ -237,7 +237,9 @@ def test_record_limit(api):
 
     pos = record("pig", actions=("roll",) * (MAX_RECORD_ACTIONS + 1))
     err = _err(api.games.GetLegalActions, game_pb.GetLegalActionsRequest(position=pos))
-    assert err.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+    # a list over its documented cap is a malformed request (docs/service.md, "Limits")
+    assert err.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert violations(err)[0][0] == "position.record.actions"
 
 
 # ----------------------------------------------------------------------------------- property

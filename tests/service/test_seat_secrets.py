@@ -18,8 +18,8 @@ HUMAN = match_pb.Seat(kind=match_pb.SEAT_KIND_HUMAN)
 AI = match_pb.Seat(kind=match_pb.SEAT_KIND_AI, level=1)
 
 
-def _create(api, seats=(HUMAN, HUMAN), seed=5):
-    request = match_pb.CreateMatchRequest(game="pig", seats=list(seats), seed=seed, issue_seat_secrets=True)
+def _create(api, seats=(HUMAN, HUMAN)):
+    request = match_pb.CreateMatchRequest(game="pig", seats=list(seats), issue_seat_secrets=True)
     return api.matches.CreateMatch(request, timeout=30)
 
 
@@ -52,10 +52,36 @@ def test_create_issues_one_secret_per_human_seat(api):
     assert reply.match.seat_secrets
     got = api.matches.GetMatch(match_pb.GetMatchRequest(match_id=reply.match.match_id), timeout=10).match
     assert got.seat_secrets and got.view == match_pb.MATCH_VIEW_PUBLIC  # the public view needs no secret
-    plain = api.matches.CreateMatch(
-        match_pb.CreateMatchRequest(game="pig", seats=[HUMAN, HUMAN], seed=5), timeout=30
+    opted_out = api.matches.CreateMatch(
+        match_pb.CreateMatchRequest(game="pig", seats=[HUMAN, HUMAN], issue_seat_secrets=False), timeout=30
     )
-    assert not plain.seat_secrets and not plain.match.seat_secrets
+    assert not opted_out.seat_secrets and not opted_out.match.seat_secrets
+
+
+def test_two_human_seats_get_secrets_by_default(api):
+    """Issue #16: with two or more human seats, seat secrets are the default (one client can no
+    longer act or look as another player); one human seat against AI seats gets none unless asked."""
+    two = api.matches.CreateMatch(match_pb.CreateMatchRequest(game="pig", seats=[HUMAN, HUMAN]), timeout=30)
+    assert [s.seat for s in two.seat_secrets] == [0, 1] and two.match.seat_secrets
+    _denied(lambda: _submit(api, two.match, 0, ""))
+    _denied(
+        lambda: api.matches.GetMatch(
+            match_pb.GetMatchRequest(match_id=two.match.match_id, viewer_seat=1), timeout=10
+        )
+    )
+    one = api.matches.CreateMatch(match_pb.CreateMatchRequest(game="pig", seats=[HUMAN, AI]), timeout=30)
+    assert not one.seat_secrets and not one.match.seat_secrets
+
+
+def test_an_ai_seats_view_is_never_shown_while_a_human_plays(api):
+    """Without seat secrets, a client still cannot read an AI seat's hidden cards while the match runs."""
+    reply = api.matches.CreateMatch(match_pb.CreateMatchRequest(game="pig", seats=[HUMAN, AI]), timeout=30)
+    _denied(
+        lambda: api.matches.GetMatch(
+            match_pb.GetMatchRequest(match_id=reply.match.match_id, viewer_seat=1), timeout=10
+        ),
+        field="viewer_seat",
+    )
 
 
 def test_submit_needs_the_seats_secret(api):

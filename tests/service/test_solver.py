@@ -11,55 +11,7 @@ import pytest
 from games.core import GameConfig, game_names, get_game
 from lictor.v1 import solver_service_pb2 as solver_pb
 from solver import core as solver_core
-from solver.core import ScoreLine, ScoreReport, SeatScore, SolveResult, Status
 from tests.service.helpers import players_for, record, violations
-
-
-def pig_score(game, state):
-    totals = [s + max(b, 0) for s, b in zip(state.scores, state.bonus, strict=True)]
-    order = sorted(range(len(totals)), key=lambda i: -totals[i])
-    ranks = {i: 1 + sum(t > totals[i] for t in totals) for i in order}
-    return ScoreReport(
-        game="pig",
-        final=state.over,
-        seats=tuple(
-            SeatScore(
-                seat=i,
-                total=totals[i],
-                rank=ranks[i],
-                breakdown=(
-                    ScoreLine(category="banked", points=state.scores[i]),
-                    ScoreLine(category="bonus", points=state.bonus[i]),
-                ),
-            )
-            for i in range(len(totals))
-        ),
-    )
-
-
-def pig_points_needed(game, state, params, limits):
-    seat = params.get("seat", -1)
-    seat = state.turn if seat < 0 else seat
-    need = max(0, state.target - state.scores[seat])
-    return SolveResult(
-        kind="pig.points_needed",
-        status=Status.OPTIMAL,
-        objective=need,
-        bound=need,
-        answer={"seat": seat, "points": need, "time_limit_s": limits.time_limit_s},
-        explanation=f"seat {seat} needs {need} points",
-        method="dp",
-    )
-
-
-@pytest.fixture(autouse=True)
-def pig_solvers(monkeypatch):
-    monkeypatch.setitem(solver_core._SCORERS, "pig", pig_score)
-    monkeypatch.setitem(
-        solver_core._PUZZLES,
-        "pig.points_needed",
-        solver_core.PuzzleSpec(kind="pig.points_needed", game="pig", fn=pig_points_needed),
-    )
 
 
 def test_score(api):
@@ -209,7 +161,7 @@ def test_tiberpunk_typed_puzzles(api):
     with pytest.raises(grpc.RpcError) as err:
         api.solver.Solve(solver_pb.SolveRequest(position=pos, tiberpunk_route_plan=bad), timeout=60)
     assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
-    assert violations(err.value)[0][0] == "tiberpunk_route_plan"
+    assert violations(err.value)[0][0].startswith("tiberpunk_route_plan")
     with pytest.raises(grpc.RpcError) as err:
         api.solver.Solve(
             solver_pb.SolveRequest(position=pos, tiberpunk_quest_odds=solver_pb.TiberpunkQuestOddsPuzzle()),
@@ -218,35 +170,23 @@ def test_tiberpunk_typed_puzzles(api):
     assert violations(err.value)[0][0] == "tiberpunk_quest_odds.skill"
 
 
-def test_cancelled_solve_stops_the_solver(api, monkeypatch):
+def test_cancelled_solve_stops_the_solver(api, tmp_path):
     """A cancelled Solve call stops its solve (SolveLimits.stop) and frees its slot at once."""
-    import threading
     import time
 
-    stopped = threading.Event()
-
-    def spin(game, state, params, limits):
-        end = time.monotonic() + limits.time_limit_s
-        while time.monotonic() < end:
-            if limits.stop is not None and limits.stop():
-                stopped.set()
-                break
-            time.sleep(0.01)
-        return SolveResult(kind="pig.spin", status=Status.UNKNOWN, method="test")
-
-    monkeypatch.setitem(
-        solver_core._PUZZLES, "pig.spin", solver_core.PuzzleSpec(kind="pig.spin", game="pig", fn=spin)
-    )
+    marker = tmp_path / "stopped"
     request = solver_pb.SolveRequest(
         position=record("pig"),
-        generic=solver_pb.GenericPuzzle(kind="pig.spin"),
+        generic=solver_pb.GenericPuzzle(kind="pig.spin", params_json=json.dumps({"marker": str(marker)})),
         limits=solver_pb.SolveLimits(time_limit_s=15),
     )
     call = api.solver.Solve.future(request, timeout=30)
     time.sleep(0.3)
     t0 = time.monotonic()
     call.cancel()
-    assert stopped.wait(3.0), "the solve went on after the call was cancelled"
+    while not marker.exists() and time.monotonic() - t0 < 3.0:
+        time.sleep(0.02)
+    assert marker.exists(), "the solve went on after the call was cancelled"
     assert time.monotonic() - t0 < 3.0
 
 

@@ -1,0 +1,180 @@
+"""The AI seats of hosted matches, scheduled fairly across matches.
+
+Every active match whose seat to move is an AI seat is *due*. Due matches get the AI workers'
+processes oldest-waiting first, one move at a time per match (a match is due again only once its
+move is played). A *heavy* move (a level whose budget is over :data:`HEAVY_S` seconds) may take
+every process but one: the last is kept for light moves, so two AI-only level-10 matches can never
+starve a level-1 seat of a third (it moves within a light move's time plus the queue of light
+moves before it). Rule-based engines (``Seat.engine``) are light.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import search
+from games.core import CHANCE
+from games.core.rng import derive_seed
+from games.errors import LictorError
+from service.errors import StaleMoveError
+from service.jobs import Move
+from service.matches.model import LiveMatch
+from service.matches.store import MatchStore
+from service.workers import Job, JobCrashedError, WorkerPool
+
+__all__ = ["HEAVY_S", "AiSeats"]
+
+log = logging.getLogger("lictor.matches")
+
+HEAVY_S = 0.6
+"""A move whose level budget is over this many seconds is heavy (levels 6-10)."""
+LATE_S = 5.0
+"""A move not answered this long after its level's budget plays the search's best move so far."""
+
+
+class AiSeats:
+    """Plays the AI seats of every active match on a worker pool (see the module doc).
+
+    Args:
+        store: the matches.
+        pool: the AI seats' worker processes.
+        run_db: runs a blocking store call off the event loop.
+        games: the registrations the workers must know (run-time games).
+    """
+
+    def __init__(
+        self,
+        store: MatchStore,
+        pool: WorkerPool,
+        run_db: Callable[..., Awaitable[Any]],
+        games: Callable[[], tuple[Any, ...]],
+    ) -> None:
+        self.store = store
+        self.pool = pool
+        self._run_db = run_db
+        self._games = games
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._due: dict[str, tuple[float, LiveMatch]] = {}  # match id -> (due since, match)
+        self._running: dict[str, bool] = {}  # match id -> heavy
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._closed = False
+        self.waits: list[tuple[int, float]] = []  # (level, seconds from due to played), most recent last
+
+    def start(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Take notice of every change to a match from now on."""
+        self._loop = loop
+        self.store.on_change.append(self.notify)
+
+    def notify(self, live: LiveMatch) -> None:
+        """A match changed (from any thread): it may be due."""
+        loop = self._loop
+        if loop is None or self._closed:
+            return
+        with contextlib.suppress(RuntimeError):  # the loop is closed: the server is stopping
+            loop.call_soon_threadsafe(self._check, live)
+
+    def _check(self, live: LiveMatch) -> None:
+        if self._closed or live.match_id in self._running:
+            return
+        with live.lock:
+            due = live.ai_to_move()
+        if due:
+            self._due.setdefault(live.match_id, (time.monotonic(), live))
+        else:
+            self._due.pop(live.match_id, None)
+        self._dispatch()
+
+    def _heavy(self, live: LiveMatch) -> bool:
+        with live.lock:
+            seat = live.game.current_player(live.state)
+        if seat < 0:
+            return False
+        spec = live.seats[seat]
+        return not spec.engine and search.level(spec.level).time_s > HEAVY_S
+
+    def _dispatch(self) -> None:
+        while self._due and self.pool.idle:
+            heavy_running = sum(self._running.values())
+            chosen = None
+            for _, live in sorted(self._due.values(), key=lambda d: d[0]):
+                heavy = self._heavy(live)
+                if heavy and self.pool.size > 1 and heavy_running >= self.pool.size - 1:
+                    continue  # the last process is kept for light moves
+                chosen = (live, heavy)
+                break
+            if chosen is None:
+                return
+            live, heavy = chosen
+            since, _ = self._due.pop(live.match_id)
+            self._running[live.match_id] = heavy
+            task = asyncio.ensure_future(self._play(live, since))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def _play(self, live: LiveMatch, since: float) -> None:
+        try:
+            worker = await self.pool.acquire(wait=False)
+            await self._move(live, worker, since)
+        except (JobCrashedError, LictorError) as exc:
+            if not self._closed:
+                log.warning("AI seat of match %s: %s", live.match_id, exc)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("AI seat of match %s failed", live.match_id)
+        finally:
+            self._running.pop(live.match_id, None)
+            if not self._closed:
+                self._check(live)
+
+    async def _move(self, live: LiveMatch, worker: Any, since: float) -> None:
+        with live.lock:
+            if not live.ai_to_move():
+                self.pool.release(worker)  # nothing to do after all
+                return
+            state, move = live.state, len(live.actions)
+            seat = live.game.current_player(state)
+        if seat == CHANCE:  # (chance is resolved when it arises; kept for safety)
+            self.pool.release(worker)
+            return
+        spec = live.seats[seat]
+        budget = 0.0 if spec.engine else search.level(spec.level).time_s
+        job = Job(
+            kind="choose",
+            games=self._games(),
+            args={
+                "game": live.name,
+                "pack": "",
+                "state": state,
+                "level": spec.level,
+                "seed": derive_seed(live.setup.seed, "ai", move),
+                "limit": None,
+                "temperature": None,
+                "engine": spec.engine,
+            },
+            deadline=time.monotonic() + budget + 1.0 if budget else None,
+        )
+        outcome = await self.pool.run(job, worker=worker, give_up_at=time.monotonic() + budget + LATE_S)
+        text = outcome.value.text if isinstance(outcome.value, Move) else outcome.value.best.text
+        try:
+            await self._run_db(
+                self.store.submit, live, seat=seat, expected_move_number=move, action_msg=text, by_ai=True
+            )
+        except StaleMoveError:
+            return  # someone else moved first: _check looks again
+        self.waits.append((spec.level, time.monotonic() - since))
+        del self.waits[:-1000]
+
+    async def close(self) -> None:
+        """Stop scheduling; running moves end with the pool."""
+        self._closed = True
+        for task in list(self._tasks):
+            task.cancel()
+        for task in list(self._tasks):
+            with contextlib.suppress(BaseException):
+                await task

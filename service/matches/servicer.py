@@ -1,0 +1,316 @@
+# ruff: noqa: N802  (gRPC servicer methods are named after the RPCs)
+"""MatchService: hosted matches over gRPC. Thin: check, call the store (off the event loop), convert.
+
+Seeds: a match's seed comes from the operating system (``secrets``), is kept in the database and
+shown only as its commitment until the match is over. A client's own seed is refused for a match
+with a human seat whenever the seed would tell that human something (hidden information or chance).
+
+Seat secrets are issued by default when two or more human seats play (``issue_seat_secrets``
+unset); a client may opt out explicitly, or ask for them with one human seat.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import secrets
+from collections import Counter
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
+
+import grpc
+
+from games.errors import LictorError, LimitError
+from lictor.v1 import match_service_pb2 as match_pb
+from lictor.v1 import match_service_pb2_grpc as match_grpc
+from service import convert
+from service.errors import RequestError, UnavailableError, grpc_errors
+from service.limits import Limits
+from service.matches.model import MAX_LEVEL, LiveMatch, SeatSpec
+from service.matches.store import MatchStore
+
+__all__ = ["MatchServicer", "StreamGate", "client_of"]
+
+SECRET_BYTES = 32
+"""Random bytes in a seat secret (URL-safe base64 text)."""
+SEED_BITS = 63
+
+
+def client_of(context: grpc.aio.ServicerContext) -> str:
+    """The caller's address without its port (``"ipv4:127.0.0.1"``): the unit of per-client caps."""
+    peer = context.peer() or ""
+    host, sep, port = peer.rpartition(":")
+    return host if sep and port.isdigit() else peer
+
+
+class StreamGate:
+    """Counts open streams per client and in all; beyond a cap a stream gets RESOURCE_EXHAUSTED."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self.open: Counter[str] = Counter()
+
+    @contextlib.contextmanager
+    def hold(self, client: str) -> Any:
+        """Hold one stream for ``client`` for the ``with`` block."""
+        if sum(self.open.values()) >= self.limits.max_streams:
+            raise LimitError(
+                f"the server has its maximum of {self.limits.max_streams} open streams; retry later", field=""
+            )
+        if self.open[client] >= self.limits.max_streams_per_client:
+            raise LimitError(
+                f"this client has its maximum of {self.limits.max_streams_per_client} open streams; "
+                "close one first",
+                field="",
+            )
+        self.open[client] += 1
+        try:
+            yield
+        finally:
+            self.open[client] -= 1
+            if not self.open[client]:
+                del self.open[client]
+
+
+def seats_from_pb(seats: Any, engines: Callable[[], list[str]]) -> tuple[SeatSpec, ...]:
+    """The seats of a CreateMatch request, checked."""
+    out = []
+    for i, s in enumerate(seats):
+        if s.kind == match_pb.SEAT_KIND_UNSPECIFIED:
+            raise RequestError(f"seats[{i}].kind is required: HUMAN or AI", field=f"seats[{i}].kind")
+        ai = s.kind == match_pb.SEAT_KIND_AI
+        level = s.level or 5
+        if not 1 <= level <= MAX_LEVEL:
+            raise RequestError(f"seats[{i}].level must be 1..10, not {s.level!r}", field=f"seats[{i}].level")
+        if s.engine:
+            if not ai:
+                raise RequestError(f"seats[{i}].engine is for AI seats", field=f"seats[{i}].engine")
+            known = engines()
+            if s.engine not in known:
+                raise RequestError(
+                    f"seats[{i}].engine {s.engine!r} is not an engine of this game; engines: {known}",
+                    field=f"seats[{i}].engine",
+                )
+        out.append(SeatSpec(ai=ai, level=level, name=s.name, engine=s.engine))
+    return tuple(out)
+
+
+class MatchServicer(match_grpc.MatchServiceServicer):  # type: ignore[misc]
+    """Hosted matches over gRPC.
+
+    Args:
+        store: the matches.
+        limits: the server's caps.
+        run_db: runs a blocking store call off the event loop (``await run_db(fn, *args)``).
+        gate: the open-streams counter shared with the other streaming RPCs.
+    """
+
+    def __init__(
+        self,
+        store: MatchStore,
+        limits: Limits,
+        run_db: Callable[..., Awaitable[Any]],
+        gate: StreamGate,
+    ) -> None:
+        self.store = store
+        self.limits = limits
+        self._db = run_db
+        self.gate = gate
+        self._wakers: dict[str, asyncio.Event] = {}
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self.stopping = False
+
+    def start(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Wake watchers on every change to a match from now on."""
+        self._loop = loop
+        self.store.on_change.append(self._changed)
+
+    def _changed(self, live: LiveMatch) -> None:
+        loop = self._loop
+        if loop is not None:
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(self._wake, live.match_id)
+
+    def _wake(self, match_id: str) -> None:
+        event = self._wakers.pop(match_id, None)
+        if event is not None:
+            event.set()
+
+    def shutdown(self) -> None:
+        """End every WatchMatch stream with UNAVAILABLE (call on the loop)."""
+        self.stopping = True
+        for event in self._wakers.values():
+            event.set()
+        self._wakers.clear()
+
+    async def _get(self, match_id: str) -> LiveMatch:
+        live: LiveMatch = await self._db(self.store.get, match_id)
+        return live
+
+    # ------------------------------------------------------------------ RPCs
+    @grpc_errors
+    async def CreateMatch(
+        self, request: match_pb.CreateMatchRequest, context: grpc.aio.ServicerContext
+    ) -> match_pb.CreateMatchResponse:
+        """Create a match."""
+        game = convert.lookup_game(request.game, field="game")
+        seats = seats_from_pb(request.seats, lambda: sorted(game.policies()))
+        if not seats:
+            raise RequestError("seats is required: one Seat per player", field="seats")
+        humans = sum(1 for s in seats if not s.ai)
+        client_seed = request.HasField("seed")
+        if client_seed and humans and (game.info.hidden_information or game.info.stochastic):
+            raise RequestError(
+                "a match with a human seat draws its seed from the server, which publishes only its "
+                "commitment until the end: a known seed would show that player the hidden cards or the "
+                "coming dice; leave seed unset (a seed is accepted when every seat is an AI seat)",
+                field="seed",
+            )
+        seed = request.seed if client_seed else secrets.randbits(SEED_BITS) | 1
+        setup = convert.Setup(
+            players=len(seats), options=convert.options_from_pb(request.options, "options"), seed=seed
+        )
+        try:  # validate first: config errors name their request field
+            convert.new_game(game, setup, field="")
+        except LictorError as exc:
+            exc.field = "seats" if exc.field == "players" else exc.field
+            raise
+        client = client_of(context)
+        await self._check_caps(client)
+        issue = request.issue_seat_secrets if request.HasField("issue_seat_secrets") else humans >= 2
+        issued = (
+            {i: secrets.token_urlsafe(SECRET_BYTES) for i, s in enumerate(seats) if not s.ai} if issue else {}
+        )
+        live: LiveMatch = await self._db(
+            lambda: self.store.create(
+                request.game, setup, seats, seat_secrets=issued, client_seed=client_seed, creator=client
+            )
+        )
+        with live.lock:
+            return match_pb.CreateMatchResponse(
+                match=live.to_pb(live.view_of(None, strict=False)),
+                seat_secrets=[match_pb.SeatSecret(seat=i, secret=v) for i, v in sorted(issued.items())],
+            )
+
+    async def _check_caps(self, client: str) -> None:
+        lim = self.limits
+        total, active, mine = await self._db(
+            lambda: (
+                self.store.count(),
+                self.store.count(active=True),
+                self.store.count(active=True, creator=client),
+            )
+        )
+        if total >= lim.max_matches:
+            raise LimitError(f"the server keeps at most {lim.max_matches} matches", field="")
+        if active >= lim.max_active_matches:
+            raise LimitError(
+                f"the server has its maximum of {lim.max_active_matches} active matches; retry later",
+                field="",
+            )
+        if mine >= lim.max_active_matches_per_client:
+            raise LimitError(
+                f"this client has its maximum of {lim.max_active_matches_per_client} active matches; "
+                "finish or resign one first",
+                field="",
+            )
+
+    @grpc_errors
+    async def GetMatch(
+        self, request: match_pb.GetMatchRequest, context: grpc.aio.ServicerContext
+    ) -> match_pb.GetMatchResponse:
+        """A match."""
+        live = await self._get(request.match_id)
+        with live.lock:
+            viewer = live.check_viewer(request)
+            return match_pb.GetMatchResponse(match=live.to_pb(live.view_of(viewer, request.reveal_all)))
+
+    @grpc_errors
+    async def ListMatches(
+        self, request: match_pb.ListMatchesRequest, context: grpc.aio.ServicerContext
+    ) -> match_pb.ListMatchesResponse:
+        """A page of matches, newest first (without positions: GetMatch has them)."""
+        size = request.page_size or 50
+        if not 1 <= size <= 500:
+            raise RequestError(f"page_size must be 1..500, not {request.page_size!r}", field="page_size")
+        token = request.page_token or "0"
+        if not token.isdigit() or len(token) > 12:
+            raise RequestError(f"bad page_token {token[:32]!r}: use a next_page_token", field="page_token")
+        offset = int(token)
+        listed = await self._db(
+            lambda: self.store.list_page(game=request.game, offset=offset, limit=size + 1)
+        )
+        matches = [m.message for m in listed[:size]]
+        return match_pb.ListMatchesResponse(
+            matches=matches, next_page_token=str(offset + size) if len(listed) > size else ""
+        )
+
+    @grpc_errors
+    async def SubmitAction(
+        self, request: match_pb.SubmitActionRequest, context: grpc.aio.ServicerContext
+    ) -> match_pb.SubmitActionResponse:
+        """A human seat's action."""
+        live = await self._get(request.match_id)
+        if not request.HasField("action"):
+            raise RequestError("the action is required", field="action")
+        live.check_secret(request.seat, request.seat_secret)
+        records = await self._db(
+            lambda: self.store.submit(
+                live,
+                seat=request.seat,
+                expected_move_number=request.expected_move_number,
+                action_msg=request.action,
+            )
+        )
+        with live.lock:
+            view = live.view_of(request.seat)
+            return match_pb.SubmitActionResponse(
+                match=live.to_pb(view), events=[live.event_pb(e, view) for e in records]
+            )
+
+    @grpc_errors
+    async def WatchMatch(
+        self, request: match_pb.WatchMatchRequest, context: grpc.aio.ServicerContext
+    ) -> AsyncIterator[match_pb.WatchMatchResponse]:
+        """Stream the match's events until it ends (UNAVAILABLE when the server shuts down)."""
+        if request.from_move_number < 0:
+            raise RequestError("from_move_number must be >= 0", field="from_move_number")
+        live = await self._get(request.match_id)
+        with live.lock:
+            viewer = live.check_viewer(request)
+            view = live.view_of(viewer, request.reveal_all)
+            start = request.from_move_number
+            idx = next(
+                (i for i, e in enumerate(live.events) if e.move_number > start or (start == 0 and i == 0)),
+                len(live.events),
+            )
+        with self.gate.hold(client_of(context)):
+            while True:
+                if self.stopping:
+                    raise UnavailableError(
+                        "the server is shutting down; watch again with from_move_number to resume", field=""
+                    )
+                waker = self._wakers.setdefault(live.match_id, asyncio.Event())
+                with live.lock:
+                    batch = live.events[idx:]
+                    idx = len(live.events)
+                    over = live.finished or bool(live.damage)
+                    snapshot = live.to_pb(view) if batch else None
+                    out = [live.event_pb(e, view) for e in batch]
+                for event in out:
+                    yield match_pb.WatchMatchResponse(event=event, match=snapshot)
+                if over and not batch:
+                    return
+                if not batch:
+                    await waker.wait()
+
+    @grpc_errors
+    async def ResignMatch(
+        self, request: match_pb.ResignMatchRequest, context: grpc.aio.ServicerContext
+    ) -> match_pb.ResignMatchResponse:
+        """A seat resigns."""
+        live = await self._get(request.match_id)
+        live.check_secret(request.seat, request.seat_secret, what="resign")
+        await self._db(self.store.resign, live, request.seat)
+        with live.lock:
+            return match_pb.ResignMatchResponse(match=live.to_pb(live.view_of(None, reveal_all=True)))
