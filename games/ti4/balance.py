@@ -1,0 +1,471 @@
+"""Home value: how good the galaxy is for each home system, as the community measures it.
+
+The measure (docs/ti4.md gives the formula with examples; every weight is in :class:`Weights`):
+
+1. A planet is worth its **optimal** resources and influence: the larger of the two counts
+   (resources if R > I, influence if I > R; when equal, half of each), times the resource or
+   influence weight; plus the trait, specialty and legendary weights. A system is worth its
+   planets plus the wormhole weight per wormhole.
+2. **Real movement** from each home system: a step to an adjacent system, or through a wormhole to
+   a system with the same wormhole, is one jump. A supernova cannot be entered; an asteroid field
+   neither (unless ``antimass``: the technology Antimass Deflectors); a nebula ends movement, so
+   leaving one costs ``nebula_exit`` extra jumps; a ship leaving a gravity rift gets +1 move, so
+   with ``rift_bonus`` the step out of a rift (to a system that is not a rift) is free.
+3. A system ``d`` jumps from a home counts ``distance[d - 1]`` of its value (none beyond the last
+   weight). With ``share="nearest"`` (the default) a system counts only for the homes nearest to it
+   (split equally among ties: an equidistant system is shared); with ``share="all"`` it counts for
+   every home by its own distance.
+
+Mecatol Rex and home systems count for nobody. Every weight is a multiple of 0.05, so a value
+times :data:`SCALE` is an exact integer: the CP-SAT builder (``solver/ti4.py``) reproduces it to
+the unit, and a test checks the two against each other.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, fields
+from fractions import Fraction
+from typing import Any
+
+from games.errors import ConfigError
+from games.ti4.content import Board, Planet, Pos, Tile, TileId
+
+__all__ = [
+    "POINTS",
+    "SCALE",
+    "SHARE_UNIT",
+    "TILE_UNIT",
+    "HomeReport",
+    "Movement",
+    "Weights",
+    "distances",
+    "home_reports",
+    "home_values",
+    "movement",
+    "optimal",
+    "planet_points",
+    "tile_points",
+]
+
+POINTS = 20
+"""Weights are counted in twentieths (every weight is a multiple of 0.05)."""
+TILE_UNIT = 2 * POINTS
+"""Planet and system values are counted in fortieths (half counts times twentieths: exact)."""
+SHARE_UNIT = 60
+"""A shared system's value is split in sixtieths (60 = lcm(1..6): exact among up to six homes)."""
+SCALE = TILE_UNIT * POINTS * SHARE_UNIT
+"""A home value times SCALE is an integer (tile units x distance points x share units)."""
+
+
+def _points(x: float, name: str) -> int:
+    p = round(x * POINTS)
+    if abs(p - x * POINTS) > 1e-9 or p < 0 or p > 100 * POINTS:
+        raise ConfigError(
+            f"weight {name} must be a multiple of 0.05 between 0 and 100, not {x!r}", field=f"weights.{name}"
+        )
+    return p
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Weights:
+    """The tunable weights of the home value (docs/ti4.md).
+
+    Attributes:
+        resources: value of one optimal resource.
+        influence: value of one optimal influence.
+        trait: value of a planet with a trait (cultural, hazardous, industrial: explorable).
+        specialty: value of a technology specialty.
+        legendary: value of a legendary planet.
+        wormhole: value of a wormhole in the system.
+        distance: share of a system's value counted at 1, 2, 3... jumps (none beyond).
+        share: ``"nearest"`` (a system counts for its nearest homes, split on ties) or ``"all"``.
+        antimass: whether ships may enter asteroid fields (Antimass Deflectors).
+        nebula_exit: extra jumps to leave a nebula (movement ends in a nebula).
+        rift_bonus: whether the step out of a gravity rift is free (+1 move leaving a rift).
+    """
+
+    resources: float = 1.0
+    influence: float = 1.0
+    trait: float = 0.2
+    specialty: float = 0.5
+    legendary: float = 1.0
+    wormhole: float = 0.5
+    distance: tuple[float, ...] = (1.0, 0.6, 0.3)
+    share: str = "nearest"
+    antimass: bool = False
+    nebula_exit: int = 1
+    rift_bonus: bool = True
+    _pts: tuple[int, ...] = field(default=(), init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        names = ("resources", "influence", "trait", "specialty", "legendary", "wormhole")
+        pts = [_points(getattr(self, n), n) for n in names]
+        if not 1 <= len(self.distance) <= 6:
+            raise ConfigError("weights.distance needs 1 to 6 entries", field="weights.distance")
+        dist = [_points(w, f"distance[{i}]") for i, w in enumerate(self.distance)]
+        if self.share not in ("nearest", "all"):
+            raise ConfigError(
+                f"weights.share must be 'nearest' or 'all', not {self.share!r}", field="weights.share"
+            )
+        if not isinstance(self.nebula_exit, int) or not 0 <= self.nebula_exit <= 3:
+            raise ConfigError(
+                f"weights.nebula_exit must be 0..3 jumps, not {self.nebula_exit!r}",
+                field="weights.nebula_exit",
+            )
+        object.__setattr__(self, "_pts", (*pts, *dist))
+
+    @property
+    def reach(self) -> int:
+        """The farthest jump that still counts."""
+        return len(self.distance)
+
+    def points(self) -> dict[str, int]:
+        """The value weights in twentieths."""
+        names = ("resources", "influence", "trait", "specialty", "legendary", "wormhole")
+        return dict(zip(names, self._pts[:6], strict=True))
+
+    def distance_points(self) -> tuple[int, ...]:
+        """The distance weights in twentieths, for 1, 2, 3... jumps."""
+        return self._pts[6:]
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON types."""
+        return {f.name: getattr(self, f.name) for f in fields(self) if not f.name.startswith("_")} | {
+            "distance": list(self.distance)
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], *, field_prefix: str = "weights") -> Weights:
+        """Weights from a dict (unknown keys and wrong types raise ``ConfigError`` naming the field)."""
+        known = {f.name: f for f in fields(cls) if not f.name.startswith("_")}
+        kwargs: dict[str, Any] = {}
+        for key, value in data.items():
+            if key not in known:
+                raise ConfigError(f"unknown weight {key!r}; known: {sorted(known)}", field=f"{field_prefix}.{key}")
+            default = getattr(cls(), key)
+            if key == "distance":
+                if not isinstance(value, list | tuple) or not all(
+                    isinstance(v, int | float) and not isinstance(v, bool) for v in value
+                ):
+                    raise ConfigError(f"{key} must be a list of numbers, not {value!r}", field=f"{field_prefix}.{key}")
+                value = tuple(float(v) for v in value)
+            elif isinstance(default, bool):
+                if not isinstance(value, bool):
+                    raise ConfigError(f"{key} must be true or false, not {value!r}", field=f"{field_prefix}.{key}")
+            elif isinstance(default, int):
+                if not isinstance(value, int) or isinstance(value, bool):
+                    raise ConfigError(f"{key} must be an integer, not {value!r}", field=f"{field_prefix}.{key}")
+            elif isinstance(default, float):
+                if not isinstance(value, int | float) or isinstance(value, bool):
+                    raise ConfigError(f"{key} must be a number, not {value!r}", field=f"{field_prefix}.{key}")
+                value = float(value)
+            elif not isinstance(value, str):
+                raise ConfigError(f"{key} must be a string, not {value!r}", field=f"{field_prefix}.{key}")
+            kwargs[key] = value
+        try:
+            return cls(**kwargs)
+        except ConfigError as exc:
+            raise ConfigError(exc.message, field=exc.field.replace("weights", field_prefix, 1)) from None
+
+
+def optimal(planet: Planet) -> tuple[Fraction, Fraction]:
+    """A planet's optimal (resources, influence): the larger count, halves of each when equal."""
+    r, i = planet.resources, planet.influence
+    if r > i:
+        return Fraction(r), Fraction(0)
+    if i > r:
+        return Fraction(0), Fraction(i)
+    return Fraction(r, 2), Fraction(i, 2)
+
+
+def planet_points(planet: Planet, weights: Weights) -> int:
+    """A planet's value in fortieths (:data:`TILE_UNIT`; step 1 of the measure): exact."""
+    w = weights.points()
+    r, i = optimal(planet)
+    value = 2 * (r * w["resources"] + i * w["influence"])  # 2 x halves x twentieths: whole
+    value += 2 * w["trait"] if planet.trait else 0
+    value += 2 * w["specialty"] if planet.specialty else 0
+    value += 2 * w["legendary"] if planet.legendary else 0
+    return int(value)
+
+
+def tile_points(tile: Tile, weights: Weights) -> int:
+    """A system's value in fortieths: its planets plus its wormholes (step 1)."""
+    return sum(planet_points(p, weights) for p in tile.planets) + 2 * weights.points()["wormhole"] * len(
+        tile.wormholes
+    )
+
+
+# ------------------------------------------------------------------------------------ movement
+
+IMPASSABLE, NEBULA, RIFT, NORMAL = range(4)
+
+
+@dataclass(frozen=True, slots=True)
+class Movement:
+    """How ships move through one space (step 2 of the measure).
+
+    Attributes:
+        kind: ``NORMAL``, ``IMPASSABLE``, ``NEBULA`` or ``RIFT``.
+        wormholes: the wormhole types in the space (links to every space with the same type).
+    """
+
+    kind: int
+    wormholes: tuple[str, ...] = ()
+
+
+def movement(tile: Tile | None, weights: Weights) -> Movement:
+    """The movement class of a space holding ``tile`` (None: an empty or unfilled space)."""
+    if tile is None:
+        return Movement(NORMAL)
+    an = tile.anomalies
+    if "supernova" in an or "muaat-supernova" in an or ("asteroid-field" in an and not weights.antimass):
+        return Movement(IMPASSABLE, tile.wormholes)
+    if "nebula" in an:
+        return Movement(NEBULA, tile.wormholes)
+    if "gravity-rift" in an:
+        return Movement(RIFT, tile.wormholes)
+    return Movement(NORMAL, tile.wormholes)
+
+
+def exit_cost(here: Movement, there: Movement, weights: Weights) -> int:
+    """Jumps to step from ``here`` to ``there`` (adjacent or through a shared wormhole)."""
+    if here.kind == NEBULA:
+        return 1 + weights.nebula_exit
+    if here.kind == RIFT and weights.rift_bonus and there.kind != RIFT:
+        return 0
+    return 1
+
+
+def distances(
+    board: Board, moves: Sequence[Movement], home: Pos, weights: Weights, *, limit: int | None = None
+) -> dict[Pos, int]:
+    """Jumps from ``home`` to every space within ``limit`` (default: the weights' reach)."""
+    limit = weights.reach if limit is None else limit
+    by_type: dict[str, list[Pos]] = {}
+    for p, m in enumerate(moves):
+        if m.kind != IMPASSABLE:
+            for w in m.wormholes:
+                by_type.setdefault(w, []).append(p)
+    dist = {home: 0}
+    heap = [(0, home)]
+    while heap:
+        d, u = heapq.heappop(heap)
+        if d > dist.get(u, 1 << 30):
+            continue
+        here = moves[u]
+        targets: Iterable[Pos] = board.adjacent[u]
+        if here.wormholes:
+            targets = [*targets, *(q for w in here.wormholes for q in by_type.get(w, ()) if q != u)]
+        for v in targets:
+            there = moves[v]
+            if there.kind == IMPASSABLE:
+                continue
+            nd = d + exit_cost(here, there, weights)
+            if nd <= limit and nd < dist.get(v, 1 << 30):
+                dist[v] = nd
+                heapq.heappush(heap, (nd, v))
+    return dist
+
+
+def coefficients(
+    board: Board,
+    moves: Sequence[Movement],
+    homes: Sequence[Pos],
+    counted: Iterable[Pos],
+    weights: Weights,
+) -> list[dict[Pos, int]]:
+    """Per home, the share of each counted space's value it gets, in POINTS x SHARE_UNIT units.
+
+    Depends only on the movement classes (anomalies and wormholes), not on the planets: a search
+    that swaps two ordinary systems keeps the coefficients.
+    """
+    dist = [distances(board, moves, h, weights) for h in homes]
+    wp = weights.distance_points()
+    out: list[dict[Pos, int]] = [{} for _ in homes]
+    for p in counted:
+        ds = [d.get(p) for d in dist]
+        reached = [d for d in ds if d is not None and d >= 1]
+        if not reached:
+            continue
+        if weights.share == "all":
+            for k, d in enumerate(ds):
+                if d is not None and d >= 1:
+                    out[k][p] = wp[d - 1] * SHARE_UNIT
+            continue
+        m = min(reached)
+        nearest = [k for k, d in enumerate(ds) if d == m]
+        share = wp[m - 1] * SHARE_UNIT // len(nearest)
+        for k in nearest:
+            out[k][p] = share
+    return out
+
+
+def home_values(
+    board: Board,
+    galaxy: Mapping[Pos, TileId],
+    homes: Sequence[Pos],
+    tiles: Mapping[TileId, Tile],
+    weights: Weights,
+    *,
+    spaces: Iterable[Pos] | None = None,
+    fill: int = 0,
+) -> list[int]:
+    """Each home's value times :data:`SCALE` (exact integers).
+
+    Args:
+        board: the board.
+        galaxy: the system tile in each space (spaces missing: empty, passable, worth ``fill``).
+        homes: the home positions, in seat order.
+        tiles: the tiles by number.
+        weights: the weights.
+        spaces: the spaces in play (None: all 37); others cannot be entered and count for nobody.
+        fill: the value in fortieths of a space not yet filled (0: nothing).
+    """
+    moves, counted, points = _prepare(board, galaxy, homes, tiles, weights, fill, spaces)
+    coefs = coefficients(board, moves, homes, counted, weights)
+    return [sum(c * points[p] for p, c in co.items()) for co in coefs]
+
+
+def _prepare(
+    board: Board,
+    galaxy: Mapping[Pos, TileId],
+    homes: Sequence[Pos],
+    tiles: Mapping[TileId, Tile],
+    weights: Weights,
+    fill: int,
+    spaces: Iterable[Pos] | None,
+) -> tuple[list[Movement], list[Pos], dict[Pos, int]]:
+    n = len(board.rings)
+    in_play = set(range(n)) if spaces is None else set(spaces) | set(homes)
+    moves = [
+        movement(tiles.get(galaxy.get(p, 0)), weights) if p in in_play else Movement(IMPASSABLE)
+        for p in range(n)
+    ]
+    home_set = set(homes)
+    counted = [p for p in range(1, n) if p not in home_set and p in in_play]
+    points = {
+        p: (tile_points(tiles[galaxy[p]], weights) if galaxy.get(p, 0) in tiles else fill) for p in counted
+    }
+    return moves, counted, points
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HomeReport:
+    """What one home system has around it (the balance per seat).
+
+    Attributes:
+        home: its position.
+        value: the home value (step 3 of the measure).
+        resources: optimal resources counted in the value (weighted by distance and share).
+        influence: optimal influence counted in the value (weighted by distance and share).
+        near_resources: optimal resources of planets within 2 jumps (unweighted, unshared).
+        near_influence: optimal influence of planets within 2 jumps (unweighted, unshared).
+        systems: systems that count for this home.
+        wormholes: wormholes in systems that count for it.
+        legendary: legendary planets in systems that count for it.
+        specialties: technology specialties within 2 jumps.
+        mecatol: jumps to Mecatol Rex (None beyond 6).
+        lane_anomalies: anomalies next to the home or on every shortest way to Mecatol Rex.
+    """
+
+    home: Pos
+    value: float
+    resources: float
+    influence: float
+    near_resources: float
+    near_influence: float
+    systems: int
+    wormholes: int
+    legendary: int
+    specialties: int
+    mecatol: int | None
+    lane_anomalies: tuple[TileId, ...]
+
+
+def home_reports(
+    board: Board,
+    galaxy: Mapping[Pos, TileId],
+    homes: Sequence[Pos],
+    tiles: Mapping[TileId, Tile],
+    weights: Weights,
+    *,
+    spaces: Iterable[Pos] | None = None,
+    fill: int = 0,
+) -> list[HomeReport]:
+    """A :class:`HomeReport` per home (the numbers behind the value, for people)."""
+    moves, counted, points = _prepare(board, galaxy, homes, tiles, weights, fill, spaces)
+    coefs = coefficients(board, moves, homes, counted, weights)
+    out = []
+    for k, h in enumerate(homes):
+        co = coefs[k]
+        far = distances(board, moves, h, weights, limit=6)
+        res = inf = Fraction(0)
+        near_r = near_i = Fraction(0)
+        worm = leg = spec = 0
+        for p in counted:
+            tile = tiles.get(galaxy.get(p, 0))
+            if tile is None:
+                continue
+            c = Fraction(co.get(p, 0), POINTS * SHARE_UNIT)
+            d = far.get(p)
+            for planet in tile.planets:
+                r, i = optimal(planet)
+                res += c * r
+                inf += c * i
+                if d is not None and d <= 2:
+                    near_r += r
+                    near_i += i
+                    spec += 1 if planet.specialty else 0
+                leg += 1 if planet.legendary and c else 0
+            worm += len(tile.wormholes) if c else 0
+        out.append(
+            HomeReport(
+                home=h,
+                value=sum(c * points[p] for p, c in co.items()) / SCALE,
+                resources=float(res),
+                influence=float(inf),
+                near_resources=float(near_r),
+                near_influence=float(near_i),
+                systems=sum(1 for p in co if galaxy.get(p, 0) in tiles),
+                wormholes=worm,
+                legendary=leg,
+                specialties=spec,
+                mecatol=far.get(0),
+                lane_anomalies=_lane_anomalies(board, moves, galaxy, tiles, h, far, weights),
+            )
+        )
+    return out
+
+
+def _lane_anomalies(
+    board: Board,
+    moves: Sequence[Movement],
+    galaxy: Mapping[Pos, TileId],
+    tiles: Mapping[TileId, Tile],
+    home: Pos,
+    far: Mapping[Pos, int],
+    weights: Weights,
+) -> tuple[TileId, ...]:
+    """Anomalies next to ``home`` or on the straight lane from it to Mecatol Rex (by geometry)."""
+    lane = set(board.adjacent[home]) | set(_straight_lane(board, home))
+    found = {galaxy[p] for p in lane if galaxy.get(p, 0) in tiles and tiles[galaxy[p]].is_anomaly}
+    return tuple(sorted(found))
+
+
+def _straight_lane(board: Board, home: Pos) -> list[Pos]:
+    """The spaces between ``home`` and Mecatol Rex by plain hex distance (every shortest way)."""
+    q0, r0 = board.coords[home]
+
+    def hexdist(a: tuple[int, int], b: tuple[int, int]) -> int:
+        dq, dr = a[0] - b[0], a[1] - b[1]
+        return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+
+    total = hexdist((q0, r0), (0, 0))
+    return [
+        p
+        for p, c in enumerate(board.coords)
+        if 0 < hexdist(c, (q0, r0)) < total and hexdist(c, (q0, r0)) + hexdist(c, (0, 0)) == total
+    ]

@@ -1,0 +1,136 @@
+"""STEP 6.iii - PLACE SYSTEM TILES: the order, the rings, and the adjacency rules.
+
+rule: ti4/place-system-tiles - home systems first; then from the speaker clockwise one tile each
+into ring 1; the last player places a second tile and the order snakes back to the speaker, who
+places two; and so on until every tile is placed.
+rule: ti4/ring-order - each ring is fully built before any tile goes into the next.
+rule: ti4/anomaly-adjacency - anomalies are not placed next to one another unless there is no other
+option.
+rule: ti4/wormhole-adjacency - systems with the same type of wormhole are not placed next to one
+another unless there is no other option.
+
+"No other option" is computed exactly. Two readings are offered (``TI4State.reading``):
+``player`` (the default) - a restricted placement is legal only when every placement of every tile
+in the player's hand into the open spaces of the ring is restricted; ``tile`` - a restricted
+placement of a tile is legal when that tile has no unrestricted space (the player may still choose
+which tile to place).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from games.core.protocol import Seat
+from games.ti4.content import Board, Content, Layout, Pos, Tile, TileId
+
+__all__ = [
+    "Conflict",
+    "conflicts",
+    "current_ring",
+    "legal_placements",
+    "open_spaces",
+    "snake_seat",
+]
+
+
+def snake_seat(index: int, players: int, table: Sequence[Seat], speaker: Seat) -> Seat:
+    """The seat that places the ``index``-th tile (from 0): speaker first, clockwise, snaking.
+
+    rule: ti4/place-system-tiles - round 0 runs clockwise from the speaker to the last player,
+    round 1 back from the last player to the speaker (so each of them places twice in a row), ...
+    """
+    start = table.index(speaker)
+    rnd, k = divmod(index, players)
+    offset = k if rnd % 2 == 0 else players - 1 - k
+    return table[(start + offset) % players]
+
+
+def current_ring(galaxy: Sequence[TileId], board: Board, layout: Layout) -> int:
+    """The ring being built: the innermost ring with an empty system space (rule: ti4/ring-order);
+    0 when every system space is filled."""
+    rings = [board.rings[p] for p in layout.systems if galaxy[p] == 0]
+    return min(rings, default=0)
+
+
+def open_spaces(galaxy: Sequence[TileId], board: Board, layout: Layout) -> list[Pos]:
+    """The empty system spaces of the ring being built (rule: ti4/ring-order)."""
+    ring = current_ring(galaxy, board, layout)
+    return [p for p in layout.systems if galaxy[p] == 0 and board.rings[p] == ring]
+
+
+@dataclass(frozen=True, slots=True)
+class Conflict:
+    """A placement next to a system it may not touch.
+
+    Attributes:
+        kind: ``anomaly`` (rule: ti4/anomaly-adjacency) or the wormhole type (rule:
+            ti4/wormhole-adjacency).
+        tile: the tile placed.
+        pos: where.
+        other: the tile next to it.
+        other_pos: where that one is.
+    """
+
+    kind: str
+    tile: TileId
+    pos: Pos
+    other: TileId
+    other_pos: Pos
+
+    @property
+    def rule(self) -> str:
+        """The rule section this conflict touches."""
+        return "ti4/anomaly-adjacency" if self.kind == "anomaly" else "ti4/wormhole-adjacency"
+
+
+def clash(a: Tile, b: Tile) -> list[str]:
+    """Why ``a`` and ``b`` may not be neighbours: ``anomaly`` and/or shared wormhole types."""
+    out = ["anomaly"] if a.is_anomaly and b.is_anomaly else []
+    out += [w for w in a.wormholes if w in b.wormholes]
+    return out
+
+
+def conflicts(
+    galaxy: Sequence[TileId], board: Board, tiles: Mapping[TileId, Tile], tile: TileId, pos: Pos
+) -> list[Conflict]:
+    """The adjacency rules that placing ``tile`` at ``pos`` would touch, given the galaxy so far."""
+    t = tiles[tile]
+    if not t.is_anomaly and not t.wormholes:
+        return []
+    out = []
+    for q in board.adjacent[pos]:
+        other = galaxy[q]
+        if other > 0 and other in tiles:
+            out += [Conflict(k, tile, pos, other, q) for k in clash(t, tiles[other])]
+    return out
+
+
+def legal_placements(
+    galaxy: Sequence[TileId],
+    content: Content,
+    layout: Layout,
+    hand: Iterable[TileId],
+    reading: str,
+) -> list[tuple[TileId, Pos]]:
+    """Every legal (tile, space) for a player holding ``hand`` (sorted by tile, then space).
+
+    rule: ti4/anomaly-adjacency, rule: ti4/wormhole-adjacency - a restricted placement is legal only
+    when there is no other option (read per ``reading``; see the module docstring).
+    """
+    spaces = open_spaces(galaxy, content.board, layout)
+    tiles = content.tiles
+    free: dict[TileId, list[Pos]] = {}
+    restricted: dict[TileId, list[Pos]] = {}
+    for t in sorted(set(hand)):
+        for p in spaces:
+            bucket = restricted if conflicts(galaxy, content.board, tiles, t, p) else free
+            bucket.setdefault(t, []).append(p)
+    out: list[tuple[TileId, Pos]] = []
+    any_free = bool(free)
+    for t in sorted(set(hand)):
+        allowed = list(free.get(t, []))
+        if (reading == "player" and not any_free) or (reading == "tile" and not allowed):
+            allowed += restricted.get(t, [])
+        out += [(t, p) for p in sorted(allowed)]
+    return out

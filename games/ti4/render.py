@@ -1,0 +1,186 @@
+"""The galaxy as an SVG picture: hexes with tile numbers, planet names and resource/influence values,
+wormholes, anomalies, home systems, and a panel with the balance per seat (hand-written SVG).
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from collections.abc import Sequence
+
+from games.ti4.balance import HomeReport
+from games.ti4.content import Content, Tile, TileId
+from games.ti4.state import TI4State
+
+__all__ = ["render_svg"]
+
+R = 58.0
+"""Hex radius (centre to corner) in pixels."""
+PANEL = 330
+FILL = {
+    "blue": "#d7e6f5",
+    "red": "#f4d7d2",
+    "supernova": "#f7a35c",
+    "muaat-supernova": "#f7a35c",
+    "asteroid-field": "#b9ad9b",
+    "nebula": "#c7b5e6",
+    "gravity-rift": "#5c5470",
+    "mecatol": "#f3dc8c",
+    "empty": "#f2f2f2",
+}
+SEAT = ("#d64541", "#3a7bd5", "#2e9e5b", "#8e44ad", "#e08e0b", "#16a0a6")
+COLOR = {
+    "black": "#333333",
+    "blue": "#3a7bd5",
+    "green": "#2e9e5b",
+    "purple": "#8e44ad",
+    "red": "#d64541",
+    "yellow": "#d4ac0d",
+    "orange": "#e67e22",
+    "pink": "#e84393",
+}
+GREEK = {"alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ"}
+
+
+def _centre(content: Content, pos: int) -> tuple[float, float]:
+    q, r = content.board.coords[pos]
+    return 1.5 * R * q, math.sqrt(3) * R * (r + q / 2)
+
+
+def _hex(cx: float, cy: float, fill: str, stroke: str = "#555", width: float = 1.5, dash: str = "") -> str:
+    pts = " ".join(
+        f"{cx + R * math.cos(math.radians(60 * k)):.1f},{cy + R * math.sin(math.radians(60 * k)):.1f}" for k in range(6)
+    )
+    d = f' stroke-dasharray="{dash}"' if dash else ""
+    return f'<polygon points="{pts}" fill="{fill}" stroke="{stroke}" stroke-width="{width}"{d}/>'
+
+
+def _text(x: float, y: float, s: str, size: int = 10, weight: str = "normal", fill: str = "#222", anchor: str = "middle") -> str:
+    return (
+        f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" font-weight="{weight}" fill="{fill}" '
+        f'text-anchor="{anchor}">{html.escape(s)}</text>'
+    )
+
+
+def _tile_fill(tile: Tile) -> str:
+    if tile.id == 18:
+        return FILL["mecatol"]
+    if tile.anomalies:
+        return FILL.get(tile.anomalies[0], FILL["red"])
+    return FILL.get(tile.back, FILL["empty"])
+
+
+def _system(content: Content, tile: Tile, cx: float, cy: float) -> list[str]:
+    out = [_hex(cx, cy, _tile_fill(tile))]
+    dark = bool(tile.anomalies and tile.anomalies[0] == "gravity-rift")
+    ink = "#fff" if dark else "#222"
+    out.append(_text(cx, cy - R * 0.62, str(tile.id), 10, "bold", ink))
+    y = cy - R * 0.28
+    for p in tile.planets[:3]:
+        name = p.name if len(p.name) <= 11 else p.name[:10] + "."
+        marks = ("L" if p.legendary else "") + (p.specialty[:1].upper() if p.specialty else "")
+        out.append(_text(cx, y, f"{name} {p.resources}/{p.influence}" + (f" {marks}" if marks else ""), 9, "normal", ink))
+        y += 12
+    if tile.anomalies:
+        out.append(_text(cx, cy + R * 0.48, tile.anomalies[0].replace("-", " "), 9, "bold", ink))
+    if tile.wormholes:
+        out.append(
+            f'<circle cx="{cx + R * 0.45:.1f}" cy="{cy - R * 0.5:.1f}" r="9" fill="#fff" stroke="#222"/>'
+        )
+        out.append(_text(cx + R * 0.45, cy - R * 0.5 + 4, "".join(GREEK.get(w, w[:1]) for w in tile.wormholes[:2]), 11, "bold"))
+    del content
+    return out
+
+
+def render_svg(
+    content: Content,
+    state: TI4State,
+    reports: Sequence[HomeReport],
+    *,
+    title: str,
+    hand: Sequence[TileId] = (),
+) -> str:
+    """The SVG of ``state``'s galaxy (built from what the viewer may see)."""
+    from games.ti4.ai import spaces_in_play
+
+    spaces = spaces_in_play(state, content)
+    cx0, cy0 = 5.0 * R, 5.6 * R
+    width = int(10 * R + PANEL)
+    height = int(11.2 * R + 40)
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
+        'font-family="DejaVu Sans, sans-serif">',
+        f'<rect width="{width}" height="{height}" fill="#10131a"/>',
+        _text(12, 22, title, 14, "bold", "#eee", "start"),
+    ]
+    homes = {h: k for k, h in enumerate(state.homes) if h}
+    for pos in spaces:
+        x, y = _centre(content, pos)
+        cx, cy = cx0 + x, cy0 + y + 20
+        t = state.galaxy[pos]
+        if pos in homes:
+            out += _home(content, state, homes[pos], t, cx, cy, reports)
+        elif t > 0 and t in content.tiles:
+            out += _system(content, content.tiles[t], cx, cy)
+        else:
+            out.append(_hex(cx, cy, "#1d2330", "#667", 1.0, "4 3"))
+            out.append(_text(cx, cy + 4, str(pos), 10, "normal", "#889"))
+    out += _panel(content, state, reports, int(10 * R), hand)
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def _home(
+    content: Content, state: TI4State, seat: int, t: TileId, cx: float, cy: float, reports: Sequence[HomeReport]
+) -> list[str]:
+    colour = COLOR.get(state.colors[seat], SEAT[seat % len(SEAT)])
+    out = [_hex(cx, cy, colour, "#fff", 3.0)]
+    out.append(_text(cx, cy - R * 0.45, f"Seat {seat}{' *' if seat == state.speaker else ''}", 11, "bold", "#fff"))
+    f = content.faction(state.factions[seat]) if state.factions[seat] else None
+    if f:
+        out.append(_text(cx, cy - R * 0.12, f.name.replace("The ", "")[:16], 9, "normal", "#fff"))
+    if t > 0:
+        out.append(_text(cx, cy + R * 0.18, f"home {t}", 9, "normal", "#fff"))
+    if seat < len(reports):
+        out.append(_text(cx, cy + R * 0.5, f"{reports[seat].value:.2f}", 12, "bold", "#fff"))
+    return out
+
+
+def _panel(content: Content, state: TI4State, reports: Sequence[HomeReport], x0: int, hand: Sequence[TileId]) -> list[str]:
+    out = [_text(x0 + 10, 56, "Balance per seat (home value)", 13, "bold", "#eee", "start")]
+    y = 80
+    for k, rep in enumerate(reports):
+        colour = COLOR.get(state.colors[k], SEAT[k % len(SEAT)])
+        out.append(f'<rect x="{x0 + 10}" y="{y - 11}" width="12" height="12" fill="{colour}"/>')
+        name = state.factions[k] or "—"
+        out.append(_text(x0 + 28, y, f"Seat {k} {name}: {rep.value:.2f}", 12, "bold", "#eee", "start"))
+        out.append(
+            _text(
+                x0 + 28,
+                y + 15,
+                f"R {rep.resources:.2f}  I {rep.influence:.2f}  systems {rep.systems}  worm {rep.wormholes}  leg {rep.legendary}",
+                10,
+                "normal",
+                "#bbb",
+                "start",
+            )
+        )
+        lane = ", ".join(str(a) for a in rep.lane_anomalies) or "none"
+        jumps = "—" if rep.mecatol is None else str(rep.mecatol)
+        out.append(_text(x0 + 28, y + 28, f"Mecatol {jumps} jumps; lane anomalies {lane}", 10, "normal", "#bbb", "start"))
+        y += 46
+    if reports:
+        vals = [r.value for r in reports]
+        out.append(_text(x0 + 10, y + 6, f"gap best - worst: {max(vals) - min(vals):.2f}", 13, "bold", "#f3dc8c", "start"))
+        y += 30
+    if state.trade_goods and any(state.trade_goods):
+        goods = ", ".join(f"seat {k} +{g}" for k, g in enumerate(state.trade_goods) if g)
+        out.append(_text(x0 + 10, y, f"trade goods: {goods}", 11, "normal", "#eee", "start"))
+        y += 20
+    if hand:
+        shown = ", ".join("?" if t < 0 else str(t) for t in hand)
+        out.append(_text(x0 + 10, y, f"your hand: {shown}", 11, "normal", "#eee", "start"))
+        y += 20
+    legend = "α β wormholes · L legendary · B/C/P/W specialty · R/I = resources/influence"
+    out.append(_text(x0 + 10, y + 10, legend, 9, "normal", "#999", "start"))
+    return out
