@@ -1,0 +1,129 @@
+"""Evaluation for searches and rule-based players: projected PRESTIGE and win chances.
+
+Not a rule: an estimate. ``projected`` is each owner's PRESTIGE if the rebellion broke out now
+(``games.cytress.scoring``) plus what its assets are likely worth by the end: resources (spent on
+tubes and intel), crews still to place, crews on the mini-map ready to ascend, its lifepaths'
+income over the rounds left, and the part of an action under way already paid for. ``win_chances``
+turns the projections into a probability per seat (a softmax whose temperature shrinks as the game
+nears its end; solo: a logistic of the margin over the automa).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from games.cytress.board import CREW_PRESTIGE, TUBE_PRESTIGE
+from games.cytress.scoring import card_facts, rebellion
+from games.cytress.setup import SOLO_ROUNDS
+from games.cytress.state import (
+    AUTOMA,
+    CORPOCRAT,
+    CREW,
+    FIXER_INTEL,
+    HOOLIGANG,
+    INTEL,
+    OVER,
+    PRIVATEER,
+    ROVER,
+    TUBE,
+    CytressState,
+)
+from games.cytress.work import Ctx
+
+__all__ = ["Evaluator"]
+
+RESOURCE_VALUE = 0.75
+"""PRESTIGE per resource while rounds remain (a 2-high tube: 11 resources for 10-15 PRESTIGE)."""
+UNPLACED_CREW_VALUE = 1.0
+"""PRESTIGE per crew not yet placed (a future tube or majority)."""
+MAP_CREW_VALUE = 2.5
+"""PRESTIGE per crew on the mini-map beyond what it already scores (it may ascend)."""
+ICON_ROUND_VALUE = (0.75, 0.45, 0.5, 0.3)
+"""PRESTIGE per icon per round left, by lifepath (income, Privateer gains, discounts, ratios)."""
+TARGET_VALUE = 1.2
+"""PRESTIGE per faction target icon beyond what bounties and sets score now."""
+
+
+class Evaluator:
+    """Projections and win chances for a game (its content and caches)."""
+
+    def __init__(self, ctx: Ctx) -> None:
+        self.ctx = ctx
+        self.card_value = [self._card_value(i) for i in range(len(ctx.content.intel))]
+
+    def _card_value(self, card: int) -> float:
+        intel = self.ctx.content.intel[card]
+        return len(intel.icons) * ICON_ROUND_VALUE[intel.faction] * 2.0 + TARGET_VALUE
+
+    def rounds_left(self, s: CytressState) -> float:
+        """Rounds expected after this one: solo to round 5; else from the tube sections left
+        (about 1.5 sections per player per round), at most the variant's limit."""
+        if s.phase == OVER:
+            return 0.0
+        if s.solo:
+            return float(max(0, SOLO_ROUNDS - max(s.round, 1)))
+        if s.end_triggered:
+            return 0.0
+        left = s.tubes_left / (1.5 * s.players)
+        if s.round_limit:
+            left = min(left, float(max(0, s.round_limit - max(s.round, 1))))
+        return left
+
+    def projected(self, s: CytressState) -> list[float]:
+        """Per owner, projected final PRESTIGE."""
+        ctx = self.ctx
+        view = ctx.map(s.tiles)
+        tallies, _ = rebellion(card_facts(ctx.content, s), s.stratos, s.crew, s.tube, view.layout.adjacent)
+        if s.phase == OVER:
+            return [float(t.total) for t in tallies]
+        later = self.rounds_left(s)
+        live = 1.0 if later > 0 else 0.45  # the final round: only what this round can still buy
+        out = []
+        for o, t in enumerate(tallies):
+            v = float(t.total)
+            on_map = sum(1 for x in s.crew if x == o)
+            v += MAP_CREW_VALUE * on_map * live + UNPLACED_CREW_VALUE * s.supply[o] * live * min(1.0, later)
+            if o < s.players:
+                v += RESOURCE_VALUE * live * sum(s.res[4 * o : 4 * o + 4])
+                icons = s.icons[16 * o : 16 * o + 16]
+                for f in (CORPOCRAT, PRIVATEER, HOOLIGANG, ROVER):
+                    v += ICON_ROUND_VALUE[f] * later * sum(icons[4 * f : 4 * f + 4])
+                v += TARGET_VALUE * live * sum(t.facts.targets)
+            else:  # the automa: its deck keeps acting every round
+                v += later * 9.0 + TARGET_VALUE * live * sum(t.facts.targets)
+            out.append(v)
+        if 0 <= s.actor < s.players:
+            out[s.actor] += self._pending_credit(s, later)
+        return out
+
+    def _pending_credit(self, s: CytressState, later: float) -> float:
+        """What the action under way has paid for and not yet received (an intel card to take, a
+        crew to place, a tube to drop)."""
+        step, p = s.step, s.pending
+        if step in (INTEL, FIXER_INTEL):
+            rows = (s.intel_row[p.pad],) if step == INTEL else s.intel_row
+            values = [self.card_value[c] for row in rows for c in row if c >= 0]
+            return max(values, default=0.0) * min(1.0, 0.3 + later / 3)
+        if step == CREW:
+            return MAP_CREW_VALUE
+        if step == TUBE:
+            return CREW_PRESTIGE[p.height - 1] + 0.5 * TUBE_PRESTIGE[p.height] - MAP_CREW_VALUE
+        return 0.0
+
+    def win_chances(self, s: CytressState) -> tuple[float, ...]:
+        """Per seat, a probability of winning (summing to 1 with 2+ seats)."""
+        proj = self.projected(s)
+        later = self.rounds_left(s)
+        temperature = 4.0 + 3.0 * min(later, 4.0)
+        if s.solo:
+            margin = proj[0] - proj[AUTOMA]
+            return (1.0 / (1.0 + math.exp(-margin / temperature)),)
+        return _softmax(proj, temperature)
+
+
+def _softmax(values: Sequence[float], temperature: float) -> tuple[float, ...]:
+    top = max(values)
+    weights = [math.exp((v - top) / temperature) for v in values]
+    total = sum(weights)
+    return tuple(w / total for w in weights)

@@ -1,0 +1,549 @@
+"""The face of Cytress for people: the catalogue, readable views, the SVG, log lines and facts.
+
+Everything a seat may see of a position is public except the order of the face-down decks (and the
+reshuffle seed), which only the referee's view shows; so a seat's view is a function of its
+observation. The words are the rulebook's: factions, resources, landing pads, PRESTIGE.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from games.core.face import (
+    REFEREE,
+    SPECTATOR,
+    Catalogue,
+    ContentItem,
+    Description,
+    Fact,
+    Row,
+    Section,
+    Viewer,
+)
+from games.cytress.board import CREW_PRESTIGE, TUBE_COST, TUBE_PRESTIGE
+from games.cytress.codec import ai_card_code
+from games.cytress.content import TILE_COLUMNS, Content
+from games.cytress.notation import PAD_WORDS, seat_name
+from games.cytress.schema import state_schema
+from games.cytress.scoring import card_facts, rebellion
+from games.cytress.state import (
+    AUTOMA,
+    AUTOMA_CREW,
+    AUTOMA_MOVE,
+    AUTOMA_TUBE,
+    FACTIONS,
+    LEVELS,
+    NOBODY,
+    OVER,
+    PADS,
+    PHASE_NAMES,
+    RESOURCES,
+    STEP_NAMES,
+    CAction,
+    CytressState,
+)
+
+if TYPE_CHECKING:
+    from games.cytress.game import CytressGame
+
+__all__ = ["catalogue", "describe", "explain", "log_line", "render", "schema"]
+
+FACTION_TITLES = ("Corpocrats", "Privateers", "Hooligangs", "Rovers")
+LEVEL_WORDS = ("level 1", "level 2", "level 3")
+
+
+def schema() -> dict[str, Any]:
+    """The JSON Schema of the public form."""
+    return state_schema()
+
+
+# ---------------------------------------------------------------- the catalogue
+def catalogue(c: Content) -> Catalogue:
+    """Every component, authored items marked (rule: cytress/setup lists them)."""
+    items: list[ContentItem] = []
+    for f in range(4):
+        items.append(
+            ContentItem(
+                id=FACTIONS[f],
+                kind="faction",
+                name=c.faction_names[f],
+                text=f"{c.faction_colour[f]} hexes; scouting and spying give {RESOURCES[c.faction_resource[f]]}",
+                values={"colour": c.faction_colour[f], "resource": RESOURCES[c.faction_resource[f]]},
+                authored=c.faction_authored[f],
+            )
+        )
+    for side in c.board_sides:
+        spots = [{"resources": v, "from_players": p} for v, p in side.spots]
+        items.append(
+            ContentItem(
+                id=side.id,
+                kind="faction district board side",
+                name=f"{side.id} player side",
+                text=f"intel costs {side.intel_cost} of the faction's resource; scouting spots {spots}",
+                values={"intel_cost": side.intel_cost, "spots": spots},
+                authored=side.authored,
+            )
+        )
+    for card in c.intel:
+        icons = [RESOURCES[r] for r in card.icons]
+        items.append(
+            ContentItem(
+                id=card.code,
+                kind="intel card",
+                name=f"{c.faction_names[card.faction]} intel {card.code[-2:]}",
+                text=f"adds {', '.join(icons)} to the {FACTIONS[card.faction]} lifepath; "
+                f"targets the {FACTION_TITLES[card.target]}",
+                values={"faction": FACTIONS[card.faction], "icons": icons, "target": FACTIONS[card.target]},
+                authored=card.authored,
+            )
+        )
+    for rebel in c.rebels:
+        for k, side_icons in enumerate(rebel.sides):
+            paths = {FACTIONS[f]: [RESOURCES[r] for r in icons] for f, icons in enumerate(side_icons)}
+            items.append(
+                ContentItem(
+                    id=f"{rebel.id}-{'AB'[k]}",
+                    kind="rebel board",
+                    name=f"{rebel.name} (side {'AB'[k]})",
+                    text=f"{rebel.colour} rebel; starting lifepath icons {paths}",
+                    values={"colour": rebel.colour, "lifepaths": paths},
+                    authored=rebel.authored,
+                )
+            )
+    for tile in c.tiles:
+        rows = [
+            "".join("CPHR"[f] for f in tile.factions[r * TILE_COLUMNS : (r + 1) * TILE_COLUMNS])
+            for r in range(2)
+        ]
+        items.append(
+            ContentItem(
+                id=tile.id,
+                kind="map tile",
+                name=f"map tile {tile.id}",
+                text="hexes by faction, row by row: " + " / ".join(rows),
+                values={"rows": rows},
+                authored=tile.authored,
+            )
+        )
+    for st in c.stratolites:
+        items.append(
+            ContentItem(
+                id=st.code,
+                kind="stratolite",
+                name=st.name,
+                text=f"drops waste tubes on {FACTIONS[st.hex]} hexes, paid in {RESOURCES[st.resource]}",
+                values={"hex": FACTIONS[st.hex], "resource": RESOURCES[st.resource]},
+                authored=st.authored,
+            )
+        )
+    for b in c.bounties:
+        per = 2 if b.tier == 1 else 1
+        items.append(
+            ContentItem(
+                id=b.code,
+                kind="enforcer bounty",
+                name=f"tier {b.tier} bounty on the {FACTION_TITLES[b.faction]}",
+                text=f"{per} PRESTIGE per {FACTIONS[b.faction]} target icon; benefit: a crew on a "
+                f"{FACTIONS[b.hex]} hex, or pay 5 {RESOURCES[b.resource]} to move a crew up one level",
+                values={
+                    "faction": FACTIONS[b.faction],
+                    "tier": b.tier,
+                    "hex": FACTIONS[b.hex],
+                    "resource": RESOURCES[b.resource],
+                },
+                authored=b.authored,
+            )
+        )
+    for m in c.market:
+        arrows = [f"{RESOURCES[g]} -> {RESOURCES[t]}" for g, t in m.arrows]
+        items.append(
+            ContentItem(
+                id=m.id,
+                kind="trade market side",
+                name=f"Cytress district board side {m.id}",
+                text="trades " + ", ".join(arrows) + "; glow -> creds, tech or ammo",
+                values={"arrows": arrows},
+                authored=m.authored,
+            )
+        )
+    for h in (1, 2, 3):
+        items.append(
+            ContentItem(
+                id=f"tube-{h}",
+                kind="waste tube",
+                name=f"{h}-high waste tube",
+                text=f"costs {TUBE_COST[h]}; its crew ascends to level {h} ({CREW_PRESTIGE[h - 1]} PRESTIGE); "
+                f"controlling it scores {TUBE_PRESTIGE[h]}",
+                values={
+                    "cost": TUBE_COST[h],
+                    "crew_prestige": CREW_PRESTIGE[h - 1],
+                    "tube_prestige": TUBE_PRESTIGE[h],
+                },
+            )
+        )
+    for p, words in enumerate(PAD_WORDS):
+        items.append(ContentItem(id=PADS[p], kind="landing pad", name=words))
+    for card in range(16):
+        items.append(
+            ContentItem(
+                id=ai_card_code(card),
+                kind="AI action card",
+                name=f"AI action card: {FACTION_TITLES[card // 4]}",
+                text="on the AI tracker board" if card % 4 < 3 else "in the AI action deck at setup",
+                values={"faction": FACTIONS[card // 4]},
+                authored=card % 4 == 3,
+            )
+        )
+    notes = (
+        "The rulebook prints the rules, the tube costs and the PRESTIGE tables but no card list, map tile "
+        "or board value: the intel cards, Stratolites, tiles and layouts, rebel boards' icons, board values, "
+        "bounty benefits and the second market side are authored (marked). Load your own pack with "
+        "content_path=."
+    )
+    return Catalogue(game="cytress", version=c.version, items=tuple(items), notes=notes)
+
+
+# ---------------------------------------------------------------- describe
+def _who(s: CytressState, owner: int) -> str:
+    return seat_name(owner, s.players)
+
+
+def step_text(game: CytressGame, s: CytressState) -> str:
+    """The open decision in the rulebook's words, with what the action has chosen so far."""
+    if s.phase == OVER:
+        scores = game.scores(s)
+        best = max(scores)
+        top = [o for o, x in enumerate(scores) if x == best]
+        names = " and ".join(_who(s, o) for o in top)
+        if s.solo and not scores[0] > scores[AUTOMA]:
+            return f"game over: the automa {scores[AUTOMA]} - seat 0 {scores[0]} PRESTIGE: no win for seat 0"
+        return f"game over: {names} {'rule' if len(top) > 1 else 'rules'} Stratos with {best} PRESTIGE"
+    p = s.pending
+    what = STEP_NAMES[s.step]
+    if p.pad >= 0:
+        what = f"{PAD_WORDS[p.pad]}: {what}"
+    if s.step in (AUTOMA_CREW, AUTOMA_MOVE, AUTOMA_TUBE):
+        what = f"{what} (the automa's checklist is tied)"
+    return f"{_who(s, s.actor)}: {what}"
+
+
+def _cell(s: CytressState, h: int, faction: int) -> str:
+    letter = "CPHR"[faction]
+    if s.tube[h]:
+        return f"{letter}^{s.tube[h]}"
+    o = s.crew[h]
+    if o == NOBODY:
+        return f"{letter}. "
+    return f"{letter}{'A' if s.solo and o == AUTOMA else o} "
+
+
+def _map_lines(game: CytressGame, s: CytressState) -> list[str]:
+    view = game.ctx.map(s.tiles)
+    rows: dict[int, dict[int, int]] = {}
+    for h, (col, row) in enumerate(view.layout.coords):
+        rows.setdefault(row, {})[col] = h
+    width = max(c for c, _ in view.layout.coords) + 1
+    lines = []
+    for row in sorted(rows):
+        cells = [
+            _cell(s, rows[row][c], view.faction[rows[row][c]]) if c in rows[row] else "   "
+            for c in range(width)
+        ]
+        lines.append(f"{row + 1:>2} " + ("  " if row % 2 else "") + " ".join(cells).rstrip())
+    header = "   " + " ".join(f"{chr(65 + c)}  " for c in range(width)).rstrip()
+    return [header, *lines]
+
+
+def _stratos_line(s: CytressState) -> str:
+    parts = []
+    for level in (3, 2, 1):
+        counts = [f"{_short(s, o)}{s.stratos[LEVELS * o + level - 1]}" for o in range(s.owners)]
+        parts.append(f"L{level} " + " ".join(counts))
+    return " | ".join(parts)
+
+
+def _short(s: CytressState, o: int) -> str:
+    return "A:" if s.solo and o == AUTOMA else f"{o}:"
+
+
+def _seat_row(game: CytressGame, s: CytressState, seat: int, viewer: Viewer) -> Row:
+    c = game.pack
+    res = " ".join(f"{s.res[4 * seat + r]}{RESOURCES[r][0]}" for r in range(4))
+    paths = "/".join(str(len(s.paths[4 * seat + f])) for f in range(4))
+    extra = []
+    if s.bounties[seat]:
+        extra.append("bounty " + ",".join(c.bounties[b].code for b in s.bounties[seat]))
+    if s.reserved[seat] != NOBODY:
+        extra.append("reserved " + c.stratolites[s.reserved[seat]].code)
+    side = "?" if s.sides[seat] < 0 else "AB"[s.sides[seat]]
+    rebel = c.rebels[s.rebels[seat]]
+    label = f"{'>' if s.actor == seat and s.phase != OVER else ' '}seat {seat}{' (you)' if viewer == seat else ''}"
+    value = (
+        f"{rebel.name} {side}, {res}; paths {paths}; crews {s.supply[seat]}; "
+        f"transports {s.transports[seat]}+{s.on_stratos[seat]}"
+        + ("; " + "; ".join(extra) if extra else "")
+        + ("; first" if s.first == seat and not s.solo else "")
+    )
+    return Row(label=label, value=value, seat=seat)
+
+
+def describe(game: CytressGame, s: CytressState, viewer: Viewer) -> Description:
+    """What ``viewer`` may see: everything but deck order (the referee sees that too)."""
+    c = game.pack
+    if 0 <= viewer < s.players:
+        s = game.observation(s, viewer)
+    headline = f"Cytress, {'solo, ' if s.solo else ''}round {s.round}: {PHASE_NAMES[s.phase]}"
+    if s.phase != OVER:
+        headline += f", {_who(s, s.actor)} to move"
+    board_rows = [Row(label="Stratos", value=_stratos_line(s))]
+    side = c.board_sides[s.board_side]
+    for f in range(4):
+        cards = " ".join(c.intel[x].code if x != NOBODY else "--" for x in s.intel_row[f])
+        cost = f"{side.intel_cost}{RESOURCES[c.faction_resource[f]][0]}"
+        board_rows.append(
+            Row(label=FACTION_TITLES[f], value=f"{cards} ({cost}, deck {len(s.intel_deck[f])})")
+        )
+    strat = " ".join(c.stratolites[x].code if x != NOBODY else "--" for x in s.strat_row)
+    bounties = " ".join(c.bounties[st[0]].code for st in s.bounty_stack if st) or "none"
+    board_rows.append(Row(label="Stratolites", value=f"{strat}; bounties {bounties}"))
+    board_rows.append(
+        Row(
+            label="Tubes",
+            value=f"{s.tubes_left} near Stratos, {s.tubes_box} in the box"
+            + ("; final round" if s.end_triggered else ""),
+        )
+    )
+    sections = [
+        Section(title="Mini-map (C/P/H/R hex, crew seat, ^ tube height)", lines=(), rows=()),
+        Section(title="Board", rows=tuple(board_rows)),
+        Section(title="Rebels", rows=tuple(_seat_row(game, s, seat, viewer) for seat in range(s.players))),
+    ]
+    map_section = Section(
+        title=sections[0].title, rows=tuple(Row(label="", value=x) for x in _map_lines(game, s))
+    )
+    sections[0] = map_section
+    if s.automa is not None:
+        a = s.automa
+        left = "/".join(str(len(t)) for t in a.tracker)
+        sections[2] = Section(
+            title="Rebels",
+            rows=(
+                *sections[2].rows,
+                Row(
+                    label=" automa",
+                    value=f"intel {len(a.intel)}; crews {s.supply[AUTOMA]}; tracker {left}; deck {len(a.deck)}"
+                    + (
+                        f"; bounty {','.join(c.bounties[b].code for b in s.bounties[AUTOMA])}"
+                        if s.bounties[AUTOMA]
+                        else ""
+                    ),
+                    seat=None,
+                ),
+            ),
+        )
+    if viewer == REFEREE:
+        decks = "; ".join(
+            f"{FACTIONS[f][:3]} " + " ".join(c.intel[x].code for x in s.intel_deck[f][:3]) for f in range(4)
+        )
+        nxt = " ".join(c.stratolites[x].code for x in s.strat_deck[:3])
+        lines = [f"next intel: {decks}", f"next Stratolites: {nxt}"]
+        if s.automa is not None:
+            lines.append("AI action deck: " + " ".join(ai_card_code(x) for x in s.automa.deck))
+        sections.append(Section(title="Face-down (referee only)", lines=tuple(lines)))
+    return Description(
+        game="cytress", viewer=viewer, headline=headline, step=step_text(game, s), sections=tuple(sections)
+    )
+
+
+# ---------------------------------------------------------------- render (SVG)
+FACTION_FILL = ("#e8cf5a", "#6f9fd8", "#d9705f", "#7dbf72")
+OWNER_FILL = ("#1f7a3a", "#1f4fa0", "#b0242a", "#6b3fa0", "#d9731f", "#444444")
+HEX_R = 22.0
+
+
+def _hex_points(cx: float, cy: float, r: float) -> str:
+    pts = []
+    for k in range(6):
+        ang = math.radians(60 * k - 30)
+        pts.append(f"{cx + r * math.cos(ang):.1f},{cy + r * math.sin(ang):.1f}")
+    return " ".join(pts)
+
+
+def _owner_fill(game: CytressGame, s: CytressState, o: int) -> str:
+    colour = game.pack.rebels[s.rebels[o]].colour
+    named = {"green": 0, "blue": 1, "red": 2, "purple": 3, "orange": 4}
+    return OWNER_FILL[named.get(colour, 5)]
+
+
+def render(game: CytressGame, s: CytressState, viewer: Viewer) -> str:
+    """The mini-map (hexes in faction colours, crews, tubes with their height), Stratos' three
+    levels with each owner's crews, and the rebels' resources, as ``viewer`` may see them."""
+    if 0 <= viewer < s.players:
+        s = game.observation(s, viewer)
+    view = game.ctx.map(s.tiles)
+    w3 = HEX_R * 3**0.5
+    out: list[str] = []
+    map_w = (max(c for c, _ in view.layout.coords) + 1.5) * w3 + 20
+    map_h = (max(r for _, r in view.layout.coords) + 1) * HEX_R * 1.5 + HEX_R + 20
+    width = int(map_w + 330)
+    height = int(max(map_h + 150, 140 + 22 * s.players + 250))
+    out.append(
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
+        'font-family="DejaVu Sans, sans-serif" font-size="11">'
+    )
+    out.append(f'<rect width="{width}" height="{height}" fill="#15161c"/>')
+    title = html.escape(describe(game, s, viewer if viewer != REFEREE else SPECTATOR).headline)
+    out.append(f'<text x="12" y="20" font-size="14" font-weight="bold" fill="#f0f0f0">{title}</text>')
+    top = 40.0
+    for h, (col, row) in enumerate(view.layout.coords):
+        cx = 10 + w3 * (col + 0.5 + (0.5 if row % 2 else 0))
+        cy = top + HEX_R + row * HEX_R * 1.5
+        out.append(
+            f'<polygon points="{_hex_points(cx, cy, HEX_R - 1)}" fill="{FACTION_FILL[view.faction[h]]}" '
+            'stroke="#222" stroke-width="1.5"/>'
+        )
+        out.append(
+            f'<text x="{cx:.1f}" y="{cy + HEX_R - 5:.1f}" font-size="8" text-anchor="middle" fill="#333">'
+            f"{view.layout.labels[h]}</text>"
+        )
+        if s.tube[h]:
+            t = s.tube[h]
+            out.append(
+                f'<rect x="{cx - 6:.1f}" y="{cy - 4 - 5 * t:.1f}" width="12" height="{5 * t + 8}" fill="#8a8f99" '
+                'stroke="#222"/>'
+            )
+            out.append(
+                f'<text x="{cx:.1f}" y="{cy + 3:.1f}" text-anchor="middle" font-weight="bold">{t}</text>'
+            )
+        elif s.crew[h] != NOBODY:
+            o = s.crew[h]
+            out.append(
+                f'<circle cx="{cx:.1f}" cy="{cy - 2:.1f}" r="8" fill="{_owner_fill(game, s, o)}" stroke="#fff"/>'
+            )
+            mark = "A" if s.solo and o == AUTOMA else str(o)
+            out.append(f'<text x="{cx:.1f}" y="{cy + 2:.1f}" text-anchor="middle" fill="#fff">{mark}</text>')
+    # Stratos: three levels, widest at the bottom
+    sx = map_w + 10
+    for k, level in enumerate((3, 2, 1)):
+        y = 40 + 34 * k
+        wlev = 180 + 40 * k
+        x0 = sx + (260 - wlev) / 2
+        out.append(
+            f'<rect x="{x0:.1f}" y="{y}" width="{wlev}" height="28" rx="6" fill="#2c3140" stroke="#7d8aa8"/>'
+        )
+        out.append(f'<text x="{x0 + 6:.1f}" y="{y + 17}" fill="#cfd6e6">L{level}</text>')
+        for o in range(s.owners):
+            cnt = s.stratos[LEVELS * o + level - 1]
+            for i in range(cnt):
+                out.append(
+                    f'<circle cx="{x0 + 34 + 11 * (i + 4 * o):.1f}" cy="{y + 14}" r="4.5" '
+                    f'fill="{_owner_fill(game, s, o)}" stroke="#fff" stroke-width="0.6"/>'
+                )
+    # the rebels
+    y = 160.0
+    for seat in range(s.players):
+        res = "  ".join(f"{RESOURCES[r]} {s.res[4 * seat + r]}" for r in range(4))
+        paths = "/".join(str(len(s.paths[4 * seat + f])) for f in range(4))
+        out.append(f'<circle cx="{sx + 6}" cy="{y - 4}" r="5" fill="{_owner_fill(game, s, seat)}"/>')
+        out.append(
+            f'<text x="{sx + 16}" y="{y}" fill="#e8e8e8">seat {seat}: {res}; paths {paths}; '
+            f"crews {s.supply[seat]}</text>"
+        )
+        y += 22
+    if s.automa is not None:
+        out.append(f'<circle cx="{sx + 6}" cy="{y - 4}" r="5" fill="{_owner_fill(game, s, AUTOMA)}"/>')
+        out.append(
+            f'<text x="{sx + 16}" y="{y}" fill="#e8e8e8">automa: intel {len(s.automa.intel)}; crews '
+            f"{s.supply[AUTOMA]}</text>"
+        )
+        y += 22
+    c = game.pack
+    for f in range(4):
+        cards = " ".join(c.intel[x].code if x != NOBODY else "--" for x in s.intel_row[f])
+        out.append(f'<rect x="{sx}" y="{y - 9}" width="10" height="10" fill="{FACTION_FILL[f]}"/>')
+        out.append(f'<text x="{sx + 16}" y="{y}" fill="#e8e8e8">{FACTION_TITLES[f]}: {cards}</text>')
+        y += 18
+    strat = " ".join(c.stratolites[x].code if x != NOBODY else "--" for x in s.strat_row)
+    out.append(f'<text x="{sx}" y="{y}" fill="#e8e8e8">Stratolites: {strat}</text>')
+    y += 18
+    out.append(
+        f'<text x="{sx}" y="{y}" fill="#e8e8e8">Tubes: {s.tubes_left} near Stratos, {s.tubes_box} in the box</text>'
+    )
+    out.append(f'<text x="12" y="{height - 10}" fill="#bbbbbb">{html.escape(step_text(game, s))}</text>')
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+# ---------------------------------------------------------------- log lines
+def log_line(game: CytressGame, s: CytressState, a: CAction, viewer: Viewer) -> str:
+    """One sentence, as an online table writes its log (nothing in an action is hidden)."""
+    if s.phase == OVER:
+        return "The game is over."
+    c = game.pack
+    who = _who(s, s.actor).capitalize()
+    k, x = a.kind, a.arg
+    text = game.action_to_text(s, a)
+    if k == "pad" and x < 4:
+        resource = RESOURCES[c.faction_resource[x]]
+        return f"{who} meets the {FACTION_TITLES[x]} and pays their intel cost in {resource}."
+    if k == "pad":
+        return f"{who} sends a transport to {PADS[x]}: {text}."
+    if k == "intel":
+        card = c.intel[x]
+        return f"{who} takes {card.code} onto the {FACTIONS[card.faction]} lifepath (targets the {FACTION_TITLES[card.target]})."
+    if k == "height":
+        return f"{who} pays for a {x}-high waste tube in {RESOURCES[s.pending.resource]}."
+    if k == "tube":
+        return f"{who} drops a {s.pending.height}-high waste tube at {game.ctx.map(s.tiles).layout.labels[x]}; the crew ascends."
+    if k == "amount":
+        give, get = divmod(s.pending.trade, 4)
+        return f"{who} trades {x} {RESOURCES[give]} for {RESOURCES[get]}."
+    if k.startswith("automa"):
+        return f"{who} decides the automa's tie: {text}."
+    if k == "scout":
+        return f"{who} scouts the {FACTION_TITLES[x // 2]} (spot {x % 2 + 1})."
+    return f"{who}: {text}."
+
+
+# ---------------------------------------------------------------- explain
+def explain(game: CytressGame, s: CytressState, a: CAction) -> Sequence[Fact]:
+    """What the move gains and costs for the mover, the same labels on every candidate."""
+    seat = s.actor
+    if s.phase == OVER or seat < 0:
+        return ()
+    after = game.apply_trusted(s, a)
+    before_now = game.scores(s)[seat]
+    after_now = game.scores(after)[seat]
+    proj_before = game.evaluator.projected(s)[seat]
+    proj_after = game.evaluator.projected(after)[seat]
+    spent = sum(s.res[4 * seat : 4 * seat + 4]) - sum(after.res[4 * seat : 4 * seat + 4])
+    view = game.ctx.map(after.tiles)
+    tallies, _ = rebellion(
+        card_facts(game.pack, after), after.stratos, after.crew, after.tube, view.layout.adjacent
+    )
+    mine = tallies[seat]
+    others = [t.total for t in tallies if t.owner != seat]
+    margin = mine.total - max(others) if others else 0
+    chance = game.heuristic(after)[seat] if after.phase != OVER else game.returns(after)[seat]
+    return (
+        Fact(
+            label="PRESTIGE if the rebellion broke out now",
+            value=float(after_now - before_now),
+            unit="PRESTIGE",
+            better=1,
+        ),
+        Fact(
+            label="projected PRESTIGE change",
+            value=round(proj_after - proj_before, 2),
+            unit="PRESTIGE",
+            better=1,
+        ),
+        Fact(label="resources spent", value=float(spent), unit="resources", better=-1),
+        Fact(label="crews on Stratos", value=float(sum(mine.crews)), unit="crews", better=1),
+        Fact(label="waste tubes controlled", value=float(len(mine.tubes)), unit="tubes", better=1),
+        Fact(label="margin over the best rival now", value=float(margin), unit="PRESTIGE", better=1),
+        Fact(label="win chance (estimate)", value=round(float(chance), 4), unit="probability", better=1),
+    )

@@ -1,0 +1,152 @@
+"""The round: who decides next, and the automatic phases between decisions.
+
+rule: cytress/core-concepts - each round has 4 phases: 1 income (simultaneous), 2 scout districts
+(in turn order), 3 travel (in turn order; 3B extra travel), 4 reset (simultaneous).
+rule: cytress/phase-3b-extra-travel - after all transports have moved, each transport left on Stratos
+takes one more travel action (not the Stratolites), one at a time in turn order from the current
+first player.
+rule: cytress/phase-4-reset - discard the rightmost Stratolite, slide the others right and fill the
+leftmost slot; leaders and transports go home; the first player marker's holder starts the next
+round, unless the game end was triggered (rule: cytress/game-end-trigger): then the rebellion.
+rule: cytress/solo-game-end - a solo game ends after round 5.
+
+:func:`advance` runs these automatic steps (and the automa's turns) until a seat must decide.
+"""
+
+from __future__ import annotations
+
+from games.cytress import automa
+from games.cytress.board import STRAT_ROW, draw_stratolite
+from games.cytress.content import Content
+from games.cytress.economy import income
+from games.cytress.scouting import scout_options, scouts_per_round
+from games.cytress.setup import TRANSPORTS
+from games.cytress.state import (
+    CHOOSE_SIDE,
+    EXTRA,
+    NONE,
+    OVER,
+    PAD,
+    SCOUT,
+    SCOUT_SPOT,
+    SIDES,
+    TRAVEL,
+)
+from games.cytress.work import Work
+
+__all__ = ["advance", "reset", "start_round"]
+
+
+def advance(content: Content, w: Work) -> None:
+    """Run automatic steps until a seat decides or the game is over."""
+    while w.step == NONE and w.phase != OVER:
+        if w.phase == SIDES:
+            _next_side(content, w)
+        elif w.phase == SCOUT:
+            _next_scout(content, w)
+        elif w.phase == TRAVEL:
+            _next_travel(content, w)
+        else:
+            _next_extra(content, w)
+
+
+def _next_side(content: Content, w: Work) -> None:
+    """rule: cytress/solo-setup - each player chooses which side of their rebel board to play
+    (reading for every player count: in turn order from the first player, at the start)."""
+    n = w.players
+    while w.turn < n:
+        seat = (w.first + w.turn) % n
+        if w.sides[seat] < 0:
+            w.step, w.actor = CHOOSE_SIDE, seat
+            return
+        w.turn += 1
+    start_round(content, w)
+
+
+def start_round(content: Content, w: Work) -> None:
+    """A new round: phase 1 income (rule: cytress/phase-1-income), then scouting from the first
+    player."""
+    w.round += 1
+    income(w)
+    w.phase, w.turn, w.phase_first = SCOUT, 0, w.first
+    w.transports = (TRANSPORTS,) * w.players
+
+
+def _next_scout(content: Content, w: Work) -> None:
+    """rule: cytress/phase-2-scout - in clockwise order from the first player; with 2-3 players
+    every leader scouts twice (all once, then again); solo: the automa, you, the automa, you
+    (rule: cytress/solo-gameplay). A seat with no open spot skips its scout."""
+    n = w.players
+    if w.solo:
+        if w.turn >= 4:
+            _start_travel(w)
+        elif w.turn % 2 == 0:
+            (automa.scout_first if w.turn == 0 else automa.scout_second)(content, w)
+            w.turn += 1
+        elif scout_options(content, w.board_side, n, w.leader, 0):
+            w.step, w.actor = SCOUT_SPOT, 0
+        else:
+            w.turn += 1
+        return
+    if w.turn >= scouts_per_round(n) * n:
+        _start_travel(w)
+        return
+    seat = (w.phase_first + w.turn) % n
+    if scout_options(content, w.board_side, n, w.leader, seat):
+        w.step, w.actor = SCOUT_SPOT, seat
+    else:
+        w.turn += 1
+
+
+def _start_travel(w: Work) -> None:
+    """rule: cytress/phase-3a-travel - from the first player, one transport at a time."""
+    w.phase, w.turn, w.phase_first = TRAVEL, 0, w.first
+
+
+def _next_travel(content: Content, w: Work) -> None:
+    """rule: cytress/phase-3a-travel - players take turns moving one transport until all 3 of each
+    have moved; solo: the automa's turn, then yours, three times (rule: cytress/solo-gameplay)."""
+    n = w.players
+    total = 2 * TRANSPORTS if w.solo else TRANSPORTS * n
+    if w.turn >= total:
+        w.phase, w.turn = EXTRA, w.first % n  # rule: cytress/phase-3b-extra-travel
+        return
+    if w.solo:
+        if w.turn % 2 == 0:
+            if automa.run_turn(content, w):
+                w.turn += 1
+            return
+        w.step, w.actor = PAD, 0
+        return
+    w.step, w.actor = PAD, (w.phase_first + w.turn) % n
+
+
+def _next_extra(content: Content, w: Work) -> None:
+    """rule: cytress/phase-3b-extra-travel - the next seat (from ``turn``, in turn order) with a
+    transport on Stratos takes an extra travel action; none left: reset."""
+    n = w.players
+    for k in range(n):
+        seat = (w.turn + k) % n
+        if w.on_stratos[seat] > 0:
+            w.step, w.actor = PAD, seat
+            return
+    reset(content, w)
+
+
+def reset(content: Content, w: Work) -> None:
+    """rule: cytress/phase-4-reset - the Stratolites move on, leaders and transports go home; the
+    rebellion follows the round that triggered the end (or the last round of the variant's limit;
+    solo: round 5)."""
+    row = w.strat_row_()
+    if row[STRAT_ROW - 1] >= 0:
+        w.strat_discard_().append(row[STRAT_ROW - 1])
+    for i in range(STRAT_ROW - 1, 0, -1):
+        row[i] = row[i - 1]
+    row[0] = draw_stratolite(w)
+    w.leader = (-1,) * w.owners
+    w.transports = (0,) * w.players
+    w.on_stratos = (0,) * w.players
+    if w.end_triggered or (w.round_limit and w.round >= w.round_limit):
+        w.phase, w.actor, w.turn = OVER, -1, 0
+        return
+    start_round(content, w)

@@ -1,0 +1,50 @@
+"""Taking faction intel cards (rule: cytress/meet-a-faction, step "Take INTEL"; the fixer's free
+card: rule: cytress/meet-the-fixer; the automa's: rule: cytress/solo-ai-actions)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from games.cytress.content import Content
+from games.cytress.state import NOBODY
+from games.cytress.work import Work
+
+__all__ = ["face_up", "take_from_row", "take_intel"]
+
+
+def face_up(rows: Sequence[tuple[int, ...]], faction: int = -1) -> list[int]:
+    """The face-up intel cards of ``faction`` (-1: of every faction board), top first."""
+    if faction >= 0:
+        return [c for c in rows[faction] if c != NOBODY]
+    return [c for row in rows for c in row if c != NOBODY]
+
+
+def take_from_row(content: Content, w: Work, card: int) -> None:
+    """Take ``card`` from its faction board and refill the empty slot from the top of that
+    faction's deck if possible (an empty deck leaves the slot empty)."""
+    f = content.intel[card].faction
+    rows = w.intel_row_()
+    row = list(rows[f])
+    slot = row.index(card)
+    deck = w.intel_deck[f]
+    if deck:
+        row[slot] = deck[0]
+        w.intel_deck_()[f] = deck[1:]
+    else:
+        row[slot] = NOBODY
+    rows[f] = tuple(row)
+
+
+def take_intel(content: Content, w: Work, seat: int, card: int) -> None:
+    """rule: cytress/meet-a-faction - move ``card`` onto the end of the matching lifepath (its
+    faction's) and refill its slot; its icons count from now on (rule:
+    cytress/lifepaths-factions)."""
+    take_from_row(content, w, card)
+    intel = content.intel[card]
+    paths = w.paths_()
+    i = 4 * seat + intel.faction
+    paths[i] = (*paths[i], card)
+    icons = w.icons_()
+    base = 16 * seat + 4 * intel.faction
+    for r in intel.icons:
+        icons[base + r] += 1

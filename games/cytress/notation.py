@@ -1,0 +1,185 @@
+"""Cytress notation: every decision in the rulebook's words, and the state's text form.
+
+Actions (``CAction``) read as a table says them::
+
+    play side A                      scout corpocrat spot 1          meet the privateers
+    meet a stratolite                meet the renegade               meet the enforcers
+    meet the fixer                   meet the merchant               take intel COR07
+    place crew at C4                 spy on seat 2 / spy on the automa / do not spy
+    use stratolite S07               pay the renegade in tech        tube height 2
+    drop tube at C4                  take bounty B1-COR              no benefit / send crew /
+    ascend crew from level 1         reserve stratolite S03          keep reservation
+    trade glow for creds             give 4                          done trading
+    automa crew at C4                automa moves crew from C4       automa tube at C4
+
+Hex ids are the layout's column letter and row number; cards are their pack codes. The state's text
+form is ``cytress `` followed by the public form (``to_dict``) as compact JSON.
+"""
+
+from __future__ import annotations
+
+from games.cytress.board import act
+from games.cytress.content import Content, Layout
+from games.cytress.state import FACTIONS, RESOURCES, CAction
+from games.cytress.undercity import BENEFIT_ASCEND_1, BENEFIT_ASCEND_2, BENEFIT_CREW, BENEFIT_NONE
+from games.errors import NotationError
+
+__all__ = ["action_text", "parse_action_text", "seat_name"]
+
+PAD_WORDS: tuple[str, ...] = (
+    "meet the corpocrats",
+    "meet the privateers",
+    "meet the hooligangs",
+    "meet the rovers",
+    "meet a stratolite",
+    "meet the renegade",
+    "meet the enforcers",
+    "meet the fixer",
+    "meet the merchant",
+)
+"""rule: cytress/phase-3a-travel - the 9 landing pads, as ``meet ...`` (``PADS`` order)."""
+BENEFIT_WORDS: dict[int, str] = {
+    BENEFIT_NONE: "no benefit",
+    BENEFIT_CREW: "send crew",
+    BENEFIT_ASCEND_1: "ascend crew from level 1",
+    BENEFIT_ASCEND_2: "ascend crew from level 2",
+}
+_FIXED: dict[str, CAction] = {
+    "do not spy": act("nospy"),
+    "keep reservation": act("keep"),
+    "done trading": act("done"),
+    **{text: act("pad", p) for p, text in enumerate(PAD_WORDS)},
+    **{text: act("benefit", b) for b, text in BENEFIT_WORDS.items()},
+}
+HINT = (
+    "e.g. 'scout corpocrat spot 1', 'meet the fixer', 'take intel COR07', 'place crew at C4', "
+    "'drop tube at C4', 'trade glow for creds', 'give 4'"
+)
+
+
+def seat_name(owner: int, players: int) -> str:
+    """``seat 2``, or ``the automa`` (owner 1 in solo mode)."""
+    return "the automa" if players == 1 and owner == 1 else f"seat {owner}"
+
+
+def action_text(content: Content, layout: Layout, players: int, a: CAction) -> str:
+    """The notation of ``a``."""
+    k, x = a.kind, a.arg
+    lab = layout.labels
+    if k == "side":
+        return f"play side {'AB'[x]}"
+    if k == "scout":
+        return f"scout {FACTIONS[x // 2]} spot {x % 2 + 1}"
+    if k == "pad":
+        return PAD_WORDS[x]
+    if k == "intel":
+        return f"take intel {content.intel[x].code}"
+    if k == "crew":
+        return f"place crew at {lab[x]}"
+    if k == "spy":
+        return f"spy on {seat_name(x, players)}"
+    if k == "nospy":
+        return "do not spy"
+    if k == "stratolite":
+        return f"use stratolite {content.stratolites[x].code}"
+    if k == "pay":
+        return f"pay the renegade in {RESOURCES[x]}"
+    if k == "height":
+        return f"tube height {x}"
+    if k == "tube":
+        return f"drop tube at {lab[x]}"
+    if k == "bounty":
+        return f"take bounty {content.bounties[x].code}"
+    if k == "benefit":
+        return BENEFIT_WORDS[x]
+    if k == "reserve":
+        return f"reserve stratolite {content.stratolites[x].code}"
+    if k == "keep":
+        return "keep reservation"
+    if k == "trade":
+        return f"trade {RESOURCES[x // 4]} for {RESOURCES[x % 4]}"
+    if k == "amount":
+        return f"give {x}"
+    if k == "done":
+        return "done trading"
+    if k == "automa-crew":
+        return f"automa crew at {lab[x]}"
+    if k == "automa-move":
+        return f"automa moves crew from {lab[x]}"
+    if k == "automa-tube":
+        return f"automa tube at {lab[x]}"
+    raise NotationError(f"unknown action kind {k!r}", field="action")
+
+
+def _is_number(word: str) -> bool:
+    return word.isascii() and word.isdigit() and len(word) <= 3
+
+
+def _bad(text: str) -> NotationError:
+    shown = text if len(text) <= 80 else text[:80] + "..."
+    return NotationError(f"{shown!r} is not a cytress action; {HINT}", field="action")
+
+
+def parse_action_text(content: Content, layout: Layout, players: int, text: str) -> CAction:
+    """Parse an action's notation (``NotationError`` when it does not parse)."""
+    if not isinstance(text, str):
+        raise NotationError(f"an action's notation is a string, not {type(text).__name__}", field="action")
+    t = " ".join(text.strip().lower().split())
+    if t in _FIXED:
+        return _FIXED[t]
+    words = t.split(" ")
+    last = words[-1]
+    hexes = {label.lower(): i for i, label in enumerate(layout.labels)}
+    if t.startswith("play side ") and last in ("a", "b") and len(words) == 3:
+        return act("side", "ab".index(last))
+    if (
+        words[0] == "scout"
+        and len(words) == 4
+        and words[1] in FACTIONS
+        and words[2] == "spot"
+        and last in ("1", "2")
+    ):
+        return act("scout", 2 * FACTIONS.index(words[1]) + int(last) - 1)
+    for prefix, kind in (
+        ("place crew at", "crew"),
+        ("drop tube at", "tube"),
+        ("automa crew at", "automa-crew"),
+        ("automa moves crew from", "automa-move"),
+        ("automa tube at", "automa-tube"),
+    ):
+        if t == f"{prefix} {last}" and last in hexes:
+            return act(kind, hexes[last])
+    codes = {
+        "take intel": {c.code.lower(): c.id for c in content.intel},
+        "use stratolite": {s.code.lower(): s.id for s in content.stratolites},
+        "reserve stratolite": {s.code.lower(): s.id for s in content.stratolites},
+        "take bounty": {b.code.lower(): b.id for b in content.bounties},
+    }
+    kinds = {
+        "take intel": "intel",
+        "use stratolite": "stratolite",
+        "reserve stratolite": "reserve",
+        "take bounty": "bounty",
+    }
+    for prefix, table in codes.items():
+        if t == f"{prefix} {last}" and last in table:
+            return act(kinds[prefix], table[last])
+    if t == "spy on the automa" and players == 1:
+        return act("spy", 1)
+    if len(words) == 4 and t.startswith("spy on seat ") and _is_number(last) and int(last) < max(players, 2):
+        return act("spy", int(last))
+    if t.startswith("pay the renegade in ") and last in RESOURCES and len(words) == 5:
+        return act("pay", RESOURCES.index(last))
+    if t.startswith("tube height ") and last in ("1", "2", "3") and len(words) == 3:
+        return act("height", int(last))
+    if (
+        len(words) == 4
+        and words[0] == "trade"
+        and words[2] == "for"
+        and words[1] in RESOURCES
+        and last in RESOURCES
+    ):
+        return act("trade", 4 * RESOURCES.index(words[1]) + RESOURCES.index(last))
+    if len(words) == 2 and words[0] == "give" and _is_number(last) and 1 <= int(last) <= 25:
+        return act("amount", int(last))
+    raise _bad(text)

@@ -1,0 +1,194 @@
+"""Rule-based players Cytress ships: ``"automa"`` (the official automa's decisions, for a seat of any
+game) and ``"greedy"`` (one ply on the heuristic).
+
+The automa policy plays a regular seat (with resources and transports) the way the solo automa
+decides (rule: cytress/solo-ai-actions), choosing among that seat's legal actions:
+
+- each travel turn it draws a faction and a reveal (1-3) at random, as its AI action deck and
+  tracker would: reveal 1 takes an intel card; 2 drops a waste tube if the tube checklist finds a hex
+  it can pay for, else takes an intel card; 3 first goes for a bounty of that faction it lacks, then
+  as 2. Taking intel meets the drawn faction (else any faction it can pay, else the fixer);
+- intel: the card-choice priority (the first card whose target helps a set of 4, else the top);
+- crews: the crew placement checklist among the legal hexes; tubes: the tube checklist and height
+  rule (capped at what it can pay); it never spies ("AI crew do not spy") and never trades;
+- scouting: a district drawn at random, its largest open spot; rebel side A; fixer: keeps its
+  reservation; a bounty's benefit: the ascent if the automa's ascent rule allows it, else a crew.
+- the automa's own ties in a solo game ("you choose"): the first option.
+
+``greedy`` plays the legal action whose result has the best ``heuristic`` for the mover, on one
+determinization of its observation (ties at random).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING
+
+from games.cytress import automa
+from games.cytress.board import act
+from games.cytress.state import (
+    BENEFIT,
+    BOUNTY,
+    CHOOSE_SIDE,
+    CREW,
+    FIXER_INTEL,
+    FIXER_RESERVE,
+    HEIGHT,
+    INTEL,
+    PAD,
+    PAD_ENFORCERS,
+    PAD_FIXER,
+    PAD_MERCHANT,
+    PAD_RENEGADE,
+    PAD_STRATOLITES,
+    PAYMENT,
+    SCOUT_SPOT,
+    SPY,
+    STRATOLITE,
+    TRADE,
+    TUBE,
+    CAction,
+    CytressState,
+)
+from games.cytress.tubes import stratolites_open
+from games.cytress.undercity import BENEFIT_ASCEND_1, BENEFIT_CREW
+from games.cytress.work import Work
+
+if TYPE_CHECKING:
+    from games.cytress.game import CytressGame
+
+__all__ = ["automa_policy", "greedy_policy", "policies"]
+
+Policy = Callable[[CytressState, random.Random], CAction]
+
+
+def policies(game: CytressGame) -> Mapping[str, Policy]:
+    """The engines by name."""
+    return {
+        "automa": lambda s, rng: automa_policy(game, s, rng),
+        "greedy": lambda s, rng: greedy_policy(game, s, rng),
+    }
+
+
+def greedy_policy(game: CytressGame, state: CytressState, rng: random.Random) -> CAction:
+    """The legal action with the best one-ply heuristic for the mover (ties at random)."""
+    seat = state.actor
+    det = game.sample_state(game.observation(state, seat), seat, rng)
+    best: list[CAction] = []
+    best_v = -1.0
+    for a in game.legal_actions(det):
+        v = game.heuristic(game.apply_trusted(det, a))[seat]
+        if v > best_v + 1e-12:
+            best_v, best = v, [a]
+        elif v >= best_v - 1e-12:
+            best.append(a)
+    return best[rng.randrange(len(best))]
+
+
+def automa_policy(game: CytressGame, state: CytressState, rng: random.Random) -> CAction:
+    """The automa's decision for the seat to move (see the module docstring)."""
+    legal = list(game.legal_actions(state))
+    if len(legal) == 1:
+        return legal[0]
+    w = Work.of(game.ctx, state)
+    seat, step = state.actor, state.step
+    kinds = {a.kind: a for a in legal}
+    pick: CAction | None = None
+    if step == CHOOSE_SIDE:
+        pick = act("side", 0)
+    elif step == SCOUT_SPOT:
+        by_faction: dict[int, CAction] = {}
+        for a in legal:
+            by_faction.setdefault(a.arg // 2, a)  # the larger spot comes first
+        pick = by_faction[rng.choice(sorted(by_faction))]
+    elif step == PAD:
+        pick = _pad(game, w, seat, legal, rng)
+    elif step in (INTEL, FIXER_INTEL):
+        pick = _intel(game, state, seat, legal)
+    elif step == CREW:
+        hexes = automa.crew_candidates(w, state.pending.colour, me=seat, allowed=[a.arg for a in legal])
+        pick = act("crew", hexes[0])
+    elif step == SPY:
+        pick = kinds.get("nospy")
+    elif step == STRATOLITE:
+        pick = _stratolite(game, w, seat, legal)
+    elif step == PAYMENT:
+        pick = max(legal, key=lambda a: (state.res[4 * seat + a.arg], -a.arg))
+    elif step == HEIGHT:
+        wanted = automa.tube_height(w, me=seat)
+        pick = max(legal, key=lambda a: (a.arg <= wanted, a.arg if a.arg <= wanted else -a.arg))
+    elif step == TUBE:
+        options = set(automa.tube_candidates(w, me=seat)) & {a.arg for a in legal}
+        pick = act("tube", min(options)) if options else None
+    elif step == BOUNTY:
+        held = {game.pack.bounties[b].faction for b in state.bounties[seat]}
+        fresh = [a for a in legal if game.pack.bounties[a.arg].faction not in held]
+        pick = (fresh or legal)[0]
+    elif step == BENEFIT:
+        up = automa.bounty_ascend_level(w, me=seat)
+        choices = {a.arg for a in legal}
+        if up and BENEFIT_ASCEND_1 + up - 1 in choices:
+            pick = act("benefit", BENEFIT_ASCEND_1 + up - 1)
+        elif BENEFIT_CREW in choices:
+            pick = act("benefit", BENEFIT_CREW)
+    elif step == FIXER_RESERVE:
+        pick = kinds.get("keep")
+    elif step == TRADE:
+        pick = kinds.get("done")
+    return pick if pick is not None and pick in legal else legal[0]
+
+
+def _pad(game: CytressGame, w: Work, seat: int, legal: list[CAction], rng: random.Random) -> CAction:
+    """The automa's cascade for one travel turn, on the seat's legal landing pads."""
+    pads = {a.arg for a in legal}
+    faction = rng.randrange(4)
+    reveal = rng.randrange(1, 4)
+    held = {game.pack.bounties[b].faction for b in w.bounties[seat]}
+    if reveal == 3 and PAD_ENFORCERS in pads:
+        if any(stack and game.pack.bounties[stack[0]].faction not in held for stack in w.bounty_stack):
+            return act("pad", PAD_ENFORCERS)
+    if reveal >= 2 and automa.tube_candidates(w, me=seat):
+        if PAD_STRATOLITES in pads and _stratolite_hexes(game, w, seat):
+            return act("pad", PAD_STRATOLITES)
+        if PAD_RENEGADE in pads:
+            return act("pad", PAD_RENEGADE)
+    if faction in pads:
+        return act("pad", faction)
+    others = [f for f in range(4) if f in pads]
+    if others:
+        return act("pad", rng.choice(others))
+    return act("pad", PAD_FIXER if PAD_FIXER in pads else PAD_MERCHANT)
+
+
+def _stratolite_hexes(game: CytressGame, w: Work, seat: int) -> list[int]:
+    """Checklist hexes a Stratolite the seat can use drops on."""
+    good = set(automa.tube_candidates(w, me=seat))
+    out = []
+    for card in stratolites_open(game.pack, w, seat):
+        colour = game.pack.stratolites[card].hex
+        out += [h for h in good if w.map.faction[h] == colour]
+    return out
+
+
+def _stratolite(game: CytressGame, w: Work, seat: int, legal: list[CAction]) -> CAction:
+    good = set(automa.tube_candidates(w, me=seat))
+    for a in legal:
+        colour = game.pack.stratolites[a.arg].hex
+        if any(w.map.faction[h] == colour for h in good):
+            return a
+    return legal[0]
+
+
+def _intel(game: CytressGame, state: CytressState, seat: int, legal: list[CAction]) -> CAction:
+    """rule: cytress/solo-ai-actions - the first card (top first) whose target helps a set of the 4
+    faction targets, else the topmost."""
+    targets = [0, 0, 0, 0]
+    for path in state.paths[4 * seat : 4 * seat + 4]:
+        for c in path:
+            targets[game.pack.intel[c].target] += 1
+    low = min(targets)
+    for a in legal:
+        if targets[game.pack.intel[a.arg].target] == low:
+            return a
+    return legal[0]

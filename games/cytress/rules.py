@@ -1,0 +1,287 @@
+"""The decision points: the legal actions of each step and what each does.
+
+Every step of ``games.cytress.state.STEP_NAMES`` is a decision of its own, owned by the seat the
+rulebook names (the automa's ties: the solo player). :func:`legal_actions` lists a step's choices
+and :func:`perform` applies one, then runs the automatic steps after it (``flow.advance``). Each
+choice's rule lives in the module of its rulebook section; this module only dispatches.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from games.cytress import automa
+from games.cytress.board import act
+from games.cytress.content import Content
+from games.cytress.crews import after_crew, crew_hexes, place_crew, spy, spy_rivals
+from games.cytress.economy import lifepath_icons
+from games.cytress.flow import advance
+from games.cytress.intel import face_up
+from games.cytress.scouting import scout, scout_options
+from games.cytress.state import (
+    AMOUNT,
+    AUTOMA_CREW,
+    AUTOMA_MOVE,
+    AUTOMA_TUBE,
+    BENEFIT,
+    BOUNTY,
+    CHOOSE_SIDE,
+    CREW,
+    FIXER_INTEL,
+    FIXER_RESERVE,
+    HEIGHT,
+    INTEL,
+    NOBODY,
+    OVER,
+    PAD,
+    PAYMENT,
+    SCOUT_SPOT,
+    SPY,
+    STEP_NAMES,
+    STRATOLITE,
+    TRADE,
+    TUBE,
+    CAction,
+    CytressState,
+)
+from games.cytress.travel import meet_faction_intel, pad_options, start_pad
+from games.cytress.tubes import (
+    choose_height,
+    choose_payment,
+    choose_stratolite,
+    finish_tube,
+    heights,
+    renegade_resources,
+    stratolites_open,
+    tube_hexes,
+)
+from games.cytress.undercity import (
+    amount,
+    benefit,
+    benefit_options,
+    bounty_options,
+    choose_trade,
+    free_intel,
+    reserve,
+    take_bounty,
+    trade_options,
+)
+from games.cytress.work import Ctx, Work
+from games.errors import IllegalActionError, WrongSeatError
+
+__all__ = ["STEP_RULE", "legal_actions", "perform"]
+
+STEP_RULE: dict[int, str] = {
+    CHOOSE_SIDE: "cytress/solo-setup",
+    SCOUT_SPOT: "cytress/phase-2-scout",
+    PAD: "cytress/phase-3a-travel",
+    INTEL: "cytress/meet-a-faction",
+    CREW: "cytress/meet-a-faction",
+    SPY: "cytress/meet-a-faction",
+    STRATOLITE: "cytress/meet-a-stratolite",
+    PAYMENT: "cytress/meet-the-renegade",
+    HEIGHT: "cytress/waste-tubes",
+    TUBE: "cytress/waste-tubes",
+    BOUNTY: "cytress/meet-the-enforcers",
+    BENEFIT: "cytress/meet-the-enforcers",
+    FIXER_INTEL: "cytress/meet-the-fixer",
+    FIXER_RESERVE: "cytress/meet-the-fixer",
+    TRADE: "cytress/meet-the-merchant",
+    AMOUNT: "cytress/meet-the-merchant",
+    AUTOMA_CREW: "cytress/solo-ai-actions",
+    AUTOMA_MOVE: "cytress/solo-ai-actions",
+    AUTOMA_TUBE: "cytress/solo-ai-actions",
+}
+"""The rulebook section that governs each decision (named by errors)."""
+
+
+def legal_actions(ctx: Ctx, state: CytressState) -> list[CAction]:
+    """The legal actions of the open decision, in a fixed order (empty once the game is over)."""
+    if state.phase == OVER:
+        return []
+    w = Work.of(ctx, state)
+    return _LEGAL[state.step](ctx.content, w)
+
+
+def _sides(c: Content, w: Work) -> list[CAction]:
+    return [act("side", 0), act("side", 1)]
+
+
+def _scout(c: Content, w: Work) -> list[CAction]:
+    return [act("scout", s) for s in scout_options(c, w.board_side, w.players, w.leader, w.actor)]
+
+
+def _pad(c: Content, w: Work) -> list[CAction]:
+    return [act("pad", p) for p in pad_options(c, w, w.actor)]
+
+
+def _intel(c: Content, w: Work) -> list[CAction]:
+    return [act("intel", x) for x in face_up(w.intel_row, w.pending.pad)]
+
+
+def _crew(c: Content, w: Work) -> list[CAction]:
+    return [act("crew", h) for h in crew_hexes(w.map, w.crew, w.tube, w.pending.colour)]
+
+
+def _spy(c: Content, w: Work) -> list[CAction]:
+    rivals = spy_rivals(w.map, w.crew, w.pending.hex, w.actor)
+    return [*(act("spy", r) for r in rivals), act("nospy")]
+
+
+def _stratolite(c: Content, w: Work) -> list[CAction]:
+    seat = w.actor
+    cards = stratolites_open(c, w, seat)
+    return [act("stratolite", x) for x in cards]
+
+
+def _payment(c: Content, w: Work) -> list[CAction]:
+    return [act("pay", r) for r in renegade_resources(w.icons, w.res, w.actor)]
+
+
+def _height(c: Content, w: Work) -> list[CAction]:
+    hs = heights(w.icons, w.res, w.actor, w.pending.resource, w.tubes_left + w.tubes_box)
+    return [act("height", h) for h in hs]
+
+
+def _tube(c: Content, w: Work) -> list[CAction]:
+    return [act("tube", h) for h in tube_hexes(w.map, w.crew, w.actor, w.pending.colour)]
+
+
+def _bounty(c: Content, w: Work) -> list[CAction]:
+    return [act("bounty", b) for b in bounty_options(w.bounty_stack)]
+
+
+def _benefit(c: Content, w: Work) -> list[CAction]:
+    return [act("benefit", b) for b in benefit_options(c, w, w.actor, w.pending.card)]
+
+
+def _free(c: Content, w: Work) -> list[CAction]:
+    return [act("intel", x) for x in face_up(w.intel_row)]
+
+
+def _reserve(c: Content, w: Work) -> list[CAction]:
+    return [*(act("reserve", x) for x in w.strat_row if x != NOBODY), act("keep")]
+
+
+def _trade(c: Content, w: Work) -> list[CAction]:
+    return [*(act("trade", t) for t in trade_options(c, w.market, w.icons, w.res, w.actor)), act("done")]
+
+
+def _amount(c: Content, w: Work) -> list[CAction]:
+    give = w.pending.trade // 4
+    return [act("amount", k) for k in range(1, w.res[4 * w.actor + give] + 1)]
+
+
+def _automa_choice(kind: str) -> Callable[[Content, Work], list[CAction]]:
+    def options(c: Content, w: Work) -> list[CAction]:
+        return [act(kind, h) for h in w.pending.options]
+
+    return options
+
+
+_LEGAL: dict[int, Callable[[Content, Work], list[CAction]]] = {
+    CHOOSE_SIDE: _sides,
+    SCOUT_SPOT: _scout,
+    PAD: _pad,
+    INTEL: _intel,
+    CREW: _crew,
+    SPY: _spy,
+    STRATOLITE: _stratolite,
+    PAYMENT: _payment,
+    HEIGHT: _height,
+    TUBE: _tube,
+    BOUNTY: _bounty,
+    BENEFIT: _benefit,
+    FIXER_INTEL: _free,
+    FIXER_RESERVE: _reserve,
+    TRADE: _trade,
+    AMOUNT: _amount,
+    AUTOMA_CREW: _automa_choice("automa-crew"),
+    AUTOMA_MOVE: _automa_choice("automa-move"),
+    AUTOMA_TUBE: _automa_choice("automa-tube"),
+}
+
+
+# ---------------------------------------------------------------- applying a choice
+def perform(ctx: Ctx, state: CytressState, action: CAction, *, check: bool = True) -> CytressState:
+    """The state after ``action`` and every automatic step it leads to. With ``check`` the action
+    must be legal (``IllegalActionError`` naming the rule and the legal choices)."""
+    if check:
+        _check(ctx, state, action)
+    w = Work.of(ctx, state)
+    _DO[state.step](ctx.content, w, action)
+    advance(ctx.content, w)
+    return w.freeze()
+
+
+def _check(ctx: Ctx, state: CytressState, action: CAction) -> None:
+    if state.phase == OVER:
+        raise WrongSeatError(
+            "the game is over; no action is legal", field="action", rule="cytress/game-end-trigger"
+        )
+    legal = legal_actions(ctx, state)
+    if action not in legal:
+        shown = ", ".join(f"{a.kind} {a.arg}" for a in legal[:8]) + (" ..." if len(legal) > 8 else "")
+        raise IllegalActionError(
+            f"{action!r} is not legal when the step is to {STEP_NAMES[state.step]}; legal: {shown}",
+            field="action",
+            rule=STEP_RULE.get(state.step, "cytress/core-concepts"),
+        )
+
+
+def _do_side(c: Content, w: Work, a: CAction) -> None:
+    seat = w.actor
+    w.sides_()[seat] = a.arg
+    icons = lifepath_icons(c, w.rebels[seat], a.arg, w.paths[4 * seat : 4 * seat + 4])
+    w.icons_()[16 * seat : 16 * seat + 16] = icons
+    w.finish()
+
+
+def _do_scout(c: Content, w: Work, a: CAction) -> None:
+    scout(c, w, w.actor, a.arg)
+    w.finish()
+
+
+def _do_crew(c: Content, w: Work, a: CAction) -> None:
+    place_crew(w, w.actor, a.arg)
+    after_crew(w, w.actor, a.arg)
+
+
+def _do_spy(c: Content, w: Work, a: CAction) -> None:
+    if a.kind == "spy":
+        spy(w, w.actor, w.pending.hex, a.arg)
+    w.finish()
+
+
+def _do_trade(c: Content, w: Work, a: CAction) -> None:
+    if a.kind == "done":
+        w.finish()
+    else:
+        choose_trade(w, a.arg)
+
+
+def _do_automa(c: Content, w: Work, a: CAction) -> None:
+    automa.answer(w, w.step, a.arg)
+
+
+_DO: dict[int, Callable[[Content, Work, CAction], None]] = {
+    CHOOSE_SIDE: _do_side,
+    SCOUT_SPOT: _do_scout,
+    PAD: lambda c, w, a: start_pad(c, w, a.arg),
+    INTEL: lambda c, w, a: meet_faction_intel(c, w, a.arg),
+    CREW: _do_crew,
+    SPY: _do_spy,
+    STRATOLITE: lambda c, w, a: choose_stratolite(c, w, a.arg),
+    PAYMENT: lambda c, w, a: choose_payment(w, a.arg),
+    HEIGHT: lambda c, w, a: choose_height(w, a.arg),
+    TUBE: lambda c, w, a: finish_tube(c, w, a.arg),
+    BOUNTY: lambda c, w, a: take_bounty(c, w, w.actor, a.arg),
+    BENEFIT: lambda c, w, a: benefit(c, w, a.arg),
+    FIXER_INTEL: lambda c, w, a: free_intel(c, w, a.arg),
+    FIXER_RESERVE: lambda c, w, a: reserve(w, a.arg if a.kind == "reserve" else NOBODY),
+    TRADE: _do_trade,
+    AMOUNT: lambda c, w, a: amount(w, a.arg),
+    AUTOMA_CREW: _do_automa,
+    AUTOMA_MOVE: _do_automa,
+    AUTOMA_TUBE: _do_automa,
+}

@@ -1,0 +1,69 @@
+"""Phase 2: scout districts (rule: cytress/phase-2-scout)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from games.cytress.content import Content
+from games.cytress.economy import gain, privateer_gain
+from games.cytress.state import LEVELS, NOBODY
+from games.cytress.work import Work
+
+__all__ = ["open_spots", "scout", "scout_options", "scouts_per_round", "spot_value"]
+
+
+def scouts_per_round(players: int) -> int:
+    """rule: cytress/phase-2-scout - with 2-3 players each rebel leader scouts twice (solo too:
+    rule: cytress/solo-gameplay), with 4-5 once."""
+    return 2 if players <= 3 else 1
+
+
+def open_spots(content: Content, board_side: int, players: int) -> tuple[int, ...]:
+    """rule: cytress/phase-2-scout - the scouting spots in play (``faction * 2 + spot``): a spot
+    marked for more players is closed (in a 2-player game only the 3-resource spot of each
+    district); solo (rule: cytress/solo-gameplay): only the largest spot of each district."""
+    spots = content.board_sides[board_side].spots
+    out = []
+    for f in range(4):
+        for k, (_, min_players) in enumerate(spots):
+            if players == 1 and k > 0:
+                continue
+            if players == 1 or players >= min_players:
+                out.append(2 * f + k)
+    return tuple(out)
+
+
+def spot_value(content: Content, board_side: int, spot: int) -> int:
+    """The resources a scouting spot shows."""
+    return content.board_sides[board_side].spots[spot % 2][0]
+
+
+def scout_options(
+    content: Content, board_side: int, players: int, leader: Sequence[int], owner: int
+) -> list[int]:
+    """rule: cytress/phase-2-scout - where ``owner``'s leader may scout: an open spot with no other
+    rebel leader on it; a second scout goes to a spot in a different district from the first."""
+    here = leader[owner]
+    taken = set(leader)
+    return [
+        s
+        for s in open_spots(content, board_side, players)
+        if s not in taken and (here == NOBODY or s // 2 != here // 2)
+    ]
+
+
+def scout(content: Content, w: Work, owner: int, spot: int) -> None:
+    """rule: cytress/phase-2-scout - the leader moves to ``spot``; a seat gains the spot's
+    resources of that faction's type +1 per crew it has on Stratos; every *other* seat gains that
+    resource per matching icon on its Privateer lifepath (also when the automa scouts: rule:
+    cytress/solo-gameplay; the automa itself gains nothing)."""
+    w.leader_()[owner] = spot
+    faction = spot // 2
+    resource = content.faction_resource[faction]
+    if owner < w.players:
+        on_stratos = sum(w.stratos[LEVELS * owner : LEVELS * owner + LEVELS])
+        gain(w, owner, resource, spot_value(content, w.board_side, spot) + on_stratos)
+    icons = w.icons
+    for seat in range(w.players):
+        if seat != owner:
+            gain(w, seat, resource, privateer_gain(icons, seat, resource))

@@ -1,0 +1,148 @@
+"""Setting up a game of Cytress (rule: cytress/setup; solo: rule: cytress/solo-setup)."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from games.cytress.board import CREWS, STRAT_ROW, TUBE_SECTIONS
+from games.cytress.content import AI_CARDS_PER_FACTION, Content
+from games.cytress.economy import START_RESOURCE, lifepath_icons
+from games.cytress.state import (
+    NO_PENDING,
+    NONE,
+    SIDES,
+    Automa,
+    CytressState,
+    make_state,
+)
+
+__all__ = [
+    "INTEL_SLOTS",
+    "SOLO_ROUNDS",
+    "SOLO_TILES",
+    "SOLO_TUBES",
+    "TRANSPORTS",
+    "TUBES_PER_PLAYER",
+    "Setup",
+    "new_game",
+]
+
+TUBES_PER_PLAYER = 7
+"""rule: cytress/setup - 7 tube sections per player near Stratos; the rest stay in the box."""
+SOLO_TUBES = 14
+"""rule: cytress/solo-setup - 14 tube sections near Stratos."""
+SOLO_TILES = 3
+"""rule: cytress/solo-setup - 3 randomly selected mini-map tiles."""
+SOLO_ROUNDS = 5
+"""rule: cytress/solo-game-end - a solo game ends at the end of the 5th round."""
+TRANSPORTS = 3
+"""rule: cytress/phase-3a-travel - 3 transports per player."""
+INTEL_SLOTS = 3
+"""rule: cytress/setup - the top 3 intel cards of each faction deck face up next to it."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Setup:
+    """The setup choices a config makes (validated by the game).
+
+    Attributes:
+        players: seats (1 = solo).
+        first_player: the first player's seat (-1: drawn at random).
+        market_side: the Cytress district board side: -1 random, 0 (A) or 1 (B).
+        board_side: the faction district boards' side: 0 (1-3 players) or 1 (4+ players).
+        fixed_side: every rebel board's side (-1: each seat chooses at the start).
+        round_limit: the last round (0: none; solo always ends after round 5).
+    """
+
+    players: int
+    first_player: int
+    market_side: int
+    board_side: int
+    fixed_side: int
+    round_limit: int
+
+
+def new_game(content: Content, setup: Setup, seed: int) -> CytressState:
+    """rule: cytress/setup - the mini-map (1 random tile per player; solo 3: rule:
+    cytress/solo-setup), faction boards on the side for the player count, shuffled intel decks with
+    3 face up, the Cytress district board on a random side, bounties by player count (tier 1 only
+    with 1-3 players, tier 2 below it with 4-5), 7 tube sections per player near Stratos (solo 14),
+    5 Stratolites face up, rebel boards dealt at random, 2 of each resource, 12 crews, 3
+    transports, the first player marker; solo: the AI tracker with 3 AI action cards per faction
+    and a shuffled AI action deck of the other 4.
+
+    The state returned still has no seat to move: ``flow.advance`` opens the first decision.
+    """
+    rng = random.Random(seed)
+    n = setup.players
+    solo = n == 1
+    owners = 2 if solo else n
+    tiles = tuple(rng.sample(range(len(content.tiles)), SOLO_TILES if solo else n))
+    market = setup.market_side if setup.market_side >= 0 else rng.randrange(len(content.market))
+    decks, rows = [], []
+    for cards in content.intel_decks:
+        deck = list(cards)
+        rng.shuffle(deck)
+        rows.append(tuple(deck[:INTEL_SLOTS]))
+        decks.append(tuple(deck[INTEL_SLOTS:]))
+    strat = list(range(len(content.stratolites)))
+    rng.shuffle(strat)
+    tier1 = {b.faction: b.id for b in content.bounties if b.tier == 1}
+    tier2 = {b.faction: b.id for b in content.bounties if b.tier == 2}
+    stacks = tuple((tier1[f], tier2[f]) if n >= 4 else (tier1[f],) for f in range(4))
+    rebels = tuple(rng.sample(range(len(content.rebels)), owners))
+    first = setup.first_player if setup.first_player >= 0 else rng.randrange(n)
+    allocated = SOLO_TUBES if solo else TUBES_PER_PLAYER * n
+    automa = None
+    if solo:
+        tracker = tuple(
+            tuple(range(f * AI_CARDS_PER_FACTION, f * AI_CARDS_PER_FACTION + 3)) for f in range(4)
+        )
+        ai_deck = [f * AI_CARDS_PER_FACTION + 3 for f in range(4)]
+        rng.shuffle(ai_deck)
+        automa = Automa(deck=tuple(ai_deck), tracker=tracker)
+    hexes = len(content.layouts[len(tiles)].labels)
+    sides = (setup.fixed_side,) * n
+    icons = tuple(x for s in range(n) for x in lifepath_icons(content, rebels[s], sides[s], ((),) * 4))
+    return make_state(
+        n,  # players
+        0,  # round (the first round starts once rebel sides are chosen)
+        SIDES,  # phase
+        NONE,  # step
+        -1,  # actor
+        0,  # turn
+        first,
+        first,  # phase_first
+        NO_PENDING,
+        tiles,
+        market,
+        setup.board_side,
+        rebels,
+        sides,
+        (START_RESOURCE,) * (4 * n),  # res
+        ((),) * (4 * n),  # paths
+        icons,
+        (-1,) * hexes,  # crew
+        (0,) * hexes,  # tube
+        (0,) * (3 * owners),  # stratos
+        (CREWS,) * owners,  # supply
+        tuple(decks),
+        tuple(rows),
+        tuple(strat[STRAT_ROW:]),  # strat_deck
+        tuple(strat[:STRAT_ROW]),  # strat_row
+        (),  # strat_discard
+        (-1,) * n,  # reserved
+        stacks,
+        ((),) * owners,  # bounties
+        allocated,  # tubes_left
+        TUBE_SECTIONS - allocated,  # tubes_box
+        (-1,) * owners,  # leader
+        (0,) * n,  # transports (3 each once the travel phase starts)
+        (0,) * n,  # on_stratos
+        False,  # end_triggered
+        automa,
+        rng.getrandbits(62),  # seed
+        0,  # shuffles
+        SOLO_ROUNDS if solo else setup.round_limit,
+    )

@@ -1,0 +1,320 @@
+"""Cytress positions and actions: frozen dataclasses, and the integer domains they use.
+
+The internal encoding is compact (flat tuples indexed by seat, hex and level); the public form
+(``games.cytress.codec``) speaks the rulebook's words. The one place that maps one to the other is
+``games.cytress.codec``.
+
+Owners: the crews and leaders on the board belong to an *owner*: seats ``0..players-1`` and, in
+solo mode (rule: cytress/solo-setup), the automa as owner ``1`` (``AUTOMA``) next to the one seat.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, fields
+from typing import Any, TypeAlias, TypeVar
+
+__all__ = [
+    "FACTIONS",
+    "LEVELS",
+    "PADS",
+    "PHASE_NAMES",
+    "RESOURCES",
+    "STEP_NAMES",
+    "Automa",
+    "CAction",
+    "CytressState",
+    "Faction",
+    "Hex",
+    "Pending",
+    "Resource",
+    "positional_builder",
+]
+
+Faction: TypeAlias = int
+"""A faction, which is also a lifepath and a hex colour: index into ``FACTIONS``."""
+Resource: TypeAlias = int
+"""A resource: index into ``RESOURCES``."""
+Hex: TypeAlias = int
+"""A mini-map hex: index into the layout's hex list (``games.cytress.content.Layout``)."""
+Owner: TypeAlias = int
+"""Whose crews: a seat, or ``AUTOMA`` (1) in solo mode."""
+
+FACTIONS: tuple[str, ...] = ("corpocrat", "privateer", "hooligang", "rover")
+"""rule: cytress/lifepaths-factions - the four factions and lifepaths, in lifepath order."""
+CORPOCRAT, PRIVATEER, HOOLIGANG, ROVER = range(4)
+RESOURCES: tuple[str, ...] = ("creds", "tech", "ammo", "glow")
+"""rule: cytress/resources - the four resources."""
+CREDS, TECH, AMMO, GLOW = range(4)
+LEVELS = 3
+"""rule: cytress/minimap-stratos - Stratos has three levels."""
+
+AUTOMA: Owner = 1
+"""The automa's owner index in solo mode (the one seat is 0)."""
+NOBODY = -1
+"""An empty hex, an empty slot, no card."""
+
+# ---------------------------------------------------------------- phases and steps
+SIDES, SCOUT, TRAVEL, EXTRA, OVER = range(5)
+PHASE_NAMES: tuple[str, ...] = ("rebel sides", "scout districts", "travel", "extra travel", "game over")
+"""The phases a seat decides in (INCOME and RESET are automatic; rule: cytress/core-concepts)."""
+
+(
+    NONE,
+    CHOOSE_SIDE,
+    SCOUT_SPOT,
+    PAD,
+    INTEL,
+    CREW,
+    SPY,
+    STRATOLITE,
+    PAYMENT,
+    HEIGHT,
+    TUBE,
+    BOUNTY,
+    BENEFIT,
+    FIXER_INTEL,
+    FIXER_RESERVE,
+    TRADE,
+    AMOUNT,
+    AUTOMA_CREW,
+    AUTOMA_MOVE,
+    AUTOMA_TUBE,
+) = range(20)
+STEP_NAMES: tuple[str, ...] = (
+    "none",
+    "choose your rebel board side",
+    "choose a scouting spot",
+    "choose a landing pad",
+    "choose an intel card",
+    "choose a hex for your crew",
+    "choose a rival to spy on",
+    "choose a Stratolite",
+    "choose the resource to pay the Renegade",
+    "choose the waste tube height",
+    "choose the hex for the waste tube",
+    "choose a bounty card",
+    "choose the bounty's benefit",
+    "choose a free intel card",
+    "choose a Stratolite to reserve",
+    "choose a trade",
+    "choose how many to trade",
+    "choose the hex for the automa's crew",
+    "choose which automa crew moves",
+    "choose the hex for the automa's waste tube",
+)
+"""The open decision, in the rulebook's words (``CytressState.step``)."""
+
+PADS: tuple[str, ...] = (
+    "corpocrat",
+    "privateer",
+    "hooligang",
+    "rover",
+    "stratolites",
+    "renegade",
+    "enforcers",
+    "fixer",
+    "merchant",
+)
+"""rule: cytress/phase-3a-travel - the 9 landing pads (the four factions first, by faction index)."""
+PAD_STRATOLITES, PAD_RENEGADE, PAD_ENFORCERS, PAD_FIXER, PAD_MERCHANT = range(4, 9)
+
+# Automa program operations (rule: cytress/solo-ai-actions); an op is ``code * 16 + argument``.
+OP_BOUNTY_CREW = 1  # place a crew by the checklist for the bounty card (argument: hex faction)
+OP_BOUNTY_ASCEND = 2  # move one crew up one level of Stratos if allowed
+OP_NORMAL = 3  # drop a waste tube if the checklist allows, else take an intel card (argument: faction)
+OP_INTEL = 4  # take an intel card (argument: faction)
+OP_PLACE = 5  # place a crew by the checklist (argument: hex faction)
+
+
+@dataclass(frozen=True, slots=True)
+class CAction:
+    """One decision (notation in ``games.cytress.notation``).
+
+    Attributes:
+        kind: what is decided: ``side``, ``scout``, ``pad``, ``intel``, ``crew``, ``spy``,
+            ``nospy``, ``stratolite``, ``pay``, ``height``, ``tube``, ``bounty``, ``benefit``,
+            ``reserve``, ``keep``, ``trade``, ``amount``, ``done``, ``automa-crew``,
+            ``automa-move``, ``automa-tube``.
+        arg: the choice: side 0/1, scouting spot (``faction * 2 + spot``), landing pad, card id,
+            hex, seat spied on, resource, height, benefit (0 none, 1 crew, 2 ascend from level 1,
+            3 ascend from level 2), trade (``give * 4 + get``) or amount.
+    """
+
+    kind: str
+    arg: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """What the action under way has chosen so far (rule: cytress/phase-3a-travel: every choice
+    inside an action is its own decision).
+
+    Attributes:
+        pad: the landing pad of the action under way (-1: none).
+        colour: the faction of the hexes the next crew or tube may go to (-1: any hex).
+        card: the Stratolite or bounty card in use (-1: none).
+        resource: the resource paying for the waste tube (-1: not chosen).
+        height: the waste tube height paid for (0: not chosen).
+        hex: the hex a crew was just placed on (spying; -1: none).
+        trades: trades made at the merchant so far (0-2).
+        trade: the trade chosen, ``give * 4 + get`` (-1: none).
+        options: the hexes (or crews) the solo player chooses among for the automa (ties).
+    """
+
+    pad: int = -1
+    colour: int = -1
+    card: int = -1
+    resource: int = -1
+    height: int = 0
+    hex: int = -1
+    trades: int = 0
+    trade: int = -1
+    options: tuple[int, ...] = ()
+
+
+NO_PENDING = Pending()
+
+
+@dataclass(frozen=True, slots=True)
+class Automa:
+    """The solo automa's tracker and deck (rule: cytress/solo-setup, cytress/solo-gameplay).
+
+    Attributes:
+        deck: the AI action deck, top first (card ids; a card's faction is ``id // 4``).
+        tracker: per faction, the AI action cards still above its action space, top first.
+        intel: the intel cards the automa took, in order (its tracker's round/turn spaces).
+        records: tube pieces from the box marking its waste-tube actions.
+        drawn: AI action cards revealed and not yet returned to the deck.
+        program: the rest of the automa's current turn (``OP_* * 16 + argument`` codes).
+        moving: the hex a crew was taken from to be moved (-1: none).
+    """
+
+    deck: tuple[int, ...]
+    tracker: tuple[tuple[int, ...], ...]
+    intel: tuple[int, ...] = ()
+    records: int = 0
+    drawn: tuple[int, ...] = ()
+    program: tuple[int, ...] = ()
+    moving: int = -1
+
+
+@dataclass(frozen=True, slots=True)
+class CytressState:
+    """A Cytress position.
+
+    Attributes:
+        players: seats (1: solo against the automa).
+        round: the round, from 1 (0 while rebel sides are chosen).
+        phase: SIDES, SCOUT, TRAVEL, EXTRA or OVER (INCOME and RESET run by themselves).
+        step: the open decision (``STEP_NAMES``; NONE only between turns and when over).
+        actor: the seat to decide (-1 when the game is over).
+        turn: the turn of the phase's sequence (scouting, travel) or the next seat to look at
+            (extra travel).
+        first: the seat holding the first player marker.
+        phase_first: the seat that went first in this phase (the marker takes effect next phase).
+        pending: the choices of the action under way.
+        tiles: the map tile (content index) in each slot of the layout.
+        market: the Cytress district board side face up (index into the market sides).
+        board_side: the faction district boards' side (0: 1-3 players, 1: 4+ players).
+        rebels: per seat, its rebel board (content index).
+        sides: per seat, its rebel board side (0 or 1; -1 not chosen yet).
+        res: per seat, 4 resource counts (``res[4 * seat + resource]``), each 0..25.
+        paths: per seat, its 4 lifepaths' intel cards in order (``paths[4 * seat + lifepath]``).
+        icons: per seat, resource icons per lifepath including the rebel board's
+            (``icons[16 * seat + 4 * lifepath + resource]``); derived from ``paths`` and ``sides``.
+        crew: per hex, the owner of the crew on it (-1: none).
+        tube: per hex, the height of the waste tube on it (0: none).
+        stratos: per owner, crews on Stratos levels 1-3 (``stratos[3 * owner + level - 1]``).
+        supply: per owner, crews not yet placed (12 minus the map and Stratos).
+        intel_deck: per faction, its face-down intel deck, top first.
+        intel_row: per faction, its 3 face-up intel slots, top first (-1: empty).
+        strat_deck: the Stratolite deck, top first.
+        strat_row: the 5 Stratolites on Stratos, left to right (-1: empty).
+        strat_discard: the Stratolite discard pile, in the order discarded.
+        reserved: per seat, its reserved Stratolite (-1: none).
+        bounty_stack: per faction, the enforcer bounty cards on its space, top first.
+        bounties: per owner, the bounty cards claimed, in order.
+        tubes_left: the allocated tube sections still near Stratos.
+        tubes_box: the tube sections in the box.
+        leader: per owner, its rebel leader's scouting spot (``faction * 2 + spot``; -1: home).
+        transports: per seat, transports still on its resource tracker board.
+        on_stratos: per seat, transports on Stratos owing an extra travel action.
+        end_triggered: the last allocated tube section dropped: this is the final round.
+        automa: the solo automa (None with 2+ players).
+        seed: the seed of later reshuffles (hidden: 0 in an observation).
+        shuffles: reshuffles made so far.
+        round_limit: the variant's last round (0: none; solo always ends after round 5).
+    """
+
+    players: int
+    round: int
+    phase: int
+    step: int
+    actor: int
+    turn: int
+    first: int
+    phase_first: int
+    pending: Pending
+    tiles: tuple[int, ...]
+    market: int
+    board_side: int
+    rebels: tuple[int, ...]
+    sides: tuple[int, ...]
+    res: tuple[int, ...]
+    paths: tuple[tuple[int, ...], ...]
+    icons: tuple[int, ...]
+    crew: tuple[int, ...]
+    tube: tuple[int, ...]
+    stratos: tuple[int, ...]
+    supply: tuple[int, ...]
+    intel_deck: tuple[tuple[int, ...], ...]
+    intel_row: tuple[tuple[int, ...], ...]
+    strat_deck: tuple[int, ...]
+    strat_row: tuple[int, ...]
+    strat_discard: tuple[int, ...]
+    reserved: tuple[int, ...]
+    bounty_stack: tuple[tuple[int, ...], ...]
+    bounties: tuple[tuple[int, ...], ...]
+    tubes_left: int
+    tubes_box: int
+    leader: tuple[int, ...]
+    transports: tuple[int, ...]
+    on_stratos: tuple[int, ...]
+    end_triggered: bool
+    automa: Automa | None
+    seed: int
+    shuffles: int
+    round_limit: int
+
+    @property
+    def owners(self) -> int:
+        """Crew owners: the seats, plus the automa in solo mode."""
+        return self.players + (1 if self.players == 1 else 0)
+
+    @property
+    def solo(self) -> bool:
+        """Whether this is a solo game against the automa."""
+        return self.players == 1
+
+
+_T = TypeVar("_T")
+
+
+def positional_builder(cls: type[_T]) -> Callable[..., _T]:
+    """A constructor of the slots dataclass ``cls`` taking every field positionally, without the
+    per-field ``object.__setattr__`` of a frozen dataclass's ``__init__`` (a plain class with the very
+    same slots stores them, then becomes a ``cls``; ``tests/cytress/test_engine.py`` checks the result
+    equals ``cls(...)``)."""
+    names = tuple(f.name for f in fields(cls))  # type: ignore[arg-type]
+    if getattr(cls, "__slots__", None) != names or hasattr(cls, "__post_init__"):
+        raise TypeError(f"{cls.__name__} must be a slots dataclass with no other slots")
+    body = "".join(f"    self.{name} = {name}\n" for name in names)
+    namespace: dict[str, Any] = {"_cls": cls}
+    exec(f"def __init__(self, {', '.join(names)}):\n{body}    self.__class__ = _cls\n", namespace)
+    return type(f"_{cls.__name__}Fields", (), {"__slots__": names, "__init__": namespace["__init__"]})
+
+
+STATE_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(CytressState))
+make_state: Callable[..., CytressState] = positional_builder(CytressState)
+"""``CytressState(*values)`` in declaration order, without a call per field."""

@@ -1,0 +1,115 @@
+"""Phase 3A: travel, one transport at a time to a landing pad, and meeting a faction.
+
+rule: cytress/phase-3a-travel - in turn order each player moves one transport to one of the 9
+landing pads; any number of transports may share a pad, "but you must be able to complete the action
+in full at the landing pad you select": a pad is offered only when the whole action can be done.
+rule: cytress/meet-a-faction - pay the faction's intel cost in its resource (less the Hooligang
+discount), take one of its face-up intel cards onto the matching lifepath, place a crew on an empty
+hex of that faction and may spy on one adjacent rival.
+"""
+
+from __future__ import annotations
+
+from games.cytress.content import Content
+from games.cytress.crews import start_crew
+from games.cytress.economy import cost_after_discount, pay
+from games.cytress.intel import take_intel
+from games.cytress.state import (
+    BOUNTY,
+    CREW,
+    EXTRA,
+    FIXER_INTEL,
+    INTEL,
+    NOBODY,
+    PAD_ENFORCERS,
+    PAD_FIXER,
+    PAD_MERCHANT,
+    PAD_RENEGADE,
+    PAD_STRATOLITES,
+    PAYMENT,
+    STRATOLITE,
+    TRADE,
+    Pending,
+)
+from games.cytress.tubes import can_meet_renegade, stratolites_open
+from games.cytress.undercity import after_free_intel, bounty_options
+from games.cytress.work import Work
+
+__all__ = ["intel_cost", "meet_faction_intel", "pad_options", "start_pad"]
+
+
+def intel_cost(content: Content, w: Work, seat: int, faction: int) -> tuple[int, int]:
+    """rule: cytress/meet-a-faction - (resource, amount) of the faction's intel cost for ``seat``:
+    the landing pad's cost in the faction's resource, less the seat's Hooligang discount."""
+    resource = content.faction_resource[faction]
+    cost = content.board_sides[w.board_side].intel_cost
+    return resource, cost_after_discount(w.icons, seat, resource, cost)
+
+
+def sections(w: Work) -> int:
+    """Tube sections still to be had: near Stratos, then from the box."""
+    return w.tubes_left + w.tubes_box
+
+
+def pad_options(content: Content, w: Work, seat: int) -> list[int]:
+    """rule: cytress/phase-3a-travel - the landing pads where ``seat`` can complete the action in
+    full (extra travel: any but the Stratolites: rule: cytress/phase-3b-extra-travel)."""
+    out = []
+    res = w.res
+    for f in range(4):
+        resource, cost = intel_cost(content, w, seat, f)
+        if res[4 * seat + resource] >= cost and any(c != NOBODY for c in w.intel_row[f]):
+            out.append(f)
+    left = sections(w)
+    if w.phase != EXTRA and stratolites_open(content, w, seat):
+        out.append(PAD_STRATOLITES)
+    if can_meet_renegade(w.crew, w.icons, res, seat, left):
+        out.append(PAD_RENEGADE)
+    if bounty_options(w.bounty_stack):
+        out.append(PAD_ENFORCERS)
+    out.append(PAD_FIXER)  # always complete: the marker (and whatever intel and Stratolites are left)
+    out.append(PAD_MERCHANT)  # "up to 2 trades": none is a complete visit
+    return out
+
+
+def start_pad(content: Content, w: Work, pad: int) -> None:
+    """Move a transport to ``pad``: from the tracker board (travel) or off Stratos (extra travel);
+    a transport meeting the Stratolites stays on Stratos (rule: cytress/phase-3b-extra-travel)."""
+    seat = w.actor
+    if w.phase == EXTRA:
+        w.on_stratos_()[seat] -= 1
+    else:
+        w.transports_()[seat] -= 1
+        if pad == PAD_STRATOLITES:
+            w.on_stratos_()[seat] += 1
+    w.pending = Pending(pad=pad)
+    if pad < 4:
+        resource, cost = intel_cost(content, w, seat, pad)
+        pay(w, seat, resource, cost)
+        w.step = INTEL
+    elif pad == PAD_STRATOLITES:
+        w.step = STRATOLITE
+    elif pad == PAD_RENEGADE:
+        w.step = PAYMENT
+    elif pad == PAD_ENFORCERS:
+        w.step = BOUNTY
+    elif pad == PAD_FIXER:
+        if any(c != NOBODY for row in w.intel_row for c in row):
+            w.step = FIXER_INTEL
+        else:
+            after_free_intel(w)
+    else:
+        w.step = TRADE
+
+
+def meet_faction_intel(content: Content, w: Work, card: int) -> None:
+    """rule: cytress/meet-a-faction - the intel card onto its lifepath; then the crew on an empty
+    hex of the faction met (when the seat has a crew and such a hex is empty)."""
+    seat = w.actor
+    take_intel(content, w, seat, card)
+    faction = content.intel[card].faction
+    if start_crew(w, seat, faction):
+        w.pending = Pending(pad=w.pending.pad, colour=faction)
+        w.step = CREW
+    else:
+        w.finish()

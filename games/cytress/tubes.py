@@ -1,0 +1,140 @@
+"""Waste tubes: meeting a Stratolite or the Renegade, dropping a tube and ascending a crew, and the
+game-end trigger.
+
+rule: cytress/meet-a-stratolite - choose one of the 5 Stratolites on Stratos or your reserved one;
+pay its resource for the height, drop on a hex of its type where you have a crew; the card is
+discarded (from the row: the cards to its left slide right and the leftmost slot is refilled,
+reshuffling the discard pile when the deck is empty). The transport stays on Stratos (extra
+travel: rule: cytress/phase-3b-extra-travel).
+rule: cytress/meet-the-renegade - pay in any 1 type of resource, drop on any hex with your crew.
+rule: cytress/waste-tubes - 5, 11 or 18 resources (less the Hooligang discount of that resource)
+for a tube 1, 2 or 3 sections high; the crew on that hex ascends to that level of Stratos.
+rule: cytress/game-end-trigger - when the allocated sections run out the box's are used, and this
+is the final round.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from games.cytress.board import TUBE_COST, slide_stratolites
+from games.cytress.content import Content
+from games.cytress.economy import cost_after_discount, pay
+from games.cytress.state import HEIGHT, LEVELS, NOBODY, TUBE, Pending
+from games.cytress.work import MapView, Work
+
+__all__ = [
+    "can_meet_renegade",
+    "choose_height",
+    "choose_payment",
+    "choose_stratolite",
+    "drop_tube",
+    "finish_tube",
+    "heights",
+    "renegade_resources",
+    "stratolites_open",
+    "tube_hexes",
+]
+
+
+def heights(icons: Sequence[int], res: Sequence[int], seat: int, resource: int, sections: int) -> list[int]:
+    """rule: cytress/waste-tubes - the tube heights the seat can pay in ``resource`` (after its
+    Hooligang discount) with enough tube sections left (near Stratos and in the box)."""
+    have = res[4 * seat + resource]
+    return [
+        h
+        for h in (1, 2, 3)
+        if h <= sections and cost_after_discount(icons, seat, resource, TUBE_COST[h]) <= have
+    ]
+
+
+def tube_hexes(view: MapView, crew: Sequence[int], seat: int, colour: int) -> list[int]:
+    """rule: cytress/rules-to-remember - players may only drop tubes on a hex holding their own
+    crew; a Stratolite's on its hex type (``colour``), the Renegade's anywhere (-1)."""
+    hexes = view.by_faction[colour] if colour >= 0 else range(len(crew))
+    return [h for h in hexes if crew[h] == seat]
+
+
+def stratolites_open(content: Content, w: Work, seat: int) -> list[int]:
+    """rule: cytress/meet-a-stratolite - the Stratolites (the row's left to right, then the
+    reserved one) the seat can complete a meeting with: a crew on a hex of the card's type and a
+    height it can pay for ("you must be able to complete the action in full")."""
+    out = []
+    crew, icons, res, by_faction = w.crew, w.icons, w.res, w.map.by_faction
+    sections = w.tubes_left + w.tubes_box
+    for card in (*w.strat_row, w.reserved[seat]):
+        if card == NOBODY:
+            continue
+        st = content.stratolites[card]
+        if heights(icons, res, seat, st.resource, sections) and any(
+            crew[h] == seat for h in by_faction[st.hex]
+        ):
+            out.append(card)
+    return out
+
+
+def renegade_resources(icons: Sequence[int], res: Sequence[int], seat: int) -> list[int]:
+    """rule: cytress/meet-the-renegade - the resources the seat can pay at least a 1-high tube
+    in (after the Hooligang discount)."""
+    return [r for r in range(4) if cost_after_discount(icons, seat, r, TUBE_COST[1]) <= res[4 * seat + r]]
+
+
+def can_meet_renegade(
+    crew: Sequence[int], icons: Sequence[int], res: Sequence[int], seat: int, sections: int
+) -> bool:
+    """rule: cytress/meet-the-renegade - a crew on the mini-map, a section left and a payable 1-high
+    tube in some resource."""
+    return sections >= 1 and seat in crew and bool(renegade_resources(icons, res, seat))
+
+
+def choose_stratolite(content: Content, w: Work, card: int) -> None:
+    """The Stratolite chosen: its hex type and resource fix the tube's."""
+    st = content.stratolites[card]
+    w.pending = Pending(pad=w.pending.pad, card=card, colour=st.hex, resource=st.resource)
+    w.step = HEIGHT
+
+
+def choose_payment(w: Work, resource: int) -> None:
+    """rule: cytress/meet-the-renegade - any 1 type of resource pays; any hex with a crew."""
+    w.pending = Pending(pad=w.pending.pad, resource=resource, colour=-1)
+    w.step = HEIGHT
+
+
+def choose_height(w: Work, height: int) -> None:
+    """rule: cytress/waste-tubes - pay the height's cost (less the Hooligang discount)."""
+    p = w.pending
+    pay(w, w.actor, p.resource, cost_after_discount(w.icons, w.actor, p.resource, TUBE_COST[height]))
+    w.pending = Pending(pad=p.pad, card=p.card, colour=p.colour, resource=p.resource, height=height)
+    w.step = TUBE
+
+
+def drop_tube(w: Work, owner: int, h: int, height: int) -> None:
+    """rule: cytress/waste-tubes - a ``height``-section tube on hex ``h``; the crew there ascends to
+    that level of Stratos. rule: cytress/game-end-trigger - sections come from the allocated
+    supply, then from the box; the last allocated section triggers the final round (not in solo:
+    rule: cytress/solo-game-end)."""
+    w.tube_()[h] = height
+    w.crew_()[h] = NOBODY
+    w.stratos_()[LEVELS * owner + height - 1] += 1
+    take = min(w.tubes_left, height)
+    if take:
+        w.tubes_left -= take
+        if w.tubes_left == 0 and not w.solo:
+            w.end_triggered = True
+    w.tubes_box -= height - take
+
+
+def finish_tube(content: Content, w: Work, h: int) -> None:
+    """Drop the paid tube on ``h``; a Stratolite card used is discarded (from the row: slide and
+    refill; rule: cytress/meet-a-stratolite)."""
+    p = w.pending
+    seat = w.actor
+    drop_tube(w, seat, h, p.height)
+    card = p.card
+    if card != NOBODY:
+        w.strat_discard_().append(card)
+        if w.reserved[seat] == card:
+            w.reserved_()[seat] = NOBODY
+        else:
+            slide_stratolites(w, list(w.strat_row).index(card))
+    w.finish()
