@@ -70,7 +70,8 @@ def catalogue(c: Content) -> Catalogue:
                 id=FACTIONS[f],
                 kind="faction",
                 name=c.faction_names[f],
-                text=f"{c.faction_colour[f]} hexes; scouting and spying give {RESOURCES[c.faction_resource[f]]}",
+                text=f"{c.faction_colour[f]} hexes; scouting and spying give "
+                f"{RESOURCES[c.faction_resource[f]]}",
                 values={"colour": c.faction_colour[f], "resource": RESOURCES[c.faction_resource[f]]},
                 authored=c.faction_authored[f],
             )
@@ -175,7 +176,8 @@ def catalogue(c: Content) -> Catalogue:
                 id=f"tube-{h}",
                 kind="waste tube",
                 name=f"{h}-high waste tube",
-                text=f"costs {TUBE_COST[h]}; its crew ascends to level {h} ({CREW_PRESTIGE[h - 1]} PRESTIGE); "
+                text=f"costs {TUBE_COST[h]}; its crew ascends to level {h} "
+                f"({CREW_PRESTIGE[h - 1]} PRESTIGE); "
                 f"controlling it scores {TUBE_PRESTIGE[h]}",
                 values={
                     "cost": TUBE_COST[h],
@@ -186,15 +188,15 @@ def catalogue(c: Content) -> Catalogue:
         )
     for p, words in enumerate(PAD_WORDS):
         items.append(ContentItem(id=PADS[p], kind="landing pad", name=words))
-    for card in range(16):
+    for ai_card in range(16):
         items.append(
             ContentItem(
-                id=ai_card_code(card),
+                id=ai_card_code(ai_card),
                 kind="AI action card",
-                name=f"AI action card: {FACTION_TITLES[card // 4]}",
-                text="on the AI tracker board" if card % 4 < 3 else "in the AI action deck at setup",
-                values={"faction": FACTIONS[card // 4]},
-                authored=card % 4 == 3,
+                name=f"AI action card: {FACTION_TITLES[ai_card // 4]}",
+                text="on the AI tracker board" if ai_card % 4 < 3 else "in the AI action deck at setup",
+                values={"faction": FACTIONS[ai_card // 4]},
+                authored=ai_card % 4 == 3,
             )
         )
     notes = (
@@ -280,7 +282,8 @@ def _seat_row(game: CytressGame, s: CytressState, seat: int, viewer: Viewer) -> 
         extra.append("reserved " + c.stratolites[s.reserved[seat]].code)
     side = "?" if s.sides[seat] < 0 else "AB"[s.sides[seat]]
     rebel = c.rebels[s.rebels[seat]]
-    label = f"{'>' if s.actor == seat and s.phase != OVER else ' '}seat {seat}{' (you)' if viewer == seat else ''}"
+    mark = ">" if s.actor == seat and s.phase != OVER else " "
+    label = f"{mark}seat {seat}{' (you)' if viewer == seat else ''}"
     value = (
         f"{rebel.name} {side}, {res}; paths {paths}; crews {s.supply[seat]}; "
         f"transports {s.transports[seat]}+{s.on_stratos[seat]}"
@@ -334,7 +337,8 @@ def describe(game: CytressGame, s: CytressState, viewer: Viewer) -> Description:
                 *sections[2].rows,
                 Row(
                     label=" automa",
-                    value=f"intel {len(a.intel)}; crews {s.supply[AUTOMA]}; tracker {left}; deck {len(a.deck)}"
+                    value=f"intel {len(a.intel)}; crews {s.supply[AUTOMA]}; "
+                    f"tracker {left}; deck {len(a.deck)}"
                     + (
                         f"; bounty {','.join(c.bounties[b].code for b in s.bounties[AUTOMA])}"
                         if s.bounties[AUTOMA]
@@ -391,7 +395,8 @@ def render(game: CytressGame, s: CytressState, viewer: Viewer) -> str:
     width = int(map_w + 330)
     height = int(max(map_h + 150, 140 + 22 * s.players + 250))
     out.append(
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" '
         'font-family="DejaVu Sans, sans-serif" font-size="11">'
     )
     out.append(f'<rect width="{width}" height="{height}" fill="#15161c"/>')
@@ -412,7 +417,8 @@ def render(game: CytressGame, s: CytressState, viewer: Viewer) -> str:
         if s.tube[h]:
             t = s.tube[h]
             out.append(
-                f'<rect x="{cx - 6:.1f}" y="{cy - 4 - 5 * t:.1f}" width="12" height="{5 * t + 8}" fill="#8a8f99" '
+                f'<rect x="{cx - 6:.1f}" y="{cy - 4 - 5 * t:.1f}" width="12" '
+                f'height="{5 * t + 8}" fill="#8a8f99" '
                 'stroke="#222"/>'
             )
             out.append(
@@ -421,14 +427,15 @@ def render(game: CytressGame, s: CytressState, viewer: Viewer) -> str:
         elif s.crew[h] != NOBODY:
             o = s.crew[h]
             out.append(
-                f'<circle cx="{cx:.1f}" cy="{cy - 2:.1f}" r="8" fill="{_owner_fill(game, s, o)}" stroke="#fff"/>'
+                f'<circle cx="{cx:.1f}" cy="{cy - 2:.1f}" r="8" '
+                f'fill="{_owner_fill(game, s, o)}" stroke="#fff"/>'
             )
             mark = "A" if s.solo and o == AUTOMA else str(o)
             out.append(f'<text x="{cx:.1f}" y="{cy + 2:.1f}" text-anchor="middle" fill="#fff">{mark}</text>')
     # Stratos: three levels, widest at the bottom
     sx = map_w + 10
     for k, level in enumerate((3, 2, 1)):
-        y = 40 + 34 * k
+        y = 40.0 + 34 * k
         wlev = 180 + 40 * k
         x0 = sx + (260 - wlev) / 2
         out.append(
@@ -470,7 +477,8 @@ def render(game: CytressGame, s: CytressState, viewer: Viewer) -> str:
     out.append(f'<text x="{sx}" y="{y}" fill="#e8e8e8">Stratolites: {strat}</text>')
     y += 18
     out.append(
-        f'<text x="{sx}" y="{y}" fill="#e8e8e8">Tubes: {s.tubes_left} near Stratos, {s.tubes_box} in the box</text>'
+        f'<text x="{sx}" y="{y}" fill="#e8e8e8">Tubes: {s.tubes_left} near Stratos, '
+        f"{s.tubes_box} in the box</text>"
     )
     out.append(f'<text x="12" y="{height - 10}" fill="#bbbbbb">{html.escape(step_text(game, s))}</text>')
     out.append("</svg>")
@@ -493,11 +501,15 @@ def log_line(game: CytressGame, s: CytressState, a: CAction, viewer: Viewer) -> 
         return f"{who} sends a transport to {PADS[x]}: {text}."
     if k == "intel":
         card = c.intel[x]
-        return f"{who} takes {card.code} onto the {FACTIONS[card.faction]} lifepath (targets the {FACTION_TITLES[card.target]})."
+        return (
+            f"{who} takes {card.code} onto the {FACTIONS[card.faction]} lifepath "
+            f"(targets the {FACTION_TITLES[card.target]})."
+        )
     if k == "height":
         return f"{who} pays for a {x}-high waste tube in {RESOURCES[s.pending.resource]}."
     if k == "tube":
-        return f"{who} drops a {s.pending.height}-high waste tube at {game.ctx.map(s.tiles).layout.labels[x]}; the crew ascends."
+        where = game.ctx.map(s.tiles).layout.labels[x]
+        return f"{who} drops a {s.pending.height}-high waste tube at {where}; the crew ascends."
     if k == "amount":
         give, get = divmod(s.pending.trade, 4)
         return f"{who} trades {x} {RESOURCES[give]} for {RESOURCES[get]}."
