@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+import os
+
+# gRPC's core reads this once, at import: the server says what went wrong itself, in one line.
+os.environ.setdefault("GRPC_VERBOSITY", "NONE")
+
 import json
 import logging
+import sys
 import time
 from pathlib import Path
 from typing import Annotated, Any
@@ -103,7 +109,7 @@ def serve(  # noqa: PLR0917
         )
     except (StartupError, OSError, ValueError) as exc:
         # One line, no traceback: a port in use, an unusable database, an unreadable file.
-        Console(stderr=True).print(f"lictor: {escape(str(exc))}", highlight=False)
+        print(f"lictor: {exc}", file=sys.stderr, flush=True)
         raise typer.Exit(code=2) from None
 
 

@@ -49,7 +49,7 @@ from lictor.v1 import (
 from service import convert
 from service.advisor import AdvisorServicer
 from service.auth import BearerTokenInterceptor, is_loopback
-from service.game import DiagnosticsServicer, GameServicer
+from service.game import DiagnosticsServicer, GameServicer, list_game_infos
 from service.limits import Limits
 from service.matches import AiSeats, MatchServicer, MatchStore, StoreError, StreamGate
 from service.solve import SolverServicer
@@ -95,12 +95,48 @@ def tune_gc() -> None:
     for them), the heap built so far is frozen (``gc.freeze``) and the youngest generation is
     collected every 10,000 allocations instead of 700. Used by :func:`serve`.
     """
-    from service.game import list_game_infos
-
     list_game_infos()
     gc.collect()
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLD)
+
+
+class _SafeDecode(grpc.aio.ServerInterceptor):  # type: ignore[misc]
+    """Decodes each ``lictor.v1`` request itself, so bytes that are not the request message get
+    INVALID_ARGUMENT naming the message type (gRPC's own decoder would answer INTERNAL)."""
+
+    async def intercept_service(self, continuation: Any, details: grpc.HandlerCallDetails) -> Any:
+        handler = await continuation(details)
+        if handler is None or handler.request_deserializer is None:
+            return handler
+        if not (details.method or "").startswith("/lictor.v1."):
+            return handler
+        decode = handler.request_deserializer
+        if handler.unary_unary is not None:
+            inner = handler.unary_unary
+
+            async def unary(raw: bytes, context: grpc.aio.ServicerContext) -> Any:
+                return await inner(await _decoded(decode, raw, context), context)
+
+            return grpc.unary_unary_rpc_method_handler(unary, None, handler.response_serializer)
+        if handler.unary_stream is not None:
+            inner_stream = handler.unary_stream
+
+            async def stream(raw: bytes, context: grpc.aio.ServicerContext) -> Any:
+                async for item in inner_stream(await _decoded(decode, raw, context), context):
+                    yield item
+
+            return grpc.unary_stream_rpc_method_handler(stream, None, handler.response_serializer)
+        return handler
+
+
+async def _decoded(decode: Any, raw: bytes, context: grpc.aio.ServicerContext) -> Any:
+    try:
+        return decode(raw)
+    except Exception:
+        await context.abort(
+            grpc.StatusCode.INVALID_ARGUMENT, "the request bytes are not a valid message of this method"
+        )
 
 
 class LictorServer:
@@ -192,12 +228,15 @@ class LictorServer:
         if self._started and not self._done.is_set():
             self.stop(0).wait(10)
         elif not self._started:
-            self._call(asyncio.gather(self.calls.close(), self.seats.close()), 10)
+            self._call(self._close_pools(), 10)
         self.db_executor.shutdown(wait=True)
         self.store.close()
         self.loop.call_soon_threadsafe(self.loop.stop)
         self._thread.join(5)
         self._done.set()
+
+    async def _close_pools(self) -> None:
+        await asyncio.gather(self.calls.close(), self.seats.close())
 
     def wait_for_termination(self, timeout: float | None = None) -> bool:
         """Block until the server stops."""
@@ -274,9 +313,11 @@ async def _build(
 ) -> None:
     server.limits = limits
     convert.configure_caches(limits.cache_bytes)
-    interceptors: Sequence[grpc.aio.ServerInterceptor] = (
-        [BearerTokenInterceptor(auth_token)] if auth_token else []
-    )
+    # The token first (no body decoded for a caller without it), then our own decoding.
+    interceptors: Sequence[grpc.aio.ServerInterceptor] = [
+        *([BearerTokenInterceptor(auth_token)] if auth_token else []),
+        _SafeDecode(),
+    ]
     aio = grpc.aio.server(
         interceptors=interceptors,
         options=[
@@ -316,6 +357,7 @@ async def _build(
         raise StartupError(f"the worker processes did not start: {exc}") from None
 
     loop = asyncio.get_running_loop()
+    await loop.run_in_executor(None, list_game_infos)  # every game loaded before the first call
     gate = StreamGate(limits)
     games = entries
     server.matches = MatchServicer(server.store, limits, server.run_db, gate)
