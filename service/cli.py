@@ -242,7 +242,7 @@ def score(
 @app.command()
 def solve(  # noqa: PLR0917
     position_file: Annotated[Path, typer.Argument(help="position or record JSON file")],
-    kind: Annotated[str, typer.Option(help="puzzle kind, e.g. tiberius.best_bid")],
+    kind: Annotated[str, typer.Option(help="puzzle kind, <game>.<puzzle> (lictor games lists them)")],
     params: Annotated[str, typer.Option(help="puzzle parameters as a JSON object")] = "{}",
     time_limit: Annotated[float, typer.Option(help="seconds")] = 10.0,
     server: ServerOpt = None,

@@ -688,7 +688,7 @@ def _line_bytes(line: Any) -> bytes:
 
 _LINE_BYTES_BY_ID: dict[int, tuple[Any, bytes]] = {}
 """The same wire bytes by the line object's id, each entry holding its line (so that while the entry
-lives the id is that line's and no other's): a scorer that reuses its line objects (Tiberius's
+lives the id is that line's and no other's): a scorer that reuses its line objects (a game's
 report lines are made once per value) gets a seat's breakdown joined in one pass in C, with no
 Python step per line. Bounded by ``_MAX_LINE_BYTES`` (cleared whole; a reader holds its own lines,
 and every entry holds its own, so an id found is always the line looked up)."""

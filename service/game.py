@@ -128,7 +128,7 @@ class GameServicer(game_grpc.GameServiceServicer):  # type: ignore[misc]
             actions = [
                 game_pb.LegalAction(text=game.action_to_text(state, a)) for a in game.legal_actions(state)
             ]
-            if res.name in typed.TYPED_ACTIONS:
+            if typed.has_typed_actions(res.name):
                 for legal in actions:
                     typed_action = typed.action_from_text(res.name, legal.text)
                     if typed_action is not None:

@@ -58,15 +58,18 @@ class GameEntry:
         name: the registry key (``GameInfo.name``).
         target: ``"module:Class"``; the class takes ``content_path=``.
         solver: the module that registers the game's scorer and puzzles ("" = none).
+        wire: the module mapping the game's typed gRPC messages (``FORM``; "" = none: the game
+            is spoken to through records, JSON and text).
     """
 
     name: str
     target: str
     solver: str = ""
+    wire: str = ""
 
 
 _ENTRIES: dict[str, GameEntry] = {
-    name: GameEntry(name=name, target=target, solver=f"solver.{name}")
+    name: GameEntry(name=name, target=target, solver=f"solver.{name}", wire=f"wire.{name}")
     for name, target in BUILTIN_GAMES.items()
 }
 _LOCK = threading.Lock()
@@ -80,25 +83,26 @@ def _load_entry_points() -> None:
         if _LOADED_ENTRY_POINTS:
             return
         for ep in metadata.entry_points(group=ENTRY_POINT_GROUP):
-            target, _, solver = ep.value.partition(" ")
-            entry = GameEntry(name=ep.name, target=target.strip(), solver=solver.strip())
+            target, solver, wire = [*ep.value.split(), "", "", ""][:3]
+            entry = GameEntry(name=ep.name, target=target, solver=solver, wire=wire)
             _ENTRIES.setdefault(ep.name, entry)
         _LOADED_ENTRY_POINTS.append(True)
 
 
-def register_game(name: str, target: str, *, solver: str = "") -> None:
+def register_game(name: str, target: str, *, solver: str = "", wire: str = "") -> None:
     """Register (or replace) the game ``name`` built from ``target`` (``"module:Class"``).
 
     Args:
         name: the registry key; must equal the class's ``info.name``.
         target: ``"module:Class"``, imported on first use.
         solver: the module that registers the game's scorer and puzzle kinds ("" = none).
+        wire: the module mapping the game's typed gRPC messages ("" = none).
     """
     if not name or ":" not in target:
         raise ValueError(f"register_game needs a name and a 'module:Class' target, not {name!r}, {target!r}")
     _load_entry_points()
     with _LOCK:
-        _ENTRIES[name] = GameEntry(name=name, target=target, solver=solver)
+        _ENTRIES[name] = GameEntry(name=name, target=target, solver=solver, wire=wire)
     get_game.cache_clear()
 
 
