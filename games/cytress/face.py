@@ -7,6 +7,7 @@ observation. The words are the rulebook's: factions, resources, landing pads, PR
 
 from __future__ import annotations
 
+import functools
 import html
 import math
 from collections.abc import Sequence
@@ -28,7 +29,7 @@ from games.cytress.codec import ai_card_code
 from games.cytress.content import TILE_COLUMNS, Content
 from games.cytress.notation import PAD_WORDS, seat_name
 from games.cytress.schema import state_schema
-from games.cytress.scoring import card_facts, rebellion
+from games.cytress.scoring import Tally, card_facts, rebellion
 from games.cytress.state import (
     AUTOMA,
     AUTOMA_CREW,
@@ -368,6 +369,7 @@ OWNER_FILL = ("#1f7a3a", "#1f4fa0", "#b0242a", "#6b3fa0", "#d9731f", "#444444")
 HEX_R = 22.0
 
 
+@functools.lru_cache(maxsize=4096)
 def _hex_points(cx: float, cy: float, r: float) -> str:
     pts = []
     for k in range(6):
@@ -527,19 +529,22 @@ def explain(game: CytressGame, s: CytressState, a: CAction) -> Sequence[Fact]:
     if s.phase == OVER or seat < 0:
         return ()
     after = game.apply_trusted(s, a)
-    before_now = game.scores(s)[seat]
-    after_now = game.scores(after)[seat]
-    proj_before = game.evaluator.projected(s)[seat]
-    proj_after = game.evaluator.projected(after)[seat]
+    ev = game.evaluator
+    before = _tallies(game, s)
+    tallies = _tallies(game, after)
+    before_now = before[seat].total
+    after_now = tallies[seat].total
+    proj_before = ev.projected(s, before)[seat]
+    proj_after_all = ev.projected(after, tallies)
+    proj_after = proj_after_all[seat]
     spent = sum(s.res[4 * seat : 4 * seat + 4]) - sum(after.res[4 * seat : 4 * seat + 4])
-    view = game.ctx.map(after.tiles)
-    tallies, _ = rebellion(
-        card_facts(game.pack, after), after.stratos, after.crew, after.tube, view.layout.adjacent
-    )
     mine = tallies[seat]
     others = [t.total for t in tallies if t.owner != seat]
     margin = mine.total - max(others) if others else 0
-    chance = game.heuristic(after)[seat] if after.phase != OVER else game.returns(after)[seat]
+    if after.phase == OVER:
+        chance = game.returns(after)[seat]
+    else:
+        chance = ev.chances_from(after, proj_after_all)[seat]
     return (
         Fact(
             label="PRESTIGE if the rebellion broke out now",
@@ -559,3 +564,18 @@ def explain(game: CytressGame, s: CytressState, a: CAction) -> Sequence[Fact]:
         Fact(label="margin over the best rival now", value=float(margin), unit="PRESTIGE", better=1),
         Fact(label="win chance (estimate)", value=round(float(chance), 4), unit="probability", better=1),
     )
+
+
+_LAST: list[tuple[object, CytressState, tuple[Tally, ...]]] = []
+
+
+def _tallies(game: CytressGame, s: CytressState) -> tuple[Tally, ...]:
+    """The rebellion of ``s`` (the last few states kept: every candidate shares its position)."""
+    for g, st, t in _LAST:
+        if st is s and g is game:
+            return t
+    view = game.ctx.map(s.tiles)
+    t, _ = rebellion(card_facts(game.pack, s), s.stratos, s.crew, s.tube, view.layout.adjacent)
+    _LAST.insert(0, (game, s, t))
+    del _LAST[4:]
+    return t
