@@ -54,8 +54,8 @@ __all__ = [
     "chain_odds",
     "combat_distribution",
     "score",
+    "single_test_odds",
     "solve_plan",
-    "test_odds",
 ]
 
 SCALE = 1000
@@ -143,7 +143,7 @@ def score(game: Game[Any, Any], state: Any) -> ScoreReport:
 
 
 # ============================================================================ feature tests
-def test_odds(deck: tuple[int, ...], discard: tuple[int, ...], total: int, threshold: int) -> float:
+def single_test_odds(deck: tuple[int, ...], discard: tuple[int, ...], total: int, threshold: int) -> float:
     """rule: cyberverse/feature-test - P(total + card > threshold) for one card drawn from the deck
     as it stands (the discard pile if the deck is empty)."""
     pile = deck_to_draw(tuple(sorted(deck)), tuple(sorted(discard)))
@@ -273,7 +273,7 @@ def feature_test(
         )
     total = _int(params, "total", 0, -5, 20)
     threshold = _int(params, "threshold", 0, -5, 30)
-    p = test_odds(org.deck, org.discard, total, threshold)
+    p = single_test_odds(org.deck, org.discard, total, threshold)
     need = threshold - total + 1
     text = (
         f"A test of {total} against threshold {threshold} succeeds with probability {p:.3f}: it needs a "
@@ -572,7 +572,7 @@ def activation_problem(s: State, c: Content, seat: int) -> ActivationProblem:
                 for i, m in enumerate(c.investigations[card].missions):
                     if m.kind == TEST and m.district == d and not org.done[k] >> i & 1:
                         total = test_total(s, c, a, m.feature, xp=0, district=d)
-                        best = max(best, test_odds(org.deck, org.discard, total, m.threshold))
+                        best = max(best, single_test_odds(org.deck, org.discard, total, m.threshold))
             row.append(round(best * SCALE))
         clue.append(tuple(row))
     influence = tuple(SCALE if d not in others and org.influence[d] < 3 else 0 for d in range(5))
