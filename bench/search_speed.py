@@ -156,11 +156,12 @@ def measure(runners: dict[str, Callable[[], float]], rounds: int) -> tuple[float
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--against", help="a git revision whose search/ runs head to head")
+    parser.add_argument("--repo", type=Path, help="the git checkout to read REV from (default: this one)")
     parser.add_argument("--rounds", type=int, default=ROUNDS)
     args = parser.parse_args(argv)
     import search
 
-    old = load_search_at(args.against) if args.against else None
+    old = load_search_at(args.against, args.repo) if args.against else None
     print(f"baseline: Pig fixture random playouts, {pig_steps_per_s(1.0):,.0f} steps per CPU second")
     for name, (game, state, kind) in workloads().items():
         sims_per_s(search, game, state, kind)  # warm the caches of the game and of the search

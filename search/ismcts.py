@@ -279,7 +279,10 @@ class ISMCTS(TreeSearch):
             if child is None:
                 children.append(ChildStats(action, text, 0, [0.0] * self._players, prior, None, (text,)))
             else:
-                pv = (text, *self._pv(child, game.apply_trusted(state, action), self.options.max_pv - 1))
+                pv = (
+                    text,
+                    *text_line(game, child, game.apply_trusted(state, action), self.options.max_pv - 1),
+                )
                 children.append(
                     ChildStats(action, text, child.visits, list(child.value_sums), prior, None, pv)
                 )
@@ -387,25 +390,6 @@ class ISMCTS(TreeSearch):
             stopped_by=stopped_by,
         )
 
-    def _pv(self, node: InfoSetNode, state: Any, length: int) -> tuple[str, ...]:
-        """Most visited line, written on the text determinization (stops where it diverges)."""
-        game = self.game
-        out: list[str] = []
-        while length > 0 and node.visits > 0:
-            player = game.current_player(state)
-            if player == TERMINAL:
-                break
-            edges = node.outcome_children if player == CHANCE else node.children
-            legal = set(game.legal_actions(state))
-            options = [(a, c) for a, c in edges.items() if a in legal]
-            if not options:
-                break
-            action, node = max(options, key=lambda ac: ac[1].visits)
-            out.append(game.action_to_text(state, action))
-            state = game.apply_trusted(state, action)
-            length -= 1
-        return tuple(out)
-
     def _priors_at(self, node: InfoSetNode, state: Any, legal: Sequence[Any]) -> Any:
         """The game's priors at ``state``: the node's cached ones while its legal actions are the
         same (guidance computed on one determinization serves the others)."""
@@ -474,16 +458,10 @@ class ISMCTS(TreeSearch):
         return best_a
 
     def _position(self, state: Any) -> Position:
-        """A pooled determinization's :data:`Position` at ``state`` (counted in ``nodes``: it is
+        """A pooled determinization's :data:`Position` at ``state``, counted in ``nodes`` (it is
         stored in the tree)."""
-        game = self.game
-        player = game.current_player(state)
         self.nodes += 1
-        if player >= 0:
-            return (state, player, game.legal_actions(state), game.prior(state) if self._priors else None)
-        if player == TERMINAL:
-            return (state, player, game.returns(state), None)
-        return (state, player, None, None)
+        return position_at(self.game, state, self._priors)
 
     def _cached(self, node: InfoSetNode, k: int, parent: Any, action: Any) -> Position:
         """Determinization ``k``'s position at ``node`` (reached by ``action`` from ``parent``)."""
@@ -499,12 +477,35 @@ class ISMCTS(TreeSearch):
         """Like :meth:`_cached` but without storing (the tree is full)."""
         at = node.positions.get(k) if node.positions is not None else None
         if at is None:
-            game = self.game
-            state = game.apply_trusted(parent, action)
-            player = game.current_player(state)
-            other = game.legal_actions(state) if player >= 0 else None
-            if player == TERMINAL:
-                other = game.returns(state)
-            priors = game.prior(state) if self._priors and player >= 0 else None
-            at = (state, player, other, priors)
+            at = position_at(self.game, self.game.apply_trusted(parent, action), self._priors)
         return at
+
+
+def position_at(game: Game[Any, Any], state: Any, priors: bool) -> Position:
+    """The :data:`Position` at ``state`` (with the game's priors at a decision if ``priors``)."""
+    player = game.current_player(state)
+    if player >= 0:
+        return (state, player, game.legal_actions(state), game.prior(state) if priors else None)
+    if player == TERMINAL:
+        return (state, player, game.returns(state), None)
+    return (state, player, None, None)
+
+
+def text_line(game: Game[Any, Any], node: InfoSetNode, state: Any, length: int) -> tuple[str, ...]:
+    """The most visited line below ``node``, written on the determinization ``state`` (it stops
+    where the line is not legal there)."""
+    out: list[str] = []
+    while length > 0 and node.visits > 0:
+        player = game.current_player(state)
+        if player == TERMINAL:
+            break
+        edges = node.outcome_children if player == CHANCE else node.children
+        legal = set(game.legal_actions(state))
+        options = [(a, c) for a, c in edges.items() if a in legal]
+        if not options:
+            break
+        action, node = max(options, key=lambda ac: ac[1].visits)
+        out.append(game.action_to_text(state, action))
+        state = game.apply_trusted(state, action)
+        length -= 1
+    return tuple(out)

@@ -232,7 +232,7 @@ class MCTS(TreeSearch):
                 "the next action is a chance outcome (dice, a draw), not a seat's decision", field="state"
             )
         self._players = self.game.num_players(state)
-        root = self._find(state) if self.options.reuse else None
+        root = find_position(self.game, self._root, state) if self.options.reuse else None
         if root is None:
             self.nodes = 0
             root = self._new_node(state)
@@ -285,7 +285,7 @@ class MCTS(TreeSearch):
             if child is None:
                 children.append(ChildStats(action, text, 0, [0.0] * self._players, priors[i], None, (text,)))
             else:
-                pv = (text, *self._pv(child, self.options.max_pv - 1))
+                pv = (text, *principal_variation(game, child, self.options.max_pv - 1))
                 stats = ChildStats(
                     action, text, child.visits, list(child.value_sums), priors[i], child.proven, pv
                 )
@@ -370,7 +370,7 @@ class MCTS(TreeSearch):
         """The shared backup, then MCTS-Solver: a proven leaf may prove the nodes above it."""
         super().backup(path, value)
         if self._solver and path[-1].proven is not None and len(path) > 1:
-            self._propagate(path)
+            prove_path(self.game, path, self._players)
 
     # ------------------------------------------------------------------ internals
     def _analysis(
@@ -385,32 +385,6 @@ class MCTS(TreeSearch):
             algorithm=self.algorithm,
             stopped_by=stopped_by,
         )
-
-    def _find(self, state: Any) -> Node | None:
-        """A node of the old tree whose state equals ``state``: breadth first over the first plies,
-        most visited children first, comparing states only where the player to move matches, and
-        giving up after ``_REUSE_NODES`` comparisons or ``_REUSE_SECONDS`` (a miss must stay cheap)."""
-        root = self._root
-        if root is None:
-            return None
-        player = self.game.current_player(state)
-        frontier = [root]
-        compared = 0
-        give_up = time.monotonic() + _REUSE_SECONDS
-        for _ in range(_REUSE_DEPTH + 1):
-            below: list[Node] = []
-            for node in frontier:
-                if node.player == player:
-                    if node.state == state:
-                        return node
-                    compared += 1
-                    if compared >= _REUSE_NODES or time.monotonic() > give_up:
-                        return None
-                below.extend(c for c in node.children if c is not None and c.visits > 0)
-                below.extend(c for c in node.outcome_children.values() if c.visits > 0)
-            below.sort(key=lambda c: -c.visits)
-            frontier = below
-        return None
 
     def _new_node(self, state: Any) -> Node:
         """A leaf (a terminal one is proven at once). Decision nodes are opened (priors) on their
@@ -469,44 +443,6 @@ class MCTS(TreeSearch):
         node.cumulative = cumulative
         return cumulative
 
-    def _pv(self, node: Node, length: int) -> tuple[str, ...]:
-        """The principal variation below ``node``: proven wins first, then the most visited."""
-        game = self.game
-        out: list[str] = []
-        while length > 0 and node.visits > 0:
-            step = self._pv_step(node)
-            if step is None:
-                break
-            action, child = step
-            out.append(game.action_to_text(node.state, action))
-            node = child
-            length -= 1
-        return tuple(out)
-
-    @staticmethod
-    def _pv_step(node: Node) -> tuple[Any, Node] | None:
-        """The edge a principal variation follows from ``node`` (``None`` where it stops)."""
-        if node.player == CHANCE:
-            if not node.outcome_children:
-                return None
-            return max(node.outcome_children.items(), key=lambda kv: kv[1].visits)
-        if node.player < 0:
-            return None
-        best = None
-        best_key: tuple[int, int] = (-1, -1)
-        p = node.player
-        for i, c in enumerate(node.children):
-            if c is None:
-                continue
-            win = 1 if c.proven is not None and c.proven[p] >= WIN else 0
-            if (win, c.visits) > best_key:
-                best_key, best = (win, c.visits), i
-        if best is None:
-            return None
-        picked = node.children[best]
-        assert picked is not None
-        return node.actions[best], picked
-
     def _select_uct(self, node: Node, p: int, lo: float, k: float) -> int:
         """The child maximising UCB1 for seat ``p`` (values read as ``(q - lo) * k``)."""
         c2log = self.options.uct_c * self.options.uct_c * math.log(node.visits)
@@ -537,7 +473,7 @@ class MCTS(TreeSearch):
         priors = node.priors
         assert priors is not None
         scale = self.options.puct_c * math.sqrt(node.visits)
-        best_i, best = self._best_unvisited(node, p, lo, kq, scale)
+        best_i, best = _best_unvisited(node, p, lo, kq, scale)
         solver = self._solver
         for i, c, prior in node.created:  # (the hottest loop of a search: kept lean)
             n = c.visits
@@ -555,83 +491,153 @@ class MCTS(TreeSearch):
                 best, best_i = score, i
         return best_i
 
-    @staticmethod
-    def _best_unvisited(node: Node, p: int, lo: float, kq: float, scale: float) -> tuple[int, float]:
-        """PUCT's best unvisited child and its score (``(0, -inf)`` when every child is visited):
-        the first unvisited one along ``by_prior`` (scores fall along it), or, where scores round to
-        the same value (a zero scale at a fresh root, nearly equal priors), the lowest index among
-        the first unvisited one of each run of equal priors (the plain scan's first-on-ties rule)."""
-        priors = node.priors
-        assert priors is not None
-        children = node.children
-        by_prior = node.by_prior
-        k = node.first_unvisited
-        end = len(by_prior)
-        while k < end:
-            c = children[by_prior[k]]
+
+# ---------------------------------------------------------------------- helpers of the steps
+def _best_unvisited(node: Node, p: int, lo: float, kq: float, scale: float) -> tuple[int, float]:
+    """PUCT's best unvisited child of ``node`` and its score (``(0, -inf)`` when every child is
+    visited): the first unvisited one along ``by_prior`` (scores fall along it), or, where scores
+    round to the same value (a zero scale at a fresh root, nearly equal priors), the lowest index
+    among the first unvisited one of each run of equal priors (the plain scan's first-on-ties rule)."""
+    priors = node.priors
+    assert priors is not None
+    children = node.children
+    by_prior = node.by_prior
+    k = node.first_unvisited
+    end = len(by_prior)
+    while k < end:
+        c = children[by_prior[k]]
+        if c is None or c.visits == 0:
+            break
+        k += 1
+    node.first_unvisited = k  # children never become unvisited again
+    if k >= end:
+        return 0, -math.inf
+    fpu = (node.value_sums[p] / node.visits - lo) * kq if node.visits else 0.5
+    best_i = by_prior[k]
+    best = fpu + scale * priors[best_i]
+    next_lower = node.next_lower
+    j = next_lower[k]
+    while j < end and fpu + scale * priors[by_prior[j]] >= best:
+        for jj in range(j, next_lower[j]):
+            i = by_prior[jj]
+            c = children[i]
             if c is None or c.visits == 0:
+                best_i = min(best_i, i)
                 break
-            k += 1
-        node.first_unvisited = k  # children never become unvisited again
-        if k >= end:
-            return 0, -math.inf
-        fpu = (node.value_sums[p] / node.visits - lo) * kq if node.visits else 0.5
-        best_i = by_prior[k]
-        best = fpu + scale * priors[best_i]
-        next_lower = node.next_lower
-        j = next_lower[k]
-        while j < end and fpu + scale * priors[by_prior[j]] >= best:
-            for jj in range(j, next_lower[j]):
-                i = by_prior[jj]
-                c = children[i]
-                if c is None or c.visits == 0:
-                    best_i = min(best_i, i)
-                    break
-            j = next_lower[j]
-        return best_i, best
+        j = next_lower[j]
+    return best_i, best
 
-    def _propagate(self, path: list[Node]) -> None:
-        """MCTS-Solver: prove the nodes of ``path`` above its proven leaf, bottom up, while they
-        can be (see the module docstring)."""
-        for idx in range(len(path) - 2, -1, -1):
-            node = path[idx]
-            child = path[idx + 1]
-            if node.proven is not None or child.proven is None:
-                return
-            if node.player == CHANCE:
-                proven = self._chance_proof(node)
-            elif child.proven[node.player] >= WIN:
-                proven = child.proven
-            elif node.untried:
-                return
-            else:
-                proven = self._decision_proof(node)
-            if proven is None:
-                return
-            node.proven = proven
 
-    def _chance_proof(self, node: Node) -> tuple[float, ...] | None:
-        """A chance node's expectation once every outcome is in the tree and proven, else None."""
-        outcomes = self.game.chance_outcomes(node.state)
-        if len(node.outcome_children) < len(outcomes):
+def prove_path(game: Game[Any, Any], path: list[Node], players: int) -> None:
+    """MCTS-Solver's backup: prove the nodes of ``path`` above its proven leaf, bottom up, while
+    they can be: a decision node by a child that wins for its mover, or once every child is proven
+    (the best for the mover); a chance node once every outcome is in the tree and proven (the
+    expectation)."""
+    for idx in range(len(path) - 2, -1, -1):
+        node = path[idx]
+        child = path[idx + 1]
+        if node.proven is not None or child.proven is None:
+            return
+        if node.player == CHANCE:
+            proven = _chance_proof(game, node, players)
+        elif child.proven[node.player] >= WIN:
+            proven = child.proven
+        elif node.untried:
+            return
+        else:
+            proven = _decision_proof(node)
+        if proven is None:
+            return
+        node.proven = proven
+
+
+def _chance_proof(game: Game[Any, Any], node: Node, players: int) -> tuple[float, ...] | None:
+    """A chance node's expectation once every outcome is in the tree and proven, else None."""
+    outcomes = game.chance_outcomes(node.state)
+    if len(node.outcome_children) < len(outcomes):
+        return None
+    total = [0.0] * players
+    for outcome, prob in outcomes:
+        proven = node.outcome_children[outcome].proven
+        if proven is None:
             return None
-        total = [0.0] * self._players
-        for outcome, prob in outcomes:
-            proven = node.outcome_children[outcome].proven
-            if proven is None:
-                return None
-            for k in range(self._players):
-                total[k] += prob * proven[k]
-        return tuple(total)
+        for k in range(players):
+            total[k] += prob * proven[k]
+    return tuple(total)
 
-    @staticmethod
-    def _decision_proof(node: Node) -> tuple[float, ...] | None:
-        """The proven child best for the mover once every child is proven, else None."""
-        p = node.player
-        best: tuple[float, ...] | None = None
-        for other in node.children:
-            if other is None or other.proven is None:
-                return None
-            if best is None or other.proven[p] > best[p]:
-                best = other.proven
-        return best
+
+def _decision_proof(node: Node) -> tuple[float, ...] | None:
+    """The proven child best for the mover once every child is proven, else None."""
+    p = node.player
+    best: tuple[float, ...] | None = None
+    for other in node.children:
+        if other is None or other.proven is None:
+            return None
+        if best is None or other.proven[p] > best[p]:
+            best = other.proven
+    return best
+
+
+def principal_variation(game: Game[Any, Any], node: Node, length: int) -> tuple[str, ...]:
+    """The line below ``node`` as notation: at each decision a proven win, else the most visited
+    child; at each chance node the most visited outcome."""
+    out: list[str] = []
+    while length > 0 and node.visits > 0:
+        step = _pv_step(node)
+        if step is None:
+            break
+        action, child = step
+        out.append(game.action_to_text(node.state, action))
+        node = child
+        length -= 1
+    return tuple(out)
+
+
+def _pv_step(node: Node) -> tuple[Any, Node] | None:
+    """The edge a principal variation follows from ``node`` (``None`` where it stops)."""
+    if node.player == CHANCE:
+        if not node.outcome_children:
+            return None
+        return max(node.outcome_children.items(), key=lambda kv: kv[1].visits)
+    if node.player < 0:
+        return None
+    best = None
+    best_key: tuple[int, int] = (-1, -1)
+    p = node.player
+    for i, c in enumerate(node.children):
+        if c is None:
+            continue
+        win = 1 if c.proven is not None and c.proven[p] >= WIN else 0
+        if (win, c.visits) > best_key:
+            best_key, best = (win, c.visits), i
+    if best is None:
+        return None
+    picked = node.children[best]
+    assert picked is not None
+    return node.actions[best], picked
+
+
+def find_position(game: Game[Any, Any], root: Node | None, state: Any) -> Node | None:
+    """A node of the tree under ``root`` whose state equals ``state``: breadth first over the first plies,
+    most visited children first, comparing states only where the player to move matches, and
+    giving up after ``_REUSE_NODES`` comparisons or ``_REUSE_SECONDS`` (a miss must stay cheap)."""
+    if root is None:
+        return None
+    player = game.current_player(state)
+    frontier = [root]
+    compared = 0
+    give_up = time.monotonic() + _REUSE_SECONDS
+    for _ in range(_REUSE_DEPTH + 1):
+        below: list[Node] = []
+        for node in frontier:
+            if node.player == player:
+                if node.state == state:
+                    return node
+                compared += 1
+                if compared >= _REUSE_NODES or time.monotonic() > give_up:
+                    return None
+            below.extend(c for c in node.children if c is not None and c.visits > 0)
+            below.extend(c for c in node.outcome_children.values() if c.visits > 0)
+        below.sort(key=lambda c: -c.visits)
+        frontier = below
+    return None
