@@ -16,7 +16,7 @@ ratios to a stored number.
 
 Today's ratios (``STORED``): measured on 2026-11-25 on the search before the shared tree steps of
 ``search/tree.py`` (commit 155fdd9), on this 2-core machine shared with other jobs, with this
-script's default settings (``ROUNDS`` = 5, ``SIMULATIONS`` per workload); the Pig baseline ran at
+script's default settings (``ROUNDS`` = 9, ``SIMULATIONS`` per workload); the Pig baseline ran at
 about 150,000 steps per CPU second. Tiberius could not be measured that day (its package was being
 rebuilt and did not import); its workloads print "n/a" until a ratio is stored.
 """
@@ -39,7 +39,7 @@ from typing import Any
 
 from games.core import CHANCE, TERMINAL, Game, GameConfig, get_game
 
-ROUNDS = 5
+ROUNDS = 9
 SIMULATIONS = {"ismcts": 600, "ismcts-pooled": 600, "mcts": 1200}
 BASELINE_S = 0.4
 
