@@ -47,6 +47,7 @@ BUILTIN_GAMES: dict[str, str] = {
     "tiberpunk": "games.tiberpunk:TiberpunkGame",
     "tiberius": "games.tiberius:TiberiusGame",
     "cyberverse": "games.cyberverse:CyberverseGame",
+    "cytress": "games.cytress:CytressGame",
     "ti4": "games.ti4:TI4Game",
 }
 """The games that ship with Lictor: name -> ``"module:Class"`` (one line per game)."""
