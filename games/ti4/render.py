@@ -16,7 +16,7 @@ __all__ = ["render_svg"]
 
 R = 58.0
 """Hex radius (centre to corner) in pixels."""
-PANEL = 330
+PANEL = 380
 FILL = {
     "blue": "#d7e6f5",
     "red": "#f4d7d2",
@@ -132,9 +132,9 @@ def render_svg(
     from games.ti4.ai import spaces_in_play
 
     spaces = spaces_in_play(state, content)
-    cx0, cy0 = 5.0 * R, 5.6 * R
-    width = int(10 * R + PANEL)
-    height = int(11.2 * R + 40)
+    cx0, cy0 = 5.6 * R, 6.2 * R  # the galaxy spans 5.5 R either side, 6.1 R above and below
+    width = int(11.2 * R + PANEL)
+    height = int(12.4 * R + 40)
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
         f'viewBox="0 0 {width} {height}" '
@@ -154,7 +154,7 @@ def render_svg(
         else:
             out.append(_hex(cx, cy, "#1d2330", "#667", 1.0, "4 3"))
             out.append(_text(cx, cy + 4, str(pos), 10, "normal", "#889"))
-    out += _panel(content, state, reports, int(10 * R), hand)
+    out += _panel(content, state, reports, int(11.2 * R), hand)
     out.append("</svg>")
     return "\n".join(out)
 
