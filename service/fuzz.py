@@ -161,7 +161,7 @@ _FLOATS = st.one_of(
 )
 _BUDGET_FLOATS = st.sampled_from([0.0, 0.01, 0.05, 0.1, -1.0, math.nan, math.inf, 1e12, 60.0])
 _BUDGET_INTS = st.sampled_from([0, 1, 2, 10, 50, -1, 2**31 - 1, 2**63 - 1])
-_HOSTILE_JSON = st.sampled_from(
+_HOSTILE_JSON: st.SearchStrategy[Any] = st.sampled_from(
     [None, -1, 10**30, 1e308, "x" * 200, [], {}, [[[]]], True, "IV", 0.5, [-1, 99], {"a": 1}]
 )
 
