@@ -1,27 +1,23 @@
-"""RPC costs of the service, each against an echo RPC on the same server in the same run.
+"""The service under load, each figure against a baseline measured in the same run.
 
-Run: ``python -m bench.service [--seconds 3]`` (about 30 s). A real server runs as a subprocess
-(``lictor serve --port 0``); the client is this process.
+Run: ``python -m bench.service [--fuzz 20000]`` (about 5 minutes). A real server runs as a
+subprocess (``lictor serve --port 0``); the clients are this process.
 
-1. Latency: SuggestAction at a 1-simulation budget vs DiagnosticsService.Echo, p50 and p99
-   (target: SuggestAction p50 <= 2x echo p50). The game is the first registered one (Tiberpunk
-   when registered), at a seat's decision after setup. The calls alternate (echo, SuggestAction,
-   echo, ...) so that both sides of the ratio see the same load on a shared machine. The handler
-   is then run in-process, each call after an echo RPC (as in a server, between calls: not in a
-   hot loop, which keeps caches warm and understates it), and split into the search and the
-   service's own code (the handler minus the search).
-2. Throughput: Score with 16 calls in flight vs Echo with 16 in flight (target >= 50%), on the
-   first registered game with an exact scorer (skipped, and said so, when none has one): the
-   same position again and again (the server keeps recent answers, as Score is a pure function of
-   the position), and distinct positions on every call (twice as many games' positions, each a new
-   setup, as the largest cache a Score call goes through holds — ``service.convert``'s positions
-   already read, 4096 — so the calls never come back round to a position the server still keeps an
-   answer, a state or a start state for: a real client scoring other tables' games; mid-game records
-   would only add replay work). The three run in interleaved rounds (echo, uncached, cached,
-   again), and each ratio is the median of the rounds' ratios: a load spike from another process
-   then hits both sides of a ratio, not one.
-3. Deadline accuracy: SuggestAction with a 30 s budget and a 200 ms client deadline; wall time
-   to the answer, p50 and max (target: max <= 250 ms, and an answer, not DEADLINE_EXCEEDED).
+1. Light calls under heavy work (issue 16): p99 of ListGames, GetLegalActions and ApplyAction
+   while 4 searches run (SuggestAction, 30 s budgets, in worker processes), against their p99 on
+   the idle server, calls alternating (target: <= 5x idle).
+2. AI seats, fairly: the time a level-1 AI seat waits for each move of an AI-only match while two
+   AI-only level-10 matches play, against the same match on an idle server (target: every move
+   within 2 s).
+3. RPC cost: SuggestAction at 1 simulation (the search runs in a worker process) against
+   DiagnosticsService.Echo, p50, calls alternating.
+4. Deadline: SuggestAction with a 30 s budget and a 200 ms client deadline; wall time to the
+   answer, max (target: an answer, not DEADLINE_EXCEEDED, within 250 ms).
+5. Soak: the server's memory (its process and its worker processes, RSS) when warm, right after a
+   soak of searches, solves and scores on many distinct positions, and after a short rest (target:
+   back within 20% of warm).
+6. Fuzz: ``--fuzz`` hostile requests (service/fuzz.py) across every RPC and every registered game,
+   4 clients at once: counts by status (target: 0 INTERNAL, UNKNOWN or hang).
 
 Results are printed and written as JSON to ``bench/results/service.json``.
 """
@@ -29,14 +25,16 @@ Results are printed and written as JSON to ``bench/results/service.json``.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
 import random
-import statistics
 import subprocess
 import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -45,10 +43,11 @@ import grpc
 from games.core import CHANCE, GameConfig, game_names, get_game
 from lictor.v1 import advisor_service_pb2 as advisor_pb
 from lictor.v1 import diagnostics_service_pb2 as diag_pb
+from lictor.v1 import game_service_pb2 as game_pb
+from lictor.v1 import match_service_pb2 as match_pb
 from lictor.v1 import position_pb2 as pos_pb
 from lictor.v1 import solver_service_pb2 as solver_pb
 from service.client import stubs
-from solver.core import get_scorer
 
 RESULTS = Path(__file__).parent / "results" / "service.json"
 
@@ -58,15 +57,24 @@ def _pct(xs: list[float], q: float) -> float:
     return xs[min(len(xs) - 1, int(q * len(xs)))]
 
 
-def _decision_position(name: str, seed: int = 1) -> pos_pb.Position:
+def _decision_position(name: str, seed: int = 1, moves: int = 0) -> pos_pb.Position:
+    """A record of ``name`` at a seat's decision, ``moves`` random moves in."""
     game = get_game(name)
     info = game.info
     players = min(info.max_players, max(info.min_players, 2))
     state = game.new_state(GameConfig(players=players), seed)
     rng = random.Random(seed)
     actions = []
-    while game.current_player(state) == CHANCE:
-        a = game.sample_chance(state, rng)
+    played = 0
+    while game.current_player(state) == CHANCE or played < moves:
+        player = game.current_player(state)
+        if player < 0 and player != CHANCE:
+            break
+        if player == CHANCE:
+            a = game.sample_chance(state, rng)
+        else:
+            a = rng.choice(list(game.legal_actions(state)))
+            played += 1
         actions.append(game.action_to_text(state, a))
         state = game.apply(state, a)
     return pos_pb.Position(
@@ -75,19 +83,8 @@ def _decision_position(name: str, seed: int = 1) -> pos_pb.Position:
     )
 
 
-def _latencies(fn: Any, n: int) -> list[float]:
-    out = []
-    for _ in range(n):
-        t0 = time.perf_counter()
-        fn()
-        out.append(time.perf_counter() - t0)
-    return out
-
-
-def _alternating_latencies(fns: dict[str, Any], n: int) -> dict[str, list[float]]:
-    """``n`` timed calls of each function, taken in turn (one of each, then again), so that every
-    function sees the same machine: the CPU is shared, and a load spike during one block of calls
-    would otherwise land on one side of a ratio only."""
+def _alternating(fns: dict[str, Callable[[], Any]], n: int) -> dict[str, list[float]]:
+    """``n`` timed calls of each function, taken in turn, so every one sees the same machine."""
     out: dict[str, list[float]] = {k: [] for k in fns}
     for _ in range(n):
         for key, fn in fns.items():
@@ -97,64 +94,9 @@ def _alternating_latencies(fns: dict[str, Any], n: int) -> dict[str, list[float]
     return out
 
 
-def _interleaved_throughput(
-    fns: dict[str, Any], seconds: float, *, rounds: int = 6, in_flight: int = 16
-) -> dict[str, Any]:
-    """Throughput of each function with ``in_flight`` calls in flight, measured in ``rounds`` short
-    slices taken in turn (``seconds`` per function in all). Returns the rate of each over all its
-    slices and, for each other function, the median over rounds of its rate / the first one's rate
-    in the same round (neighbouring slices see the same load)."""
-    counts = {k: 0 for k in fns}
-    times = {k: 0.0 for k in fns}
-    ratios: dict[str, list[float]] = {k: [] for k in fns}
-    base = next(iter(fns))
-    for _ in range(rounds):
-        rates = {}
-        for key, fn in fns.items():
-            calls, wall = _run_in_flight(fn, seconds / rounds, in_flight)
-            counts[key] += calls
-            times[key] += wall
-            rates[key] = calls / wall
-        for key in fns:
-            ratios[key].append(rates[key] / rates[base])
-    return {
-        "rate": {k: counts[k] / times[k] for k in fns},
-        "ratio": {k: statistics.median(v) for k, v in ratios.items()},
-    }
-
-
-def _run_in_flight(fn: Any, seconds: float, in_flight: int) -> tuple[int, float]:
-    stop = time.monotonic() + seconds
-    counts = [0] * in_flight
-
-    def worker(i: int) -> None:
-        while time.monotonic() < stop:
-            fn()
-            counts[i] += 1
-
-    threads = [threading.Thread(target=worker, args=(i,)) for i in range(in_flight)]
-    t0 = time.monotonic()
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    return sum(counts), time.monotonic() - t0
-
-
-def _start_server(db: Path) -> tuple[subprocess.Popen[str], int]:
+def _start_server(db: Path, *extra: str) -> tuple[subprocess.Popen[str], int]:
     proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "service.cli",
-            "serve",
-            "--port",
-            "0",
-            "--db",
-            str(db),
-            "--max-concurrent-searches",
-            "32",
-        ],
+        [sys.executable, "-m", "service.cli", "serve", "--port", "0", "--db", str(db), *extra],
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         text=True,
@@ -167,191 +109,320 @@ def _start_server(db: Path) -> tuple[subprocess.Popen[str], int]:
     return proc, int(line.split()[3].rsplit(":", 1)[1])
 
 
+def _stop(proc: subprocess.Popen[str]) -> None:
+    proc.terminate()
+    try:
+        proc.wait(15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
+def _tree_rss_mb(pid: int) -> float:
+    """RSS of a process and all its descendants, in MB (Linux /proc)."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+            except OSError:
+                continue
+            children.setdefault(ppid, []).append(int(entry))
+    total, todo = 0, [pid]
+    while todo:
+        p = todo.pop()
+        todo.extend(children.get(p, []))
+        try:
+            with open(f"/proc/{p}/status") as f:
+                for line in f:
+                    if line.startswith("VmRSS:"):
+                        total += int(line.split()[1])
+        except OSError:
+            pass
+    return total / 1024
+
+
+# ----------------------------------------------------------------------------------- measurements
+def light_calls_under_searches(api: Any, game: str, calls: int) -> dict[str, Any]:
+    pos = _decision_position(game, moves=6)
+    legal = api.games.GetLegalActions(game_pb.GetLegalActionsRequest(position=pos), timeout=10)
+    action = pos_pb.Action(text=legal.actions[0].text)
+    light = {
+        "ListGames": lambda: api.games.ListGames(game_pb.ListGamesRequest(), timeout=30),
+        "GetLegalActions": lambda: api.games.GetLegalActions(
+            game_pb.GetLegalActionsRequest(position=pos), timeout=30
+        ),
+        "ApplyAction": lambda: api.games.ApplyAction(
+            game_pb.ApplyActionRequest(position=pos, action=action), timeout=30
+        ),
+    }
+    for fn in light.values():
+        for _ in range(30):
+            fn()
+    idle = _alternating(light, calls)
+    stop = threading.Event()
+    big = advisor_pb.SuggestActionRequest(position=pos, seed=5)
+    big.budget.time_s = 30.0
+
+    def search() -> None:
+        while not stop.is_set():
+            try:
+                api.advisor.SuggestAction(big, timeout=8)
+            except grpc.RpcError:
+                time.sleep(0.05)
+
+    threads = [threading.Thread(target=search, daemon=True) for _ in range(4)]
+    for t in threads:
+        t.start()
+    time.sleep(1.0)  # the four searches are running
+    loaded = _alternating(light, calls)
+    stop.set()
+    out: dict[str, Any] = {"game": game, "calls": calls}
+    for key in light:
+        i99, l99 = _pct(idle[key], 0.99), _pct(loaded[key], 0.99)
+        out[key] = {"idle_p99_ms": 1000 * i99, "loaded_p99_ms": 1000 * l99, "ratio": l99 / i99}
+    worst = max(out[k]["ratio"] for k in light)
+    out["worst_ratio"] = worst
+    print(
+        f"[1] light calls, p99 with 4 searches running vs idle ({calls} calls each, alternating;"
+        " target <= 5x):",
+        flush=True,
+    )
+    for key in light:
+        r = out[key]
+        print(
+            f"    {key:16s} idle {r['idle_p99_ms']:.2f} ms, under 4 searches {r['loaded_p99_ms']:.2f} ms"
+            f" = {r['ratio']:.2f}x",
+            flush=True,
+        )
+    print(f"    worst {worst:.2f}x: {'met' if worst <= 5 else 'missed'}", flush=True)
+    for t in threads:
+        t.join(10)
+    return out
+
+
+def _move_waits(api: Any, game: str, seconds: float) -> list[float]:
+    """Seconds between the moves of an AI-only level-1 match of ``game``, for ``seconds``."""
+    seat = match_pb.Seat(kind=match_pb.SEAT_KIND_AI, level=1)
+    m = api.matches.CreateMatch(match_pb.CreateMatchRequest(game=game, seats=[seat, seat])).match
+    stream = api.matches.WatchMatch(match_pb.WatchMatchRequest(match_id=m.match_id), timeout=seconds + 30)
+    waits: list[float] = []
+    last = time.monotonic()
+    end = last + seconds
+    try:
+        for reply in stream:
+            now = time.monotonic()
+            if reply.event.kind == pos_pb.EVENT_KIND_ACTION:
+                waits.append(now - last)
+                last = now
+            if now > end or reply.match.status == match_pb.MATCH_STATUS_FINISHED:
+                break
+    except grpc.RpcError:
+        pass
+    stream.cancel()
+    return waits
+
+
+def ai_fairness(api: Any, light_game: str, heavy_game: str, seconds: float) -> dict[str, Any]:
+    idle = _move_waits(api, light_game, seconds)
+    heavy = match_pb.Seat(kind=match_pb.SEAT_KIND_AI, level=10)
+    for _ in range(2):
+        api.matches.CreateMatch(match_pb.CreateMatchRequest(game=heavy_game, seats=[heavy, heavy]))
+    time.sleep(1.0)
+    loaded = _move_waits(api, light_game, seconds)
+    out: dict[str, Any] = {
+        "light_game": light_game,
+        "heavy_game": heavy_game,
+        "idle_moves": len(idle),
+        "idle_max_s": max(idle, default=0.0),
+        "idle_p50_s": _pct(idle, 0.5) if idle else 0.0,
+        "loaded_moves": len(loaded),
+        "loaded_max_s": max(loaded, default=0.0),
+        "loaded_p50_s": _pct(loaded, 0.5) if loaded else 0.0,
+    }
+    print(
+        f"[2] AI seats: a level-1 {light_game} match's moves while two level-10 {heavy_game} matches play:"
+        f" {out['loaded_moves']} moves in {seconds:.0f} s, p50 wait {1000 * out['loaded_p50_s']:.0f} ms,"
+        f" max {out['loaded_max_s']:.2f} s"
+        f" (target <= 2 s: {'met' if out['loaded_max_s'] <= 2 else 'missed'});"
+        f" on the idle server {out['idle_moves']} moves, p50 {1000 * out['idle_p50_s']:.0f} ms,"
+        f" max {out['idle_max_s']:.2f} s",
+        flush=True,
+    )
+    return out
+
+
+def rpc_cost(api: Any, game: str, calls: int) -> dict[str, Any]:
+    echo_req = diag_pb.EchoRequest(payload=b"x" * 64)
+    req = advisor_pb.SuggestActionRequest(position=_decision_position(game), seed=1)
+    req.budget.simulations = 1
+    fns = {
+        "echo": lambda: api.diagnostics.Echo(echo_req, timeout=10),
+        "suggest": lambda: api.advisor.SuggestAction(req, timeout=10),
+    }
+    for fn in fns.values():
+        for _ in range(30):
+            fn()
+    alt = _alternating(fns, calls)
+    e50, s50 = _pct(alt["echo"], 0.5), _pct(alt["suggest"], 0.5)
+    out = {"echo_p50_ms": 1000 * e50, "suggest_p50_ms": 1000 * s50, "ratio": s50 / e50}
+    print(
+        f"[3] SuggestAction (1 simulation, in a worker process) vs echo, p50: {1000 * s50:.2f} ms vs"
+        f" {1000 * e50:.2f} ms = {out['ratio']:.2f}x",
+        flush=True,
+    )
+    return out
+
+
+def deadline(api: Any, game: str) -> dict[str, Any]:
+    big = advisor_pb.SuggestActionRequest(position=_decision_position(game), seed=2)
+    big.budget.time_s = 30.0
+    walls, answered = [], 0
+    for _ in range(10):
+        t0 = time.perf_counter()
+        try:
+            reply = api.advisor.SuggestAction(big, timeout=0.2)
+            answered += bool(reply.action)
+        except grpc.RpcError as exc:
+            print(f"    deadline call failed: {exc.code().name}")
+        walls.append(time.perf_counter() - t0)
+    out = {"deadline_ms": 200, "max_ms": 1000 * max(walls), "answered": answered, "calls": len(walls)}
+    print(
+        f"[4] deadline 200 ms on a 30 s search: max {out['max_ms']:.0f} ms (target <= 250 ms),"
+        f" answered {answered}/{len(walls)} with the best move so far",
+        flush=True,
+    )
+    return out
+
+
+def soak(api: Any, pid: int, games: list[str], rounds: int) -> dict[str, Any]:
+    warm = _tree_rss_mb(pid)
+    for i in range(rounds):
+        for name in games:
+            pos = _decision_position(name, seed=1000 + i, moves=i % 7)
+            req = advisor_pb.HintRequest(position=pos, top_k=3)
+            req.budget.time_s = 0.3
+            for method, msg in (
+                (api.advisor.Hint, req),
+                (api.solver.Score, solver_pb.ScoreRequest(position=pos)),
+                (api.games.GetLegalActions, game_pb.GetLegalActionsRequest(position=pos)),
+            ):
+                with contextlib.suppress(grpc.RpcError):
+                    method(msg, timeout=10)
+    after = _tree_rss_mb(pid)
+    time.sleep(3.0)
+    rested = _tree_rss_mb(pid)
+    out = {"warm_mb": warm, "after_mb": after, "rested_mb": rested, "ratio": rested / warm, "rounds": rounds}
+    print(
+        f"[5] soak ({rounds} rounds of Hint, Score and GetLegalActions on distinct positions of every game):"
+        f" server and workers {warm:.0f} MB warm, {after:.0f} MB right after, {rested:.0f} MB after 3 s"
+        f" = {out['ratio']:.2f}x warm (target <= 1.20x: {'met' if out['ratio'] <= 1.2 else 'missed'})",
+        flush=True,
+    )
+    return out
+
+
+def fuzz(port: int, total: int, clients: int = 4) -> dict[str, Any]:
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    from service.fuzz import FuzzResult, corpus, methods, request, send
+
+    c = corpus(seed=11, positions_per_game=4)
+    ms = methods()
+    result = FuzzResult()
+    per_example = 10
+    examples = max(1, total // (per_example * clients))
+
+    def client(k: int) -> None:
+        channel = grpc.insecure_channel(f"127.0.0.1:{port}")
+
+        @settings(
+            max_examples=examples,
+            deadline=None,
+            database=None,
+            suppress_health_check=list(HealthCheck),
+        )
+        @given(data=st.data())
+        def run(data: Any) -> None:
+            for _ in range(per_example):
+                method = data.draw(st.sampled_from(ms))
+                send(channel, method, data.draw(request(method, c)), result, timeout=10.0, stream_timeout=1.5)
+
+        run()
+        channel.close()
+
+    t0 = time.monotonic()
+    threads = [threading.Thread(target=client, args=(k,)) for k in range(clients)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    wall = time.monotonic() - t0
+    bad = sum(
+        result.counts[s] for s in ("INTERNAL", "UNKNOWN", "DEADLINE_EXCEEDED", "UNAVAILABLE", "DATA_LOSS")
+    )
+    out = {
+        "requests": result.total,
+        "by_status": dict(result.counts.most_common()),
+        "bad": bad,
+        "examples": result.bad[:5],
+        "slowest_s": result.slowest_s,
+        "wall_s": wall,
+    }
+    print(
+        f"[6] fuzz: {result.total} hostile requests over {len(ms)} RPCs and {len(c.games)} games,"
+        f" {clients} clients, {wall:.0f} s; by status {out['by_status']};"
+        f" INTERNAL/UNKNOWN/hangs: {bad} (target 0: {'met' if bad == 0 else 'missed'});"
+        f" slowest answer {result.slowest_s:.2f} s",
+        flush=True,
+    )
+    for line in result.bad[:5]:
+        print("    " + line.replace("\n", "\n    "), flush=True)
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Run the three measurements and print them."""
+    """Run the measurements and print them."""
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--seconds", type=float, default=3.0, help="seconds per throughput side")
-    parser.add_argument("--calls", type=int, default=400, help="calls per latency run")
-    parser.add_argument("--rounds", type=int, default=6, help="interleaved rounds of the throughput runs")
+    parser.add_argument("--calls", type=int, default=300, help="calls per latency run")
+    parser.add_argument("--fairness-s", type=float, default=12.0, help="seconds per fairness run")
+    parser.add_argument("--soak-rounds", type=int, default=40, help="rounds of the soak")
+    parser.add_argument("--fuzz", type=int, default=20_000, help="hostile requests")
     ns = parser.parse_args(argv)
     names = game_names()
     if not names:
         print("no registered game: nothing to measure")
         return 1
     game = "tiberpunk" if "tiberpunk" in names else names[0]
-    scored = []
-    for n in names:
-        try:
-            get_scorer(n)
-            scored.append(n)
-        except Exception:
-            pass
+    light_game = "tiberius" if "tiberius" in names else names[-1]
     results: dict[str, Any] = {"game": game}
     with tempfile.TemporaryDirectory() as tmp:
         proc, port = _start_server(Path(tmp) / "bench.db")
         try:
             channel = grpc.insecure_channel(f"127.0.0.1:{port}")
             api = stubs(channel)
-            echo_req = diag_pb.EchoRequest(payload=b"x" * 64)
-            suggest_req = advisor_pb.SuggestActionRequest(position=_decision_position(game), seed=1)
-            suggest_req.budget.simulations = 1
-
-            def echo() -> None:
-                api.diagnostics.Echo(echo_req, timeout=10)
-
-            def suggest() -> None:
-                api.advisor.SuggestAction(suggest_req, timeout=10)
-
-            for _ in range(50):
-                echo()
-                suggest()
-            alt = _alternating_latencies({"echo": echo, "suggest": suggest}, ns.calls)
-            e, s = alt["echo"], alt["suggest"]
-            lat = {
-                "echo_p50_ms": 1000 * _pct(e, 0.5),
-                "echo_p99_ms": 1000 * _pct(e, 0.99),
-                "suggest_p50_ms": 1000 * _pct(s, 0.5),
-                "suggest_p99_ms": 1000 * _pct(s, 0.99),
-            }
-            lat["p50_ratio"] = lat["suggest_p50_ms"] / lat["echo_p50_ms"]
-            lat["p99_ratio"] = lat["suggest_p99_ms"] / lat["echo_p99_ms"]
-            # The handler in-process (no RPC), to split SuggestAction into the search and the
-            # service's own code. Each timed call comes right after an (untimed) echo RPC, as a
-            # handler in the server comes between calls: a hot loop would keep every cache warm
-            # and understate both parts (by about a third on the development machine).
-            from search import SearchLimit
-            from service import ai, convert
-            from service.advisor import AdvisorServicer
-            from service.limits import Limits, SearchGate
-
-            class _Context:  # the few ServicerContext methods SuggestAction uses
-                def time_remaining(self) -> float:
-                    return 10.0
-
-                def add_callback(self, cb: Any) -> bool:
-                    return True
-
-            servicer = AdvisorServicer(Limits(), SearchGate(4), threading.Event())
-            ctx = _Context()
-            res0 = convert.resolve_position(suggest_req.position)
-            parts = {
-                "handler": lambda: servicer.SuggestAction(suggest_req, ctx),
-                "search": lambda: ai.choose(res0.game, res0.state, seed=1, limit=SearchLimit(simulations=1)),
-            }
-            for fn in parts.values():
-                for _ in range(20):
-                    fn()
-            between = _alternating_latencies(
-                {"echo": echo, "handler": parts["handler"], "echo_2": echo, "search": parts["search"]},
-                ns.calls,
-            )
-            for key in parts:
-                lat[f"in_process_{key}_p50_ms"] = 1000 * _pct(between[key], 0.5)
-            lat["service_own_p50_ms"] = lat["in_process_handler_p50_ms"] - lat["in_process_search_p50_ms"]
-            lat["rpc_overhead_p50_ms"] = lat["suggest_p50_ms"] - lat["in_process_handler_p50_ms"]
-            results["latency"] = lat
-            print(
-                f"[1] latency on {game}: echo"
-                f" p50 {lat['echo_p50_ms']:.2f} ms p99 {lat['echo_p99_ms']:.2f} ms; "
-                f"SuggestAction(1 sim) p50 {lat['suggest_p50_ms']:.2f} ms"
-                f" p99 {lat['suggest_p99_ms']:.2f} ms; ratio p50 {lat['p50_ratio']:.2f}x (target <= 2x)"
-                f" p99 {lat['p99_ratio']:.2f}x",
-                flush=True,
-            )
-            print(
-                f"    the handler in-process (between calls): {lat['in_process_handler_p50_ms']:.3f} ms ="
-                f" the search (search/ and the game) {lat['in_process_search_p50_ms']:.3f} ms"
-                f" ({lat['in_process_search_p50_ms'] / lat['echo_p50_ms']:.2f}x echo p50)"
-                f" + the service's own code {lat['service_own_p50_ms']:.3f} ms"
-                f" ({100 * lat['service_own_p50_ms'] / lat['suggest_p50_ms']:.0f}% of SuggestAction p50);"
-                f" the RPC around it {lat['rpc_overhead_p50_ms']:.2f} ms"
-                f" ({lat['rpc_overhead_p50_ms'] / lat['echo_p50_ms']:.2f}x echo p50)",
-                flush=True,
-            )
-
-            if scored:
-                score_req = solver_pb.ScoreRequest(position=_decision_position(scored[0]))
-                # Distinct positions, twice as many as the largest cache on the way holds: every call
-                # reads and scores anew, even once the calls have gone round the list.
-                distinct = 2 * max(c.size for c in (convert._RESOLVED, convert._CACHE, convert._INITIAL))
-                fresh = [
-                    solver_pb.ScoreRequest(position=_decision_position(scored[0], seed))
-                    for seed in range(distinct)
-                ]
-                counter = iter(range(10**9))
-
-                def score() -> None:
-                    api.solver.Score(score_req, timeout=30)
-
-                def score_fresh() -> None:
-                    api.solver.Score(fresh[next(counter) % len(fresh)], timeout=30)
-
-                for _ in range(20):
-                    score()
-                    score_fresh()
-                tp = _interleaved_throughput(
-                    {"echo": echo, "fresh": score_fresh, "cached": score}, ns.seconds, rounds=ns.rounds
-                )
-                echo_rate, fresh_rate, score_rate = (tp["rate"][k] for k in ("echo", "fresh", "cached"))
-                results["throughput"] = {
-                    "game": scored[0],
-                    "echo_per_s": echo_rate,
-                    "score_per_s": score_rate,
-                    "ratio": tp["ratio"]["cached"],
-                    "score_distinct_per_s": fresh_rate,
-                    "ratio_distinct": tp["ratio"]["fresh"],
-                    "distinct_positions": len(fresh),
-                    "rounds": ns.rounds,
-                    "target_judged_on": "ratio_distinct",
-                }
-                print(
-                    f"[2] throughput, 16 in flight, Score on {scored[0]} vs echo {echo_rate:.0f}/s"
-                    f" (target >= 50%, judged on the uncached number; ratios: median over"
-                    f" {ns.rounds} interleaved rounds):\n"
-                    f"    uncached, a distinct game's position every call ({len(fresh)} positions):"
-                    f" {fresh_rate:.0f}/s ="
-                    f" {100 * tp['ratio']['fresh']:.0f}% of echo  <- the target's number\n"
-                    f"    cached, the same position again (the server keeps recent answers):"
-                    f" {score_rate:.0f}/s = {100 * tp['ratio']['cached']:.0f}% of echo",
-                    flush=True,
-                )
-            else:
-                results["throughput"] = None
-                print("[2] throughput: skipped, no registered game has an exact scorer yet", flush=True)
-
-            big = advisor_pb.SuggestActionRequest(position=_decision_position(game), seed=2)
-            big.budget.time_s = 30.0
-            walls, answered = [], 0
-            for _ in range(10):
-                t0 = time.perf_counter()
-                try:
-                    reply = api.advisor.SuggestAction(big, timeout=0.2)
-                    answered += bool(reply.action)
-                except grpc.RpcError as exc:
-                    print(f"    deadline call failed: {exc.code().name}")
-                walls.append(time.perf_counter() - t0)
-            results["deadline"] = {
-                "deadline_ms": 200,
-                "p50_ms": 1000 * statistics.median(walls),
-                "max_ms": 1000 * max(walls),
-                "answered": answered,
-                "calls": len(walls),
-            }
-            d = results["deadline"]
-            print(
-                f"[3] deadline 200 ms on a 30 s search: p50 {d['p50_ms']:.0f} ms, max {d['max_ms']:.0f} ms "
-                f"(target <= 250 ms), answered {answered}/{len(walls)} with the best move so far",
-                flush=True,
-            )
+            results["light_under_searches"] = light_calls_under_searches(api, game, ns.calls)
+            results["rpc_cost"] = rpc_cost(api, game, ns.calls)
+            results["deadline"] = deadline(api, game)
+            results["soak"] = soak(api, proc.pid, names, ns.soak_rounds)
             channel.close()
         finally:
-            proc.terminate()
-            try:
-                proc.wait(10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+            _stop(proc)
+        proc, port = _start_server(Path(tmp) / "fair.db")
+        try:
+            channel = grpc.insecure_channel(f"127.0.0.1:{port}")
+            results["ai_fairness"] = ai_fairness(stubs(channel), light_game, game, ns.fairness_s)
+            channel.close()
+        finally:
+            _stop(proc)
+        proc, port = _start_server(Path(tmp) / "fuzz.db")
+        try:
+            results["fuzz"] = fuzz(port, ns.fuzz)
+        finally:
+            _stop(proc)
     RESULTS.parent.mkdir(exist_ok=True)
     RESULTS.write_text(json.dumps(results, indent=2))
     return 0

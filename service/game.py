@@ -10,6 +10,7 @@ from typing import Any
 import grpc
 
 from games.core import CHANCE, REFEREE, TERMINAL, Game, game_names, get_game, make_rng
+from games.core.registry import GameEntry, entries
 from games.core.rng import derive_seed
 from games.errors import LictorError
 from lictor.v1 import diagnostics_service_pb2 as diag_pb
@@ -90,13 +91,17 @@ class GameServicer(game_grpc.GameServiceServicer):  # type: ignore[misc]
 
     def __init__(self, *, content_root: str | None = None) -> None:
         self.content_root = content_root
+        self._listing: tuple[tuple[GameEntry, ...], game_pb.ListGamesResponse] | None = None
 
     @grpc_errors
     async def ListGames(
         self, request: game_pb.ListGamesRequest, context: grpc.aio.ServicerContext
     ) -> game_pb.ListGamesResponse:
-        """Every registered game."""
-        return game_pb.ListGamesResponse(games=list_game_infos())
+        """Every registered game (the listing is made once per set of registrations)."""
+        key = entries()
+        if self._listing is None or self._listing[0] != key:
+            self._listing = (key, game_pb.ListGamesResponse(games=list_game_infos()))
+        return self._listing[1]
 
     @grpc_errors
     async def NewGame(
