@@ -50,36 +50,48 @@ from games.errors import IllegalActionError, LimitError, WrongSeatError
 from search._gc import full_collections_deferred
 from search._loop import run_loop
 from search._stats import ChildStats, RootStats, to_analysis
-from search.mcts import has_prior, leaf_depth, rollout, value_scale
+from search.tree import NodeStats, TreeSearch
 from search.types import Analysis, ProgressCallback, SearchLimit, SearchOptions, StopFlag
 
-__all__ = ["ISMCTS"]
+__all__ = ["ISMCTS", "InfoSetNode"]
+
+Position = tuple[Any, int, Any, Any]
+"""A position of one pooled determinization, as cached in a node: ``(state, player, legal actions
+(or the returns when the game is over, or None at a chance node), priors or None)``."""
 
 
-class _INode:
-    """An information-set node: children by action (decisions) and by outcome (chance)."""
+class InfoSetNode(NodeStats):
+    """An ISMCTS node: an information set of the searching seat, reached by one sequence of actions
+    and outcomes from the root; its statistics (``visits``, ``value_sums``: :class:`NodeStats`)
+    and its edges. It holds no state: each simulation walks it with its own determinization.
 
-    __slots__ = ("avail", "cache", "chance", "children", "n", "pri", "w")
+    Attributes:
+        available: how many times the node's action was available (legal in the determinization)
+            when its parent was selected through; replaces the parent's visits in UCB and PUCT.
+        children: the child of each action tried at this node (a decision node).
+        outcome_children: the child of each outcome drawn at this node (a chance node).
+        positions: pooled determinizations only: determinization ``k``'s :data:`Position` here.
+        prior_cache: ``(legal actions, priors)`` of the last determinization that computed them;
+            reused while the legal actions are the same.
+    """
+
+    __slots__ = ("available", "children", "outcome_children", "positions", "prior_cache")
 
     def __init__(self, players: int) -> None:
-        self.n = 0
-        self.avail = 1
-        self.w = [0.0] * players
-        self.children: dict[Any, _INode] = {}
-        self.chance: dict[Any, _INode] = {}
-        self.cache: dict[int, _Entry] | None = None
-        self.pri: tuple[Sequence[Any], Any] | None = None
+        self.visits = 0
+        self.value_sums = [0.0] * players
+        self.available = 1
+        self.children: dict[Any, InfoSetNode] = {}
+        self.outcome_children: dict[Any, InfoSetNode] = {}
+        self.positions: dict[int, Position] | None = None
+        self.prior_cache: tuple[Sequence[Any], Any] | None = None
 
 
 _REUSE_OUTCOMES = 300
 """The most visited outcomes of a chance node that tree reuse tries to match (a miss stays cheap)."""
 
-_Entry = tuple[Any, int, Any, Any]
-"""A cached position of one pooled determinization: (state, player, legal actions or returns,
-priors or None)."""
 
-
-class ISMCTS:
+class ISMCTS(TreeSearch):
     """An ISMCTS analyser for games with hidden information.
 
     Args:
@@ -91,27 +103,26 @@ class ISMCTS:
     algorithm = "ismcts"
 
     def __init__(self, game: Game[Any, Any], *, options: SearchOptions | None = None) -> None:
-        self.game = game
-        self.options = options or SearchOptions()
-        self._root: _INode | None = None
+        super().__init__(game, options)
+        self._root: InfoSetNode | None = None
         self._obs: Any = None
         self._seat = 0
-        self._players = 0
         self._text_state: Any = None
         self._text_seed = 0
-        self._nodes = 0
-        self._end = math.inf
         self._iter = 0
-        self._lo = math.inf  # the lowest and highest leaf values of this search (normalize_values)
-        self._hi = -math.inf
-        self._priors = self.options.use_priors and has_prior(game)
-        self._depth = leaf_depth(game, self.options)
+        self._pool = self.options.determinizations or 0  # pooled determinizations (0: fresh ones)
         self._played: list[Any] = []  # the moves passed to ``advance`` since the last search
+        # where the current simulation stands: its determinization's state and player there, and
+        # (pooled determinizations) which one it is and its cached position
+        self._state: Any = None
+        self._player = 0
+        self._k = 0
+        self._at: Position = (None, 0, None, None)
 
     @property
     def root_visits(self) -> int:
         """Simulations stored in the current root (kept across moves by tree reuse)."""
-        return self._root.n if self._root is not None else 0
+        return self._root.visits if self._root is not None else 0
 
     def reset(self) -> None:
         """Forget the tree."""
@@ -176,14 +187,14 @@ class ISMCTS:
         self._text_state = None  # the first iteration's determinization (or one drawn when none ran)
         self._text_seed = derive_seed(seed, "ismcts-text")
         if root is None:
-            root, self._nodes = _INode(players), 1
+            root, self.nodes = InfoSetNode(players), 1
         else:
-            self._nodes = root.n + 1  # a subtree has at most one node per simulation through it
+            self.nodes = root.visits + 1  # a subtree has at most one node per simulation through it
         self._root = root
         self._iter = 0
         self._lo, self._hi = math.inf, -math.inf
 
-    def _reused(self, seat: int, obs: Any, players: int) -> _INode | None:
+    def _reused(self, seat: int, obs: Any, players: int) -> InfoSetNode | None:
         """The subtree to start from (see the module docstring), or None for a fresh tree."""
         played, self._played = self._played, []
         node, after = self._root, self._text_state
@@ -192,7 +203,7 @@ class ISMCTS:
             or node is None
             or after is None
             or not self.options.reuse
-            or self.options.determinizations
+            or self._pool
             or seat != self._seat
             or players != self._players
         ):
@@ -215,7 +226,8 @@ class ISMCTS:
         if player != CHANCE:
             return None
         # one chance node (dice, a draw): the outcome whose result the seat observes now
-        for outcome, child in sorted(node.chance.items(), key=lambda oc: -oc[1].n)[:_REUSE_OUTCOMES]:
+        drawn = sorted(node.outcome_children.items(), key=lambda oc: -oc[1].visits)
+        for outcome, child in drawn[:_REUSE_OUTCOMES]:
             try:
                 seen = game.apply(after, outcome)
             except IllegalActionError:
@@ -237,9 +249,9 @@ class ISMCTS:
         root = self._root
         assert root is not None
         self._end = limit.end_time(start)
-        iterate = self._iterate_pooled if self.options.determinizations else self._iterate
+        simulate = self.simulate
         return run_loop(
-            lambda: iterate(root, rng),
+            lambda: simulate(root, rng),
             limit=limit,
             start=start,
             end=self._end,
@@ -267,18 +279,104 @@ class ISMCTS:
             if child is None:
                 children.append(ChildStats(action, text, 0, [0.0] * self._players, prior, None, (text,)))
             else:
-                pv = (text, *self._pv(child, game.apply_trusted(state, action), self.options.max_pv - 1))
-                children.append(ChildStats(action, text, child.n, list(child.w), prior, None, pv))
+                pv = (
+                    text,
+                    *text_line(game, child, game.apply_trusted(state, action), self.options.max_pv - 1),
+                )
+                children.append(
+                    ChildStats(action, text, child.visits, list(child.value_sums), prior, None, pv)
+                )
         return RootStats(
             seat=self._seat,
             players=self._players,
             children=children,
-            visits=root.n,
-            wsum=list(root.w),
+            visits=root.visits,
+            wsum=list(root.value_sums),
             proven=None,
             simulations=simulations,
-            nodes=self._nodes,
+            nodes=self.nodes,
         )
+
+    # ------------------------------------------------------------------ the steps of a simulation
+    def begin(self, root: InfoSetNode, rng: random.Random) -> None:
+        """Draw this simulation's determinization (pooled: take the next one of the pool, its
+        positions cached in the nodes, so the walk down applies no action it applied before)."""
+        game = self.game
+        if not self._pool:
+            self._state = state = game.sample_state(self._obs, self._seat, rng)
+            if self._text_state is None:
+                self._text_state = state
+            return
+        self._k = k = self._iter % self._pool
+        self._iter += 1
+        if root.positions is None:
+            root.positions = {}
+        at = root.positions.get(k)
+        if at is None:
+            at = root.positions[k] = self._position(game.sample_state(self._obs, self._seat, rng))
+            if self._text_state is None:
+                self._text_state = at[0]
+        self._at = at
+
+    def arrive(self, node: InfoSetNode) -> Sequence[float] | None:
+        """The determinization's returns where its game is over, else ``None``."""
+        if self._pool:
+            state, player, legal, _ = self._at
+            self._state = state
+            self._player = player
+            return legal if player == TERMINAL else None  # type: ignore[no-any-return]
+        state = self._state
+        self._player = player = self.game.current_player(state)
+        return self.game.returns(state) if player == TERMINAL else None
+
+    def select(self, node: InfoSetNode, rng: random.Random) -> tuple[Any, InfoSetNode | None]:
+        """At a chance node, the game's draw on the determinization; at a decision node, the
+        available action chosen by UCT or PUCT (:meth:`_choose`)."""
+        state, player = self._state, self._player
+        if player == CHANCE:
+            outcome = self.game.sample_chance(state, rng)
+            return outcome, node.outcome_children.get(outcome)
+        if self._pool:
+            _, _, legal, priors = self._at
+        else:
+            legal = self.game.legal_actions(state)
+            priors = self._priors_at(node, state, legal) if self._priors else None
+        action = self._choose(node, player, legal, priors, rng)
+        return action, node.children.get(action)
+
+    def descend(self, node: InfoSetNode, action: Any, child: InfoSetNode) -> None:
+        """Move the determinization along ``action`` (pooled: its cached position at ``child``)."""
+        if not self._pool:
+            self._state = self.game.apply_trusted(self._state, action)
+        elif self.full:
+            self._at = self._peek(child, self._k, self._state, action)
+        else:
+            self._at = self._cached(child, self._k, self._state, action)
+
+    def expand(self, node: InfoSetNode, action: Any) -> InfoSetNode:
+        """The child along ``action`` (a move or an outcome), added to ``node``."""
+        child = InfoSetNode(self._players)
+        if self._player == CHANCE:
+            node.outcome_children[action] = child
+        else:
+            node.children[action] = child
+        self.nodes += 1
+        return child
+
+    def evaluate(
+        self, node: InfoSetNode, action: Any, child: InfoSetNode, rng: random.Random
+    ) -> Sequence[float]:
+        """A cut-off rollout from the determinization's position at the new leaf (pooled: cached)."""
+        if not self._pool:
+            return self._score(self.game.apply_trusted(self._state, action), rng)
+        state, player, legal, _ = self._cached(child, self._k, self._state, action)
+        if player == TERMINAL:
+            return legal  # type: ignore[no-any-return]
+        return self._rollout(state, player, legal if player >= 0 else None, rng)  # type: ignore[no-any-return]
+
+    def evaluate_outside(self, node: InfoSetNode, action: Any, rng: random.Random) -> Sequence[float]:
+        """A cut-off rollout from the position after ``action`` (the tree is full)."""
+        return self._score(self.game.apply_trusted(self._state, action), rng)
 
     # ------------------------------------------------------------------ internals
     def _analysis(self, sims: int, *, seed: int, start: float, final: bool, stopped_by: str) -> Analysis:
@@ -292,55 +390,58 @@ class ISMCTS:
             stopped_by=stopped_by,
         )
 
-    def _pv(self, node: _INode, state: Any, length: int) -> tuple[str, ...]:
-        """Most visited line, written on the text determinization (stops where it diverges)."""
-        game = self.game
-        out: list[str] = []
-        while length > 0 and node.n > 0:
-            player = game.current_player(state)
-            if player == TERMINAL:
-                break
-            table = node.chance if player == CHANCE else node.children
-            legal = set(game.legal_actions(state))
-            options = [(a, c) for a, c in table.items() if a in legal]
-            if not options:
-                break
-            action, node = max(options, key=lambda ac: ac[1].n)
-            out.append(game.action_to_text(state, action))
-            state = game.apply_trusted(state, action)
-            length -= 1
-        return tuple(out)
+    def _priors_at(self, node: InfoSetNode, state: Any, legal: Sequence[Any]) -> Any:
+        """The game's priors at ``state``: the node's cached ones while its legal actions are the
+        same (guidance computed on one determinization serves the others)."""
+        cached = node.prior_cache
+        if cached is not None and cached[0] == legal:
+            return cached[1]
+        priors = self.game.prior(state)
+        node.prior_cache = (legal, priors)
+        return priors
 
     def _choose(
-        self, node: _INode, player: int, legal: Sequence[Any], priors: Any, rng: random.Random
+        self, node: InfoSetNode, player: int, legal: Sequence[Any], priors: Any, rng: random.Random
     ) -> Any:
         """The action to follow at a decision node (availability counts updated). UCT tries every
-        available unexpanded action first (at random); PUCT (when the game gives priors for this
+        available untried action first (at random); PUCT (when the game gives priors for this
         position) weighs them by prior, unvisited ones valued at the node's mean."""
-        children = node.children
-        lo, kq = value_scale(self.options, self._lo, self._hi)
         if priors is None:
-            c2 = self.options.uct_c * self.options.uct_c
-            sqrt, log = math.sqrt, math.log
-            untried = []
-            best_a: Any = None
-            best = -math.inf
-            for a in legal:
-                c = children.get(a)
-                if c is None:
-                    untried.append(a)
-                    continue
-                c.avail += 1
-                if not untried:
-                    score = (c.w[player] / c.n - lo) * kq + sqrt(c2 * log(c.avail) / c.n)
-                    if score > best:
-                        best, best_a = score, a
-            return untried[rng.randrange(len(untried))] if untried else best_a
-        fpu = (node.w[player] / node.n - lo) * kq if node.n else 0.5
+            return self._choose_uct(node, player, legal, rng)
+        return self._choose_puct(node, player, legal, priors)
+
+    def _choose_uct(self, node: InfoSetNode, player: int, legal: Sequence[Any], rng: random.Random) -> Any:
+        """UCB1 over the available children, each explored by its availability count; an available
+        untried action first (at random)."""
+        lo, kq = self._value_scale()
+        children = node.children
+        c2 = self.options.uct_c * self.options.uct_c
+        sqrt, log = math.sqrt, math.log
+        untried = []
+        best_a: Any = None
+        best = -math.inf
+        for a in legal:
+            c = children.get(a)
+            if c is None:
+                untried.append(a)
+                continue
+            c.available += 1
+            if not untried:
+                n = c.visits
+                score = (c.value_sums[player] / n - lo) * kq + sqrt(c2 * log(c.available) / n)
+                if score > best:
+                    best, best_a = score, a
+        return untried[rng.randrange(len(untried))] if untried else best_a
+
+    def _choose_puct(self, node: InfoSetNode, player: int, legal: Sequence[Any], priors: Any) -> Any:
+        """PUCT over the available actions, each child explored by its availability count; an
+        unvisited action is valued at the node's mean (first-play urgency). The first best wins."""
+        lo, kq = self._value_scale()
+        fpu = (node.value_sums[player] / node.visits - lo) * kq if node.visits else 0.5
         scale = self.options.puct_c
-        unvisited = scale * math.sqrt(node.n + 1)
+        unvisited = scale * math.sqrt(node.visits + 1)
         sqrt = math.sqrt
-        get = children.get
+        get = node.children.get
         best_a = None
         best = -math.inf
         for a, p in zip(legal, priors, strict=True):
@@ -348,193 +449,63 @@ class ISMCTS:
             if c is None:
                 score = fpu + unvisited * p
             else:
-                c.avail += 1
-                score = (c.w[player] / c.n - lo) * kq + scale * p * sqrt(c.avail) / (1 + c.n)
+                c.available += 1
+                score = (c.value_sums[player] / c.visits - lo) * kq + scale * p * sqrt(c.available) / (
+                    1 + c.visits
+                )
             if score > best:
                 best, best_a = score, a
         return best_a
 
-    def _iterate(self, root: _INode, rng: random.Random) -> None:
-        game = self.game
-        state = game.sample_state(self._obs, self._seat, rng)
-        if self._text_state is None:
-            self._text_state = state
-        node = root
-        path = [root]
-        value: Sequence[float]
-        while True:
-            player = game.current_player(state)
-            if player == TERMINAL:
-                value = game.returns(state)
-                break
-            if player == CHANCE:
-                outcome = game.sample_chance(state, rng)
-                state = game.apply_trusted(state, outcome)
-                child = node.chance.get(outcome)
-                if child is None:
-                    if self._nodes >= self.options.max_nodes:
-                        value = self._rollout(state, rng)
-                        break
-                    child = node.chance[outcome] = _INode(self._players)
-                    self._nodes += 1
-                    path.append(child)
-                    value = self._rollout(state, rng)
-                    break
-                node = child
-                path.append(node)
-                continue
-            legal = game.legal_actions(state)
-            priors = None
-            if self._priors:
-                cached = node.pri
-                if cached is not None and cached[0] == legal:
-                    priors = cached[1]
-                else:
-                    priors = game.prior(state)
-                    node.pri = (legal, priors)
-            action = self._choose(node, player, legal, priors, rng)
-            child = node.children.get(action)
-            if child is None:
-                if self._nodes >= self.options.max_nodes:
-                    value = self._rollout(game.apply_trusted(state, action), rng)
-                    break
-                child = node.children[action] = _INode(self._players)
-                self._nodes += 1
-                state = game.apply_trusted(state, action)
-                path.append(child)
-                value = self._rollout(state, rng)
-                break
-            state = game.apply_trusted(state, action)
-            node = child
-            path.append(node)
-        self._backup(path, value)
+    def _position(self, state: Any) -> Position:
+        """A pooled determinization's :data:`Position` at ``state``, counted in ``nodes`` (it is
+        stored in the tree)."""
+        self.nodes += 1
+        return position_at(self.game, state, self._priors)
 
-    def _entry(self, state: Any) -> _Entry:
-        game = self.game
-        player = game.current_player(state)
-        self._nodes += 1
-        if player >= 0:
-            return (state, player, game.legal_actions(state), game.prior(state) if self._priors else None)
-        if player == TERMINAL:
-            return (state, player, game.returns(state), None)
-        return (state, player, None, None)
-
-    def _cached(self, node: _INode, k: int, parent: Any, action: Any) -> _Entry:
+    def _cached(self, node: InfoSetNode, k: int, parent: Any, action: Any) -> Position:
         """Determinization ``k``'s position at ``node`` (reached by ``action`` from ``parent``)."""
-        cache = node.cache
-        if cache is None:
-            cache = node.cache = {}
-        entry = cache.get(k)
-        if entry is None:
-            entry = cache[k] = self._entry(self.game.apply_trusted(parent, action))
-        return entry
+        positions = node.positions
+        if positions is None:
+            positions = node.positions = {}
+        at = positions.get(k)
+        if at is None:
+            at = positions[k] = self._position(self.game.apply_trusted(parent, action))
+        return at
 
-    def _iterate_pooled(self, root: _INode, rng: random.Random) -> None:
-        """One iteration on pooled determinization ``k`` (round robin), whose positions are cached
-        in the nodes: the walk down the tree applies no action it has applied before."""
-        game = self.game
-        k = self._iter % (self.options.determinizations or 1)
-        self._iter += 1
-        if root.cache is None:
-            root.cache = {}
-        entry = root.cache.get(k)
-        if entry is None:
-            entry = root.cache[k] = self._entry(game.sample_state(self._obs, self._seat, rng))
-            if self._text_state is None:
-                self._text_state = entry[0]
-        node = root
-        path = [root]
-        value: Sequence[float]
-        full = self._nodes >= self.options.max_nodes
-        while True:
-            state, player, legal, _ = entry
-            if player == TERMINAL:
-                value = legal
-                break
-            if player == CHANCE:
-                outcome = game.sample_chance(state, rng)
-                child = node.chance.get(outcome)
-                if child is None:
-                    if full:
-                        value = self._rollout(game.apply_trusted(state, outcome), rng)
-                        break
-                    child = node.chance[outcome] = _INode(self._players)
-                    self._nodes += 1
-                    path.append(child)
-                    value = self._rollout_entry(self._cached(child, k, state, outcome), rng)
-                    break
-                entry = (
-                    self._cached(child, k, state, outcome)
-                    if not full
-                    else self._peek(child, k, state, outcome)
-                )
-                node = child
-                path.append(node)
-                continue
-            action = self._choose(node, player, legal, entry[3], rng)
-            child = node.children.get(action)
-            if child is None:
-                if full:
-                    value = self._rollout(game.apply_trusted(state, action), rng)
-                    break
-                child = node.children[action] = _INode(self._players)
-                self._nodes += 1
-                path.append(child)
-                value = self._rollout_entry(self._cached(child, k, state, action), rng)
-                break
-            node = child
-            entry = self._cached(node, k, state, action) if not full else self._peek(node, k, state, action)
-            path.append(node)
-        self._backup(path, value)
+    def _peek(self, node: InfoSetNode, k: int, parent: Any, action: Any) -> Position:
+        """Like :meth:`_cached` but without storing (the tree is full)."""
+        at = node.positions.get(k) if node.positions is not None else None
+        if at is None:
+            at = position_at(self.game, self.game.apply_trusted(parent, action), self._priors)
+        return at
 
-    def _backup(self, path: list[_INode], value: Sequence[float]) -> None:
-        """Add one visit and ``value`` to every node of ``path``; widen the leaf value range."""
-        players = self._players
-        for nd in path:
-            nd.n += 1
-            w = nd.w
-            for k in range(players):
-                w[k] += value[k]
-        lo, hi = min(value), max(value)
-        self._lo = min(self._lo, lo)
-        self._hi = max(self._hi, hi)
 
-    def _peek(self, node: _INode, k: int, parent: Any, action: Any) -> _Entry:
-        """Like ``_cached`` but without storing (the tree is full)."""
-        entry = node.cache.get(k) if node.cache is not None else None
-        if entry is None:
-            state = self.game.apply_trusted(parent, action)
-            player = self.game.current_player(state)
-            other = self.game.legal_actions(state) if player >= 0 else None
-            if player == TERMINAL:
-                other = self.game.returns(state)
-            priors = self.game.prior(state) if self._priors and player >= 0 else None
-            entry = (state, player, other, priors)
-        return entry
+def position_at(game: Game[Any, Any], state: Any, priors: bool) -> Position:
+    """The :data:`Position` at ``state`` (with the game's priors at a decision if ``priors``)."""
+    player = game.current_player(state)
+    if player >= 0:
+        return (state, player, game.legal_actions(state), game.prior(state) if priors else None)
+    if player == TERMINAL:
+        return (state, player, game.returns(state), None)
+    return (state, player, None, None)
 
-    def _rollout_entry(self, entry: _Entry, rng: random.Random) -> Sequence[float]:
-        state, player, legal, _ = entry
+
+def text_line(game: Game[Any, Any], node: InfoSetNode, state: Any, length: int) -> tuple[str, ...]:
+    """The most visited line below ``node``, written on the determinization ``state`` (it stops
+    where the line is not legal there)."""
+    out: list[str] = []
+    while length > 0 and node.visits > 0:
+        player = game.current_player(state)
         if player == TERMINAL:
-            return legal  # type: ignore[no-any-return]
-        return rollout(
-            self.game,
-            state,
-            rng,
-            player=player,
-            legal=legal if player >= 0 else None,
-            depth=self._depth,
-            end=self._end,
-            chance_samples=self.options.chance_leaf_samples,
-        )
-
-    def _rollout(self, state: Any, rng: random.Random) -> Sequence[float]:
-        return rollout(
-            self.game,
-            state,
-            rng,
-            player=self.game.current_player(state),
-            legal=None,
-            depth=self._depth,
-            end=self._end,
-            chance_samples=self.options.chance_leaf_samples,
-        )
+            break
+        edges = node.outcome_children if player == CHANCE else node.children
+        legal = set(game.legal_actions(state))
+        options = [(a, c) for a, c in edges.items() if a in legal]
+        if not options:
+            break
+        action, node = max(options, key=lambda ac: ac[1].visits)
+        out.append(game.action_to_text(state, action))
+        state = game.apply_trusted(state, action)
+        length -= 1
+    return tuple(out)

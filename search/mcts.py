@@ -40,91 +40,94 @@ from games.errors import LimitError, WrongSeatError
 from search._gc import full_collections_deferred
 from search._loop import run_loop
 from search._stats import LOSS, WIN, ChildStats, RootStats, to_analysis
+from search.tree import NodeStats, TreeSearch, chance_value, has_prior, leaf_depth, rollout, value_scale
 from search.types import Analysis, ProgressCallback, SearchLimit, SearchOptions, StopFlag
 
-__all__ = ["MCTS", "chance_value", "rollout"]
+__all__ = ["MCTS", "Node", "chance_value", "has_prior", "leaf_depth", "rollout", "value_scale"]
 
 _REUSE_DEPTH = 3
 _REUSE_NODES = 300
 _REUSE_SECONDS = 0.005
 
 
-def has_prior(game: Game[Any, Any]) -> bool:
-    """Whether the game overrides ``Game.prior`` (then PUCT is used where it returns priors)."""
-    return type(game).prior is not Game.prior
-
-
-def leaf_depth(game: Game[Any, Any], options: SearchOptions) -> int | None:
-    """The rollout depth a search uses: ``options.rollout_depth``, or to the end (None) when the
-    game has no ``heuristic`` of its own (``Game.heuristic``'s even split would tell it nothing)."""
-    if type(game).heuristic is Game.heuristic:
-        return None
-    return options.rollout_depth
-
-
-def value_scale(options: SearchOptions, lo: float, hi: float) -> tuple[float, float]:
-    """``(lo, k)``: selection reads a mean value ``q`` as ``(q - lo) * k`` (``normalize_values``:
-    the leaf values seen so far, from ``lo`` to ``hi``, span [0, 1]; until they spread, ``q`` as it
-    is). Shared by MCTS and ISMCTS."""
-    span = hi - lo
-    if options.normalize_values and span > 1e-9:
-        return lo, 1.0 / span
-    return 0.0, 1.0
-
-
 _UNSET: Any = ()
 """An unset list of a node (read as empty; never mutated: a node gets its own lists when needed)."""
 
 
-class _Node:
-    """A tree node. Decision nodes keep ``actions``/``children``/``priors``; chance nodes ``cmap``
-    (children by outcome) and, once visited in the tree, ``actions`` (the outcomes) and ``priors``
-    (their cumulative probabilities). A decision leaf's rollout lists its ``actions``; ``expanded``
-    turns true when the tree first selects through it (then ``priors``/``untried`` are set: a leaf
-    visited once never pays for ``Game.prior``)."""
+class Node(NodeStats):
+    """An MCTS node: one position, its statistics (``visits``, ``value_sums``: :class:`NodeStats`)
+    and its edges. Lists stay the shared empty ``_UNSET`` until needed: most nodes are leaves
+    visited once, and every list is one more object for the cyclic garbage collector to walk.
+
+    Attributes:
+        state: the position (the tree applies each action once: a node keeps what it led to).
+        player: the seat to move, ``CHANCE`` or ``TERMINAL``.
+        proven: the exact value per seat once known (a terminal position's returns, or one proved
+            by MCTS-Solver), else ``None``.
+
+    Decision nodes (``player`` >= 0):
+        actions: the legal actions, listed by the leaf's rollout or when the tree first selects
+            through the node.
+        children: the child along ``actions[i]``, or ``None`` while it is not in the tree.
+        opened: whether the node is ready for selection (``priors`` or ``untried`` set): done the
+            first time the tree selects through it, so a leaf visited once never pays for
+            ``Game.prior``.
+        priors: the game's prior probability of each action (PUCT), or ``None`` (UCT).
+        untried: UCT: indices of the actions without a child yet (tried first, at random).
+        by_prior: PUCT: action indices by descending prior, then index.
+        next_lower: PUCT: ``next_lower[j]`` is the first position after ``j`` in ``by_prior``
+            whose prior is lower than that of ``by_prior[j]``.
+        created: PUCT: ``(index, child, prior)`` of the children created so far.
+        first_unvisited: PUCT: ``by_prior[:first_unvisited]`` all have visited children.
+
+    Chance nodes (``player == CHANCE``):
+        outcome_children: the child of each outcome drawn so far.
+        outcomes: the outcomes (when the search draws them itself, from ``Game.chance_outcomes``).
+        probabilities: the probability of each of ``outcomes``.
+        cumulative: running sums of ``probabilities``, for the sampler's bisection.
+    """
 
     __slots__ = (
         "actions",
+        "by_prior",
         "children",
-        "cmap",
-        "cursor",
-        "expanded",
-        "n",
-        "nxt",
-        "order",
+        "created",
+        "cumulative",
+        "first_unvisited",
+        "next_lower",
+        "opened",
+        "outcome_children",
+        "outcomes",
         "player",
         "priors",
+        "probabilities",
         "proven",
         "state",
         "untried",
-        "visited",
-        "w",
     )
 
     def __init__(self, state: Any, player: int, players: int) -> None:
+        self.visits = 0
+        self.value_sums = [0.0] * players
         self.state = state
         self.player = player
-        self.n = 0
-        self.w = [0.0] * players
         self.proven: tuple[float, ...] | None = None
-        # The lists below stay the shared empty tuple until the node lists its actions or is
-        # expanded: most nodes are leaves visited once, and every list is one more object for the
-        # cyclic garbage collector to walk (its full collections can land at a deadline).
         self.actions: list[Any] = _UNSET
-        self.children: list[_Node | None] = _UNSET
-        self.untried: list[int] = _UNSET
+        self.children: list[Node | None] = _UNSET
+        self.opened = False
         self.priors: list[float] | None = None
-        self.cmap: dict[Any, _Node] = {}  # (an empty dict is not tracked by the collector)
-        self.expanded = False
-        self.order: list[int] = _UNSET  # PUCT: action indices by descending prior, then index
-        # PUCT: nxt[j] = the first position after j in ``order`` with a lower prior
-        self.nxt: list[int] = _UNSET
-        # PUCT: (index, child, prior) of the children created so far
-        self.visited: list[tuple[int, _Node, float]] = _UNSET
-        self.cursor = 0  # PUCT: ``order[:cursor]`` are all visited
+        self.untried: list[int] = _UNSET
+        self.by_prior: list[int] = _UNSET
+        self.next_lower: list[int] = _UNSET
+        self.created: list[tuple[int, Node, float]] = _UNSET
+        self.first_unvisited = 0
+        self.outcome_children: dict[Any, Node] = {}  # (an empty dict is not tracked by the collector)
+        self.outcomes: list[Any] = _UNSET
+        self.probabilities: list[float] = _UNSET
+        self.cumulative: list[float] = _UNSET
 
 
-class MCTS:
+class MCTS(TreeSearch):
     """A reusable MCTS player/analyser for one game.
 
     Args:
@@ -140,38 +143,31 @@ class MCTS:
     algorithm = "mcts"
 
     def __init__(self, game: Game[Any, Any], *, options: SearchOptions | None = None) -> None:
-        self.game = game
-        self.options = options or SearchOptions()
-        self._root: _Node | None = None
-        self._players = 0
-        self._priors = self.options.use_priors and has_prior(game)
-        self._depth = leaf_depth(game, self.options)
+        super().__init__(game, options)
+        self._root: Node | None = None
         self._own_chance = type(game).sample_chance is Game.sample_chance
-        self._max_nodes = self.options.max_nodes
-        self._end = math.inf
-        self._nodes = 0
-        self._lo = math.inf  # the lowest and highest leaf values of this search (normalize_values)
-        self._hi = -math.inf
+        self._solver = self.options.solver
+        self._scale = (0.0, 1.0)  # value_scale of this simulation (changes only at a backup)
 
     # ------------------------------------------------------------------ public API
     @property
     def root_visits(self) -> int:
         """Simulations stored in the current root (kept across moves by tree reuse)."""
-        return self._root.n if self._root is not None else 0
+        return self._root.visits if self._root is not None else 0
 
     def reset(self) -> None:
         """Forget the tree."""
         self._root = None
-        self._nodes = 0
+        self.nodes = 0
 
     def advance(self, action: Any) -> None:
         """Move the root along ``action`` (a move or a chance outcome), keeping that subtree."""
         root = self._root
         if root is None:
             return
-        child: _Node | None = None
+        child: Node | None = None
         if root.player == CHANCE:
-            child = root.cmap.get(action)
+            child = root.outcome_children.get(action)
         elif root.player >= 0:
             try:
                 child = root.children[root.actions.index(action)]
@@ -222,7 +218,7 @@ class MCTS:
             return self._analysis(root, sims, seed=seed, start=start, final=True, stopped_by=why)
 
     # ------------------------------------------------------------------ pieces used by parallel.py
-    def prepare(self, state: Any, *, limit: SearchLimit, stop: StopFlag | None) -> _Node:
+    def prepare(self, state: Any, *, limit: SearchLimit, stop: StopFlag | None) -> Node:
         """Check the request and set the root for ``state`` (reusing the old tree when possible)."""
         if not limit.bounded and stop is None:
             raise LimitError(
@@ -236,14 +232,14 @@ class MCTS:
                 "the next action is a chance outcome (dice, a draw), not a seat's decision", field="state"
             )
         self._players = self.game.num_players(state)
-        root = self._find(state) if self.options.reuse else None
+        root = find_position(self.game, self._root, state) if self.options.reuse else None
         if root is None:
-            self._nodes = 0
+            self.nodes = 0
             root = self._new_node(state)
         else:
-            self._nodes = root.n + 1  # a subtree has at most one node per simulation through its root
-        if not root.expanded:
-            self._expand(root)
+            self.nodes = root.visits + 1  # a subtree has at most one node per simulation through its root
+        if not root.opened:
+            self._open(root)
         self._root = root
         self._lo, self._hi = math.inf, -math.inf
         return root
@@ -262,8 +258,9 @@ class MCTS:
         assert root is not None
         self._end = limit.end_time(start)
         proven = (lambda: root.proven is not None) if self.options.stop_when_proven else None
+        simulate = self.simulate
         return run_loop(
-            lambda: self._iterate(root, rng),
+            lambda: simulate(root, rng),
             limit=limit,
             start=start,
             end=self._end,
@@ -288,22 +285,96 @@ class MCTS:
             if child is None:
                 children.append(ChildStats(action, text, 0, [0.0] * self._players, priors[i], None, (text,)))
             else:
-                pv = (text, *self._pv(child, self.options.max_pv - 1))
-                children.append(ChildStats(action, text, child.n, list(child.w), priors[i], child.proven, pv))
+                pv = (text, *principal_variation(game, child, self.options.max_pv - 1))
+                stats = ChildStats(
+                    action, text, child.visits, list(child.value_sums), priors[i], child.proven, pv
+                )
+                children.append(stats)
         return RootStats(
             seat=root.player,
             players=self._players,
             children=children,
-            visits=root.n,
-            wsum=list(root.w),
+            visits=root.visits,
+            wsum=list(root.value_sums),
             proven=root.proven,
             simulations=simulations,
-            nodes=self._nodes,
+            nodes=self.nodes,
         )
+
+    # ------------------------------------------------------------------ the steps of a simulation
+    def begin(self, root: Node, rng: random.Random) -> None:
+        """Read the value scale once per simulation (it changes only at a backup)."""
+        self._scale = self._value_scale()
+
+    def arrive(self, node: Node) -> Sequence[float] | None:
+        """A proven node (terminal, or proved by the solver) ends the walk with its value."""
+        return node.proven
+
+    def select(self, node: Node, rng: random.Random) -> tuple[Any, Node | None]:
+        """At a chance node, an outcome drawn by its odds; at a decision node (opened on its first
+        selection) an untried action at random (UCT: taken off the list when the tree has room for
+        its child), else the child maximising PUCT or UCB1. Decision edges are action indices."""
+        player = node.player
+        if player == CHANCE:
+            outcome = self._draw(node, rng)
+            return outcome, node.outcome_children.get(outcome)
+        if not node.opened:
+            self._open(node)
+        untried = node.untried
+        if untried:
+            j = rng.randrange(len(untried))
+            i = untried[j]
+            if not self.full:
+                untried[j] = untried[-1]
+                untried.pop()
+            return i, None
+        lo, kq = self._scale
+        i = (
+            self._select_puct(node, player, lo, kq)
+            if node.priors is not None
+            else self._select_uct(node, player, lo, kq)
+        )
+        return i, node.children[i]
+
+    def expand(self, node: Node, action: Any) -> Node:
+        """The child along ``action`` (an outcome, or an action index), added to ``node``."""
+        if node.player == CHANCE:
+            child = node.outcome_children[action] = self._new_node(
+                self.game.apply_trusted(node.state, action)
+            )
+            return child
+        child = self._new_node(self.game.apply_trusted(node.state, node.actions[action]))
+        node.children[action] = child
+        if node.priors is not None:
+            node.created.append((action, child, node.priors[action]))
+        return child
+
+    def evaluate(self, node: Node, action: Any, child: Node, rng: random.Random) -> Sequence[float]:
+        """Score a new leaf: its proven value, else the heuristic or a cut-off rollout (a decision
+        leaf lists its actions for the rollout; its priors wait for a second visit)."""
+        if child.proven is not None:
+            return child.proven
+        player = child.player
+        if player >= 0:
+            if self._depth == 0:  # the rollout would score the leaf at once
+                return self.game.heuristic(child.state)
+            self._list_actions(child)
+        return self._rollout(child.state, player, (child.actions or None) if player >= 0 else None, rng)  # type: ignore[no-any-return]
+
+    def evaluate_outside(self, node: Node, action: Any, rng: random.Random) -> Sequence[float]:
+        """Score the position after ``action`` without storing it (the tree is full)."""
+        move = action if node.player == CHANCE else node.actions[action]
+        return self._score(self.game.apply_trusted(node.state, move), rng)
+
+    def backup(self, path: list[Any], value: Sequence[float]) -> None:
+        """The shared backup, then MCTS-Solver: a proven leaf may prove the nodes above it."""
+        super().backup(path, value)
+        if self._solver and path[-1].proven is not None and len(path) > 1:
+            prove_path(self.game, path, self._players)
 
     # ------------------------------------------------------------------ internals
     def _analysis(
-        self, root: _Node, sims: int, *, seed: int, start: float, final: bool, stopped_by: str
+        self, root: Node, sims: int, *, seed: int, start: float, final: bool, stopped_by: str
     ) -> Analysis:
         return to_analysis(
             self.root_stats(sims),
@@ -315,259 +386,102 @@ class MCTS:
             stopped_by=stopped_by,
         )
 
-    def _find(self, state: Any) -> _Node | None:
-        """A node of the old tree whose state equals ``state``: breadth first over the first plies,
-        most visited children first, comparing states only where the player to move matches, and
-        giving up after ``_REUSE_NODES`` comparisons or ``_REUSE_SECONDS`` (a miss must stay cheap)."""
-        root = self._root
-        if root is None:
-            return None
+    def _new_node(self, state: Any) -> Node:
+        """A leaf (a terminal one is proven at once). Decision nodes are opened (priors) on their
+        second visit; a leaf scored by the heuristic alone never pays for ``legal_actions``."""
         player = self.game.current_player(state)
-        frontier = [root]
-        compared = 0
-        give_up = time.monotonic() + _REUSE_SECONDS
-        for _ in range(_REUSE_DEPTH + 1):
-            nxt: list[_Node] = []
-            for node in frontier:
-                if node.player == player:
-                    if node.state == state:
-                        return node
-                    compared += 1
-                    if compared >= _REUSE_NODES or time.monotonic() > give_up:
-                        return None
-                nxt.extend(c for c in node.children if c is not None and c.n > 0)
-                nxt.extend(c for c in node.cmap.values() if c.n > 0)
-            nxt.sort(key=lambda c: -c.n)
-            frontier = nxt
-        return None
-
-    def _new_node(self, state: Any) -> _Node:
-        """A leaf. Decision nodes are expanded (legal actions and priors) on their second visit; a
-        rollout from the leaf lists its legal actions (it needs them anyway) but not its priors, and a
-        leaf scored by the heuristic alone never pays for ``legal_actions``."""
-        player = self.game.current_player(state)
-        node = _Node(state, player, self._players)
-        self._nodes += 1
+        node = Node(state, player, self._players)
+        self.nodes += 1
         if player == TERMINAL:
             node.proven = tuple(float(x) for x in self.game.returns(state))
         return node
 
-    def _list_actions(self, node: _Node) -> None:
+    def _list_actions(self, node: Node) -> None:
         """List a decision node's legal actions (no priors yet)."""
         if not node.actions:
             node.actions = list(self.game.legal_actions(node.state))
             node.children = [None] * len(node.actions)
 
-    def _expand(self, node: _Node) -> None:
+    def _open(self, node: Node) -> None:
         """Ready a decision node for selection: its legal actions and priors (PUCT) or untried list."""
         self._list_actions(node)
-        node.expanded = True
-        node.visited = []
+        node.opened = True
+        node.created = []
         priors = self.game.prior(node.state) if self._priors else None
         if priors is not None:
             node.priors = p = list(priors)
-            node.order = order = sorted(range(len(p)), key=lambda i: -p[i])
-            nxt = [len(p)] * len(p)
+            node.by_prior = by_prior = sorted(range(len(p)), key=lambda i: -p[i])
+            next_lower = [len(p)] * len(p)
             for j in range(len(p) - 2, -1, -1):
-                nxt[j] = j + 1 if p[order[j + 1]] != p[order[j]] else nxt[j + 1]
-            node.nxt = nxt
+                same = p[by_prior[j + 1]] == p[by_prior[j]]
+                next_lower[j] = next_lower[j + 1] if same else j + 1
+            node.next_lower = next_lower
         else:
             node.untried = list(range(len(node.actions)))
 
-    def _pv(self, node: _Node, length: int) -> tuple[str, ...]:
-        game = self.game
-        out: list[str] = []
-        while length > 0 and node.n > 0:
-            if node.player == CHANCE:
-                if not node.cmap:
-                    break
-                action, child = max(node.cmap.items(), key=lambda kv: kv[1].n)
-            elif node.player >= 0:
-                best = None
-                best_key: tuple[int, int] = (-1, -1)
-                p = node.player
-                for i, c in enumerate(node.children):
-                    if c is None:
-                        continue
-                    win = 1 if c.proven is not None and c.proven[p] >= WIN else 0
-                    if (win, c.n) > best_key:
-                        best_key, best = (win, c.n), i
-                if best is None:
-                    break
-                action = node.actions[best]
-                picked = node.children[best]
-                assert picked is not None
-                child = picked
-            else:
-                break
-            out.append(game.action_to_text(node.state, action))
-            node = child
-            length -= 1
-        return tuple(out)
+    def _draw(self, node: Node, rng: random.Random) -> Any:
+        """A chance node's outcome: ``Game.sample_chance``'s draw on the outcomes cached in the
+        node (when the game keeps the default sampler), else the game's own sampler."""
+        if not self._own_chance:
+            return self.game.sample_chance(node.state, rng)
+        cumulative = node.cumulative
+        if not cumulative:
+            cumulative = self._cache_outcomes(node)
+        i = bisect_right(cumulative, rng.random())
+        return node.outcomes[i if i < len(cumulative) else len(cumulative) - 1]
 
-    def _iterate(self, root: _Node, rng: random.Random) -> None:
-        game = self.game
-        node = root
-        path = [root]
-        value: Sequence[float]
-        lo, kq = self._value_scale()  # (changes only when a value is backed up)
-        while True:
-            if node.proven is not None:
-                value = node.proven
-                break
-            player = node.player
-            if player == CHANCE:
-                if self._own_chance:  # Game.sample_chance's draw, on outcomes cached in the node
-                    cum = node.priors
-                    if cum is None:
-                        cum = self._cache_outcomes(node)
-                    i = bisect_right(cum, rng.random())
-                    outcome = node.actions[i if i < len(cum) else len(cum) - 1]
-                else:
-                    outcome = game.sample_chance(node.state, rng)
-                child = node.cmap.get(outcome)
-                if child is None:
-                    if self._nodes >= self._max_nodes:
-                        value = self._score(game.apply_trusted(node.state, outcome), rng)
-                        break
-                    child = self._new_node(game.apply_trusted(node.state, outcome))
-                    node.cmap[outcome] = child
-                    path.append(child)
-                    value = self._evaluate(child, rng)
-                    break
-                node = child
-                path.append(node)
-                continue
-            if not node.expanded:
-                self._expand(node)
-            untried = node.untried
-            if untried:
-                if self._nodes >= self._max_nodes:
-                    i = untried[rng.randrange(len(untried))]
-                    value = self._score(game.apply_trusted(node.state, node.actions[i]), rng)
-                    break
-                j = rng.randrange(len(untried))
-                i = untried[j]
-                untried[j] = untried[-1]
-                untried.pop()
-                child = self._new_node(game.apply_trusted(node.state, node.actions[i]))
-                node.children[i] = child
-                path.append(child)
-                value = self._evaluate(child, rng)
-                break
-            if node.priors is not None:
-                i = self._select_puct(node, player, lo, kq)
-            else:
-                i = self._select_uct(node, player, lo, kq)
-            nxt = node.children[i]
-            if nxt is None:
-                if self._nodes >= self._max_nodes:
-                    value = self._score(game.apply_trusted(node.state, node.actions[i]), rng)
-                    break
-                nxt = self._new_node(game.apply_trusted(node.state, node.actions[i]))
-                node.children[i] = nxt
-                node.visited.append((i, nxt, node.priors[i] if node.priors is not None else 0.0))
-                path.append(nxt)
-                value = self._evaluate(nxt, rng)
-                break
-            node = nxt
-            path.append(node)
-        players = self._players
-        for nd in path:
-            nd.n += 1
-            w = nd.w
-            for k in range(players):
-                w[k] += value[k]
-        lo, hi = min(value), max(value)
-        self._lo = min(self._lo, lo)
-        self._hi = max(self._hi, hi)
-        if self.options.solver and path[-1].proven is not None and len(path) > 1:
-            self._propagate(path)
-
-    def _cache_outcomes(self, node: _Node) -> list[float]:
-        """Store a chance node's outcomes (``actions``) and cumulative probabilities (``priors``)."""
-        outcomes = self.game.chance_outcomes(node.state)
-        node.actions = [a for a, _ in outcomes]
-        cum: list[float] = []
+    def _cache_outcomes(self, node: Node) -> list[float]:
+        """Store a chance node's ``outcomes``, ``probabilities`` and their ``cumulative`` sums."""
+        listed = self.game.chance_outcomes(node.state)
+        node.outcomes = [outcome for outcome, _ in listed]
+        node.probabilities = [prob for _, prob in listed]
+        cumulative: list[float] = []
         acc = 0.0
-        for _, prob in outcomes:
+        for prob in node.probabilities:
             acc += prob
-            cum.append(acc)
-        node.priors = cum
-        return cum
+            cumulative.append(acc)
+        node.cumulative = cumulative
+        return cumulative
 
-    def _value_scale(self) -> tuple[float, float]:
-        """:func:`value_scale` of this search's leaf value range."""
-        return value_scale(self.options, self._lo, self._hi)
-
-    def _select_uct(self, node: _Node, p: int, lo: float, k: float) -> int:
+    def _select_uct(self, node: Node, p: int, lo: float, k: float) -> int:
         """The child maximising UCB1 for seat ``p`` (values read as ``(q - lo) * k``)."""
-        c2log = self.options.uct_c * self.options.uct_c * math.log(node.n)
-        solver = self.options.solver
+        c2log = self.options.uct_c * self.options.uct_c * math.log(node.visits)
+        solver = self._solver
         sqrt = math.sqrt
         best_i = 0
         best = -math.inf
         for i, c in enumerate(node.children):
             assert c is not None
-            n = c.n
+            n = c.visits
             proven = c.proven
             if proven is not None:
                 q = proven[p]
                 if solver and q <= LOSS:
                     continue
             else:
-                q = c.w[p] / n
+                q = c.value_sums[p] / n
             score = (q - lo) * k + sqrt(c2log / n)
             if score > best:
                 best, best_i = score, i
         return best_i
 
-    def _select_puct(self, node: _Node, p: int, lo: float, kq: float) -> int:
+    def _select_puct(self, node: Node, p: int, lo: float, kq: float) -> int:
         """The child maximising ``q + c * sqrt(N) * prior / (1 + n)`` (the first on ties; ``q`` read
         through :meth:`_value_scale`; an unvisited child's ``q`` is the node's mean, first-play
         urgency). Unvisited children all share that ``q``, so the best of them is the first unvisited
-        one in ``order`` (by prior): only the visited children are scanned, not every legal action."""
+        one in ``by_prior``: only the created children are scanned, not every legal action."""
         priors = node.priors
         assert priors is not None
-        scale = self.options.puct_c * math.sqrt(node.n)
-        children = node.children
-        order = node.order
-        k = node.cursor
-        end = len(order)
-        while k < end:
-            c = children[order[k]]
-            if c is None or c.n == 0:
-                break
-            k += 1
-        node.cursor = k  # children never become unvisited again
-        if k < end:
-            fpu = (node.w[p] / node.n - lo) * kq if node.n else 0.5
-            best_i = order[k]
-            best = fpu + scale * priors[best_i]
-            # scores fall along ``order``; where they round to the same value (a zero scale at a
-            # fresh root, nearly equal priors) the plain scan's first-on-ties rule wants the lowest
-            # index: the first unvisited one of each such run of equal priors (sorted by index)
-            nxt = node.nxt
-            j = nxt[k]
-            while j < end and fpu + scale * priors[order[j]] >= best:
-                for jj in range(j, nxt[j]):
-                    i = order[jj]
-                    c = children[i]
-                    if c is None or c.n == 0:
-                        best_i = min(best_i, i)
-                        break
-                j = nxt[j]
-        else:
-            best_i = 0
-            best = -math.inf
-        solver = self.options.solver
-        for i, c, prior in node.visited:  # (the hottest loop of a search: kept lean)
-            n = c.n
+        scale = self.options.puct_c * math.sqrt(node.visits)
+        best_i, best = _best_unvisited(node, p, lo, kq, scale)
+        solver = self._solver
+        for i, c, prior in node.created:  # (the hottest loop of a search: kept lean)
+            n = c.visits
             proven = c.proven
             if proven is None:
                 if not n:
                     continue  # counted with the unvisited ones
-                score = (c.w[p] / n - lo) * kq + scale * prior / (1 + n)
+                score = (c.value_sums[p] / n - lo) * kq + scale * prior / (1 + n)
             else:
                 q = proven[p]
                 if solver and q <= LOSS:
@@ -577,139 +491,153 @@ class MCTS:
                 best, best_i = score, i
         return best_i
 
-    def _propagate(self, path: list[_Node]) -> None:
-        game = self.game
-        for idx in range(len(path) - 2, -1, -1):
-            node = path[idx]
-            child = path[idx + 1]
-            if node.proven is not None or child.proven is None:
-                return
-            p = node.player
-            if p == CHANCE:
-                outcomes = game.chance_outcomes(node.state)
-                if len(node.cmap) < len(outcomes):
-                    return
-                total = [0.0] * self._players
-                for outcome, prob in outcomes:
-                    proven = node.cmap[outcome].proven
-                    if proven is None:
-                        return
-                    for k in range(self._players):
-                        total[k] += prob * proven[k]
-                node.proven = tuple(total)
-                continue
-            if child.proven[p] >= WIN:
-                node.proven = child.proven
-                continue
-            if node.untried:
-                return
-            best: tuple[float, ...] | None = None
-            for other in node.children:
-                if other is None or other.proven is None:
-                    return
-                if best is None or other.proven[p] > best[p]:
-                    best = other.proven
-            node.proven = best
 
-    def _score(self, state: Any, rng: random.Random) -> Sequence[float]:
-        """Score a state outside the tree (the tree is full: ``options.max_nodes``)."""
-        player = self.game.current_player(state)
-        if player == TERMINAL:
-            return self.game.returns(state)
-        return rollout(
-            self.game,
-            state,
-            rng,
-            player=player,
-            legal=None,
-            depth=self._depth,
-            end=self._end,
-            chance_samples=self.options.chance_leaf_samples,
-        )
-
-    def _evaluate(self, node: _Node, rng: random.Random) -> Sequence[float]:
-        """Score a new leaf: its proven value, else a cut-off rollout."""
-        if node.proven is not None:
-            return node.proven
-        if node.player >= 0:
-            if self._depth == 0:  # the rollout would score the leaf at once
-                return self.game.heuristic(node.state)
-            self._list_actions(node)  # the rollout's first step needs them; priors wait for a 2nd visit
-        return rollout(
-            self.game,
-            node.state,
-            rng,
-            player=node.player,
-            legal=(node.actions or None) if node.player >= 0 else None,
-            depth=self._depth,
-            end=self._end,
-            chance_samples=self.options.chance_leaf_samples,
-        )
+# ---------------------------------------------------------------------- helpers of the steps
+def _best_unvisited(node: Node, p: int, lo: float, kq: float, scale: float) -> tuple[int, float]:
+    """PUCT's best unvisited child of ``node`` and its score (``(0, -inf)`` when every child is
+    visited): the first unvisited one along ``by_prior`` (scores fall along it), or, where scores
+    round to the same value (a zero scale at a fresh root, nearly equal priors), the lowest index
+    among the first unvisited one of each run of equal priors (the plain scan's first-on-ties rule)."""
+    priors = node.priors
+    assert priors is not None
+    children = node.children
+    by_prior = node.by_prior
+    k = node.first_unvisited
+    end = len(by_prior)
+    while k < end:
+        c = children[by_prior[k]]
+        if c is None or c.visits == 0:
+            break
+        k += 1
+    node.first_unvisited = k  # children never become unvisited again
+    if k >= end:
+        return 0, -math.inf
+    fpu = (node.value_sums[p] / node.visits - lo) * kq if node.visits else 0.5
+    best_i = by_prior[k]
+    best = fpu + scale * priors[best_i]
+    next_lower = node.next_lower
+    j = next_lower[k]
+    while j < end and fpu + scale * priors[by_prior[j]] >= best:
+        for jj in range(j, next_lower[j]):
+            i = by_prior[jj]
+            c = children[i]
+            if c is None or c.visits == 0:
+                best_i = min(best_i, i)
+                break
+        j = next_lower[j]
+    return best_i, best
 
 
-def rollout(
-    game: Game[Any, Any],
-    state: Any,
-    rng: random.Random,
-    *,
-    player: int,
-    legal: Sequence[Any] | None,
-    depth: int | None,
-    end: float,
-    chance_samples: int = 0,
-) -> Sequence[float]:
-    """Play random actions (chance by its odds) for ``depth`` steps, then score with the heuristic.
-
-    ``player`` and ``legal`` are those of ``state`` (already known to the caller). The rollout ends
-    early, scored by the heuristic, once the monotonic clock passes ``end``. Where it ends on a chance
-    node and ``chance_samples`` > 0, the score is :func:`chance_value` (the heuristic after the
-    dice, not before them).
-    """
-    limit = math.inf if depth is None else depth
-    steps = 0
-    while True:
-        if player == TERMINAL:
-            return game.returns(state)
-        if steps >= limit:
-            if player == CHANCE and chance_samples > 0:
-                return chance_value(game, state, rng, chance_samples)
-            return game.heuristic(state)
-        if player == CHANCE:
-            action = game.sample_chance(state, rng)
+def prove_path(game: Game[Any, Any], path: list[Node], players: int) -> None:
+    """MCTS-Solver's backup: prove the nodes of ``path`` above its proven leaf, bottom up, while
+    they can be: a decision node by a child that wins for its mover, or once every child is proven
+    (the best for the mover); a chance node once every outcome is in the tree and proven (the
+    expectation)."""
+    for idx in range(len(path) - 2, -1, -1):
+        node = path[idx]
+        child = path[idx + 1]
+        if node.proven is not None or child.proven is None:
+            return
+        if node.player == CHANCE:
+            proven = _chance_proof(game, node, players)
+        elif child.proven[node.player] >= WIN:
+            proven = child.proven
+        elif node.untried:
+            return
         else:
-            if legal is None:
-                legal = game.legal_actions(state)
-            action = legal[int(rng.random() * len(legal))]  # randrange costs ~5x more
-        state = game.apply_trusted(state, action)
-        legal = None
-        steps += 1
-        if steps & 15 == 0 and time.monotonic() >= end:
-            limit = 0
-        player = game.current_player(state)
+            proven = _decision_proof(node)
+        if proven is None:
+            return
+        node.proven = proven
 
 
-def chance_value(game: Game[Any, Any], state: Any, rng: random.Random, samples: int) -> list[float]:
-    """The expected score of a chance node: over its outcomes when there are at most ``samples``
-    (weighted by their odds), else the mean over ``samples`` draws. Each outcome's position is
-    scored by ``returns`` or the heuristic; a further chance node on the way (a defence roll after
-    an attack roll) is resolved by one draw.
-    """
-    outcomes = game.chance_outcomes(state)
-    if len(outcomes) > samples:
-        share = 1.0 / samples
-        outcomes = [(game.sample_chance(state, rng), share) for _ in range(samples)]
-    total: list[float] | None = None
+def _chance_proof(game: Game[Any, Any], node: Node, players: int) -> tuple[float, ...] | None:
+    """A chance node's expectation once every outcome is in the tree and proven, else None."""
+    outcomes = game.chance_outcomes(node.state)
+    if len(node.outcome_children) < len(outcomes):
+        return None
+    total = [0.0] * players
     for outcome, prob in outcomes:
-        after = game.apply_trusted(state, outcome)
-        player = game.current_player(after)
-        while player == CHANCE:
-            after = game.apply_trusted(after, game.sample_chance(after, rng))
-            player = game.current_player(after)
-        value = game.returns(after) if player == TERMINAL else game.heuristic(after)
-        if total is None:
-            total = [prob * v for v in value]
-        else:
-            for k, v in enumerate(value):
-                total[k] += prob * v
-    assert total is not None, "a chance node without outcomes"
-    return total
+        proven = node.outcome_children[outcome].proven
+        if proven is None:
+            return None
+        for k in range(players):
+            total[k] += prob * proven[k]
+    return tuple(total)
+
+
+def _decision_proof(node: Node) -> tuple[float, ...] | None:
+    """The proven child best for the mover once every child is proven, else None."""
+    p = node.player
+    best: tuple[float, ...] | None = None
+    for other in node.children:
+        if other is None or other.proven is None:
+            return None
+        if best is None or other.proven[p] > best[p]:
+            best = other.proven
+    return best
+
+
+def principal_variation(game: Game[Any, Any], node: Node, length: int) -> tuple[str, ...]:
+    """The line below ``node`` as notation: at each decision a proven win, else the most visited
+    child; at each chance node the most visited outcome."""
+    out: list[str] = []
+    while length > 0 and node.visits > 0:
+        step = _pv_step(node)
+        if step is None:
+            break
+        action, child = step
+        out.append(game.action_to_text(node.state, action))
+        node = child
+        length -= 1
+    return tuple(out)
+
+
+def _pv_step(node: Node) -> tuple[Any, Node] | None:
+    """The edge a principal variation follows from ``node`` (``None`` where it stops)."""
+    if node.player == CHANCE:
+        if not node.outcome_children:
+            return None
+        return max(node.outcome_children.items(), key=lambda kv: kv[1].visits)
+    if node.player < 0:
+        return None
+    best = None
+    best_key: tuple[int, int] = (-1, -1)
+    p = node.player
+    for i, c in enumerate(node.children):
+        if c is None:
+            continue
+        win = 1 if c.proven is not None and c.proven[p] >= WIN else 0
+        if (win, c.visits) > best_key:
+            best_key, best = (win, c.visits), i
+    if best is None:
+        return None
+    picked = node.children[best]
+    assert picked is not None
+    return node.actions[best], picked
+
+
+def find_position(game: Game[Any, Any], root: Node | None, state: Any) -> Node | None:
+    """A node of the tree under ``root`` whose state equals ``state``: breadth first over the first plies,
+    most visited children first, comparing states only where the player to move matches, and
+    giving up after ``_REUSE_NODES`` comparisons or ``_REUSE_SECONDS`` (a miss must stay cheap)."""
+    if root is None:
+        return None
+    player = game.current_player(state)
+    frontier = [root]
+    compared = 0
+    give_up = time.monotonic() + _REUSE_SECONDS
+    for _ in range(_REUSE_DEPTH + 1):
+        below: list[Node] = []
+        for node in frontier:
+            if node.player == player:
+                if node.state == state:
+                    return node
+                compared += 1
+                if compared >= _REUSE_NODES or time.monotonic() > give_up:
+                    return None
+            below.extend(c for c in node.children if c is not None and c.visits > 0)
+            below.extend(c for c in node.outcome_children.values() if c.visits > 0)
+        below.sort(key=lambda c: -c.visits)
+        frontier = below
+    return None

@@ -164,6 +164,92 @@ class _Relay:
         return False
 
 
+class _Workers:
+    """Workers 1.. of a parallel search: their processes, their pipes and what they sent.
+
+    Attributes:
+        latest: each worker's last root statistics (a progress report or its result).
+        done: the workers that sent their result.
+        reasons: why each finished search stopped, in the order they were heard of.
+        errors: what failed (a worker's exception, or a worker that died without a result).
+        late: the workers given up on at the time bound.
+    """
+
+    def __init__(self, ctx: Any, shared_stop: Any) -> None:
+        self._ctx = ctx
+        self._shared_stop = shared_stop
+        self._procs: list[Any] = []
+        self._conns: list[Connection] = []
+        self._open: dict[int, Connection] = {}
+        self.latest: dict[int, RootStats] = {}
+        self.done: dict[int, RootStats] = {}
+        self.reasons: list[str] = []
+        self.errors: list[BaseException] = []
+        self.late: set[int] = set()
+
+    def start(self, job: _Job) -> None:
+        """Start the next worker on ``job``."""
+        parent_end, child_end = self._ctx.Pipe(duplex=False)
+        proc = self._ctx.Process(target=_worker, args=(child_end, job), daemon=True)
+        proc.start()
+        child_end.close()
+        self._procs.append(proc)
+        self._conns.append(parent_end)
+        self._open[len(self._conns)] = parent_end
+
+    def drain(self, timeout: float | None) -> None:
+        """Read what the workers sent (waiting up to ``timeout`` seconds for something)."""
+        for conn in wait(list(self._open.values()), timeout=timeout):
+            assert isinstance(conn, Connection)
+            i = self._conns.index(conn) + 1
+            try:
+                msg = conn.recv()
+            except EOFError:
+                self._open.pop(i, None)
+                if i not in self.done and not self.errors:
+                    self.errors.append(RuntimeError(f"search worker {i} died without a result"))
+                continue
+            if msg[0] == "progress":
+                self.latest[i] = msg[1]
+            elif msg[0] == "done":
+                self.done[i] = self.latest[i] = msg[1]
+                self.reasons.append(msg[2])
+                self._open.pop(i, None)
+            else:
+                self.errors.append(msg[1])
+                self._open.pop(i, None)
+                self._shared_stop.set()
+
+    def wait(self, give_up: float, relay: _Relay) -> None:
+        """Collect the results until every worker has sent its own or ``give_up`` (monotonic) has
+        passed (then the rest are late: their last progress reports stand in for them)."""
+        while self._open:
+            relay.is_set()  # pass a late stop on
+            left = give_up - time.monotonic()
+            if left <= 0:
+                self._shared_stop.set()
+                self.late.update(self._open)
+                self.reasons.append("time")
+                break
+            self.drain(min(0.02, left))
+
+    def close(self) -> None:
+        """Stop the workers: a finished one exits by itself (freeing its tree, no waiting), a late
+        one is killed (its result would come too late to use), the others are joined."""
+        self._shared_stop.set()
+        for i, proc in enumerate(self._procs, start=1):
+            if i in self.done:
+                continue
+            if i in self.late:
+                proc.kill()
+                continue
+            proc.join(timeout=5)
+            if proc.is_alive():
+                proc.kill()
+        for conn in self._conns:
+            conn.close()
+
+
 def parallel_search(
     game: Game[Any, Any],
     state: Any,
@@ -197,78 +283,29 @@ def parallel_search(
     engine = _prepared(
         game, algorithm, options, state, limit=limits[0], stop=relay, seed=derive_seed(seed, "worker", 0)
     )
-    procs = []
-    conns: list[Connection] = []
+    pool = _Workers(ctx, shared_stop)
     for i, lim in enumerate(limits[1:], start=1):
-        parent_end, child_end = ctx.Pipe(duplex=False)
-        proc = ctx.Process(
-            target=_worker,
-            args=(
-                child_end,
-                _Job(
-                    game=game,
-                    state=state,
-                    algorithm=algorithm,
-                    options=options,
-                    limit=lim,
-                    seed=derive_seed(seed, "worker", i),
-                    start=start,
-                    stop=shared_stop,
-                    want_progress=progress is not None,
-                ),
-            ),
-            daemon=True,
+        worker_seed = derive_seed(seed, "worker", i)
+        pool.start(
+            _Job(game, state, algorithm, options, lim, worker_seed, start, shared_stop, progress is not None)
         )
-        proc.start()
-        child_end.close()
-        procs.append(proc)
-        conns.append(parent_end)
 
-    latest: dict[int, RootStats] = {}
-    done: dict[int, RootStats] = {}
-    reasons: list[str] = []
-    errors: list[BaseException] = []
-    open_conns = {i: conn for i, conn in enumerate(conns, start=1)}
-    late: set[int] = set()  # workers given up on at the time bound
-
-    def drain(timeout: float | None) -> None:
-        """Read what the workers sent (waiting up to ``timeout`` seconds for something)."""
-        for conn in wait(list(open_conns.values()), timeout=timeout):
-            assert isinstance(conn, Connection)
-            i = conns.index(conn) + 1
-            try:
-                msg = conn.recv()
-            except EOFError:
-                open_conns.pop(i, None)
-                if i not in done and not errors:
-                    errors.append(RuntimeError(f"search worker {i} died without a result"))
-                continue
-            if msg[0] == "progress":
-                latest[i] = msg[1]
-            elif msg[0] == "done":
-                done[i] = latest[i] = msg[1]
-                reasons.append(msg[2])
-                open_conns.pop(i, None)
-            else:
-                errors.append(msg[1])
-                open_conns.pop(i, None)
-                shared_stop.set()
+    def merged(mine: RootStats, *, final: bool, stopped_by: str) -> Analysis:
+        parts = [mine, *(pool.latest[i] for i in sorted(pool.latest))]
+        return to_analysis(
+            merge_stats(parts),
+            seed=seed,
+            elapsed_s=time.monotonic() - start,
+            final=final,
+            workers=len(limits),
+            algorithm=algorithm,
+            stopped_by=stopped_by,
+        )
 
     def report(sims: int) -> None:
         assert progress is not None
-        drain(0)
-        parts = [engine.root_stats(sims), *(latest[i] for i in sorted(latest))]
-        progress(
-            to_analysis(
-                merge_stats(parts),
-                seed=seed,
-                elapsed_s=time.monotonic() - start,
-                final=False,
-                workers=len(limits),
-                algorithm=algorithm,
-                stopped_by="running",
-            )
-        )
+        pool.drain(0)
+        progress(merged(engine.root_stats(sims), final=False, stopped_by="running"))
 
     try:
         sims, why = engine.run(
@@ -278,42 +315,13 @@ def parallel_search(
             stop=relay,
             on_progress=report if progress is not None else None,
         )
-        reasons.append(why)
+        pool.reasons.append(why)
         mine = engine.root_stats(sims)
-        give_up = limit.end_time(start) + _LATE_S  # inf without a time bound: wait for all
-        while open_conns:
-            relay.is_set()  # pass a late stop on
-            left = give_up - time.monotonic()
-            if left <= 0:
-                shared_stop.set()
-                late.update(open_conns)
-                reasons.append("time")
-                break
-            drain(min(0.02, left))
+        pool.wait(limit.end_time(start) + _LATE_S, relay)  # (inf without a time bound: wait for all)
     finally:
         dispose(engine)  # worker 0's tree is freed off this path
-        shared_stop.set()
-        for i, proc in enumerate(procs, start=1):
-            if i in done:
-                continue  # it sent its result and exits by itself (freeing its tree): no waiting
-            if i in late:
-                proc.kill()  # past the bound: its result would come too late to use
-                continue
-            proc.join(timeout=5)
-            if proc.is_alive():
-                proc.kill()
-        for conn in conns:
-            conn.close()
-    if errors:
-        raise errors[0]
+        pool.close()
+    if pool.errors:
+        raise pool.errors[0]
     # a finished worker's final stats, a late one's last progress report (if it sent any)
-    parts = [mine, *(latest[i] for i in sorted(latest))]
-    return to_analysis(
-        merge_stats(parts),
-        seed=seed,
-        elapsed_s=time.monotonic() - start,
-        final=True,
-        workers=len(limits),
-        algorithm=algorithm,
-        stopped_by=_reason(reasons),
-    )
+    return merged(mine, final=True, stopped_by=_reason(pool.reasons))

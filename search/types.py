@@ -211,11 +211,6 @@ class Analysis:
         """The top-ranked candidate's action."""
         return self.candidates[0].action
 
-    @property
-    def simulations_per_s(self) -> float:
-        """Simulations per second of wall time."""
-        return self.simulations / self.elapsed_s if self.elapsed_s > 0 else 0.0
-
     def to_dict(self) -> dict[str, Any]:
         """The analysis as plain JSON types (actions as their notation text)."""
         return {

@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any
 
 import grpc
 
-from games.core import CHANCE, TERMINAL, Fact, Game
+from games.core import CHANCE, TERMINAL, Fact, Game, as_facts
 from games.core.registry import GameEntry
-from games.errors import WrongSeatError
+from games.errors import LictorError, WrongSeatError
 from lictor.v1 import advisor_service_pb2 as advisor_pb
 from lictor.v1 import advisor_service_pb2_grpc as advisor_grpc
 from search import Analysis
@@ -29,7 +29,15 @@ from service.limits import Limits, answer_by, search_limit
 from service.matches.servicer import StreamGate, client_of
 from service.workers import Job, JobOutcome, WorkerPool
 
-__all__ = ["AdvisorServicer", "check_searchable", "hint_reasons"]
+__all__ = [
+    "RANKED_BY",
+    "AdvisorServicer",
+    "check_searchable",
+    "explain_facts",
+    "hint_reasons",
+    "varying_labels",
+    "why_first",
+]
 
 DEFAULT_TOP_K = 3
 MIN_REPORT_EVERY_S = 0.02
@@ -48,28 +56,110 @@ def check_searchable(game: Game[Any, Any], state: Any) -> None:
         )
 
 
-def hint_reasons(facts: tuple[Fact, ...], cand: Any, analysis: Analysis) -> list[advisor_pb.Reason]:
-    """The game's facts about a move, then the search's numbers behind it."""
-    reasons = [advisor_pb.Reason(text=f.label, value=float(f.value)) for f in facts]
-    seat = analysis.seat
+RANKED_BY = "share of the search's simulations"
+"""What hints are ranked by (the search's own order: a proven win first, then the most simulated
+move), shown as every hint's first reason."""
+
+MAX_COMPARED = 24
+"""Most root moves whose facts are read to tell which facts differ between candidates."""
+
+
+def _share(cand: Any, analysis: Analysis) -> float:
     total = max(1, sum(c.visits for c in analysis.candidates))
+    return float(cand.visits) / total
+
+
+def _mover_value(cand: Any, seat: int) -> float | None:
     values = [float(v) for v in cand.value]
-    if 0 <= seat < len(values):
-        reasons.append(advisor_pb.Reason(text="expected result for you (search)", value=values[seat]))
-        others = [v for i, v in enumerate(values) if i != seat]
-        if others:
-            reasons.append(
-                advisor_pb.Reason(
-                    text="lead over the best other seat (search)", value=values[seat] - max(others)
-                )
-            )
-    reasons.append(advisor_pb.Reason(text="share of the search's visits", value=cand.visits / total))
-    reasons.append(
-        advisor_pb.Reason(text="pessimistic value (lower confidence bound)", value=float(cand.lcb))
+    return values[seat] if 0 <= seat < len(values) else None
+
+
+def _shown(value: float, unit: str) -> str:
+    if unit == "probability":
+        return f"{value:.0%}"
+    text = f"{value:g}" if float(value).is_integer() else f"{value:.2f}"
+    return f"{text} {unit}" if unit and unit not in ("share",) else text
+
+
+def _reason(text: str, value: float, unit: str = "", sentence: str = "") -> advisor_pb.Reason:
+    return advisor_pb.Reason(
+        text=text, value=float(value), unit=unit, sentence=sentence or f"{text}: {_shown(value, unit)}"
     )
+
+
+def explain_facts(game: Game[Any, Any], state: Any, action: Any) -> tuple[Fact, ...]:
+    """The game's facts about ``action`` (empty when the game cannot explain it)."""
+    try:
+        return tuple(as_facts(game.explain(state, action)))
+    except LictorError:
+        return ()
+
+
+def varying_labels(facts: Sequence[Sequence[Fact]]) -> set[str]:
+    """Labels of the facts that are not the same for every candidate (missing counts as different)."""
+    labels = {f.label for row in facts for f in row}
+    varying = set()
+    for label in labels:
+        values = {next((f.value for f in row if f.label == label), None) for row in facts}
+        if len(values) > 1:
+            varying.add(label)
+    return varying
+
+
+def hint_reasons(
+    facts: Sequence[Fact], cand: Any, analysis: Analysis, varying: set[str] | None = None
+) -> list[advisor_pb.Reason]:
+    """A hint's reasons: the number hints are ranked by first, then the game's facts that differ
+    between candidates (all of them when ``varying`` is None), then the search's other numbers."""
+    share = _share(cand, analysis)
+    reasons = [_reason(RANKED_BY, share, "share", f"the search chose it in {share:.0%} of its simulations")]
+    reasons += [
+        _reason(f.label, f.value, f.unit, f.sentence())
+        for f in facts
+        if varying is None or f.label in varying
+    ]
+    seat = analysis.seat
+    mine = _mover_value(cand, seat)
+    if mine is not None:
+        reasons.append(_reason("expected result for you (search)", mine))
+        others = [float(v) for i, v in enumerate(cand.value) if i != seat]
+        if others:
+            reasons.append(_reason("lead over the best other seat (search)", mine - max(others)))
+    reasons.append(_reason("pessimistic value (lower confidence bound)", float(cand.lcb)))
     if cand.proven is not None:
-        reasons.append(advisor_pb.Reason(text="proven value (exact)", value=float(cand.proven)))
+        reasons.append(_reason("proven value (exact)", float(cand.proven)))
     return reasons
+
+
+def why_first(
+    first: Any, second: Any, facts: tuple[Sequence[Fact], Sequence[Fact]], analysis: Analysis
+) -> str:
+    """One line: why the first hint beats the second (the facts that differ between the two, what
+    #1 gives up, then the search's numbers)."""
+    gains: list[str] = []
+    costs: list[str] = []
+    other = {f.label: f for f in facts[1]}
+    for f in facts[0]:
+        g = other.get(f.label)
+        if g is None or g.value == f.value:
+            continue
+        shown = f"{f.label} {_shown(f.value, f.unit)} vs {_shown(g.value, g.unit)}"
+        direction = f.better * (f.value - g.value)
+        (costs if direction < 0 else gains).append(shown)
+    parts = gains[:3]
+    if costs:
+        parts.append("gives up " + ", ".join(costs[:2]))
+    s1, s2 = _share(first, analysis), _share(second, analysis)
+    search = f"the search chose it in {s1:.0%} of its simulations vs {s2:.0%}"
+    v1, v2 = _mover_value(first, analysis.seat), _mover_value(second, analysis.seat)
+    if v1 is not None and v2 is not None:
+        search += f", expected result {v1:.2f} vs {v2:.2f}"
+        if v2 > v1:
+            search += f" (the {second.text} estimate rests on fewer simulations)"
+    if first.proven is not None:
+        search = f"proven {first.proven:g} for you; " + search
+    parts.append(search)
+    return f"{first.text} over {second.text}: " + "; ".join(parts)
 
 
 def _give_up_at(context: grpc.aio.ServicerContext, by: float) -> float:
@@ -228,21 +318,26 @@ class AdvisorServicer(advisor_grpc.AdvisorServiceServicer):  # type: ignore[misc
         job = self._job("hint", res, by, limit=limit, seed=request.seed, top_k=top_k)
         outcome = await self.pool.run(job, give_up_at=_give_up_at(context, by))
         if isinstance(outcome.value, Hint):
-            analysis, facts = outcome.value.analysis, outcome.value.facts
-        else:  # late: the search's last report, without the game's facts
-            analysis, facts = outcome.value, ()
-        hints = [
-            advisor_pb.MoveHint(
+            analysis, facts = outcome.value.analysis, list(outcome.value.facts)
+        else:  # late: the search's last report; the game's facts are read here
+            analysis, facts = outcome.value, []
+        reply = advisor_pb.HintResponse(
+            seat=analysis.seat, analysis=convert.analysis_to_pb(analysis, final=True), ranked_by=RANKED_BY
+        )
+        top = analysis.candidates[:top_k]
+        compared = analysis.candidates[: max(MAX_COMPARED, top_k)]
+        facts += [explain_facts(res.game, res.state, c.action) for c in compared[len(facts) :]]
+        varying = varying_labels(facts[: len(compared)]) if len(compared) > 1 else set()
+        for i, c in enumerate(top):
+            reply.hints.add(
                 rank=i + 1,
                 action=c.text,
-                reasons=hint_reasons(facts[i] if i < len(facts) else (), c, analysis),
+                reasons=hint_reasons(facts[i], c, analysis, varying),
                 candidate=convert.candidate_to_pb(c),
             )
-            for i, c in enumerate(analysis.candidates[:top_k])
-        ]
-        reply = advisor_pb.HintResponse(
-            seat=analysis.seat, hints=hints, analysis=convert.analysis_to_pb(analysis, final=True)
-        )
+        if len(top) > 1:
+            kept = tuple([f for f in facts[i] if f.label in varying] for i in (0, 1))
+            reply.why = why_first(top[0], top[1], (kept[0], kept[1]), analysis)[:500]
         if outcome.late:
             reply.analysis.stopped_by = "deadline"
         return reply

@@ -18,7 +18,7 @@ from lictor.v1 import diagnostics_service_pb2_grpc as diag_grpc
 from lictor.v1 import game_service_pb2 as game_pb
 from lictor.v1 import game_service_pb2_grpc as game_grpc
 from lictor.v1 import position_pb2 as pos_pb
-from service import convert, events, typed
+from service import convert, events, face, typed
 from service.errors import grpc_errors
 from solver.core import get_scorer, puzzle_kinds
 
@@ -194,6 +194,36 @@ class GameServicer(game_grpc.GameServiceServicer):  # type: ignore[misc]
         return game_pb.ValidateStateResponse(
             valid=True, summary=convert.summary_of(game, res.name, state, res.move_number)
         )
+
+    @grpc_errors
+    async def GetContent(
+        self, request: game_pb.GetContentRequest, context: grpc.aio.ServicerContext
+    ) -> game_pb.GetContentResponse:
+        """The game's components as a person reads them (service/face.py)."""
+        pack = convert.resolve_pack(request.content_pack, self.content_root, field="content_pack")
+        game = convert.lookup_game(request.game, pack, field="game")
+        return face.content_response(request.game, pack, game, request.if_none_match)
+
+    @grpc_errors
+    async def Describe(
+        self, request: game_pb.DescribeRequest, context: grpc.aio.ServicerContext
+    ) -> game_pb.DescribeResponse:
+        """What a viewer may see of a position, readable (service/face.py)."""
+        return face.describe(request, content_root=self.content_root)
+
+    @grpc_errors
+    async def Render(
+        self, request: game_pb.RenderRequest, context: grpc.aio.ServicerContext
+    ) -> game_pb.RenderResponse:
+        """A picture of a position as a viewer may see it (service/face.py)."""
+        return await face.render(request, content_root=self.content_root)
+
+    @grpc_errors
+    async def DescribeAction(
+        self, request: game_pb.DescribeActionRequest, context: grpc.aio.ServicerContext
+    ) -> game_pb.DescribeActionResponse:
+        """One action as a viewer reads it in the log (service/face.py)."""
+        return face.describe_action(request, content_root=self.content_root)
 
 
 def _sanity(game: Game[Any, Any], state: Any) -> list[game_pb.Problem]:

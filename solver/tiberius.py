@@ -266,7 +266,7 @@ def settle(game: TiberiusGame, state: TiberiusState, seat: int) -> tuple[list[li
     adopted = [a >= 0 for a in state.adopted]
     if not adopted[seat]:
         cards = ([state.secret[seat]] if state.secret[seat] >= 0 else []) + list(state.adopt_face_up)
-        adopted[seat] = any(meets(game.content.adoptions[a], cubes[seat]) for a in cards)
+        adopted[seat] = any(meets(game.pack.adoptions[a], cubes[seat]) for a in cards)
     return cubes, adopted
 
 
@@ -412,7 +412,7 @@ def placement_problem(game: TiberiusGame, state: TiberiusState) -> PlacementProb
     pcim = state.played[seat] == PCIM_CARD
     k1 = 0 if pcim else min(state.black, stock0)
     if not pcim and state.row_open:
-        card = game.content.cards[state.played[seat]]
+        card = game.pack.cards[state.played[seat]]
         for r in range(1, len(card.rows)):
             row = card.rows[r]
             delta = [0] * len(x0)
@@ -439,7 +439,7 @@ def placement_problem(game: TiberiusGame, state: TiberiusState) -> PlacementProb
         opponent_keys=tuple(chain_key(opp_cubes[o], opp_adopted[o], ages[o]) for o in others),
         opponent_seats=others,
         already_adopted=state.adopted[seat] >= 0,
-        adoption_requirements=tuple(game.content.adoptions[a].requires for a in cards),
+        adoption_requirements=tuple(game.pack.adoptions[a].requires for a in cards),
         loyal=game.loyal(state, seat),
         age_rank=ages[seat],
         marriage_vp=state.marriage_vp,
@@ -831,7 +831,7 @@ def _opponent_action(game: TiberiusGame, state: TiberiusState) -> TAction:
     """
     actions = game.legal_actions(state)
     if state.phase == PICK:
-        return max(actions, key=lambda a: len(game.content.cards[a.arg].rows[0].icons))
+        return max(actions, key=lambda a: len(game.pack.cards[a.arg].rows[0].icons))
     if state.phase == CUBE and state.played[state.actor] == PCIM_CARD:
         return actions[-1]
     return actions[0]
@@ -843,7 +843,7 @@ def _planned(game: TiberiusGame, state: TiberiusState, plan: Mapping[int, str]) 
     text = plan.get(state.actor)
     if text is not None:
         action = game.parse_action(state, text)
-        if is_legal(state, game.content, action):
+        if is_legal(state, game.pack, action):
             return action
     return TAction("take2")
 
@@ -873,7 +873,7 @@ def _adoption_choices(
                 view = replace(
                     s, cubes=tuple(map(tuple, cubes)), adopted=tuple(adopted), adopt_face_up=tuple(face)
                 )
-                offered = adoption_options(view, game.content, k)
+                offered = adoption_options(view, game.pack, k)
                 took = offered[0] if offered else None
             if took is None:
                 continue
@@ -997,7 +997,7 @@ class _TurnValue:
                 opponent_keys=tuple(chain_key(ref.cubes[o], adopted[o], ages[o]) for o in others),
                 opponent_seats=others,
                 already_adopted=s.adopted[seat] >= 0,
-                adoption_requirements=() if card is None else (g.content.adoptions[card].requires,),
+                adoption_requirements=() if card is None else (g.pack.adoptions[card].requires,),
                 loyal=g.loyal(s, seat),
                 age_rank=ages[seat],
                 marriage_vp=s.marriage_vp,
@@ -1016,9 +1016,7 @@ class _TurnValue:
             self.exact = self.exact and code == cp_model.OPTIMAL
             line, _ = _line_from_solution(g, s, built, solver)
             if choice is not None:
-                line.append(
-                    "adopt own" if choice.arg == -1 else f"adopt {g.content.adoptions[choice.arg].code}"
-                )
+                line.append("adopt own" if choice.arg == -1 else f"adopt {g.pack.adoptions[choice.arg].code}")
             v = round(solver.objective_value)
             if best is None or v > best[0]:
                 best = (v, tuple(line))
@@ -1209,8 +1207,8 @@ def brute_force_bid(game: TiberiusGame, state: TiberiusState, params: Mapping[st
 
 def _card_text(game: TiberiusGame, card: int) -> str:
     """``SYR06 "Legate of Antioch" (Syria/East)``."""
-    c = game.content.cards[card]
-    return f'{c.code} "{c.title}" ({game.content.regions[c.region]})'
+    c = game.pack.cards[card]
+    return f'{c.code} "{c.title}" ({game.pack.regions[c.region]})'
 
 
 def _bid_explanation(
@@ -1242,7 +1240,7 @@ def _bid_explanation(
         )
         if picked is not None:
             code = picked.split()[1]
-            found = game.content.card_by_code(code)
+            found = game.pack.card_by_code(code)
             head += f" and takes {_card_text(game, found.id) if found else code}"
         else:
             head += " but finds no card left (the bid still goes to stock)"
@@ -1322,8 +1320,7 @@ def _max_new_cubes(game: TiberiusGame) -> int:
     key = id(game)
     if key not in _MAX_ICONS_CACHE:
         _MAX_ICONS_CACHE[key] = max(
-            len(c.rows[0].icons) + max((len(r.icons) for r in c.rows[1:]), default=0)
-            for c in game.content.cards
+            len(c.rows[0].icons) + max((len(r.icons) for r in c.rows[1:]), default=0) for c in game.pack.cards
         )
     return _MAX_ICONS_CACHE[key]
 
@@ -1401,7 +1398,7 @@ def _cubes_final(state: TiberiusState) -> bool:
 def _final_score(game: TiberiusGame, state: TiberiusState, seat: int, *, boost: set[int]) -> int:
     """``seat``'s VP with the cubes as they are, the seats in ``boost`` adopted wherever they may be."""
     adopted = [
-        a >= 0 or (s in boost and state.phase != OVER and bool(adoption_options(state, game.content, s)))
+        a >= 0 or (s in boost and state.phase != OVER and bool(adoption_options(state, game.pack, s)))
         for s, a in enumerate(state.adopted)
     ]
     loyal = [game.loyal(state, s) for s in range(state.players)]

@@ -18,15 +18,16 @@ destination answers UNKNOWN. The memo of finished sub-results is kept, so asking
 
 from __future__ import annotations
 
+import math
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any
 
 from games.core import Game
-from games.errors import LimitError
+from games.errors import ConfigError, InvalidStateError, LimitError
 from games.tiberpunk.content import GADGETS, SKILLS
 from games.tiberpunk.dice import contains, outcomes, p_contains
 from solver.core import SolveLimits, SolveResult, Status, past_deadline_or_stopped, register_puzzle
@@ -175,6 +176,120 @@ class _Solver:
         return best
 
 
+# ============================================================================ parameters
+
+MAX_DICE = 8
+"""The most dice an exact enumeration takes."""
+MAX_GADGETS = 6
+"""The most gadget cards in hand an exact enumeration takes."""
+MAX_ROLLS = 12
+"""The most rolls (the nearest lictor's distance) an exact enumeration takes."""
+MINIS = ("character", "drone")
+
+
+def _show(value: object, limit: int = 40) -> str:
+    """A short repr of untrusted input (no deep recursion)."""
+    if isinstance(value, (list, tuple, dict)):
+        return f"a {type(value).__name__} of {len(value)} item(s)"
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _check_keys(params: Any, schema: Mapping[str, Any]) -> None:
+    """``params`` is an object whose keys are all among the schema's properties."""
+    if not isinstance(params, Mapping):
+        raise ConfigError(f"params must be an object, not {_show(params)}", field="params")
+    known = schema["properties"]
+    for key in params:
+        if key not in known:
+            name = key[:30] if isinstance(key, str) else _show(key, 30)
+            raise ConfigError(
+                f"unknown parameter {_show(key)}; this puzzle takes {sorted(known)}", field=f"params.{name}"
+            )
+
+
+def _int_param(
+    params: Mapping[str, Any], key: str, default: int, lo: int, hi: int, *, cap: int | None = None
+) -> int:
+    """An integer parameter in [lo, hi] (an int, an integral finite float or a short string of digits);
+    ``ConfigError`` naming ``params.<key>`` and the allowed range otherwise (negative, NaN, infinite or
+    huge numbers, booleans, other types). Above ``cap`` (an enumeration's size limit): ``LimitError``."""
+    value = params.get(key, default)
+    number: int | None = None
+    if isinstance(value, bool):
+        number = None
+    elif isinstance(value, int):
+        number = value
+    elif isinstance(value, float) and math.isfinite(value) and value.is_integer():
+        number = int(value)
+    elif isinstance(value, str) and 0 < len(value.strip()) <= 20 and value.strip().lstrip("-").isdigit():
+        number = int(value.strip())
+    if number is not None and cap is not None and cap < number <= hi:
+        raise LimitError(
+            f"{key} is {number}: exact quest odds enumerate at most {cap}", field=f"params.{key}"
+        )
+    if number is None or not lo <= number <= (cap if cap is not None else hi):
+        top = cap if cap is not None else hi
+        raise ConfigError(
+            f"{key} must be an integer from {lo} to {top}, not {_show(value)}", field=f"params.{key}"
+        )
+    return number
+
+
+def _choice_param(params: Mapping[str, Any], key: str, choices: Sequence[str], default: str) -> str:
+    """A string parameter among ``choices``."""
+    value = params.get(key, default)
+    if not isinstance(value, str) or value not in choices:
+        raise ConfigError(f"{key} must be one of {list(choices)}, not {_show(value)}", field=f"params.{key}")
+    return value
+
+
+def _mini_param(params: Mapping[str, Any]) -> int:
+    """``mini``: "character" (also "char", the notation's word) or "drone"; default the character."""
+    value = params.get("mini", "character")
+    if value == "char":
+        value = "character"
+    return MINIS.index(_choice_param({"mini": value}, "mini", MINIS, "character"))
+
+
+def _need_param(params: Mapping[str, Any]) -> tuple[int, ...]:
+    """``need``: the challenge card's required values, 1 to 8 dice values of 1 to 6."""
+    value = params.get("need")
+    if not isinstance(value, (list, tuple)) or not 1 <= len(value) <= MAX_DICE:
+        raise ConfigError(
+            f"need must be a list of 1 to {MAX_DICE} required dice values (1 to 6), not {_show(value)}",
+            field="params.need",
+        )
+    return tuple(sorted(_int_param({"need": v}, "need", 0, 1, 6) for v in value))
+
+
+def _gadgets_param(params: Mapping[str, Any]) -> tuple[int, ...]:
+    """``gadgets``: gadget cards in hand, by name or index (at most ``MAX_GADGETS``)."""
+    value = params.get("gadgets", [])
+    if not isinstance(value, (list, tuple)):
+        raise ConfigError(
+            f"gadgets must be a list of gadget names {list(GADGETS)}, not {_show(value)}",
+            field="params.gadgets",
+        )
+    if len(value) > MAX_GADGETS:
+        raise LimitError(
+            f"quest odds enumerate at most {MAX_GADGETS} gadgets, not {len(value)}", field="params.gadgets"
+        )
+    hand = []
+    for g in value:
+        if isinstance(g, str) and g in GADGETS:
+            hand.append(GADGETS.index(g))
+        elif isinstance(g, int) and not isinstance(g, bool) and 0 <= g < len(GADGETS):
+            hand.append(g)
+        else:
+            raise ConfigError(
+                f"gadgets must be gadget names {list(GADGETS)} (or their indices 0 to {len(GADGETS) - 1}); "
+                f"{_show(g)} does not exist",
+                field="params.gadgets",
+            )
+    return tuple(sorted(hand))
+
+
 def quest_odds(
     dice: int,
     need: tuple[int, ...] | list[int],
@@ -194,13 +309,27 @@ def quest_odds(
         per_roll: gadgets allowed per roll (1; 3 with Emperor's Genius).
         dice_per_gadget: dice one gadget affects (2 with Emperor's Genius blessed).
     """
-    hand = tuple(sorted(GADGETS.index(g) if isinstance(g, str) else g for g in gadgets))
-    if dice > 8 or len(hand) > 6 or rolls > 12:
-        raise LimitError(
-            f"quest odds enumerate at most 8 dice, 6 gadgets and 12 rolls, not {dice}/{len(hand)}/{rolls}",
-            field="params",
-        )
-    return _solver(dice, tuple(sorted(need)), per_roll, dice_per_gadget).v(rolls, hand)
+    numbers = {
+        "dice": dice,
+        "need": list(need),
+        "gadgets": list(gadgets),
+        "rolls": rolls,
+        "per_roll": per_roll,
+        "dice_per_gadget": dice_per_gadget,
+    }
+    dice, need_t, hand, rolls, per_roll, per_die = _numbers(numbers)
+    return _solver(dice, need_t, per_roll, per_die).v(rolls, hand)
+
+
+def _numbers(params: Mapping[str, Any]) -> tuple[int, tuple[int, ...], tuple[int, ...], int, int, int]:
+    """(dice, need, hand, rolls, per_roll, dice_per_gadget) of the numbers form, validated."""
+    dice = _int_param(params, "dice", 0, 0, 64, cap=MAX_DICE)
+    need = _need_param(params)
+    hand = _gadgets_param(params)
+    rolls = _int_param(params, "rolls", 1, 1, 1000, cap=MAX_ROLLS)
+    per_roll = _int_param(params, "per_roll", 1, 1, 3)
+    per_die = _int_param(params, "dice_per_gadget", 1, 1, 2)
+    return dice, need, hand, rolls, per_roll, per_die
 
 
 @lru_cache(maxsize=256)
@@ -231,6 +360,54 @@ def best_gadget(
     return choice
 
 
+def _quest_of_state(
+    game: Game[Any, Any], state: Any, params: Mapping[str, Any]
+) -> tuple[int, tuple[int, ...], int, int, int, list[tuple[int, ...]], list[int]]:
+    """(dice, hand, rolls, per_roll, dice_per_gadget, challenge cards, cards left) of the active
+    player's quest named by ``params`` (skill, stage, mini) in ``state``."""
+    if "skill" not in params:
+        raise ConfigError(
+            "name a quest (skill: hacking, guile or offense) or give the numbers (dice, need)",
+            field="params.skill",
+        )
+    skill = SKILLS.index(_choice_param(params, "skill", SKILLS, "hacking"))
+    stage = _int_param(params, "stage", 1, 1, 3)
+    if stage == 2:
+        raise ConfigError(
+            "stage must be 1 or 3: Stage II quests roll no dice (rulebook: STAGE II QUESTS)",
+            field="params.stage",
+        )
+    mini = _mini_param(params)
+    rules = getattr(game, "rules", None)
+    players = getattr(state, "players", None)
+    if rules is None or players is None:
+        raise InvalidStateError("a quest named by its skill needs a tiberpunk position", field="state")
+    seat = state.seat
+    p = players[seat]
+    where = rules.pos(p, mini)
+    if where < 0:
+        raise InvalidStateError(
+            f"the active player's {MINIS[mini]} is not on the board yet",
+            field="state",
+            rule="tiberpunk/game-overview",
+        )
+    dice = min(rules.dice_count(state, seat, mini, skill), MAX_DICE + 1)
+    if dice > MAX_DICE:
+        raise LimitError(f"quest odds enumerate at most {MAX_DICE} dice", field="params.skill")
+    rolls = min(max(1, rules.board.nearest(where, state.lictors)[0]), MAX_ROLLS)
+    per_roll = rules.gadget_limit(state, seat)
+    per_die = rules.dice_per_gadget(state, seat)
+    cards = list(rules.c.challenges1 if stage == 1 else rules.c.challenges3)
+    disc = state.c1disc if stage == 1 else state.c3disc
+    left = [i for i in range(len(cards)) if i not in disc] or list(range(len(cards)))
+    hand = tuple(g for g in p.hand if g >= 0)
+    if len(hand) > MAX_GADGETS:
+        raise LimitError(
+            f"quest odds enumerate at most {MAX_GADGETS} gadgets, not {len(hand)}", field="state"
+        )
+    return dice, hand, rolls, per_roll, per_die, cards, left
+
+
 def solve_quest_odds(
     game: Game[Any, Any], state: Any, params: Mapping[str, Any], limits: SolveLimits
 ) -> SolveResult:
@@ -248,30 +425,21 @@ def solve_quest_odds(
     """
     start = time.perf_counter()
     deadline = start + float(limits.time_limit_s)
-    if "dice" in params:
-        need = tuple(int(x) for x in params["need"])
-        dice = int(params["dice"])
-        rolls = int(params.get("rolls", 1))
-        cards = [need]
-        hand: tuple[int | str, ...] = tuple(params.get("gadgets", ()))
-        per_roll = int(params.get("per_roll", 1))
-        per_die = int(params.get("dice_per_gadget", 1))
+    _check_keys(params, QUEST_ODDS_PARAMS)
+    by_numbers = "dice" in params or "need" in params
+    if by_numbers:
+        both = [k for k in ("skill", "stage", "mini") if k in params]
+        if both:
+            raise ConfigError(
+                f"give the numbers (dice, need, ...) or name a quest (skill, stage, mini), not both: "
+                f"{both[0]}",
+                field=f"params.{both[0]}",
+            )
+        dice, need, hand, rolls, per_roll, per_die = _numbers(params)
+        cards: list[tuple[int, ...]] = [need]
         left = [0]
     else:
-        rules = game.rules  # type: ignore[attr-defined]
-        seat = state.seat
-        p = state.players[seat]
-        skill = SKILLS.index(str(params["skill"]))
-        mini = 0 if str(params.get("mini", "character")).startswith("char") else 1
-        stage = int(params.get("stage", 1))
-        dice = rules.dice_count(state, seat, mini, skill)
-        rolls = max(1, rules.board.nearest(rules.pos(p, mini), state.lictors)[0])
-        per_roll = rules.gadget_limit(state, seat)
-        per_die = rules.dice_per_gadget(state, seat)
-        cards = list(game.content.challenges1 if stage == 1 else game.content.challenges3)  # type: ignore[attr-defined]
-        disc = state.c1disc if stage == 1 else state.c3disc
-        left = [i for i in range(len(cards)) if i not in disc] or list(range(len(cards)))
-        hand = tuple(p.hand)
+        dice, hand, rolls, per_roll, per_die, cards, left = _quest_of_state(game, state, params)
     odds_of: dict[tuple[int, ...], float] = {}
     exact = True
     with _watching(deadline, limits.stop):
@@ -286,7 +454,7 @@ def solve_quest_odds(
     for need_i in {tuple(cards[i]) for i in left} - set(odds_of):
         odds_of[need_i] = no_gadget_odds(dice, need_i, rolls=rolls)  # a valid strategy's odds
     odds = sum(odds_of[tuple(cards[i])] for i in left) / len(left)
-    if "dice" in params:
+    if by_numbers:
         answer: dict[str, Any] = {"odds": odds}
         text = f"{odds:.1%} to roll {list(cards[0])} with {dice} dice"
     else:
@@ -364,14 +532,26 @@ def solve_route_plan(
     player's coins). Mercury's favor in the state adds 1 to the range.
     """
     start = time.perf_counter()
-    rules = game.rules  # type: ignore[attr-defined]
-    p = state.players[state.seat]
-    mini = 0 if str(params.get("mini", "character")).startswith("char") else 1
+    _check_keys(params, ROUTE_PLAN_PARAMS)
+    rules = getattr(game, "rules", None)
+    players = getattr(state, "players", None)
+    if rules is None or players is None:
+        raise InvalidStateError("a route plan needs a tiberpunk position", field="state")
+    p = players[state.seat]
+    mini = _mini_param(params)
     ids = rules.c.district_ids
-    dst = ids.index(str(params["to"]))
-    coins = int(params.get("coins", p.coins))
+    if "to" not in params:
+        raise ConfigError(f"to (the destination district) is required: one of {list(ids)}", field="params.to")
+    dst = ids.index(_choice_param(params, "to", ids, ids[0]))
+    coins = _int_param(params, "coins", p.coins, 0, rules.c.bank)
     base = (1 if mini == 0 else 2) + (1 if p.favor == 0 else 0)
     src = rules.pos(p, mini)
+    if src < 0:
+        raise InvalidStateError(
+            f"the active player's {MINIS[mini]} is not on the board yet",
+            field="state",
+            rule="tiberpunk/game-overview",
+        )
     try:
         with _watching(start + float(limits.time_limit_s), limits.stop):
             plan = route_plan(rules.board.dist, src, dst, base_range=base, coins=coins)
@@ -410,5 +590,110 @@ def solve_route_plan(
     )
 
 
-register_puzzle("tiberpunk", "tiberpunk.quest_odds", solve_quest_odds)
-register_puzzle("tiberpunk", "tiberpunk.route_plan", solve_route_plan)
+QUEST_ODDS_PARAMS: dict[str, Any] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "tiberpunk.quest_odds parameters",
+    "description": "either the numbers (dice, need and optionally gadgets, rolls, per_roll, dice_per_gadget) "
+    "or a quest of the active player in the position (skill, optionally stage and mini)",
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {
+        "skill": {
+            "enum": list(SKILLS),
+            "description": "the quest's storyline skill; dice, gadgets, rolls (the nearest lictor's "
+            "distance) and favors are read from the position and the odds averaged over the challenge "
+            "cards left",
+        },
+        "stage": {
+            "enum": [1, 3],
+            "default": 1,
+            "description": "the quest stage: 1 or 3 (Stage II rolls no dice)",
+        },
+        "mini": {
+            "enum": list(MINIS),
+            "default": "character",
+            "description": "the miniature attempting the quest (hacking: the drone, guile: the character)",
+        },
+        "dice": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": MAX_DICE,
+            "description": "dice rolled each time",
+        },
+        "need": {
+            "type": "array",
+            "items": {"type": "integer", "minimum": 1, "maximum": 6},
+            "minItems": 1,
+            "maxItems": MAX_DICE,
+            "description": "the challenge card's required values",
+        },
+        "gadgets": {
+            "type": "array",
+            "items": {"enum": list(GADGETS)},
+            "maxItems": MAX_GADGETS,
+            "default": [],
+            "description": "gadget cards in hand, by name (their indices 0-4 are accepted too)",
+        },
+        "rolls": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": MAX_ROLLS,
+            "default": 1,
+            "description": "rolls before the lictor arrives (the nearest lictor's distance)",
+        },
+        "per_roll": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 3,
+            "default": 1,
+            "description": "gadgets allowed per roll (1; 3 with Emperor's Genius)",
+        },
+        "dice_per_gadget": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 2,
+            "default": 1,
+            "description": "dice one gadget affects (2 with Emperor's Genius blessed)",
+        },
+    },
+}
+"""The JSON Schema of ``tiberpunk.quest_odds`` parameters."""
+
+ROUTE_PLAN_PARAMS: dict[str, Any] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "tiberpunk.route_plan parameters",
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["to"],
+    "properties": {
+        "mini": {
+            "enum": list(MINIS),
+            "default": "character",
+            "description": "the active player's miniature to move",
+        },
+        "to": {"type": "string", "description": "the destination district id (e.g. 'IV')"},
+        "coins": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "coins available for extra districts (default: the player's coins)",
+        },
+    },
+}
+"""The JSON Schema of ``tiberpunk.route_plan`` parameters."""
+
+register_puzzle(
+    "tiberpunk",
+    "tiberpunk.quest_odds",
+    solve_quest_odds,
+    summary="The exact odds that a quest attempt succeeds with the best use of the gadget cards in hand "
+    "(given numbers, or the active player's quest in the position).",
+    params_schema=QUEST_ODDS_PARAMS,
+)
+register_puzzle(
+    "tiberpunk",
+    "tiberpunk.route_plan",
+    solve_route_plan,
+    summary="The fewest movement actions, then the fewest coins, to bring the active player's character or "
+    "drone to a district.",
+    params_schema=ROUTE_PLAN_PARAMS,
+)

@@ -46,6 +46,9 @@ ENTRY_POINT_GROUP = "lictor.games"
 BUILTIN_GAMES: dict[str, str] = {
     "tiberpunk": "games.tiberpunk:TiberpunkGame",
     "tiberius": "games.tiberius:TiberiusGame",
+    "cyberverse": "games.cyberverse:CyberverseGame",
+    "cytress": "games.cytress:CytressGame",
+    "ti4": "games.ti4:TI4Game",
 }
 """The games that ship with Lictor: name -> ``"module:Class"`` (one line per game)."""
 

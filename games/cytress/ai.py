@@ -14,7 +14,7 @@ import math
 from collections.abc import Sequence
 
 from games.cytress.board import CREW_PRESTIGE, TUBE_PRESTIGE
-from games.cytress.scoring import card_facts, rebellion
+from games.cytress.scoring import Tally, card_facts, rebellion
 from games.cytress.setup import SOLO_ROUNDS
 from games.cytress.state import (
     AUTOMA,
@@ -70,11 +70,12 @@ class Evaluator:
             left = min(left, float(max(0, s.round_limit - max(s.round, 1))))
         return left
 
-    def projected(self, s: CytressState) -> list[float]:
-        """Per owner, projected final PRESTIGE."""
+    def projected(self, s: CytressState, tallies: Sequence[Tally] | None = None) -> list[float]:
+        """Per owner, projected final PRESTIGE (``tallies``: the rebellion of ``s``, if known)."""
         ctx = self.ctx
-        view = ctx.map(s.tiles)
-        tallies, _ = rebellion(card_facts(ctx.content, s), s.stratos, s.crew, s.tube, view.layout.adjacent)
+        if tallies is None:
+            adjacent = s.map.layout.adjacent
+            tallies, _ = rebellion(card_facts(ctx.content, s), s.stratos, s.crew, s.tube, adjacent)
         if s.phase == OVER:
             return [float(t.total) for t in tallies]
         later = self.rounds_left(s)
@@ -113,7 +114,10 @@ class Evaluator:
 
     def win_chances(self, s: CytressState) -> tuple[float, ...]:
         """Per seat, a probability of winning (summing to 1 with 2+ seats)."""
-        proj = self.projected(s)
+        return self.chances_from(s, self.projected(s))
+
+    def chances_from(self, s: CytressState, proj: Sequence[float]) -> tuple[float, ...]:
+        """``win_chances`` from the projections ``proj`` of ``s``."""
         later = self.rounds_left(s)
         temperature = 4.0 + 3.0 * min(later, 4.0)
         if s.solo:

@@ -44,7 +44,7 @@ from games.cytress.state import (
     Pending,
 )
 from games.cytress.tubes import drop_tube
-from games.cytress.work import Work
+from games.cytress.work import Pos, Work
 
 __all__ = [
     "ai_movable",
@@ -254,7 +254,7 @@ def answer_lift(w: Work, h: int) -> None:
     w.automa = replace(_automa(w), moving=h)
 
 
-def ai_movable(w: Work, me: int = AUTOMA) -> list[int]:
+def ai_movable(w: Pos, me: int = AUTOMA) -> list[int]:
     """rule: cytress/solo-ai-actions - the automa's crews that may move once all 12 are placed:
     on a hex adjacent to no waste tube, or adjacent to one whose control it is losing (a rival has
     more crews around it)."""
@@ -278,7 +278,7 @@ def _rival_most(counts: list[int], me: int) -> int:
 
 
 def crew_candidates(
-    w: Work, colour: int, *, exclude: int = NOBODY, me: int = AUTOMA, allowed: Sequence[int] | None = None
+    w: Pos, colour: int, *, exclude: int = NOBODY, me: int = AUTOMA, allowed: Sequence[int] | None = None
 ) -> list[int]:
     """rule: cytress/solo-ai-actions - the hexes the checklist allows, best tier only: with tubes on
     the mini-map, any empty hex next to a tube where the automa (1) gains control (tallest tube
@@ -293,7 +293,7 @@ def crew_candidates(
     else:
         empties = list(allowed)
     if any(tube):
-        rogue = _rogue(adj, crew, tube, empties, me, owners)
+        rogue = _rogue(adj, crew, tube, empties, me=me, owners=owners)
         if rogue:
             return rogue
     faction = w.map.faction
@@ -305,12 +305,12 @@ def crew_candidates(
         c = adjacent_counts(adj[h], crew, owners)
         mine = c[me]
         rated.append((h, mine, sum(c) - mine))
-    for test, key in (
-        (lambda a, r: a == r >= 1, lambda a, r: a + r),
-        (lambda a, r: a >= 1, lambda a, r: a),
-        (lambda a, r: r >= 1, lambda a, r: r),
-    ):
-        tier = [(key(a, r), h) for h, a, r in rated if test(a, r)]
+    tiers = (
+        [(a + r, h) for h, a, r in rated if a == r >= 1],
+        [(a, h) for h, a, r in rated if a >= 1],
+        [(r, h) for h, a, r in rated if r >= 1],
+    )
+    for tier in tiers:
         if tier:
             best = min(k for k, _ in tier)
             return [h for k, h in tier if k == best]
@@ -322,6 +322,7 @@ def _rogue(
     crew: Sequence[int],
     tube: Sequence[int],
     empties: list[int],
+    *,
     me: int,
     owners: int,
 ) -> list[int]:
@@ -362,7 +363,7 @@ def _rogue(
 
 
 # ---------------------------------------------------------------- the waste tube checklist
-def tube_candidates(w: Work, me: int = AUTOMA) -> list[int]:
+def tube_candidates(w: Pos, me: int = AUTOMA) -> list[int]:
     """rule: cytress/solo-ai-actions - hexes with an automa crew where dropping a tube (1) gives up
     control of no adjacent tube it controls and (2) leaves it at least neutral around the new tube;
     those with the most adjacent automa crews (ties: the solo player's choice). [] when none (or no
@@ -394,7 +395,7 @@ def tube_candidates(w: Work, me: int = AUTOMA) -> list[int]:
     return [h for a, h in rated if a == best]
 
 
-def tube_height(w: Work, me: int = AUTOMA) -> int:
+def tube_height(w: Pos, me: int = AUTOMA) -> int:
     """rule: cytress/solo-ai-actions - from level 1 up, the first level where one more crew
     establishes the automa's majority (a tied level); if it has the majority, or the player has
     none, on all 3 levels: 3; neither (reading): 3. At most the sections left."""
@@ -419,7 +420,7 @@ def drop(w: Work, h: int) -> None:
 
 
 # ---------------------------------------------------------------- the bounty's ascent
-def bounty_ascend_level(w: Work, me: int = AUTOMA) -> int:
+def bounty_ascend_level(w: Pos, me: int = AUTOMA) -> int:
     """rule: cytress/solo-ai-actions - starting from level 1, the level an automa crew moves up from:
     one where moving it neither gives up the automa's majority nor hands the majority to the solo
     player (0: none)."""

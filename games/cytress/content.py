@@ -31,6 +31,7 @@ __all__ = [
     "Content",
     "IntelCard",
     "Layout",
+    "MapView",
     "MarketSide",
     "Rebel",
     "Stratolite",
@@ -143,6 +144,23 @@ class Layout:
     cell: tuple[tuple[int, int], ...]
     adjacent: tuple[tuple[int, ...], ...]
     graph: nx.Graph
+
+
+@dataclass(frozen=True, slots=True)
+class MapView:
+    """The mini-map of one game: its layout and each hex's faction.
+
+    Attributes:
+        layout: the pattern (labels, adjacency, graph).
+        faction: each hex's faction (colour), from the tiles drawn.
+        by_faction: per faction, its hexes ascending.
+        resource: each hex's faction's resource (what spying on a crew there gains).
+    """
+
+    layout: Layout
+    faction: tuple[int, ...]
+    by_faction: tuple[tuple[int, ...], ...]
+    resource: tuple[int, ...]
 
 
 @dataclass(frozen=True, slots=True)

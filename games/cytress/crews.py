@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from games.cytress.content import MapView
 from games.cytress.economy import gain
 from games.cytress.state import NOBODY, SPY, Pending
-from games.cytress.work import MapView, Work
+from games.cytress.work import Pos, Work
 
 __all__ = ["after_crew", "crew_hexes", "place_crew", "spy", "spy_rivals", "start_crew"]
 
@@ -20,7 +21,7 @@ def crew_hexes(view: MapView, crew: Sequence[int], tube: Sequence[int], colour: 
     return [h for h in hexes if crew[h] == NOBODY and not tube[h]]
 
 
-def start_crew(w: Work, seat: int, colour: int) -> bool:
+def start_crew(w: Pos, seat: int, colour: int) -> bool:
     """Whether a crew placement decision opens: the seat has an unused crew and an empty hex of
     ``colour`` exists (rule: cytress/rules-to-remember: "players can still acquire cards after
     running out of crew tokens": without one, the action completes without a crew)."""

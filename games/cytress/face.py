@@ -7,6 +7,7 @@ observation. The words are the rulebook's: factions, resources, landing pads, PR
 
 from __future__ import annotations
 
+import functools
 import html
 import math
 from collections.abc import Sequence
@@ -28,7 +29,7 @@ from games.cytress.codec import ai_card_code
 from games.cytress.content import TILE_COLUMNS, Content
 from games.cytress.notation import PAD_WORDS, seat_name
 from games.cytress.schema import state_schema
-from games.cytress.scoring import card_facts, rebellion
+from games.cytress.scoring import Tally, card_facts, rebellion
 from games.cytress.state import (
     AUTOMA,
     AUTOMA_CREW,
@@ -70,7 +71,8 @@ def catalogue(c: Content) -> Catalogue:
                 id=FACTIONS[f],
                 kind="faction",
                 name=c.faction_names[f],
-                text=f"{c.faction_colour[f]} hexes; scouting and spying give {RESOURCES[c.faction_resource[f]]}",
+                text=f"{c.faction_colour[f]} hexes; scouting and spying give "
+                f"{RESOURCES[c.faction_resource[f]]}",
                 values={"colour": c.faction_colour[f], "resource": RESOURCES[c.faction_resource[f]]},
                 authored=c.faction_authored[f],
             )
@@ -175,7 +177,8 @@ def catalogue(c: Content) -> Catalogue:
                 id=f"tube-{h}",
                 kind="waste tube",
                 name=f"{h}-high waste tube",
-                text=f"costs {TUBE_COST[h]}; its crew ascends to level {h} ({CREW_PRESTIGE[h - 1]} PRESTIGE); "
+                text=f"costs {TUBE_COST[h]}; its crew ascends to level {h} "
+                f"({CREW_PRESTIGE[h - 1]} PRESTIGE); "
                 f"controlling it scores {TUBE_PRESTIGE[h]}",
                 values={
                     "cost": TUBE_COST[h],
@@ -186,15 +189,15 @@ def catalogue(c: Content) -> Catalogue:
         )
     for p, words in enumerate(PAD_WORDS):
         items.append(ContentItem(id=PADS[p], kind="landing pad", name=words))
-    for card in range(16):
+    for ai_card in range(16):
         items.append(
             ContentItem(
-                id=ai_card_code(card),
+                id=ai_card_code(ai_card),
                 kind="AI action card",
-                name=f"AI action card: {FACTION_TITLES[card // 4]}",
-                text="on the AI tracker board" if card % 4 < 3 else "in the AI action deck at setup",
-                values={"faction": FACTIONS[card // 4]},
-                authored=card % 4 == 3,
+                name=f"AI action card: {FACTION_TITLES[ai_card // 4]}",
+                text="on the AI tracker board" if ai_card % 4 < 3 else "in the AI action deck at setup",
+                values={"faction": FACTIONS[ai_card // 4]},
+                authored=ai_card % 4 == 3,
             )
         )
     notes = (
@@ -280,7 +283,8 @@ def _seat_row(game: CytressGame, s: CytressState, seat: int, viewer: Viewer) -> 
         extra.append("reserved " + c.stratolites[s.reserved[seat]].code)
     side = "?" if s.sides[seat] < 0 else "AB"[s.sides[seat]]
     rebel = c.rebels[s.rebels[seat]]
-    label = f"{'>' if s.actor == seat and s.phase != OVER else ' '}seat {seat}{' (you)' if viewer == seat else ''}"
+    mark = ">" if s.actor == seat and s.phase != OVER else " "
+    label = f"{mark}seat {seat}{' (you)' if viewer == seat else ''}"
     value = (
         f"{rebel.name} {side}, {res}; paths {paths}; crews {s.supply[seat]}; "
         f"transports {s.transports[seat]}+{s.on_stratos[seat]}"
@@ -334,7 +338,8 @@ def describe(game: CytressGame, s: CytressState, viewer: Viewer) -> Description:
                 *sections[2].rows,
                 Row(
                     label=" automa",
-                    value=f"intel {len(a.intel)}; crews {s.supply[AUTOMA]}; tracker {left}; deck {len(a.deck)}"
+                    value=f"intel {len(a.intel)}; crews {s.supply[AUTOMA]}; "
+                    f"tracker {left}; deck {len(a.deck)}"
                     + (
                         f"; bounty {','.join(c.bounties[b].code for b in s.bounties[AUTOMA])}"
                         if s.bounties[AUTOMA]
@@ -364,6 +369,7 @@ OWNER_FILL = ("#1f7a3a", "#1f4fa0", "#b0242a", "#6b3fa0", "#d9731f", "#444444")
 HEX_R = 22.0
 
 
+@functools.lru_cache(maxsize=4096)
 def _hex_points(cx: float, cy: float, r: float) -> str:
     pts = []
     for k in range(6):
@@ -391,7 +397,8 @@ def render(game: CytressGame, s: CytressState, viewer: Viewer) -> str:
     width = int(map_w + 330)
     height = int(max(map_h + 150, 140 + 22 * s.players + 250))
     out.append(
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" '
         'font-family="DejaVu Sans, sans-serif" font-size="11">'
     )
     out.append(f'<rect width="{width}" height="{height}" fill="#15161c"/>')
@@ -412,7 +419,8 @@ def render(game: CytressGame, s: CytressState, viewer: Viewer) -> str:
         if s.tube[h]:
             t = s.tube[h]
             out.append(
-                f'<rect x="{cx - 6:.1f}" y="{cy - 4 - 5 * t:.1f}" width="12" height="{5 * t + 8}" fill="#8a8f99" '
+                f'<rect x="{cx - 6:.1f}" y="{cy - 4 - 5 * t:.1f}" width="12" '
+                f'height="{5 * t + 8}" fill="#8a8f99" '
                 'stroke="#222"/>'
             )
             out.append(
@@ -421,14 +429,15 @@ def render(game: CytressGame, s: CytressState, viewer: Viewer) -> str:
         elif s.crew[h] != NOBODY:
             o = s.crew[h]
             out.append(
-                f'<circle cx="{cx:.1f}" cy="{cy - 2:.1f}" r="8" fill="{_owner_fill(game, s, o)}" stroke="#fff"/>'
+                f'<circle cx="{cx:.1f}" cy="{cy - 2:.1f}" r="8" '
+                f'fill="{_owner_fill(game, s, o)}" stroke="#fff"/>'
             )
             mark = "A" if s.solo and o == AUTOMA else str(o)
             out.append(f'<text x="{cx:.1f}" y="{cy + 2:.1f}" text-anchor="middle" fill="#fff">{mark}</text>')
     # Stratos: three levels, widest at the bottom
     sx = map_w + 10
     for k, level in enumerate((3, 2, 1)):
-        y = 40 + 34 * k
+        y = 40.0 + 34 * k
         wlev = 180 + 40 * k
         x0 = sx + (260 - wlev) / 2
         out.append(
@@ -470,7 +479,8 @@ def render(game: CytressGame, s: CytressState, viewer: Viewer) -> str:
     out.append(f'<text x="{sx}" y="{y}" fill="#e8e8e8">Stratolites: {strat}</text>')
     y += 18
     out.append(
-        f'<text x="{sx}" y="{y}" fill="#e8e8e8">Tubes: {s.tubes_left} near Stratos, {s.tubes_box} in the box</text>'
+        f'<text x="{sx}" y="{y}" fill="#e8e8e8">Tubes: {s.tubes_left} near Stratos, '
+        f"{s.tubes_box} in the box</text>"
     )
     out.append(f'<text x="12" y="{height - 10}" fill="#bbbbbb">{html.escape(step_text(game, s))}</text>')
     out.append("</svg>")
@@ -493,11 +503,15 @@ def log_line(game: CytressGame, s: CytressState, a: CAction, viewer: Viewer) -> 
         return f"{who} sends a transport to {PADS[x]}: {text}."
     if k == "intel":
         card = c.intel[x]
-        return f"{who} takes {card.code} onto the {FACTIONS[card.faction]} lifepath (targets the {FACTION_TITLES[card.target]})."
+        return (
+            f"{who} takes {card.code} onto the {FACTIONS[card.faction]} lifepath "
+            f"(targets the {FACTION_TITLES[card.target]})."
+        )
     if k == "height":
         return f"{who} pays for a {x}-high waste tube in {RESOURCES[s.pending.resource]}."
     if k == "tube":
-        return f"{who} drops a {s.pending.height}-high waste tube at {game.ctx.map(s.tiles).layout.labels[x]}; the crew ascends."
+        where = game.ctx.map(s.tiles).layout.labels[x]
+        return f"{who} drops a {s.pending.height}-high waste tube at {where}; the crew ascends."
     if k == "amount":
         give, get = divmod(s.pending.trade, 4)
         return f"{who} trades {x} {RESOURCES[give]} for {RESOURCES[get]}."
@@ -515,19 +529,22 @@ def explain(game: CytressGame, s: CytressState, a: CAction) -> Sequence[Fact]:
     if s.phase == OVER or seat < 0:
         return ()
     after = game.apply_trusted(s, a)
-    before_now = game.scores(s)[seat]
-    after_now = game.scores(after)[seat]
-    proj_before = game.evaluator.projected(s)[seat]
-    proj_after = game.evaluator.projected(after)[seat]
+    ev = game.evaluator
+    before = _tallies(game, s)
+    tallies = _tallies(game, after)
+    before_now = before[seat].total
+    after_now = tallies[seat].total
+    proj_before = ev.projected(s, before)[seat]
+    proj_after_all = ev.projected(after, tallies)
+    proj_after = proj_after_all[seat]
     spent = sum(s.res[4 * seat : 4 * seat + 4]) - sum(after.res[4 * seat : 4 * seat + 4])
-    view = game.ctx.map(after.tiles)
-    tallies, _ = rebellion(
-        card_facts(game.pack, after), after.stratos, after.crew, after.tube, view.layout.adjacent
-    )
     mine = tallies[seat]
     others = [t.total for t in tallies if t.owner != seat]
     margin = mine.total - max(others) if others else 0
-    chance = game.heuristic(after)[seat] if after.phase != OVER else game.returns(after)[seat]
+    if after.phase == OVER:
+        chance = game.returns(after)[seat]
+    else:
+        chance = ev.chances_from(after, proj_after_all)[seat]
     return (
         Fact(
             label="PRESTIGE if the rebellion broke out now",
@@ -547,3 +564,18 @@ def explain(game: CytressGame, s: CytressState, a: CAction) -> Sequence[Fact]:
         Fact(label="margin over the best rival now", value=float(margin), unit="PRESTIGE", better=1),
         Fact(label="win chance (estimate)", value=round(float(chance), 4), unit="probability", better=1),
     )
+
+
+_LAST: list[tuple[object, CytressState, tuple[Tally, ...]]] = []
+
+
+def _tallies(game: CytressGame, s: CytressState) -> tuple[Tally, ...]:
+    """The rebellion of ``s`` (the last few states kept: every candidate shares its position)."""
+    for g, st, t in _LAST:
+        if st is s and g is game:
+            return t
+    view = game.ctx.map(s.tiles)
+    t, _ = rebellion(card_facts(game.pack, s), s.stratos, s.crew, s.tube, view.layout.adjacent)
+    _LAST.insert(0, (game, s, t))
+    del _LAST[4:]
+    return t

@@ -121,7 +121,7 @@ class CytressGame(Game[CytressState, CAction]):
             fixed_side=sides,
             round_limit=limit,
         )
-        w = Work.of(self.ctx, new_game(self.pack, setup, seed))
+        w = Work.of(new_game(self.ctx, setup, seed))
         advance(self.pack, w)
         return w.freeze()
 

@@ -91,7 +91,7 @@ def automa_policy(game: CytressGame, state: CytressState, rng: random.Random) ->
     legal = list(game.legal_actions(state))
     if len(legal) == 1:
         return legal[0]
-    w = Work.of(game.ctx, state)
+    w = Work.of(state)
     seat, step = state.actor, state.step
     kinds = {a.kind: a for a in legal}
     pick: CAction | None = None
@@ -145,9 +145,12 @@ def _pad(game: CytressGame, w: Work, seat: int, legal: list[CAction], rng: rando
     faction = rng.randrange(4)
     reveal = rng.randrange(1, 4)
     held = {game.pack.bounties[b].faction for b in w.bounties[seat]}
-    if reveal == 3 and PAD_ENFORCERS in pads:
-        if any(stack and game.pack.bounties[stack[0]].faction not in held for stack in w.bounty_stack):
-            return act("pad", PAD_ENFORCERS)
+    if (
+        reveal == 3
+        and PAD_ENFORCERS in pads
+        and any(stack and game.pack.bounties[stack[0]].faction not in held for stack in w.bounty_stack)
+    ):
+        return act("pad", PAD_ENFORCERS)
     if reveal >= 2 and automa.tube_candidates(w, me=seat):
         if PAD_STRATOLITES in pads and _stratolite_hexes(game, w, seat):
             return act("pad", PAD_STRATOLITES)

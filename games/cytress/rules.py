@@ -66,7 +66,7 @@ from games.cytress.undercity import (
     take_bounty,
     trade_options,
 )
-from games.cytress.work import Ctx, Work
+from games.cytress.work import Ctx, Pos, Work
 from games.errors import IllegalActionError, WrongSeatError
 
 __all__ = ["STEP_RULE", "legal_actions", "perform"]
@@ -99,87 +99,86 @@ def legal_actions(ctx: Ctx, state: CytressState) -> list[CAction]:
     """The legal actions of the open decision, in a fixed order (empty once the game is over)."""
     if state.phase == OVER:
         return []
-    w = Work.of(ctx, state)
-    return _LEGAL[state.step](ctx.content, w)
+    return _LEGAL[state.step](ctx.content, state)
 
 
-def _sides(c: Content, w: Work) -> list[CAction]:
+def _sides(c: Content, w: Pos) -> list[CAction]:
     return [act("side", 0), act("side", 1)]
 
 
-def _scout(c: Content, w: Work) -> list[CAction]:
+def _scout(c: Content, w: Pos) -> list[CAction]:
     return [act("scout", s) for s in scout_options(c, w.board_side, w.players, w.leader, w.actor)]
 
 
-def _pad(c: Content, w: Work) -> list[CAction]:
+def _pad(c: Content, w: Pos) -> list[CAction]:
     return [act("pad", p) for p in pad_options(c, w, w.actor)]
 
 
-def _intel(c: Content, w: Work) -> list[CAction]:
+def _intel(c: Content, w: Pos) -> list[CAction]:
     return [act("intel", x) for x in face_up(w.intel_row, w.pending.pad)]
 
 
-def _crew(c: Content, w: Work) -> list[CAction]:
+def _crew(c: Content, w: Pos) -> list[CAction]:
     return [act("crew", h) for h in crew_hexes(w.map, w.crew, w.tube, w.pending.colour)]
 
 
-def _spy(c: Content, w: Work) -> list[CAction]:
+def _spy(c: Content, w: Pos) -> list[CAction]:
     rivals = spy_rivals(w.map, w.crew, w.pending.hex, w.actor)
     return [*(act("spy", r) for r in rivals), act("nospy")]
 
 
-def _stratolite(c: Content, w: Work) -> list[CAction]:
+def _stratolite(c: Content, w: Pos) -> list[CAction]:
     seat = w.actor
     cards = stratolites_open(c, w, seat)
     return [act("stratolite", x) for x in cards]
 
 
-def _payment(c: Content, w: Work) -> list[CAction]:
+def _payment(c: Content, w: Pos) -> list[CAction]:
     return [act("pay", r) for r in renegade_resources(w.icons, w.res, w.actor)]
 
 
-def _height(c: Content, w: Work) -> list[CAction]:
+def _height(c: Content, w: Pos) -> list[CAction]:
     hs = heights(w.icons, w.res, w.actor, w.pending.resource, w.tubes_left + w.tubes_box)
     return [act("height", h) for h in hs]
 
 
-def _tube(c: Content, w: Work) -> list[CAction]:
+def _tube(c: Content, w: Pos) -> list[CAction]:
     return [act("tube", h) for h in tube_hexes(w.map, w.crew, w.actor, w.pending.colour)]
 
 
-def _bounty(c: Content, w: Work) -> list[CAction]:
+def _bounty(c: Content, w: Pos) -> list[CAction]:
     return [act("bounty", b) for b in bounty_options(w.bounty_stack)]
 
 
-def _benefit(c: Content, w: Work) -> list[CAction]:
+def _benefit(c: Content, w: Pos) -> list[CAction]:
     return [act("benefit", b) for b in benefit_options(c, w, w.actor, w.pending.card)]
 
 
-def _free(c: Content, w: Work) -> list[CAction]:
+def _free(c: Content, w: Pos) -> list[CAction]:
     return [act("intel", x) for x in face_up(w.intel_row)]
 
 
-def _reserve(c: Content, w: Work) -> list[CAction]:
+def _reserve(c: Content, w: Pos) -> list[CAction]:
     return [*(act("reserve", x) for x in w.strat_row if x != NOBODY), act("keep")]
 
 
-def _trade(c: Content, w: Work) -> list[CAction]:
+def _trade(c: Content, w: Pos) -> list[CAction]:
     return [*(act("trade", t) for t in trade_options(c, w.market, w.icons, w.res, w.actor)), act("done")]
 
 
-def _amount(c: Content, w: Work) -> list[CAction]:
+def _amount(c: Content, w: Pos) -> list[CAction]:
     give = w.pending.trade // 4
     return [act("amount", k) for k in range(1, w.res[4 * w.actor + give] + 1)]
 
 
-def _automa_choice(kind: str) -> Callable[[Content, Work], list[CAction]]:
-    def options(c: Content, w: Work) -> list[CAction]:
+def _automa_choice(kind: str) -> Callable[[Content, Pos], list[CAction]]:
+    def options(c: Content, w: Pos) -> list[CAction]:
         return [act(kind, h) for h in w.pending.options]
 
     return options
 
 
-_LEGAL: dict[int, Callable[[Content, Work], list[CAction]]] = {
+_LEGAL: dict[int, Callable[[Content, Pos], list[CAction]]] = {
     CHOOSE_SIDE: _sides,
     SCOUT_SPOT: _scout,
     PAD: _pad,
@@ -208,7 +207,7 @@ def perform(ctx: Ctx, state: CytressState, action: CAction, *, check: bool = Tru
     must be legal (``IllegalActionError`` naming the rule and the legal choices)."""
     if check:
         _check(ctx, state, action)
-    w = Work.of(ctx, state)
+    w = Work.of(state)
     _DO[state.step](ctx.content, w, action)
     advance(ctx.content, w)
     return w.freeze()

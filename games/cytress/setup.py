@@ -6,7 +6,7 @@ import random
 from dataclasses import dataclass
 
 from games.cytress.board import CREWS, STRAT_ROW, TUBE_SECTIONS
-from games.cytress.content import AI_CARDS_PER_FACTION, Content
+from games.cytress.content import AI_CARDS_PER_FACTION
 from games.cytress.economy import START_RESOURCE, lifepath_icons
 from games.cytress.state import (
     NO_PENDING,
@@ -16,6 +16,7 @@ from games.cytress.state import (
     CytressState,
     make_state,
 )
+from games.cytress.work import Ctx
 
 __all__ = [
     "INTEL_SLOTS",
@@ -63,7 +64,7 @@ class Setup:
     round_limit: int
 
 
-def new_game(content: Content, setup: Setup, seed: int) -> CytressState:
+def new_game(ctx: Ctx, setup: Setup, seed: int) -> CytressState:
     """rule: cytress/setup - the mini-map (1 random tile per player; solo 3: rule:
     cytress/solo-setup), faction boards on the side for the player count, shuffled intel decks with
     3 face up, the Cytress district board on a random side, bounties by player count (tier 1 only
@@ -74,6 +75,7 @@ def new_game(content: Content, setup: Setup, seed: int) -> CytressState:
 
     The state returned still has no seat to move: ``flow.advance`` opens the first decision.
     """
+    content = ctx.content
     rng = random.Random(seed)
     n = setup.players
     solo = n == 1
@@ -145,4 +147,5 @@ def new_game(content: Content, setup: Setup, seed: int) -> CytressState:
         rng.getrandbits(62),  # seed
         0,  # shuffles
         SOLO_ROUNDS if solo else setup.round_limit,
+        ctx.map(tiles),
     )

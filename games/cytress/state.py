@@ -11,8 +11,11 @@ solo mode (rule: cytress/solo-setup), the automa as owner ``1`` (``AUTOMA``) nex
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, fields
-from typing import Any, TypeAlias, TypeVar
+from dataclasses import dataclass, field, fields
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
+
+if TYPE_CHECKING:
+    from games.cytress.content import MapView
 
 __all__ = [
     "FACTIONS",
@@ -245,6 +248,7 @@ class CytressState:
         seed: the seed of later reshuffles (hidden: 0 in an observation).
         shuffles: reshuffles made so far.
         round_limit: the variant's last round (0: none; solo always ends after round 5).
+        map: the mini-map of ``tiles`` (derived and shared between states; not compared).
     """
 
     players: int
@@ -286,6 +290,7 @@ class CytressState:
     seed: int
     shuffles: int
     round_limit: int
+    map: MapView = field(compare=False, repr=False)
 
     @property
     def owners(self) -> int:

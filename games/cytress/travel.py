@@ -33,12 +33,12 @@ from games.cytress.state import (
 )
 from games.cytress.tubes import can_meet_renegade, stratolites_open
 from games.cytress.undercity import after_free_intel, bounty_options
-from games.cytress.work import Work
+from games.cytress.work import Pos, Work
 
 __all__ = ["intel_cost", "meet_faction_intel", "pad_options", "start_pad"]
 
 
-def intel_cost(content: Content, w: Work, seat: int, faction: int) -> tuple[int, int]:
+def intel_cost(content: Content, w: Pos, seat: int, faction: int) -> tuple[int, int]:
     """rule: cytress/meet-a-faction - (resource, amount) of the faction's intel cost for ``seat``:
     the landing pad's cost in the faction's resource, less the seat's Hooligang discount."""
     resource = content.faction_resource[faction]
@@ -46,12 +46,12 @@ def intel_cost(content: Content, w: Work, seat: int, faction: int) -> tuple[int,
     return resource, cost_after_discount(w.icons, seat, resource, cost)
 
 
-def sections(w: Work) -> int:
+def sections(w: Pos) -> int:
     """Tube sections still to be had: near Stratos, then from the box."""
     return w.tubes_left + w.tubes_box
 
 
-def pad_options(content: Content, w: Work, seat: int) -> list[int]:
+def pad_options(content: Content, w: Pos, seat: int) -> list[int]:
     """rule: cytress/phase-3a-travel - the landing pads where ``seat`` can complete the action in
     full (extra travel: any but the Stratolites: rule: cytress/phase-3b-extra-travel)."""
     out = []

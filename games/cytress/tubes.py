@@ -18,10 +18,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from games.cytress.board import TUBE_COST, slide_stratolites
-from games.cytress.content import Content
+from games.cytress.content import Content, MapView
 from games.cytress.economy import cost_after_discount, pay
 from games.cytress.state import HEIGHT, LEVELS, NOBODY, TUBE, Pending
-from games.cytress.work import MapView, Work
+from games.cytress.work import Pos, Work
 
 __all__ = [
     "can_meet_renegade",
@@ -55,7 +55,7 @@ def tube_hexes(view: MapView, crew: Sequence[int], seat: int, colour: int) -> li
     return [h for h in hexes if crew[h] == seat]
 
 
-def stratolites_open(content: Content, w: Work, seat: int) -> list[int]:
+def stratolites_open(content: Content, w: Pos, seat: int) -> list[int]:
     """rule: cytress/meet-a-stratolite - the Stratolites (the row's left to right, then the
     reserved one) the seat can complete a meeting with: a crew on a hex of the card's type and a
     height it can pay for ("you must be able to complete the action in full")."""

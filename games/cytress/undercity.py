@@ -31,7 +31,7 @@ from games.cytress.state import (
     TRADE,
     Pending,
 )
-from games.cytress.work import Work
+from games.cytress.work import Pos, Work
 
 __all__ = [
     "ASCEND_COST",
@@ -75,7 +75,7 @@ def take_bounty(content: Content, w: Work, seat: int, card: int) -> None:
     w.step = BENEFIT
 
 
-def benefit_options(content: Content, w: Work, seat: int, card: int) -> list[int]:
+def benefit_options(content: Content, w: Pos, seat: int, card: int) -> list[int]:
     """rule: cytress/meet-the-enforcers - no benefit ("you do not need to take these benefits"),
     a crew onto an empty hex of the card's type, or an ascent from level 1 or 2 paid with 5 of the
     card's resource."""

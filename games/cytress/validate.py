@@ -165,7 +165,14 @@ def state_from_dict(ctx: Ctx, data: Any) -> CytressState:
     n = r.integer("players", d["players"], 1, 5, "cytress/setup")
     solo = n == 1
     owners = 2 if solo else n
-    keys = ("phase_first_player", "pending", "map", "cytress_board_side", "faction_board_side", "factions")
+    keys: tuple[str, ...] = (
+        "phase_first_player",
+        "pending",
+        "map",
+        "cytress_board_side",
+        "faction_board_side",
+        "factions",
+    )
     keys += (
         "stratolites",
         "bounty_stacks",
@@ -345,6 +352,7 @@ def state_from_dict(ctx: Ctx, data: Any) -> CytressState:
         seed,
         shuffles,
         round_limit,
+        ctx.map(tiles),
     )
     _check_flow(ctx, state)
     return state

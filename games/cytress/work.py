@@ -9,10 +9,9 @@ functions take ``(ctx, w)``: :class:`Ctx` holds the content pack and per-map cac
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import cast
+from typing import TypeAlias, cast
 
-from games.cytress.content import Content, Layout
+from games.cytress.content import Content, MapView
 from games.cytress.state import (
     EXTRA,
     NO_PENDING,
@@ -24,24 +23,7 @@ from games.cytress.state import (
     make_state,
 )
 
-__all__ = ["Ctx", "Work"]
-
-
-@dataclass(frozen=True, slots=True)
-class MapView:
-    """The mini-map of one game: its layout and each hex's faction.
-
-    Attributes:
-        layout: the pattern (labels, adjacency, graph).
-        faction: each hex's faction (colour), from the tiles drawn.
-        by_faction: per faction, its hexes ascending.
-        resource: each hex's faction's resource (what spying on a crew there gains).
-    """
-
-    layout: Layout
-    faction: tuple[int, ...]
-    by_faction: tuple[tuple[int, ...], ...]
-    resource: tuple[int, ...]
+__all__ = ["Ctx", "Pos", "Work"]
 
 
 class Ctx:
@@ -73,7 +55,7 @@ _CODE = f"def _load(w, s):\n{_LOAD}    return w\ndef _freeze(w):\n    return mak
 class Work:
     """A working copy of a state: fields by reference until a rule asks for one as a list."""
 
-    __slots__ = (*STATE_FIELDS, "map")
+    __slots__ = STATE_FIELDS
 
     players: int
     round: int
@@ -117,11 +99,9 @@ class Work:
     map: MapView
 
     @classmethod
-    def of(cls, ctx: Ctx, state: CytressState) -> Work:
+    def of(cls, state: CytressState) -> Work:
         """A working copy of ``state``."""
-        w = _load(cls.__new__(cls), state)
-        w.map = ctx.map(state.tiles)
-        return w
+        return _load(cls.__new__(cls), state)
 
     def freeze(self) -> CytressState:
         """The frozen state."""
@@ -282,6 +262,9 @@ class Work:
             v = self.on_stratos = list(v)
         return v
 
+
+Pos: TypeAlias = "Work | CytressState"
+"""A position read by the rules: the frozen state, or the working copy an action is changing."""
 
 _namespace: dict[str, object] = {"make_state": make_state}
 exec(_CODE, _namespace)

@@ -129,7 +129,9 @@ def placement_gains(
             g[a.pos] = a.tile
             after = [
                 v / SCALE
-                for v in home_values(content.board, g, state.homes, content.tiles, weights, spaces=spaces, fill=fill)
+                for v in home_values(
+                    content.board, g, state.homes, content.tiles, weights, spaces=spaces, fill=fill
+                )
             ]
             gains = [x - y for x, y in zip(after, before, strict=True)]
         else:

@@ -23,10 +23,10 @@ the unit, and a test checks the two against each other.
 
 from __future__ import annotations
 
-import heapq
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 from games.errors import ConfigError
@@ -143,20 +143,28 @@ class Weights:
         kwargs: dict[str, Any] = {}
         for key, value in data.items():
             if key not in known:
-                raise ConfigError(f"unknown weight {key!r}; known: {sorted(known)}", field=f"{field_prefix}.{key}")
+                raise ConfigError(
+                    f"unknown weight {key!r}; known: {sorted(known)}", field=f"{field_prefix}.{key}"
+                )
             default = getattr(cls(), key)
             if key == "distance":
                 if not isinstance(value, list | tuple) or not all(
                     isinstance(v, int | float) and not isinstance(v, bool) for v in value
                 ):
-                    raise ConfigError(f"{key} must be a list of numbers, not {value!r}", field=f"{field_prefix}.{key}")
+                    raise ConfigError(
+                        f"{key} must be a list of numbers, not {value!r}", field=f"{field_prefix}.{key}"
+                    )
                 value = tuple(float(v) for v in value)
             elif isinstance(default, bool):
                 if not isinstance(value, bool):
-                    raise ConfigError(f"{key} must be true or false, not {value!r}", field=f"{field_prefix}.{key}")
+                    raise ConfigError(
+                        f"{key} must be true or false, not {value!r}", field=f"{field_prefix}.{key}"
+                    )
             elif isinstance(default, int):
                 if not isinstance(value, int) or isinstance(value, bool):
-                    raise ConfigError(f"{key} must be an integer, not {value!r}", field=f"{field_prefix}.{key}")
+                    raise ConfigError(
+                        f"{key} must be an integer, not {value!r}", field=f"{field_prefix}.{key}"
+                    )
             elif isinstance(default, float):
                 if not isinstance(value, int | float) or isinstance(value, bool):
                     raise ConfigError(f"{key} must be a number, not {value!r}", field=f"{field_prefix}.{key}")
@@ -170,6 +178,7 @@ class Weights:
             raise ConfigError(exc.message, field=exc.field.replace("weights", field_prefix, 1)) from None
 
 
+@lru_cache(maxsize=1024)
 def optimal(planet: Planet) -> tuple[Fraction, Fraction]:
     """A planet's optimal (resources, influence): the larger count, halves of each when equal."""
     r, i = planet.resources, planet.influence
@@ -191,6 +200,7 @@ def planet_points(planet: Planet, weights: Weights) -> int:
     return int(value)
 
 
+@lru_cache(maxsize=4096)
 def tile_points(tile: Tile, weights: Weights) -> int:
     """A system's value in fortieths: its planets plus its wormholes (step 1)."""
     return sum(planet_points(p, weights) for p in tile.planets) + 2 * weights.points()["wormhole"] * len(
@@ -239,34 +249,51 @@ def exit_cost(here: Movement, there: Movement, weights: Weights) -> int:
     return 1
 
 
-def distances(
-    board: Board, moves: Sequence[Movement], home: Pos, weights: Weights, *, limit: int | None = None
-) -> dict[Pos, int]:
-    """Jumps from ``home`` to every space within ``limit`` (default: the weights' reach)."""
-    limit = weights.reach if limit is None else limit
+def edges(board: Board, moves: Sequence[Movement], weights: Weights) -> list[list[tuple[Pos, int]]]:
+    """Per space, the spaces a ship steps to from it and the jumps each step costs (step 2)."""
     by_type: dict[str, list[Pos]] = {}
     for p, m in enumerate(moves):
         if m.kind != IMPASSABLE:
             for w in m.wormholes:
                 by_type.setdefault(w, []).append(p)
-    dist = {home: 0}
-    heap = [(0, home)]
-    while heap:
-        d, u = heapq.heappop(heap)
-        if d > dist.get(u, 1 << 30):
+    out: list[list[tuple[Pos, int]]] = []
+    for u, here in enumerate(moves):
+        if here.kind == IMPASSABLE:
+            out.append([])
             continue
-        here = moves[u]
-        targets: Iterable[Pos] = board.adjacent[u]
-        if here.wormholes:
-            targets = [*targets, *(q for w in here.wormholes for q in by_type.get(w, ()) if q != u)]
-        for v in targets:
-            there = moves[v]
-            if there.kind == IMPASSABLE:
+        targets: list[Pos] = list(board.adjacent[u])
+        for w in here.wormholes:
+            targets += [q for q in by_type.get(w, ()) if q != u and q not in targets]
+        out.append([(v, exit_cost(here, moves[v], weights)) for v in targets if moves[v].kind != IMPASSABLE])
+    return out
+
+
+def distances(
+    board: Board,
+    moves: Sequence[Movement],
+    home: Pos,
+    weights: Weights,
+    *,
+    limit: int | None = None,
+    graph: Sequence[Sequence[tuple[Pos, int]]] | None = None,
+) -> dict[Pos, int]:
+    """Jumps from ``home`` to every space within ``limit`` (default: the weights' reach).
+
+    ``graph``: ``edges(board, moves, weights)`` when the caller has it already.
+    """
+    limit = weights.reach if limit is None else limit
+    steps = edges(board, moves, weights) if graph is None else graph
+    dist = {home: 0}
+    buckets: list[list[Pos]] = [[home]] + [[] for _ in range(limit)]
+    for d in range(limit + 1):
+        for u in buckets[d]:  # (a free step appends to the bucket being read: it is read too)
+            if dist[u] != d:
                 continue
-            nd = d + exit_cost(here, there, weights)
-            if nd <= limit and nd < dist.get(v, 1 << 30):
-                dist[v] = nd
-                heapq.heappush(heap, (nd, v))
+            for v, cost in steps[u]:
+                nd = d + cost
+                if nd <= limit and nd < dist.get(v, limit + 1):
+                    dist[v] = nd
+                    buckets[nd].append(v)
     return dist
 
 
@@ -276,13 +303,20 @@ def coefficients(
     homes: Sequence[Pos],
     counted: Iterable[Pos],
     weights: Weights,
+    *,
+    dists: Sequence[Mapping[Pos, int]] | None = None,
 ) -> list[dict[Pos, int]]:
     """Per home, the share of each counted space's value it gets, in POINTS x SHARE_UNIT units.
 
     Depends only on the movement classes (anomalies and wormholes), not on the planets: a search
-    that swaps two ordinary systems keeps the coefficients.
+    that swaps two ordinary systems keeps the coefficients. ``dists``: each home's distances (at
+    least to the weights' reach) when the caller has them.
     """
-    dist = [distances(board, moves, h, weights) for h in homes]
+    if dists is None:
+        graph = edges(board, moves, weights)
+        dists = [distances(board, moves, h, weights, graph=graph) for h in homes]
+    reach = weights.reach
+    dist = [{p: d for p, d in dd.items() if d <= reach} for dd in dists]
     wp = weights.distance_points()
     out: list[dict[Pos, int]] = [{} for _ in homes]
     for p in counted:
@@ -329,7 +363,7 @@ def home_values(
     return [sum(c * points[p] for p, c in co.items()) for co in coefs]
 
 
-def _prepare(
+def _prepare(  # noqa: PLR0917
     board: Board,
     galaxy: Mapping[Pos, TileId],
     homes: Sequence[Pos],
@@ -397,22 +431,24 @@ def home_reports(
 ) -> list[HomeReport]:
     """A :class:`HomeReport` per home (the numbers behind the value, for people)."""
     moves, counted, points = _prepare(board, galaxy, homes, tiles, weights, fill, spaces)
-    coefs = coefficients(board, moves, homes, counted, weights)
+    graph = edges(board, moves, weights)
+    fars = [distances(board, moves, h, weights, limit=max(6, weights.reach), graph=graph) for h in homes]
+    coefs = coefficients(board, moves, homes, counted, weights, dists=fars)
+    unit = POINTS * SHARE_UNIT
     out = []
     for k, h in enumerate(homes):
         co = coefs[k]
-        far = distances(board, moves, h, weights, limit=6)
-        res = inf = Fraction(0)
-        near_r = near_i = Fraction(0)
+        far = fars[k]
+        res = inf = near_r = near_i = 0.0
         worm = leg = spec = 0
         for p in counted:
             tile = tiles.get(galaxy.get(p, 0))
             if tile is None:
                 continue
-            c = Fraction(co.get(p, 0), POINTS * SHARE_UNIT)
+            c = co.get(p, 0) / unit
             d = far.get(p)
             for planet in tile.planets:
-                r, i = optimal(planet)
+                r, i = (float(x) for x in optimal(planet))
                 res += c * r
                 inf += c * i
                 if d is not None and d <= 2:
@@ -425,10 +461,10 @@ def home_reports(
             HomeReport(
                 home=h,
                 value=sum(c * points[p] for p, c in co.items()) / SCALE,
-                resources=float(res),
-                influence=float(inf),
-                near_resources=float(near_r),
-                near_influence=float(near_i),
+                resources=res,
+                influence=inf,
+                near_resources=near_r,
+                near_influence=near_i,
                 systems=sum(1 for p in co if galaxy.get(p, 0) in tiles),
                 wormholes=worm,
                 legendary=leg,
@@ -440,7 +476,7 @@ def home_reports(
     return out
 
 
-def _lane_anomalies(
+def _lane_anomalies(  # noqa: PLR0917
     board: Board,
     moves: Sequence[Movement],
     galaxy: Mapping[Pos, TileId],
@@ -450,22 +486,23 @@ def _lane_anomalies(
     weights: Weights,
 ) -> tuple[TileId, ...]:
     """Anomalies next to ``home`` or on the straight lane from it to Mecatol Rex (by geometry)."""
-    lane = set(board.adjacent[home]) | set(_straight_lane(board, home))
+    lane = set(board.adjacent[home]) | set(_straight_lane(board.coords, home))
     found = {galaxy[p] for p in lane if galaxy.get(p, 0) in tiles and tiles[galaxy[p]].is_anomaly}
     return tuple(sorted(found))
 
 
-def _straight_lane(board: Board, home: Pos) -> list[Pos]:
+@lru_cache(maxsize=64)
+def _straight_lane(coords: tuple[tuple[int, int], ...], home: Pos) -> tuple[Pos, ...]:
     """The spaces between ``home`` and Mecatol Rex by plain hex distance (every shortest way)."""
-    q0, r0 = board.coords[home]
+    q0, r0 = coords[home]
 
     def hexdist(a: tuple[int, int], b: tuple[int, int]) -> int:
         dq, dr = a[0] - b[0], a[1] - b[1]
         return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
 
     total = hexdist((q0, r0), (0, 0))
-    return [
+    return tuple(
         p
-        for p, c in enumerate(board.coords)
+        for p, c in enumerate(coords)
         if 0 < hexdist(c, (q0, r0)) < total and hexdist(c, (q0, r0)) + hexdist(c, (0, 0)) == total
-    ]
+    )

@@ -98,7 +98,9 @@ class _Reader:
         self.content = content
 
     @staticmethod
-    def obj(field: str, value: Any, keys: tuple[str, ...], optional: tuple[str, ...] = ()) -> Mapping[str, Any]:
+    def obj(
+        field: str, value: Any, keys: tuple[str, ...], optional: tuple[str, ...] = ()
+    ) -> Mapping[str, Any]:
         if not isinstance(value, Mapping):
             raise _bad(field, f"expected an object, got {type(value).__name__}")
         for k in keys:
@@ -140,9 +142,16 @@ class _Reader:
             return HIDDEN_BLUE
         if value == "hidden red":
             return HIDDEN_RED
-        if not isinstance(value, str) or not value.isdigit() or len(value) > 3 or int(value) not in self.content.tiles:
+        if (
+            not isinstance(value, str)
+            or not value.isdigit()
+            or len(value) > 3
+            or int(value) not in self.content.tiles
+        ):
             shown = value[:20] if isinstance(value, str) else type(value).__name__
-            raise _bad(field, f"expected a tile number of the pack or 'hidden blue'/'hidden red', got {shown!r}")
+            raise _bad(
+                field, f"expected a tile number of the pack or 'hidden blue'/'hidden red', got {shown!r}"
+            )
         return int(value)
 
     def text(self, field: str, value: Any, choices: set[str], *, allow_none: bool = True) -> str:
@@ -197,7 +206,9 @@ def state_from_dict(content: Content, data: Any) -> TI4State:
     phase = PHASE_NAMES.index(r.choice("step", d["step"], PHASE_NAMES))
     actor = -1 if d["to_decide"] is None else r.integer("to_decide", d["to_decide"], 0, n - 1)
     speaker = -1 if d["speaker"] is None else r.integer("speaker", d["speaker"], 0, n - 1)
-    table = tuple(r.integer(f"table[{i}]", v, 0, n - 1) for i, v in enumerate(r.items("table", d["table"], n, n)))
+    table = tuple(
+        r.integer(f"table[{i}]", v, 0, n - 1) for i, v in enumerate(r.items("table", d["table"], n, n))
+    )
     objectives = {o.id for o in content.objectives} | {HIDDEN}
     factions = {f.id for f in content.factions}
     colors = {c for c, _ in content.colors}
@@ -215,7 +226,12 @@ def state_from_dict(content: Content, data: Any) -> TI4State:
         hands.append(tuple(r.tile(f"{at}.system_tiles_in_hand[{k}]", t) for k, t in enumerate(hand)))
         goods.append(r.integer(f"{at}.trade_goods", seat["trade_goods"], 0, 20))
         dr = r.items(f"{at}.secret_objectives_drawn", seat["secret_objectives_drawn"], 2, 2)
-        drawn.append(tuple(r.text(f"{at}.secret_objectives_drawn[{k}]", o, objectives, allow_none=False) for k, o in enumerate(dr)))
+        drawn.append(
+            tuple(
+                r.text(f"{at}.secret_objectives_drawn[{k}]", o, objectives, allow_none=False)
+                for k, o in enumerate(dr)
+            )
+        )
         kept.append(r.text(f"{at}.secret_objective_kept", seat["secret_objective_kept"], objectives))
         if mode == "milty":
             ms = seat["milty_slice"]
@@ -233,12 +249,19 @@ def state_from_dict(content: Content, data: Any) -> TI4State:
             raise _bad(f"placements[{k}].tile", "a placed tile is face up, not hidden")
         placed.append((seat_no, tile, r.integer(f"placements[{k}].position", pl["position"], 1, 36)))
     undealt = tuple(
-        r.tile(f"undealt_tiles[{k}]", t) for k, t in enumerate(r.items("undealt_tiles", d["undealt_tiles"], 0, 60))
+        r.tile(f"undealt_tiles[{k}]", t)
+        for k, t in enumerate(r.items("undealt_tiles", d["undealt_tiles"], 0, 60))
     )
     red = r.tile("speakers_red_tile", d["speakers_red_tile"], allow_none=True)
     o = r.obj("objectives", d["objectives"], ("stage_i", "stage_ii", "stage_i_revealed"))
-    stage1 = tuple(r.text(f"objectives.stage_i[{k}]", x, objectives, allow_none=False) for k, x in enumerate(r.items("objectives.stage_i", o["stage_i"], 5, 5)))
-    stage2 = tuple(r.text(f"objectives.stage_ii[{k}]", x, objectives, allow_none=False) for k, x in enumerate(r.items("objectives.stage_ii", o["stage_ii"], 5, 5)))
+    stage1 = tuple(
+        r.text(f"objectives.stage_i[{k}]", x, objectives, allow_none=False)
+        for k, x in enumerate(r.items("objectives.stage_i", o["stage_i"], 5, 5))
+    )
+    stage2 = tuple(
+        r.text(f"objectives.stage_ii[{k}]", x, objectives, allow_none=False)
+        for k, x in enumerate(r.items("objectives.stage_ii", o["stage_ii"], 5, 5))
+    )
     revealed = r.integer("objectives.stage_i_revealed", o["stage_i_revealed"], 0, 5)
     slices: tuple[tuple[TileId, ...], ...] = ()
     offered: tuple[str, ...] = ()
@@ -248,11 +271,20 @@ def state_from_dict(content: Content, data: Any) -> TI4State:
             raise _bad("milty", "missing")
         m = r.obj("milty", d["milty"], ("slices", "factions_offered", "draft_order"))
         slices = tuple(
-            tuple(r.tile(f"milty.slices[{k}][{j}]", t) for j, t in enumerate(r.items(f"milty.slices[{k}]", sl, 5, 5)))
+            tuple(
+                r.tile(f"milty.slices[{k}][{j}]", t)
+                for j, t in enumerate(r.items(f"milty.slices[{k}]", sl, 5, 5))
+            )
             for k, sl in enumerate(r.items("milty.slices", m["slices"], 1, 12))
         )
-        offered = tuple(r.text(f"milty.factions_offered[{k}]", f, factions, allow_none=False) for k, f in enumerate(r.items("milty.factions_offered", m["factions_offered"], 1, 24)))
-        order = tuple(r.integer(f"milty.draft_order[{k}]", s, 0, n - 1) for k, s in enumerate(r.items("milty.draft_order", m["draft_order"], n, n)))
+        offered = tuple(
+            r.text(f"milty.factions_offered[{k}]", f, factions, allow_none=False)
+            for k, f in enumerate(r.items("milty.factions_offered", m["factions_offered"], 1, 24))
+        )
+        order = tuple(
+            r.integer(f"milty.draft_order[{k}]", s, 0, n - 1)
+            for k, s in enumerate(r.items("milty.draft_order", m["draft_order"], n, n))
+        )
     elif "milty" in d:
         raise _bad("milty", "only a milty-mode state has a milty section")
     return TI4State(
@@ -374,7 +406,10 @@ def state_schema(content: Content) -> dict[str, Any]:
                         "items": {"type": "array", "items": _TILE, "minItems": 5, "maxItems": 5},
                     },
                     "factions_offered": {"type": "array", "items": {"enum": factions}},
-                    "draft_order": {"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": 5}},
+                    "draft_order": {
+                        "type": "array",
+                        "items": {"type": "integer", "minimum": 0, "maximum": 5},
+                    },
                 },
             },
         },

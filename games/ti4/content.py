@@ -294,28 +294,30 @@ def _board(node: Node) -> Board:
         rings.append(p.int("ring", min=0, max=3))
         nb = p.list("neighbours", min_len=6, max_len=6)
         neighbours.append(tuple(None if n.value is None else n.int(min=0, max=36) for n in nb))
-    for p, nb in enumerate(neighbours):
-        for n in nb:
-            if n is not None and p not in neighbours[n]:
-                raise node.fail(f"symmetric adjacency ({p} lists {n} but not the reverse)", key="positions")
+    for here, around in enumerate(neighbours):
+        for there in around:
+            if there is not None and here not in neighbours[there]:
+                raise node.fail(
+                    f"symmetric adjacency ({here} lists {there} but not the reverse)", key="positions"
+                )
     layouts: dict[int, Layout] = {}
     for key, lay in node["layouts"].items():
         if key not in ("3", "4", "5", "6"):
             raise lay.fail("a player count 3..6 as key", got=key)
-        n = int(key)
+        count = int(key)
         homes = tuple(lay.int_list("homes", min=1, max=36))
         systems = tuple(lay.int_list("systems", min=1, max=36))
-        if len(homes) != n or set(homes) & set(systems) or len(set(systems)) != len(systems):
-            raise lay.fail(f"{n} home positions apart from distinct system positions")
+        if len(homes) != count or set(homes) & set(systems) or len(set(systems)) != len(systems):
+            raise lay.fail(f"{count} home positions apart from distinct system positions")
         deal = lay["deal"]
         blue, red = deal.int("blue", min=0, max=20), deal.int("red", min=0, max=20)
-        if n * (blue + red) + (1 if n == 5 else 0) != len(systems):
-            raise lay.fail(f"as many system positions as tiles dealt ({n} x {blue}+{red})", key="systems")
+        if count * (blue + red) + (1 if count == 5 else 0) != len(systems):
+            raise lay.fail(f"as many system positions as tiles dealt ({count} x {blue}+{red})", key="systems")
         goods = {int(k): v.int(min=0, max=20) for k, v in lay["trade_goods"].items() if k.isdigit()}
         if set(goods) - set(homes):
             raise lay.fail("trade goods on home positions only", key="trade_goods")
-        layouts[n] = Layout(
-            players=n, homes=homes, systems=systems, trade_goods=goods, blue=blue, red=red
+        layouts[count] = Layout(
+            players=count, homes=homes, systems=systems, trade_goods=goods, blue=blue, red=red
         )
     nb_t = tuple(neighbours)
     adjacent = tuple(tuple(n for n in nb if n is not None) for nb in nb_t)

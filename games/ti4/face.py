@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING
 
 from games.core.face import REFEREE, Catalogue, ContentItem, Description, Fact, Row, Section, Viewer
 from games.ti4 import ai, hidden
-from games.ti4.balance import home_reports
 from games.ti4.content import Content, Tile, TileId
 from games.ti4.placement import current_ring, snake_seat
 from games.ti4.render import render_svg
@@ -118,9 +117,13 @@ def catalogue(content: Content) -> Catalogue:
     for c, e in content.colors:
         items.append(ContentItem(id=c, kind="colour", name=c, values={"expansion": e}))
     for i, name in enumerate(content.strategy_cards):
-        items.append(ContentItem(id=str(i + 1), kind="strategy card", name=name, values={"initiative": i + 1}))
+        items.append(
+            ContentItem(id=str(i + 1), kind="strategy card", name=name, values={"initiative": i + 1})
+        )
     for o in content.objectives:
-        items.append(ContentItem(id=o.id, kind="objective", name=o.name, values={"deck": o.deck}, authored=o.authored))
+        items.append(
+            ContentItem(id=o.id, kind="objective", name=o.name, values={"deck": o.deck}, authored=o.authored)
+        )
     return Catalogue(
         game="ti4",
         version=content.version,
@@ -134,7 +137,11 @@ def catalogue(content: Content) -> Catalogue:
 
 
 def _seat_name(game: TI4Game, state: TI4State, seat: int) -> str:
-    f = game.pack.faction(state.factions[seat]) if 0 <= seat < state.players and state.factions[seat] else None
+    f = (
+        game.pack.faction(state.factions[seat])
+        if 0 <= seat < state.players and state.factions[seat]
+        else None
+    )
     short = f.name.replace("The ", "") if f else ""
     return f"seat {seat}" + (f" ({short})" if short else "")
 
@@ -147,7 +154,8 @@ def _step(game: TI4Game, s: TI4State) -> str:
     who = _seat_name(game, s, s.actor)
     if s.phase == OVER:
         vals = game.home_values(s, fill=False)
-        return f"setup complete: home values {', '.join(f'{v:.2f}' for v in vals)} (gap {max(vals) - min(vals):.2f})"
+        shown = ", ".join(f"{v:.2f}" for v in vals)
+        return f"setup complete: home values {shown} (gap {max(vals) - min(vals):.2f})"
     if s.phase == FACTION:
         return f"{who} chooses a faction"
     if s.phase == COLOR:
@@ -164,7 +172,11 @@ def _step(game: TI4Game, s: TI4State) -> str:
         return f"{who} places a system tile in ring {ring} (tile {done + 1} of {total}{tail})"
     if s.phase == SECRET:
         return f"{who} keeps one of two secret objectives"
-    done = sum(1 for k in s.slice_pick if k >= 0) + sum(1 for f in s.factions if f) + sum(1 for p in s.seat_pick if p)
+    done = (
+        sum(1 for k in s.slice_pick if k >= 0)
+        + sum(1 for f in s.factions if f)
+        + sum(1 for p in s.seat_pick if p)
+    )
     return f"{who} picks a slice, a faction or a seat (pick {done + 1} of {3 * s.players})"
 
 
@@ -191,8 +203,11 @@ def describe(game: TI4Game, state: TI4State, viewer: Viewer) -> Description:
     s = _view(game, state, viewer)
     pack = game.pack
     mode = "Milty draft" if s.mode == "milty" else "rulebook setup"
-    head = f"TI4 galaxy, {s.players} players, {mode}{' + PoK' if s.expansion == 'pok' else ''}: {PHASE_NAMES[s.phase]}"
-    sections = [Section(title="Galaxy (map-string order; H = home of seat)", lines=tuple(_galaxy_lines(game, s)))]
+    pok = " + PoK" if s.expansion == "pok" else ""
+    head = f"TI4 galaxy, {s.players} players, {mode}{pok}: {PHASE_NAMES[s.phase]}"
+    sections = [
+        Section(title="Galaxy (map-string order; H = home of seat)", lines=tuple(_galaxy_lines(game, s)))
+    ]
     vals = game.home_values(s) if all(s.homes) else [0.0] * s.players
     rows = []
     for k in range(s.players):
@@ -217,7 +232,10 @@ def describe(game: TI4Game, state: TI4State, viewer: Viewer) -> Description:
         sections += _private(game, s, viewer)
     if s.mode == "milty" and s.phase == DRAFT:
         slice_rows = tuple(
-            Row(label=f"Slice {k + 1}", value=" ".join(str(t) for t in sl) + f" ({ai.slice_value(pack, sl, game.weights):.1f})")
+            Row(
+                label=f"Slice {k + 1}",
+                value=" ".join(str(t) for t in sl) + f" ({ai.slice_value(pack, sl, game.weights):.1f})",
+            )
             for k, sl in enumerate(s.slices)
             if k not in s.slice_pick
         )
@@ -225,7 +243,9 @@ def describe(game: TI4Game, state: TI4State, viewer: Viewer) -> Description:
     if s.phase == OVER:
         shown = [pack_name(game, o) for o in s.stage1[: s.revealed]]
         sections.append(Section(title="Objectives", lines=(f"stage I revealed: {', '.join(shown)}",)))
-    return Description(game="ti4", viewer=viewer, headline=head, step=_step(game, s), sections=tuple(sections))
+    return Description(
+        game="ti4", viewer=viewer, headline=head, step=_step(game, s), sections=tuple(sections)
+    )
 
 
 def pack_name(game: TI4Game, objective: str) -> str:
@@ -244,7 +264,14 @@ def _private(game: TI4Game, s: TI4State, viewer: Viewer) -> list[Section]:
             lines.append("hand: " + ", ".join(str(t) for t in s.hands[k]))
         if s.phase in (SECRET, OVER) and all(o != HIDDEN for o in s.secret_drawn[k]):
             kept = s.secret_kept[k]
-            lines.append("secret: " + (pack_name(game, kept) if kept else " or ".join(pack_name(game, o) for o in s.secret_drawn[k])))
+            lines.append(
+                "secret: "
+                + (
+                    pack_name(game, kept)
+                    if kept
+                    else " or ".join(pack_name(game, o) for o in s.secret_drawn[k])
+                )
+            )
         if lines:
             out.append(Section(title=f"Seat {k} only", lines=tuple(lines), seat=k))
     return out
@@ -253,18 +280,7 @@ def _private(game: TI4Game, s: TI4State, viewer: Viewer) -> list[Section]:
 def render(game: TI4Game, state: TI4State, viewer: Viewer) -> str:
     """An SVG of the galaxy as ``viewer`` sees it, with the balance per seat."""
     s = _view(game, state, viewer)
-    reports = (
-        home_reports(
-            game.pack.board,
-            {p: t for p, t in enumerate(s.galaxy) if t > 0},
-            s.homes,
-            game.pack.tiles,
-            game.weights,
-            spaces=ai.spaces_in_play(s, game.pack),
-        )
-        if all(s.homes)
-        else []
-    )
+    reports = game.reports(s)
     hand = s.hands[viewer] if 0 <= viewer < s.players else ()
     return render_svg(game.pack, s, reports, title=describe(game, state, viewer).headline, hand=hand)
 
@@ -282,7 +298,10 @@ def log_line(game: TI4Game, state: TI4State, action: TI4Action, viewer: Viewer) 
     if action.kind == "place":
         ring = pack.board.rings[action.pos] if 0 <= action.pos < len(pack.board.rings) else 0
         if state.phase == RED:
-            return f"{who}, the speaker, draws red tile {tile_text(pack, action.tile)} and places it next to Mecatol Rex at {action.pos}."
+            return (
+                f"{who}, the speaker, draws red tile {tile_text(pack, action.tile)} "
+                f"and places it next to Mecatol Rex at {action.pos}."
+            )
         return f"{who} places {tile_text(pack, action.tile)} in ring {ring} at {action.pos}."
     if action.kind == "keep":
         if viewer in (REFEREE, state.actor):
@@ -315,43 +334,38 @@ def explain(game: TI4Game, state: TI4State, action: TI4Action) -> list[Fact]:
         ]
     if action.kind == "slice":
         v = ai.slice_value(game.pack, state.slices[action.pos], game.weights)
-        return [Fact(label="slice value", value=v, unit="points", better=1, text=f"slice value {v:.2f} points")]
+        return [
+            Fact(label="slice value", value=v, unit="points", better=1, text=f"slice value {v:.2f} points")
+        ]
     if action.kind == "seat":
-        return [Fact(label="seat position", value=float(action.pos), better=-1, text=f"seat {action.pos}" + (" (speaker)" if action.pos == 1 else ""))]
+        return [
+            Fact(
+                label="seat position",
+                value=float(action.pos),
+                better=-1,
+                text=f"seat {action.pos}" + (" (speaker)" if action.pos == 1 else ""),
+            )
+        ]
     return []
 
 
 def _explain_place(game: TI4Game, state: TI4State, action: TI4Action) -> list[Fact]:
     pack, seat = game.pack, state.actor
     after = game.apply_trusted(state, action)
-    spaces = ai.spaces_in_play(state, pack)
-
-    def reports(s: TI4State) -> list[object]:
-        return list(
-            home_reports(
-                pack.board,
-                {p: t for p, t in enumerate(s.galaxy) if t > 0},
-                s.homes,
-                pack.tiles,
-                game.weights,
-                spaces=spaces,
-            )
-        )
-
-    b, a = reports(state), reports(after)
+    b, a = game.reports(state), game.reports(after)
     mine_b, mine_a = b[seat], a[seat]
-    dv = mine_a.value - mine_b.value  # type: ignore[attr-defined]
-    dr = mine_a.near_resources - mine_b.near_resources  # type: ignore[attr-defined]
-    di = mine_a.near_influence - mine_b.near_influence  # type: ignore[attr-defined]
+    dv = mine_a.value - mine_b.value
+    dr = mine_a.near_resources - mine_b.near_resources
+    di = mine_a.near_influence - mine_b.near_influence
     rivals = [k for k in range(state.players) if k != seat]
-    rival_gain = max((a[k].value - b[k].value for k in rivals), default=0.0)  # type: ignore[attr-defined]
-    lane = len(mine_a.lane_anomalies)  # type: ignore[attr-defined]
+    rival_gain = max((a[k].value - b[k].value for k in rivals), default=0.0)
+    lane = len(mine_a.lane_anomalies)
     tile = pack.tiles[action.tile]
     lane_text = f"{lane} anomalies next to your home or on your lane to Mecatol Rex"
     if tile.is_anomaly:
         kind = tile.anomalies[0].replace("-", " ")
-        on_mine = action.tile in mine_a.lane_anomalies  # type: ignore[attr-defined]
-        hit = [k for k in rivals if action.tile in a[k].lane_anomalies]  # type: ignore[attr-defined]
+        on_mine = action.tile in mine_a.lane_anomalies
+        hit = [k for k in rivals if action.tile in a[k].lane_anomalies]
         lane_text = (
             f"puts the {kind} on your own lane"
             if on_mine
@@ -360,7 +374,9 @@ def _explain_place(game: TI4Game, state: TI4State, action: TI4Action) -> list[Fa
             else f"keeps the {kind} off your lane"
         )
     return [
-        Fact(label="your home value", value=dv, unit="points", better=1, text=f"{dv:+.2f} home value for you"),
+        Fact(
+            label="your home value", value=dv, unit="points", better=1, text=f"{dv:+.2f} home value for you"
+        ),
         Fact(
             label="optimal resources within 2 jumps of your home",
             value=dr,

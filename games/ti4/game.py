@@ -21,7 +21,7 @@ from games.core.face import REFEREE, SPECTATOR, Catalogue, Description, Fact, Vi
 from games.core.protocol import TERMINAL, Game, GameConfig, GameInfo, Seat, Variant
 from games.errors import InvalidStateError, NotationError
 from games.ti4 import ai, face, flow, hidden, notation
-from games.ti4.balance import Weights
+from games.ti4.balance import HomeReport, Weights, home_reports
 from games.ti4.codec import state_from_dict, state_schema, state_to_dict
 from games.ti4.content import Content, load_content
 from games.ti4.mapstring import format_map_string
@@ -39,6 +39,7 @@ class TI4Game(Game[TI4State, TI4Action]):
     def __init__(self, *, content_path: str = "", weights: Weights | None = None) -> None:
         self.pack: Content = load_content(content_path)
         self.weights = weights or Weights()
+        self._reports: dict[tuple[object, ...], list[HomeReport]] = {}
         self.info = GameInfo(
             name="ti4",
             title="Twilight Imperium 4: galaxy setup",
@@ -143,6 +144,26 @@ class TI4Game(Game[TI4State, TI4Action]):
         return flow.apply_action(state, self.pack, action, trusted=True)
 
     # ------------------------------------------------------------------ values
+    def reports(self, state: TI4State) -> list[HomeReport]:
+        """Each home's :class:`~games.ti4.balance.HomeReport` on the galaxy as placed (cached by galaxy)."""
+        if not all(state.homes):
+            return []
+        key = (state.galaxy, state.homes, state.mode, state.players)
+        found = self._reports.get(key)
+        if found is None:
+            if len(self._reports) > 512:
+                self._reports.clear()
+            found = home_reports(
+                self.pack.board,
+                {p: t for p, t in enumerate(state.galaxy) if t > 0},
+                state.homes,
+                self.pack.tiles,
+                self.weights,
+                spaces=ai.spaces_in_play(state, self.pack),
+            )
+            self._reports[key] = found
+        return list(found)
+
     def home_values(self, state: TI4State, *, fill: bool = True) -> list[float]:
         """Each seat's home value (``games.ti4.balance``; empty spaces at the mean tile in hand)."""
         return ai.seat_values(state, self.pack, self.weights, fill=fill)

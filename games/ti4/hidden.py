@@ -46,15 +46,14 @@ def dealt(state: TI4State) -> bool:
 def observe(state: TI4State, content: Content, seat: Seat) -> TI4State:
     """``state`` as ``seat`` sees it (a seat outside 0..players-1: a spectator, public only)."""
     n = state.players
-    hands = tuple(
-        h if (s == seat and dealt(state)) else _mask(content, h) for s, h in enumerate(state.hands)
-    )
+    hands = tuple(h if (s == seat and dealt(state)) else _mask(content, h) for s, h in enumerate(state.hands))
     red = state.red_tile
     if red and not dealt(state):
         red = HIDDEN_RED
     objectives_out = state.phase in (SECRET, OVER)
     drawn = tuple(
-        d if (s == seat and objectives_out) else tuple(HIDDEN for _ in d) for s, d in enumerate(state.secret_drawn)
+        d if (s == seat and objectives_out) else tuple(HIDDEN for _ in d)
+        for s, d in enumerate(state.secret_drawn)
     )
     kept = tuple(k if (s == seat or not k) else HIDDEN for s, k in enumerate(state.secret_kept))
     stage1 = tuple(o if i < state.revealed else HIDDEN for i, o in enumerate(state.stage1))
@@ -80,7 +79,8 @@ def _unseen_tiles(obs: TI4State, content: Content) -> dict[str, list[TileId]]:
     if obs.red_tile > 0:
         visible.add(obs.red_tile)
     return {
-        back: sorted(t for t in content.pile(back, obs.expansion) if t not in visible) for back in ("blue", "red")
+        back: sorted(t for t in content.pile(back, obs.expansion) if t not in visible)
+        for back in ("blue", "red")
     }
 
 

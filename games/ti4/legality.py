@@ -161,14 +161,38 @@ def check_map(
     violations: list[Violation] = []
     notes: list[str] = []
     if entries[0] != 18:
-        violations.append(Violation("ti4/home-systems", f"the centre holds {entries[0]}, not Mecatol Rex (18)", (entries[0],), (0,)))
-    homes = {p for p in range(1, 37) if entries[p] == 0 or (entries[p] in tiles and tiles[entries[p]].back == "green")}
+        violations.append(
+            Violation(
+                "ti4/home-systems",
+                f"the centre holds {entries[0]}, not Mecatol Rex (18)",
+                (entries[0],),
+                (0,),
+            )
+        )
+    homes = {
+        p
+        for p in range(1, 37)
+        if entries[p] == 0 or (entries[p] in tiles and tiles[entries[p]].back == "green")
+    }
     found = _find_layout(content, homes, players, procedure)
     if found is None:
         shown = sorted(homes)
         want = f"{players} players" if players else "3-6 players"
-        violations.append(Violation("ti4/home-systems", f"home systems (0 or green tiles) at {shown}: not the {procedure} layout for {want}", positions=tuple(shown)))
-        return MapReport(players=0, procedure=procedure, turn=-1, mirrored=False, homes=tuple(shown), violations=tuple(violations))
+        violations.append(
+            Violation(
+                "ti4/home-systems",
+                f"home systems (0 or green tiles) at {shown}: not the {procedure} layout for {want}",
+                positions=tuple(shown),
+            )
+        )
+        return MapReport(
+            players=0,
+            procedure=procedure,
+            turn=-1,
+            mirrored=False,
+            homes=tuple(shown),
+            violations=tuple(violations),
+        )
     n, turn, mirrored, home_pos, systems = found
     layout = content.board.layouts[n]
     _check_homes(content, entries, home_pos, violations)
@@ -194,7 +218,9 @@ def check_map(
     )
 
 
-def _check_homes(content: Content, entries: Sequence[int], homes: Sequence[Pos], out: list[Violation]) -> None:
+def _check_homes(
+    content: Content, entries: Sequence[int], homes: Sequence[Pos], out: list[Violation]
+) -> None:
     """rule: ti4/home-systems - distinct home systems (the Creuss Gate or home stands for the Ghosts)."""
     seen: dict[str, Pos] = {}
     for p in homes:
@@ -203,11 +229,18 @@ def _check_homes(content: Content, entries: Sequence[int], homes: Sequence[Pos],
             continue
         faction = content.tiles[t].faction
         if faction in seen:
-            out.append(Violation("ti4/home-systems", f"two home systems of {faction} ({seen[faction]} and {p})", (t,), (seen[faction], p)))
+            out.append(
+                Violation(
+                    "ti4/home-systems",
+                    f"two home systems of {faction} ({seen[faction]} and {p})",
+                    (t,),
+                    (seen[faction], p),
+                )
+            )
         seen[faction] = p
 
 
-def _check_tiles(
+def _check_tiles(  # noqa: PLR0917
     content: Content,
     entries: Sequence[int],
     homes: Sequence[Pos],
@@ -225,29 +258,45 @@ def _check_tiles(
             continue
         if p not in system_set:
             if t not in (0, ABSENT):
-                out.append(Violation("ti4/home-systems", f"position {p} is outside this galaxy but holds {t}", (t,), (p,)))
+                out.append(
+                    Violation(
+                        "ti4/home-systems", f"position {p} is outside this galaxy but holds {t}", (t,), (p,)
+                    )
+                )
             continue
         if t in (0, ABSENT):
             continue
         tile = tiles.get(t)
         if tile is None:
-            out.append(Violation("ti4/separate-systems", f"position {p}: no system tile {t} exists", (t,), (p,)))
+            out.append(
+                Violation("ti4/separate-systems", f"position {p}: no system tile {t} exists", (t,), (p,))
+            )
             continue
         if tile.pile not in ("blue", "red"):
             what = "a home system" if tile.back == "green" else "not a tile of the blue or red piles"
             out.append(Violation("ti4/separate-systems", f"position {p}: tile {t} is {what}", (t,), (p,)))
             continue
         if expansion == "base" and tile.expansion != "base":
-            out.append(Violation("ti4/separate-systems", f"position {p}: tile {t} is a Prophecy of Kings tile", (t,), (p,)))
+            out.append(
+                Violation(
+                    "ti4/separate-systems", f"position {p}: tile {t} is a Prophecy of Kings tile", (t,), (p,)
+                )
+            )
         placed[p] = t
     for t, c in Counter(placed.values()).items():
         if c > 1:
             where = tuple(p for p, x in placed.items() if x == t)
-            out.append(Violation("ti4/deal-system-tiles", f"tile {t} appears {c} times (at {list(where)})", (t,), where))
+            out.append(
+                Violation(
+                    "ti4/deal-system-tiles", f"tile {t} appears {c} times (at {list(where)})", (t,), where
+                )
+            )
     return placed
 
 
-def _check_counts(content: Content, layout: Layout, placed: Mapping[Pos, TileId], out: list[Violation]) -> None:
+def _check_counts(
+    content: Content, layout: Layout, placed: Mapping[Pos, TileId], out: list[Violation]
+) -> None:
     """rule: ti4/deal-system-tiles - the deal's blue and red counts; rule: ti4/five-player-red-tile."""
     n = layout.players
     backs = Counter(content.tiles[t].pile for t in placed.values())
@@ -275,7 +324,9 @@ def _check_counts(content: Content, layout: Layout, placed: Mapping[Pos, TileId]
             )
 
 
-def _check_rings(content: Content, entries: Sequence[int], systems: Sequence[Pos], out: list[Violation]) -> None:
+def _check_rings(
+    content: Content, entries: Sequence[int], systems: Sequence[Pos], out: list[Violation]
+) -> None:
     """rule: ti4/ring-order - a ring holds tiles only when every inner ring is full."""
     rings = content.board.rings
     empty_by_ring: dict[int, list[Pos]] = {}
@@ -317,7 +368,7 @@ def _describe(c: Conflict) -> str:
     return f"tiles {c.tile} (at {c.pos}) and {c.other} (at {c.other_pos}) are neighbouring {what}"
 
 
-def _judge_globally(
+def _judge_globally(  # noqa: PLR0917
     content: Content,
     placed: Mapping[Pos, TileId],
     pairs: Sequence[Conflict],
@@ -340,11 +391,15 @@ def _judge_globally(
                 )
             )
         else:
-            why = "no arrangement of these tiles avoids it" if exact else "no arrangement found that avoids it (search stopped)"
+            why = (
+                "no arrangement of these tiles avoids it"
+                if exact
+                else "no arrangement found that avoids it (search stopped)"
+            )
             notes.append(f"{_describe(c)}: allowed, {why}")
 
 
-def _judge_record(
+def _judge_record(  # noqa: PLR0917
     content: Content,
     layout: Layout,
     entries: Sequence[int],
@@ -373,9 +428,23 @@ def _judge_record(
     judged: set[frozenset[Pos]] = set()
     for i, (s, t, p) in enumerate(steps):
         if s != snake_seat(i, n, table, speaker):
-            out.append(Violation("ti4/place-system-tiles", f"placement {i + 1}: seat {s} placed out of the snake order", (t,), (p,)))
+            out.append(
+                Violation(
+                    "ti4/place-system-tiles",
+                    f"placement {i + 1}: seat {s} placed out of the snake order",
+                    (t,),
+                    (p,),
+                )
+            )
         if p not in open_spaces(galaxy, content.board, layout):
-            out.append(Violation("ti4/ring-order", f"placement {i + 1}: tile {t} at {p} before the inner ring was full", (t,), (p,)))
+            out.append(
+                Violation(
+                    "ti4/ring-order",
+                    f"placement {i + 1}: tile {t} at {p} before the inner ring was full",
+                    (t,),
+                    (p,),
+                )
+            )
         made = conflicts(galaxy, content.board, content.tiles, t, p) if t in content.tiles else []
         if made:
             ok = (t, p) in legal_placements(galaxy, content, layout, held[s], reading)
@@ -384,13 +453,27 @@ def _judge_record(
                 if ok:
                     notes.append(f"{_describe(c)}: allowed, seat {s} had no other option (placement {i + 1})")
                 else:
-                    out.append(Violation(c.rule, f"{_describe(c)}: seat {s} had another option (placement {i + 1})", (c.tile, c.other), (c.pos, c.other_pos)))
+                    out.append(
+                        Violation(
+                            c.rule,
+                            f"{_describe(c)}: seat {s} had another option (placement {i + 1})",
+                            (c.tile, c.other),
+                            (c.pos, c.other_pos),
+                        )
+                    )
         if t in held[s]:
             held[s].remove(t)
         galaxy[p] = t
     for c in pairs:
         if frozenset((c.pos, c.other_pos)) not in judged:
-            out.append(Violation(c.rule, f"{_describe(c)}: not in the placement record", (c.tile, c.other), (c.pos, c.other_pos)))
+            out.append(
+                Violation(
+                    c.rule,
+                    f"{_describe(c)}: not in the placement record",
+                    (c.tile, c.other),
+                    (c.pos, c.other_pos),
+                )
+            )
 
 
 def min_conflicts(
@@ -399,7 +482,10 @@ def min_conflicts(
     """The fewest neighbouring pairs that may not touch over every arrangement of ``tiles`` in
     ``spaces`` (exact branch and bound; returns (best, proven))."""
     t = content.tiles
-    special = sorted((x for x in tiles if t[x].is_anomaly or t[x].wormholes), key=lambda x: -len(t[x].anomalies) - len(t[x].wormholes))
+    special = sorted(
+        (x for x in tiles if t[x].is_anomaly or t[x].wormholes),
+        key=lambda x: -len(t[x].anomalies) - len(t[x].wormholes),
+    )
     clashes = {(a, b): len(clash(t[a], t[b])) for a, b in itertools.permutations(special, 2)}
     adjacent = {p: [q for q in content.board.adjacent[p] if q in set(spaces)] for p in spaces}
     order = list(spaces)
@@ -434,8 +520,14 @@ def min_conflicts(
     return best[0], nodes[0] <= node_limit
 
 
-def _check_milty(
-    content: Content, entries: Sequence[int], players: int, turn: int, mirrored: bool, out: list[Violation], notes: list[str]
+def _check_milty(  # noqa: PLR0917
+    content: Content,
+    entries: Sequence[int],
+    players: int,
+    turn: int,
+    mirrored: bool,
+    out: list[Violation],
+    notes: list[str],
 ) -> None:
     """A Milty galaxy: three blue and two red per slice, no forbidden neighbours inside a slice."""
     from games.ti4.milty import slice_positions
@@ -448,11 +540,23 @@ def _check_milty(
             continue
         backs = Counter(tiles[x].pile for x in sl)
         if backs["blue"] != 3 or backs["red"] != 2:
-            out.append(Violation("ti4/deal-system-tiles", f"the slice at {spaces} holds {backs['blue']} blue and {backs['red']} red tiles, not 3 and 2", tuple(sl), tuple(spaces)))
+            out.append(
+                Violation(
+                    "ti4/deal-system-tiles",
+                    f"the slice at {spaces} holds {backs['blue']} blue and {backs['red']} red tiles, "
+                    "not 3 and 2",
+                    tuple(sl),
+                    tuple(spaces),
+                )
+            )
         inside = set(spaces)
         for c in _pairs(content, entries):
             if c.pos in inside and c.other_pos in inside:
-                out.append(Violation(c.rule, f"{_describe(c)} inside one slice", (c.tile, c.other), (c.pos, c.other_pos)))
+                out.append(
+                    Violation(
+                        c.rule, f"{_describe(c)} inside one slice", (c.tile, c.other), (c.pos, c.other_pos)
+                    )
+                )
     flagged = {frozenset(v.positions) for v in out}
     for c in _pairs(content, entries):
         if frozenset((c.pos, c.other_pos)) not in flagged:

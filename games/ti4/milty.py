@@ -95,7 +95,9 @@ def _arrange(content: Content, tiles: list[TileId]) -> tuple[TileId, ...] | None
     return None
 
 
-def random_slices(content: Content, count: int, expansion: str, rng: random.Random) -> list[tuple[TileId, ...]]:
+def random_slices(
+    content: Content, count: int, expansion: str, rng: random.Random
+) -> list[tuple[TileId, ...]]:
     """``count`` random slices of three blue and two red tiles, each arranged without clashing
     neighbours and with at most one wormhole of each type."""
     blue = list(content.pile("blue", expansion))
@@ -145,6 +147,12 @@ def new_milty_state(
     order = list(range(players))
     shuffle(rng, order)
     count = slice_count(players, extra)
+    if not slices_text:  # never more slices than the piles hold (a base game deals at most six)
+        most = min(
+            len(content.pile("blue", expansion)) // SLICE_BLUE,
+            len(content.pile("red", expansion)) // SLICE_RED,
+        )
+        count = max(min(count, most), slice_count(players, 0))
     if slices_text:
         slices = parse_slices(content, slices_text, expansion)
         if len(slices) < count:

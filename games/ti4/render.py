@@ -16,7 +16,7 @@ __all__ = ["render_svg"]
 
 R = 58.0
 """Hex radius (centre to corner) in pixels."""
-PANEL = 330
+PANEL = 380
 FILL = {
     "blue": "#d7e6f5",
     "red": "#f4d7d2",
@@ -47,15 +47,26 @@ def _centre(content: Content, pos: int) -> tuple[float, float]:
     return 1.5 * R * q, math.sqrt(3) * R * (r + q / 2)
 
 
-def _hex(cx: float, cy: float, fill: str, stroke: str = "#555", width: float = 1.5, dash: str = "") -> str:
+def _hex(  # noqa: PLR0917
+    cx: float, cy: float, fill: str, stroke: str = "#555", width: float = 1.5, dash: str = ""
+) -> str:
     pts = " ".join(
-        f"{cx + R * math.cos(math.radians(60 * k)):.1f},{cy + R * math.sin(math.radians(60 * k)):.1f}" for k in range(6)
+        f"{cx + R * math.cos(math.radians(60 * k)):.1f},{cy + R * math.sin(math.radians(60 * k)):.1f}"
+        for k in range(6)
     )
     d = f' stroke-dasharray="{dash}"' if dash else ""
     return f'<polygon points="{pts}" fill="{fill}" stroke="{stroke}" stroke-width="{width}"{d}/>'
 
 
-def _text(x: float, y: float, s: str, size: int = 10, weight: str = "normal", fill: str = "#222", anchor: str = "middle") -> str:
+def _text(  # noqa: PLR0917
+    x: float,
+    y: float,
+    s: str,
+    size: int = 10,
+    weight: str = "normal",
+    fill: str = "#222",
+    anchor: str = "middle",
+) -> str:
     return (
         f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" font-weight="{weight}" fill="{fill}" '
         f'text-anchor="{anchor}">{html.escape(s)}</text>'
@@ -79,7 +90,16 @@ def _system(content: Content, tile: Tile, cx: float, cy: float) -> list[str]:
     for p in tile.planets[:3]:
         name = p.name if len(p.name) <= 11 else p.name[:10] + "."
         marks = ("L" if p.legendary else "") + (p.specialty[:1].upper() if p.specialty else "")
-        out.append(_text(cx, y, f"{name} {p.resources}/{p.influence}" + (f" {marks}" if marks else ""), 9, "normal", ink))
+        out.append(
+            _text(
+                cx,
+                y,
+                f"{name} {p.resources}/{p.influence}" + (f" {marks}" if marks else ""),
+                9,
+                "normal",
+                ink,
+            )
+        )
         y += 12
     if tile.anomalies:
         out.append(_text(cx, cy + R * 0.48, tile.anomalies[0].replace("-", " "), 9, "bold", ink))
@@ -87,7 +107,15 @@ def _system(content: Content, tile: Tile, cx: float, cy: float) -> list[str]:
         out.append(
             f'<circle cx="{cx + R * 0.45:.1f}" cy="{cy - R * 0.5:.1f}" r="9" fill="#fff" stroke="#222"/>'
         )
-        out.append(_text(cx + R * 0.45, cy - R * 0.5 + 4, "".join(GREEK.get(w, w[:1]) for w in tile.wormholes[:2]), 11, "bold"))
+        out.append(
+            _text(
+                cx + R * 0.45,
+                cy - R * 0.5 + 4,
+                "".join(GREEK.get(w, w[:1]) for w in tile.wormholes[:2]),
+                11,
+                "bold",
+            )
+        )
     del content
     return out
 
@@ -104,11 +132,12 @@ def render_svg(
     from games.ti4.ai import spaces_in_play
 
     spaces = spaces_in_play(state, content)
-    cx0, cy0 = 5.0 * R, 5.6 * R
-    width = int(10 * R + PANEL)
-    height = int(11.2 * R + 40)
+    cx0, cy0 = 5.6 * R, 6.2 * R  # the galaxy spans 5.5 R either side, 6.1 R above and below
+    width = int(11.2 * R + PANEL)
+    height = int(12.4 * R + 40)
     out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" '
         'font-family="DejaVu Sans, sans-serif">',
         f'<rect width="{width}" height="{height}" fill="#10131a"/>',
         _text(12, 22, title, 14, "bold", "#eee", "start"),
@@ -125,17 +154,25 @@ def render_svg(
         else:
             out.append(_hex(cx, cy, "#1d2330", "#667", 1.0, "4 3"))
             out.append(_text(cx, cy + 4, str(pos), 10, "normal", "#889"))
-    out += _panel(content, state, reports, int(10 * R), hand)
+    out += _panel(content, state, reports, int(11.2 * R), hand)
     out.append("</svg>")
     return "\n".join(out)
 
 
-def _home(
-    content: Content, state: TI4State, seat: int, t: TileId, cx: float, cy: float, reports: Sequence[HomeReport]
+def _home(  # noqa: PLR0917
+    content: Content,
+    state: TI4State,
+    seat: int,
+    t: TileId,
+    cx: float,
+    cy: float,
+    reports: Sequence[HomeReport],
 ) -> list[str]:
     colour = COLOR.get(state.colors[seat], SEAT[seat % len(SEAT)])
     out = [_hex(cx, cy, colour, "#fff", 3.0)]
-    out.append(_text(cx, cy - R * 0.45, f"Seat {seat}{' *' if seat == state.speaker else ''}", 11, "bold", "#fff"))
+    out.append(
+        _text(cx, cy - R * 0.45, f"Seat {seat}{' *' if seat == state.speaker else ''}", 11, "bold", "#fff")
+    )
     f = content.faction(state.factions[seat]) if state.factions[seat] else None
     if f:
         out.append(_text(cx, cy - R * 0.12, f.name.replace("The ", "")[:16], 9, "normal", "#fff"))
@@ -146,7 +183,9 @@ def _home(
     return out
 
 
-def _panel(content: Content, state: TI4State, reports: Sequence[HomeReport], x0: int, hand: Sequence[TileId]) -> list[str]:
+def _panel(
+    content: Content, state: TI4State, reports: Sequence[HomeReport], x0: int, hand: Sequence[TileId]
+) -> list[str]:
     out = [_text(x0 + 10, 56, "Balance per seat (home value)", 13, "bold", "#eee", "start")]
     y = 80
     for k, rep in enumerate(reports):
@@ -158,7 +197,8 @@ def _panel(content: Content, state: TI4State, reports: Sequence[HomeReport], x0:
             _text(
                 x0 + 28,
                 y + 15,
-                f"R {rep.resources:.2f}  I {rep.influence:.2f}  systems {rep.systems}  worm {rep.wormholes}  leg {rep.legendary}",
+                f"R {rep.resources:.2f}  I {rep.influence:.2f}  systems {rep.systems}  "
+                f"worm {rep.wormholes}  leg {rep.legendary}",
                 10,
                 "normal",
                 "#bbb",
@@ -167,11 +207,31 @@ def _panel(content: Content, state: TI4State, reports: Sequence[HomeReport], x0:
         )
         lane = ", ".join(str(a) for a in rep.lane_anomalies) or "none"
         jumps = "—" if rep.mecatol is None else str(rep.mecatol)
-        out.append(_text(x0 + 28, y + 28, f"Mecatol {jumps} jumps; lane anomalies {lane}", 10, "normal", "#bbb", "start"))
+        out.append(
+            _text(
+                x0 + 28,
+                y + 28,
+                f"Mecatol {jumps} jumps; lane anomalies {lane}",
+                10,
+                "normal",
+                "#bbb",
+                "start",
+            )
+        )
         y += 46
     if reports:
         vals = [r.value for r in reports]
-        out.append(_text(x0 + 10, y + 6, f"gap best - worst: {max(vals) - min(vals):.2f}", 13, "bold", "#f3dc8c", "start"))
+        out.append(
+            _text(
+                x0 + 10,
+                y + 6,
+                f"gap best - worst: {max(vals) - min(vals):.2f}",
+                13,
+                "bold",
+                "#f3dc8c",
+                "start",
+            )
+        )
         y += 30
     if state.trade_goods and any(state.trade_goods):
         goods = ", ".join(f"seat {k} +{g}" for k, g in enumerate(state.trade_goods) if g)

@@ -57,7 +57,9 @@ def check_state(state: TI4State, content: Content) -> None:
     _check_objectives(state, content)
     phase, actor = expected_turn(state, content)
     if state.phase != phase:
-        raise _bad("step", f"the position is at step {PHASE_NAMES[phase]!r}, not {PHASE_NAMES[state.phase]!r}")
+        raise _bad(
+            "step", f"the position is at step {PHASE_NAMES[phase]!r}, not {PHASE_NAMES[state.phase]!r}"
+        )
     if state.actor != actor:
         raise _bad("to_decide", f"seat {actor} decides here, not {state.actor}")
 
@@ -73,7 +75,9 @@ def _ordered(state: TI4State, chosen: list[bool], field: str, rule: str) -> int:
         seat = next_in_order(state, i)
         if not chosen[seat]:
             raise _bad(
-                f"seats[{seat}].{field}", f"seat {seat} chooses before the seats after it (speaker first)", rule
+                f"seats[{seat}].{field}",
+                f"seat {seat} chooses before the seats after it (speaker first)",
+                rule,
             )
     return done
 
@@ -84,7 +88,9 @@ def _check_people(state: TI4State, content: Content) -> None:
     chosen = [f for f in state.factions if f]
     for s, f in enumerate(state.factions):
         if f and f not in pool:
-            raise _bad(f"seats[{s}].faction", f"{f!r} is not a faction of the {state.expansion} game", "ti4/factions")
+            raise _bad(
+                f"seats[{s}].faction", f"{f!r} is not a faction of the {state.expansion} game", "ti4/factions"
+            )
         if f and state.mode == "milty" and f not in state.offered:
             raise _bad(f"seats[{s}].faction", f"{f!r} was not offered in the draft", "ti4/factions")
     if len(set(chosen)) != len(chosen):
@@ -93,7 +99,11 @@ def _check_people(state: TI4State, content: Content) -> None:
     picked = [c for c in state.colors if c]
     for s, c in enumerate(state.colors):
         if c and c not in colors:
-            raise _bad(f"seats[{s}].color", f"{c!r} is not a colour of the {state.expansion} game", "ti4/color-and-planets")
+            raise _bad(
+                f"seats[{s}].color",
+                f"{c!r} is not a colour of the {state.expansion} game",
+                "ti4/color-and-planets",
+            )
     if len(set(picked)) != len(picked):
         raise _bad("seats", "two seats hold the same colour", "ti4/color-and-planets")
     if picked and len(chosen) < n:
@@ -101,7 +111,9 @@ def _check_people(state: TI4State, content: Content) -> None:
     if state.mode == "rulebook":
         layout = content.board.layouts[n]
         if state.homes != layout.homes:
-            raise _bad("seats", f"home positions must be {list(layout.homes)} for {n} players", "ti4/home-systems")
+            raise _bad(
+                "seats", f"home positions must be {list(layout.homes)} for {n} players", "ti4/home-systems"
+            )
         if not 0 <= state.speaker < n:
             raise _bad("speaker", "the speaker is drawn at the start", "ti4/speaker")
         if state.table != tuple(range(n)):
@@ -123,9 +135,15 @@ def _check_tiles(state: TI4State, content: Content) -> None:
     piles = {b: set(content.pile(b, state.expansion)) for b in ("blue", "red")}
     red_placed = bool(state.placed) and state.red_tile > 0 and state.placed[0][1] == state.red_tile
     if (n == 5) != (state.red_tile != 0):
-        raise _bad("speakers_red_tile", "five players have one extra red tile, others none", "ti4/five-player-red-tile")
+        raise _bad(
+            "speakers_red_tile",
+            "five players have one extra red tile, others none",
+            "ti4/five-player-red-tile",
+        )
     if state.red_tile not in (0, HIDDEN_RED) and state.red_tile not in piles["red"]:
-        raise _bad("speakers_red_tile", f"{state.red_tile} is not a red-backed tile", "ti4/five-player-red-tile")
+        raise _bad(
+            "speakers_red_tile", f"{state.red_tile} is not a red-backed tile", "ti4/five-player-red-tile"
+        )
     held = [t for h in state.hands for t in h] + list(state.undealt)
     held += [t for _, t, _ in state.placed]
     if state.red_tile and not red_placed:
@@ -133,7 +151,11 @@ def _check_tiles(state: TI4State, content: Content) -> None:
     known = [t for t in held if t > 0]
     for t in known:
         if t not in piles["blue"] and t not in piles["red"]:
-            raise _bad("system_tiles", f"tile {t} is not in the {state.expansion} blue or red piles", "ti4/separate-systems")
+            raise _bad(
+                "system_tiles",
+                f"tile {t} is not in the {state.expansion} blue or red piles",
+                "ti4/separate-systems",
+            )
     dup = [t for t, c in Counter(known).items() if c > 1]
     if dup:
         raise _bad("system_tiles", f"tile {dup[0]} appears twice", "ti4/deal-system-tiles")
@@ -141,15 +163,20 @@ def _check_tiles(state: TI4State, content: Content) -> None:
     for back in ("blue", "red"):
         if counts[back] != len(piles[back]):
             raise _bad(
-                "system_tiles", f"{counts[back]} {back}-backed tiles where the pile has {len(piles[back])}", "ti4/separate-systems"
+                "system_tiles",
+                f"{counts[back]} {back}-backed tiles where the pile has {len(piles[back])}",
+                "ti4/separate-systems",
             )
     for s in range(n):
-        mine = list(state.hands[s]) + [t for seat, t, _ in state.placed[1 if red_placed else 0 :] if seat == s]
+        mine = list(state.hands[s]) + [
+            t for seat, t, _ in state.placed[1 if red_placed else 0 :] if seat == s
+        ]
         c = _backs(content, mine)
         if c["blue"] != layout.blue or c["red"] != layout.red:
             raise _bad(
                 f"seats[{s}].system_tiles_in_hand",
-                f"seat {s} was dealt {c['blue']} blue and {c['red']} red; {n} players get {layout.blue} and {layout.red}",
+                f"seat {s} was dealt {c['blue']} blue and {c['red']} red; "
+                f"{n} players get {layout.blue} and {layout.red}",
                 "ti4/deal-system-tiles",
             )
 
@@ -163,11 +190,17 @@ def _check_galaxy(state: TI4State, content: Content) -> None:
             expect[state.homes[s]] = home_system_tile(content, state.factions[s])
     for k, (_, t, p) in enumerate(state.placed):
         if expect[p]:
-            raise _bad(f"placements[{k}].position", f"position {p} already holds a tile", "ti4/place-system-tiles")
+            raise _bad(
+                f"placements[{k}].position", f"position {p} already holds a tile", "ti4/place-system-tiles"
+            )
         expect[p] = t
     for p, (got, want) in enumerate(zip(state.galaxy, expect, strict=True)):
         if got != want:
-            raise _bad(f"galaxy[{p}]", f"expected {want or None!r} from the homes and the placements, got {got or None!r}", "ti4/place-system-tiles")
+            raise _bad(
+                f"galaxy[{p}]",
+                f"expected {want or None!r} from the homes and the placements, got {got or None!r}",
+                "ti4/place-system-tiles",
+            )
 
 
 def _check_record(state: TI4State, content: Content) -> None:
@@ -179,7 +212,11 @@ def _check_record(state: TI4State, content: Content) -> None:
     if state.red_tile and record and record[0][1] == state.red_tile:
         seat, t, p = record.pop(0)
         if seat != state.speaker or content.board.rings[p] != 1:
-            raise _bad("placements[0]", "the speaker places the red tile next to Mecatol Rex", "ti4/five-player-red-tile")
+            raise _bad(
+                "placements[0]",
+                "the speaker places the red tile next to Mecatol Rex",
+                "ti4/five-player-red-tile",
+            )
         galaxy[p] = t
     elif record and state.red_tile:
         raise _bad("placements[0]", "the speaker's red tile is placed first", "ti4/five-player-red-tile")
@@ -194,11 +231,25 @@ def _check_record(state: TI4State, content: Content) -> None:
         at = f"placements[{i + offset}]"
         want = snake_seat(i, state.players, state.table, state.speaker)
         if s != want:
-            raise _bad(f"{at}.seat", f"seat {want} places this tile (speaker first, snaking), not {s}", "ti4/place-system-tiles")
+            raise _bad(
+                f"{at}.seat",
+                f"seat {want} places this tile (speaker first, snaking), not {s}",
+                "ti4/place-system-tiles",
+            )
         if p not in open_spaces(galaxy, content.board, layout):
-            raise _bad(f"{at}.position", f"position {p} is not open: each ring is built before the next", "ti4/ring-order")
-        if all(x > 0 for x in hands[s]) and (t, p) not in legal_placements(galaxy, content, layout, hands[s], state.reading):
-            raise _bad(at, f"tile {t} at {p} touches a tile it may not while another option existed", "ti4/anomaly-adjacency")
+            raise _bad(
+                f"{at}.position",
+                f"position {p} is not open: each ring is built before the next",
+                "ti4/ring-order",
+            )
+        if all(x > 0 for x in hands[s]) and (t, p) not in legal_placements(
+            galaxy, content, layout, hands[s], state.reading
+        ):
+            raise _bad(
+                at,
+                f"tile {t} at {p} touches a tile it may not while another option existed",
+                "ti4/anomaly-adjacency",
+            )
         hands[s].remove(t)
         galaxy[p] = t
 
@@ -228,7 +279,9 @@ def _check_milty(state: TI4State, content: Content) -> None:
     for s in range(n):
         mine = (state.slice_pick[s] >= 0) + bool(state.factions[s]) + (state.seat_pick[s] > 0)
         if mine != counts.get(s, 0):
-            raise _bad(f"seats[{s}]", f"seat {s} has {mine} picks; the snake order gives it {counts.get(s, 0)}")
+            raise _bad(
+                f"seats[{s}]", f"seat {s} has {mine} picks; the snake order gives it {counts.get(s, 0)}"
+            )
     galaxy = [0] * len(content.board.rings)
     galaxy[0] = 18
     expect = state
@@ -256,10 +309,16 @@ def _check_objectives(state: TI4State, content: Content) -> None:
         raise _bad("seats", "secret objectives drawn are distinct secret objectives", "ti4/objectives")
     for s, (d, k) in enumerate(zip(state.secret_drawn, state.secret_kept, strict=True)):
         if k and k != HIDDEN and k not in d:
-            raise _bad(f"seats[{s}].secret_objective_kept", f"{k!r} is not one of the two drawn", "ti4/objectives")
+            raise _bad(
+                f"seats[{s}].secret_objective_kept", f"{k!r} is not one of the two drawn", "ti4/objectives"
+            )
     want = 2 if state.phase == OVER else 0
     if state.revealed != want:
-        raise _bad("objectives.stage_i_revealed", f"{want} stage I objectives are revealed at this step", "ti4/objectives")
+        raise _bad(
+            "objectives.stage_i_revealed",
+            f"{want} stage I objectives are revealed at this step",
+            "ti4/objectives",
+        )
 
 
 def expected_turn(state: TI4State, content: Content) -> tuple[int, Seat]:

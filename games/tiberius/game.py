@@ -57,7 +57,7 @@ class TiberiusGame(Game[TiberiusState, TAction]):
     """Tiberius Who? (Neil Whyman), 1-6 players, 8 turns."""
 
     def __init__(self, *, content_path: str = "") -> None:
-        self.content: Content = load_content(content_path)
+        self.pack: Content = load_content(content_path)
         self.info = GameInfo(
             name="tiberius",
             title="Tiberius Who?",
@@ -91,13 +91,13 @@ class TiberiusGame(Game[TiberiusState, TAction]):
                     default=0,
                 ),
             ),
-            content_version=self.content.version,
+            content_version=self.pack.version,
             hidden_information=True,
             stochastic=False,
         )
-        self._by_code = {c.code: c.id for c in self.content.cards}
-        self._adopt_by_code = {a.code: a.id for a in self.content.adoptions}
-        self._ai = Evaluator(self.content)
+        self._by_code = {c.code: c.id for c in self.pack.cards}
+        self._adopt_by_code = {a.code: a.id for a in self.pack.adoptions}
+        self._ai = Evaluator(self.pack)
         # (influence_table, pcim_rule, marriage_vp, oldest_seat) when a config sets no option, and a
         # seat's cubes at setup by number of players for the 'setup' influence table.
         defaults = {v.name: v.default for v in self.info.variants}
@@ -114,7 +114,7 @@ class TiberiusGame(Game[TiberiusState, TAction]):
             n: (((),) * n, (NOTHING,) * n, (0,) * n, (False,) * n, (-1,) * n) for n in SETUP_INFLUENCE
         }
         # What setup shuffles, in order: each regional deck, then the adoption cards (by index).
-        self._shuffled_at_setup = (*self.content.decks, tuple(range(len(self.content.adoptions))))
+        self._shuffled_at_setup = (*self.pack.decks, tuple(range(len(self.pack.adoptions))))
         # The ``age`` tuple by (oldest seat, number of seats): seats from the oldest on, clockwise.
         self._ages = {
             (oldest, n): tuple([(oldest + k) % n for k in range(n)])
@@ -202,18 +202,18 @@ class TiberiusGame(Game[TiberiusState, TAction]):
         return TERMINAL if state.phase == OVER else state.actor
 
     def legal_actions(self, state: TiberiusState) -> Sequence[TAction]:
-        return rules.legal_actions(state, self.content)
+        return rules.legal_actions(state, self.pack)
 
     def apply(self, state: TiberiusState, action: TAction) -> TiberiusState:
-        return rules.perform(state, self.content, action)
+        return rules.perform(state, self.pack, action)
 
     # ------------------------------------------------------------------ scoring
     def loyal(self, state: TiberiusState, seat: Seat) -> bool:
         """rule: tiberius/adoption-phase - career cards from all six regional decks (the mat flips)."""
-        careers, decks = state.careers[seat], len(self.content.decks)
+        careers, decks = state.careers[seat], len(self.pack.decks)
         if len(careers) < decks:  # fewer cards than decks: not all six (the usual case, no set to build)
             return False
-        return len({self.content.cards[c].region for c in careers}) == decks
+        return len({self.pack.cards[c].region for c in careers}) == decks
 
     def age_rank(self, state: TiberiusState) -> tuple[int, ...]:
         """Per seat, 0 for the oldest."""
@@ -225,7 +225,7 @@ class TiberiusGame(Game[TiberiusState, TAction]):
     ) -> tuple[SeatTally, ...]:
         """Every seat's VP by the schedule, as if the game ended now (exact at the end); ``keys``:
         ``self.keys(state)`` when the caller has them already."""
-        decks = len(self.content.decks)
+        decks = len(self.pack.decks)
         return score_cubes(
             state.cubes,
             [a >= 0 for a in state.adopted],
@@ -343,7 +343,7 @@ class TiberiusGame(Game[TiberiusState, TAction]):
     # ------------------------------------------------------------------ notation
     def card_code(self, card: int) -> str:
         """Notation of a career card id."""
-        return self.content.cards[card].code
+        return self.pack.cards[card].code
 
     def action_to_text(self, state: TiberiusState, action: TAction) -> str:
         k, a = action.kind, action.arg
@@ -356,7 +356,7 @@ class TiberiusGame(Game[TiberiusState, TAction]):
         if k == "row":
             return f"row {a + 1}" if a else "row none"
         if k == "adopt":
-            return "adopt own" if a == -1 else f"adopt {self.content.adoptions[a].code}"
+            return "adopt own" if a == -1 else f"adopt {self.pack.adoptions[a].code}"
         return k
 
     def parse_action(self, state: TiberiusState, text: str) -> TAction:
@@ -403,7 +403,7 @@ class TiberiusGame(Game[TiberiusState, TAction]):
         return None if c < 0 else self.card_code(c)
 
     def to_dict(self, state: TiberiusState) -> dict[str, Any]:
-        ad = self.content.adoptions
+        ad = self.pack.adoptions
         return {
             "turn": state.turn,
             "phase": PHASE_NAMES[state.phase],
@@ -436,4 +436,4 @@ class TiberiusGame(Game[TiberiusState, TAction]):
 
     def from_dict(self, data: Mapping[str, Any]) -> TiberiusState:
         """Rebuild and validate a state; raises ``InvalidStateError`` naming the field."""
-        return state_from_dict(self.content, data)
+        return state_from_dict(self.pack, data)

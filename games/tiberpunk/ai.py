@@ -1,7 +1,7 @@
 """The AI-facing evaluation of Tiberpunk: the heuristic for cut-off rollouts and the move prior.
 
 Nothing here is a rule: these functions only read states (through the engine: ``game.rules``,
-``game.content``, ``rules.board.dist``, ``rules.dice_count``) to guide a search.
+``game.pack``, ``rules.board.dist``, ``rules.dice_count``) to guide a search.
 ``TiberpunkGame.heuristic`` and ``TiberpunkGame.prior`` delegate here, so a better evaluation can be
 worked on without touching the rules engine.
 
@@ -460,7 +460,7 @@ def heuristic(game: TiberpunkGame, state: State) -> tuple[float, ...]:
     pot = potentials(game, state)
     cap = state.cfg.max_rounds
     final = state.end or bool(cap and state.rnd >= cap)
-    end_tokens = game.content.end_tokens
+    end_tokens = game.pack.end_tokens
     left = max(0, end_tokens - max(sum(p.otoks) for p in state.players))
     temp = 1.2 + 0.2 * left
     if final:

@@ -2,20 +2,23 @@
 
 from __future__ import annotations
 
+import functools
 import random
+import types
 import typing
 from collections.abc import Mapping, Sequence
 from typing import Any, TypeAlias
 
 from games.core.protocol import CHANCE, TERMINAL, Game, GameConfig, GameInfo, Variant
-from games.errors import IllegalActionError, InvalidStateError, NotationError, WrongSeatError
+from games.errors import ConfigError, IllegalActionError, InvalidStateError, NotationError, WrongSeatError
 from games.tiberpunk import actions as act
 from games.tiberpunk import ai
 from games.tiberpunk.content import Content, load_content
 from games.tiberpunk.dice import p_attacker_wins, p_contains
 from games.tiberpunk.notation import action_text, parse_action_text, parse_state_text, state_text
 from games.tiberpunk.rules import OFF, Rules
-from games.tiberpunk.state import LICTOR, PH_MAIN, PH_OVER, Player, State
+from games.tiberpunk.state import LICTOR, PH_MAIN, PH_OVER, PH_ROLL, Player, State
+from games.tiberpunk.validate import MAX_ROUNDS, check_state, show
 
 __all__ = ["TiberpunkGame"]
 
@@ -84,43 +87,65 @@ def _plain(x: Any) -> Any:
     return x
 
 
+@functools.cache
 def _hints(cls: type) -> dict[str, Any]:
     return typing.get_type_hints(cls)
 
 
-def _build(tp: Any, v: Any) -> Any:
-    """Rebuild a value of type ``tp`` from plain JSON data (strict enough to catch bad input)."""
+def _bad(path: str, expected: str, v: Any) -> InvalidStateError:
+    return InvalidStateError(
+        f"{path or 'the state'} must be {expected}, not {show(v)}", field=path or "state"
+    )
+
+
+def _build(tp: Any, v: Any, path: str) -> Any:
+    """Rebuild a value of type ``tp`` from plain JSON data at ``path``: exact types, every key present
+    and no unknown key (no recursion into data the type does not expect)."""
     origin = typing.get_origin(tp)
     if tp is int:
-        if isinstance(v, bool) or not isinstance(v, int):
-            raise TypeError(f"expected an integer, got {v!r}")
+        if type(v) is not int:
+            raise _bad(path, "an integer", v)
         return v
     if tp is bool:
-        if not isinstance(v, bool):
-            raise TypeError(f"expected true or false, got {v!r}")
+        if type(v) is not bool:
+            raise _bad(path, "true or false", v)
         return v
     if origin is tuple:
         args = typing.get_args(tp)
         if not isinstance(v, list):
-            raise TypeError(f"expected a list, got {v!r}")
+            raise _bad(path, "a list", v)
         if len(args) == 2 and args[1] is Ellipsis:
-            return tuple(_build(args[0], y) for y in v)
+            if len(v) > _MAX_LIST:
+                raise _bad(path, f"a list of at most {_MAX_LIST} items", v)
+            return tuple(_build(args[0], y, f"{path}[{i}]") for i, y in enumerate(v))
         if len(v) != len(args):
-            raise TypeError(f"expected {len(args)} entries, got {v!r}")
-        return tuple(_build(a, y) for a, y in zip(args, v, strict=True))
-    if origin in (typing.Union, getattr(__import__("types"), "UnionType", None)):
+            raise _bad(path, f"a list of {len(args)} items", v)
+        return tuple(_build(a, y, f"{path}[{i}]") for i, (a, y) in enumerate(zip(args, v, strict=True)))
+    if origin in (typing.Union, types.UnionType):
         if v is None:
             return None
-        return _build(next(a for a in typing.get_args(tp) if a is not type(None)), v)
+        return _build(next(a for a in typing.get_args(tp) if a is not type(None)), v, path)
     if isinstance(tp, type) and issubclass(tp, tuple) and hasattr(tp, "_fields"):
         if not isinstance(v, Mapping):
-            raise TypeError(f"expected an object for {tp.__name__}, got {v!r}")
-        hints = _hints(tp)
+            raise _bad(path, f"an object ({tp.__name__})", v)
+        prefix = f"{path}." if path else ""
         missing = [f for f in tp._fields if f not in v]
         if missing:
-            raise KeyError(f"{tp.__name__}.{missing[0]}")
-        return tp(**{f: _build(hints[f], v[f]) for f in tp._fields})
+            raise InvalidStateError(f"{prefix}{missing[0]} is missing", field=prefix + missing[0])
+        unknown = [k for k in v if k not in tp._fields]
+        if unknown:
+            key = show(unknown[0])
+            raise InvalidStateError(
+                f"unknown field {key} in {path or 'the state'}; known: {', '.join(tp._fields)}",
+                field=path or "state",
+            )
+        hints = _hints(tp)
+        return tp(**{f: _build(hints[f], v[f], prefix + f) for f in tp._fields})
     raise TypeError(f"unsupported type {tp!r}")
+
+
+_MAX_LIST = 64
+"""The longest list a state field may hold (the gadget deck has 25 cards)."""
 
 
 def _shape(tp: Any, prefix: str, out: dict[str, str]) -> None:
@@ -154,8 +179,9 @@ class TiberpunkGame(Game[State, int]):
     """
 
     def __init__(self, *, content_path: str = "") -> None:
-        self.content: Content = load_content(content_path)
-        self.rules = Rules(self.content)
+        self.pack: Content = load_content(content_path)
+        """The content pack (``content()`` is the face's catalogue of it)."""
+        self.rules = Rules(self.pack)
         self.info = GameInfo(
             name="tiberpunk",
             title="Tiberpunk: Streets of Rome",
@@ -180,7 +206,7 @@ class TiberpunkGame(Game[State, int]):
                     default=80,
                 ),
             ),
-            content_version=self.content.version,
+            content_version=self.pack.version,
             hidden_information=True,
             stochastic=True,
         )
@@ -188,7 +214,7 @@ class TiberpunkGame(Game[State, int]):
         self._sample_memo: tuple[State, _SamplePlan] | None = None  # the last observation sampled
         # sample_state tables: whether the gadget deck is listed sorted (then the unseen gadgets are
         # rebuilt from counts), copies of each gadget, challenge deck sizes, Stage I cards per skill
-        c = self.content
+        c = self.pack
         self._deck_sorted = list(c.gadget_deck) == sorted(c.gadget_deck)
         self._gadget_runs = tuple((g,) * n for g, n in enumerate(self.rules.gadget_total))
         self._n_challenges = (len(c.challenges1), len(c.challenges3))
@@ -210,6 +236,12 @@ class TiberpunkGame(Game[State, int]):
         side = self.option(config, "side_objectives")
         max_rounds = self.option(config, "max_rounds")
         assert isinstance(abilities, bool) and isinstance(side, str) and isinstance(max_rounds, int)
+        if not 0 <= max_rounds <= MAX_ROUNDS:
+            raise ConfigError(
+                f"option 'max_rounds' is a round number from 0 (no cap) to {MAX_ROUNDS}, not {max_rounds!r}",
+                field="config.options.max_rounds",
+                rule="tiberpunk/end-of-game",
+            )
         return self.rules.setup(
             config.players, abilities=abilities, max_rounds=max_rounds, side=side, seed=seed
         )
@@ -239,7 +271,8 @@ class TiberpunkGame(Game[State, int]):
         """``k`` dice rolled as ``k`` draws of ``rng.randint(1, 6)``, encoded (``encode_pool`` counts
         each face, so the order of the draws does not matter)."""
         ctx = state.ctx
-        assert ctx is not None
+        if state.phase != PH_ROLL or ctx is None:
+            raise WrongSeatError("no dice are being rolled here: not a chance node", field="state")
         code = 0
         if type(rng) is random.Random:  # randint(1, 6) inline: 1 + _randbelow(6), 3 random bits
             getrandbits = rng.getrandbits
@@ -256,6 +289,8 @@ class TiberpunkGame(Game[State, int]):
     def apply(self, state: State, action: int) -> State:
         last = self._last
         legal = last[1] if last[0] is state else self.legal_actions(state)
+        if type(action) is not int:
+            raise IllegalActionError(f"an action is an int, not {show(action)}", field="action")
         try:
             return self.rules.apply(state, action, legal)
         except IllegalActionError as exc:
@@ -263,7 +298,7 @@ class TiberpunkGame(Game[State, int]):
                 raise
             try:
                 shown = repr(action_text(self.rules, state, action))
-            except (IndexError, ValueError, KeyError):
+            except (IndexError, ValueError, KeyError, TypeError):
                 shown = repr(action)
             options = ", ".join(action_text(self.rules, state, a) for a in legal[:8])
             raise IllegalActionError(
@@ -395,7 +430,7 @@ class TiberpunkGame(Game[State, int]):
         for p in obs.players:
             seen += p.hand  # (face-down cards are -1: never counted below)
         if not self._deck_sorted:  # the general case: remove the first copy of each seen gadget
-            pool = list(self.content.gadget_deck)
+            pool = list(self.pack.gadget_deck)
             for g in seen:
                 if g >= 0:
                     pool.remove(g)
@@ -418,7 +453,12 @@ class TiberpunkGame(Game[State, int]):
         return [i for i in range(total) if i not in gone]
 
     def explain(self, state: State, action: int) -> Sequence[tuple[str, float]]:
-        """Reasons with numbers: quest odds, lictor distance, tokens, coins (for hints)."""
+        """Reasons with numbers: quest odds, lictor distance, tokens, coins (for hints).
+
+        Raises ``IllegalActionError`` for an action that is not legal in ``state``.
+        """
+        if action not in self.legal_actions(state):
+            raise IllegalActionError(f"{show(action)} is not legal here: nothing to explain", field="action")
         r = self.rules
         seat = state.seat
         p = state.players[seat]
@@ -434,7 +474,7 @@ class TiberpunkGame(Game[State, int]):
                 k = r.dice_count(state, seat, mini, p1)
                 where = r.pos(p, mini)
                 dist, _ = r.board.nearest(where, state.lictors)
-                needs = self.content.challenges1 if sub == 0 else self.content.challenges3
+                needs = self.pack.challenges1 if sub == 0 else self.pack.challenges3
                 disc = state.c1disc if sub == 0 else state.c3disc
                 cards = [i for i in range(len(needs)) if i not in disc] or list(range(len(needs)))
                 odds = sum(1 - (1 - p_contains(k, needs[i])) ** max(dist, 1) for i in cards) / len(cards)
@@ -457,7 +497,7 @@ class TiberpunkGame(Game[State, int]):
                     ("defender dice", float(kd)),
                 ]
             if it == 4:
-                out.append(("income", float(self.content.income[r.markers_placed(p)])))
+                out.append(("income", float(self.pack.income[r.markers_placed(p)])))
         elif o == act.OP_MOVE:
             _via, mini, _src, dst, pay = act.move_fields(action)
             if mini != LICTOR:
@@ -468,7 +508,12 @@ class TiberpunkGame(Game[State, int]):
 
     # ------------------------------------------------------------------ notation
     def action_to_text(self, state: State, action: int) -> str:
-        return action_text(self.rules, state, action)
+        try:
+            return action_text(self.rules, state, action)
+        except (IndexError, ValueError, KeyError, TypeError):
+            raise NotationError(
+                f"{show(action)} is not a tiberpunk action in this position", field="action"
+            ) from None
 
     def parse_action(self, state: State, text: str) -> int:
         """Parse an action's notation (see docs/tiberpunk.md); it need not be legal here."""
@@ -497,27 +542,12 @@ class TiberpunkGame(Game[State, int]):
         return out
 
     def from_dict(self, data: Mapping[str, Any]) -> State:
+        """Rebuild and validate a state (``InvalidStateError`` names the first bad field and its rule)."""
         try:
-            state: State = _build(State, data)
-        except (KeyError, TypeError, ValueError, StopIteration) as exc:
-            raise InvalidStateError(f"bad tiberpunk state: {exc}", field="state") from None
-        self._validate(state)
+            state: State = _build(State, data, "")
+            check_state(self.rules, state)
+        except InvalidStateError as exc:
+            if exc.field != "state" and not exc.field.startswith("state."):
+                exc.field = f"state.{exc.field}" if exc.field else "state"
+            raise
         return state
-
-    def _validate(self, s: State) -> None:
-        c = self.content
-        nd = len(c.district_ids)
-        problems = []
-        if not 2 <= s.n <= 4 or len(s.players) != s.n:
-            problems.append(f"players: {s.n} seats with {len(s.players)} players")
-        if not 0 <= s.phase <= PH_OVER or not 0 <= s.seat < max(s.n, 1):
-            problems.append(f"phase {s.phase} / seat {s.seat}")
-        if len(s.lictors) > c.lictors_total or any(not 0 <= d < nd for d in s.lictors):
-            problems.append(f"lictors {s.lictors}")
-        for i, p in enumerate(s.players):
-            if not (-1 <= p.char < nd and -1 <= p.drone < nd) or p.coins < 0:
-                problems.append(f"player {i + 1}: position or coins")
-            if len(p.skills) != 3 or any(not 0 <= v < len(c.levels[k]) for k, v in enumerate(p.skills)):
-                problems.append(f"player {i + 1}: skills {p.skills}")
-        if problems:
-            raise InvalidStateError("invalid tiberpunk state: " + "; ".join(problems), field="state")

@@ -35,6 +35,7 @@ from games.tiberpunk import actions as act
 from games.tiberpunk.content import CONDITIONS, GADGETS, GODS, ITYPES, SKILLS, TASKS
 from games.tiberpunk.dice import decode_pool
 from games.tiberpunk.state import PHASES
+from games.tiberpunk.validate import show
 
 if TYPE_CHECKING:
     from games.tiberpunk.rules import Rules
@@ -223,12 +224,23 @@ def _parse_scalar(r: Rules, key: str, text: str) -> Any:
     return int(text)
 
 
+MAX_STATE_TEXT = 100_000
+"""The longest state text parsed (a 4-player state is about 3,000 characters)."""
+MAX_INDEX = 64
+"""The largest list index in a state text key (a deck holds at most 25 cards)."""
+
+
 def parse_state_text(r: Rules, text: str, shape: dict[str, str]) -> dict[str, Any]:
     """Parse :func:`state_text` back into a plain dict, guided by ``shape`` (key -> kind).
 
     ``shape`` maps each flattened key pattern (digits replaced by ``#``) to "int", "bool", "ints",
-    "intss" or "ctx"; unknown keys raise NotationError.
+    "intss" or "ctx"; unknown keys, bad values and keys that do not fit together raise NotationError
+    (only NotationError).
     """
+    if not isinstance(text, str) or len(text) > MAX_STATE_TEXT:
+        raise NotationError(
+            f"a tiberpunk state is a text of at most {MAX_STATE_TEXT} characters", field="state"
+        )
     lines = text.strip().splitlines()
     if not lines or lines[0].strip() != "tiberpunk-state 1":
         raise NotationError("a tiberpunk state starts with the line 'tiberpunk-state 1'", field="state")
@@ -236,52 +248,54 @@ def parse_state_text(r: Rules, text: str, shape: dict[str, str]) -> dict[str, An
     for line in lines[1:]:
         key, sep, val = line.partition("=")
         if not sep:
-            raise NotationError(f"expected key=value, got {line!r}", field="state")
+            raise NotationError(f"expected key=value, got {show(line)}", field="state")
         pattern = ".".join("#" if part.isdigit() else part for part in key.split("."))
         kind = shape.get(pattern)
         if kind is None:
-            raise NotationError(f"unknown state field {key!r}", field="state")
+            raise NotationError(f"unknown state field {show(key)}", field="state")
         try:
-            if kind == "ints":
-                value: Any = [] if val == "-" else [_parse_scalar(r, key, x) for x in val.split(",")]
-            elif kind == "intss":
-                value = (
-                    []
-                    if val == ""
-                    else [
-                        [] if g == "-" else [_parse_scalar(r, key, x) for x in g.split(",")]
-                        for g in val.split("/")
-                    ]
-                )
-            elif kind == "bool":
-                value = val == "1"
-            else:
-                value = _parse_scalar(r, key, val)
-        except ValueError:
-            raise NotationError(f"bad value {val!r} for state field {key!r}", field="state") from None
-        # place into nested dicts/lists
-        parts = key.split(".")
-        node: Any = data
-        for i, part in enumerate(parts[:-1]):
-            nxt_is_index = parts[i + 1].isdigit()
-            if part.isdigit():
-                idx = int(part)
-                while len(node) <= idx:
-                    node.append([] if nxt_is_index else {})
-                node = node[idx]
-            else:
-                if part not in node or node[part] is None:
-                    node[part] = [] if nxt_is_index else {}
-                node = node[part]
-        last = parts[-1]
-        if last.isdigit():
-            idx = int(last)
+            value = _parse_value(r, key, val, kind)
+            _place(data, key.split("."), value)
+        except (ValueError, IndexError, KeyError, TypeError, AttributeError):
+            raise NotationError(f"bad value {show(val)} for state field {show(key)}", field="state") from None
+    return data
+
+
+def _parse_value(r: Rules, key: str, val: str, kind: str) -> Any:
+    if kind == "ints":
+        return [] if val == "-" else [_parse_scalar(r, key, x) for x in val.split(",")]
+    if kind == "intss":
+        if val == "":
+            return []
+        return [[] if g == "-" else [_parse_scalar(r, key, x) for x in g.split(",")] for g in val.split("/")]
+    if kind == "bool":
+        if val not in ("0", "1"):
+            raise ValueError(val)
+        return val == "1"
+    return _parse_scalar(r, key, val)
+
+
+def _place(data: dict[str, Any], parts: list[str], value: Any) -> None:
+    """Put ``value`` at the dotted key ``parts`` of nested dicts and lists (ValueError if they clash)."""
+    node: Any = data
+    for i, part in enumerate(parts):
+        last = i == len(parts) - 1
+        fresh: Any = value if last else ([] if parts[i + 1].isdigit() else {})
+        if part.isdigit():
+            idx = int(part)
+            if not isinstance(node, list) or idx > MAX_INDEX:
+                raise ValueError(part)
             while len(node) <= idx:
                 node.append(None)
-            node[idx] = value
+            if last or node[idx] is None:
+                node[idx] = fresh
+            node = node[idx]
         else:
-            node[last] = value
-    return data
+            if not isinstance(node, dict):
+                raise ValueError(part)
+            if last or node.get(part) is None:
+                node[part] = fresh
+            node = node[part]
 
 
 # ---------------------------------------------------------------------------- parsing actions
@@ -302,8 +316,21 @@ def _gadget_codes(r: Rules, names: str, text: str) -> int:
     return code
 
 
+MAX_ACTION_TEXT = 200
+"""The longest action text parsed."""
+
+
 def parse_action_text(r: Rules, s: State, text: str) -> int:
-    """Parse the notation of an action (legal or not) in state ``s``. Raises NotationError."""
+    """Parse the notation of an action (legal or not) in state ``s``. Raises NotationError (only)."""
+    if not isinstance(text, str) or len(text) > MAX_ACTION_TEXT:
+        raise NotationError(f"an action is a text of at most {MAX_ACTION_TEXT} characters", field="action")
+    try:
+        return _parse_action(r, s, text)
+    except (ValueError, IndexError, KeyError, TypeError):
+        raise _bad(text, "see docs/tiberpunk.md for the notation") from None
+
+
+def _parse_action(r: Rules, s: State, text: str) -> int:
     c = r.c
     ids = c.district_ids
     words = text.split()
@@ -326,87 +353,90 @@ def parse_action_text(r: Rules, s: State, text: str) -> int:
         return c.ship_types.index(it)
 
     head, args = words[0], words[1:]
-    try:
-        if head == "dice" and len(args) == 1:
-            vals = () if args[0] == "-" else tuple(sorted(int(x) for x in args[0].split(",")))
-            if any(not 1 <= v <= 6 for v in vals):
-                raise _bad(text, "dice show 1 to 6")
-            code = 0
-            for v in vals:
-                code += 1 << (4 * (v - 1))
-            return act.dice(code)
-        simple_ops: dict[str, tuple[int, Callable[[str], int]]] = {
-            "ability": (act.OP_DRAFT, [a.id for a in c.abilities].index),
-            "place": (act.OP_PLACE, district),
-            "favor": (act.OP_FAVOR, GODS.index),
-            "recharge": (act.OP_RECHARGE, GADGETS.index),
-            "skill": (act.OP_SKILL, SKILLS.index),
-            "boost": (act.OP_BOOST, MINI[:2].index),
-            "take-ship": (act.OP_TAKE, ship_type),
-            "lictor": (act.OP_LICTOR, district),
-            "escape": (act.OP_ESCAPE, district),
-        }
-        if head in simple_ops and len(args) == 1:
-            opcode, conv = simple_ops[head]
-            return act.simple(opcode, conv(args[0]))
-        if not args and head in ("end", "reboot", "stop"):
-            return {"end": act.END, "reboot": act.REBOOT, "stop": act.STOP}[head]
-        if head == "pursue" and len(args) == 1:
-            return act.pursue(*pair(args[0]))
-        if head == "gadget" and len(args) == 2:
-            g = GADGETS.index(args[0])
-            if g == 1:
-                if not args[1].startswith("x"):
-                    raise _bad(text, "add-die takes x1 or x2")
-                return act.gadget(1, int(args[1][1:]))
-            targets = []
-            for t in args[1].split(","):
-                side = "AD".index(t[0])
-                val = int(t[1])
-                dc = DELTA_TEXT.index(t[2:])
-                targets.append((side, val, dc))
-            return act.gadget(g, len(targets), tuple(targets))
-        # movement and interactions, optionally from a spaceship card
-        via_ship = -1
-        if head.startswith("ship:"):
-            via_ship = ship_type(head[5:])
-            if not args:
-                raise _bad(text, "a spaceship card needs a movement or an interaction")
-            head, args = args[0], args[1:]
-            if head not in ("move", "unshackle"):
-                args = [head, *args]
-                head = "ship"
-        if head == "move" and len(args) in (2, 3):
-            mini = MINI.index(args[0])
-            src, dst = pair(args[1])
-            pay = 0
-            if len(args) == 3:
-                if not args[2].startswith("pay"):
-                    raise _bad(text, f"expected payN, got {args[2]!r}")
-                pay = int(args[2][3:])
-            return act.move(via_ship + 1, mini, src, dst, pay)
-        if head == "unshackle" and len(args) == 1:
-            return act.unshackle(via_ship + 1, MINI[:2].index(args[0]))
-        if head == "token" and args:
-            p = s.players[s.seat]
-            names = [_token_name(m) for m in p.tokens]
-            via = _index(tuple(names), args[0], "token", text)
-            mask = p.tokens[via]
-            rest = args[1:]
-            if len(rest) >= 2 and rest[0] == "as":
-                it = _index(ITYPES, rest[1], "interaction", text)
-                rest = rest[2:]
-            elif rest and rest[0] == "income":
-                it = act.IT_INCOME
-            else:
-                if bin(mask).count("1") != 1:
-                    raise _bad(text, f"say which interaction the {args[0]} token performs ('as ...')")
-                it = mask.bit_length() - 1
-            return _interaction(r, s, text, via, it, rest)
-        if head == "ship":
-            return _interaction(r, s, text, act.VIA_SHIP + via_ship, c.ship_types[via_ship], args)
-    except (ValueError, IndexError):
-        raise _bad(text, "see docs/tiberpunk.md for the notation") from None
+    if head == "dice" and len(args) == 1:
+        vals = () if args[0] == "-" else tuple(sorted(int(x) for x in args[0].split(",")))
+        if any(not 1 <= v <= 6 for v in vals) or max(map(vals.count, vals), default=0) > 15:
+            raise _bad(text, "dice show 1 to 6 (at most 15 of a kind)")
+        code = 0
+        for v in vals:
+            code += 1 << (4 * (v - 1))
+        return act.dice(code)
+    simple_ops: dict[str, tuple[int, Callable[[str], int]]] = {
+        "ability": (act.OP_DRAFT, [a.id for a in c.abilities].index),
+        "place": (act.OP_PLACE, district),
+        "favor": (act.OP_FAVOR, GODS.index),
+        "recharge": (act.OP_RECHARGE, GADGETS.index),
+        "skill": (act.OP_SKILL, SKILLS.index),
+        "boost": (act.OP_BOOST, MINI[:2].index),
+        "take-ship": (act.OP_TAKE, ship_type),
+        "lictor": (act.OP_LICTOR, district),
+        "escape": (act.OP_ESCAPE, district),
+    }
+    if head in simple_ops and len(args) == 1:
+        opcode, conv = simple_ops[head]
+        return act.simple(opcode, conv(args[0]))
+    if not args and head in ("end", "reboot", "stop"):
+        return {"end": act.END, "reboot": act.REBOOT, "stop": act.STOP}[head]
+    if head == "pursue" and len(args) == 1:
+        return act.pursue(*pair(args[0]))
+    if head == "gadget" and len(args) == 2:
+        g = GADGETS.index(args[0])
+        if g == 1:
+            if args[1] not in ("x1", "x2"):
+                raise _bad(text, "add-die takes x1 or x2")
+            return act.gadget(1, int(args[1][1:]))
+        targets = []
+        for t in args[1].split(","):
+            side = "AD".index(t[0])
+            val = int(t[1])
+            dc = DELTA_TEXT.index(t[2:])
+            if len(t) < 2 or not 1 <= val <= 6 or (dc and g not in (2, 3)) or (g in (2, 3) and not dc):
+                raise _bad(text, f"expected a die like A3 (rotations: A3+1), got {t!r}")
+            targets.append((side, val, dc))
+        if not 1 <= len(targets) <= 2:
+            raise _bad(text, "a gadget changes one or two dice")
+        return act.gadget(g, len(targets), tuple(targets))
+    # movement and interactions, optionally from a spaceship card
+    via_ship = -1
+    if head.startswith("ship:"):
+        via_ship = ship_type(head[5:])
+        if not args:
+            raise _bad(text, "a spaceship card needs a movement or an interaction")
+        head, args = args[0], args[1:]
+        if head not in ("move", "unshackle"):
+            args = [head, *args]
+            head = "ship"
+    if head == "move" and len(args) in (2, 3):
+        mini = MINI.index(args[0])
+        src, dst = pair(args[1])
+        pay = 0
+        if len(args) == 3:
+            if not args[2].startswith("pay"):
+                raise _bad(text, f"expected payN, got {args[2]!r}")
+            pay = int(args[2][3:])
+            if not 1 <= pay <= 15:
+                raise _bad(text, "pay 1 to 15 coins")
+        return act.move(via_ship + 1, mini, src, dst, pay)
+    if head == "unshackle" and len(args) == 1:
+        return act.unshackle(via_ship + 1, MINI[:2].index(args[0]))
+    if head == "token" and args:
+        p = s.players[s.seat]
+        names = [_token_name(m) for m in p.tokens]
+        via = _index(tuple(names), args[0], "token", text)
+        mask = p.tokens[via]
+        rest = args[1:]
+        if len(rest) >= 2 and rest[0] == "as":
+            it = _index(ITYPES, rest[1], "interaction", text)
+            rest = rest[2:]
+        elif rest and rest[0] == "income":
+            it = act.IT_INCOME
+        else:
+            if bin(mask).count("1") != 1:
+                raise _bad(text, f"say which interaction the {args[0]} token performs ('as ...')")
+            it = mask.bit_length() - 1
+        return _interaction(r, s, text, via, it, rest)
+    if head == "ship":
+        return _interaction(r, s, text, act.VIA_SHIP + via_ship, c.ship_types[via_ship], args)
     raise _bad(text, "see docs/tiberpunk.md for the notation")
 
 
@@ -469,6 +499,8 @@ def _interaction(  # noqa: PLR0917
             if not seat.startswith("P"):
                 raise _bad(text, f"expected a seat P1..P4, got {seat!r}")
             tseat = int(seat[1:]) - 1
+            if not 0 <= tseat < s.n:
+                raise _bad(text, f"expected a seat P1..P{s.n}, got {seat!r}")
         tile = s.cfg.tiles.index(CONDITIONS.index(opts["tile"]))
         if opts["for"] == "quest2":
             obj = 15

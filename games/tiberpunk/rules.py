@@ -14,7 +14,7 @@ from functools import lru_cache
 from typing import Any, Final, TypeVar
 
 from games.core.rng import derive_seed
-from games.errors import ConfigError, IllegalActionError, WrongSeatError
+from games.errors import ConfigError, IllegalActionError, InvalidStateError, WrongSeatError
 from games.tiberpunk import actions as act
 from games.tiberpunk.board import Board
 from games.tiberpunk.content import GADGETS, Content
@@ -127,8 +127,10 @@ def _list_to_counts(gs: tuple[int, ...] | list[int]) -> int:
 
 @lru_cache(maxsize=4096)
 def _multisets(hand: tuple[int, ...], k: int) -> tuple[tuple[int, ...], ...]:
-    """Distinct k-card choices (as sorted gadget tuples) from a hand (cached: hands repeat)."""
+    """Distinct k-card choices (as sorted gadget tuples) from a hand (cached: hands repeat); face-down
+    cards (-1, in an observation) cannot be chosen."""
     out: set[tuple[int, ...]] = set()
+    hand = tuple(g for g in hand if g >= 0)
 
     def rec(start: int, chosen: tuple[int, ...]) -> None:
         if len(chosen) == k:
@@ -909,6 +911,8 @@ class Rules:
         pools = (a, d)
         acts: set[int] = set()
         for g in set(hand):
+            if g < 0:  # a face-down card (an observation): not playable
+                continue
             if g == ADD:
                 acts.add(act.gadget(ADD, 1))
                 if per == 2:
@@ -1502,6 +1506,13 @@ class Rules:
             deck, shuffles = self._reshuffle(s, disc, f"challenges{stage}")
             disc = ()
         card = deck[0]
+        if card < 0:
+            raise InvalidStateError(
+                f"the next stage {stage} challenge card is face down in this position (an observation); "
+                "sample a full state (sample_state) to play it",
+                field=f"c{stage}deck",
+                rule="tiberpunk/stage-1-quests",
+            )
         deck = deck[1:]
         if stage == 1:
             s = s._replace(c1deck=deck, c1disc=disc, shuffles=shuffles)
@@ -1565,6 +1576,13 @@ class Rules:
         p = s.players[seat]
         if ctx.stage == 1:  # keep the card, move the marker, take Stage II
             card = s.quests[skill][0]
+            if len(s.quests[skill]) > 1 and s.quests[skill][1] < 0:
+                raise InvalidStateError(
+                    "the next Stage I card of the stack is face down in this position (an observation); "
+                    "sample a full state (sample_state) to play it",
+                    field=f"quests[{skill}]",
+                    rule="tiberpunk/stage-1-quests",
+                )
             s = self._put(s, seat, _with(p, _P_CARDS, _set(p.cards, skill, card)))
             s = _with(s, _I_QUESTS, _set(s.quests, skill, s.quests[skill][1:]))
             s = self._story_done(s, seat, skill, 1, self.c.stage1[card].reward)

@@ -25,7 +25,7 @@ _sym_db = _symbol_database.Default()
 from lictor.v1 import position_pb2 as lictor_dot_v1_dot_position__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1flictor/v1/advisor_service.proto\x12\tlictor.v1\x1a\x18lictor/v1/position.proto\"3\n\x0cSearchBudget\x12\x13\n\x0bsimulations\x18\x01 \x01(\x05\x12\x0e\n\x06time_s\x18\x02 \x01(\x01\"\x88\x01\n\tCandidate\x12\x0e\n\x06\x61\x63tion\x18\x01 \x01(\t\x12\x0e\n\x06visits\x18\x02 \x01(\x05\x12\r\n\x05value\x18\x03 \x03(\x01\x12\r\n\x05prior\x18\x04 \x01(\x01\x12\x0b\n\x03lcb\x18\x05 \x01(\x01\x12\n\n\x02pv\x18\x06 \x03(\t\x12\x0e\n\x06proven\x18\x07 \x01(\x08\x12\x14\n\x0cproven_value\x18\x08 \x01(\x01\"\xaf\x01\n\x08\x41nalysis\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12(\n\ncandidates\x18\x02 \x03(\x0b\x32\x14.lictor.v1.Candidate\x12\x12\n\nroot_value\x18\x03 \x03(\x01\x12\x13\n\x0bsimulations\x18\x04 \x01(\x05\x12\x11\n\telapsed_s\x18\x05 \x01(\x01\x12\x0c\n\x04seed\x18\x06 \x01(\x04\x12\r\n\x05\x66inal\x18\x07 \x01(\x08\x12\x12\n\nstopped_by\x18\x08 \x01(\t\"\x83\x01\n\x14SuggestActionRequest\x12%\n\x08position\x18\x01 \x01(\x0b\x32\x13.lictor.v1.Position\x12\r\n\x05level\x18\x02 \x01(\x05\x12\'\n\x06\x62udget\x18\x03 \x01(\x0b\x32\x17.lictor.v1.SearchBudget\x12\x0c\n\x04seed\x18\x04 \x01(\x04\"N\n\x15SuggestActionResponse\x12\x0e\n\x06\x61\x63tion\x18\x01 \x01(\t\x12%\n\x08\x61nalysis\x18\x02 \x01(\x0b\x32\x13.lictor.v1.Analysis\"\x9f\x01\n\x0e\x41nalyzeRequest\x12%\n\x08position\x18\x01 \x01(\x0b\x32\x13.lictor.v1.Position\x12\'\n\x06\x62udget\x18\x02 \x01(\x0b\x32\x17.lictor.v1.SearchBudget\x12\x0c\n\x04seed\x18\x03 \x01(\x04\x12\x17\n\x0freport_every_ms\x18\x04 \x01(\x05\x12\x16\n\x0emax_candidates\x18\x05 \x01(\x05\"8\n\x0f\x41nalyzeResponse\x12%\n\x08\x61nalysis\x18\x01 \x01(\x0b\x32\x13.lictor.v1.Analysis\"z\n\x0bHintRequest\x12%\n\x08position\x18\x01 \x01(\x0b\x32\x13.lictor.v1.Position\x12\r\n\x05top_k\x18\x02 \x01(\x05\x12\'\n\x06\x62udget\x18\x03 \x01(\x0b\x32\x17.lictor.v1.SearchBudget\x12\x0c\n\x04seed\x18\x04 \x01(\x04\"%\n\x06Reason\x12\x0c\n\x04text\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x01\"u\n\x08MoveHint\x12\x0c\n\x04rank\x18\x01 \x01(\x05\x12\x0e\n\x06\x61\x63tion\x18\x02 \x01(\t\x12\"\n\x07reasons\x18\x03 \x03(\x0b\x32\x11.lictor.v1.Reason\x12\'\n\tcandidate\x18\x04 \x01(\x0b\x32\x14.lictor.v1.Candidate\"g\n\x0cHintResponse\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\"\n\x05hints\x18\x02 \x03(\x0b\x32\x13.lictor.v1.MoveHint\x12%\n\x08\x61nalysis\x18\x03 \x01(\x0b\x32\x13.lictor.v1.Analysis2\xe1\x01\n\x0e\x41\x64visorService\x12R\n\rSuggestAction\x12\x1f.lictor.v1.SuggestActionRequest\x1a .lictor.v1.SuggestActionResponse\x12\x42\n\x07\x41nalyze\x12\x19.lictor.v1.AnalyzeRequest\x1a\x1a.lictor.v1.AnalyzeResponse0\x01\x12\x37\n\x04Hint\x12\x16.lictor.v1.HintRequest\x1a\x17.lictor.v1.HintResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1flictor/v1/advisor_service.proto\x12\tlictor.v1\x1a\x18lictor/v1/position.proto\"3\n\x0cSearchBudget\x12\x13\n\x0bsimulations\x18\x01 \x01(\x05\x12\x0e\n\x06time_s\x18\x02 \x01(\x01\"\x88\x01\n\tCandidate\x12\x0e\n\x06\x61\x63tion\x18\x01 \x01(\t\x12\x0e\n\x06visits\x18\x02 \x01(\x05\x12\r\n\x05value\x18\x03 \x03(\x01\x12\r\n\x05prior\x18\x04 \x01(\x01\x12\x0b\n\x03lcb\x18\x05 \x01(\x01\x12\n\n\x02pv\x18\x06 \x03(\t\x12\x0e\n\x06proven\x18\x07 \x01(\x08\x12\x14\n\x0cproven_value\x18\x08 \x01(\x01\"\xbd\x01\n\x08\x41nalysis\x12\x11\n\x04seat\x18\x01 \x01(\x05H\x00\x88\x01\x01\x12(\n\ncandidates\x18\x02 \x03(\x0b\x32\x14.lictor.v1.Candidate\x12\x12\n\nroot_value\x18\x03 \x03(\x01\x12\x13\n\x0bsimulations\x18\x04 \x01(\x05\x12\x11\n\telapsed_s\x18\x05 \x01(\x01\x12\x0c\n\x04seed\x18\x06 \x01(\x04\x12\r\n\x05\x66inal\x18\x07 \x01(\x08\x12\x12\n\nstopped_by\x18\x08 \x01(\tB\x07\n\x05_seat\"\x83\x01\n\x14SuggestActionRequest\x12%\n\x08position\x18\x01 \x01(\x0b\x32\x13.lictor.v1.Position\x12\r\n\x05level\x18\x02 \x01(\x05\x12\'\n\x06\x62udget\x18\x03 \x01(\x0b\x32\x17.lictor.v1.SearchBudget\x12\x0c\n\x04seed\x18\x04 \x01(\x04\"N\n\x15SuggestActionResponse\x12\x0e\n\x06\x61\x63tion\x18\x01 \x01(\t\x12%\n\x08\x61nalysis\x18\x02 \x01(\x0b\x32\x13.lictor.v1.Analysis\"\x9f\x01\n\x0e\x41nalyzeRequest\x12%\n\x08position\x18\x01 \x01(\x0b\x32\x13.lictor.v1.Position\x12\'\n\x06\x62udget\x18\x02 \x01(\x0b\x32\x17.lictor.v1.SearchBudget\x12\x0c\n\x04seed\x18\x03 \x01(\x04\x12\x17\n\x0freport_every_ms\x18\x04 \x01(\x05\x12\x16\n\x0emax_candidates\x18\x05 \x01(\x05\"8\n\x0f\x41nalyzeResponse\x12%\n\x08\x61nalysis\x18\x01 \x01(\x0b\x32\x13.lictor.v1.Analysis\"z\n\x0bHintRequest\x12%\n\x08position\x18\x01 \x01(\x0b\x32\x13.lictor.v1.Position\x12\r\n\x05top_k\x18\x02 \x01(\x05\x12\'\n\x06\x62udget\x18\x03 \x01(\x0b\x32\x17.lictor.v1.SearchBudget\x12\x0c\n\x04seed\x18\x04 \x01(\x04\"E\n\x06Reason\x12\x0c\n\x04text\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x01\x12\x0c\n\x04unit\x18\x03 \x01(\t\x12\x10\n\x08sentence\x18\x04 \x01(\t\"u\n\x08MoveHint\x12\x0c\n\x04rank\x18\x01 \x01(\x05\x12\x0e\n\x06\x61\x63tion\x18\x02 \x01(\t\x12\"\n\x07reasons\x18\x03 \x03(\x0b\x32\x11.lictor.v1.Reason\x12\'\n\tcandidate\x18\x04 \x01(\x0b\x32\x14.lictor.v1.Candidate\"\x95\x01\n\x0cHintResponse\x12\x11\n\x04seat\x18\x01 \x01(\x05H\x00\x88\x01\x01\x12\"\n\x05hints\x18\x02 \x03(\x0b\x32\x13.lictor.v1.MoveHint\x12%\n\x08\x61nalysis\x18\x03 \x01(\x0b\x32\x13.lictor.v1.Analysis\x12\x0b\n\x03why\x18\x04 \x01(\t\x12\x11\n\tranked_by\x18\x05 \x01(\tB\x07\n\x05_seat2\xe1\x01\n\x0e\x41\x64visorService\x12R\n\rSuggestAction\x12\x1f.lictor.v1.SuggestActionRequest\x1a .lictor.v1.SuggestActionResponse\x12\x42\n\x07\x41nalyze\x12\x19.lictor.v1.AnalyzeRequest\x1a\x1a.lictor.v1.AnalyzeResponse0\x01\x12\x37\n\x04Hint\x12\x16.lictor.v1.HintRequest\x1a\x17.lictor.v1.HintResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -37,23 +37,23 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_CANDIDATE']._serialized_start=126
   _globals['_CANDIDATE']._serialized_end=262
   _globals['_ANALYSIS']._serialized_start=265
-  _globals['_ANALYSIS']._serialized_end=440
-  _globals['_SUGGESTACTIONREQUEST']._serialized_start=443
-  _globals['_SUGGESTACTIONREQUEST']._serialized_end=574
-  _globals['_SUGGESTACTIONRESPONSE']._serialized_start=576
-  _globals['_SUGGESTACTIONRESPONSE']._serialized_end=654
-  _globals['_ANALYZEREQUEST']._serialized_start=657
-  _globals['_ANALYZEREQUEST']._serialized_end=816
-  _globals['_ANALYZERESPONSE']._serialized_start=818
-  _globals['_ANALYZERESPONSE']._serialized_end=874
-  _globals['_HINTREQUEST']._serialized_start=876
-  _globals['_HINTREQUEST']._serialized_end=998
-  _globals['_REASON']._serialized_start=1000
-  _globals['_REASON']._serialized_end=1037
-  _globals['_MOVEHINT']._serialized_start=1039
-  _globals['_MOVEHINT']._serialized_end=1156
-  _globals['_HINTRESPONSE']._serialized_start=1158
-  _globals['_HINTRESPONSE']._serialized_end=1261
-  _globals['_ADVISORSERVICE']._serialized_start=1264
-  _globals['_ADVISORSERVICE']._serialized_end=1489
+  _globals['_ANALYSIS']._serialized_end=454
+  _globals['_SUGGESTACTIONREQUEST']._serialized_start=457
+  _globals['_SUGGESTACTIONREQUEST']._serialized_end=588
+  _globals['_SUGGESTACTIONRESPONSE']._serialized_start=590
+  _globals['_SUGGESTACTIONRESPONSE']._serialized_end=668
+  _globals['_ANALYZEREQUEST']._serialized_start=671
+  _globals['_ANALYZEREQUEST']._serialized_end=830
+  _globals['_ANALYZERESPONSE']._serialized_start=832
+  _globals['_ANALYZERESPONSE']._serialized_end=888
+  _globals['_HINTREQUEST']._serialized_start=890
+  _globals['_HINTREQUEST']._serialized_end=1012
+  _globals['_REASON']._serialized_start=1014
+  _globals['_REASON']._serialized_end=1083
+  _globals['_MOVEHINT']._serialized_start=1085
+  _globals['_MOVEHINT']._serialized_end=1202
+  _globals['_HINTRESPONSE']._serialized_start=1205
+  _globals['_HINTRESPONSE']._serialized_end=1354
+  _globals['_ADVISORSERVICE']._serialized_start=1357
+  _globals['_ADVISORSERVICE']._serialized_end=1582
 # @@protoc_insertion_point(module_scope)

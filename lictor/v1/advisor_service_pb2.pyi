@@ -108,12 +108,16 @@ class HintRequest(_message.Message):
     def __init__(self, position: _Optional[_Union[_position_pb2.Position, _Mapping]] = ..., top_k: _Optional[int] = ..., budget: _Optional[_Union[SearchBudget, _Mapping]] = ..., seed: _Optional[int] = ...) -> None: ...
 
 class Reason(_message.Message):
-    __slots__ = ("text", "value")
+    __slots__ = ("text", "value", "unit", "sentence")
     TEXT_FIELD_NUMBER: _ClassVar[int]
     VALUE_FIELD_NUMBER: _ClassVar[int]
+    UNIT_FIELD_NUMBER: _ClassVar[int]
+    SENTENCE_FIELD_NUMBER: _ClassVar[int]
     text: str
     value: float
-    def __init__(self, text: _Optional[str] = ..., value: _Optional[float] = ...) -> None: ...
+    unit: str
+    sentence: str
+    def __init__(self, text: _Optional[str] = ..., value: _Optional[float] = ..., unit: _Optional[str] = ..., sentence: _Optional[str] = ...) -> None: ...
 
 class MoveHint(_message.Message):
     __slots__ = ("rank", "action", "reasons", "candidate")
@@ -128,11 +132,15 @@ class MoveHint(_message.Message):
     def __init__(self, rank: _Optional[int] = ..., action: _Optional[str] = ..., reasons: _Optional[_Iterable[_Union[Reason, _Mapping]]] = ..., candidate: _Optional[_Union[Candidate, _Mapping]] = ...) -> None: ...
 
 class HintResponse(_message.Message):
-    __slots__ = ("seat", "hints", "analysis")
+    __slots__ = ("seat", "hints", "analysis", "why", "ranked_by")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     HINTS_FIELD_NUMBER: _ClassVar[int]
     ANALYSIS_FIELD_NUMBER: _ClassVar[int]
+    WHY_FIELD_NUMBER: _ClassVar[int]
+    RANKED_BY_FIELD_NUMBER: _ClassVar[int]
     seat: int
     hints: _containers.RepeatedCompositeFieldContainer[MoveHint]
     analysis: Analysis
-    def __init__(self, seat: _Optional[int] = ..., hints: _Optional[_Iterable[_Union[MoveHint, _Mapping]]] = ..., analysis: _Optional[_Union[Analysis, _Mapping]] = ...) -> None: ...
+    why: str
+    ranked_by: str
+    def __init__(self, seat: _Optional[int] = ..., hints: _Optional[_Iterable[_Union[MoveHint, _Mapping]]] = ..., analysis: _Optional[_Union[Analysis, _Mapping]] = ..., why: _Optional[str] = ..., ranked_by: _Optional[str] = ...) -> None: ...

@@ -1,11 +1,32 @@
 from lictor.v1 import position_pb2 as _position_pb2
 from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
 from collections.abc import Iterable as _Iterable, Mapping as _Mapping
 from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 
 DESCRIPTOR: _descriptor.FileDescriptor
+
+class ViewerRole(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    VIEWER_ROLE_UNSPECIFIED: _ClassVar[ViewerRole]
+    VIEWER_ROLE_SEAT: _ClassVar[ViewerRole]
+    VIEWER_ROLE_SPECTATOR: _ClassVar[ViewerRole]
+    VIEWER_ROLE_REFEREE: _ClassVar[ViewerRole]
+
+class RenderFormat(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    RENDER_FORMAT_UNSPECIFIED: _ClassVar[RenderFormat]
+    RENDER_FORMAT_SVG: _ClassVar[RenderFormat]
+    RENDER_FORMAT_PNG: _ClassVar[RenderFormat]
+VIEWER_ROLE_UNSPECIFIED: ViewerRole
+VIEWER_ROLE_SEAT: ViewerRole
+VIEWER_ROLE_SPECTATOR: ViewerRole
+VIEWER_ROLE_REFEREE: ViewerRole
+RENDER_FORMAT_UNSPECIFIED: RenderFormat
+RENDER_FORMAT_SVG: RenderFormat
+RENDER_FORMAT_PNG: RenderFormat
 
 class Variant(_message.Message):
     __slots__ = ("name", "description", "default_value", "choices")
@@ -144,3 +165,149 @@ class ValidateStateResponse(_message.Message):
     problems: _containers.RepeatedCompositeFieldContainer[Problem]
     summary: _position_pb2.PositionSummary
     def __init__(self, valid: bool = ..., problems: _Optional[_Iterable[_Union[Problem, _Mapping]]] = ..., summary: _Optional[_Union[_position_pb2.PositionSummary, _Mapping]] = ...) -> None: ...
+
+class GetContentRequest(_message.Message):
+    __slots__ = ("game", "content_pack", "if_none_match")
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    CONTENT_PACK_FIELD_NUMBER: _ClassVar[int]
+    IF_NONE_MATCH_FIELD_NUMBER: _ClassVar[int]
+    game: str
+    content_pack: str
+    if_none_match: str
+    def __init__(self, game: _Optional[str] = ..., content_pack: _Optional[str] = ..., if_none_match: _Optional[str] = ...) -> None: ...
+
+class ContentItem(_message.Message):
+    __slots__ = ("id", "kind", "name", "text", "values_json", "authored")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    VALUES_JSON_FIELD_NUMBER: _ClassVar[int]
+    AUTHORED_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    kind: str
+    name: str
+    text: str
+    values_json: str
+    authored: bool
+    def __init__(self, id: _Optional[str] = ..., kind: _Optional[str] = ..., name: _Optional[str] = ..., text: _Optional[str] = ..., values_json: _Optional[str] = ..., authored: bool = ...) -> None: ...
+
+class GetContentResponse(_message.Message):
+    __slots__ = ("game", "version", "digest", "items", "kinds", "notes", "not_modified")
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    DIGEST_FIELD_NUMBER: _ClassVar[int]
+    ITEMS_FIELD_NUMBER: _ClassVar[int]
+    KINDS_FIELD_NUMBER: _ClassVar[int]
+    NOTES_FIELD_NUMBER: _ClassVar[int]
+    NOT_MODIFIED_FIELD_NUMBER: _ClassVar[int]
+    game: str
+    version: str
+    digest: str
+    items: _containers.RepeatedCompositeFieldContainer[ContentItem]
+    kinds: _containers.RepeatedScalarFieldContainer[str]
+    notes: str
+    not_modified: bool
+    def __init__(self, game: _Optional[str] = ..., version: _Optional[str] = ..., digest: _Optional[str] = ..., items: _Optional[_Iterable[_Union[ContentItem, _Mapping]]] = ..., kinds: _Optional[_Iterable[str]] = ..., notes: _Optional[str] = ..., not_modified: bool = ...) -> None: ...
+
+class Viewer(_message.Message):
+    __slots__ = ("role", "seat")
+    ROLE_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    role: ViewerRole
+    seat: int
+    def __init__(self, role: _Optional[_Union[ViewerRole, str]] = ..., seat: _Optional[int] = ...) -> None: ...
+
+class DescriptionRow(_message.Message):
+    __slots__ = ("label", "value", "seat")
+    LABEL_FIELD_NUMBER: _ClassVar[int]
+    VALUE_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    label: str
+    value: str
+    seat: int
+    def __init__(self, label: _Optional[str] = ..., value: _Optional[str] = ..., seat: _Optional[int] = ...) -> None: ...
+
+class DescriptionSection(_message.Message):
+    __slots__ = ("title", "rows", "lines", "seat")
+    TITLE_FIELD_NUMBER: _ClassVar[int]
+    ROWS_FIELD_NUMBER: _ClassVar[int]
+    LINES_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    title: str
+    rows: _containers.RepeatedCompositeFieldContainer[DescriptionRow]
+    lines: _containers.RepeatedScalarFieldContainer[str]
+    seat: int
+    def __init__(self, title: _Optional[str] = ..., rows: _Optional[_Iterable[_Union[DescriptionRow, _Mapping]]] = ..., lines: _Optional[_Iterable[str]] = ..., seat: _Optional[int] = ...) -> None: ...
+
+class Description(_message.Message):
+    __slots__ = ("game", "viewer", "headline", "step", "sections", "text")
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    VIEWER_FIELD_NUMBER: _ClassVar[int]
+    HEADLINE_FIELD_NUMBER: _ClassVar[int]
+    STEP_FIELD_NUMBER: _ClassVar[int]
+    SECTIONS_FIELD_NUMBER: _ClassVar[int]
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    game: str
+    viewer: Viewer
+    headline: str
+    step: str
+    sections: _containers.RepeatedCompositeFieldContainer[DescriptionSection]
+    text: str
+    def __init__(self, game: _Optional[str] = ..., viewer: _Optional[_Union[Viewer, _Mapping]] = ..., headline: _Optional[str] = ..., step: _Optional[str] = ..., sections: _Optional[_Iterable[_Union[DescriptionSection, _Mapping]]] = ..., text: _Optional[str] = ...) -> None: ...
+
+class DescribeRequest(_message.Message):
+    __slots__ = ("position", "viewer", "width")
+    POSITION_FIELD_NUMBER: _ClassVar[int]
+    VIEWER_FIELD_NUMBER: _ClassVar[int]
+    WIDTH_FIELD_NUMBER: _ClassVar[int]
+    position: _position_pb2.Position
+    viewer: Viewer
+    width: int
+    def __init__(self, position: _Optional[_Union[_position_pb2.Position, _Mapping]] = ..., viewer: _Optional[_Union[Viewer, _Mapping]] = ..., width: _Optional[int] = ...) -> None: ...
+
+class DescribeResponse(_message.Message):
+    __slots__ = ("description", "current_player")
+    DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
+    CURRENT_PLAYER_FIELD_NUMBER: _ClassVar[int]
+    description: Description
+    current_player: int
+    def __init__(self, description: _Optional[_Union[Description, _Mapping]] = ..., current_player: _Optional[int] = ...) -> None: ...
+
+class RenderRequest(_message.Message):
+    __slots__ = ("position", "viewer", "format")
+    POSITION_FIELD_NUMBER: _ClassVar[int]
+    VIEWER_FIELD_NUMBER: _ClassVar[int]
+    FORMAT_FIELD_NUMBER: _ClassVar[int]
+    position: _position_pb2.Position
+    viewer: Viewer
+    format: RenderFormat
+    def __init__(self, position: _Optional[_Union[_position_pb2.Position, _Mapping]] = ..., viewer: _Optional[_Union[Viewer, _Mapping]] = ..., format: _Optional[_Union[RenderFormat, str]] = ...) -> None: ...
+
+class RenderResponse(_message.Message):
+    __slots__ = ("image", "media_type")
+    IMAGE_FIELD_NUMBER: _ClassVar[int]
+    MEDIA_TYPE_FIELD_NUMBER: _ClassVar[int]
+    image: bytes
+    media_type: str
+    def __init__(self, image: _Optional[bytes] = ..., media_type: _Optional[str] = ...) -> None: ...
+
+class DescribeActionRequest(_message.Message):
+    __slots__ = ("position", "action", "viewer")
+    POSITION_FIELD_NUMBER: _ClassVar[int]
+    ACTION_FIELD_NUMBER: _ClassVar[int]
+    VIEWER_FIELD_NUMBER: _ClassVar[int]
+    position: _position_pb2.Position
+    action: _position_pb2.Action
+    viewer: Viewer
+    def __init__(self, position: _Optional[_Union[_position_pb2.Position, _Mapping]] = ..., action: _Optional[_Union[_position_pb2.Action, _Mapping]] = ..., viewer: _Optional[_Union[Viewer, _Mapping]] = ...) -> None: ...
+
+class DescribeActionResponse(_message.Message):
+    __slots__ = ("log_line", "action", "seat")
+    LOG_LINE_FIELD_NUMBER: _ClassVar[int]
+    ACTION_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    log_line: str
+    action: str
+    seat: int
+    def __init__(self, log_line: _Optional[str] = ..., action: _Optional[str] = ..., seat: _Optional[int] = ...) -> None: ...

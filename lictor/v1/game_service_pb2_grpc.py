@@ -60,6 +60,26 @@ class GameServiceStub(object):
                 request_serializer=lictor_dot_v1_dot_game__service__pb2.ValidateStateRequest.SerializeToString,
                 response_deserializer=lictor_dot_v1_dot_game__service__pb2.ValidateStateResponse.FromString,
                 _registered_method=True)
+        self.GetContent = channel.unary_unary(
+                '/lictor.v1.GameService/GetContent',
+                request_serializer=lictor_dot_v1_dot_game__service__pb2.GetContentRequest.SerializeToString,
+                response_deserializer=lictor_dot_v1_dot_game__service__pb2.GetContentResponse.FromString,
+                _registered_method=True)
+        self.Describe = channel.unary_unary(
+                '/lictor.v1.GameService/Describe',
+                request_serializer=lictor_dot_v1_dot_game__service__pb2.DescribeRequest.SerializeToString,
+                response_deserializer=lictor_dot_v1_dot_game__service__pb2.DescribeResponse.FromString,
+                _registered_method=True)
+        self.Render = channel.unary_unary(
+                '/lictor.v1.GameService/Render',
+                request_serializer=lictor_dot_v1_dot_game__service__pb2.RenderRequest.SerializeToString,
+                response_deserializer=lictor_dot_v1_dot_game__service__pb2.RenderResponse.FromString,
+                _registered_method=True)
+        self.DescribeAction = channel.unary_unary(
+                '/lictor.v1.GameService/DescribeAction',
+                request_serializer=lictor_dot_v1_dot_game__service__pb2.DescribeActionRequest.SerializeToString,
+                response_deserializer=lictor_dot_v1_dot_game__service__pb2.DescribeActionResponse.FromString,
+                _registered_method=True)
 
 
 class GameServiceServicer(object):
@@ -101,6 +121,36 @@ class GameServiceServicer(object):
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetContent(self, request, context):
+        """The game's components as a person reads them (cards, quests, tiles, districts): names, rules
+        texts, values, and which are authored. Cache by digest (send it back as if_none_match).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def Describe(self, request, context):
+        """What a viewer may see of a position, readable: headline, step, sections of rows, and the plain
+        text of it all. A seat sees its own view; other seats' hidden information never appears.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def Render(self, request, context):
+        """A picture of the position as a viewer may see it (SVG, or PNG drawn from the SVG).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def DescribeAction(self, request, context):
+        """One action as a viewer reads it in the game log ("Seat 1 bids 4 and takes Galatia").
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_GameServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -128,6 +178,26 @@ def add_GameServiceServicer_to_server(servicer, server):
                     servicer.ValidateState,
                     request_deserializer=lictor_dot_v1_dot_game__service__pb2.ValidateStateRequest.FromString,
                     response_serializer=lictor_dot_v1_dot_game__service__pb2.ValidateStateResponse.SerializeToString,
+            ),
+            'GetContent': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetContent,
+                    request_deserializer=lictor_dot_v1_dot_game__service__pb2.GetContentRequest.FromString,
+                    response_serializer=lictor_dot_v1_dot_game__service__pb2.GetContentResponse.SerializeToString,
+            ),
+            'Describe': grpc.unary_unary_rpc_method_handler(
+                    servicer.Describe,
+                    request_deserializer=lictor_dot_v1_dot_game__service__pb2.DescribeRequest.FromString,
+                    response_serializer=lictor_dot_v1_dot_game__service__pb2.DescribeResponse.SerializeToString,
+            ),
+            'Render': grpc.unary_unary_rpc_method_handler(
+                    servicer.Render,
+                    request_deserializer=lictor_dot_v1_dot_game__service__pb2.RenderRequest.FromString,
+                    response_serializer=lictor_dot_v1_dot_game__service__pb2.RenderResponse.SerializeToString,
+            ),
+            'DescribeAction': grpc.unary_unary_rpc_method_handler(
+                    servicer.DescribeAction,
+                    request_deserializer=lictor_dot_v1_dot_game__service__pb2.DescribeActionRequest.FromString,
+                    response_serializer=lictor_dot_v1_dot_game__service__pb2.DescribeActionResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -266,6 +336,114 @@ class GameService(object):
             '/lictor.v1.GameService/ValidateState',
             lictor_dot_v1_dot_game__service__pb2.ValidateStateRequest.SerializeToString,
             lictor_dot_v1_dot_game__service__pb2.ValidateStateResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetContent(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/lictor.v1.GameService/GetContent',
+            lictor_dot_v1_dot_game__service__pb2.GetContentRequest.SerializeToString,
+            lictor_dot_v1_dot_game__service__pb2.GetContentResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Describe(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/lictor.v1.GameService/Describe',
+            lictor_dot_v1_dot_game__service__pb2.DescribeRequest.SerializeToString,
+            lictor_dot_v1_dot_game__service__pb2.DescribeResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Render(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/lictor.v1.GameService/Render',
+            lictor_dot_v1_dot_game__service__pb2.RenderRequest.SerializeToString,
+            lictor_dot_v1_dot_game__service__pb2.RenderResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def DescribeAction(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/lictor.v1.GameService/DescribeAction',
+            lictor_dot_v1_dot_game__service__pb2.DescribeActionRequest.SerializeToString,
+            lictor_dot_v1_dot_game__service__pb2.DescribeActionResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -16,21 +16,21 @@ from tests.search.games import NimGame, NimState
 
 def _reference_puct(engine: MCTS, node: Any, p: int) -> int:
     """The plain PUCT rule: scan every child, the first maximum wins (values read as normalised)."""
-    scale = engine.options.puct_c * math.sqrt(node.n)
+    scale = engine.options.puct_c * math.sqrt(node.visits)
     lo, k = engine._value_scale()
-    fpu = (node.w[p] / node.n - lo) * k if node.n else 0.5
+    fpu = (node.value_sums[p] / node.visits - lo) * k if node.visits else 0.5
     best_i, best = 0, -math.inf
     for i, c in enumerate(node.children):
-        if c is None or c.n == 0:
+        if c is None or c.visits == 0:
             q, n = fpu, 0
         else:
-            n = c.n
+            n = c.visits
             if c.proven is not None:
                 q = c.proven[p]
                 if engine.options.solver and q <= LOSS:
                     continue
             else:
-                q = c.w[p] / n
+                q = c.value_sums[p] / n
             q = (q - lo) * k
         score = q + scale * node.priors[i] / (1 + n)
         if score > best:

@@ -105,3 +105,104 @@ def test_solve_rpc_deadline_gives_best_so_far(api):
     request.limits.time_limit_s = 0.1
     reply = api.solver.Solve(request, timeout=30)
     assert reply.status == solver_pb.SOLVE_STATUS_FEASIBLE and reply.wall_s < 1.0
+
+
+# ---------------------------------------------------------------- parameters (issue 16)
+
+BAD_QUEST_ODDS = [
+    # (params, the field named) — today each was answered (often "optimal") or raised a TypeError
+    ({"dice": 2, "need": [6], "gadgets": [9]}, "params.gadgets"),  # a gadget that does not exist
+    ({"dice": 2, "need": [6], "gadgets": [-1]}, "params.gadgets"),  # a negative gadget
+    ({"dice": 2, "need": [6], "gadgets": ["zz"]}, "params.gadgets"),
+    ({"dice": 2, "need": [6], "rolls": -5}, "params.rolls"),
+    ({"dice": 2, "need": [6], "per_roll": -1}, "params.per_roll"),
+    ({"dice": 2, "need": [6], "dice_per_gadget": 3}, "params.dice_per_gadget"),
+    ({"dice": -1, "need": [6]}, "params.dice"),
+    ({"dice": float("nan"), "need": [6]}, "params.dice"),
+    ({"dice": float("inf"), "need": [6]}, "params.dice"),
+    ({"dice": 2, "need": [6], "rolls": 10**30}, "params.rolls"),
+    ({"dice": True, "need": [6]}, "params.dice"),
+    ({"dice": 2, "need": [7]}, "params.need"),
+    ({"dice": 2, "need": []}, "params.need"),
+    ({"dice": 2, "need": "6"}, "params.need"),
+    ({"dice": 2, "need": [6], "zz": 1}, "params.zz"),
+    ({"dice": 2, "need": [6], "skill": "guile"}, "params.skill"),
+    ({"skill": "guile", "stage": 2}, "params.stage"),  # Stage II rolls no dice
+    ({"skill": "guile", "stage": 4}, "params.stage"),
+    ({"skill": "guile", "mini": "zz"}, "params.mini"),
+    ({"skill": "charm"}, "params.skill"),
+    ({"stage": 1}, "params.skill"),
+    ([1, 2], "params"),
+]
+
+
+@pytest.mark.parametrize(("params", "field"), BAD_QUEST_ODDS)
+def test_quest_odds_refuses_bad_params(params, field):
+    """rule: tiberpunk/gadget-cards, rule: tiberpunk/stage-1-quests — every bad parameter is refused
+    with a LictorError naming ``params.<name>`` and saying what is allowed."""
+    from games.errors import LictorError
+    from tests.service.test_solver import _tiberpunk_main_phase
+
+    _, game, state = _tiberpunk_main_phase()
+    _, fn = get_puzzle("tiberpunk.quest_odds")
+    with pytest.raises(LictorError) as err:
+        fn(game, state, params, SolveLimits(time_limit_s=5.0))
+    assert err.value.field == field, err.value
+    assert any(
+        word in err.value.message for word in ("must", "one of", "at most", "takes", "not both", "name")
+    )
+
+
+BAD_ROUTE_PLANS = [
+    ({"to": "XIII"}, "params.to"),
+    ({"to": 4}, "params.to"),
+    ({}, "params.to"),
+    ({"to": "IV", "mini": "zz"}, "params.mini"),
+    ({"to": "IV", "coins": -1}, "params.coins"),
+    ({"to": "IV", "coins": float("nan")}, "params.coins"),
+    ({"to": "IV", "coins": 10**30}, "params.coins"),
+    ({"to": "IV", "via": "air"}, "params.via"),
+]
+
+
+@pytest.mark.parametrize(("params", "field"), BAD_ROUTE_PLANS)
+def test_route_plan_refuses_bad_params(params, field):
+    """rule: tiberpunk/movement — bad route-plan parameters are refused naming ``params.<name>``."""
+    from games.errors import LictorError
+    from tests.service.test_solver import _tiberpunk_main_phase
+
+    _, game, state = _tiberpunk_main_phase()
+    _, fn = get_puzzle("tiberpunk.route_plan")
+    with pytest.raises(LictorError) as err:
+        fn(game, state, params, SolveLimits(time_limit_s=5.0))
+    assert err.value.field == field, err.value
+
+
+def test_good_params_still_answer():
+    """rule: tiberpunk/gadget-cards — gadgets by name or index, integral floats: the same exact odds."""
+    from solver.tiberpunk import quest_odds
+
+    _, fn = get_puzzle("tiberpunk.quest_odds")
+    game = get_game("tiberpunk")
+    by_name = fn(game, None, {"dice": 2, "need": [6], "gadgets": ["reroll"]}, SolveLimits())
+    by_index = fn(game, None, {"dice": 2.0, "need": [6], "gadgets": [0]}, SolveLimits())
+    assert by_name.status == Status.OPTIMAL and by_name.objective == pytest.approx(91 / 216)
+    assert by_index.objective == by_name.objective == pytest.approx(quest_odds(2, [6], ["reroll"]))
+
+
+def test_puzzles_are_registered_with_summary_and_schema():
+    """rule: tiberpunk/movement — both kinds carry a one-sentence summary and a JSON Schema of their
+    parameters (draft 2020-12) with a description per field."""
+    from jsonschema import Draft202012Validator
+
+    from solver.core import get_puzzle_spec
+
+    for kind in ("tiberpunk.quest_odds", "tiberpunk.route_plan"):
+        spec = get_puzzle_spec(kind)
+        assert spec.summary.endswith(".") and len(spec.summary) > 40
+        Draft202012Validator.check_schema(spec.params_schema)
+        props = spec.params_schema["properties"]
+        assert props and all(p.get("description") for p in props.values())
+    validator = Draft202012Validator(get_puzzle_spec("tiberpunk.quest_odds").params_schema)
+    assert validator.is_valid({"dice": 2, "need": [6], "gadgets": ["flip"], "rolls": 2})
+    assert not validator.is_valid({"dice": 2, "need": [6], "gadgets": ["zz"]})

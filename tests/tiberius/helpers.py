@@ -23,7 +23,7 @@ def cv(**counts: int) -> tuple[int, ...]:
 
 
 def card(code: str) -> int:
-    c = game().content.card_by_code(code)
+    c = game().pack.card_by_code(code)
     assert c is not None, code
     return c.id
 
@@ -44,11 +44,11 @@ def at_card_phase(
     ids = [card(c) for c in face_up]
     slots = [EMPTY] * 6
     for cid in ids:
-        slots[g.content.cards[cid].region] = cid
+        slots[g.pack.cards[cid].region] = cid
     decks = tuple(tuple(c for c in d if c not in ids) for d in s.decks)
     # put the previously face-up cards back under their decks so no card is lost
     decks = tuple(
-        d + tuple(c for c in s.face_up if c != EMPTY and g.content.cards[c].region == r and c not in ids)
+        d + tuple(c for c in s.face_up if c != EMPTY and g.pack.cards[c].region == r and c not in ids)
         for r, d in enumerate(decks)
     )
     s = replace(

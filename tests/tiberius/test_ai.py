@@ -108,7 +108,7 @@ def test_prior_black_icon_goes_where_it_wins_a_majority():
     # seat 0 to place a black icon; everybody has 1 Conquest: one more wins the 10 VP majority
     mine = cv(CQ=1, IM=1, CC=0, IN=20)
     others = cv(CQ=1, IM=2, IN=25)  # influence (the first tie-breaker) stays behind
-    played = g.content.card_by_code("HIS06")
+    played = g.pack.card_by_code("HIS06")
     assert played is not None
     s = replace(
         s,

@@ -96,11 +96,11 @@ def reference_new_state(config: GameConfig, seed: int) -> TiberiusState:
     rng = make_rng(seed)
     priority = rng.randrange(n)
     decks = []
-    for deck in g.content.decks:
+    for deck in g.pack.decks:
         d = list(deck)
         rng.shuffle(d)
         decks.append(tuple(d))
-    adoption = list(range(len(g.content.adoptions)))
+    adoption = list(range(len(g.pack.adoptions)))
     rng.shuffle(adoption)
     face = 2 if n >= 4 else 1
     cubes = []

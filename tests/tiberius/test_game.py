@@ -131,7 +131,7 @@ def _copy_pack(tmp_path: Path) -> Path:
 
 def test_user_pack_loads_and_bad_pack_names_file_and_field(tmp_path):
     pack = _copy_pack(tmp_path)
-    assert TiberiusGame(content_path=str(pack)).content.name == "tiberius-reference"
+    assert TiberiusGame(content_path=str(pack)).pack.name == "tiberius-reference"
     data = json.loads((pack / "careers.json").read_text())
     data["decks"][2]["cards"][0]["rows"][0]["icons"] = ["purple-ish"]
     (pack / "careers.json").write_text(json.dumps(data))
@@ -149,7 +149,7 @@ def test_user_pack_loads_and_bad_pack_names_file_and_field(tmp_path):
 
 
 def test_reference_content_shape():
-    c = game().content
+    c = game().pack
     assert len(c.cards) == 64 and len(c.decks) == 6 and min(len(d) for d in c.decks) == 8
     assert [a.code for a in c.adoptions if not a.authored] == ["A04", "A06"]
     his06 = c.card_by_code("HIS06")
@@ -180,7 +180,7 @@ def test_fast_legality_check_equals_legal_actions(players, seed):
     for s in _playout(players, seed, 150)[::7]:
         legal = set(g.legal_actions(s))
         for a in probes:
-            assert is_legal(s, g.content, a) == (a in legal), (a, g.state_to_text(s)[:200])
+            assert is_legal(s, g.pack, a) == (a in legal), (a, g.state_to_text(s)[:200])
 
 
 _JUNK = [None, 0, -1, 99, "x", [], {}, True, 1.5, [1], {"CQ": -1}, "HIS01", ["HIS01"], "PCIM"]

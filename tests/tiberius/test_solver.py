@@ -253,7 +253,7 @@ def _engine_oracle(state, plan):
     def model(s):
         legal = list(g.legal_actions(s))
         if s.phase == PICK:
-            icons = [len(g.content.cards[a.arg].rows[0].icons) for a in legal]
+            icons = [len(g.pack.cards[a.arg].rows[0].icons) for a in legal]
             return legal[icons.index(max(icons))]
         if s.phase == CUBE and s.played[s.actor] == PCIM_CARD:
             return legal[-1]

@@ -12,7 +12,7 @@ from games.tiberpunk.dice import encode_pool
 from games.tiberpunk.state import PH_MAIN, Ctx, State
 
 GAME = TiberpunkGame()
-C = GAME.content
+C = GAME.pack
 R = GAME.rules
 IDS = C.district_ids
 

@@ -132,7 +132,7 @@ def test_heuristic_equals_returns_at_the_end() -> None:
 def _guile_quest(seed: int = 1) -> tuple[State, int]:
     """A placed 2-player game and the district of the face-up guile Stage I quest."""
     s = placed(2, seed)
-    return s, GAME.content.stage1[s.quests[1][0]].district
+    return s, GAME.pack.stage1[s.quests[1][0]].district
 
 
 def _at(s: State, seat: int, district: int, away: int) -> int:
@@ -159,8 +159,8 @@ def test_one_step_from_the_stage_3_quest_is_worth_more() -> None:
     """rule: tiberpunk/stage-3-quests — holding a Stage III card, the seat is valued higher with the
     required miniature next to its district than far from it."""
     s = placed(2, 3)
-    card = next(i for i, q in enumerate(GAME.content.stage1) if q.skill == 1)  # guile: the character
-    target = GAME.content.stage3[card].district
+    card = next(i for i, q in enumerate(GAME.pack.stage1) if q.skill == 1)  # guile: the character
+    target = GAME.pack.stage3[card].district
     s = put(s, 0, story=(0, 2, 0), cards=(-1, card, -1), otoks=(0, 2, 0, 0))
     spot3 = _at(s, 0, target, 3)
     near = put(s, 0, char=_at(s, 0, target, 1), drone=spot3)

@@ -133,7 +133,7 @@ def test_user_pack_replaces_reference(tmp_path: Path) -> None:
     (pack / "board.json").write_text(json.dumps(board))
     game = get_game("tiberpunk", content_path=str(pack))
     assert game.new_state(GameConfig(players=2), 1).lictors == (0, 11)
-    assert GAME.content.authored and GAME.content.name == "tiberpunk-reference"
+    assert GAME.pack.authored and GAME.pack.name == "tiberpunk-reference"
 
 
 @pytest.mark.parametrize(

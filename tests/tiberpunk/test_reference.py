@@ -100,7 +100,7 @@ def _states(seeds: range) -> list[State]:
     """States of short seeded random games (2-4 players; abilities on odd seeds), Mirror code forced
     on seat 0 in some (it changes which structures a miniature may use)."""
     game = TiberpunkGame()
-    mirror = next(i for i, ab in enumerate(game.content.abilities) if ab.kind == AB_MIRROR)
+    mirror = next(i for i, ab in enumerate(game.pack.abilities) if ab.kind == AB_MIRROR)
     out = []
     for seed in seeds:
         options: dict[str, Any] = {"max_rounds": 10, "abilities": bool(seed % 2)}

@@ -40,7 +40,7 @@ def _plain_observation(state: State, seat: int) -> State:
 
 def _plain_sample_state(obs: State, rng: random.Random) -> State:
     """The plain determinization: ``random.shuffle`` of each unseen set, in the same order."""
-    c = GAME.content
+    c = GAME.pack
     pool = list(c.gadget_deck)
     for g in (*obs.gdisc, *(x for p in obs.players for x in p.hand if x >= 0)):
         pool.remove(g)

@@ -41,7 +41,7 @@ def _engine_run(
     s = s._replace(quests=((0, 1), (6, 7), (12, 13)), c1deck=(card, *(i for i in range(14) if i != card)))
     s = put(s, 0, hand=hand, favor=favor, blessings=blessings)
     s = do(s, "token drone quest1:hack")
-    need = GAME.content.challenges1[card]
+    need = GAME.pack.challenges1[card]
     dice = R.dice_count(s, 0, 1, 0)
     while s.ctx is not None:
         if GAME.current_player(s) == CHANCE:
@@ -74,7 +74,7 @@ def _engine_run(
 )
 def test_enumeration_matches_monte_carlo_on_the_engine(hand, card, favor, blessings) -> None:
     """rule: tiberpunk/gadget-cards — exact odds vs the engine played with the solver's gadget policy."""
-    need = GAME.content.challenges1[card]
+    need = GAME.pack.challenges1[card]
     per_roll = 3 if favor == 3 else 1
     per_die = 2 if favor == 3 and blessings & 8 else 1
     exact = quest_odds(2, need, hand, rolls=2, per_roll=per_roll, dice_per_gadget=per_die)

@@ -1,0 +1,183 @@
+"""Search speed: simulations per CPU second on Tiberpunk and Tiberius, against a fixed baseline.
+
+For each workload (a game, a position, an engine) the search runs a fixed number of simulations
+from a fresh tree; its simulations per CPU second of this process are divided by the baseline
+measured in the same run, interleaved with it: random-playout steps per CPU second of the tests'
+fixture game ``tests.fixtures.pig.PigGame`` (game code only, no search, so a change to the search
+does not move its own yardstick). Each rate is the best of ``ROUNDS`` interleaved rounds (the run
+the other jobs of a shared machine disturbed least). The script prints
+the ratio measured now, the ratio stored below (today's), and now / stored: the search must stay
+within 10% of today's speed (issue 17), i.e. now / stored >= 0.90.
+
+``python -m bench.search_speed --against REV`` also loads ``search/`` as it is at git revision REV
+(a copy under a private package name) and runs both searches on the same positions, round by
+round, printing new / old: a head-to-head comparison that a loaded machine disturbs less than
+ratios to a stored number.
+
+Today's ratios (``STORED``): measured on 2026-11-25 on the search before the shared tree steps of
+``search/tree.py`` (commit 155fdd9), on this 2-core machine shared with other jobs, with this
+script's default settings (``ROUNDS`` = 9, ``SIMULATIONS`` per workload); the Pig baseline ran at
+about 150,000 steps per CPU second. Tiberius could not be measured that day (its package was being
+rebuilt and did not import); its workloads print "n/a" until a ratio is stored.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from games.core import CHANCE, TERMINAL, Game, GameConfig, get_game
+
+ROUNDS = 9
+SIMULATIONS = {"ismcts": 600, "ismcts-pooled": 600, "mcts": 1200}
+BASELINE_S = 0.4
+
+STORED: dict[str, float] = {}
+"""Today's ratio (simulations per CPU second / Pig steps per CPU second) per workload."""
+
+
+def pig_steps_per_s(budget_s: float = BASELINE_S) -> float:
+    """Random-playout steps per CPU second of the Pig fixture (``apply_trusted``; the baseline)."""
+    from tests.fixtures.pig import PigGame
+
+    game = PigGame()
+    config = GameConfig(players=2)
+    steps = seed = 0
+    cpu = time.process_time()
+    end = cpu + budget_s
+    while time.process_time() < end:
+        state = game.new_state(config, seed)
+        rng = random.Random(seed)
+        seed += 1
+        while True:
+            player = game.current_player(state)
+            if player == TERMINAL:
+                break
+            if player == CHANCE:
+                action = game.sample_chance(state, rng)
+            else:
+                action = rng.choice(game.legal_actions(state))
+            state = game.apply_trusted(state, action)
+            steps += 1
+    return steps / (time.process_time() - cpu)
+
+
+def position(game: Game[Any, Any], seed: int, moves: int) -> Any:
+    """A position ``moves`` random actions into a seeded 2-seat game, with a seat to move."""
+    rng = random.Random(seed)
+    state = game.new_state(GameConfig(players=2), seed)
+    for _ in range(moves):
+        if game.current_player(state) == TERMINAL:
+            break
+        player = game.current_player(state)
+        action = game.sample_chance(state, rng) if player == CHANCE else rng.choice(game.legal_actions(state))
+        state = game.apply(state, action)
+    while game.current_player(state) == CHANCE:
+        state = game.apply(state, game.sample_chance(state, rng))
+    assert game.current_player(state) >= 0, "the position must have a seat to move"
+    return state
+
+
+def workloads() -> dict[str, tuple[Game[Any, Any], Any, str]]:
+    """Name -> (game, position, engine kind); a game that does not import is left out."""
+    out: dict[str, tuple[Game[Any, Any], Any, str]] = {}
+    for name, moves in (("tiberpunk", 0), ("tiberpunk", 40), ("tiberius", 0), ("tiberius", 25)):
+        try:
+            game = get_game(name)
+            state = position(game, 7, moves)
+        except Exception as exc:  # a game being rebuilt must not stop the bench
+            print(f"{name}: not measured ({type(exc).__name__}: {exc})")
+            continue
+        for kind in SIMULATIONS:
+            out[f"{name}@{moves} {kind}"] = (game, state, kind)
+    return out
+
+
+def sims_per_s(package: Any, game: Game[Any, Any], state: Any, kind: str) -> float:
+    """Simulations per CPU second of one search of ``kind`` from a fresh tree."""
+    options = package.SearchOptions(determinizations=8 if kind == "ismcts-pooled" else None)
+    engine_type = package.MCTS if kind == "mcts" else package.ISMCTS
+    engine = engine_type(game, options=options)
+    limit = package.SearchLimit(simulations=SIMULATIONS[kind])
+    cpu = time.process_time()
+    analysis = engine.search(state, limit=limit, seed=1)
+    return float(analysis.simulations) / (time.process_time() - cpu)
+
+
+def load_search_at(rev: str, repo: Path | None = None) -> Any:
+    """``search/`` at git revision ``rev`` of ``repo`` (default: this checkout), importable as a
+    private package (its imports of ``search.`` rewritten)."""
+    root = repo or Path(__file__).resolve().parent.parent
+    tmp = Path(tempfile.mkdtemp(prefix="search_at_"))
+    name = "search_at_" + re.sub(r"\W", "_", rev)
+    pkg = tmp / name
+    pkg.mkdir()
+    command = ["git", "ls-tree", "--name-only", rev, "search/"]
+    listing = subprocess.run(command, cwd=root, check=True, capture_output=True, text=True)
+    for path in listing.stdout.split():
+        if not path.endswith(".py"):
+            continue
+        text = subprocess.run(
+            ["git", "show", f"{rev}:{path}"], cwd=root, check=True, capture_output=True, text=True
+        ).stdout
+        text = re.sub(r"\bsearch\.", f"{name}.", text)
+        (pkg / Path(path).name).write_text(text)
+    sys.path.insert(0, str(tmp))
+    try:
+        return importlib.import_module(name)
+    finally:
+        sys.path.remove(str(tmp))
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def measure(runners: dict[str, Callable[[], float]], rounds: int) -> tuple[float, dict[str, float]]:
+    """The best baseline rate and each runner's best rate over ``rounds`` interleaved rounds (the
+    best of several runs is the one the other jobs of a shared machine disturbed least)."""
+    base = 0.0
+    best = dict.fromkeys(runners, 0.0)
+    for _ in range(rounds):
+        base = max(base, pig_steps_per_s())
+        for key, run in runners.items():
+            best[key] = max(best[key], run())
+    return base, best
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--against", help="a git revision whose search/ runs head to head")
+    parser.add_argument("--repo", type=Path, help="the git checkout to read REV from (default: this one)")
+    parser.add_argument("--rounds", type=int, default=ROUNDS)
+    args = parser.parse_args(argv)
+    import search
+
+    old = load_search_at(args.against, args.repo) if args.against else None
+    print(f"baseline: Pig fixture random playouts, {pig_steps_per_s(1.0):,.0f} steps per CPU second")
+    for name, (game, state, kind) in workloads().items():
+        sims_per_s(search, game, state, kind)  # warm the caches of the game and of the search
+        runners: dict[str, Callable[[], float]] = {"new": partial(sims_per_s, search, game, state, kind)}
+        if old is not None:
+            runners["old"] = partial(sims_per_s, old, game, state, kind)
+        base, best = measure(runners, args.rounds)
+        now = best["new"] / base
+        stored = STORED.get(name)
+        line = f"{name:28} ratio {now:.5f}"
+        line += f"  stored {stored:.5f}  now/stored {now / stored:.3f}" if stored else "  stored n/a"
+        if old is not None:
+            line += f"  new/old {best['new'] / best['old']:.3f}"
+        print(line, flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,340 @@
+"""The Activation phase: 3 Actions per Organization, Agents moving, then the Auxiliary Actions.
+
+rule: cyberverse/activation-phase - each Organization must perform 3 Actions; Agents move in the
+order of their Initiative (all Organizations' Agents interleaved, lowest first); moving is not
+mandatory; an Agent in its HQ may be placed directly on the district board of its choice. Then,
+starting with the Organization with the most Actions left (ties: the richest), the Auxiliary
+Actions: recruit an Agent (at most 3, choosing the face; it starts with no XP or Supply tokens and
+cannot be activated this turn), place a Staff token on an Event card, place an Ambush token on a
+district (one per district), rescue an Agent (200 D plus 100 D per Status token, back to its HQ,
+healed by 1, no salary this turn), draw or replace a Story card.
+rule: cyberverse/moving-agents - the New Eden board gives the Movement points between districts;
+an Agent enters a district on its Entry zone and spends its remaining points to move to adjacent
+zones; to leave a district it must stand on the Entry zone (also the Exit zone).
+rule: cyberverse/new-eden-board - walls are not adjacency.
+rule: cyberverse/tactical-positions - occupying a tactical position costs 1 Movement point.
+rule: cyberverse/status-tokens - Bleeding: 1 Health point lost at the start of each Activation
+phase; Suppression: Movement -1; Wound: cannot move to another district.
+
+Readings (docs/cyberverse.md): moving one Agent (any number of its steps) is one Action; an Agent
+placed from its HQ stands on the Entry zone with all its Movement points; within one activation an
+Agent does not go back to a district it stood in (a vehicle making district moves free would
+otherwise allow endless loops); with ``forced_actions`` an Organization passes only when no
+Auxiliary Action is possible.
+"""
+
+from __future__ import annotations
+
+from games.cyberverse import flow, stories
+from games.cyberverse.agents import (
+    free_travel,
+    heal,
+    heals_each_turn,
+    lose_health,
+    movement_points,
+    travel_discount,
+)
+from games.cyberverse.board import BOARD_LIMIT, ZONE_LIMIT, board_of, occupancy
+from games.cyberverse.content import Content
+from games.cyberverse.events import TOLL, has_effect, staff_left
+from games.cyberverse.investigation import gain_influence
+from games.cyberverse.state import (
+    BLEEDING,
+    C_AGENT_ROW,
+    D_AUX,
+    D_MOVE,
+    WOUND,
+    Action,
+    Agent,
+    State,
+    Work,
+    act,
+    make_agent,
+    remove_one,
+)
+
+__all__ = [
+    "ACTIONS",
+    "AMBUSH_TOKENS",
+    "MAX_AGENTS",
+    "RESCUE_COST",
+    "add_agent",
+    "ambush_left",
+    "aux",
+    "begin",
+    "begin_aux",
+    "legal_aux",
+    "legal_move",
+    "move",
+    "new_agent",
+    "on_agent_row",
+    "refill_agents",
+    "rescue_cost",
+    "resume_aux",
+    "travel_cost",
+]
+
+ACTIONS = 3
+"""rule: cyberverse/activation-phase - each Organization must perform 3 Actions."""
+MAX_AGENTS = 3
+"""rule: cyberverse/agent-sheets - a team of at most 3 Agents."""
+AMBUSH_TOKENS = 3
+"""rule: cyberverse/components - 12 Ambush tokens, 3 per Organization."""
+RESCUE_COST = 200
+"""rule: cyberverse/activation-phase - rescuing an Agent costs 200 D ..."""
+RESCUE_PER_STATUS = 100
+"""... plus 100 D per Status token."""
+AGENT_ROW = 3
+"""rule: cyberverse/building-new-eden - 3 Agent sheets in the row."""
+
+
+def begin(w: Work, c: Content) -> None:
+    """rule: cyberverse/activation-phase - 3 Actions each; Bleeding; Agents by Initiative."""
+    for seat in range(w.players):
+        w.set_org(seat, actions=ACTIONS)
+    for a in w.agents:  # rule: cyberverse/status-tokens - Bleeding at the start of the phase
+        if a.status & BLEEDING:
+            lose_health(w, c, a.sheet, 1)
+    for a in w.agents:  # authored: the skill "medic" and medkit gear heal after Bleeding
+        n = heals_each_turn(c, a)
+        if n:
+            health, status = heal(c, a, n)
+            w.set_agent(a.sheet, health=health, status=status)
+    queue = tuple(a.sheet for a in w.agents if not a.recruited and not a.trained)
+    w.set_ctx(queue=queue, agent=-1)
+    _next_agent(w, c)
+
+
+def _next_agent(w: Work, c: Content) -> None:
+    queue = w.ctx.queue
+    while queue:
+        sheet = queue[0]
+        queue = queue[1:]
+        if w.agent_at(sheet) < 0:
+            continue
+        agent = w.agent(sheet)
+        if w.orgs[agent.org].actions <= 0:
+            continue
+        visited = 1 << agent.district if agent.district >= 0 else 0
+        w.set_ctx(queue=queue, agent=sheet, mp=movement_points(c, agent), visited=visited, started=False)
+        flow.decide(w, D_MOVE, agent.org)
+        return
+    w.set_ctx(queue=(), agent=-1, mp=0, visited=0, started=False)
+    flow.finish(w, c)
+
+
+def travel_cost(state: State | Work, c: Content, agent: Agent, src: int, dst: int) -> int:
+    """Movement points to go from district ``src`` to ``dst`` (rule: cyberverse/moving-agents): the
+    New Eden board's cost (none with a vehicle that makes district moves free, 1 less with the skill
+    ``fast_travel``), plus 1 per ``toll`` Event card on ``dst`` (authored)."""
+    cost = 0 if free_travel(c, agent) else max(0, c.travel[src][dst] - travel_discount(c, agent))
+    return cost + has_effect(state, c, agent.org, TOLL, dst)
+
+
+def _room(state: State | Work, c: Content, d: int, zone: int) -> bool:
+    """A miniature may enter ``zone`` of district ``d`` from outside the board."""
+    zones, total, _, _ = occupancy(state, c, d)
+    return total < BOARD_LIMIT and zones[zone] < ZONE_LIMIT
+
+
+def legal_move(s: State | Work, c: Content) -> list[Action]:
+    """The moving Agent's next step, or stop (rule: cyberverse/moving-agents)."""
+    ctx = s.ctx
+    agent = next(a for a in s.agents if a.sheet == ctx.agent)
+    out = [act("stop" if ctx.started else "stay")]
+    d = agent.district
+    if d < 0:
+        if not ctx.started:
+            out.extend(act("enter", x) for x in range(5) if _room(s, c, x, board_of(s, c, x).entry))
+        return out
+    board = board_of(s, c, d)
+    zones, _, _, spots = occupancy(s, c, d)
+    if agent.zone == board.entry and not agent.status & WOUND:
+        for x in range(5):
+            cheap = x != d and not ctx.visited >> x & 1 and travel_cost(s, c, agent, d, x) <= ctx.mp
+            if cheap and _room(s, c, x, board_of(s, c, x).entry):
+                out.append(act("go", x))
+    if ctx.mp >= 1:
+        out.extend(act("step", z) for z in board.adjacent[agent.zone] if zones[z] < ZONE_LIMIT)
+        p = board.position_at[agent.zone]
+        if p >= 0 and agent.spot != p and spots[p] < 0:
+            out.append(act("spot", p))
+    return out
+
+
+def move(w: Work, c: Content, a: Action) -> None:
+    """Apply a movement step of the moving Agent."""
+    ctx = w.ctx
+    kind = a.kind
+    if kind in ("stay", "stop"):
+        _next_agent(w, c)
+        return
+    sheet = ctx.agent
+    agent = w.agent(sheet)
+    if not ctx.started:  # the first step spends the Organization's Action
+        org = w.orgs[agent.org]
+        w.set_org(agent.org, actions=org.actions - 1)
+    mp = ctx.mp
+    visited = ctx.visited
+    if kind in ("enter", "go"):
+        if kind == "go":
+            mp -= travel_cost(w, c, agent, agent.district, a.a)
+        visited |= 1 << a.a
+        w.set_agent(sheet, district=a.a, zone=board_of(w, c, a.a).entry, spot=-1)
+    elif kind == "step":
+        mp -= 1
+        w.set_agent(sheet, zone=a.a, spot=-1)
+    elif kind == "spot":
+        mp -= 1
+        w.set_agent(sheet, spot=a.a)
+    w.set_ctx(mp=mp, visited=visited, started=True)
+    if len(legal_move(w, c)) == 1:  # only "stop" is left
+        _next_agent(w, c)
+
+
+# ------------------------------------------------------------------ auxiliary actions
+def begin_aux(w: Work, c: Content) -> None:
+    """rule: cyberverse/activation-phase - then the Auxiliary Actions."""
+    resume_aux(w, c)
+
+
+def resume_aux(w: Work, c: Content) -> None:
+    """The Organization with the most Actions left decides (ties: the richest, then the order of
+    play); the phase ends when no Action is left."""
+    best = -1
+    key = (0, 0, 0)
+    for rank, seat in enumerate(w.order):
+        org = w.orgs[seat]
+        k = (org.actions, org.money, -rank)
+        if org.actions > 0 and (best < 0 or k > key):
+            best, key = seat, k
+    if best < 0:
+        flow.finish(w, c)
+        return
+    flow.decide(w, D_AUX, best)
+
+
+def ambush_left(state: State | Work, seat: int) -> int:
+    """Ambush tokens an Organization still has in hand."""
+    return AMBUSH_TOKENS - sum(1 for o in state.city.ambush if o == seat)
+
+
+def rescue_cost(agent: Agent) -> int:
+    """rule: cyberverse/activation-phase - 200 D plus 100 D per Status token."""
+    return RESCUE_COST + RESCUE_PER_STATUS * bin(agent.status).count("1")
+
+
+def legal_aux(s: State, c: Content) -> list[Action]:
+    """The Auxiliary Actions of the Organization to decide."""
+    seat = s.actor
+    org = s.orgs[seat]
+    out: list[Action] = []
+    team = [a for a in s.agents if a.org == seat]
+    if len(team) < MAX_AGENTS and org.money >= s.options.hire_cost:
+        out.extend(act("recruit", sheet, side) for sheet in s.market.agent_row for side in (0, 1))
+    if staff_left(s, seat) > 0:
+        city = s.city
+        out.extend(
+            act("staff", slot)
+            for slot, card in enumerate(city.news)
+            if card >= 0 and not city.staff[slot] >> seat & 1
+        )
+    if ambush_left(s, seat) > 0:
+        out.extend(act("ambush", d) for d in range(5) if s.city.ambush[d] < 0)
+    out.extend(act("rescue", a.sheet) for a in team if a.district >= 0 and rescue_cost(a) <= org.money)
+    if stories.can_draw(s, seat):
+        out.append(act("story", 0))
+    if stories.can_replace(s, c, seat):
+        out.append(act("story", 1))
+    if not out or not s.options.forced_actions:
+        out.append(act("pass"))
+    return out
+
+
+def new_agent(c: Content, sheet: int, side: int, seat: int, *, recruited: bool) -> Agent:
+    """A freshly recruited Agent in its HQ: full Health, no XP, no Supply tokens."""
+    return make_agent(
+        sheet, side, seat, c.faces[2 * sheet + side].health, 0, (), (), 0, -1, -1, -1, recruited, False, False
+    )
+
+
+def add_agent(w: Work, c: Content, agent: Agent) -> None:
+    """Put a new Agent among the recruited ones (kept in Initiative order)."""
+    ini = c.faces[2 * agent.sheet + agent.side].initiative
+    agents = list(w.agents)
+    i = 0
+    while i < len(agents) and c.faces[2 * agents[i].sheet + agents[i].side].initiative < ini:
+        i += 1
+    agents.insert(i, agent)
+    w.agents = tuple(agents)
+
+
+def aux(w: Work, c: Content, a: Action) -> None:
+    """Apply an Auxiliary Action (one Action spent)."""
+    seat = w.actor
+    org = w.orgs[seat]
+    w.set_org(seat, actions=org.actions - 1)
+    kind = a.kind
+    if kind == "recruit":
+        w.set_market(agent_row=tuple(x for x in w.market.agent_row if x != a.a))
+        w.set_org(seat, money=w.orgs[seat].money - w.options.hire_cost)
+        add_agent(w, c, new_agent(c, a.a, a.b, seat, recruited=True))
+        if refill_agents(w):
+            return
+    elif kind == "staff":
+        _staff(w, c, seat, a.a)
+    elif kind == "ambush":
+        tokens = list(w.city.ambush)
+        tokens[a.a] = seat
+        w.set_city(ambush=tuple(tokens))
+    elif kind == "rescue":
+        agent = w.agent(a.a)
+        w.set_org(seat, money=w.orgs[seat].money - rescue_cost(agent))
+        if w.options.rescue_clears:
+            agent = w.set_agent(a.a, status=0)
+        health, status = heal(c, agent, 1)
+        w.set_agent(a.a, health=health, status=status, district=-1, zone=-1, spot=-1, rescued=True)
+    elif kind == "story":
+        stories.start_draw(w, c, seat, replace=a.a == 1)
+        return
+    resume_aux(w, c)
+
+
+def _staff(w: Work, c: Content, seat: int, slot: int) -> None:
+    """rule: cyberverse/event-phase - a Staff token on an Event card earns its reward and protects
+    the Organization from its negative effect."""
+    staff = list(w.city.staff)
+    staff[slot] |= 1 << seat
+    w.set_city(staff=tuple(staff))
+    ev = c.events[w.city.news[slot]]
+    if ev.reward == 0:
+        w.set_org(seat, money=w.orgs[seat].money + ev.reward_value)
+    elif ev.reward == 1:
+        for agent in w.agents:
+            if agent.org == seat:
+                health, status = heal(c, agent, 1)
+                w.set_agent(agent.sheet, health=health, status=status)
+    else:
+        gain_influence(w, c, seat, ev.reward_district)
+
+
+def refill_agents(w: Work) -> bool:
+    """Fill the row of Agent sheets back to 3 (True: a chance draw is pending)."""
+    if len(w.market.agent_row) >= AGENT_ROW:
+        return False
+    if w.market.agent_pool:
+        flow.chance(w, C_AGENT_ROW)
+        return True
+    if w.market.agent_under:
+        w.set_market(
+            agent_row=(*w.market.agent_row, w.market.agent_under[0]), agent_under=w.market.agent_under[1:]
+        )
+    return False
+
+
+def on_agent_row(w: Work, c: Content, sheet: int) -> None:
+    """An Agent sheet drawn into the row."""
+    w.set_market(agent_pool=remove_one(w.market.agent_pool, sheet), agent_row=(*w.market.agent_row, sheet))
+    if refill_agents(w):
+        return
+    flow.RESUME[w.phase](w, c)

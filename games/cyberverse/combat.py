@@ -1,0 +1,745 @@
+"""Combat on a district board: the Brawl card, Combat tokens, activation, attacks and damage.
+
+rule: cyberverse/combat - a Brawl card is drawn and its Henchmen placed zone 1, zone 2, ...
+(board limits in ``board.py``); green: the Henchmen neither attack nor can be attacked; red: they
+attack the Organization with the most Resources and play last. Each Organization draws 2 Combat
+tokens per Agent on the board and keeps 1; Henchmen receive 1. Agents act in Initiative order
+(lowest first): they move, then attack; then Henchmen. Afterwards every miniature but the Agents
+and every Combat token leaves the board, and the Combat Missions of the district are validated.
+rule: cyberverse/combat-tokens - Attack = Combat + token bonus (+ Weapon bonus); Defense = token
+Defense (+ Equipment) for Agents, Defense feature + token Defense for Henchmen.
+rule: cyberverse/damage-table - the difference Attack - Defense read on the Damage table.
+rule: cyberverse/status-tokens - Status tokens (never two of a type; none on Henchmen) and the
+attack and defense effects of Combat tokens.
+rule: cyberverse/tactical-positions - advantageous +2 Attack, covered +2 Defense.
+rule: cyberverse/henchmen - Henchman cards: Defense, Attack, Movement, Health, attack type.
+rule: cyberverse/supply-weapons - close combat (own zone) or ranged (own or adjacent zone), EXPERT,
+grill, fragile, extra Combat Action, +1 against a target in another zone.
+
+Simplified in this version (docs/cyberverse.md, "Simplified"): Support cards are not offered
+before a Combat (no Teammates); the Combat token effects Multiple shot, Adrenalin (attack and
+defense) and Projection, and the Weapon effect "aim at up to two targets", have no effect; each
+character attacks at most once (twice with an "extra" Weapon); Henchmen move and attack by the
+printed targeting rule without a player's choice.
+
+Readings: a Combat is engaged on a board when the Brawl card is red and Henchmen stand there, or
+when Agents of two Organizations stand there; otherwise the Henchmen leave the board at once. A
+grilled Cyber-Implant is the target's first intact one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from games.cyberverse import flow
+from games.cyberverse.agents import (
+    attack_bonus,
+    defense_bonus,
+    feature,
+    heal,
+    lose_health,
+    movement_points,
+    usable_weapons,
+)
+from games.cyberverse.board import ZONE_LIMIT, board_of, henchman_zone
+from games.cyberverse.content import COMBAT, IMPLANT, TOKEN_EFFECTS, WEAPON_EFFECTS, Board, Content
+from games.cyberverse.state import (
+    AGENT,
+    BLEEDING,
+    C_BRAWL,
+    C_FIGHTER_TOKEN,
+    C_TOKEN,
+    D_ATTACK,
+    D_FIGHT_MOVE,
+    D_KEEP_TOKEN,
+    HENCHMAN,
+    SUPPRESSION,
+    WOUND,
+    Action,
+    Fight,
+    Fighter,
+    State,
+    Work,
+    act,
+    insert_sorted,
+    make_fighter,
+    remove_one,
+)
+
+__all__ = [
+    "ADVANTAGE",
+    "COVER",
+    "Blow",
+    "attack",
+    "damage",
+    "legal",
+    "on_brawl",
+    "on_fighter_token",
+    "on_token",
+    "start",
+]
+
+ADVANTAGE = 2
+"""rule: cyberverse/tactical-positions - the Advantageous position adds 2 to Attack."""
+COVER = 2
+"""rule: cyberverse/tactical-positions - the Covered position adds 2 to Defense."""
+FRENZY_BONUS = 5
+"""rule: cyberverse/status-tokens - Frenzy: +5 Combat bonus on Attack, 1 Health point lost."""
+PIERCER_BONUS = 3
+"""rule: cyberverse/status-tokens - Armor piercer: +3 with a ranged Weapon."""
+SHIELD_BONUS = 3
+"""rule: cyberverse/status-tokens - Energy shield: +3 Defense, then the token is discarded."""
+REACH_BONUS = 1
+"""rule: cyberverse/supply-weapons - +1 Combat bonus against a target in another zone."""
+
+(
+    GRAPPLE,
+    FRENZY,
+    DISARM,
+    ARMOR_PIERCER,
+    POISONED_BLADE,
+    MULTIPLE_SHOT,
+    ADRENALIN_ATTACK,
+    PROJECTION,
+    ENERGY_SHIELD,
+    ANTI_VIRUS,
+    BANDAGE,
+    MEDKIT,
+    SMOKE_BOMB,
+    ADRENALIN_DEFENSE,
+    STEALTH,
+) = range(len(TOKEN_EFFECTS))
+W_GRILL, W_FRAGILE, W_TWIN, W_EXTRA, W_REACH = (1 << i for i in range(len(WEAPON_EFFECTS)))
+
+
+def damage(diff: int) -> tuple[int, int]:
+    """rule: cyberverse/damage-table - (Health points lost, Status token bit) for Attack - Defense.
+
+    0 or lower: nothing; +1 to +2: Suppression; +3 to +4: -1 Health and Wound; +5 to +7: -1 Health
+    and Bleeding; +8 and up: -2 Health and Bleeding.
+    """
+    if diff <= 0:
+        return 0, 0
+    if diff <= 2:
+        return 0, SUPPRESSION
+    if diff <= 4:
+        return 1, WOUND
+    if diff <= 7:
+        return 1, BLEEDING
+    return 2, BLEEDING
+
+
+@dataclass(frozen=True, slots=True)
+class Blow:
+    """The numbers of one attack (for the engine, the solver and explanations).
+
+    Attributes:
+        attack: the Attack value.
+        defense: the Defense value.
+        health: Health points the target loses.
+        status: the Status token bit it receives (0 none; never for Henchmen).
+        cancelled: a Smoke bomb cancelled the attack.
+        frenzy: the attacker loses 1 Health point (Frenzy).
+    """
+
+    attack: int
+    defense: int
+    health: int
+    status: int
+    cancelled: bool
+    frenzy: bool
+
+
+def _token_effect(c: Content, token: int) -> int:
+    return c.combat_tokens[token].effect if token >= 0 else -1
+
+
+def _spot_kind(board: Board, spot: int) -> int:
+    return board.positions[spot][1] if spot >= 0 else -1
+
+
+def attack(
+    *,
+    combat: int,
+    token_attack: int,
+    weapon_bonus: int,
+    ranged_weapon: bool,
+    attacker_effect: int,
+    advantage: bool,
+    other_zone_reach: bool,
+    defense: int,
+    token_defense: int,
+    defender_effect: int,
+    cover: bool,
+    target_is_agent: bool,
+) -> Blow:
+    """One attack read on the Damage table (rule: cyberverse/combat-tokens, damage-table,
+    status-tokens, tactical-positions). Pure: the engine and the solver share it."""
+    if defender_effect == SMOKE_BOMB:
+        return Blow(0, 0, 0, 0, True, False)
+    value = combat + token_attack + weapon_bonus
+    frenzy = attacker_effect == FRENZY
+    if frenzy:
+        value += FRENZY_BONUS
+    if attacker_effect == ARMOR_PIERCER and ranged_weapon:
+        value += PIERCER_BONUS
+    if advantage:
+        value += ADVANTAGE
+    if other_zone_reach:
+        value += REACH_BONUS
+    guard = defense + token_defense + (COVER if cover else 0)
+    if defender_effect == ENERGY_SHIELD:
+        guard += SHIELD_BONUS
+    health, status = damage(value - guard)
+    if attacker_effect == POISONED_BLADE:
+        status |= BLEEDING if target_is_agent else 0
+    if not target_is_agent:
+        status = 0
+    return Blow(value, guard, health, status, False, frenzy)
+
+
+# ------------------------------------------------------------------ start of a Combat
+def start(w: Work, c: Content, d: int) -> bool:
+    """rule: cyberverse/combat - a Brawl card is drawn on a board where Agents stand. Returns True
+    when a draw or a decision is pending."""
+    if not any(a.district == d for a in w.agents):
+        _clear_henchmen(w, d)
+        return False
+    if not w.decks.brawl:
+        w.set_decks(brawl=w.decks.brawl_discard, brawl_discard=())
+    if not w.decks.brawl:  # a pack without Brawl cards: no Combat
+        _clear_henchmen(w, d)
+        return False
+    w.fight = Fight(d, -1, False, (), (), -1, 0, 0, -1, -1, 0, (), (), (), 0, 0, False, 0)
+    flow.chance(w, C_BRAWL)
+    return True
+
+
+def on_brawl(w: Work, c: Content, card: int) -> None:
+    """The Brawl card's Henchmen are placed miniature by miniature from zone 1 (rule: cyberverse/combat)."""
+    w.set_decks(
+        brawl=remove_one(w.decks.brawl, card), brawl_discard=insert_sorted(w.decks.brawl_discard, card)
+    )
+    brawl = c.brawl[card]
+    w.set_fight(brawl=card, red=brawl.red)
+    d = w.ctx.district
+    board = board_of(w, c, d)
+    zones = [0] * board.zones
+    total = 0
+    for a in w.agents:
+        if a.district == d:
+            zones[a.zone] += 1
+            total += 1
+    hench = 0
+    fighters: list[Fighter] = []
+    for card_id, zone in w.city.henchmen[d]:
+        h = c.henchmen[card_id]
+        fighters.append(
+            make_fighter(
+                HENCHMAN, h.kind, card_id, -1, zone, -1, h.health, -1, False, False, False, False, False, -1
+            )
+        )
+        zones[zone] += 1
+        total += 1
+        hench += 1
+    for k, kind in enumerate(brawl.henchmen):
+        zone = henchman_zone(board, zones, total, hench, k)
+        if zone < 0:
+            break
+        h = c.henchmen[c.henchman_type_card[kind]]
+        fighters.append(
+            make_fighter(
+                HENCHMAN, kind, -1, -1, zone, -1, h.health, -1, False, False, False, False, False, -1
+            )
+        )
+        zones[zone] += 1
+        total += 1
+        hench += 1
+    w.set_fight(fighters=tuple(fighters))
+    _engage(w, c)
+
+
+def _engage(w: Work, c: Content) -> None:
+    """Agents join the fight; the Combat is engaged or the Henchmen leave (reading, module doc)."""
+    fight = w.fight
+    assert fight is not None
+    d = fight.district
+    agents = tuple(
+        make_fighter(AGENT, a.sheet, -1, a.org, -1, -1, 0, -1, False, False, False, False, False, -1)
+        for a in w.agents
+        if a.district == d
+    )
+    orgs = {f.org for f in agents}
+    henchmen = [f for f in fight.fighters if f.kind == HENCHMAN]
+    engaged = (fight.red and bool(henchmen)) or len(orgs) > 1
+    took = 0
+    for o in orgs:
+        took |= 1 << o
+    fighters = agents + tuple(henchmen)
+    w.set_fight(fighters=fighters, engaged=engaged, took_part=took)
+    if not engaged:
+        _end(w, c)
+        return
+    queue = tuple(i for i, f in enumerate(fighters) if f.kind == AGENT)
+    if fight.red:
+        queue += tuple(i for i, f in enumerate(fighters) if f.kind == HENCHMAN)
+    w.set_fight(queue=queue)
+    _next_token(w, c)
+
+
+# ------------------------------------------------------------------ Combat tokens
+def _next_token(w: Work, c: Content) -> None:
+    fight = w.fight
+    assert fight is not None
+    while fight.queue:
+        f = fight.fighters[fight.queue[0]]
+        if f.kind == AGENT:
+            if len(fight.pair) < 2 and w.decks.tokens:
+                flow.chance(w, C_TOKEN)
+                return
+            if len(fight.pair) == 2:
+                flow.decide(w, D_KEEP_TOKEN, f.org)
+                return
+            if len(fight.pair) == 1:
+                keep(w, c, fight.pair[0])
+                return
+        elif w.decks.tokens:
+            flow.chance(w, C_FIGHTER_TOKEN)
+            return
+        fight = w.set_fight(queue=fight.queue[1:])
+    _begin_activation(w, c)
+
+
+def on_token(w: Work, c: Content, token: int) -> None:
+    """A Combat token drawn for an Agent (2 per Agent)."""
+    w.set_decks(tokens=remove_one(w.decks.tokens, token))
+    fight = w.fight
+    assert fight is not None
+    w.set_fight(pair=(*fight.pair, token))
+    _next_token(w, c)
+
+
+def keep(w: Work, c: Content, token: int) -> None:
+    """The Organization keeps ``token`` around its Agent's base; the other is set aside."""
+    fight = w.fight
+    assert fight is not None
+    i = fight.queue[0]
+    w.set_fighter(i, token=token)
+    fight = w.fight
+    assert fight is not None
+    aside = fight.aside + tuple(
+        (fight.fighters[i].org, t) for t in remove_one(tuple(sorted(fight.pair)), token)
+    )
+    w.set_fight(pair=(), aside=aside, queue=fight.queue[1:])
+    _next_token(w, c)
+
+
+def on_fighter_token(w: Work, c: Content, token: int) -> None:
+    """A Henchman receives its Combat token."""
+    w.set_decks(tokens=remove_one(w.decks.tokens, token))
+    fight = w.fight
+    assert fight is not None
+    w.set_fighter(fight.queue[0], token=token)
+    fight = w.fight
+    assert fight is not None
+    w.set_fight(queue=fight.queue[1:])
+    _next_token(w, c)
+
+
+# ------------------------------------------------------------------ activation
+def _begin_activation(w: Work, c: Content) -> None:
+    """rule: cyberverse/combat - Agents in Initiative order, then Henchmen (if the card is red)."""
+    fight = w.fight
+    assert fight is not None
+    queue = tuple(i for i, f in enumerate(fight.fighters) if f.kind == AGENT)
+    if fight.red:
+        queue += tuple(i for i, f in enumerate(fight.fighters) if f.kind == HENCHMAN)
+    w.set_fight(queue=queue)
+    _next_actor(w, c)
+
+
+def _next_actor(w: Work, c: Content) -> None:
+    fight = w.fight
+    assert fight is not None
+    while fight.queue:
+        i = fight.queue[0]
+        f = fight.fighters[i]
+        if f.gone or _effect(c, f) == STEALTH:
+            fight = w.set_fight(queue=fight.queue[1:])
+            continue
+        if f.kind == AGENT:
+            agent = w.agent(f.ref)
+            mp = 0 if f.grappled else movement_points(c, agent)
+            w.set_fight(mp=mp, attacks=1)
+            if _moves(w, c, i):
+                flow.decide(w, D_FIGHT_MOVE, f.org)
+                return
+            w.set_fight(mp=0)
+            if _targets(w, c, i):
+                flow.decide(w, D_ATTACK, f.org)
+                return
+        else:
+            _henchman_turn(w, c, i)
+        fight = w.fight
+        assert fight is not None
+        if fight is None:
+            return
+        fight = w.set_fight(queue=fight.queue[1:])
+    _end(w, c)
+
+
+def _effect(c: Content, f: Fighter) -> int:
+    return _token_effect(c, f.token)
+
+
+def _where(w: Work | State, f: Fighter) -> tuple[int, int]:
+    """(zone, tactical position) of a fighter."""
+    if f.kind == AGENT:
+        for a in w.agents:
+            if a.sheet == f.ref:
+                return a.zone, a.spot
+        return -1, -1
+    return f.zone, f.spot
+
+
+def _zone_counts(w: Work | State, c: Content) -> tuple[list[int], list[int]]:
+    fight = w.fight
+    assert fight is not None
+    board = board_of(w, c, fight.district)
+    zones = [0] * board.zones
+    spots = [0] * len(board.positions)
+    for f in fight.fighters:
+        if f.gone:
+            continue
+        z, s = _where(w, f)
+        if z >= 0:
+            zones[z] += 1
+        if s >= 0:
+            spots[s] = 1
+    return zones, spots
+
+
+def _moves(s: Work | State, c: Content, i: int) -> list[Action]:
+    fight = s.fight
+    assert fight is not None
+    if fight.mp <= 0:
+        return []
+    f = fight.fighters[i]
+    zone, spot = _where(s, f)
+    board = board_of(s, c, fight.district)
+    zones, spots = _zone_counts(s, c)
+    out = [act("step", z) for z in board.adjacent[zone] if zones[z] < ZONE_LIMIT]
+    p = board.position_at[zone]
+    if p >= 0 and spot != p and not spots[p]:
+        out.append(act("spot", p))
+    return out
+
+
+def _enemy(s: Work | State, c: Content, f: Fighter, g: Fighter) -> bool:
+    fight = s.fight
+    assert fight is not None
+    if g.gone or _effect(c, g) == STEALTH:
+        return False
+    if g.kind == HENCHMAN:
+        return f.kind == AGENT and fight.red
+    if f.kind == HENCHMAN:
+        return True
+    return g.org != f.org
+
+
+def _in_range(s: Work | State, c: Content, f: Fighter, g: Fighter, ranged: bool) -> bool:
+    fight = s.fight
+    assert fight is not None
+    za, _ = _where(s, f)
+    zb, _ = _where(s, g)
+    if za < 0 or zb < 0:
+        return False
+    if za == zb:
+        return True
+    return ranged and zb in board_of(s, c, fight.district).adjacent[za]
+
+
+def _weapons(s: Work | State, c: Content, f: Fighter) -> list[int]:
+    if f.disarmed:
+        return []
+    return usable_weapons(c, next(a for a in s.agents if a.sheet == f.ref))
+
+
+def _targets(s: Work | State, c: Content, i: int) -> list[Action]:
+    fight = s.fight
+    assert fight is not None
+    if fight.attacks <= 0:
+        return []
+    f = fight.fighters[i]
+    out = []
+    weapons = _weapons(s, c, f)
+    for j, g in enumerate(fight.fighters):
+        if j == i or not _enemy(s, c, f, g):
+            continue
+        if _in_range(s, c, f, g, False):
+            out.append(act("attack", j, -1))
+        for t in weapons:
+            if _in_range(s, c, f, g, c.tokens[t].ranged):
+                out.append(act("attack", j, t))
+    return out
+
+
+def legal(s: State, c: Content) -> list[Action]:
+    """The acting Agent's choices: keep a Combat token, move, or attack (or hold)."""
+    fight = s.fight
+    assert fight is not None
+    if s.step == D_KEEP_TOKEN:
+        return [act("keep", t) for t in sorted(set(fight.pair))]
+    i = fight.queue[0]
+    if s.step == D_FIGHT_MOVE:
+        return [act("hold"), *_moves(s, c, i)]
+    return [act("hold"), *_targets(s, c, i)]
+
+
+def perform(w: Work, c: Content, a: Action) -> None:
+    """Apply a Combat decision."""
+    if a.kind == "keep":
+        keep(w, c, a.a)
+        return
+    fight = w.fight
+    assert fight is not None
+    i = fight.queue[0]
+    f = fight.fighters[i]
+    if a.kind == "hold":
+        if w.step == D_FIGHT_MOVE:
+            w.set_fight(mp=0)
+            if _targets(w, c, i):
+                flow.decide(w, D_ATTACK, f.org)
+                return
+        _done(w, c)
+        return
+    if a.kind in ("step", "spot"):
+        if a.kind == "step":
+            w.set_agent(f.ref, zone=a.a, spot=-1)
+        else:
+            w.set_agent(f.ref, spot=a.a)
+        fight = w.set_fight(mp=fight.mp - 1)
+        if _moves(w, c, i):
+            return
+        w.set_fight(mp=0)
+        if _targets(w, c, i):
+            flow.decide(w, D_ATTACK, f.org)
+            return
+        _done(w, c)
+        return
+    # attack
+    _strike(w, c, i, a.a, a.b)
+    fight = w.fight
+    if fight is None:
+        return
+    if fight.fighters[i].gone:
+        _done(w, c)
+        return
+    fight = w.set_fight(attacks=fight.attacks - 1)
+    if _targets(w, c, i):
+        flow.decide(w, D_ATTACK, f.org)
+        return
+    _done(w, c)
+
+
+def _done(w: Work, c: Content) -> None:
+    fight = w.fight
+    assert fight is not None
+    i = fight.queue[0]
+    w.set_fighter(i, done=True)
+    fight = w.fight
+    assert fight is not None
+    w.set_fight(queue=fight.queue[1:], mp=-1, attacks=0)
+    _next_actor(w, c)
+
+
+def _reveal(w: Work, c: Content, j: int) -> None:
+    """A Combat token is revealed when its miniature attacks or is attacked: Bandage and Medkit heal."""
+    fight = w.fight
+    assert fight is not None
+    g = fight.fighters[j]
+    if g.shown or g.token < 0:
+        return
+    w.set_fighter(j, shown=True)
+    eff = _effect(c, g)
+    points = 1 if eff == BANDAGE else 2 if eff == MEDKIT else 0
+    if not points:
+        return
+    if g.kind == AGENT:
+        agent = w.agent(g.ref)
+        health, status = heal(c, agent, points)
+        w.set_agent(g.ref, health=health, status=status)
+    else:
+        top = c.henchmen[c.henchman_type_card[g.ref]].health if g.card < 0 else c.henchmen[g.card].health
+        w.set_fighter(j, health=min(top, g.health + points))
+
+
+def _strike(w: Work, c: Content, i: int, j: int, weapon: int) -> None:
+    """Fighter ``i`` attacks fighter ``j`` (with Weapon token ``weapon`` or -1)."""
+    _reveal(w, c, i)
+    _reveal(w, c, j)
+    fight = w.fight
+    assert fight is not None
+    f, g = fight.fighters[i], fight.fighters[j]
+    board = board_of(w, c, fight.district)
+    zf, sf = _where(w, f)
+    zg, sg = _where(w, g)
+    a_eff, d_eff = _effect(c, f), _effect(c, g)
+    if f.kind == AGENT:
+        agent = w.agent(f.ref)
+        combat = feature(c, agent, COMBAT) + attack_bonus(c, agent)
+        tok = c.tokens[weapon] if weapon >= 0 else None
+        bonus = tok.bonus if tok else 0
+        ranged = bool(tok and tok.ranged)
+        effects = tok.effects if tok else 0
+    else:
+        h = c.henchmen[f.card if f.card >= 0 else c.henchman_type_card[f.ref]]
+        combat, bonus, ranged, effects = h.attack, 0, h.ranged, h.effects
+    t_attack = c.combat_tokens[f.token].attack if f.token >= 0 else 0
+    t_defense = c.combat_tokens[g.token].defense if g.token >= 0 else 0
+    if g.kind == AGENT:
+        defense = defense_bonus(c, w, w.agent(g.ref))
+    else:
+        defense = c.henchmen[g.card if g.card >= 0 else c.henchman_type_card[g.ref]].defense
+    blow = attack(
+        combat=combat,
+        token_attack=t_attack,
+        weapon_bonus=bonus,
+        ranged_weapon=ranged,
+        attacker_effect=a_eff,
+        advantage=_spot_kind(board, sf) == 0,
+        other_zone_reach=bool(effects & W_REACH) and zf != zg,
+        defense=defense,
+        token_defense=t_defense,
+        defender_effect=d_eff,
+        cover=_spot_kind(board, sg) == 1,
+        target_is_agent=g.kind == AGENT,
+    )
+    if d_eff in (ENERGY_SHIELD, SMOKE_BOMB):  # the token is discarded after use
+        w.set_fighter(j, token=-1)
+        fight = w.fight
+        assert fight is not None
+        w.set_fight(aside=(*fight.aside, (g.org, g.token)))
+    if weapon >= 0 and effects & W_EXTRA and f.kind == AGENT:
+        fight = w.fight
+        assert fight is not None
+        w.set_fight(attacks=fight.attacks + 1)
+    if not blow.cancelled:
+        _apply_blow(w, c, i, j, blow, weapon=weapon, effects=effects, a_eff=a_eff, d_eff=d_eff)
+
+
+def _apply_blow(
+    w: Work, c: Content, i: int, j: int, blow: Blow, *, weapon: int, effects: int, a_eff: int, d_eff: int
+) -> None:
+    fight = w.fight
+    assert fight is not None
+    f, g = fight.fighters[i], fight.fighters[j]
+    if weapon >= 0 and effects & W_FRAGILE and blow.health == 0 and blow.status == 0:
+        agent = w.agent(f.ref)  # rule: cyberverse/supply-weapons - a failed attack breaks the Weapon
+        w.set_agent(f.ref, broken=insert_sorted(agent.broken, weapon))
+    if a_eff == GRAPPLE:
+        w.set_fighter(j, grappled=True)
+    elif a_eff == DISARM and g.kind == AGENT:
+        w.set_fighter(j, disarmed=True)
+    if g.kind == AGENT:
+        agent = w.agent(g.ref)
+        if blow.status:
+            agent = w.set_agent(g.ref, status=agent.status | blow.status)
+        if blow.health and effects & W_GRILL and d_eff != ANTI_VIRUS:
+            implants = [t for t in agent.kit if t not in agent.broken and c.tokens[t].category == IMPLANT]
+            if implants:
+                w.set_agent(g.ref, broken=insert_sorted(agent.broken, implants[0]))
+        if blow.health:
+            lose_health(w, c, g.ref, blow.health)
+    elif blow.health:
+        health = g.health - blow.health
+        w.set_fighter(j, health=health, gone=health <= 0)
+    if blow.frenzy:
+        fight = w.fight
+        assert fight is not None
+        f = fight.fighters[i]
+        if f.kind == AGENT and w.agent_at(f.ref) >= 0:
+            lose_health(w, c, f.ref, 1)
+        elif f.kind != AGENT:
+            w.set_fighter(i, health=f.health - 1, gone=f.health <= 1)
+
+
+# ------------------------------------------------------------------ Henchmen
+def henchman_target(s: Work | State, c: Content, i: int) -> int:
+    """rule: cyberverse/combat - a Henchman attacks the Organization with the most Resources; among
+    its Agents the nearest, then the lowest Initiative (agents are kept in Initiative order)."""
+    fight = s.fight
+    assert fight is not None
+    f = fight.fighters[i]
+    board = board_of(s, c, fight.district)
+    best, key = -1, (0, 0, 0)
+    for j, g in enumerate(fight.fighters):
+        if g.kind != AGENT or not _enemy(s, c, f, g):
+            continue
+        zg, _ = _where(s, g)
+        k = (-s.orgs[g.org].money, board.distance[f.zone][zg], j)
+        if best < 0 or k < key:
+            best, key = j, k
+    return best
+
+
+def _henchman_turn(w: Work, c: Content, i: int) -> None:
+    """A Henchman moves toward its target (up to its Movement) and attacks it when in range."""
+    j = henchman_target(w, c, i)
+    if j < 0:
+        return
+    fight = w.fight
+    assert fight is not None
+    f = fight.fighters[i]
+    h = c.henchmen[f.card if f.card >= 0 else c.henchman_type_card[f.ref]]
+    board = board_of(w, c, fight.district)
+    steps = 0 if f.grappled else h.movement
+    while steps > 0 and not _in_range(w, c, fight.fighters[i], fight.fighters[j], h.ranged):
+        zf = fight.fighters[i].zone
+        zg, _ = _where(w, fight.fighters[j])
+        zones, _ = _zone_counts(w, c)
+        nxt = [
+            z
+            for z in board.adjacent[zf]
+            if board.distance[z][zg] < board.distance[zf][zg] and zones[z] < ZONE_LIMIT
+        ]
+        if not nxt:
+            break
+        w.set_fighter(i, zone=min(nxt), spot=-1)
+        fight = w.fight
+        assert fight is not None
+        steps -= 1
+    if _in_range(w, c, fight.fighters[i], fight.fighters[j], h.ranged):
+        _strike(w, c, i, j, -1)
+
+
+# ------------------------------------------------------------------ end of the Combat
+def _clear_henchmen(w: Work, d: int) -> None:
+    cards = [card for card, _ in w.city.henchmen[d]]
+    if cards:
+        w.set_decks(henchmen_discard=tuple(sorted(w.decks.henchmen_discard + tuple(cards))))
+        hs = list(w.city.henchmen)
+        hs[d] = ()
+        w.set_city(henchmen=tuple(hs))
+
+
+def _end(w: Work, c: Content) -> None:
+    """rule: cyberverse/combat - Henchmen and Combat tokens leave; Combat Missions are validated."""
+    from games.cyberverse import investigation
+
+    fight = w.fight
+    assert fight is not None
+    d = fight.district
+    tokens = [f.token for f in fight.fighters if f.token >= 0]
+    tokens += [t for _, t in fight.aside]
+    tokens += list(fight.pair)
+    if tokens:
+        w.set_decks(tokens=tuple(sorted(w.decks.tokens + tuple(tokens))))
+    _clear_henchmen(w, d)
+    engaged, took = fight.engaged, fight.took_part
+    w.fight = None
+    if engaged:
+        for seat in range(w.players):
+            if took >> seat & 1 and any(a.org == seat and a.district == d for a in w.agents):
+                investigation.validate_kind(w, c, seat, investigation.COMBAT_MISSION, d)
+    investigation.next_stage(w, c)

@@ -1,0 +1,1059 @@
+"""The CyberVerse reference content pack: the card and token data the rulebook does not print.
+
+The rulebook (``cyberverse-new-eden.md``) prints the rules, the component counts and a few names
+and numbers in its examples (Q-Bert Cav-X, Alena Sigurov's Combat 4, Initiative 5/8/22, the
+Marauder and the Killer, El Duque, the Super Vagabond at 800 D, Corpo Fashion Clothes at 500 D,
+Independence Plaza, Fargo Junction), but not the agent sheets, support cards, events, story and
+investigation cards, supply tokens, henchmen, ambush, brawl and combat-token data, nor the district
+boards' zones. The reference pack in ``games/cyberverse/content/`` authors them (every item
+``"authored": true``); a user's pack with the same files replaces it (``content_path``). Every file
+is validated on load: a bad pack raises :class:`~games.errors.ContentError` naming the file and the
+field. The component counts the rulebook prints (rule: cyberverse/components) are enforced.
+
+Effects are data from closed vocabularies (``SKILLS``, ``GEAR_KINDS``, ``SUPPORT_EFFECTS``,
+``EVENT_EFFECTS``, ``EVENT_REWARDS``, ``AMBUSH_EFFECTS``, ``WEAPON_EFFECTS``, ``TOKEN_EFFECTS``):
+the rules code implements each word once; a pack chooses which card carries which.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+from pathlib import Path
+
+from games.core.content import Node, load_json, load_manifest, resolve_pack_dir
+from games.errors import ContentError
+
+__all__ = [
+    "AMBUSH_EFFECTS",
+    "CATEGORIES",
+    "COLOURS",
+    "EVENT_EFFECTS",
+    "EVENT_REWARDS",
+    "FEATURES",
+    "GEAR_KINDS",
+    "MISSION_KINDS",
+    "POSITION_KINDS",
+    "SKILLS",
+    "STATUSES",
+    "SUPPORT_EFFECTS",
+    "TOKEN_EFFECTS",
+    "WEAPON_EFFECTS",
+    "AgentFace",
+    "AmbushCard",
+    "Board",
+    "BrawlCard",
+    "CombatToken",
+    "Content",
+    "EventCard",
+    "HenchmanCard",
+    "InvestigationCard",
+    "Mission",
+    "Organisation",
+    "StoryCard",
+    "SupplyToken",
+    "SupportCard",
+    "load_content",
+]
+
+FEATURES = ("movement", "analysis", "hacking", "reputation", "combat")
+"""rule: cyberverse/agent-sheets - the Features of an Agent sheet, in printed order."""
+MOVEMENT, ANALYSIS, HACKING, REPUTATION, COMBAT = range(5)
+CATEGORIES = ("weapon", "cyber-implant", "gear", "vehicle")
+"""rule: cyberverse/strategy-phase - the four stores."""
+WEAPON, IMPLANT, GEAR, VEHICLE = range(4)
+COLOURS = ("yellow", "blue", "red")
+"""rule: cyberverse/story-cards - the three kinds of Investigation card."""
+STATUSES = ("suppression", "wound", "bleeding")
+"""rule: cyberverse/status-tokens - the Status tokens of the Damage table."""
+POSITION_KINDS = ("advantageous", "covered", "hacking")
+"""rule: cyberverse/tactical-positions and cyberverse/hacking - tactical positions by colour."""
+WEAPON_EFFECTS = ("grill", "fragile", "twin", "extra", "reach")
+"""rule: cyberverse/supply-weapons - the five printed weapon effects (also henchmen effects)."""
+TOKEN_EFFECTS = (
+    "grapple",
+    "frenzy",
+    "disarm",
+    "armor_piercer",
+    "poisoned_blade",
+    "multiple_shot",
+    "adrenalin_attack",
+    "projection",
+    "energy_shield",
+    "anti_virus",
+    "bandage",
+    "medkit",
+    "smoke_bomb",
+    "adrenalin_defense",
+    "stealth",
+)
+"""rule: cyberverse/status-tokens - the printed attack effects, then the defense effects."""
+SKILLS = ("attack_bonus", "defense_bonus", "test_bonus", "hack_bonus", "fast_travel", "medic", "ambush_proof")
+"""Authored vocabulary of Agent skills (the rulebook prints that each Agent has a unique skill)."""
+GEAR_KINDS = ("defense", "reputation", "test_bonus", "ambush_guard", "medkit")
+"""Authored vocabulary of Gear effects (rule: cyberverse/supply-gear prints "effects")."""
+SUPPORT_EFFECTS = ("armor", "test_bonus", "discount", "hack_bonus", "ambush_guard")
+"""Authored vocabulary of Support card effects (rule: cyberverse/support-cards)."""
+EVENT_EFFECTS = ("none", "toll", "blackout", "lockdown", "scrutiny", "inflation", "strike")
+"""Authored vocabulary of Event cards' negative effects (rule: cyberverse/event-phase)."""
+EVENT_REWARDS = ("money", "heal", "influence")
+"""Authored vocabulary of Event card rewards for a Staff token (rule: cyberverse/event-phase)."""
+AMBUSH_EFFECTS = ("none", "damage", "status", "money", "grill", "break")
+"""Authored vocabulary of Ambush card effects (rule: cyberverse/ambush)."""
+MISSION_KINDS = ("test", "combat", "hack", "influence")
+"""rule: cyberverse/story-cards - yellow feature tests (and combats), blue hacking, red influence."""
+
+PRINTED_COUNTS = {
+    "agent sheets": 14,
+    "support cards": 20,
+    "event cards": 45,
+    "story cards": 40,
+    "investigation cards": 60,
+    "ambush cards": 25,
+    "weapon tokens": 25,
+    "cyber-implant tokens": 20,
+    "gear tokens": 30,
+    "vehicle tokens": 15,
+    "organisations": 4,
+    "districts": 5,
+}
+"""rule: cyberverse/components - the counts the rulebook prints (a pack must match them)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Organisation:
+    """An Organization (rule: cyberverse/setup).
+
+    Attributes:
+        id: short id (``"FSB"``).
+        name: its name.
+        colour: its colour for pictures (``"#c0392b"``).
+        starting_story: index of its starting Story card.
+        authored: whether the pack authored it.
+    """
+
+    id: str
+    name: str
+    colour: str
+    starting_story: int
+    authored: bool
+
+
+@dataclass(frozen=True, slots=True)
+class AgentFace:
+    """One side of an Agent sheet (rule: cyberverse/agent-sheets).
+
+    Attributes:
+        id: ``"AG04A"`` (sheet id and side letter).
+        sheet: index of the sheet.
+        side: 0 or 1.
+        name: the Agent's name.
+        features: Movement, Analysis, Hacking, Reputation, Combat (``FEATURES`` order).
+        initiative: the Initiative value (lower acts first).
+        salary: D paid at Payday.
+        health: Health points on the Health track at recruitment.
+        skill: index into ``SKILLS``.
+        skill_feature: the Feature of a ``test_bonus`` skill (-1 otherwise).
+        skill_text: the skill's rules text.
+        authored: whether the pack authored it.
+    """
+
+    id: str
+    sheet: int
+    side: int
+    name: str
+    features: tuple[int, int, int, int, int]
+    initiative: int
+    salary: int
+    health: int
+    skill: int
+    skill_feature: int
+    skill_text: str
+    authored: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """A District board (rule: cyberverse/new-eden-board).
+
+    Zones are 0-based here and numbered from 1 in the public form.
+
+    Attributes:
+        id: ``"A1"`` (side letter and district number).
+        district: its district (0-based).
+        coords: per zone, its (column, row) for pictures.
+        adjacent: per zone, the zones adjacent to it (walls are not adjacency).
+        walls: pairs of zones separated by a wall (for pictures).
+        entry: the Entry zone (also the Exit zone).
+        positions: the tactical positions as (zone, kind index into ``POSITION_KINDS``).
+        position_at: per zone, the index of its tactical position (-1 none).
+        hacking: the index of the Hacking position in ``positions``.
+        distance: zone-to-zone steps (the nearest-agent rule of henchmen).
+        authored: whether the pack authored it.
+    """
+
+    id: str
+    district: int
+    coords: tuple[tuple[int, int], ...]
+    adjacent: tuple[tuple[int, ...], ...]
+    walls: tuple[tuple[int, int], ...]
+    entry: int
+    positions: tuple[tuple[int, int], ...]
+    position_at: tuple[int, ...]
+    hacking: int
+    distance: tuple[tuple[int, ...], ...]
+    authored: bool
+
+    @property
+    def zones(self) -> int:
+        """Number of zones."""
+        return len(self.coords)
+
+
+@dataclass(frozen=True, slots=True)
+class SupplyToken:
+    """A Supply token (rule: cyberverse/supply-weapons, supply-cyber-implants, supply-gear, supply-vehicles).
+
+    Attributes:
+        id: ``"W03"``.
+        category: index into ``CATEGORIES``.
+        name: its name.
+        price: D (on the back).
+        expert: weapons: the EXPERT icon (on the back).
+        back: index of its back (category, price, EXPERT) in ``Content.backs``.
+        bonus: weapons: Combat bonus.
+        ranged: weapons: RANGED attack type (else CLOSE COMBAT).
+        effects: weapons: bit mask over ``WEAPON_EFFECTS``.
+        feature: implants: the Feature raised by 1; gear ``test_bonus``: the Feature tested (-1).
+        kind: gear: index into ``GEAR_KINDS`` (-1 otherwise).
+        value: gear: the amount of its effect.
+        movement: vehicles: Movement increase.
+        free_travel: vehicles: moving between districts costs no Movement points.
+        ambush_guard: gear and vehicles: protects against Ambush cards (where the card allows).
+        authored: whether the pack authored it.
+    """
+
+    id: str
+    category: int
+    name: str
+    price: int
+    expert: bool
+    back: int
+    bonus: int
+    ranged: bool
+    effects: int
+    feature: int
+    kind: int
+    value: int
+    movement: int
+    free_travel: bool
+    ambush_guard: bool
+    authored: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SupportCard:
+    """A Support card (rule: cyberverse/support-cards).
+
+    Attributes:
+        id: ``"U01"``.
+        name: the New Eden resident.
+        teammates: Henchmen it changes into Teammates before a Combat.
+        effect: index into ``SUPPORT_EFFECTS`` (applied while the card is held).
+        value: amount of the effect (D for ``discount``/``hack_bonus``, points otherwise).
+        feature: ``test_bonus``: the Feature (-1 otherwise).
+        category: ``discount``: the store (-1 otherwise).
+        authored: whether the pack authored it.
+    """
+
+    id: str
+    name: str
+    teammates: int
+    effect: int
+    value: int
+    feature: int
+    category: int
+    authored: bool
+
+
+@dataclass(frozen=True, slots=True)
+class HenchmanCard:
+    """A Henchman card (rule: cyberverse/henchmen).
+
+    Attributes:
+        id: ``"H01"``.
+        name: the denomination (type), e.g. ``"Marauder"``.
+        kind: index of the type in ``Content.henchman_types``.
+        defense: Defense feature.
+        attack: Attack (Combat) feature.
+        movement: zones it may move.
+        health: Health points.
+        ranged: RANGED attack type (else close combat).
+        effects: bit mask over ``WEAPON_EFFECTS``.
+        authored: whether the pack authored it.
+    """
+
+    id: str
+    name: str
+    kind: int
+    defense: int
+    attack: int
+    movement: int
+    health: int
+    ranged: bool
+    effects: int
+    authored: bool
+
+
+@dataclass(frozen=True, slots=True)
+class BrawlCard:
+    """A Brawl card (rule: cyberverse/combat).
+
+    Attributes:
+        id: ``"B01"``.
+        red: red (Henchmen attack) or green (they neither attack nor can be attacked).
+        henchmen: Henchman types to place, in order (indices into ``Content.henchman_types``).
+        authored: whether the pack authored it.
+    """
+
+    id: str
+    red: bool
+    henchmen: tuple[int, ...]
+    authored: bool
+
+
+@dataclass(frozen=True, slots=True)
+class CombatToken:
+    """A Combat token (rule: cyberverse/combat-tokens).
+
+    Attributes:
+        id: ``"T01"``.
+        attack: Combat bonus on Attack.
+        defense: Defense value.
+        effect: index into ``TOKEN_EFFECTS`` (-1 none).
+        authored: whether the pack authored it.
+    """
+
+    id: str
+    attack: int
+    defense: int
+    effect: int
+    authored: bool
+
+
+@dataclass(frozen=True, slots=True)
+class AmbushCard:
+    """An Ambush card (rule: cyberverse/ambush).
+
+    Attributes:
+        id: ``"X01"``.
+        name: its name.
+        effect: index into ``AMBUSH_EFFECTS``.
+        value: Health points (``damage``), D (``money``), tokens (``grill``/``break``).
+        status: ``status``: index into ``STATUSES`` (-1 otherwise).
+        vehicles_protect: whether a vehicle (or gear) with ambush protection protects its Agent.
+        authored: whether the pack authored it.
+    """
+
+    id: str
+    name: str
+    effect: int
+    value: int
+    status: int
+    vehicles_protect: bool
+    authored: bool
+
+
+@dataclass(frozen=True, slots=True)
+class EventCard:
+    """An Event card (rule: cyberverse/event-phase).
+
+    Attributes:
+        id: ``"E01"``.
+        name: its headline.
+        time: its time value: the News track slot it is placed on (1 = leaves next).
+        effect: index into ``EVENT_EFFECTS`` (the negative effect while in play).
+        district: the district of a district effect (-1 none).
+        category: the store of an ``inflation`` effect (-1 none).
+        reward: index into ``EVENT_REWARDS`` (for a Staff token).
+        reward_value: D of a ``money`` reward.
+        reward_district: the district of an ``influence`` reward (-1 none).
+        henchmen: Henchmen to place in each district when the card comes into play.
+        authored: whether the pack authored it.
+    """
+
+    id: str
+    name: str
+    time: int
+    effect: int
+    district: int
+    category: int
+    reward: int
+    reward_value: int
+    reward_district: int
+    henchmen: tuple[int, ...]
+    authored: bool
+
+
+@dataclass(frozen=True, slots=True)
+class StoryCard:
+    """A Story card (rule: cyberverse/story-cards).
+
+    Attributes:
+        id: ``"S01"``.
+        name: its title.
+        vp: Victory points once resolved.
+        requires: colours of the Investigation cards it requires (indices into ``COLOURS``).
+        organisation: the Organization whose starting card it is (-1 for the others).
+        authored: whether the pack authored it.
+    """
+
+    id: str
+    name: str
+    vp: int
+    requires: tuple[int, ...]
+    organisation: int
+    authored: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Mission:
+    """One Mission of an Investigation card (rule: cyberverse/investigation).
+
+    Attributes:
+        kind: index into ``MISSION_KINDS``.
+        district: the district designated (0-based).
+        feature: ``test``: the Feature tested (``hack``: Hacking; -1 otherwise).
+        threshold: ``test``/``hack``: the result must be above it (-1 otherwise).
+        reward: D earned (plus 1 XP token).
+    """
+
+    kind: int
+    district: int
+    feature: int
+    threshold: int
+    reward: int
+
+
+@dataclass(frozen=True, slots=True)
+class InvestigationCard:
+    """An Investigation card (rule: cyberverse/story-cards).
+
+    Attributes:
+        id: ``"Y01"``, ``"L01"`` (blue) or ``"R01"``.
+        colour: index into ``COLOURS``.
+        name: its title.
+        missions: its Missions in printed order.
+        authored: whether the pack authored it.
+    """
+
+    id: str
+    colour: int
+    name: str
+    missions: tuple[Mission, ...]
+    authored: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Content:
+    """A loaded, validated content pack.
+
+    Attributes:
+        name: pack name.
+        version: pack version.
+        authored: whether the pack as a whole is authored.
+        organisations: the Organizations.
+        faces: every Agent sheet face (two per sheet, sheet ``k`` at ``2k`` and ``2k+1``).
+        sheet_ids: the sheet ids (``"AG01"``).
+        district_names: district names, district 1 first.
+        travel: Movement points between districts (New Eden board).
+        news_slots: slots of the News track.
+        equipment_slots: Supply token slots of an Agent dashboard.
+        boards: the District boards (A and B of each district).
+        tokens: every Supply token.
+        backs: the distinct token backs as (category, price, EXPERT).
+        support: the Support cards.
+        henchmen: the Henchman cards.
+        henchman_types: type names, first seen first.
+        henchman_type_card: per type, the first card of that type (its stats).
+        brawl: the Brawl cards.
+        combat_tokens: the Combat tokens.
+        ambush: the Ambush cards.
+        events: the Event cards.
+        stories: the Story cards.
+        investigations: the Investigation cards.
+        investigation_decks: per colour, the card indices.
+    """
+
+    name: str
+    version: str
+    authored: bool
+    organisations: tuple[Organisation, ...]
+    faces: tuple[AgentFace, ...]
+    sheet_ids: tuple[str, ...]
+    district_names: tuple[str, ...]
+    travel: tuple[tuple[int, ...], ...]
+    news_slots: int
+    equipment_slots: int
+    boards: tuple[Board, ...]
+    tokens: tuple[SupplyToken, ...]
+    backs: tuple[tuple[int, int, bool], ...]
+    support: tuple[SupportCard, ...]
+    henchmen: tuple[HenchmanCard, ...]
+    henchman_types: tuple[str, ...]
+    henchman_type_card: tuple[int, ...]
+    brawl: tuple[BrawlCard, ...]
+    combat_tokens: tuple[CombatToken, ...]
+    ambush: tuple[AmbushCard, ...]
+    events: tuple[EventCard, ...]
+    stories: tuple[StoryCard, ...]
+    investigations: tuple[InvestigationCard, ...]
+    investigation_decks: tuple[tuple[int, ...], ...]
+
+    @property
+    def sheets(self) -> int:
+        """Number of Agent sheets."""
+        return len(self.sheet_ids)
+
+    def face(self, sheet: int, side: int) -> AgentFace:
+        """The face ``side`` of sheet ``sheet``."""
+        return self.faces[2 * sheet + side]
+
+    def board_of(self, district: int, side: int) -> int:
+        """Index of the board of ``district`` with side ``side`` (0 = A, 1 = B)."""
+        want = ("A", "B")[side] + str(district + 1)
+        for i, b in enumerate(self.boards):
+            if b.id == want:
+                return i
+        raise ContentError(f"no district board {want!r}", field="boards")
+
+
+def _unique_ids(nodes: list[Node], what: str, prefix: str = "") -> list[str]:
+    ids: list[str] = []
+    for n in nodes:
+        i = n.str("id")
+        if prefix and not i.startswith(prefix):
+            raise n.fail(f"an id starting with {prefix!r}", key="id", got=i)
+        if i in ids:
+            raise n.fail(f"a unique {what} id", key="id", got=i)
+        ids.append(i)
+    return ids
+
+
+def _count(nodes: list[Node], parent: Node, key: str, what: str) -> None:
+    want = PRINTED_COUNTS[what]
+    if len(nodes) != want:
+        raise parent.fail(f"{want} {what} (rule: cyberverse/components)", key=key, got=f"{len(nodes)}")
+
+
+def _opt_index(node: Node, key: str, choices: tuple[str, ...]) -> int:
+    return choices.index(node.str(key, choices=choices)) if node.has(key) else -1
+
+
+def _organisations(directory: Path) -> list[Node]:
+    root = load_json(directory / "organisations.json")
+    nodes = root.list("organisations")
+    _count(nodes, root, "organisations", "organisations")
+    _unique_ids(nodes, "organisation")
+    return nodes
+
+
+def _faces(directory: Path) -> tuple[tuple[AgentFace, ...], tuple[str, ...]]:
+    root = load_json(directory / "agents.json")
+    sheets = root.list("sheets")
+    _count(sheets, root, "sheets", "agent sheets")
+    ids = _unique_ids(sheets, "agent sheet")
+    faces: list[AgentFace] = []
+    names: set[str] = set()
+    initiatives: set[int] = set()
+    for k, sheet in enumerate(sheets):
+        for side, f in enumerate(sheet.list("faces", min_len=2, max_len=2)):
+            name = f.str("name")
+            if name.lower() in names:
+                raise f.fail("a unique Agent name", key="name", got=name)
+            names.add(name.lower())
+            ini = f.int("initiative", min=0, max=99)
+            if ini in initiatives:
+                raise f.fail("an Initiative no other Agent has", key="initiative", got=ini)
+            initiatives.add(ini)
+            skill = SKILLS.index(f.str("skill", choices=SKILLS))
+            feature = _opt_index(f, "skill_feature", FEATURES)
+            if (skill == SKILLS.index("test_bonus")) != (feature >= 0):
+                raise f.fail("a skill_feature exactly for a test_bonus skill", key="skill_feature")
+            feats = (
+                f.int("movement", min=0, max=5),
+                f.int("analysis", min=0, max=5),
+                f.int("hacking", min=0, max=5),
+                f.int("reputation", min=0, max=3),
+                f.int("combat", min=0, max=5),
+            )
+            faces.append(
+                AgentFace(
+                    id=f"{ids[k]}{'AB'[side]}",
+                    sheet=k,
+                    side=side,
+                    name=name,
+                    features=feats,
+                    initiative=ini,
+                    salary=f.int("salary", min=0, max=5000),
+                    health=f.int("health", min=1, max=9),
+                    skill=skill,
+                    skill_feature=feature,
+                    skill_text=f.str("skill_text"),
+                    authored=sheet.bool("authored"),
+                )
+            )
+    return tuple(faces), tuple(ids)
+
+
+def _board(node: Node, seen: set[str]) -> Board:
+    bid = node.str("id")
+    if len(bid) != 2 or bid[0] not in "AB" or bid[1] not in "12345" or bid in seen:
+        raise node.fail("a unique board id A1..B5", key="id", got=bid)
+    seen.add(bid)
+    district = node.int("district", min=1, max=5)
+    if int(bid[1]) != district:
+        raise node.fail(f"district {bid[1]} for board {bid}", key="district", got=district)
+    zones = node.list("zones", min_len=2, max_len=9)
+    numbers = [z.int("number", min=1, max=len(zones)) for z in zones]
+    if sorted(numbers) != list(range(1, len(zones) + 1)):
+        raise node.fail("zones numbered 1..n", key="zones", got=numbers)
+    coords = [(0, 0)] * len(zones)
+    for z, n in zip(zones, numbers, strict=True):
+        coords[n - 1] = (z.int("x", min=0, max=9), z.int("y", min=0, max=9))
+    adj: list[set[int]] = [set() for _ in zones]
+    for link in node.list("links"):
+        link.list(min_len=2, max_len=2)
+        a, b = link.int_list(min=1, max=len(zones))
+        if a == b:
+            raise link.fail("two different zones", got=link.value)
+        adj[a - 1].add(b - 1)
+        adj[b - 1].add(a - 1)
+    walls = []
+    for w in node.list("walls"):
+        w.list(min_len=2, max_len=2)
+        a, b = w.int_list(min=1, max=len(zones))
+        if b - 1 in adj[a - 1]:
+            raise w.fail("a wall between zones that are not linked (walls are not adjacency)", got=w.value)
+        walls.append((a - 1, b - 1))
+    entry = node.int("entry", min=1, max=len(zones)) - 1
+    positions: list[tuple[int, int]] = []
+    position_at = [-1] * len(zones)
+    for p in node.list("positions", min_len=1):
+        pz = p.int("zone", min=1, max=len(zones)) - 1
+        kind = POSITION_KINDS.index(p.str("kind", choices=POSITION_KINDS))
+        if position_at[pz] >= 0:
+            raise p.fail("at most one tactical position per zone", key="zone", got=pz + 1)
+        position_at[pz] = len(positions)
+        positions.append((pz, kind))
+    hacking = [i for i, (_, k) in enumerate(positions) if k == 2]
+    if len(hacking) != 1:
+        raise node.fail("exactly one Hacking position (rule: cyberverse/hacking)", key="positions")
+    distance = []
+    for start in range(len(zones)):
+        dist = [-1] * len(zones)
+        dist[start] = 0
+        todo = deque([start])
+        while todo:
+            cur = todo.popleft()
+            for n in adj[cur]:
+                if dist[n] < 0:
+                    dist[n] = dist[cur] + 1
+                    todo.append(n)
+        if min(dist) < 0:
+            raise node.fail("zones all connected through links", key="links")
+        distance.append(tuple(dist))
+    return Board(
+        id=bid,
+        district=district - 1,
+        coords=tuple(coords),
+        adjacent=tuple(tuple(sorted(a)) for a in adj),
+        walls=tuple(walls),
+        entry=entry,
+        positions=tuple(positions),
+        position_at=tuple(position_at),
+        hacking=hacking[0],
+        distance=tuple(distance),
+        authored=node.bool("authored"),
+    )
+
+
+def _tokens(directory: Path) -> tuple[tuple[SupplyToken, ...], tuple[tuple[int, int, bool], ...]]:
+    root = load_json(directory / "supply.json")
+    nodes = root.list("tokens")
+    _unique_ids(nodes, "supply token")
+    out: list[SupplyToken] = []
+    backs: list[tuple[int, int, bool]] = []
+    for n in nodes:
+        cat = CATEGORIES.index(n.str("category", choices=CATEGORIES))
+        expert = n.bool("expert") if cat == WEAPON else False
+        price = n.int("price", min=100, max=10_000)
+        if price % 100:
+            raise n.fail("a price in hundreds of D", key="price", got=price)
+        back = (cat, price, expert)
+        if back not in backs:
+            backs.append(back)
+        effects = 0
+        kind = -1
+        feature = -1
+        if cat == WEAPON:
+            for e in n.str_list("effects", choices=WEAPON_EFFECTS):
+                effects |= 1 << WEAPON_EFFECTS.index(e)
+        elif cat == IMPLANT:
+            feature = FEATURES.index(n.str("feature", choices=("analysis", "hacking", "combat")))
+        elif cat == GEAR:
+            kind = GEAR_KINDS.index(n.str("kind", choices=GEAR_KINDS))
+            feature = _opt_index(n, "feature", FEATURES)
+            if (kind == GEAR_KINDS.index("test_bonus")) != (feature >= 0):
+                raise n.fail("a feature exactly for a test_bonus gear", key="feature")
+        out.append(
+            SupplyToken(
+                id=n.str("id"),
+                category=cat,
+                name=n.str("name"),
+                price=price,
+                expert=expert,
+                back=backs.index(back),
+                bonus=n.int("bonus", min=0, max=9) if cat == WEAPON else 0,
+                ranged=n.str("attack", choices=("close", "ranged")) == "ranged" if cat == WEAPON else False,
+                effects=effects,
+                feature=feature,
+                kind=kind,
+                value=n.int("value", min=0, max=9) if cat == GEAR else 0,
+                movement=n.int("movement", min=0, max=5) if cat == VEHICLE else 0,
+                free_travel=n.bool("free_travel") if cat == VEHICLE else False,
+                ambush_guard=n.bool("ambush_guard")
+                if cat == VEHICLE
+                else kind == GEAR_KINDS.index("ambush_guard"),
+                authored=n.bool("authored"),
+            )
+        )
+    for cat, what in enumerate(("weapon tokens", "cyber-implant tokens", "gear tokens", "vehicle tokens")):
+        got = [t for t in out if t.category == cat]
+        if len(got) != PRINTED_COUNTS[what]:
+            raise root.fail(
+                f"{PRINTED_COUNTS[what]} {what} (rule: cyberverse/components)", key="tokens", got=len(got)
+            )
+    return tuple(out), tuple(backs)
+
+
+def _support(directory: Path) -> tuple[SupportCard, ...]:
+    root = load_json(directory / "support.json")
+    nodes = root.list("cards")
+    _count(nodes, root, "cards", "support cards")
+    _unique_ids(nodes, "support card")
+    out = []
+    for n in nodes:
+        effect = SUPPORT_EFFECTS.index(n.str("effect", choices=SUPPORT_EFFECTS))
+        feature = _opt_index(n, "feature", FEATURES)
+        category = _opt_index(n, "category", CATEGORIES)
+        if (effect == SUPPORT_EFFECTS.index("test_bonus")) != (feature >= 0):
+            raise n.fail("a feature exactly for a test_bonus card", key="feature")
+        if (effect == SUPPORT_EFFECTS.index("discount")) != (category >= 0):
+            raise n.fail("a category exactly for a discount card", key="category")
+        out.append(
+            SupportCard(
+                id=n.str("id"),
+                name=n.str("name"),
+                teammates=n.int("teammates", min=0, max=3),
+                effect=effect,
+                value=n.int("value", min=0, max=1000),
+                feature=feature,
+                category=category,
+                authored=n.bool("authored"),
+            )
+        )
+    return tuple(out)
+
+
+def _henchmen(directory: Path) -> tuple[tuple[HenchmanCard, ...], tuple[str, ...], tuple[int, ...]]:
+    root = load_json(directory / "henchmen.json")
+    nodes = root.list("cards", min_len=3)
+    _unique_ids(nodes, "henchman card")
+    types: list[str] = []
+    first: list[int] = []
+    out: list[HenchmanCard] = []
+    for i, n in enumerate(nodes):
+        name = n.str("name")
+        if name not in types:
+            types.append(name)
+            first.append(i)
+        effects = 0
+        if n.has("effect"):
+            effects = 1 << WEAPON_EFFECTS.index(n.str("effect", choices=WEAPON_EFFECTS))
+        card = HenchmanCard(
+            id=n.str("id"),
+            name=name,
+            kind=types.index(name),
+            defense=n.int("defense", min=0, max=9),
+            attack=n.int("attack", min=0, max=9),
+            movement=n.int("movement", min=0, max=5),
+            health=n.int("health", min=1, max=9),
+            ranged=n.str("attack_type", choices=("close", "ranged")) == "ranged",
+            effects=effects,
+            authored=n.bool("authored"),
+        )
+        ref = out[first[card.kind]] if first[card.kind] < len(out) else card
+        if (ref.defense, ref.attack, ref.movement, ref.health, ref.ranged, ref.effects) != (
+            card.defense,
+            card.attack,
+            card.movement,
+            card.health,
+            card.ranged,
+            card.effects,
+        ):
+            raise n.fail(f"the same features as every other {name!r} card", got=n.value)
+        out.append(card)
+    return tuple(out), tuple(types), tuple(first)
+
+
+def _brawl(directory: Path, types: tuple[str, ...]) -> tuple[BrawlCard, ...]:
+    root = load_json(directory / "brawl.json")
+    nodes = root.list("cards", min_len=1)
+    _unique_ids(nodes, "brawl card")
+    out = []
+    for n in nodes:
+        hs = n.str_list("henchmen", choices=types)
+        if len(hs) > 3:
+            raise n.fail("at most 3 Henchmen (rule: cyberverse/combat)", key="henchmen", got=len(hs))
+        out.append(
+            BrawlCard(
+                id=n.str("id"),
+                red=n.str("colour", choices=("green", "red")) == "red",
+                henchmen=tuple(types.index(h) for h in hs),
+                authored=n.bool("authored"),
+            )
+        )
+    return tuple(out)
+
+
+def _combat_tokens(directory: Path) -> tuple[CombatToken, ...]:
+    root = load_json(directory / "combat_tokens.json")
+    nodes = root.list("tokens", min_len=20)
+    _unique_ids(nodes, "combat token")
+    return tuple(
+        CombatToken(
+            id=n.str("id"),
+            attack=n.int("attack", min=0, max=9),
+            defense=n.int("defense", min=0, max=9),
+            effect=_opt_index(n, "effect", TOKEN_EFFECTS),
+            authored=n.bool("authored"),
+        )
+        for n in nodes
+    )
+
+
+def _ambush(directory: Path) -> tuple[AmbushCard, ...]:
+    root = load_json(directory / "ambush.json")
+    nodes = root.list("cards")
+    _count(nodes, root, "cards", "ambush cards")
+    _unique_ids(nodes, "ambush card")
+    out = []
+    for n in nodes:
+        effect = AMBUSH_EFFECTS.index(n.str("effect", choices=AMBUSH_EFFECTS))
+        status = STATUSES.index(n.str("status", choices=STATUSES)) if effect == 2 else -1
+        value = n.int("value", min=1, max=5000) if effect in (1, 3, 4, 5) else 0
+        out.append(
+            AmbushCard(
+                id=n.str("id"),
+                name=n.str("name"),
+                effect=effect,
+                value=value,
+                status=status,
+                vehicles_protect=n.bool("vehicles_protect"),
+                authored=n.bool("authored"),
+            )
+        )
+    return tuple(out)
+
+
+def _events(directory: Path, news_slots: int) -> tuple[EventCard, ...]:
+    root = load_json(directory / "events.json")
+    nodes = root.list("cards")
+    _count(nodes, root, "cards", "event cards")
+    _unique_ids(nodes, "event card")
+    out = []
+    for n in nodes:
+        eff = n["effect"]
+        effect = EVENT_EFFECTS.index(eff.str("kind", choices=EVENT_EFFECTS))
+        district = eff.int("district", min=1, max=5) - 1 if effect in (1, 2, 3, 4) else -1
+        category = CATEGORIES.index(eff.str("category", choices=CATEGORIES)) if effect == 5 else -1
+        rew = n["reward"]
+        reward = EVENT_REWARDS.index(rew.str("kind", choices=EVENT_REWARDS))
+        hench = n.int_list("henchmen", min=0, max=3)
+        if len(hench) != 5:
+            raise n.fail("5 district icons (rule: cyberverse/event-phase)", key="henchmen", got=len(hench))
+        out.append(
+            EventCard(
+                id=n.str("id"),
+                name=n.str("name"),
+                time=n.int("time", min=1, max=news_slots),
+                effect=effect,
+                district=district,
+                category=category,
+                reward=reward,
+                reward_value=rew.int("value", min=0, max=5000) if reward == 0 else 0,
+                reward_district=rew.int("district", min=1, max=5) - 1 if reward == 2 else -1,
+                henchmen=tuple(hench),
+                authored=n.bool("authored"),
+            )
+        )
+    return tuple(out)
+
+
+def _stories(directory: Path, orgs: list[Node]) -> tuple[StoryCard, ...]:
+    root = load_json(directory / "stories.json")
+    nodes = root.list("cards")
+    _count(nodes, root, "cards", "story cards")
+    ids = _unique_ids(nodes, "story card")
+    org_ids = [o.str("id") for o in orgs]
+    out = []
+    for n in nodes:
+        req = n.str_list("requires", choices=COLOURS)
+        if not 1 <= len(req) <= 3 or len(set(req)) != len(req):
+            raise n.fail("1 to 3 Investigation cards of different colours", key="requires", got=req)
+        org = org_ids.index(n.str("organisation", choices=org_ids)) if n.has("organisation") else -1
+        out.append(
+            StoryCard(
+                id=n.str("id"),
+                name=n.str("name"),
+                vp=n.int("vp", min=0, max=99),
+                requires=tuple(sorted(COLOURS.index(c) for c in req)),
+                organisation=org,
+                authored=n.bool("authored"),
+            )
+        )
+    starts = [s for s in out if s.organisation >= 0]
+    if len({s.organisation for s in starts}) != len(orgs) or len(starts) != len(orgs):
+        raise root.fail("one starting Story card per Organization", key="cards")
+    if len({s.vp for s in starts}) != 1 or any(s.requires != (0, 1, 2) for s in starts):
+        raise root.fail(
+            "starting Story cards with the same Victory points and one card of each colour "
+            "(rule: cyberverse/story-cards)",
+            key="cards",
+        )
+    for o in orgs:
+        sid = o.str("starting_story")
+        if sid not in ids or out[ids.index(sid)].organisation != org_ids.index(o.str("id")):
+            raise o.fail("its own starting Story card", key="starting_story", got=sid)
+    return tuple(out)
+
+
+def _investigations(directory: Path) -> tuple[InvestigationCard, ...]:
+    root = load_json(directory / "investigations.json")
+    nodes = root.list("cards")
+    _count(nodes, root, "cards", "investigation cards")
+    _unique_ids(nodes, "investigation card")
+    out = []
+    want = {0: (0, 1), 1: (2,), 2: (3,)}  # yellow: tests and combats; blue: hacking; red: influence
+    for n in nodes:
+        colour = COLOURS.index(n.str("colour", choices=COLOURS))
+        missions = []
+        for m in n.list("missions", min_len=1, max_len=6):
+            kind = MISSION_KINDS.index(m.str("kind", choices=MISSION_KINDS))
+            if kind not in want[colour]:
+                raise m.fail(f"a mission kind of a {COLOURS[colour]} card", key="kind", got=m.value)
+            feature = -1
+            threshold = -1
+            if kind == 0:
+                feature = FEATURES.index(
+                    m.str("feature", choices=("movement", "analysis", "hacking", "combat"))
+                )
+            if kind == 2:
+                feature = HACKING
+            if kind in (0, 2):
+                threshold = m.int("threshold", min=0, max=12)
+            missions.append(
+                Mission(
+                    kind=kind,
+                    district=m.int("district", min=1, max=5) - 1,
+                    feature=feature,
+                    threshold=threshold,
+                    reward=m.int("reward", min=0, max=5000),
+                )
+            )
+        out.append(
+            InvestigationCard(
+                id=n.str("id"),
+                colour=colour,
+                name=n.str("name"),
+                missions=tuple(missions),
+                authored=n.bool("authored"),
+            )
+        )
+    for c in range(3):
+        if not any(card.colour == c for card in out):
+            raise root.fail(f"{COLOURS[c]} Investigation cards", key="cards")
+    return tuple(out)
+
+
+def load_content(content_path: str = "") -> Content:
+    """Load and validate the pack (the reference pack when ``content_path`` is "").
+
+    Raises ``ContentError`` naming the file and the field.
+    """
+    directory = resolve_pack_dir("games.cyberverse", content_path)
+    manifest = load_manifest(directory)
+    orgs = _organisations(directory)
+    faces, sheet_ids = _faces(directory)
+    eden = load_json(directory / "new_eden.json")
+    dnodes = eden.list("districts")
+    _count(dnodes, eden, "districts", "districts")
+    if [d.int("number", min=1, max=5) for d in dnodes] != [1, 2, 3, 4, 5]:
+        raise eden.fail("districts numbered 1 to 5 in order", key="districts")
+    rows = eden.list("distance", min_len=5, max_len=5)
+    travel = []
+    for i, r in enumerate(rows):
+        row = r.int_list(min=0, max=5)
+        if len(row) != 5 or row[i] != 0 or any(row[j] == 0 for j in range(5) if j != i):
+            raise r.fail("5 costs, 0 only to itself", got=row)
+        travel.append(tuple(row))
+    if any(travel[i][j] != travel[j][i] for i in range(5) for j in range(5)):
+        raise eden.fail("symmetric movement costs", key="distance")
+    news_slots = eden.int("news_track_slots", min=1, max=9)
+    seen: set[str] = set()
+    boards = tuple(_board(b, seen) for b in load_json(directory / "boards.json").list("boards", min_len=5))
+    for d in range(5):
+        if not any(b.district == d and b.id[0] == "A" for b in boards):
+            raise ContentError(f"no board A{d + 1}", file=str(directory / "boards.json"), field="boards")
+    tokens, backs = _tokens(directory)
+    henchmen, types, type_card = _henchmen(directory)
+    stories = _stories(directory, orgs)
+    investigations = _investigations(directory)
+    return Content(
+        name=manifest.name,
+        version=manifest.version,
+        authored=manifest.authored,
+        organisations=tuple(
+            Organisation(
+                id=o.str("id"),
+                name=o.str("name"),
+                colour=o.str("colour"),
+                starting_story=[s.id for s in stories].index(o.str("starting_story")),
+                authored=o.bool("authored"),
+            )
+            for o in orgs
+        ),
+        faces=faces,
+        sheet_ids=sheet_ids,
+        district_names=tuple(d.str("name") for d in dnodes),
+        travel=tuple(travel),
+        news_slots=news_slots,
+        equipment_slots=eden.int("equipment_slots", min=1, max=9),
+        boards=boards,
+        tokens=tokens,
+        backs=backs,
+        support=_support(directory),
+        henchmen=henchmen,
+        henchman_types=types,
+        henchman_type_card=type_card,
+        brawl=_brawl(directory, types),
+        combat_tokens=_combat_tokens(directory),
+        ambush=_ambush(directory),
+        events=_events(directory, news_slots),
+        stories=stories,
+        investigations=investigations,
+        investigation_decks=tuple(
+            tuple(i for i, c in enumerate(investigations) if c.colour == colour) for colour in range(3)
+        ),
+    )

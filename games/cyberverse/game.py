@@ -1,0 +1,244 @@
+"""``CyberverseGame``: CyberVerse / New Eden on the Game protocol, wiring the package together.
+
+Where things are: setup, the phase table, Payday and the end in :mod:`~games.cyberverse.engine`;
+one module per rulebook part (``events``, ``strategy``, ``activation``, ``investigation``,
+``combat``, ``stories``, ``modifiers``, ``agents``, ``board``, ``scoring``); the JSON form in
+:mod:`~games.cyberverse.codec`; notation in :mod:`~games.cyberverse.notation`; the face in
+:mod:`~games.cyberverse.face`; rule-based players in :mod:`~games.cyberverse.policies`.
+
+Every draw is a chance node over the cards left (decks are multisets, never a fixed order), so the
+engine holds no hidden order; the Modifier deck is drawn without replacement with its reshuffle.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import fields
+from typing import Any
+
+from games.core.face import REFEREE, SPECTATOR, Catalogue, Description, Fact, Viewer
+from games.core.protocol import CHANCE, TERMINAL, Game, GameConfig, GameInfo, Variant
+from games.cyberverse import codec, engine, face, notation, policies, scoring
+from games.cyberverse.content import Content, load_content
+from games.cyberverse.state import Action, Options, State
+from games.errors import IllegalActionError, WrongSeatError
+
+__all__ = ["VARIANTS", "CyberverseGame"]
+
+VARIANTS: tuple[Variant, ...] = (
+    Variant(
+        name="reshuffle",
+        description=(
+            "'success': the Modifier discard pile is shuffled back after a successful test "
+            "(rule: cyberverse/investigation) and when the deck is empty; 'empty': only when "
+            "the deck is empty (rule: cyberverse/feature-test read alone)."
+        ),
+        default="success",
+        choices=("success", "empty"),
+    ),
+    Variant(
+        name="dead_agents",
+        description=(
+            "'removed': a dead Agent's sheet leaves the game (rule: "
+            "cyberverse/loss-of-health); 'bottom': it goes under the Agent stack (rule: "
+            "cyberverse/agent-dashboard)."
+        ),
+        default="removed",
+        choices=("removed", "bottom"),
+    ),
+    Variant(
+        name="forced_actions",
+        description=(
+            "The 3 Actions must be played while an Auxiliary Action is possible (rule: "
+            "cyberverse/activation-phase, 'must perform 3 Actions')."
+        ),
+        default=True,
+    ),
+    Variant(
+        name="influence_bonus",
+        description=(
+            "Score the influence majorities (+1 per district, +5 overall) of rule: "
+            "cyberverse/influence besides 1 VP per token."
+        ),
+        default=True,
+    ),
+    Variant(
+        name="domination",
+        description=(
+            "'most': an Organization dominates a district with strictly the most Influence "
+            "tokens; 'sole': with the only ones (rule: cyberverse/end-of-game)."
+        ),
+        default="most",
+        choices=("most", "sole"),
+    ),
+    Variant(
+        name="rescue_clears",
+        description=(
+            "Paying 100 D per Status token at a rescue removes them (rule: cyberverse/activation-phase)."
+        ),
+        default=True,
+    ),
+    Variant(
+        name="resale",
+        description=(
+            "'payday': Supply tokens are resold at Payday only (rule: cyberverse/payday); "
+            "'always': also in the Strategy phase."
+        ),
+        default="payday",
+        choices=("payday", "always"),
+    ),
+    Variant(
+        name="starting_agent",
+        description=(
+            "'choose': each Organization chooses its first Agent in turn (rule: "
+            "cyberverse/order-of-play); 'random': drawn at random, the side chosen (rule: "
+            "cyberverse/setup)."
+        ),
+        default="choose",
+        choices=("choose", "random"),
+    ),
+    Variant(
+        name="max_turns",
+        description=(
+            "Engine safety cap: the game ends after this turn as if triggered (0: none; the "
+            "rulebook has no turn limit)."
+        ),
+        default=12,
+    ),
+    Variant(
+        name="hire_cost", description=("D paid to recruit an Agent (the rulebook prints none)."), default=0
+    ),
+    Variant(
+        name="boards",
+        description=(
+            "The side of the district boards: 'A', 'B' or 'random' (rule: cyberverse/new-eden-board)."
+        ),
+        default="A",
+        choices=("A", "B", "random"),
+    ),
+)
+
+
+class CyberverseGame(Game[State, Action]):
+    """CyberVerse / New Eden, 2 to 4 Organizations.
+
+    Args:
+        content_path: a directory holding a user's content pack ("" for the reference pack).
+    """
+
+    def __init__(self, *, content_path: str = "") -> None:
+        self.content_pack: Content = load_content(content_path)
+        self.info = GameInfo(
+            name="cyberverse",
+            title="CyberVerse: New Eden",
+            min_players=2,
+            max_players=4,
+            variants=VARIANTS,
+            content_version=self.content_pack.version,
+            hidden_information=False,
+            stochastic=True,
+        )
+        engine.install(self.content_pack)
+
+    # ------------------------------------------------------------------ flow
+    def options_of(self, config: GameConfig) -> Options:
+        """The variants of ``config`` (``ConfigError`` naming a bad option)."""
+        values = {f.name: self.option(config, f.name) for f in fields(Options)}
+        return Options(**values)  # type: ignore[arg-type]
+
+    def new_state(self, config: GameConfig, seed: int) -> State:
+        """rule: cyberverse/setup - see :func:`games.cyberverse.engine.new_state`."""
+        self.check_players(config)
+        opts = self.options_of(config)
+        if opts.max_turns < 0 or opts.hire_cost < 0:
+            from games.errors import ConfigError
+
+            name = "max_turns" if opts.max_turns < 0 else "hire_cost"
+            raise ConfigError(f"option {name} must not be negative", field=f"config.options.{name}")
+        engine.install(self.content_pack)
+        return engine.new_state(self.content_pack, config.players, opts, seed)
+
+    def num_players(self, state: State) -> int:
+        return state.players
+
+    def current_player(self, state: State) -> int:
+        return state.actor
+
+    def legal_actions(self, state: State) -> Sequence[Action]:
+        engine.install(self.content_pack)
+        return engine.legal_actions(state, self.content_pack)
+
+    def chance_outcomes(self, state: State) -> Sequence[tuple[Action, float]]:
+        if state.actor != CHANCE:
+            return ()
+        return engine.chance_outcomes(state, self.content_pack)
+
+    def apply(self, state: State, action: Action) -> State:
+        if state.actor == TERMINAL:
+            raise WrongSeatError(
+                "the game is over; no action is legal", field="action", rule="cyberverse/end-of-game"
+            )
+        if action not in self.legal_actions(state):
+            raise IllegalActionError(
+                f"{action!r} is not legal here ({state.step and 'step'})",
+                field="action",
+                rule="cyberverse/activation-phase",
+            )
+        return engine.perform(state, self.content_pack, action)
+
+    def apply_trusted(self, state: State, action: Action) -> State:
+        engine.install(self.content_pack)
+        return engine.perform(state, self.content_pack, action)
+
+    def returns(self, state: State) -> tuple[float, ...]:
+        return scoring.returns(state, self.content_pack)
+
+    def heuristic(self, state: State) -> tuple[float, ...]:
+        """Each seat's share of the victory points so far (a soft lead)."""
+        totals = [max(0, b.total) + 1 for b in scoring.breakdown(state, self.content_pack)]
+        s = sum(totals)
+        return tuple(t / s for t in totals)
+
+    # ------------------------------------------------------------------ notation and serialization
+    def action_to_text(self, state: State, action: Action) -> str:
+        return notation.action_to_text(state, self.content_pack, action)
+
+    def parse_action(self, state: State, text: str) -> Action:
+        return notation.parse_action(state, self.content_pack, text)
+
+    def state_to_text(self, state: State) -> str:
+        return notation.state_to_text(state)
+
+    def parse_state(self, text: str) -> State:
+        return notation.parse_state(text, self.content_pack)
+
+    def to_dict(self, state: State) -> dict[str, Any]:
+        return codec.to_dict(state)
+
+    def from_dict(self, data: Mapping[str, Any]) -> State:
+        return codec.from_dict(data, self.content_pack)
+
+    # ------------------------------------------------------------------ the face
+    def content(self) -> Catalogue:
+        return face.catalogue(self.content_pack)
+
+    def describe(self, state: State, viewer: Viewer = REFEREE) -> Description:
+        return face.describe(state, self.content_pack, viewer)
+
+    def render(self, state: State, viewer: Viewer = REFEREE) -> str:
+        return face.render(state, self.content_pack, viewer)
+
+    def log_line(self, state: State, action: Action, viewer: Viewer = SPECTATOR) -> str:
+        text = self.action_to_text(state, action)
+        if state.actor == CHANCE:
+            return f"Chance: {text}."
+        return f"{self.content_pack.organisations[state.actor].name}: {text}."
+
+    def explain(self, state: State, action: Action) -> Sequence[Fact]:
+        if state.actor < 0:
+            return ()
+        return face.explain(state, self.content_pack, action)
+
+    def policies(self) -> Mapping[str, Callable[[State, random.Random], Action]]:
+        return {"greedy": policies.Greedy(self).choose}

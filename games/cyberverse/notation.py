@@ -1,0 +1,186 @@
+"""Notation: actions in the rulebook's words (``recruit Molly Kuwata``, ``attack the Killer with
+Hand Gun``), parsed back by matching the legal actions' texts; the state's text is its JSON form.
+"""
+
+from __future__ import annotations
+
+import json
+
+from games.cyberverse import codec, engine
+from games.cyberverse.content import CATEGORIES, FEATURES, POSITION_KINDS, Content
+from games.cyberverse.state import (
+    AGENT,
+    C_AGENT_ROW,
+    C_AMBUSH,
+    C_BRAWL,
+    C_CASE,
+    C_EVENT,
+    C_FIGHTER_TOKEN,
+    C_HENCHMAN,
+    C_MODIFIER,
+    C_RESTOCK,
+    C_REVEAL,
+    C_SETUP_SHEET,
+    C_STORY,
+    C_SUPPORT_ROW,
+    C_TOKEN,
+    Action,
+    State,
+)
+from games.errors import InvalidStateError, NotationError
+
+__all__ = ["action_to_text", "agent_name", "parse_action", "parse_state", "state_to_text"]
+
+
+def agent_name(s: State, c: Content, sheet: int) -> str:
+    """The name on the recruited side of an Agent sheet (or the sheet's id)."""
+    for a in s.agents:
+        if a.sheet == sheet:
+            return c.faces[2 * sheet + a.side].name
+    return f"{c.faces[2 * sheet].name} / {c.faces[2 * sheet + 1].name}"
+
+
+def _draw_text(s: State, c: Content, x: int) -> str:
+    step = s.step
+    if step in (C_SETUP_SHEET, C_AGENT_ROW):
+        return f"draw agent sheet {c.sheet_ids[x]}"
+    if step == C_SUPPORT_ROW:
+        return f"draw support card {c.support[x].name} ({c.support[x].id})"
+    if step == C_EVENT:
+        return f"draw event card {c.events[x].name} ({c.events[x].id})"
+    if step == C_HENCHMAN:
+        return f"draw henchman card {c.henchmen[x].name} ({c.henchmen[x].id})"
+    if step == C_REVEAL:
+        return f"the token bought is {c.tokens[x].name} ({c.tokens[x].id})"
+    if step == C_RESTOCK:
+        cat, price, expert = c.backs[x]
+        return f"restock a {CATEGORIES[cat]} token at {price} D{' (expert)' if expert else ''}"
+    if step == C_STORY:
+        return f"draw story card {c.stories[x].name} ({c.stories[x].id})"
+    if step == C_CASE:
+        return f"draw investigation card {c.investigations[x].id}"
+    if step == C_AMBUSH:
+        return f"draw ambush card {c.ambush[x].name} ({c.ambush[x].id})"
+    if step == C_BRAWL:
+        return f"draw brawl card {c.brawl[x].id} ({'red' if c.brawl[x].red else 'green'})"
+    if step in (C_TOKEN, C_FIGHTER_TOKEN):
+        t = c.combat_tokens[x]
+        return f"draw combat token {t.id} (attack {t.attack}, defense {t.defense})"
+    if step == C_MODIFIER:
+        return f"draw modifier card {x:+d}"
+    return f"draw {x}"
+
+
+def _fighter(s: State, c: Content, j: int) -> str:
+    assert s.fight is not None
+    f = s.fight.fighters[j]
+    if f.kind == AGENT:
+        return agent_name(s, c, f.ref)
+    return f"the {c.henchman_types[f.ref]} in zone {f.zone + 1} (miniature {j + 1})"
+
+
+def action_to_text(s: State, c: Content, a: Action) -> str:
+    """The action in the rulebook's words."""
+    k = a.kind
+    district = c.district_names
+    if k == "draw":
+        return _draw_text(s, c, a.a)
+    if k == "choose":
+        return f"choose agent {c.faces[2 * a.a + a.b].name}"
+    if k == "recruit":
+        return f"recruit {c.faces[2 * a.a + a.b].name}"
+    if k == "buy":
+        return f"buy the {CATEGORIES[a.a]} token in slot {a.b + 1} for {agent_name(s, c, a.c)}"
+    if k == "repair":
+        return f"repair {c.tokens[a.b].name} ({c.tokens[a.b].id}) of {agent_name(s, c, a.a)}"
+    if k == "resell":
+        return f"resell {c.tokens[a.b].name} ({c.tokens[a.b].id}) of {agent_name(s, c, a.a)}"
+    if k == "support":
+        text = f"take support card {c.support[a.a].name}"
+        return text + (f" discarding {c.support[a.b].name}" if a.b >= 0 else "")
+    if k == "train":
+        return f"train {agent_name(s, c, a.a)}"
+    if k == "story":
+        return "replace the story card" if a.a == 1 else "draw a story card"
+    if k == "done":
+        return "end the strategy actions"
+    if k == "keep":
+        if s.fight is not None:
+            t = c.combat_tokens[a.a]
+            return f"keep combat token {t.id} (attack {t.attack}, defense {t.defense})"
+        return f"keep story card {c.stories[a.a].name} ({c.stories[a.a].id})"
+    if k in ("stay", "stop", "hold", "pass", "no-test", "pay"):
+        return {
+            "stay": "leave the agent where it is",
+            "stop": "stop moving",
+            "hold": "hold",
+            "pass": "pass",
+            "no-test": "take no test",
+            "pay": "pay the salaries",
+        }[k]
+    if k == "enter":
+        return f"place the agent in {district[a.a]} (district {a.a + 1})"
+    if k == "go":
+        return f"move to {district[a.a]} (district {a.a + 1})"
+    if k == "step":
+        return f"move to zone {a.a + 1}"
+    if k == "spot":
+        d = (
+            s.fight.district
+            if s.fight is not None
+            else next(x.district for x in s.agents if x.sheet == s.ctx.agent)
+        )
+        kind = c.boards[s.city.boards[d]].positions[a.a][1]
+        return f"take the {POSITION_KINDS[kind]} position"
+    if k == "staff":
+        return f"place a staff token on event {c.events[s.city.news[a.a]].name} (slot {a.a + 1})"
+    if k == "ambush":
+        return f"place an ambush token in {district[a.a]} (district {a.a + 1})"
+    if k == "rescue":
+        return f"rescue {agent_name(s, c, a.a)}"
+    if k == "lose":
+        return f"lose {c.tokens[a.b].name} ({c.tokens[a.b].id}) of {agent_name(s, c, a.a)}"
+    if k == "attack":
+        weapon = f"with {c.tokens[a.b].name}" if a.b >= 0 else "bare-handed"
+        return f"attack {_fighter(s, c, a.a)} {weapon}"
+    if k == "test":
+        org = s.orgs[s.actor]
+        card = c.investigations[org.cases[a.a >> 4]]
+        m = card.missions[a.a & 15]
+        xp = f" with {a.b} XP" if a.b else ""
+        return f"test {FEATURES[m.feature]} for mission {(a.a & 15) + 1} of {card.id}{xp}"
+    if k == "place":
+        return f"place an influence token in {district[a.a]}"
+    if k == "remove":
+        return f"remove an influence token of {c.organisations[a.b].name} from {district[a.a]}"
+    return f"{k} {a.a} {a.b} {a.c}"
+
+
+def parse_action(s: State, c: Content, text: str) -> Action:
+    """The legal action whose text is ``text`` (``NotationError`` otherwise)."""
+    if not isinstance(text, str):
+        raise NotationError("an action is a string", field="action")
+    want = " ".join(text.split()).lower()
+    for a in engine.legal_actions(s, c):
+        if action_to_text(s, c, a).lower() == want:
+            return a
+    raise NotationError(f"no legal action reads {text[:80]!r}", field="action")
+
+
+def state_to_text(s: State) -> str:
+    """The state's text: its JSON form."""
+    return json.dumps(codec.to_dict(s), separators=(",", ":"), sort_keys=True)
+
+
+def parse_state(text: str, c: Content) -> State:
+    """Parse a state's text (``NotationError`` when it does not parse or is invalid)."""
+    if not isinstance(text, str):
+        raise NotationError("a state text is a string", field="state")
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        raise NotationError(f"not JSON: {exc}", field="state") from None
+    try:
+        return codec.from_dict(data, c)
+    except InvalidStateError as exc:
+        raise NotationError(str(exc), field=exc.field or "state") from None

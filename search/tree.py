@@ -1,0 +1,269 @@
+"""One simulation of a tree search, in four named steps shared by MCTS and ISMCTS.
+
+:meth:`TreeSearch.simulate` is the only walk down a tree in the search (MCTS, ISMCTS with fresh
+determinizations and ISMCTS with pooled ones all run it); each engine supplies the steps:
+
+- **arrive** at a node: its settled value when the walk ends there (a proven or terminal
+  position), else ``None``;
+- **select** the edge to follow: a decision node's action by UCT or PUCT (trying untried actions
+  first under UCT), a chance node's outcome drawn by its odds; returns the action and the child
+  already in the tree for it (``None`` when there is none yet);
+- **descend** along an edge that is already in the tree (ISMCTS moves its determinization along);
+- **expand** the tree by the child of the selected edge (one new node per simulation), unless the
+  tree is full (``SearchOptions.max_nodes``): then the position after the edge is scored without
+  being stored (:meth:`TreeSearch.evaluate_outside`);
+- **evaluate** the new leaf: its proven value, the game's heuristic, or a cut-off
+  :func:`rollout` ended by the heuristic (dice still to roll at its end are averaged over,
+  :func:`chance_value`);
+- **backup**: every node of the path gains one visit and the leaf's value vector (one value per
+  seat: the seat to move at each node maximises its own component, max^n), and the range of leaf
+  values seen widens (``normalize_values``). MCTS then propagates proofs (MCTS-Solver).
+
+Every node keeps the statistics of :class:`NodeStats`; the engines' nodes add their own fields
+(``search.mcts.Node``, ``search.ismcts.InfoSetNode``), each documented where it is declared.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from games.core import CHANCE, TERMINAL, Game
+from search.types import SearchOptions
+
+__all__ = [
+    "NodeStats",
+    "TreeSearch",
+    "chance_value",
+    "has_prior",
+    "leaf_depth",
+    "rollout",
+    "value_scale",
+]
+
+
+def has_prior(game: Game[Any, Any]) -> bool:
+    """Whether the game overrides ``Game.prior`` (then PUCT is used where it returns priors)."""
+    return type(game).prior is not Game.prior
+
+
+def leaf_depth(game: Game[Any, Any], options: SearchOptions) -> int | None:
+    """The rollout depth a search uses: ``options.rollout_depth``, or to the end (None) when the
+    game has no ``heuristic`` of its own (``Game.heuristic``'s even split would tell it nothing)."""
+    if type(game).heuristic is Game.heuristic:
+        return None
+    return options.rollout_depth
+
+
+def value_scale(options: SearchOptions, lo: float, hi: float) -> tuple[float, float]:
+    """``(lo, k)``: selection reads a mean value ``q`` as ``(q - lo) * k`` (``normalize_values``:
+    the leaf values seen so far, from ``lo`` to ``hi``, span [0, 1]; until they spread, ``q`` as it
+    is)."""
+    span = hi - lo
+    if options.normalize_values and span > 1e-9:
+        return lo, 1.0 / span
+    return 0.0, 1.0
+
+
+class NodeStats:
+    """What every tree node records, whatever the engine (OpenSpiel's ``explore_count`` and
+    ``total_reward``, with one value per seat).
+
+    Attributes:
+        visits: simulations that passed through the node (its backups).
+        value_sums: per seat, the sum of the values backed up through the node; the mean value of
+            seat ``s`` here is ``value_sums[s] / visits``.
+    """
+
+    __slots__ = ("value_sums", "visits")
+
+    def __init__(self, players: int) -> None:
+        self.visits = 0
+        self.value_sums = [0.0] * players
+
+
+class TreeSearch:
+    """The state and steps both tree searches share; subclasses supply the engine's steps.
+
+    Attributes:
+        game: the game searched.
+        options: the search options.
+        nodes: nodes in the tree (MCTS, ISMCTS) plus positions cached in it (pooled ISMCTS); once
+            it reaches ``options.max_nodes`` the tree is full and stops growing.
+        full: whether the tree was full when the current simulation began (then it expands
+            nothing: new positions are scored without being stored).
+    """
+
+    def __init__(self, game: Game[Any, Any], options: SearchOptions | None) -> None:
+        self.game = game
+        self.options = options or SearchOptions()
+        self.nodes = 0
+        self.full = False
+        self._players = 0
+        self._max_nodes = self.options.max_nodes
+        self._priors = self.options.use_priors and has_prior(game)
+        self._depth = leaf_depth(game, self.options)
+        self._end = math.inf
+        self._lo = math.inf  # the lowest and highest leaf values of this search (normalize_values)
+        self._hi = -math.inf
+
+    # ------------------------------------------------------------------ the walk
+    def simulate(self, root: Any, rng: random.Random) -> None:
+        """One simulation from ``root``: arrive / select / descend down the tree, expand and
+        evaluate one new leaf (or score the position outside a full tree), then back up."""
+        self.full = self.nodes >= self._max_nodes
+        self.begin(root, rng)
+        path = [root]
+        node = root
+        value: Sequence[float] | None
+        while True:
+            value = self.arrive(node)
+            if value is not None:
+                break
+            action, child = self.select(node, rng)
+            if child is None:
+                if self.full:
+                    value = self.evaluate_outside(node, action, rng)
+                else:
+                    child = self.expand(node, action)
+                    path.append(child)
+                    value = self.evaluate(node, action, child, rng)
+                break
+            self.descend(node, action, child)
+            node = child
+            path.append(node)
+        self.backup(path, value)
+
+    # ------------------------------------------------------------------ the steps
+    def begin(self, root: Any, rng: random.Random) -> None:
+        """Ready a simulation (ISMCTS draws its determinization here)."""
+
+    def arrive(self, node: Any) -> Sequence[float] | None:
+        """The value the walk ends with at ``node`` (proven or terminal), else ``None``."""
+        raise NotImplementedError
+
+    def select(self, node: Any, rng: random.Random) -> tuple[Any, Any]:
+        """``(action, child)``: the edge to follow from ``node`` and its child (``None`` if new)."""
+        raise NotImplementedError
+
+    def descend(self, node: Any, action: Any, child: Any) -> None:
+        """Follow ``action`` from ``node`` to ``child``, a node already in the tree."""
+
+    def expand(self, node: Any, action: Any) -> Any:
+        """Add and return the child of ``node`` along ``action`` (one new node)."""
+        raise NotImplementedError
+
+    def evaluate(self, node: Any, action: Any, child: Any, rng: random.Random) -> Sequence[float]:
+        """The value of the new leaf ``child`` (reached from ``node`` by ``action``)."""
+        raise NotImplementedError
+
+    def evaluate_outside(self, node: Any, action: Any, rng: random.Random) -> Sequence[float]:
+        """The value of the position after ``action`` from ``node`` when the tree is full."""
+        raise NotImplementedError
+
+    def backup(self, path: list[Any], value: Sequence[float]) -> None:
+        """Add one visit and ``value`` to every node of ``path``; widen the leaf value range."""
+        players = self._players
+        for node in path:
+            node.visits += 1
+            sums = node.value_sums
+            for k in range(players):
+                sums[k] += value[k]
+        lo, hi = min(value), max(value)
+        self._lo = min(self._lo, lo)
+        self._hi = max(self._hi, hi)
+
+    # ------------------------------------------------------------------ shared by the steps
+    def _value_scale(self) -> tuple[float, float]:
+        """:func:`value_scale` of this search's leaf value range."""
+        return value_scale(self.options, self._lo, self._hi)
+
+    def _rollout(self, state: Any, player: int, legal: Sequence[Any] | None, rng: random.Random) -> Any:
+        """:func:`rollout` from ``state`` (``player`` to move, ``legal`` its actions if known) with
+        this search's depth, deadline and chance-leaf averaging."""
+        return rollout(
+            self.game,
+            state,
+            rng,
+            player=player,
+            legal=legal,
+            depth=self._depth,
+            end=self._end,
+            chance_samples=self.options.chance_leaf_samples,
+        )
+
+    def _score(self, state: Any, rng: random.Random) -> Sequence[float]:
+        """The value of a position outside the tree: its returns when the game is over, else a
+        cut-off rollout."""
+        return self._rollout(state, self.game.current_player(state), None, rng)  # type: ignore[no-any-return]
+
+
+def rollout(
+    game: Game[Any, Any],
+    state: Any,
+    rng: random.Random,
+    *,
+    player: int,
+    legal: Sequence[Any] | None,
+    depth: int | None,
+    end: float,
+    chance_samples: int = 0,
+) -> Sequence[float]:
+    """Play random actions (chance by its odds) for ``depth`` steps, then score with the heuristic.
+
+    ``player`` and ``legal`` are those of ``state`` (already known to the caller). The rollout ends
+    early, scored by the heuristic, once the monotonic clock passes ``end``. Where it ends on a chance
+    node and ``chance_samples`` > 0, the score is :func:`chance_value` (the heuristic after the
+    dice, not before them).
+    """
+    limit = math.inf if depth is None else depth
+    steps = 0
+    while True:
+        if player == TERMINAL:
+            return game.returns(state)
+        if steps >= limit:
+            if player == CHANCE and chance_samples > 0:
+                return chance_value(game, state, rng, chance_samples)
+            return game.heuristic(state)
+        if player == CHANCE:
+            action = game.sample_chance(state, rng)
+        else:
+            if legal is None:
+                legal = game.legal_actions(state)
+            action = legal[int(rng.random() * len(legal))]  # randrange costs ~5x more
+        state = game.apply_trusted(state, action)
+        legal = None
+        steps += 1
+        if steps & 15 == 0 and time.monotonic() >= end:
+            limit = 0
+        player = game.current_player(state)
+
+
+def chance_value(game: Game[Any, Any], state: Any, rng: random.Random, samples: int) -> list[float]:
+    """The expected score of a chance node: over its outcomes when there are at most ``samples``
+    (weighted by their odds), else the mean over ``samples`` draws. Each outcome's position is
+    scored by ``returns`` or the heuristic; a further chance node on the way (a defence roll after
+    an attack roll) is resolved by one draw.
+    """
+    outcomes = game.chance_outcomes(state)
+    if len(outcomes) > samples:
+        share = 1.0 / samples
+        outcomes = [(game.sample_chance(state, rng), share) for _ in range(samples)]
+    total: list[float] | None = None
+    for outcome, prob in outcomes:
+        after = game.apply_trusted(state, outcome)
+        player = game.current_player(after)
+        while player == CHANCE:
+            after = game.apply_trusted(after, game.sample_chance(after, rng))
+            player = game.current_player(after)
+        value = game.returns(after) if player == TERMINAL else game.heuristic(after)
+        if total is None:
+            total = [prob * v for v in value]
+        else:
+            for k, v in enumerate(value):
+                total[k] += prob * v
+    assert total is not None, "a chance node without outcomes"
+    return total

@@ -1,0 +1,839 @@
+"""Cytress solvers: the exact score of the rebellion, tube control, and the best final placement.
+
+- **Score** (``register_scorer("cytress")`` and the puzzle ``cytress.score``): the rebellion as
+  ``games.cytress.scoring`` counts it (rule: cytress/score-crews-on-stratos,
+  cytress/score-stratos-rewards, cytress/score-waste-tubes, cytress/score-bounties), broken down per
+  category and per waste tube: who controls it and by how many crews.
+- **Tube control** (``cytress.tube_control``): for one waste tube, the fewest crews a seat must still
+  place on the empty hexes around it to take or keep it against the crews each rival can still
+  place there (rule: cytress/score-waste-tubes: a strict majority of the adjacent crews). CP-SAT
+  (the rivals' best answer is a closed form: the strongest rival fills the empty hexes left);
+  ``method="enumeration"`` plays every placement against every rival answer (tests: equal).
+- **Best final placement** (``cytress.best_placement``): where to put a seat's next crews and which
+  tubes to drop (hex and height, the crew ascending: rule: cytress/waste-tubes) to maximise its
+  final PRESTIGE margin over the best rival, CP-SAT over hexes, tube control and Stratos
+  majorities; ``method="enumeration"`` scores every placement with the engine's own scoring
+  (tests: equal on hundreds of small instances). Rivals stand still; resources are not counted
+  (the question is where, not whether it can be paid for).
+
+Nothing here restates a rule table: the PRESTIGE tables are imported from ``games.cytress``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import threading
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ortools.sat.python import cp_model
+
+from games.core import Game
+from games.cytress.board import CREW_PRESTIGE, TUBE_PRESTIGE, adjacent_counts
+from games.cytress.game import CytressGame
+from games.cytress.scoring import LEVEL_REWARD, CardFacts, Tally, card_facts, rebellion, winners
+from games.cytress.state import AUTOMA, LEVELS, NOBODY, OVER, CytressState
+from games.errors import ConfigError, InvalidStateError
+from solver.core import (
+    ScoreLine,
+    ScoreReport,
+    SeatScore,
+    SolveLimits,
+    SolveResult,
+    Status,
+    register_puzzle,
+    register_scorer,
+)
+
+__all__ = [
+    "BEST_PLACEMENT_PARAMS",
+    "SCORE_PARAMS",
+    "TUBE_CONTROL_PARAMS",
+    "Placement",
+    "best_placement",
+    "best_placement_enumeration",
+    "margin_of",
+    "score",
+    "score_puzzle",
+    "tube_control",
+    "tube_control_enumeration",
+]
+
+_STATUS = {
+    cp_model.OPTIMAL: Status.OPTIMAL,
+    cp_model.FEASIBLE: Status.FEASIBLE,
+    cp_model.INFEASIBLE: Status.INFEASIBLE,
+    cp_model.UNKNOWN: Status.UNKNOWN,
+    cp_model.MODEL_INVALID: Status.UNKNOWN,
+}
+
+
+# ============================================================================ parameters
+def _show(value: Any, limit: int = 40) -> str:
+    if isinstance(value, bool | int):
+        text = repr(value)
+    elif isinstance(value, float | str):
+        text = repr(value[: limit + 1] if isinstance(value, str) else value)
+    elif isinstance(value, Mapping):
+        text = f"<an object of {len(value)} keys>"
+    elif isinstance(value, list | tuple):
+        text = f"<a list of {len(value)} items>"
+    else:
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _check_params(params: Any, schema: Mapping[str, Any]) -> None:
+    if not isinstance(params, Mapping):
+        raise ConfigError(f"params must be an object, got {_show(params)}", field="params")
+    known = schema["properties"]
+    for key in params:
+        if key not in known:
+            name = key[:30] if isinstance(key, str) else _show(key, 30)
+            raise ConfigError(
+                f"unknown parameter {_show(key)}; this puzzle takes {sorted(known)}", field=f"params.{name}"
+            )
+
+
+def _int_param(params: Mapping[str, Any], key: str, default: int, lo: int, hi: int) -> int:
+    value = params.get(key, default)
+    number: int | None = None
+    if isinstance(value, bool):
+        number = None
+    elif isinstance(value, int):
+        number = value
+    elif isinstance(value, float) and math.isfinite(value) and value.is_integer():
+        number = int(value)
+    if number is None or not lo <= number <= hi:
+        raise ConfigError(f"{key} must be an integer {lo}..{hi}, got {_show(value)}", field=f"params.{key}")
+    return number
+
+
+def _choice_param(params: Mapping[str, Any], key: str, choices: Sequence[str]) -> str:
+    value = params.get(key, choices[0])
+    if not isinstance(value, str) or value not in choices:
+        raise ConfigError(f"{key} must be one of {list(choices)}, got {_show(value)}", field=f"params.{key}")
+    return value
+
+
+def _seat_param(params: Mapping[str, Any], s: CytressState) -> int:
+    default = s.actor if 0 <= s.actor < s.players else 0
+    return _int_param(params, "seat", default, 0, s.players - 1)
+
+
+def _hex_param(params: Mapping[str, Any], key: str, s: CytressState, value: Any) -> int:
+    labels = s.map.layout.labels
+    if not isinstance(value, str) or value not in labels:
+        raise ConfigError(
+            f"{key} must be a mini-map hex like {labels[0]!r} (columns A-, rows 1-), got {_show(value)}",
+            field=f"params.{key}",
+        )
+    return labels.index(value)
+
+
+def _game(game: Game[Any, Any]) -> CytressGame:
+    if not isinstance(game, CytressGame):
+        raise InvalidStateError(f"expected the cytress game, got {game.info.name!r}", field="game")
+    return game
+
+
+def _state(state: Any) -> CytressState:
+    if not isinstance(state, CytressState):
+        raise InvalidStateError(f"expected a cytress state, got {type(state).__name__}", field="state")
+    return state
+
+
+def _owner_name(s: CytressState, o: int) -> str:
+    if o == NOBODY:
+        return "nobody"
+    return "the automa" if s.solo and o == AUTOMA else f"seat {o}"
+
+
+def _solve(model: cp_model.CpModel, limits: SolveLimits) -> tuple[cp_model.CpSolver, Any]:
+    solver = cp_model.CpSolver()
+    solver.parameters.max_time_in_seconds = max(0.01, float(limits.time_limit_s))
+    solver.parameters.num_workers = max(1, int(limits.workers))
+    stop = limits.stop
+    if stop is None:
+        return solver, solver.solve(model)
+    done = threading.Event()
+
+    def watch() -> None:
+        while not done.wait(0.02):
+            if stop():
+                solver.stop_search()
+
+    watcher = threading.Thread(target=watch, name="cp-sat-stop", daemon=True)
+    watcher.start()
+    try:
+        return solver, solver.solve(model)
+    finally:
+        done.set()
+        watcher.join()
+
+
+# ============================================================================ score
+def _tallies(g: CytressGame, s: CytressState) -> tuple[tuple[Tally, ...], Any]:
+    return rebellion(card_facts(g.pack, s), s.stratos, s.crew, s.tube, s.map.layout.adjacent)
+
+
+def _lines(s: CytressState, t: Tally) -> tuple[ScoreLine, ...]:
+    levels = ", ".join(f"{t.crews[k]} on level {k + 1}" for k in range(LEVELS))
+    f = t.facts
+    return (
+        ScoreLine(category="Crews on Stratos", points=float(t.crew_prestige), detail=levels),
+        ScoreLine(
+            category="Stratos level 1 ruled",
+            points=float(t.rewards[0]),
+            detail=f"majority: {LEVEL_REWARD[0]} per crew on Stratos ({sum(t.crews)})"
+            if t.majority[0]
+            else "no majority",
+        ),
+        ScoreLine(
+            category="Stratos level 2 ruled",
+            points=float(t.rewards[1]),
+            detail=f"majority: {LEVEL_REWARD[1]} per card in the longest lifepath ({f.longest})"
+            if t.majority[1]
+            else "no majority",
+        ),
+        ScoreLine(
+            category="Stratos level 3 ruled",
+            points=float(t.rewards[2]),
+            detail=f"majority: {LEVEL_REWARD[2]} per complete set of faction icons ({f.sets})"
+            if t.majority[2]
+            else "no majority",
+        ),
+        ScoreLine(
+            category="Waste tubes controlled",
+            points=float(t.tube_prestige),
+            detail=", ".join(s.map.layout.labels[h] for h in t.tubes) or "none",
+        ),
+        ScoreLine(
+            category="Bounties collected",
+            points=float(t.bounty_prestige),
+            detail="target icons " + ", ".join(str(x) for x in f.targets),
+        ),
+    )
+
+
+def score(game: Game[Any, Any], state: Any) -> ScoreReport:
+    """The exact rebellion: per seat, PRESTIGE per category and place (ties share a place: rule:
+    cytress/core-concepts). Solo: the automa's total is a line of seat 0's breakdown, and seat 0
+    is first only with more PRESTIGE than the automa (rule: cytress/solo-game-end)."""
+    g, s = _game(game), _state(state)
+    tallies, _ = _tallies(g, s)
+    totals = [t.total for t in tallies]
+    seats = []
+    for seat in range(s.players):
+        t = tallies[seat]
+        lines = _lines(s, t)
+        if s.solo:
+            ai = tallies[AUTOMA]
+            lines = (*lines, ScoreLine(category="The automa", points=0.0, detail=f"{ai.total} PRESTIGE"))
+            rank = 1 if winners(totals, solo=True) else 2
+            tie = ("tied with the automa: no one wins",) if totals[0] == totals[AUTOMA] else ()
+        else:
+            rank = 1 + sum(1 for x in totals if x > t.total)
+            tie = ("tied players rule Stratos and Cytress together",) if totals.count(t.total) > 1 else ()
+        seats.append(SeatScore(seat=seat, total=float(t.total), rank=rank, breakdown=lines, tiebreak=tie))
+    return ScoreReport(game="cytress", final=s.phase == OVER, seats=tuple(seats))
+
+
+SCORE_PARAMS: Mapping[str, Any] = {"type": "object", "properties": {}, "additionalProperties": False}
+"""``cytress.score`` takes no parameters."""
+
+
+def score_puzzle(
+    game: Game[Any, Any], state: Any, params: Mapping[str, Any], limits: SolveLimits
+) -> SolveResult:
+    """The rebellion now: per owner its categories, per tube its controller and margin."""
+    start = time.perf_counter()
+    g, s = _game(game), _state(state)
+    _check_params(params, SCORE_PARAMS)
+    tallies, tubes = _tallies(g, s)
+    labels = s.map.layout.labels
+    owners = []
+    for t in tallies:
+        owners.append(
+            {
+                "owner": _owner_name(s, t.owner),
+                "total": t.total,
+                "crews_on_stratos": t.crew_prestige,
+                "level_rewards": {f"level {k + 1}": t.rewards[k] for k in range(LEVELS)},
+                "waste_tubes": t.tube_prestige,
+                "bounties": t.bounty_prestige,
+            }
+        )
+    tube_rows = []
+    for r in tubes:
+        ranked = sorted(r.counts, reverse=True)
+        margin = ranked[0] - (ranked[1] if len(ranked) > 1 else 0)
+        tube_rows.append(
+            {
+                "hex": labels[r.hex],
+                "height": r.height,
+                "controller": _owner_name(s, r.controller),
+                "by": margin if r.controller != NOBODY else 0,
+                "crews": {_owner_name(s, o): c for o, c in enumerate(r.counts) if c},
+                "prestige": r.prestige,
+            }
+        )
+    totals = [t.total for t in tallies]
+    best = max(totals)
+    leaders = [_owner_name(s, o) for o, x in enumerate(totals) if x == best]
+    close = [row for row in tube_rows if row["by"] <= 1 and row["height"] >= 2]
+    hint = (
+        f" The tube at {close[0]['hex']} ({close[0]['height']} high) is held by {close[0]['by']} crew"
+        f" at most: one crew next to it can swing {TUBE_PRESTIGE[int(close[0]['height'])]} PRESTIGE."
+        if close
+        else ""
+    )
+    return SolveResult(
+        kind="cytress.score",
+        status=Status.OPTIMAL,
+        objective=float(best),
+        bound=float(best),
+        answer={"owners": owners, "tubes": tube_rows},
+        explanation=f"If the rebellion broke out now, {' and '.join(leaders)} would rule with "
+        f"{best} PRESTIGE." + hint,
+        method="exact",
+        wall_s=time.perf_counter() - start,
+    )
+
+
+# ============================================================================ tube control
+TUBE_CONTROL_PARAMS: Mapping[str, Any] = {
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {
+        "hex": {"type": "string", "description": "the hex of the waste tube, e.g. 'C4'"},
+        "seat": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 4,
+            "description": "whose control (default: to move)",
+        },
+        "crews": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 12,
+            "description": "crews the seat can still place (default: its unused crews)",
+        },
+        "rival_crews": {
+            "type": "array",
+            "items": {"type": "integer", "minimum": 0, "maximum": 12},
+            "description": "per owner (seats, then the automa in solo), the crews it can still place next "
+            "to the tube (default: its unused crews); the seat's own entry is ignored",
+        },
+        "method": {
+            "enum": ["cp-sat", "enumeration"],
+            "description": "CP-SAT, or every placement against every answer",
+        },
+    },
+}
+"""The parameters of ``cytress.tube_control`` (JSON Schema)."""
+
+
+@dataclass(frozen=True, slots=True)
+class _TubeInstance:
+    seat: int
+    around: tuple[int, ...]  # the tube's adjacent hexes
+    empty: tuple[int, ...]  # the empty ones (crews may still go there)
+    mine: int  # the seat's crews around it now
+    rivals: tuple[tuple[int, int, int], ...]  # (owner, crews around now, crews it can still place)
+    crews: int  # crews the seat can still place
+    bonus: tuple[int, ...]  # per empty hex: other tubes it also touches (to choose where)
+
+
+def _tube_instance(g: CytressGame, s: CytressState, params: Mapping[str, Any]) -> tuple[int, _TubeInstance]:
+    _check_params(params, TUBE_CONTROL_PARAMS)
+    seat = _seat_param(params, s)
+    tubes = [h for h, t in enumerate(s.tube) if t]
+    if "hex" in params:
+        h = _hex_param(params, "hex", s, params["hex"])
+        if not s.tube[h]:
+            raise ConfigError(
+                f"there is no waste tube at {s.map.layout.labels[h]} (rule: cytress/waste-tubes); "
+                "tubes stand at "
+                f"{[s.map.layout.labels[t] for t in tubes] or 'no hex yet'}",
+                field="params.hex",
+            )
+    elif tubes:
+        h = max(tubes, key=lambda t: (s.tube[t], -t))
+    else:
+        raise ConfigError("no waste tube stands on the mini-map yet: name one with hex", field="params.hex")
+    crews = _int_param(params, "crews", s.supply[seat], 0, 12)
+    rival_default = list(s.supply)
+    given = params.get("rival_crews", rival_default)
+    if not isinstance(given, list) or len(given) != s.owners:
+        raise ConfigError(
+            f"rival_crews must list {s.owners} counts (one per owner), got {_show(given)}",
+            field="params.rival_crews",
+        )
+    for i, x in enumerate(given):
+        if isinstance(x, bool) or not isinstance(x, int) or not 0 <= x <= 12:
+            raise ConfigError(
+                f"rival_crews[{i}] must be an integer 0..12, got {_show(x)}", field=f"params.rival_crews[{i}]"
+            )
+    adj = s.map.layout.adjacent
+    around = adj[h]
+    counts = adjacent_counts(around, s.crew, s.owners)
+    empty = tuple(n for n in around if s.crew[n] == NOBODY and not s.tube[n])
+    bonus = tuple(sum(1 for t in adj[n] if s.tube[t] and t != h) for n in empty)
+    rivals = tuple((o, counts[o], int(given[o])) for o in range(s.owners) if o != seat)
+    return h, _TubeInstance(seat, around, empty, counts[seat], rivals, crews, bonus)
+
+
+def _holds(inst: _TubeInstance, placed: int) -> bool:
+    """Whether ``placed`` more crews keep the tube against the strongest rival answer."""
+    free = len(inst.empty) - placed
+    worst = max((c + min(r, free) for _, c, r in inst.rivals), default=0)
+    return inst.mine + placed > worst
+
+
+def tube_control_enumeration(inst: _TubeInstance) -> tuple[int, tuple[int, ...]] | None:
+    """Brute force: every set of empty hexes for the seat (fewest first) against every way the rivals
+    can fill the rest (each hex empty or one rival's, within each rival's crews). None: no set holds."""
+    owners = [o for o, _, _ in inst.rivals]
+    base = {o: c for o, c, _ in inst.rivals}
+    limit = {o: r for o, _, r in inst.rivals}
+    for k in range(min(inst.crews, len(inst.empty)) + 1):
+        for mine in itertools.combinations(inst.empty, k):
+            rest = [n for n in inst.empty if n not in mine]
+            ok = True
+            for answer in itertools.product([NOBODY, *owners], repeat=len(rest)):
+                used = {o: 0 for o in owners}
+                for o in answer:
+                    if o != NOBODY:
+                        used[o] += 1
+                if any(used[o] > limit[o] for o in owners):
+                    continue
+                if any(base[o] + used[o] >= inst.mine + k for o in owners):
+                    ok = False
+                    break
+            if ok:
+                return k, mine
+    return None
+
+
+def _tube_control_cpsat(inst: _TubeInstance, limits: SolveLimits) -> tuple[Status, int, tuple[int, ...]]:
+    m = cp_model.CpModel()
+    e = len(inst.empty)
+    place = [m.new_bool_var(f"place_{n}") for n in inst.empty]
+    x = m.new_int_var(0, e, "placed")
+    m.add(x == sum(place))
+    m.add(x <= inst.crews)
+    free = m.new_int_var(0, e, "free")
+    m.add(free == e - x)
+    for o, c, r in inst.rivals:
+        fill = m.new_int_var(0, e, f"fill_{o}")
+        m.add_min_equality(fill, [free, m.new_constant(r)])
+        m.add(inst.mine + x >= c + fill + 1)  # a strict majority against this rival's best answer
+    big = 1 + sum(inst.bonus)
+    m.minimize(big * x - sum(b * p for b, p in zip(inst.bonus, place, strict=True)))
+    solver, status = _solve(m, limits)
+    st = _STATUS[status]
+    if st not in (Status.OPTIMAL, Status.FEASIBLE):
+        return st, 0, ()
+    chosen = tuple(n for n, p in zip(inst.empty, place, strict=True) if solver.value(p))
+    return st, len(chosen), chosen
+
+
+def tube_control(
+    game: Game[Any, Any], state: Any, params: Mapping[str, Any], limits: SolveLimits
+) -> SolveResult:
+    """The fewest crews the seat must still place around a waste tube (and where) to take or keep it
+    whatever the rivals place there (rule: cytress/score-waste-tubes)."""
+    start = time.perf_counter()
+    g, s = _game(game), _state(state)
+    h, inst = _tube_instance(g, s, params)
+    method = _choice_param(params, "method", ("cp-sat", "enumeration"))
+    labels = s.map.layout.labels
+    where = labels[h]
+    height = s.tube[h]
+    if method == "enumeration":
+        found = tube_control_enumeration(inst)
+        status = Status.OPTIMAL if found is not None else Status.INFEASIBLE
+        k, chosen = found if found is not None else (0, ())
+    else:
+        status, k, chosen = _tube_control_cpsat(inst, limits)
+    who = _owner_name(s, inst.seat)
+    answer: dict[str, Any] = {
+        "hex": where,
+        "height": height,
+        "seat": inst.seat,
+        "crews_around": inst.mine,
+        "rivals_around": {_owner_name(s, o): c for o, c, _ in inst.rivals},
+        "empty_hexes": [labels[n] for n in inst.empty],
+    }
+    if status == Status.INFEASIBLE:
+        strongest = max(inst.rivals, key=lambda t: t[1] + min(t[2], len(inst.empty)))
+        answer.update(possible=False, crews_needed=None, place_on=[])
+        text = (
+            f"{who.capitalize()} cannot be sure of the {height}-high tube at {where}: with "
+            f"{len(inst.empty)} empty hexes around it, {_owner_name(s, strongest[0])} can still match any "
+            f"placement; put your crews where a tube can still be won."
+        )
+    elif status in (Status.OPTIMAL, Status.FEASIBLE):
+        answer.update(possible=True, crews_needed=k, place_on=[labels[n] for n in chosen])
+        if k == 0:
+            text = (
+                f"{who.capitalize()} already holds the {height}-high tube at {where} whatever the "
+                "rivals place: no crew needed."
+            )
+        else:
+            text = (
+                f"Place {k} crew{'s' if k > 1 else ''} on {', '.join(labels[n] for n in chosen)} "
+                "to take and keep the "
+                f"{height}-high tube at {where} ({TUBE_PRESTIGE[height]} PRESTIGE) whatever the rivals place."
+            )
+    else:
+        answer.update(possible=None)
+        text = "The solver ran out of time before answering; try again with a longer time limit."
+    return SolveResult(
+        kind="cytress.tube_control",
+        status=status,
+        objective=float(k),
+        bound=float(k),
+        answer=answer,
+        explanation=text,
+        method=method,
+        wall_s=time.perf_counter() - start,
+    )
+
+
+# ============================================================================ best final placement
+BEST_PLACEMENT_PARAMS: Mapping[str, Any] = {
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {
+        "seat": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 4,
+            "description": "whose placement (default: to move)",
+        },
+        "crews": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 12,
+            "description": "crews still to place on empty hexes (default: min(unused crews, 2))",
+        },
+        "tubes": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 6,
+            "description": "waste tubes still to drop on hexes with the seat's crews (default 1)",
+        },
+        "hexes": {
+            "type": "array",
+            "items": {"type": "string"},
+            "description": "the empty hexes the crews may go to (default: every empty hex)",
+        },
+        "method": {"enum": ["cp-sat", "enumeration"], "description": "CP-SAT, or score every placement"},
+    },
+}
+"""The parameters of ``cytress.best_placement`` (JSON Schema)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """One answer: the crews placed and the tubes dropped (hex, height)."""
+
+    crews: tuple[int, ...]
+    tubes: tuple[tuple[int, int], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class _PlaceInstance:
+    seat: int
+    crews: int
+    tubes: int
+    sections: int
+    candidates: tuple[int, ...]
+
+
+def margin_of(
+    facts: Sequence[CardFacts],
+    s: CytressState,
+    seat: int,
+    placement: Placement,
+) -> int:
+    """The seat's PRESTIGE minus the best rival's after ``placement``, by the engine's own scoring."""
+    crew = list(s.crew)
+    tube = list(s.tube)
+    stratos = list(s.stratos)
+    for h in placement.crews:
+        crew[h] = seat
+    for h, height in placement.tubes:
+        tube[h] = height
+        crew[h] = NOBODY
+        stratos[LEVELS * seat + height - 1] += 1
+    tallies, _ = rebellion(facts, stratos, crew, tube, s.map.layout.adjacent)
+    mine = tallies[seat].total
+    return mine - max(t.total for t in tallies if t.owner != seat)
+
+
+def _place_instance(s: CytressState, params: Mapping[str, Any]) -> _PlaceInstance:
+    _check_params(params, BEST_PLACEMENT_PARAMS)
+    seat = _seat_param(params, s)
+    crews = _int_param(params, "crews", min(s.supply[seat], 2), 0, 12)
+    if crews > s.supply[seat]:
+        raise ConfigError(
+            f"crews must be at most the seat's unused crews ({s.supply[seat]}; rule: cytress/setup: 12 each)",
+            field="params.crews",
+        )
+    tubes = _int_param(params, "tubes", 1, 0, 6)
+    sections = s.tubes_left + s.tubes_box
+    empty = [h for h in range(len(s.crew)) if s.crew[h] == NOBODY and not s.tube[h]]
+    if "hexes" in params:
+        given = params["hexes"]
+        if not isinstance(given, list) or len(given) > len(s.crew):
+            raise ConfigError(f"hexes must be a list of hex names, got {_show(given)}", field="params.hexes")
+        chosen = []
+        for i, x in enumerate(given):
+            h = _hex_param(params, f"hexes[{i}]", s, x)
+            if h not in empty:
+                raise ConfigError(
+                    f"{x} is not empty (a crew goes on an empty hex: rule: cytress/meet-a-faction)",
+                    field=f"params.hexes[{i}]",
+                )
+            chosen.append(h)
+        empty = sorted(set(chosen))
+    return _PlaceInstance(seat, crews, tubes, sections, tuple(empty))
+
+
+def best_placement_enumeration(
+    g: CytressGame, s: CytressState, inst: _PlaceInstance, deadline: float = math.inf
+) -> tuple[int, Placement] | None:
+    """Every placement of up to ``crews`` crews on the candidates, then up to ``tubes`` drops on the
+    seat's crews (each height 1-3 within the sections left), scored by ``margin_of``."""
+    facts = card_facts(g.pack, s)
+    seat = inst.seat
+    own = [h for h, o in enumerate(s.crew) if o == seat]
+    best: tuple[int, Placement] | None = None
+    for k in range(inst.crews + 1):
+        for placed in itertools.combinations(inst.candidates, k):
+            hosts = sorted([*own, *placed])
+            for t in range(min(inst.tubes, len(hosts)) + 1):
+                for where in itertools.combinations(hosts, t):
+                    for heights in itertools.product((1, 2, 3), repeat=t):
+                        if sum(heights) > inst.sections:
+                            continue
+                        p = Placement(tuple(placed), tuple(zip(where, heights, strict=True)))
+                        v = margin_of(facts, s, seat, p)
+                        if best is None or v > best[0]:
+                            best = (v, p)
+                if time.perf_counter() > deadline:
+                    return best
+    return best
+
+
+def _best_placement_cpsat(
+    g: CytressGame, s: CytressState, inst: _PlaceInstance, limits: SolveLimits
+) -> tuple[Status, int, int, Placement]:
+    """The CP-SAT model: crews and tube drops as booleans; tube control by strict majority of the
+    adjacent crews; Stratos majorities (absolute or tied) per level; every owner's total; the
+    seat's total minus the best rival's, maximised."""
+    facts = card_facts(g.pack, s)
+    seat, owners = inst.seat, s.owners
+    adj = s.map.layout.adjacent
+    n_hex = len(s.crew)
+    m = cp_model.CpModel()
+    cand = set(inst.candidates)
+    place = {h: m.new_bool_var(f"p{h}") for h in inst.candidates}
+    m.add(sum(place.values()) <= inst.crews)
+    hosts = [h for h in range(n_hex) if s.crew[h] == seat or h in cand]
+    drop = {(h, k): m.new_bool_var(f"d{h}_{k}") for h in hosts for k in (1, 2, 3)}
+    for h in hosts:
+        here = 1 if s.crew[h] == seat else place[h]
+        m.add(sum(drop[h, k] for k in (1, 2, 3)) <= here)
+    m.add(sum(drop.values()) <= inst.tubes)
+    m.add(sum(k * v for (h, k), v in drop.items()) <= inst.sections)
+
+    def mine_at(h: int) -> Any:
+        """The seat's crew on ``h`` after the placement (0/1)."""
+        if s.crew[h] == seat:
+            base: Any = 1
+        elif h in place:
+            base = place[h]
+        else:
+            return 0
+        if h in hosts:
+            return base - sum(drop[h, k] for k in (1, 2, 3))
+        return base
+
+    # tubes: existing ones and possible new ones
+    tube_pts: list[Any] = [0] * owners
+    tube_sites: list[tuple[int, Any]] = []  # (hex, height expression) for every tube that may stand
+    for h in range(n_hex):
+        if s.tube[h]:
+            tube_sites.append((h, None))
+        elif h in hosts:
+            tube_sites.append((h, h))
+    for h, new in tube_sites:
+        others = adjacent_counts(adj[h], [o if o != seat else NOBODY for o in s.crew], owners)
+        rival_best = max((others[o] for o in range(owners) if o != seat), default=0)
+        mine = sum(mine_at(n) for n in adj[h])
+        lead_rivals = [o for o in range(owners) if o != seat and others[o] == rival_best and rival_best > 0]
+        lone = lead_rivals[0] if len(lead_rivals) == 1 else NOBODY
+        i_ctrl = m.new_bool_var(f"ctrl{h}")
+        m.add(mine >= rival_best + 1).only_enforce_if(i_ctrl)
+        m.add(mine <= rival_best).only_enforce_if(~i_ctrl)
+        r_ctrl = m.new_bool_var(f"rctrl{h}")
+        if lone == NOBODY:
+            m.add(r_ctrl == 0)
+        else:
+            m.add(mine <= rival_best - 1).only_enforce_if(r_ctrl)
+            m.add(mine >= rival_best).only_enforce_if(~r_ctrl)
+        if new is None:
+            pts = TUBE_PRESTIGE[s.tube[h]]
+            tube_pts[seat] = tube_pts[seat] + pts * i_ctrl
+            if lone != NOBODY:
+                tube_pts[lone] = tube_pts[lone] + pts * r_ctrl
+        else:
+            for k in (1, 2, 3):
+                both = m.new_bool_var(f"own{h}_{k}")
+                m.add_multiplication_equality(both, [drop[h, k], i_ctrl])
+                tube_pts[seat] = tube_pts[seat] + TUBE_PRESTIGE[k] * both
+                if lone != NOBODY:
+                    theirs = m.new_bool_var(f"their{h}_{k}")
+                    m.add_multiplication_equality(theirs, [drop[h, k], r_ctrl])
+                    tube_pts[lone] = tube_pts[lone] + TUBE_PRESTIGE[k] * theirs
+    # Stratos
+    level: list[Any] = []
+    for k in range(LEVELS):
+        level.append(s.stratos[LEVELS * seat + k] + sum(v for (h, kk), v in drop.items() if kk == k + 1))
+    totals: list[Any] = []
+    on_stratos = sum(level)
+    for o in range(owners):
+        f = facts[o]
+        if o == seat:
+            crew_pts: Any = sum(CREW_PRESTIGE[k] * level[k] for k in range(LEVELS))
+        else:
+            crew_pts = sum(CREW_PRESTIGE[k] * s.stratos[LEVELS * o + k] for k in range(LEVELS))
+        totals.append(crew_pts + tube_pts[o] + f.bounty)
+    for k in range(LEVELS):
+        rival_top = max((s.stratos[LEVELS * o + k] for o in range(owners) if o != seat), default=0)
+        maj = m.new_bool_var(f"maj{k}")  # the seat has the absolute or tied majority (and a crew)
+        need = max(1, rival_top)
+        m.add(level[k] >= need).only_enforce_if(maj)
+        m.add(level[k] <= need - 1).only_enforce_if(~maj)
+        if k == 0:
+            reward = m.new_int_var(0, LEVEL_REWARD[0] * 36, "reward1")
+            m.add(reward == LEVEL_REWARD[0] * on_stratos).only_enforce_if(maj)
+            m.add(reward == 0).only_enforce_if(~maj)
+            totals[seat] = totals[seat] + reward
+        else:
+            base = facts[seat].longest if k == 1 else facts[seat].sets
+            totals[seat] = totals[seat] + LEVEL_REWARD[k] * base * maj
+        for o in range(owners):
+            if o == seat:
+                continue
+            mine_o = s.stratos[LEVELS * o + k]
+            if mine_o == 0 or mine_o < rival_top:
+                continue
+            # rival o keeps its (absolute or tied) majority unless the seat passes it
+            keeps = m.new_bool_var(f"keep{o}_{k}")
+            m.add(level[k] <= mine_o).only_enforce_if(keeps)
+            m.add(level[k] >= mine_o + 1).only_enforce_if(~keeps)
+            f = facts[o]
+            base_o = (sum(s.stratos[LEVELS * o : LEVELS * o + LEVELS]), f.longest, f.sets)[k]
+            totals[o] = totals[o] + LEVEL_REWARD[k] * base_o * keeps
+    bound = 2000
+    t_vars = []
+    for o in range(owners):
+        v = m.new_int_var(-bound, bound, f"total{o}")
+        m.add(v == totals[o])
+        t_vars.append(v)
+    rival = m.new_int_var(-bound, bound, "rival")
+    m.add_max_equality(rival, [t_vars[o] for o in range(owners) if o != seat])
+    margin = m.new_int_var(-2 * bound, 2 * bound, "margin")
+    m.add(margin == t_vars[seat] - rival)
+    m.maximize(margin)
+    solver, status = _solve(m, limits)
+    st = _STATUS[status]
+    if st not in (Status.OPTIMAL, Status.FEASIBLE):
+        return st, 0, 0, Placement((), ())
+    placed = tuple(h for h, v in place.items() if solver.value(v))
+    tubes = tuple((h, k) for (h, k), v in drop.items() if solver.value(v))
+    return st, int(solver.value(margin)), int(solver.best_objective_bound), Placement(placed, tubes)
+
+
+def best_placement(
+    game: Game[Any, Any], state: Any, params: Mapping[str, Any], limits: SolveLimits
+) -> SolveResult:
+    """Where the seat's next crews go and which tubes it drops to maximise its final PRESTIGE margin."""
+    start = time.perf_counter()
+    g, s = _game(game), _state(state)
+    if s.owners < 2:
+        raise InvalidStateError("a margin needs a rival", field="state.players")
+    inst = _place_instance(s, params)
+    method = _choice_param(params, "method", ("cp-sat", "enumeration"))
+    if method == "enumeration":
+        found = best_placement_enumeration(g, s, inst, time.perf_counter() + float(limits.time_limit_s))
+        assert found is not None  # placing nothing is always a placement
+        value, placement = found
+        status, bound = Status.OPTIMAL, value
+    else:
+        status, value, bound, placement = _best_placement_cpsat(g, s, inst, limits)
+    labels = s.map.layout.labels
+    before = margin_of(card_facts(g.pack, s), s, inst.seat, Placement((), ()))
+    steps = [f"a crew on {labels[h]}" for h in placement.crews]
+    steps += [
+        f"a {k}-high waste tube on {labels[h]} (its crew ascends to level {k})" for h, k in placement.tubes
+    ]
+    if status in (Status.OPTIMAL, Status.FEASIBLE):
+        plan = "; ".join(steps) if steps else "nothing"
+        text = (
+            f"Place {plan}: your final margin over the best rival becomes {value:+d} PRESTIGE "
+            f"(now {before:+d})."
+        )
+    else:
+        text = "No placement found within the time limit; try a longer limit or fewer crews."
+    return SolveResult(
+        kind="cytress.best_placement",
+        status=status,
+        objective=float(value),
+        bound=float(bound),
+        answer={
+            "seat": inst.seat,
+            "crews": [labels[h] for h in placement.crews],
+            "tubes": [{"hex": labels[h], "height": k} for h, k in placement.tubes],
+            "margin": value,
+            "margin_now": before,
+        },
+        explanation=text,
+        method=method,
+        wall_s=time.perf_counter() - start,
+    )
+
+
+register_scorer("cytress", score)
+register_puzzle(
+    "cytress",
+    "cytress.score",
+    score_puzzle,
+    summary="If the rebellion broke out now: every rebel's PRESTIGE by category, and who controls each "
+    "waste tube and by how many crews.",
+    params_schema=SCORE_PARAMS,
+)
+register_puzzle(
+    "cytress",
+    "cytress.tube_control",
+    tube_control,
+    summary="How few crews must this seat still place (and where) to take or keep a waste tube whatever "
+    "the rivals place around it?",
+    params_schema=TUBE_CONTROL_PARAMS,
+)
+register_puzzle(
+    "cytress",
+    "cytress.best_placement",
+    best_placement,
+    summary="Where should this seat put its next crews and which waste tubes should it drop to end with "
+    "the largest PRESTIGE margin over the best rival?",
+    params_schema=BEST_PLACEMENT_PARAMS,
+)

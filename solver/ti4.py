@@ -1,0 +1,1506 @@
+"""Twilight Imperium 4 solvers: the most even galaxy and Milty slices (CP-SAT), a map's legality, its
+home values, and the setup's score.
+
+Which method, and why:
+
+- **ti4.balanced_map** - CP-SAT. Every open system position gets one tile of the piles, obeying every
+  setup rule: the deal's blue and red counts, the five-player speaker's red tile next to Mecatol
+  Rex, no neighbouring anomalies and no neighbouring same-type wormholes (rule:
+  ti4/anomaly-adjacency, ti4/wormhole-adjacency: the pile always has another option, so none is
+  allowed). The objective is the gap between the best and the worst home value of
+  ``games.ti4.balance`` - the *same* measure, exactly, in integer units: the movement graph is in
+  the model (a boolean "reached within k jumps" per home, space and jump count, with supernovas and
+  asteroid fields impassable, nebulas ending movement, the free step out of a gravity rift and the
+  wormhole links between whatever wormholes land where), the "nearest home" share is an indicator
+  per tie count, and the tile value times the share is a channelled product. So the reported gap is
+  the home-value gap of the map returned, and OPTIMAL means no legal map of these tiles has a
+  smaller one. Cross-checked against brute force on small instances (tests/ti4/test_solver.py).
+- **ti4.milty_slices** - CP-SAT: N slices of three blue and two red tiles within min/max optimal
+  resources and influence, wormhole and legendary limits, anomalies placeable apart; minimise the
+  gap between the richest and the poorest slice (slice value: ``games.ti4.ai.slice_value``).
+- **ti4.check_map** - the legality checker of ``games.ti4.legality`` on a TTS map string.
+- **ti4.home_values** - the home value report of a TTS map string.
+- **Score** (``register_scorer("ti4")``): each seat's home value with its breakdown.
+
+The community's method (a random legal map improved by swaps, :func:`hill_climb_map`) is here too:
+the benchmark (bench/ti4.py) compares it with the CP-SAT builder on the same seeds and measure.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from ortools.sat.python import cp_model
+
+from games.core import Game
+from games.errors import ConfigError, LictorError, NotationError
+from games.ti4 import TI4Game, TI4State
+from games.ti4.ai import slice_value
+from games.ti4.balance import (
+    IMPASSABLE,
+    NEBULA,
+    RIFT,
+    SCALE,
+    SHARE_UNIT,
+    TILE_UNIT,
+    Weights,
+    home_reports,
+    home_values,
+    movement,
+    optimal,
+    tile_points,
+)
+from games.ti4.content import Content, Pos, TileId
+from games.ti4.legality import check_map, check_string
+from games.ti4.mapstring import format_map_string, parse_map_string
+from games.ti4.milty import SLICE_BLUE, SLICE_RED, _arrange, slot_adjacency
+from games.ti4.placement import clash
+from games.ti4.state import PLACE
+from solver.core import (
+    ScoreLine,
+    ScoreReport,
+    SeatScore,
+    SolveLimits,
+    SolveResult,
+    Status,
+    register_puzzle,
+    register_scorer,
+)
+
+__all__ = [
+    "MapProblem",
+    "MapSolution",
+    "SliceProblem",
+    "balanced_map",
+    "brute_force_map",
+    "brute_force_slices",
+    "gap_of",
+    "hill_climb_map",
+    "map_problem",
+    "random_legal_map",
+    "score",
+    "solve_map",
+    "solve_slices",
+]
+
+Lit = Any
+"""A CP-SAT literal, or a Python bool for a literal known when the model is built."""
+
+
+# ============================================================================ the map problem
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MapProblem:
+    """Which tiles may go where.
+
+    Attributes:
+        players: the player count (3-6).
+        spaces: the positions in play (Mecatol Rex, homes, system positions).
+        homes: the home positions, by seat.
+        open: the system positions to fill.
+        fixed: tiles already placed, by position (homes excluded).
+        pool: the tiles that may be placed (sorted).
+        blue: blue-backed tiles the open positions take.
+        red: red-backed tiles the open positions take.
+        red_next_to_mecatol: five players: at least one red tile next to Mecatol Rex.
+        weights: the home-value weights.
+        required: tiles of the pool that must be placed.
+    """
+
+    players: int
+    spaces: tuple[Pos, ...]
+    homes: tuple[Pos, ...]
+    open: tuple[Pos, ...]
+    fixed: Mapping[Pos, TileId]
+    pool: tuple[TileId, ...]
+    blue: int
+    red: int
+    red_next_to_mecatol: bool
+    weights: Weights = field(default_factory=Weights)
+    required: tuple[TileId, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MapSolution:
+    """A galaxy built for a :class:`MapProblem`.
+
+    Attributes:
+        galaxy: the tile at each system position (fixed and placed).
+        values: each home's value (value points).
+        gap: best minus worst home value.
+        bound: the proven lower bound on the gap.
+        status: OPTIMAL, FEASIBLE, INFEASIBLE or UNKNOWN.
+    """
+
+    galaxy: Mapping[Pos, TileId]
+    values: tuple[float, ...]
+    gap: float
+    bound: float
+    status: Status
+
+
+def map_problem(
+    content: Content,
+    *,
+    players: int,
+    expansion: str = "base",
+    weights: Weights | None = None,
+    fixed: Mapping[Pos, TileId] | None = None,
+    pool: Sequence[TileId] | None = None,
+) -> MapProblem:
+    """The rulebook galaxy for ``players`` with every system position open (or ``fixed`` ones set).
+
+    rule: ti4/deal-system-tiles - the blue and red counts of the deal; rule: ti4/five-player-red-tile.
+    """
+    layout = content.board.layouts[players]
+    fixed = dict(fixed or {})
+    open_ = tuple(p for p in layout.systems if p not in fixed)
+    tiles = content.tiles
+    blue_fixed = sum(1 for t in fixed.values() if tiles[t].pile == "blue")
+    red_fixed = sum(1 for t in fixed.values() if tiles[t].pile == "red")
+    if pool is None:
+        pool = [
+            t
+            for t in (*content.pile("blue", expansion), *content.pile("red", expansion))
+            if t not in fixed.values()
+        ]
+    return MapProblem(
+        players=players,
+        spaces=(0, *layout.homes, *layout.systems),
+        homes=layout.homes,
+        open=open_,
+        fixed=fixed,
+        pool=tuple(sorted(set(pool))),
+        blue=players * layout.blue - blue_fixed,
+        red=players * layout.red + layout.extra_red - red_fixed,
+        red_next_to_mecatol=bool(layout.extra_red),
+        weights=weights or Weights(),
+    )
+
+
+def _values(content: Content, problem: MapProblem, galaxy: Mapping[Pos, TileId]) -> list[int]:
+    """Each home's value times SCALE (``games.ti4.balance.home_values``)."""
+    return home_values(
+        content.board, {0: 18, **galaxy}, problem.homes, content.tiles, problem.weights, spaces=problem.spaces
+    )
+
+
+def gap_of(content: Content, problem: MapProblem, galaxy: Mapping[Pos, TileId]) -> float:
+    """Best minus worst home value of ``galaxy`` (value points)."""
+    v = _values(content, problem, galaxy)
+    return (max(v) - min(v)) / SCALE
+
+
+def legal_galaxy(content: Content, problem: MapProblem, galaxy: Mapping[Pos, TileId]) -> bool:
+    """Whether ``galaxy`` fills every open position obeying the setup rules the builder enforces."""
+    tiles = content.tiles
+    placed = [galaxy.get(p, 0) for p in problem.open]
+    if 0 in placed or len(set(placed)) != len(placed) or not set(placed) <= set(problem.pool):
+        return False
+    if not set(problem.required) <= set(placed):
+        return False
+    if sum(1 for t in placed if tiles[t].pile == "blue") != problem.blue:
+        return False
+    if sum(1 for t in placed if tiles[t].pile == "red") != problem.red:
+        return False
+    full = {**problem.fixed, **galaxy}
+    if problem.red_next_to_mecatol and not any(
+        tiles[full[p]].pile == "red" for p in content.board.adjacent[0] if p in full
+    ):
+        return False
+    for p in problem.open:
+        for q in content.board.adjacent[p]:
+            if q in full and clash(tiles[full[p]], tiles[full[q]]):
+                return False
+    return True
+
+
+# ============================================================================ the CP-SAT model
+
+
+class _Logic:
+    """Boolean helpers that fold Python constants away."""
+
+    def __init__(self, model: cp_model.CpModel) -> None:
+        self.m = model
+
+    def not_(self, a: Lit) -> Lit:
+        return (not a) if isinstance(a, bool) else a.Not()
+
+    def and_(self, lits: Sequence[Lit]) -> Lit:
+        if any(x is False for x in lits):
+            return False
+        rest = [x for x in lits if x is not True]
+        if not rest:
+            return True
+        if len(rest) == 1:
+            return rest[0]
+        b = self.m.new_bool_var("")
+        self.m.add_bool_and(rest).only_enforce_if(b)
+        self.m.add_bool_or([self.not_(x) for x in rest] + [b])
+        return b
+
+    def or_(self, lits: Sequence[Lit]) -> Lit:
+        if any(x is True for x in lits):
+            return True
+        rest = [x for x in lits if x is not False]
+        if not rest:
+            return False
+        if len(rest) == 1:
+            return rest[0]
+        b = self.m.new_bool_var("")
+        self.m.add_bool_or(rest).only_enforce_if(b)
+        for x in rest:
+            self.m.add_implication(x, b)
+        return b
+
+    def sum_lit(self, terms: Sequence[Lit]) -> Lit:
+        """A literal equal to a sum of literals known to be at most 1."""
+        if any(x is True for x in terms):
+            return True
+        rest = [x for x in terms if x is not False]
+        if not rest:
+            return False
+        if len(rest) == 1:
+            return rest[0]
+        b = self.m.new_bool_var("")
+        self.m.add(sum(rest) == b)
+        return b
+
+
+def _kind_is(content: Content, w: Weights, kind: int) -> Callable[[TileId], bool]:
+    """Whether a tile's movement class is ``kind``."""
+
+    def pred(t: TileId) -> bool:
+        return movement(content.tiles[t], w).kind == kind
+
+    return pred
+
+
+def _links(content: Content, w: Weights | None, wormhole: str) -> Callable[[TileId], bool]:
+    """Whether a tile has ``wormhole`` (and, with weights, ships can pass it: a link of movement)."""
+
+    def pred(t: TileId) -> bool:
+        tile = content.tiles[t]
+        return wormhole in tile.wormholes and (w is None or movement(tile, w).kind != IMPASSABLE)
+
+    return pred
+
+
+class _MapModel:
+    """The CP-SAT model of a :class:`MapProblem` (see the module docstring)."""
+
+    def __init__(self, content: Content, problem: MapProblem) -> None:
+        self.c, self.p = content, problem
+        self.m = cp_model.CpModel()
+        self.lg = _Logic(self.m)
+        tiles, w = content.tiles, problem.weights
+        self.x = {(t, p): self.m.new_bool_var(f"x{t}_{p}") for t in problem.pool for p in problem.open}
+        for p in problem.open:
+            self.m.add_exactly_one(self.x[t, p] for t in problem.pool)
+        for t in problem.pool:
+            if t in problem.required:
+                self.m.add_exactly_one(self.x[t, p] for p in problem.open)
+            else:
+                self.m.add_at_most_one(self.x[t, p] for p in problem.open)
+        for back, need in (("blue", problem.blue), ("red", problem.red)):
+            self.m.add(sum(v for (t, _), v in self.x.items() if tiles[t].pile == back) == need)
+        self.kind: dict[Pos, dict[int, Lit]] = {}
+        self.worm: dict[Pos, dict[str, Lit]] = {}
+        types = sorted({wh for t in (*problem.pool, *problem.fixed.values()) for wh in tiles[t].wormholes})
+        for p in range(len(content.board.rings)):
+            self.kind[p] = {k: self._has(p, _kind_is(content, w, k)) for k in range(4)}
+            self.worm[p] = {wh: self._has(p, _links(content, w, wh)) for wh in types}
+        self.types = types
+        self._rules()
+        self.values = self._home_values()
+
+    def _has(self, p: Pos, pred: Callable[[TileId], bool]) -> Lit:
+        """Whether position ``p`` holds a tile with ``pred`` (a literal)."""
+        prob = self.p
+        if p not in prob.spaces:
+            return False
+        if p in prob.fixed:
+            return pred(prob.fixed[p])
+        if p not in prob.open:
+            return False  # Mecatol Rex and the homes: ordinary, no wormhole here
+        return self.lg.sum_lit([self.x[t, p] for t in prob.pool if pred(t)])
+
+    def imp(self, p: Pos) -> Lit:
+        """Whether ``p`` cannot be entered (outside the galaxy, supernova, asteroid field)."""
+        return True if p not in self.p.spaces else self.kind[p][IMPASSABLE]
+
+    def _rules(self) -> None:
+        """rule: ti4/anomaly-adjacency, ti4/wormhole-adjacency, ti4/five-player-red-tile."""
+        tiles, prob, adj = self.c.tiles, self.p, self.c.board.adjacent
+        anomaly = {p: self._has(p, lambda t: tiles[t].is_anomaly) for p in prob.spaces}
+        worm_any = {p: {wh: self._has(p, _links(self.c, None, wh)) for wh in self.types} for p in prob.spaces}
+        for p in prob.open:
+            for q in adj[p]:
+                if q not in prob.spaces or (q in prob.open and q < p):
+                    continue
+                for a, b in [(anomaly[p], anomaly[q])] + [
+                    (worm_any[p][wh], worm_any[q][wh]) for wh in self.types
+                ]:
+                    self._not_both(a, b)
+        if prob.red_next_to_mecatol:
+            ring1 = [p for p in adj[0] if p in prob.spaces]
+            if not any(tiles[prob.fixed[p]].pile == "red" for p in ring1 if p in prob.fixed):
+                self.m.add_bool_or(
+                    [
+                        self.x[t, p]
+                        for p in ring1
+                        if p in prob.open
+                        for t in prob.pool
+                        if tiles[t].pile == "red"
+                    ]
+                )
+
+    def _not_both(self, a: Lit, b: Lit) -> None:
+        """Not ``a`` and ``b`` together."""
+        if a is False or b is False:
+            return
+        if a is True and b is True:
+            self.m.add_bool_or([False])
+        elif a is True or b is True:
+            self.m.add((b if a is True else a) == 0)
+        else:
+            self.m.add_bool_or([a.Not(), b.Not()])
+
+    def _reach(self, home: Pos) -> list[dict[Pos, Lit]]:
+        """``r[k][p]``: whether ``p`` is within ``k`` jumps of ``home`` (0..reach), by real movement."""
+        lg, prob, w, adj = self.lg, self.p, self.p.weights, self.c.board.adjacent
+        spaces = [p for p in range(len(self.c.board.rings)) if p in prob.spaces]
+        reach = w.reach
+        r: list[dict[Pos, Lit]] = [{p: p == home for p in spaces}]
+        out: list[dict[Pos, Lit]] = [{p: False for p in spaces}]
+        for k in range(1, reach + 1):
+            # a step out of q lands within k jumps: leave a nebula at 1 + nebula_exit jumps, else 1
+            exit_k: dict[Pos, Lit] = {}
+            for q in spaces:
+                neb = self.kind[q][NEBULA]
+                terms = [lg.and_([r[k - 1][q], lg.not_(neb)])]
+                if k - 1 - w.nebula_exit >= 0:
+                    terms.append(lg.and_([r[k - 1 - w.nebula_exit][q], neb]))
+                exit_k[q] = lg.or_(terms)
+            gate = {wh: lg.or_([lg.and_([exit_k[q], self.worm[q][wh]]) for q in spaces]) for wh in self.types}
+            level: dict[Pos, Lit] = {}
+            for p in spaces:
+                if p == home:
+                    level[p] = True
+                    continue
+                sup = [exit_k[q] for q in adj[p] if q in exit_k] + [
+                    lg.and_([gate[wh], self.worm[p][wh]]) for wh in self.types
+                ]
+                level[p] = lg.and_([lg.not_(self.imp(p)), lg.or_(sup)])
+            if w.rift_bonus:  # the step out of a gravity rift is free (to a space that is no rift)
+                free = {q: lg.and_([level[q], self.kind[q][RIFT]]) for q in spaces}
+                zgate = {
+                    wh: lg.or_([lg.and_([free[q], self.worm[q][wh]]) for q in spaces]) for wh in self.types
+                }
+                for p in spaces:
+                    if p == home:
+                        continue
+                    zs = [free[q] for q in adj[p] if q in free] + [
+                        lg.and_([zgate[wh], self.worm[p][wh]]) for wh in self.types
+                    ]
+                    extra = lg.and_([lg.not_(self.imp(p)), lg.not_(self.kind[p][RIFT]), lg.or_(zs)])
+                    level[p] = lg.or_([level[p], extra])
+            for p in spaces:
+                a, b = r[k - 1][p], level[p]
+                if not isinstance(a, bool) and not isinstance(b, bool):
+                    self.m.add_implication(a, b)
+            r.append(level)
+            out.append(exit_k)
+        return r
+
+    def _home_values(self) -> list[Any]:
+        """Each home's value times SCALE: the nearest homes share a space's value by its distance."""
+        lg, prob, w, tiles = self.lg, self.p, self.p.weights, self.c.tiles
+        homes = prob.homes
+        reach = [self._reach(h) for h in homes]
+        wp = w.distance_points()
+        counted = [p for p in prob.spaces if p and p not in homes]
+        n = len(homes)
+        totals: list[list[Any]] = [[] for _ in homes]
+        for p in counted:
+            if p in prob.fixed:
+                tv: Any = tile_points(tiles[prob.fixed[p]], w)
+                top = tv
+            else:
+                tv = sum(tile_points(tiles[t], w) * self.x[t, p] for t in prob.pool)
+                top = max(tile_points(tiles[t], w) for t in prob.pool)
+            for m in range(1, len(wp) + 1):
+                exact = [lg.and_([reach[h][m][p], lg.not_(reach[h][m - 1][p])]) for h in range(n)]
+                if w.share == "all":
+                    near = exact
+                else:
+                    near = [
+                        lg.and_([exact[h], *(lg.not_(reach[o][m - 1][p]) for o in range(n) if o != h)])
+                        for h in range(n)
+                    ]
+                if all(x is False for x in near):
+                    continue
+                share = self._share(near, tv, top, wp[m - 1], w.share == "all")
+                for h in range(n):
+                    totals[h].append(self._times(near[h], share, top * wp[m - 1] * SHARE_UNIT))
+        return [sum(t) for t in totals]
+
+    def _share(self, near: Sequence[Lit], tv: Any, top: int, dist_pts: int, every: bool) -> Any:
+        """The value one nearest home gets: tile value x distance points x 60 / homes tied."""
+        unit = dist_pts * SHARE_UNIT
+        if every:
+            return tv * unit
+        s = self.m.new_int_var(0, top * unit, "")
+        live = [x for x in near if x is not False]
+        cnt = sum(1 if x is True else x for x in live)
+        picks = []
+        for j in range(1, len(live) + 1):
+            b = self.m.new_bool_var("")
+            self.m.add(cnt == j).only_enforce_if(b)
+            self.m.add(s == tv * (unit // j)).only_enforce_if(b)
+            picks.append(b)
+        none = self.m.new_bool_var("")
+        self.m.add(cnt == 0).only_enforce_if(none)
+        self.m.add(s == 0).only_enforce_if(none)
+        self.m.add_exactly_one([*picks, none])
+        return s
+
+    def _times(self, lit: Lit, value: Any, top: int) -> Any:
+        """``value`` if ``lit`` else 0."""
+        if lit is False:
+            return 0
+        if lit is True:
+            return value
+        z = self.m.new_int_var(0, top, "")
+        self.m.add(z == value).only_enforce_if(lit)
+        self.m.add(z == 0).only_enforce_if(lit.Not())
+        return z
+
+
+def _solve_stoppable(
+    solver: cp_model.CpSolver, model: cp_model.CpModel, stop: Callable[[], bool] | None
+) -> Any:
+    """``solver.solve(model)``, ended early once ``stop()`` is True."""
+    if stop is None:
+        return solver.solve(model)
+    done = threading.Event()
+
+    def watch() -> None:
+        while not done.wait(0.02):
+            if stop():
+                solver.stop_search()
+
+    watcher = threading.Thread(target=watch, name="cp-sat-stop", daemon=True)
+    watcher.start()
+    try:
+        return solver.solve(model)
+    finally:
+        done.set()
+        watcher.join()
+
+
+_STATUS = {
+    cp_model.OPTIMAL: Status.OPTIMAL,
+    cp_model.FEASIBLE: Status.FEASIBLE,
+    cp_model.INFEASIBLE: Status.INFEASIBLE,
+}
+
+
+def precheck_map(content: Content, problem: MapProblem) -> str:
+    """Why ``problem`` has no answer ("" when the counts allow one): names the setting to change."""
+    tiles = content.tiles
+    have = {b: sum(1 for t in problem.pool if tiles[t].pile == b) for b in ("blue", "red")}
+    for back, need in (("blue", problem.blue), ("red", problem.red)):
+        if have[back] < need:
+            return (
+                f"{problem.players} players need {need} {back}-backed tiles in the open positions but the "
+                f"pool holds {have[back]}: use the 'pok' expansion or include fewer exclusions"
+            )
+    if problem.blue + problem.red != len(problem.open):
+        return f"{len(problem.open)} open positions but the deal fills {problem.blue + problem.red}"
+    return ""
+
+
+def _full_hint(mm: _MapModel, hint: Mapping[Pos, TileId]) -> None:
+    """Hint every variable: the tiles of ``hint`` fixed in a copy of the model, the rest propagated."""
+    fixed = mm.m.clone()
+    for (t, p), v in mm.x.items():
+        fixed.add(fixed.get_bool_var_from_proto_index(v.index) == int(hint.get(p) == t))
+    solver = cp_model.CpSolver()
+    solver.parameters.max_time_in_seconds = 2.0
+    solver.parameters.num_workers = 1
+    if solver.solve(fixed) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        for (t, p), v in mm.x.items():
+            mm.m.add_hint(v, hint.get(p) == t)
+        return
+    values = solver.response_proto.solution
+    mm.m.proto.solution_hint.vars.extend(range(len(values)))
+    mm.m.proto.solution_hint.values.extend(values)
+
+
+def solve_map(
+    content: Content,
+    problem: MapProblem,
+    *,
+    time_limit_s: float = 10.0,
+    workers: int = 2,
+    seed: int = 0,
+    stop: Callable[[], bool] | None = None,
+    hint: Mapping[Pos, TileId] | None = None,
+) -> MapSolution:
+    """The galaxy with the smallest home-value gap (CP-SAT; see the module docstring)."""
+    why = precheck_map(content, problem)
+    if why:
+        return MapSolution(galaxy={}, values=(), gap=0.0, bound=0.0, status=Status.INFEASIBLE)
+    mm = _MapModel(content, problem)
+    hi = mm.m.new_int_var(-(10**9), 10**9, "best")
+    lo = mm.m.new_int_var(-(10**9), 10**9, "worst")
+    mm.m.add_max_equality(hi, mm.values)
+    mm.m.add_min_equality(lo, mm.values)
+    mm.m.minimize(hi - lo)
+    if hint is None:  # a random legal map as the first answer (CP-SAT then improves it)
+        try:
+            hint = random_legal_map(content, problem, random.Random(seed), tries=300)
+        except LictorError:
+            hint = None
+    if hint:
+        _full_hint(mm, hint)
+    solver = cp_model.CpSolver()
+    solver.parameters.max_time_in_seconds = max(0.05, float(time_limit_s))
+    solver.parameters.num_workers = max(1, int(workers))
+    solver.parameters.random_seed = int(seed) % (2**31)
+    if time_limit_s < 5.0:  # presolve alone can take seconds on one core: start from the hint at once
+        solver.parameters.cp_model_presolve = False
+    code = _solve_stoppable(solver, mm.m, stop)
+    status = _STATUS.get(code, Status.UNKNOWN)
+    if status not in (Status.OPTIMAL, Status.FEASIBLE):
+        return MapSolution(galaxy={}, values=(), gap=0.0, bound=0.0, status=status)
+    galaxy = dict(problem.fixed)
+    for (t, p), v in mm.x.items():
+        if solver.value(v):
+            galaxy[p] = t
+    vals = _values(content, problem, galaxy)
+    model_vals = [solver.value(v) if not isinstance(v, int) else v for v in mm.values]
+    if model_vals != vals:  # the model is the measure, to the unit (tests check it on many maps)
+        raise LictorError(f"internal: the CP-SAT values {model_vals} differ from the measure {vals}")
+    gap = (max(vals) - min(vals)) / SCALE
+    bound = gap if status == Status.OPTIMAL else max(0.0, solver.best_objective_bound / SCALE)
+    return MapSolution(
+        galaxy=galaxy, values=tuple(v / SCALE for v in vals), gap=gap, bound=min(bound, gap), status=status
+    )
+
+
+# ============================================================================ baselines and brute force
+
+
+def random_legal_map(
+    content: Content, problem: MapProblem, rng: random.Random, *, tries: int = 2000
+) -> dict[Pos, TileId]:
+    """A random legal galaxy (random tiles of the deal's counts, reshuffled until legal)."""
+    tiles = content.tiles
+    blue = [t for t in problem.pool if tiles[t].pile == "blue"]
+    red = [t for t in problem.pool if tiles[t].pile == "red"]
+    for _ in range(tries):
+        chosen = rng.sample(blue, problem.blue) + rng.sample(red, problem.red)
+        rng.shuffle(chosen)
+        galaxy = {**problem.fixed, **dict(zip(problem.open, chosen, strict=True))}
+        if legal_galaxy(content, problem, galaxy):
+            return galaxy
+    raise LictorError("no random legal galaxy found", field="params")
+
+
+def hill_climb_map(
+    content: Content, problem: MapProblem, rng: random.Random, *, seconds: float, restarts: bool = True
+) -> tuple[dict[Pos, TileId], float]:
+    """The community's method: a random legal map, then swaps (two positions, or a position and an
+    unused tile of the same back) kept when the gap falls, restarting from a new random map when
+    no swap helps; returns the best (galaxy, gap) found within ``seconds``."""
+    end = time.perf_counter() + seconds
+    tiles = content.tiles
+    best: tuple[dict[Pos, TileId], float] | None = None
+    while best is None or time.perf_counter() < end:
+        g = random_legal_map(content, problem, rng)
+        cur = gap_of(content, problem, g)
+        improved = True
+        while improved and time.perf_counter() < end:
+            improved = False
+            unused = [t for t in problem.pool if t not in g.values()]
+            moves: list[tuple[Pos, Pos | None, TileId]] = [
+                (a, b, 0) for a, b in itertools.combinations(problem.open, 2)
+            ] + [(a, None, t) for a in problem.open for t in unused if tiles[t].pile == tiles[g[a]].pile]
+            rng.shuffle(moves)
+            for a, b, t in moves:
+                h = dict(g)
+                if b is None:
+                    h[a] = t
+                else:
+                    h[a], h[b] = g[b], g[a]
+                if not legal_galaxy(content, problem, h):
+                    continue
+                v = gap_of(content, problem, h)
+                if v < cur:
+                    g, cur, improved = h, v, True
+                    break
+                if time.perf_counter() >= end:
+                    break
+        if best is None or cur < best[1]:
+            best = (g, cur)
+        if not restarts:
+            break
+    return best
+
+
+def brute_force_map(content: Content, problem: MapProblem) -> tuple[float, dict[Pos, TileId]] | None:
+    """The smallest gap over every legal galaxy (exhaustive: small problems only)."""
+    best: tuple[float, dict[Pos, TileId]] | None = None
+    for chosen in itertools.permutations(problem.pool, len(problem.open)):
+        galaxy = {**problem.fixed, **dict(zip(problem.open, chosen, strict=True))}
+        if not legal_galaxy(content, problem, galaxy):
+            continue
+        gap = gap_of(content, problem, galaxy)
+        if best is None or gap < best[0]:
+            best = (gap, galaxy)
+    return best
+
+
+# ============================================================================ Milty slices
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SliceProblem:
+    """Milty slices to deal.
+
+    Attributes:
+        count: how many slices.
+        pool: the tiles to choose from.
+        min_resources / max_resources: optimal resources per slice (planets' larger counts).
+        min_influence / max_influence: optimal influence per slice.
+        max_wormholes: wormholes per slice at most.
+        max_legendary: legendary planets per slice at most.
+        min_wormholes_total: wormholes over all slices at least.
+        weights: the value weights (slice value: ``games.ti4.ai.slice_value``).
+    """
+
+    count: int
+    pool: tuple[TileId, ...]
+    min_resources: float = 0.0
+    max_resources: float = 99.0
+    min_influence: float = 0.0
+    max_influence: float = 99.0
+    max_wormholes: int = 1
+    max_legendary: int = 1
+    min_wormholes_total: int = 0
+    weights: Weights = field(default_factory=Weights)
+
+
+def _slot_independence(content: Content) -> int:
+    """The most slots of one slice no two of which are neighbours (anomalies a slice can hold)."""
+    edges = slot_adjacency(content)
+    return max(
+        len(s)
+        for k in range(6)
+        for s in itertools.combinations(range(5), k)
+        if not any(i in s and j in s for i, j in edges)
+    )
+
+
+def _tile_halves(content: Content, t: TileId) -> tuple[int, int]:
+    """A tile's optimal (resources, influence) in halves."""
+    r = sum(optimal(p)[0] for p in content.tiles[t].planets)
+    i = sum(optimal(p)[1] for p in content.tiles[t].planets)
+    return int(2 * r), int(2 * i)
+
+
+def slices_ok(content: Content, problem: SliceProblem, slices: Sequence[Sequence[TileId]]) -> bool:
+    """Whether ``slices`` obey ``problem``'s limits and each can be laid out without clashes."""
+    tiles = content.tiles
+    if len(slices) != problem.count:
+        return False
+    used = [t for s in slices for t in s]
+    if len(set(used)) != len(used) or not set(used) <= set(problem.pool):
+        return False
+    worms = 0
+    for s in slices:
+        backs = [tiles[t].pile for t in s]
+        if backs.count("blue") != SLICE_BLUE or backs.count("red") != SLICE_RED:
+            return False
+        r = sum(_tile_halves(content, t)[0] for t in s) / 2
+        i = sum(_tile_halves(content, t)[1] for t in s) / 2
+        if not (
+            problem.min_resources <= r <= problem.max_resources
+            and problem.min_influence <= i <= problem.max_influence
+        ):
+            return False
+        w = [wh for t in s for wh in tiles[t].wormholes]
+        worms += len(w)
+        if len(w) > problem.max_wormholes or len(set(w)) != len(w):
+            return False
+        if sum(1 for t in s for p in tiles[t].planets if p.legendary) > problem.max_legendary:
+            return False
+        if _arrange(content, list(s)) is None:
+            return False
+    return worms >= problem.min_wormholes_total
+
+
+def slices_gap(content: Content, problem: SliceProblem, slices: Sequence[Sequence[TileId]]) -> float:
+    """Richest minus poorest slice value."""
+    v = [slice_value(content, s, problem.weights) for s in slices]
+    return max(v) - min(v)
+
+
+def solve_slices(
+    content: Content,
+    problem: SliceProblem,
+    *,
+    time_limit_s: float = 10.0,
+    workers: int = 2,
+    seed: int = 0,
+    stop: Callable[[], bool] | None = None,
+) -> tuple[Status, list[tuple[TileId, ...]], float, float]:
+    """The most even slices (CP-SAT): (status, slices laid out in slot order, gap, bound)."""
+    tiles, w = content.tiles, problem.weights
+    m = cp_model.CpModel()
+    k_range = range(problem.count)
+    s = {(t, k): m.new_bool_var(f"s{t}_{k}") for t in problem.pool for k in k_range}
+    for t in problem.pool:
+        m.add_at_most_one(s[t, k] for k in k_range)
+    alpha = _slot_independence(content)
+    types = sorted({wh for t in problem.pool for wh in tiles[t].wormholes})
+    vals = []
+    for k in k_range:
+        col = {t: s[t, k] for t in problem.pool}
+        m.add(sum(v for t, v in col.items() if tiles[t].pile == "blue") == SLICE_BLUE)
+        m.add(sum(v for t, v in col.items() if tiles[t].pile == "red") == SLICE_RED)
+        res = sum(_tile_halves(content, t)[0] * v for t, v in col.items())
+        inf = sum(_tile_halves(content, t)[1] * v for t, v in col.items())
+        m.add(res >= math.ceil(2 * problem.min_resources))
+        m.add(res <= math.floor(2 * problem.max_resources))
+        m.add(inf >= math.ceil(2 * problem.min_influence))
+        m.add(inf <= math.floor(2 * problem.max_influence))
+        m.add(sum(len(tiles[t].wormholes) * v for t, v in col.items()) <= problem.max_wormholes)
+        for wh in types:
+            m.add(sum(v for t, v in col.items() if wh in tiles[t].wormholes) <= 1)
+        m.add(
+            sum(sum(p.legendary for p in tiles[t].planets) * v for t, v in col.items())
+            <= problem.max_legendary
+        )
+        m.add(sum(v for t, v in col.items() if tiles[t].is_anomaly) <= alpha)
+        vals.append(sum(tile_points(tiles[t], w) * v for t, v in col.items()))
+    m.add(sum(len(tiles[t].wormholes) * v for (t, _), v in s.items()) >= problem.min_wormholes_total)
+    top = m.new_int_var(0, 10**7, "top")
+    low = m.new_int_var(0, 10**7, "low")
+    m.add_max_equality(top, vals)
+    m.add_min_equality(low, vals)
+    m.minimize(top - low)
+    solver = cp_model.CpSolver()
+    solver.parameters.max_time_in_seconds = max(0.05, float(time_limit_s))
+    solver.parameters.num_workers = max(1, int(workers))
+    solver.parameters.random_seed = int(seed) % (2**31)
+    code = _solve_stoppable(solver, m, stop)
+    status = _STATUS.get(code, Status.UNKNOWN)
+    if status not in (Status.OPTIMAL, Status.FEASIBLE):
+        return status, [], 0.0, 0.0
+    out = []
+    for k in k_range:
+        chosen = [t for t in problem.pool if solver.value(s[t, k])]
+        laid = _arrange(content, chosen)
+        if laid is None:  # cannot happen: anomalies <= the slots' independence number
+            raise LictorError(f"internal: slice {chosen} has no clash-free layout")
+        out.append(laid)
+    gap = slices_gap(content, problem, out)
+    bound = gap if status == Status.OPTIMAL else solver.best_objective_bound / TILE_UNIT
+    return status, out, gap, min(gap, max(0.0, bound))
+
+
+def brute_force_slices(content: Content, problem: SliceProblem) -> float | None:
+    """The smallest slice gap over every way to deal ``problem.pool`` (small problems only)."""
+    best: float | None = None
+
+    def go(left: list[TileId], made: list[tuple[TileId, ...]]) -> None:
+        nonlocal best
+        if len(made) == problem.count:
+            if slices_ok(content, problem, made):
+                g = slices_gap(content, problem, made)
+                best = g if best is None or g < best else best
+            return
+        first = left[0] if len(made) == 0 else None
+        for combo in itertools.combinations(left, 5):
+            if made and combo < made[-1]:
+                continue  # slices in increasing order: each partition once
+            go([t for t in left if t not in combo], [*made, combo])
+        del first
+
+    go(sorted(problem.pool), [])
+    return best
+
+
+# ============================================================================ parameters
+
+_SHOWN = 60
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, bool) or value is None:
+        text = repr(value)
+    elif isinstance(value, int):
+        text = repr(value) if value.bit_length() <= 64 else f"<an integer of {value.bit_length()} bits>"
+    elif isinstance(value, float | str):
+        text = repr(value[: _SHOWN + 1] if isinstance(value, str) else value)
+    elif isinstance(value, Mapping):
+        text = f"<an object of {len(value)} keys>"
+    elif isinstance(value, list | tuple):
+        text = f"<a list of {len(value)} items>"
+    else:
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= _SHOWN else text[: _SHOWN - 3] + "..."
+
+
+def _check_params(params: Any, schema: Mapping[str, Any]) -> None:
+    if not isinstance(params, Mapping):
+        raise ConfigError(f"params must be an object, got {_show(params)}", field="params")
+    for key in params:
+        if key not in schema["properties"]:
+            name = key[:30] if isinstance(key, str) else _show(key)
+            raise ConfigError(
+                f"unknown parameter {_show(key)}; this puzzle takes {sorted(schema['properties'])}",
+                field=f"params.{name}",
+            )
+
+
+def _int(params: Mapping[str, Any], key: str, default: int, lo: int, hi: int) -> int:
+    value = params.get(key, default)
+    number = None
+    if isinstance(value, int) and not isinstance(value, bool):
+        number = value
+    elif isinstance(value, float) and math.isfinite(value) and value.is_integer():
+        number = int(value)
+    if number is None or not lo <= number <= hi:
+        raise ConfigError(f"{key} must be an integer {lo}..{hi}, got {_show(value)}", field=f"params.{key}")
+    return number
+
+
+def _num(params: Mapping[str, Any], key: str, default: float, lo: float, hi: float) -> float:
+    value = params.get(key, default)
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int | float)
+        or not math.isfinite(value)
+        or not lo <= value <= hi
+    ):
+        raise ConfigError(f"{key} must be a number {lo}..{hi}, got {_show(value)}", field=f"params.{key}")
+    return float(value)
+
+
+def _choice(params: Mapping[str, Any], key: str, choices: Sequence[str], default: str) -> str:
+    value = params.get(key, default)
+    if not isinstance(value, str) or value not in choices:
+        raise ConfigError(f"{key} must be one of {list(choices)}, got {_show(value)}", field=f"params.{key}")
+    return value
+
+
+def _tiles(content: Content, params: Mapping[str, Any], key: str) -> list[TileId]:
+    value = params.get(key, [])
+    if not isinstance(value, list) or len(value) > 100:
+        raise ConfigError(f"{key} must be a list of tile numbers, got {_show(value)}", field=f"params.{key}")
+    out = []
+    for i, t in enumerate(value):
+        n = int(t) if isinstance(t, str) and t.isdigit() and len(t) <= 3 else t
+        if (
+            isinstance(n, bool)
+            or not isinstance(n, int)
+            or n not in content.tiles
+            or content.tiles[n].pile not in ("blue", "red")
+        ):
+            raise ConfigError(
+                f"{key}[{i}] must be the number of a blue or red system tile, got {_show(t)}",
+                field=f"params.{key}[{i}]",
+                rule="ti4/separate-systems",
+            )
+        out.append(n)
+    return out
+
+
+def _weights(params: Mapping[str, Any]) -> Weights:
+    value = params.get("weights", {})
+    if not isinstance(value, Mapping):
+        raise ConfigError(f"weights must be an object, got {_show(value)}", field="params.weights")
+    return Weights.from_dict(value, field_prefix="params.weights")
+
+
+def _game(game: Game[Any, Any]) -> TI4Game:
+    if not isinstance(game, TI4Game):
+        raise ConfigError("this puzzle is for the game 'ti4'", field="game")
+    return game
+
+
+def _state_defaults(state: Any) -> tuple[int, str]:
+    if isinstance(state, TI4State):
+        return state.players, state.expansion
+    return 6, "base"
+
+
+_WEIGHTS_SCHEMA = {
+    "type": "object",
+    "description": "home-value weights (docs/ti4.md): resources, influence, trait, specialty, legendary, "
+    "wormhole, distance (list), share ('nearest'/'all'), antimass, nebula_exit, rift_bonus",
+}
+_LIMITS_NOTE = "time limit and workers come from the request's limits"
+
+BALANCED_MAP_PARAMS: dict[str, Any] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "ti4.balanced_map parameters",
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {
+        "players": {
+            "type": "integer",
+            "minimum": 3,
+            "maximum": 6,
+            "description": "player count (default: the state's)",
+        },
+        "expansion": {"enum": ["base", "pok"], "description": "tile piles (default: the state's)"},
+        "include": {
+            "type": "array",
+            "items": {"type": "integer"},
+            "description": "tiles that must be on the map",
+        },
+        "exclude": {
+            "type": "array",
+            "items": {"type": "integer"},
+            "description": "tiles that may not be used",
+        },
+        "from_state": {
+            "type": "boolean",
+            "default": True,
+            "description": "during tile placement: keep the tiles placed and finish the galaxy with the "
+            "tiles still in hand",
+        },
+        "seed": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 2**31 - 1,
+            "default": 0,
+            "description": "CP-SAT seed",
+        },
+        "weights": _WEIGHTS_SCHEMA,
+    },
+    "description": _LIMITS_NOTE,
+}
+
+MILTY_PARAMS: dict[str, Any] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "ti4.milty_slices parameters",
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {
+        "slices": {
+            "type": "integer",
+            "minimum": 2,
+            "maximum": 9,
+            "default": 6,
+            "description": "how many slices",
+        },
+        "expansion": {"enum": ["base", "pok"], "description": "tile piles (default: the state's)"},
+        "min_resources": {
+            "type": "number",
+            "minimum": 0,
+            "maximum": 30,
+            "default": 0,
+            "description": "optimal resources per slice, at least",
+        },
+        "max_resources": {
+            "type": "number",
+            "minimum": 0,
+            "maximum": 30,
+            "default": 30,
+            "description": "optimal resources per slice, at most",
+        },
+        "min_influence": {
+            "type": "number",
+            "minimum": 0,
+            "maximum": 30,
+            "default": 0,
+            "description": "optimal influence per slice, at least",
+        },
+        "max_influence": {
+            "type": "number",
+            "minimum": 0,
+            "maximum": 30,
+            "default": 30,
+            "description": "optimal influence per slice, at most",
+        },
+        "max_wormholes": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 5,
+            "default": 1,
+            "description": "wormholes per slice, at most",
+        },
+        "max_legendary": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 5,
+            "default": 1,
+            "description": "legendary planets per slice, at most",
+        },
+        "min_wormholes_total": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 10,
+            "default": 0,
+            "description": "wormholes over all slices, at least",
+        },
+        "seed": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 2**31 - 1,
+            "default": 0,
+            "description": "CP-SAT seed",
+        },
+        "weights": _WEIGHTS_SCHEMA,
+    },
+    "description": _LIMITS_NOTE,
+}
+
+MAP_STRING_PARAMS: dict[str, Any] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "ti4 map string parameters",
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["map_string"],
+    "properties": {
+        "map_string": {
+            "type": "string",
+            "maxLength": 2000,
+            "description": "the TTS map string (ring 1 first, Mecatol Rex implied)",
+        },
+        "players": {
+            "type": "integer",
+            "minimum": 3,
+            "maximum": 6,
+            "description": "player count (default: from the homes)",
+        },
+        "expansion": {"enum": ["base", "pok"], "default": "pok", "description": "tiles allowed"},
+        "procedure": {
+            "enum": ["rulebook", "milty"],
+            "default": "rulebook",
+            "description": "how the map was built",
+        },
+        "weights": _WEIGHTS_SCHEMA,
+    },
+}
+
+
+# ============================================================================ puzzles
+
+
+def _result(kind: str, status: Status, start: float, **kw: Any) -> SolveResult:
+    return SolveResult(
+        kind=kind, status=status, method=kw.pop("method", "cp-sat"), wall_s=time.perf_counter() - start, **kw
+    )
+
+
+def balanced_map(
+    game: Game[Any, Any], state: Any, params: Mapping[str, Any], limits: SolveLimits
+) -> SolveResult:
+    """The legal galaxy with the smallest gap between the best and the worst home value."""
+    start = time.perf_counter()
+    g = _game(game)
+    _check_params(params, BALANCED_MAP_PARAMS)
+    players0, exp0 = _state_defaults(state)
+    players = _int(params, "players", players0, 3, 6)
+    expansion = _choice(params, "expansion", ("base", "pok"), exp0)
+    weights = _weights(params)
+    seed = _int(params, "seed", 0, 0, 2**31 - 1)
+    include, exclude = _tiles(g.pack, params, "include"), _tiles(g.pack, params, "exclude")
+    use_state = params.get("from_state", True)
+    if not isinstance(use_state, bool):
+        raise ConfigError(
+            f"from_state must be true or false, got {_show(use_state)}", field="params.from_state"
+        )
+    problem = _problem_for(g, state, players, expansion, weights, exclude, use_state)
+    bad = [t for t in include if t not in problem.pool and t not in problem.fixed.values()]
+    if bad:
+        return _result(
+            "ti4.balanced_map",
+            Status.INFEASIBLE,
+            start,
+            explanation=f"tile {bad[0]} cannot be included: it is excluded, outside the {expansion} piles "
+            "or not in hand",
+        )
+    why = precheck_map(g.pack, problem)
+    if why:
+        return _result("ti4.balanced_map", Status.INFEASIBLE, start, explanation=why)
+    if include:
+        problem = _with_included(problem, include)
+    sol = solve_map(
+        g.pack, problem, time_limit_s=limits.time_limit_s, workers=limits.workers, seed=seed, stop=limits.stop
+    )
+    if sol.status == Status.INFEASIBLE:
+        return _result(
+            "ti4.balanced_map",
+            sol.status,
+            start,
+            explanation="no legal galaxy holds these tiles: the included anomalies or wormholes cannot all "
+            "be kept apart; include fewer",
+        )
+    if sol.status == Status.UNKNOWN:
+        return _result(
+            "ti4.balanced_map",
+            sol.status,
+            start,
+            explanation="no galaxy found within the time limit: allow more time",
+        )
+    return _map_answer(g, problem, sol, start)
+
+
+def _problem_for(  # noqa: PLR0917
+    g: TI4Game,
+    state: Any,
+    players: int,
+    expansion: str,
+    weights: Weights,
+    exclude: Sequence[TileId],
+    use_state: bool,
+) -> MapProblem:
+    if (
+        use_state
+        and isinstance(state, TI4State)
+        and state.phase == PLACE
+        and state.mode == "rulebook"
+        and state.players == players
+    ):
+        fixed = {p: t for p, t in enumerate(state.galaxy) if p and t > 0 and p not in state.homes}
+        pool = [t for h in state.hands for t in h if t > 0]
+        if any(t <= 0 for h in state.hands for t in h):
+            raise ConfigError("the state hides tiles in hand: ask with the referee's state", field="state")
+        return map_problem(
+            g.pack,
+            players=players,
+            expansion=expansion,
+            weights=weights,
+            fixed=fixed,
+            pool=[t for t in pool if t not in exclude],
+        )
+    pool = [t for t in (*g.pack.pile("blue", expansion), *g.pack.pile("red", expansion)) if t not in exclude]
+    return map_problem(g.pack, players=players, expansion=expansion, weights=weights, pool=pool)
+
+
+def _with_included(problem: MapProblem, include: Sequence[TileId]) -> MapProblem:
+    """The problem with ``include`` (tiles not fixed already) required on the map."""
+    need = tuple(sorted(t for t in set(include) if t not in problem.fixed.values()))
+    return replace(problem, required=need)
+
+
+def _map_answer(g: TI4Game, problem: MapProblem, sol: MapSolution, start: float) -> SolveResult:
+    layout = g.pack.board.layouts[problem.players]
+    galaxy = [0] * 37
+    galaxy[0] = 18
+    for p, t in sol.galaxy.items():
+        galaxy[p] = t
+    text = format_map_string(tuple(galaxy), problem.spaces, {h: 0 for h in layout.homes})
+    vals = ", ".join(f"{v:.2f}" for v in sol.values)
+    proof = (
+        "proven the smallest possible"
+        if sol.status == Status.OPTIMAL
+        else f"no legal map can go below {sol.bound:.2f}"
+    )
+    worst = min(range(len(sol.values)), key=lambda k: sol.values[k])
+    explanation = (
+        f"paste this map string into Tabletop Simulator: home values {vals} (seat order from position "
+        f"{layout.homes[0]}), gap {sol.gap:.2f} ({proof}); seat {worst}, at position {layout.homes[worst]}, "
+        f"has the weakest home and should pick first"
+    )
+    return _result(
+        "ti4.balanced_map",
+        sol.status,
+        start,
+        objective=sol.gap,
+        bound=sol.bound,
+        answer={
+            "map_string": text,
+            "home_values": [round(v, 4) for v in sol.values],
+            "home_positions": list(layout.homes),
+            "gap": round(sol.gap, 4),
+            "bound": round(sol.bound, 4),
+            "galaxy": {str(p): str(t) for p, t in sorted(sol.galaxy.items())},
+        },
+        explanation=explanation,
+    )
+
+
+def milty_slices(
+    game: Game[Any, Any], state: Any, params: Mapping[str, Any], limits: SolveLimits
+) -> SolveResult:
+    """The most even Milty slices within the given limits."""
+    start = time.perf_counter()
+    g = _game(game)
+    _check_params(params, MILTY_PARAMS)
+    _, exp0 = _state_defaults(state)
+    expansion = _choice(params, "expansion", ("base", "pok"), exp0)
+    count = _int(params, "slices", 6, 2, 9)
+    prob = SliceProblem(
+        count=count,
+        pool=(*g.pack.pile("blue", expansion), *g.pack.pile("red", expansion)),
+        min_resources=_num(params, "min_resources", 0, 0, 30),
+        max_resources=_num(params, "max_resources", 30, 0, 30),
+        min_influence=_num(params, "min_influence", 0, 0, 30),
+        max_influence=_num(params, "max_influence", 30, 0, 30),
+        max_wormholes=_int(params, "max_wormholes", 1, 0, 5),
+        max_legendary=_int(params, "max_legendary", 1, 0, 5),
+        min_wormholes_total=_int(params, "min_wormholes_total", 0, 0, 10),
+        weights=_weights(params),
+    )
+    seed = _int(params, "seed", 0, 0, 2**31 - 1)
+    tiles = g.pack.tiles
+    nb = sum(1 for t in prob.pool if tiles[t].pile == "blue")
+    nr = len(prob.pool) - nb
+    if nb < SLICE_BLUE * count or nr < SLICE_RED * count:
+        return _result(
+            "ti4.milty_slices",
+            Status.INFEASIBLE,
+            start,
+            explanation=f"{count} slices need {SLICE_BLUE * count} blue and {SLICE_RED * count} red tiles; "
+            f"the {expansion} piles hold {nb} and {nr}: ask for fewer slices or use 'pok'",
+        )
+    for lo, hi in (("min_resources", "max_resources"), ("min_influence", "max_influence")):
+        if getattr(prob, lo) > getattr(prob, hi):
+            raise ConfigError(
+                f"{lo} {getattr(prob, lo)} is above {hi} {getattr(prob, hi)}", field=f"params.{lo}"
+            )
+    status, slices, gap, bound = solve_slices(
+        g.pack, prob, time_limit_s=limits.time_limit_s, workers=limits.workers, seed=seed, stop=limits.stop
+    )
+    if status == Status.INFEASIBLE:
+        return _result(
+            "ti4.milty_slices",
+            status,
+            start,
+            explanation="no slices meet these limits: widen the resource or influence range, or allow "
+            "more wormholes or legendary planets per slice",
+        )
+    if status == Status.UNKNOWN:
+        return _result(
+            "ti4.milty_slices",
+            status,
+            start,
+            explanation="no slices found within the time limit: allow more time",
+        )
+    from games.ti4.milty import slices_to_text
+
+    values = [round(slice_value(g.pack, s, prob.weights), 3) for s in slices]
+    text = slices_to_text(slices)
+    proof = (
+        "proven the smallest possible" if status == Status.OPTIMAL else f"no deal can go below {bound:.2f}"
+    )
+    return _result(
+        "ti4.milty_slices",
+        status,
+        start,
+        objective=gap,
+        bound=bound,
+        answer={
+            "slices": [[str(t) for t in s] for s in slices],
+            "slice_values": values,
+            "milty_slices": text,
+        },
+        explanation=f"deal these slices (set the game option milty_slices to {text!r}): values {values}, "
+        f"gap {gap:.2f} ({proof})",
+    )
+
+
+def _map_params(g: TI4Game, params: Any) -> tuple[str, int | None, str, str]:
+    _check_params(params, MAP_STRING_PARAMS)
+    text = params.get("map_string")
+    if not isinstance(text, str) or not text.strip():
+        raise ConfigError(
+            f"map_string must be a TTS map string, got {_show(text)}", field="params.map_string"
+        )
+    players = _int(params, "players", 0, 0, 6) if "players" in params else None
+    if players is not None and players < 3:
+        raise ConfigError(f"players must be an integer 3..6, got {players}", field="params.players")
+    expansion = _choice(params, "expansion", ("base", "pok"), "pok")
+    procedure = _choice(params, "procedure", ("rulebook", "milty"), "rulebook")
+    return text, players, expansion, procedure
+
+
+def check_map_puzzle(
+    game: Game[Any, Any], state: Any, params: Mapping[str, Any], limits: SolveLimits
+) -> SolveResult:
+    """Every setup rule a map string breaks, named, with its tiles."""
+    start = time.perf_counter()
+    g = _game(game)
+    text, players, expansion, procedure = _map_params(g, params)
+    try:
+        report = check_string(g.pack, text, players=players, expansion=expansion, procedure=procedure)
+    except NotationError as exc:
+        raise ConfigError(exc.message, field="params.map_string") from None
+    if report.ok:
+        explanation = f"legal {report.players}-player {procedure} galaxy: no setup rule is broken"
+        if report.notes:
+            explanation += f" ({len(report.notes)} note(s): forbidden neighbours the rules allow here)"
+    else:
+        first = report.violations[0]
+        explanation = f"{len(report.violations)} broken rule(s); first, {first.rule}: {first.message}"
+    return _result(
+        "ti4.check_map",
+        Status.OPTIMAL,
+        start,
+        method="enumeration",
+        objective=len(report.violations),
+        bound=len(report.violations),
+        answer=report.to_dict(),
+        explanation=explanation,
+    )
+
+
+def home_values_puzzle(
+    game: Game[Any, Any], state: Any, params: Mapping[str, Any], limits: SolveLimits
+) -> SolveResult:
+    """Each home's value on a map string, with the numbers behind it."""
+    start = time.perf_counter()
+    g = _game(game)
+    text, players, expansion, procedure = _map_params(g, params)
+    weights = _weights(params)
+    try:
+        parsed = parse_map_string(text)
+    except NotationError as exc:
+        raise ConfigError(exc.message, field="params.map_string") from None
+    report = check_map(g.pack, parsed, players=players, expansion=expansion, procedure=procedure)
+    if report.players == 0:
+        return _result(
+            "ti4.home_values",
+            Status.INFEASIBLE,
+            start,
+            method="enumeration",
+            explanation=f"no {procedure} layout found: {report.violations[0].message}",
+        )
+    entries = [parsed.at(p) for p in range(37)]
+    galaxy = {p: t for p, t in enumerate(entries) if t > 0 and t in g.pack.tiles}
+    spaces = tuple(p for p in range(37) if entries[p] != -1)
+    reps = home_reports(g.pack.board, galaxy, report.homes, g.pack.tiles, weights, spaces=spaces)
+    vals = [r.value for r in reps]
+    gap = max(vals) - min(vals)
+    worst = report.homes[vals.index(min(vals))]
+    return _result(
+        "ti4.home_values",
+        Status.OPTIMAL,
+        start,
+        method="enumeration",
+        objective=gap,
+        bound=gap,
+        answer={
+            "homes": [
+                {
+                    "position": r.home,
+                    "home_value": round(r.value, 4),
+                    "optimal_resources": round(r.resources, 4),
+                    "optimal_influence": round(r.influence, 4),
+                    "resources_within_2_jumps": round(r.near_resources, 4),
+                    "influence_within_2_jumps": round(r.near_influence, 4),
+                    "wormholes": r.wormholes,
+                    "legendary_planets": r.legendary,
+                    "specialties_within_2_jumps": r.specialties,
+                    "jumps_to_mecatol_rex": r.mecatol,
+                    "lane_anomalies": [str(t) for t in r.lane_anomalies],
+                }
+                for r in reps
+            ],
+            "gap": round(gap, 4),
+        },
+        explanation=f"home values {', '.join(f'{v:.2f}' for v in vals)} (gap {gap:.2f}); the home at "
+        f"position {worst} is the weakest: its player should draft first or get the compensation",
+    )
+
+
+# ============================================================================ score
+
+
+def score(game: Game[Any, Any], state: Any) -> ScoreReport:
+    """Each seat's home value (the setup's result) with its breakdown; rank 1 = the best home."""
+    g = _game(game)
+    if not isinstance(state, TI4State):
+        raise ConfigError("the state is not a ti4 state", field="state")
+    reps = g.reports(state) if all(state.homes) else []
+    if not reps:
+        seats = tuple(SeatScore(seat=s, total=0.0, rank=1) for s in range(state.players))
+        return ScoreReport(game="ti4", final=False, seats=seats)
+    vals = [r.value for r in reps]
+    order = sorted(set(vals), reverse=True)
+    seats = tuple(
+        SeatScore(
+            seat=s,
+            total=round(r.value, 4),
+            rank=1 + order.index(r.value),
+            breakdown=(
+                ScoreLine(
+                    category="optimal resources",
+                    points=round(r.resources, 4),
+                    detail="weighted by distance and share",
+                ),
+                ScoreLine(
+                    category="optimal influence",
+                    points=round(r.influence, 4),
+                    detail="weighted by distance and share",
+                ),
+                ScoreLine(
+                    category="wormholes",
+                    points=float(r.wormholes),
+                    detail="in systems that count for this home",
+                ),
+                ScoreLine(
+                    category="legendary planets",
+                    points=float(r.legendary),
+                    detail="in systems that count for this home",
+                ),
+                ScoreLine(
+                    category="technology specialties", points=float(r.specialties), detail="within 2 jumps"
+                ),
+            ),
+            tiebreak=("equal home values share the rank",),
+        )
+        for s, r in enumerate(reps)
+    )
+    return ScoreReport(game="ti4", final=state.phase == 6, seats=seats)
+
+
+register_scorer("ti4", score)
+register_puzzle(
+    "ti4",
+    "ti4.balanced_map",
+    balanced_map,
+    summary="Which legal galaxy (every setup rule obeyed) gives the smallest gap between the best and the "
+    "worst home value, and is it proven the smallest?",
+    params_schema=BALANCED_MAP_PARAMS,
+)
+register_puzzle(
+    "ti4",
+    "ti4.milty_slices",
+    milty_slices,
+    summary="Which Milty draft slices (three blue, two red tiles each) within these limits are the most "
+    "even?",
+    params_schema=MILTY_PARAMS,
+)
+register_puzzle(
+    "ti4",
+    "ti4.check_map",
+    check_map_puzzle,
+    summary="Which setup rules does this TTS map string break, and with which tiles?",
+    params_schema=MAP_STRING_PARAMS,
+)
+register_puzzle(
+    "ti4",
+    "ti4.home_values",
+    home_values_puzzle,
+    summary="How good is each home system on this TTS map string, and which is the weakest?",
+    params_schema=MAP_STRING_PARAMS,
+)

@@ -1,0 +1,295 @@
+"""CyberVerse rules, section by section (each test cites its rulebook section)."""
+
+from __future__ import annotations
+
+from games.cyberverse import CyberverseGame, engine, events, investigation, stories, strategy
+from games.cyberverse.activation import travel_cost
+from games.cyberverse.agents import (
+    agent_lost,
+    defense_bonus,
+    feature,
+    free_travel,
+    lose_health,
+    usable_weapons,
+)
+from games.cyberverse.board import HENCHMEN_LIMIT, henchman_zone
+from games.cyberverse.combat import ENERGY_SHIELD, FRENZY, POISONED_BLADE, SMOKE_BOMB, attack, damage
+from games.cyberverse.content import ANALYSIS, COMBAT, GEAR, IMPLANT, MOVEMENT, VEHICLE, WEAPON
+from games.cyberverse.state import BLEEDING, PAYDAY, SUPPRESSION, WOUND, State, Work, agent_with
+from tests.cyberverse.helpers import play_until
+
+GAME = CyberverseGame()
+C = GAME.content_pack
+
+
+def _started(players: int = 2) -> State:
+    return play_until(GAME, players, 1, lambda s: s.phase == 2 and s.actor >= 0)
+
+
+def _blow(**kw: int | bool) -> tuple[int, int]:
+    args = dict(
+        combat=2,
+        token_attack=0,
+        weapon_bonus=0,
+        ranged_weapon=False,
+        attacker_effect=-1,
+        advantage=False,
+        other_zone_reach=False,
+        defense=0,
+        token_defense=0,
+        defender_effect=-1,
+        cover=False,
+        target_is_agent=True,
+    )
+    args.update(kw)
+    b = attack(**args)  # type: ignore[arg-type]
+    return b.health, b.status
+
+
+def test_damage_table() -> None:
+    """rule: cyberverse/damage-table - 0 or lower nothing; +1..2 Suppression; +3..4 -1 and Wound;
+    +5..7 -1 and Bleeding; +8 and up -2 and Bleeding."""
+    assert [damage(d) for d in (-3, 0, 1, 2, 3, 4, 5, 7, 8, 12)] == [
+        (0, 0),
+        (0, 0),
+        (0, SUPPRESSION),
+        (0, SUPPRESSION),
+        (1, WOUND),
+        (1, WOUND),
+        (1, BLEEDING),
+        (1, BLEEDING),
+        (2, BLEEDING),
+        (2, BLEEDING),
+    ]
+
+
+def test_rulebook_combat_example() -> None:
+    """rule: cyberverse/combat-tokens - Alena: 4 + 3 + 2 = 9 against Defense 3: +6, -1 Health and
+    Bleeding (the rulebook's example); rule: cyberverse/combat - Q-bert's Armor piercer with a ranged
+    Weapon: 2 + 2 + 2 + 3 = 9 against the Killer's 0 + 3."""
+    assert _blow(combat=4, token_attack=3, weapon_bonus=2, token_defense=3) == (1, BLEEDING)
+    piercer = 3
+    assert _blow(
+        combat=2,
+        token_attack=2,
+        weapon_bonus=2,
+        ranged_weapon=True,
+        attacker_effect=piercer,
+        token_defense=3,
+        target_is_agent=False,
+    ) == (1, 0)
+
+
+def test_status_token_effects() -> None:
+    """rule: cyberverse/status-tokens - Energy shield +3 Defense (the Marauder's 6 against 5 + 3: no
+    damage); Smoke bomb cancels; Frenzy +5; Poisoned blade Bleeding; Henchmen take no Status token."""
+    assert _blow(combat=3, token_attack=3, token_defense=5, defender_effect=ENERGY_SHIELD) == (0, 0)
+    assert _blow(combat=9, defender_effect=SMOKE_BOMB) == (0, 0)
+    assert _blow(combat=0, attacker_effect=FRENZY) == (1, BLEEDING)
+    assert _blow(combat=0, attacker_effect=POISONED_BLADE) == (0, BLEEDING)
+    assert _blow(combat=5, target_is_agent=False) == (1, 0)
+
+
+def test_tactical_positions() -> None:
+    """rule: cyberverse/tactical-positions - Advantageous +2 Attack, Covered +2 Defense."""
+    assert _blow(combat=2, advantage=True) == damage(4)
+    assert _blow(combat=2, cover=True) == damage(0)
+
+
+def test_henchmen_placement_and_limits() -> None:
+    """rule: cyberverse/henchmen and cyberverse/combat - placed zone 1, zone 2, ... one by one; at
+    most 3 Henchmen, 5 miniatures per board and 3 per zone."""
+    board = C.boards[0]
+    zones = [0] * board.zones
+    assert [henchman_zone(board, zones, 0, 0, k) for k in range(3)] == [0, 1, 2]
+    assert henchman_zone(board, zones, 2, HENCHMEN_LIMIT, 0) == -1
+    assert henchman_zone(board, zones, 5, 0, 0) == -1
+    full = [3] + [0] * (board.zones - 1)
+    assert henchman_zone(board, full, 3, 0, 0) == 1
+    h = C.henchmen[0]
+    assert h.health > 0 and h.movement >= 0
+
+
+def test_new_eden_board_walls_are_not_adjacency() -> None:
+    """rule: cyberverse/new-eden-board - two zones separated by a wall are not adjacent; one Entry zone."""
+    for board in C.boards:
+        for a, b in board.walls:
+            assert b not in board.adjacent[a] and a not in board.adjacent[b]
+        assert 0 <= board.entry < board.zones
+
+
+def _with_token(s: State, category: int, pred=lambda t: True) -> tuple[Work, int, int]:  # type: ignore[no-untyped-def]
+    w = Work(s)
+    agent = w.agents[0]
+    token = next(i for i, t in enumerate(C.tokens) if t.category == category and pred(t))
+    w.set_agent(
+        agent.sheet, kit=(*agent.kit, token) if len(agent.kit) < C.equipment_slots else (token,), broken=()
+    )
+    return w, agent.sheet, token
+
+
+def test_weapons_expert() -> None:
+    """rule: cyberverse/supply-weapons - an EXPERT weapon needs Combat 3 or more."""
+    w, sheet, token = _with_token(_started(), WEAPON, lambda t: t.expert)
+    agent = w.agent(sheet)
+    assert (token in usable_weapons(C, agent)) == (feature(C, agent, COMBAT) >= 3)
+
+
+def test_cyber_implants_raise_a_feature_and_cannot_be_resold() -> None:
+    """rule: cyberverse/supply-cyber-implants - +1 to a Feature (never above 5, rule:
+    cyberverse/increasing-features); not resold."""
+    s = _started()
+    w, sheet, token = _with_token(s, IMPLANT)
+    f = C.tokens[token].feature
+    before = feature(C, Work(s).agent(sheet), f)
+    assert feature(C, w.agent(sheet), f) == min(5, before + 1)
+    assert all(a.b != token for a in strategy.resell_actions(w, C, w.agent(sheet).org))
+
+
+def test_gear_defense() -> None:
+    """rule: cyberverse/supply-gear - a Gear token's effect (authored: defense) adds to Defense."""
+    s = _started()
+    w, sheet, token = _with_token(s, GEAR, lambda t: t.kind == 0)
+    assert (
+        defense_bonus(C, w, w.agent(sheet))
+        == defense_bonus(C, s, Work(s).agent(sheet)) + C.tokens[token].value
+    )
+
+
+def test_vehicles() -> None:
+    """rule: cyberverse/supply-vehicles - increases Movement; free travel between districts."""
+    s = _started()
+    w, sheet, _token = _with_token(s, VEHICLE, lambda t: t.free_travel)
+    agent = w.agent(sheet)
+    assert free_travel(C, agent) and travel_cost(w, C, agent, 0, 2) in (0, 1)
+    assert feature(C, agent, MOVEMENT) >= feature(C, Work(s).agent(sheet), MOVEMENT)
+
+
+def test_strategy_resale_and_training() -> None:
+    """rule: cyberverse/strategy-phase - resale at half the price rounded down to the hundred; a
+    trained Agent heals 1, earns 1 XP and is not activated."""
+    super_vagabond = next(i for i, t in enumerate(C.tokens) if t.price == 500)
+    assert strategy.resale_value(C, super_vagabond) == 200
+    s = _started()
+    w = Work(s)
+    sheet = w.agents[0].sheet
+    w.set_agent(sheet, health=w.agent(sheet).health - 1)
+    strategy._train(w, C, sheet)
+    trained = w.agent(sheet)
+    assert trained.trained and trained.xp == 1 and trained.health == Work(s).agent(sheet).health
+
+
+def test_agent_dashboard_and_loss_of_health() -> None:
+    """rule: cyberverse/loss-of-health and rule: cyberverse/agent-dashboard - at 0 Health the Agent leaves
+    the game; its Supply tokens go back to the stores."""
+    s = _started()
+    w, sheet, token = _with_token(s, WEAPON)
+    assert lose_health(w, C, sheet, 99)
+    assert w.agent_at(sheet) < 0
+    assert token in w.market.under[WEAPON]
+
+
+def test_payday_unpaid_agent_leaves() -> None:
+    """rule: cyberverse/payday - an Agent who is not paid leaves and is available for hire."""
+    s = play_until(GAME, 2, 3, lambda s: s.phase == PAYDAY or (s.phase == 5 and s.actor >= 0))
+    w = Work(s)
+    seat = w.agents[0].org
+    w.set_org(seat, money=0)
+    sheet = w.agents[0].sheet
+    w.set_agent(sheet, trained=False, rescued=False)
+    engine._pay(w, C, seat)
+    if engine.salary_due(C, sheet, s.agents[0].side) > 0:
+        assert w.agent_at(sheet) < 0 and sheet in w.market.agent_row
+
+
+def test_hacking_gain() -> None:
+    """rule: cyberverse/hacking - 100 D x Hacking + 200 D per Influence token in the district."""
+    s = _started()
+    w = Work(s)
+    agent = w.agents[0]
+    infl = list(w.orgs[agent.org].influence)
+    infl[2] = 2
+    w.set_org(agent.org, influence=tuple(infl))
+    gain = investigation.hack_gain(w, C, agent, 2)
+    assert gain - (100 * feature(C, agent, 2) + 400) in (0, 200, 100, 300)
+
+
+def test_influence_at_most_three() -> None:
+    """rule: cyberverse/influence - at most 3 Influence tokens per Organization in a district."""
+    w = Work(_started())
+    for _ in range(5):
+        investigation.gain_influence(w, C, 0, 1)
+    assert w.orgs[0].influence[1] == 3
+
+
+def test_story_card_validated_when_every_mission_is() -> None:
+    """rule: cyberverse/story-cards - a Mission earns its Resources; the Story card is resolved when
+    every Investigation card is."""
+    s = _started()
+    w = Work(s)
+    org = w.orgs[0]
+    money = org.money
+    for case, card in enumerate(org.cases):
+        for m in range(len(C.investigations[card].missions)):
+            stories.validate(w, C, 0, case, m)
+    assert w.orgs[0].solved == (org.story,) and w.orgs[0].story == -1
+    rewards = sum(m.reward for k in org.cases for m in C.investigations[k].missions)
+    assert w.orgs[0].money == money + rewards
+
+
+def test_event_phase_news_track() -> None:
+    """rule: cyberverse/event-phase - the cards move up one rank, the new card goes on the slot of
+    its time value."""
+    s = _started()
+    w = Work(s)
+    engine.install(C)
+    events.begin(w, C)
+    card = next(iter(w.decks.events))
+    events.on_event(w, C, card)
+    assert w.city.news[C.events[card].time - 1] == card
+
+
+def test_ambush_spares_the_owner() -> None:
+    """rule: cyberverse/ambush - the card applies to every Agent in the district but the owner's."""
+    s = _started()
+    w = Work(s)
+    a, b = w.agents[0], next(x for x in w.agents if x.org != w.agents[0].org)
+    w.set_agent(a.sheet, district=0, zone=C.boards[w.city.boards[0]].entry)
+    w.set_agent(b.sheet, district=0, zone=C.boards[w.city.boards[0]].entry)
+    damage_card = next(i for i, x in enumerate(C.ambush) if x.effect == 1 and x.value == 1)
+    w.set_ctx(queue=(b.sheet,), district=0, stage=0)
+    health = (w.agent(a.sheet).health, w.agent(b.sheet).health)
+    engine.install(C)
+    investigation.on_ambush(w, C, damage_card)
+    assert w.agent(a.sheet).health == health[0]
+
+
+def test_agent_lost_adjusts_support() -> None:
+    """rule: cyberverse/support-cards - after losing an Agent, no more Support cards than the
+    team's Reputation."""
+    w = Work(_started())
+    seat = w.agents[0].org
+    w.set_org(seat, support=(0, 1, 2))
+    for a in [x for x in w.agents if x.org == seat]:
+        agent_lost(w, C, a.sheet)
+    engine.adjust_support(w, C)
+    assert w.orgs[seat].support == ()
+
+
+def test_activation_three_actions_and_initiative() -> None:
+    """rule: cyberverse/activation-phase - 3 Actions each; Agents move in Initiative order; rule:
+    cyberverse/agent-sheets - Agents kept by Initiative."""
+    s = play_until(GAME, 3, 2, lambda s: s.phase == 3 and s.actor >= 0)
+    assert all(o.actions <= 3 for o in s.orgs)
+    ini = [C.faces[2 * a.sheet + a.side].initiative for a in s.agents]
+    assert ini == sorted(ini)
+
+
+def test_combat_engaged_and_status_on_agents() -> None:
+    """rule: cyberverse/combat - a fight happens in random play; Agents keep their Status tokens
+    (rule: cyberverse/status-tokens) and never exceed one of each type."""
+    s = play_until(GAME, 2, 5, lambda s: s.fight is not None and s.fight.engaged and s.actor >= 0)
+    assert s.fight is not None and any(f.kind == 0 for f in s.fight.fighters)
+    assert all(0 <= a.status <= 7 for a in s.agents)
+    assert agent_with(s.agents[0], status=BLEEDING).status == BLEEDING
+    assert ANALYSIS == 1

@@ -1,0 +1,83 @@
+"""Shared helpers for the Cytress tests: one game object, states built by hand, scripted play."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+from games.core.protocol import TERMINAL, GameConfig
+from games.cytress.economy import lifepath_icons
+from games.cytress.game import CytressGame
+from games.cytress.state import CAction, CytressState
+
+GAME = CytressGame()
+PACK = GAME.pack
+
+
+def start(players: int, seed: int = 0, **options: Any) -> CytressState:
+    """A new game with every rebel board on side A (no side decisions), first player seat 0."""
+    opts = {"rebel_sides": "A", "first_player": 0, **options}
+    return GAME.new_state(GameConfig(players=players, options=opts), seed)
+
+
+def with_(state: CytressState, **changes: Any) -> CytressState:
+    """``state`` with ``changes``; the lifepath icons follow the lifepaths and sides."""
+    s = replace(state, **changes)
+    icons = tuple(
+        x
+        for seat in range(s.players)
+        for x in lifepath_icons(PACK, s.rebels[seat], s.sides[seat], s.paths[4 * seat : 4 * seat + 4])
+    )
+    return replace(s, icons=icons)
+
+
+def res(state: CytressState, seat: int) -> dict[str, int]:
+    """A seat's resources by name."""
+    names = ("creds", "tech", "ammo", "glow")
+    return {n: state.res[4 * seat + r] for r, n in enumerate(names)}
+
+
+def set_res(state: CytressState, seat: int, *amounts: int) -> CytressState:
+    """``state`` with the seat's resources set (CREDS, TECH, AMMO, GLOW)."""
+    r = list(state.res)
+    r[4 * seat : 4 * seat + 4] = amounts
+    return replace(state, res=tuple(r))
+
+
+def kinds(state: CytressState) -> set[str]:
+    """The kinds of the legal actions."""
+    return {a.kind for a in GAME.legal_actions(state)}
+
+
+def texts(state: CytressState) -> list[str]:
+    """The legal actions in notation."""
+    return [GAME.action_to_text(state, a) for a in GAME.legal_actions(state)]
+
+
+def do(state: CytressState, *moves: str) -> CytressState:
+    """Apply moves given in notation."""
+    for m in moves:
+        state = GAME.apply(state, GAME.parse_action(state, m))
+    return state
+
+
+def play_until(
+    state: CytressState, done: Callable[[CytressState], bool], seed: int = 0, limit: int = 5000
+) -> CytressState:
+    """Random legal play until ``done`` holds (or the game ends)."""
+    rng = random.Random(seed)
+    for _ in range(limit):
+        if done(state) or GAME.current_player(state) == TERMINAL:
+            return state
+        state = GAME.apply(state, rng.choice(list(GAME.legal_actions(state))))
+    raise AssertionError("play_until did not reach the condition")
+
+
+def first(state: CytressState, kind: str, pick: Callable[[CAction], bool] = lambda a: True) -> CAction:
+    """The first legal action of ``kind`` that ``pick`` accepts."""
+    for a in GAME.legal_actions(state):
+        if a.kind == kind and pick(a):
+            return a
+    raise AssertionError(f"no legal {kind}: {texts(state)}")
