@@ -632,7 +632,7 @@ def games_vs(kind: str, args: argparse.Namespace) -> int:
 
 
 # ------------------------------------------------------------------------------------ main
-def main(argv: list[str] | None = None) -> int:
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", default=None, help="game name (default: tiberpunk, else the pig fixture)")
     parser.add_argument(
@@ -674,6 +674,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--opponents", default=",".join(OPPONENTS), help="head-to-head opponents, comma-separated"
     )
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = _parser()
     args = parser.parse_args(argv)
 
     game, note = pick_game(args.game)

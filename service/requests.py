@@ -88,36 +88,43 @@ def _walk(msg: Any, path: str, depth: int, *, typed: bool) -> None:
         where = f"{path}.{fd.name}" if path else fd.name
         inner_typed = typed or (fd.message_type is not None and fd.message_type.name.endswith("State"))
         if fd.is_repeated:
-            cap = REPEATED_CAPS.get(fd.name, TYPED_REPEATED_CAP if typed else DEFAULT_REPEATED_CAP)
-            if len(value) > cap:
-                raise RequestError(f"{where} has {len(value)} entries; at most {cap}", field=where)
-            if fd.message_type is not None and fd.message_type.GetOptions().map_entry:
-                for key in value:
-                    _scalar(fd.message_type.fields_by_name["key"], key, f"{where}[{_short(key)}]")
-                    entry = value[key]
-                    vfd = fd.message_type.fields_by_name["value"]
-                    if vfd.message_type is not None:
-                        _walk(entry, f"{where}[{_short(key)}]", depth + 1, typed=inner_typed)
-                    else:
-                        _scalar(vfd, entry, f"{where}[{_short(key)}]")
-            elif fd.message_type is not None:
-                for i, item in enumerate(value):
-                    _walk(item, f"{where}[{i}]", depth + 1, typed=inner_typed)
-            elif fd.type in _TEXT:
-                cap = STRING_CAPS.get(fd.name, DEFAULT_STRING_CAP)
-                longest = max(map(len, value), default=0)
-                if longest > cap:
-                    i = next(i for i, v in enumerate(value) if len(v) == longest)
-                    raise RequestError(
-                        f"{where}[{i}] is {longest} characters long; at most {cap}", field=f"{where}[{i}]"
-                    )
-            elif fd.type in _FLOATS or fd.enum_type is not None:
-                for i, item in enumerate(value):
-                    _scalar(fd, item, f"{where}[{i}]")
+            _repeated(fd, value, where, depth, typed=typed, inner_typed=inner_typed)
         elif fd.message_type is not None:
             _walk(value, where, depth + 1, typed=inner_typed)
         else:
             _scalar(fd, value, where)
+
+
+def _repeated(
+    fd: FieldDescriptor, value: Any, where: str, depth: int, *, typed: bool, inner_typed: bool
+) -> None:
+    """A repeated or map field: its number of entries, then each entry."""
+    cap = REPEATED_CAPS.get(fd.name, TYPED_REPEATED_CAP if typed else DEFAULT_REPEATED_CAP)
+    if len(value) > cap:
+        raise RequestError(f"{where} has {len(value)} entries; at most {cap}", field=where)
+    if fd.message_type is not None and fd.message_type.GetOptions().map_entry:
+        vfd = fd.message_type.fields_by_name["value"]
+        for key in value:
+            at = f"{where}[{_short(key)}]"
+            _scalar(fd.message_type.fields_by_name["key"], key, at)
+            if vfd.message_type is not None:
+                _walk(value[key], at, depth + 1, typed=inner_typed)
+            else:
+                _scalar(vfd, value[key], at)
+    elif fd.message_type is not None:
+        for i, item in enumerate(value):
+            _walk(item, f"{where}[{i}]", depth + 1, typed=inner_typed)
+    elif fd.type in _TEXT:
+        cap = STRING_CAPS.get(fd.name, DEFAULT_STRING_CAP)
+        longest = max(map(len, value), default=0)
+        if longest > cap:
+            i = next(i for i, v in enumerate(value) if len(v) == longest)
+            raise RequestError(
+                f"{where}[{i}] is {longest} characters long; at most {cap}", field=f"{where}[{i}]"
+            )
+    elif fd.type in _FLOATS or fd.enum_type is not None:
+        for i, item in enumerate(value):
+            _scalar(fd, item, f"{where}[{i}]")
 
 
 def _scalar(fd: FieldDescriptor, value: Any, where: str) -> None:

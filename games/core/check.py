@@ -78,7 +78,15 @@ def _check_state(game: Game[Any, Any], state: Any, seed: int, step: int, rng: ra
         raise _fail("legal_actions has duplicates", seed, step, game, state)
     if not (player in (CHANCE, TERMINAL) or 0 <= player < n):
         raise _fail(f"current_player {player!r} is no seat", seed, step, game, state)
-    # serialization
+    _check_forms(game, state, legal, seed, step)
+    _check_values(game, state, legal, seed, step)
+    if game.info.hidden_information and 0 <= player < n:
+        _check_hidden(game, state, legal, seed, step, rng=rng)
+    _check_face(game, state, legal, seed, step)
+
+
+def _check_forms(game: Game[Any, Any], state: Any, legal: list[Any], seed: int, step: int) -> None:
+    """The public form, the state notation and every legal action's notation round-trip."""
     data = game.to_dict(state)
     data2 = json.loads(json.dumps(data))
     back = game.from_dict(data2)
@@ -93,7 +101,12 @@ def _check_state(game: Game[Any, Any], state: Any, seed: int, step: int, rng: ra
         a_text = game.action_to_text(state, action)
         if game.parse_action(state, a_text) != action:
             raise _fail(f"action notation {a_text!r} does not round-trip", seed, step, game, state)
-    # returns / heuristic shapes
+
+
+def _check_values(game: Game[Any, Any], state: Any, legal: list[Any], seed: int, step: int) -> None:
+    """Returns, heuristic values and chance probabilities have their shapes."""
+    n = game.num_players(state)
+    player = game.current_player(state)
     if player == TERMINAL:
         if len(game.returns(state)) != n:
             raise _fail("returns does not have one entry per seat", seed, step, game, state)
@@ -108,22 +121,24 @@ def _check_state(game: Game[Any, Any], state: Any, seed: int, step: int, rng: ra
             raise _fail(f"chance probabilities sum to {total}", seed, step, game, state)
         if sorted(map(repr, (a for a, _ in outcomes))) != sorted(map(repr, legal)):
             raise _fail("chance outcomes differ from legal_actions", seed, step, game, state)
-    # hidden information: a sampled state shows the seat the same observation
-    if game.info.hidden_information and 0 <= player < n:
-        obs = game.observation(state, player)
-        sampled = game.sample_state(obs, player, rng)
-        if game.observation(sampled, player) != obs:
-            raise _fail("sample_state is not consistent with the observation", seed, step, game, state)
-        if list(game.legal_actions(sampled)) != legal:
-            raise _fail("a sampled state offers different legal actions", seed, step, game, state)
-        # the face shows the seat nothing its observation does not hold
-        if game.describe(sampled, player) != game.describe(state, player):
-            raise _fail(
-                "describe(state, seat) shows more than the seat's observation", seed, step, game, state
-            )
-        if game.render(sampled, player) != game.render(state, player):
-            raise _fail("render(state, seat) shows more than the seat's observation", seed, step, game, state)
-    _check_face(game, state, legal, seed, step)
+
+
+def _check_hidden(
+    game: Game[Any, Any], state: Any, legal: list[Any], seed: int, step: int, *, rng: random.Random
+) -> None:
+    """A sampled state shows the seat to move the same observation, the same legal actions and
+    the same face: the seat's view holds nothing its observation does not."""
+    player = game.current_player(state)
+    obs = game.observation(state, player)
+    sampled = game.sample_state(obs, player, rng)
+    if game.observation(sampled, player) != obs:
+        raise _fail("sample_state is not consistent with the observation", seed, step, game, state)
+    if list(game.legal_actions(sampled)) != legal:
+        raise _fail("a sampled state offers different legal actions", seed, step, game, state)
+    if game.describe(sampled, player) != game.describe(state, player):
+        raise _fail("describe(state, seat) shows more than the seat's observation", seed, step, game, state)
+    if game.render(sampled, player) != game.render(state, player):
+        raise _fail("render(state, seat) shows more than the seat's observation", seed, step, game, state)
 
 
 FACE_ACTIONS = 12
