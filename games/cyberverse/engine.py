@@ -335,15 +335,10 @@ def adjust_support(w: Work, c: Content) -> None:
     w.adjust = ()
 
 
-_CONTENT: list[Content] = []
-
-
-def install(c: Content) -> None:
-    """Fill the phase tables (``flow``) for content ``c``."""
-    if _CONTENT:
-        _CONTENT[0] = c
-    else:
-        _CONTENT.append(c)
+def install(c: Content | None = None) -> None:
+    """Fill the phase tables (``flow``); they hold functions only (content is passed to each)."""
+    if flow.BEGIN:
+        return
     flow.BEGIN.update(
         {
             EVENT: events.begin,
@@ -486,3 +481,6 @@ def perform(s: State, c: Content, a: Action) -> State:
     if w.adjust:
         adjust_support(w, c)
     return w.freeze()
+
+
+install()
