@@ -9,7 +9,8 @@ in some determinizations are not starved nor favoured. Where the game gives ``pr
 determinized position, PUCT weighs the available actions by it instead. Chance nodes sample
 ``sample_chance`` on the determinized state; children are keyed by outcome. Leaves are scored by
 the same cut-off rollout as MCTS, and the value vector is backed up max^n style (each seat
-maximises its own component).
+maximises its own component). The walk is :meth:`search.tree.TreeSearch.simulate`, the one MCTS
+runs, with this module's steps; the node fields are documented on :class:`InfoSetNode`.
 
 Priors are computed once per node and reused while the node's legal actions are the same (in
 another determinization they usually are for the observer's own decisions); a node reached with

@@ -1,13 +1,16 @@
 """Monte Carlo tree search for any Lictor game (perfect information, chance, 1–6 seats).
 
-One iteration walks down the tree (UCT, or PUCT at nodes where the game gives ``prior``), samples
-chance nodes with ``game.sample_chance`` (children keyed by outcome), adds one leaf, scores it with a
-cut-off random rollout ended by ``game.heuristic``, and backs up the whole value vector: each node
-keeps the sum of values per seat and the seat to move maximises its own component (max^n).
+One simulation is the walk of :meth:`search.tree.TreeSearch.simulate`, with this module's steps:
+select (UCT, or PUCT at nodes where the game gives ``prior``; chance nodes drawn by their odds,
+children keyed by outcome), expand (one leaf, its position kept in the node), evaluate (the
+heuristic, or a cut-off random rollout ended by ``game.heuristic``) and backup of the whole value
+vector: each node keeps the sum of values per seat and the seat to move maximises its own
+component (max^n); MCTS-Solver then proves what it can (below). The node fields are documented on
+:class:`Node`.
 
 MCTS-Solver: terminal nodes are proven; a decision node is proven when a child gives its mover a
 win (value 1, nothing is better) or when every child is proven (then the child best for the mover);
-a chance node is proven when every outcome has been expanded and proven (the expectation). With
+a chance node is proven when every outcome is in the tree and proven (the expectation). With
 2 seats and win/loss/draw returns this is the classic MCTS-Solver. With 3–6 seats proofs are exact
 *max^n* values: they assume each seat maximises its own return and breaks ties by action order,
 which is not the only equilibrium of a multi-player game; treat them as "proven under max^n".
