@@ -394,7 +394,7 @@ def render(game: CytressGame, s: CytressState, viewer: Viewer) -> str:
     out: list[str] = []
     map_w = (max(c for c, _ in view.layout.coords) + 1.5) * w3 + 20
     map_h = (max(r for _, r in view.layout.coords) + 1) * HEX_R * 1.5 + HEX_R + 20
-    width = int(map_w + 330)
+    width = int(map_w + 470)
     height = int(max(map_h + 150, 140 + 22 * s.players + 250))
     out.append(
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '

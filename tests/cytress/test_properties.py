@@ -109,7 +109,7 @@ def sample_dicts() -> list[dict[str, Any]]:
     return out
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_from_dict_rejects_mutations_cleanly(sample_dicts: list[dict[str, Any]], data: Any) -> None:
     """rule: cytress/setup - from_dict validates every field: a mutated public form is either a
