@@ -110,7 +110,7 @@ class Node(NodeStats):
     )
 
     def __init__(self, state: Any, player: int, players: int) -> None:
-        self.visits = 0
+        self.visits = 0  # (NodeStats's fields, set here: one call less per node)
         self.value_sums = [0.0] * players
         self.state = state
         self.player = player
@@ -342,9 +342,8 @@ class MCTS(TreeSearch):
     def expand(self, node: Node, action: Any) -> Node:
         """The child along ``action`` (an outcome, or an action index), added to ``node``."""
         if node.player == CHANCE:
-            child = node.outcome_children[action] = self._new_node(
-                self.game.apply_trusted(node.state, action)
-            )
+            child = self._new_node(self.game.apply_trusted(node.state, action))
+            node.outcome_children[action] = child
             return child
         child = self._new_node(self.game.apply_trusted(node.state, node.actions[action]))
         node.children[action] = child
@@ -362,7 +361,8 @@ class MCTS(TreeSearch):
             if self._depth == 0:  # the rollout would score the leaf at once
                 return self.game.heuristic(child.state)
             self._list_actions(child)
-        return self._rollout(child.state, player, (child.actions or None) if player >= 0 else None, rng)  # type: ignore[no-any-return]
+        legal = (child.actions or None) if player >= 0 else None
+        return self._rollout(child.state, player, legal, rng)
 
     def evaluate_outside(self, node: Node, action: Any, rng: random.Random) -> Sequence[float]:
         """Score the position after ``action`` without storing it (the tree is full)."""
