@@ -1561,7 +1561,7 @@ def _gadget_facts(pos: Pos, a: Act) -> list[PairFact]:
     hand = len(pos.players[roll.deciding].hand)
     spent = 0 if a.kind == "stop" else 1
     return [
-        PairFact(label=label, value=odds, unit="probability", better=1),
+        PairFact(label=label, value=float(odds), unit="probability", better=1),
         PairFact(label="gadget cards left", value=float(hand - spent), unit="cards", better=1),
     ]
 
@@ -1673,16 +1673,45 @@ def explain(game: TiberpunkGame, state: State, action: int) -> list[PairFact]:
                     better=-1,
                 )
             )
-    elif a.kind == "skill":
-        facts.append(
-            PairFact(
-                label=f"{SKILLS[a.value]} dice after the upgrade",
-                value=float(me.dice[a.value] + 1),
-                unit="dice",
-                better=1,
-            )
-        )
+    else:
+        facts += _choice_facts(game, state, pos, a, after)
     return facts
+
+
+def _choice_facts(game: TiberpunkGame, state: State, pos: Pos, a: Act, after: State | None) -> list[PairFact]:
+    """Rewards and the ability draft: what the chosen option gives (rule: tiberpunk/objective-rewards)."""
+    c = _pack(game)
+    decider = pos.decider
+    if a.kind == "skill":
+        me = pos.players[decider]
+        level = c.levels[a.value][min(me.skills[a.value] + 1, len(c.levels[a.value]) - 1)]
+        return [
+            PairFact(label="dice of the upgraded skill", value=float(level), unit="dice", better=1),
+            PairFact(
+                label="storyline stage of the upgraded skill (0 to 3)",
+                value=float(me.story[a.value]),
+                better=0,
+            ),
+        ]
+    if a.kind == "boost" and after is not None:
+        r = game.rules
+        return [
+            PairFact(
+                label="character dice for guile", value=float(r.dice_count(after, decider, CHAR, 1)), better=1
+            ),
+            PairFact(
+                label="drone dice for hacking", value=float(r.dice_count(after, decider, DRONE, 0)), better=1
+            ),
+        ]
+    if a.kind == "take":
+        left = pos.ship_stacks[a.value] - 1
+        return [
+            PairFact(label="spaceship cards left in that stack", value=float(left), unit="cards", better=0)
+        ]
+    if a.kind == "draft":
+        tile = 1.0 if c.abilities[a.value].level == "easy" else 2.0
+        return [PairFact(label="ability tile level (1 easy, 2 medium)", value=tile, better=0)]
+    return []
 
 
 def _favor_facts(me: Seat, god: int) -> list[PairFact]:
@@ -1747,7 +1776,9 @@ def _interact_facts(game: TiberpunkGame, state: State, pos: Pos, a: Act) -> list
         stage = 1 if a.sub == act.SUB_Q1 else 3
         odds, k, rolls, dist = _quest_odds(game, state, pos, stage, skill=p1, mini=mini)
         facts += [
-            PairFact(label="quest success odds (no gadgets)", value=odds, unit="probability", better=1),
+            PairFact(
+                label="quest success odds (no gadgets)", value=float(odds), unit="probability", better=1
+            ),
             PairFact(label="dice rolled", value=float(k), unit="dice", better=1),
             PairFact(label="nearest lictor, districts away", value=float(dist), unit="districts", better=1),
             PairFact(label="rolls before the lictor arrives", value=float(rolls), better=1),
@@ -1760,7 +1791,7 @@ def _interact_facts(game: TiberpunkGame, state: State, pos: Pos, a: Act) -> list
         facts += [
             PairFact(
                 label="combat win odds (no gadgets)",
-                value=p_attacker_wins(pos.tiles[p3], min(ka, 8), min(kd, 8)),
+                value=float(p_attacker_wins(pos.tiles[p3], min(ka, 8), min(kd, 8))),
                 unit="probability",
                 better=1,
             ),
