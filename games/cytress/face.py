@@ -244,6 +244,17 @@ def _cell(s: CytressState, h: int, faction: int) -> str:
 
 
 def _map_lines(game: CytressGame, s: CytressState) -> list[str]:
+    cache = game.map_lines_cache
+    key = (s.tiles, s.crew, s.tube, s.players)
+    hit = cache.get(key)
+    if hit is None:
+        if len(cache) > 256:
+            cache.clear()
+        hit = cache[key] = _draw_map_lines(game, s)
+    return hit
+
+
+def _draw_map_lines(game: CytressGame, s: CytressState) -> list[str]:
     view = game.ctx.map(s.tiles)
     rows: dict[int, dict[int, int]] = {}
     for h, (col, row) in enumerate(view.layout.coords):
