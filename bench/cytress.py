@@ -145,7 +145,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="a short run (about 30 s)")
     parser.add_argument("--games", type=int, default=0, help="games per fast match (default 40; quick 12)")
     parser.add_argument(
-        "--search-games", type=int, default=0, help="games per search match (default 6; quick 2)"
+        "--search-games",
+        type=int,
+        default=0,
+        help="games per search match (default 6; quick 2; the issue's claims: 200)",
     )
     parser.add_argument("--sims", type=int, default=30, help="search simulations per move")
     args = parser.parse_args(argv)
@@ -200,11 +203,19 @@ def main(argv: list[str] | None = None) -> int:
             *_match(game, 3, search_games, lambda g: _search(game, args.sims, g), rnd, seed=200),
         )
     )
+    print("3 players, seat 0 against two greedy seats:", flush=True)
+    matches.append(_rate("random vs 2 greedy", *_match(game, 3, games // 4, lambda g: rnd, greedy, seed=300)))
+    matches.append(
+        _rate(
+            f"ISMCTS {args.sims} sims vs 2 greedy",
+            *_match(game, 3, search_games, lambda g: _search(game, args.sims, g), greedy, seed=300),
+        )
+    )
     print("3 players, seat 0 against two automa-policy seats:", flush=True)
     matches.append(
-        _rate("greedy vs 2 automa", *_match(game, 3, games // 2, lambda g: greedy, automa, seed=300))
+        _rate("greedy vs 2 automa", *_match(game, 3, games // 2, lambda g: greedy, automa, seed=400))
     )
-    matches.append(_rate("random vs 2 automa", *_match(game, 3, games, lambda g: rnd, automa, seed=300)))
+    matches.append(_rate("random vs 2 automa", *_match(game, 3, games, lambda g: rnd, automa, seed=400)))
     out["matches"] = matches
 
     print("Solver (CP-SAT against brute force, same instances):", flush=True)
