@@ -410,13 +410,9 @@ def _stage2_text(c: Content, i: int) -> str:
     return text
 
 
-def catalogue(game: TiberpunkGame) -> Catalogue:
-    """Every component a person sees, with names and rules texts; authored items marked.
-
-    rule: tiberpunk/general-setup (the components), tiberpunk/gadget-cards, tiberpunk/divine-favor
-    """
+def _district_items(game: TiberpunkGame) -> list[ContentItem]:
+    """The districts of the map with their borders and structures (authored map)."""
     c = _pack(game)
-    tx = _texts()
     ids = c.district_ids
     items: list[ContentItem] = []
     for d, did in enumerate(ids):
@@ -446,6 +442,14 @@ def catalogue(game: TiberpunkGame) -> Catalogue:
                 authored=c.authored,
             )
         )
+    return items
+
+
+def _component_items(c: Content) -> list[ContentItem]:
+    """Miniatures, gods, gadgets, spaceship cards, interactions, combat tiles and ability tiles."""
+    tx = _texts()
+    ids = c.district_ids
+    items: list[ContentItem] = []
     for m, word in enumerate(MINI_WORDS):
         rng = "1 district" if m == CHAR else "up to 2 districts"
         items.append(
@@ -503,6 +507,24 @@ def catalogue(game: TiberpunkGame) -> Catalogue:
         items.append(
             ContentItem(id=cond, kind="combat tile side", name=str(tx["combat_tiles"][cond]["name"]))
         )
+    for ab in c.abilities:
+        items.append(
+            ContentItem(
+                id=ab.id,
+                kind="ability tile",
+                name=ab.name,
+                text=str(tx["abilities"].get(ab.id, ABILITY_KINDS[ab.kind])),
+                values={"level": ab.level},
+            )
+        )
+    return items
+
+
+def _card_items(c: Content) -> list[ContentItem]:
+    """Quest cards (stages I-III), challenge cards and side objective cards (authored texts)."""
+    tx = _texts()
+    ids = c.district_ids
+    items: list[ContentItem] = []
     for i, q in enumerate(c.stage1):
         who = str(tx["skills"][SKILLS[q.skill]]["miniatures"])
         items.append(
@@ -566,16 +588,16 @@ def catalogue(game: TiberpunkGame) -> Catalogue:
                 authored=c.authored,
             )
         )
-    for ab in c.abilities:
-        items.append(
-            ContentItem(
-                id=ab.id,
-                kind="ability tile",
-                name=ab.name,
-                text=str(tx["abilities"].get(ab.id, ABILITY_KINDS[ab.kind])),
-                values={"level": ab.level},
-            )
-        )
+    return items
+
+
+def catalogue(game: TiberpunkGame) -> Catalogue:
+    """Every component a person sees, with names and rules texts; authored items marked.
+
+    rule: tiberpunk/general-setup (the components), tiberpunk/gadget-cards, tiberpunk/divine-favor
+    """
+    c = _pack(game)
+    items = [*_district_items(game), *_component_items(c), *_card_items(c)]
     return Catalogue(
         game="tiberpunk",
         version=c.version,
@@ -1574,7 +1596,6 @@ def explain(game: TiberpunkGame, state: State, action: int) -> list[PairFact]:
     gadget choices (odds on this roll), the pursuit (where the lictor ends up), rewards.
     rule: tiberpunk/stage-1-quests (odds and pursuit), tiberpunk/combat-tiles, tiberpunk/movement
     """
-    c = _pack(game)
     pos = _read(game, state, REFEREE)
     decider = pos.decider
     if decider < 0:
@@ -1583,86 +1604,25 @@ def explain(game: TiberpunkGame, state: State, action: int) -> list[PairFact]:
     if pos.phase in (PH_QGADGET, PH_CGADGET) and pos.roll is not None:
         return _gadget_facts(pos, a)
     after = _apply(game, state, action)
-    facts: list[PairFact] = []
     me = pos.players[decider]
-    if after is not None:
-        new = _read(game, after, REFEREE).players[decider]
-        facts.append(
-            PairFact(
-                label="triumph tokens gained now", value=float(new.total - me.total), unit="tokens", better=1
-            )
-        )
-        facts.append(
-            PairFact(label="coins gained now", value=float(new.coins - me.coins), unit="coins", better=1)
-        )
-        minis = [d for d in (new.char, new.drone) if d >= 0]
-        if minis:
-            lic = after.lictors
-            near = min(_nearest_lictor(game, lic, d) for d in minis)
-            facts.append(
-                PairFact(
-                    label="nearest lictor after the move, districts away",
-                    value=float(near),
-                    unit="districts",
-                    better=1,
-                )
-            )
-        dg = len(new.hand) - len(me.hand)
-        if dg:
-            facts.append(PairFact(label="gadget cards gained", value=float(dg), unit="cards", better=1))
-        ds = sum(new.ships) - sum(me.ships)
-        if ds:
-            facts.append(PairFact(label="spaceship cards gained", value=float(ds), unit="cards", better=1))
-        dk = sum(new.dice) - sum(me.dice)
-        if dk:
-            facts.append(PairFact(label="skill levels gained", value=float(dk), unit="dice", better=1))
+    facts = _gain_facts(game, me, after) if after is not None else []
     if a.kind == "interact":
         facts += _interact_facts(game, state, pos, a)
     elif a.kind == "move":
-        mini, _src, dst, _pay = a.p
         if a.via:
             facts.append(PairFact(label="spaceship cards spent", value=1.0, unit="cards", better=-1))
-        if mini == LICTOR:
-            opp = [d for q in pos.players if q.seat != decider for d in (q.char, q.drone) if d >= 0]
-            if opp:
-                facts.append(
-                    PairFact(
-                        label="moved lictor to the nearest opponent miniature",
-                        value=float(min(game.rules.board.dist[dst][d] for d in opp)),
-                        unit="districts",
-                        better=-1,
-                    )
-                )
+        if a.p[0] == LICTOR:
+            facts += _lictor_facts(game, pos, a.p[2], own=False)
     elif a.kind == "end":
         allowed = 2 if me.favor == GODS.index("mercury") and me.favor in me.blessings else 1
         unused = max(0, allowed - pos.moves)
-        facts.append(PairFact(label="movement actions left unused", value=float(unused), unit="", better=-1))
+        facts.append(PairFact(label="movement actions left unused", value=float(unused), better=-1))
     elif a.kind == "favor":
         facts += _favor_facts(me, a.value)
     elif a.kind in ("pursue", "lictor", "escape"):
-        dst = a.p[1] if a.kind == "pursue" else a.value
-        own = [d for d in (me.char, me.drone) if d >= 0]
-        opp = [d for q in pos.players if q.seat != decider for d in (q.char, q.drone) if d >= 0]
-        dist = game.rules.board.dist
-        if own:
-            facts.append(
-                PairFact(
-                    label="lictor to your nearest miniature",
-                    value=float(min(dist[dst][d] for d in own)),
-                    unit="districts",
-                    better=1,
-                )
-            )
-        if opp:
-            facts.append(
-                PairFact(
-                    label="lictor to the nearest opponent miniature",
-                    value=float(min(dist[dst][d] for d in opp)),
-                    unit="districts",
-                    better=-1,
-                )
-            )
+        facts += _lictor_facts(game, pos, a.p[1] if a.kind == "pursue" else a.value, own=True)
     elif a.kind == "place":
+        c = _pack(game)
         markers = [c.stage1[card].district for card, _n in pos.quests if card >= 0]
         if markers:
             facts.append(
@@ -1675,6 +1635,66 @@ def explain(game: TiberpunkGame, state: State, action: int) -> list[PairFact]:
             )
     else:
         facts += _choice_facts(game, state, pos, a, after)
+    return facts
+
+
+def _gain_facts(game: TiberpunkGame, me: Seat, after: State) -> list[PairFact]:
+    """What the move changes at once for the deciding seat: tokens, coins, cards, skills, and the
+    nearest lictor to its miniatures afterwards (rule: tiberpunk/movement)."""
+    new = _read(game, after, REFEREE).players[me.seat]
+    facts = [
+        PairFact(
+            label="triumph tokens gained now", value=float(new.total - me.total), unit="tokens", better=1
+        ),
+        PairFact(label="coins gained now", value=float(new.coins - me.coins), unit="coins", better=1),
+    ]
+    minis = [d for d in (new.char, new.drone) if d >= 0]
+    if minis:
+        near = min(_nearest_lictor(game, after.lictors, d) for d in minis)
+        facts.append(
+            PairFact(
+                label="nearest lictor after the move, districts away",
+                value=float(near),
+                unit="districts",
+                better=1,
+            )
+        )
+    for label, diff, unit in (
+        ("gadget cards gained", len(new.hand) - len(me.hand), "cards"),
+        ("spaceship cards gained", sum(new.ships) - sum(me.ships), "cards"),
+        ("skill levels gained", sum(new.dice) - sum(me.dice), "dice"),
+    ):
+        if diff:
+            facts.append(PairFact(label=label, value=float(diff), unit=unit, better=1))
+    return facts
+
+
+def _lictor_facts(game: TiberpunkGame, pos: Pos, dst: int, *, own: bool) -> list[PairFact]:
+    """Where a moved or placed lictor ends up: near the chooser's miniatures (bad for them) or the
+    opponents' (rule: tiberpunk/stage-1-quests, tiberpunk/spaceship-cards)."""
+    me = pos.players[pos.decider]
+    dist = game.rules.board.dist
+    mine = [d for d in (me.char, me.drone) if d >= 0]
+    opp = [d for q in pos.players if q.seat != me.seat for d in (q.char, q.drone) if d >= 0]
+    facts = []
+    if own and mine:
+        facts.append(
+            PairFact(
+                label="lictor to your nearest miniature",
+                value=float(min(dist[dst][d] for d in mine)),
+                unit="districts",
+                better=1,
+            )
+        )
+    if opp:
+        facts.append(
+            PairFact(
+                label="lictor to the nearest opponent miniature",
+                value=float(min(dist[dst][d] for d in opp)),
+                unit="districts",
+                better=-1,
+            )
+        )
     return facts
 
 
