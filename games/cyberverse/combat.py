@@ -199,7 +199,7 @@ def attack(
 ) -> Blow:
     """One attack read on the Damage table (rule: cyberverse/combat-tokens, damage-table,
     status-tokens, tactical-positions). Pure: the engine and the solver share it."""
-    if defender_effect == SMOKE_BOMB:
+    if defender_effect in (SMOKE_BOMB, STEALTH):  # a Stealth token revealed by the attack cancels it
         return Blow(0, 0, 0, 0, True, False)
     value = combat + token_attack + weapon_bonus
     frenzy = attacker_effect == FRENZY
@@ -577,7 +577,7 @@ def _enemy(s: Work | State, c: Content, f: Fighter, g: Fighter) -> bool:
     Brawl card neither attacks nor can be attacked (rule: cyberverse/combat)."""
     fight = s.fight
     assert fight is not None
-    if g.gone or _effect(c, g) == STEALTH or _side(f) == _side(g):
+    if g.gone or (g.shown and _effect(c, g) == STEALTH) or _side(f) == _side(g):
         return False
     return fight.red or HENCHMAN not in (f.kind, g.kind)
 
@@ -840,13 +840,14 @@ def _reveal(w: Work, c: Content, j: int) -> None:
 
 
 def _discard_token(w: Work, j: int) -> None:
+    """The fighter's Combat token, revealed, is discarded (set aside face up: owner -1)."""
     fight = w.fight
     assert fight is not None
     g = fight.fighters[j]
     w.set_fighter(j, token=-1)
     fight = w.fight
     assert fight is not None
-    w.set_fight(aside=(*fight.aside, (g.org, g.token)))
+    w.set_fight(aside=(*fight.aside, (-1, g.token)))
 
 
 def _strike(w: Work, c: Content, i: int, j: int, weapon: int) -> tuple[int, ...]:

@@ -5,7 +5,17 @@ from __future__ import annotations
 
 import html
 
-from games.core.face import Catalogue, ContentItem, Description, Fact, Row, Section, Viewer, viewer_name
+from games.core.face import (
+    REFEREE,
+    Catalogue,
+    ContentItem,
+    Description,
+    Fact,
+    Row,
+    Section,
+    Viewer,
+    viewer_name,
+)
 from games.cyberverse import scoring
 from games.cyberverse.agents import feature
 from games.cyberverse.content import (
@@ -18,7 +28,19 @@ from games.cyberverse.content import (
     Content,
 )
 from games.cyberverse.engine import STORIES_TO_WIN
-from games.cyberverse.state import AGENT, HENCHMAN, PHASES, STEPS, Action, State
+from games.cyberverse.state import (
+    AGENT,
+    C_FIGHTER_TOKEN,
+    C_STORY,
+    C_TOKEN,
+    D_KEEP_TOKEN,
+    HENCHMAN,
+    PHASES,
+    STEPS,
+    TEAMMATE,
+    Action,
+    State,
+)
 
 __all__ = ["catalogue", "describe", "explain", "render"]
 
@@ -152,8 +174,57 @@ def _step_text(s: State, c: Content) -> str:
     return f"{PHASES[s.phase]} phase: {STEPS[s.step]} ({who})"
 
 
+def secret_to(s: State, a: Action) -> int | None:
+    """Who alone sees ``a`` played in ``s`` (-1: nobody, None: everyone): a Combat token drawn or
+    kept for an Agent (its Organization), one drawn for a Henchman or a Teammate (nobody, face
+    down), a Story card drawn (its drawer)."""
+    step = s.step
+    if step in (C_TOKEN, D_KEEP_TOKEN):
+        assert s.fight is not None
+        return s.fight.fighters[s.fight.queue[0]].org
+    if step == C_FIGHTER_TOKEN:
+        return -1
+    if step == C_STORY:
+        return s.ctx.seat
+    return None
+
+
+def hidden_line(s: State, c: Content, a: Action) -> str:
+    """The log line of a secret action for those who do not see it."""
+    step = s.step
+    if step in (C_TOKEN, C_FIGHTER_TOKEN):
+        return "Chance: a combat token is drawn face down."
+    if step == C_STORY:
+        return f"Chance: {c.organisations[s.ctx.seat].name} draws a story card."
+    return f"{c.organisations[s.actor].name}: keeps a combat token face down."
+
+
+def _fight_lines(s: State, c: Content, viewer: Viewer) -> tuple[str, ...]:
+    fight = s.fight
+    if fight is None:
+        return ()
+    lines = [f"combat in {c.district_names[fight.district]}, brawl card {'red' if fight.red else 'green'}"]
+    for j, f in enumerate(fight.fighters):
+        if f.gone:
+            continue
+        if f.kind == AGENT:
+            name = c.faces[2 * f.ref + next(a.side for a in s.agents if a.sheet == f.ref)].name
+        else:
+            role = "teammate" if f.kind == TEAMMATE else "henchman"
+            name = f"{c.henchman_types[f.ref]} ({role}, {f.health} HP)"
+        seen = f.shown or viewer == REFEREE or (f.kind == AGENT and viewer == f.org)
+        token = (
+            "none"
+            if f.token == -1
+            else (c.combat_tokens[f.token].id if seen and f.token >= 0 else "face down")
+        )
+        lines.append(f"{j + 1}. {name}: token {token}")
+    return tuple(lines)
+
+
 def describe(s: State, c: Content, viewer: Viewer) -> Description:
-    """The board, every Organization's HQ and its Agents (everything is public in this engine)."""
+    """The board, every Organization's HQ and its Agents, and the Combat under way with the Combat
+    tokens ``viewer`` may see."""
     goal = STORIES_TO_WIN[s.players]
     sections = []
     for seat, org in enumerate(s.orgs):
@@ -172,7 +243,9 @@ def describe(s: State, c: Content, viewer: Viewer) -> Description:
             Section(title=c.organisations[seat].name, rows=tuple(rows), lines=tuple(lines), seat=seat)
         )
     news = [c.events[e].name for e in s.city.news if e >= 0]
-    sections.append(Section(title="New Eden", lines=("news: " + ("; ".join(news) or "none"),)))
+    sections.append(
+        Section(title="New Eden", lines=("news: " + ("; ".join(news) or "none"), *_fight_lines(s, c, viewer)))
+    )
     return Description(
         game="cyberverse",
         viewer=viewer,

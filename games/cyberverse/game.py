@@ -19,7 +19,7 @@ from typing import Any
 
 from games.core.face import REFEREE, SPECTATOR, Catalogue, Description, Fact, Viewer
 from games.core.protocol import CHANCE, TERMINAL, Game, GameConfig, GameInfo, Variant
-from games.cyberverse import codec, engine, face, notation, policies, scoring
+from games.cyberverse import codec, engine, face, hidden, notation, policies, scoring
 from games.cyberverse.content import Content, load_content
 from games.cyberverse.state import Action, Options, State
 from games.errors import IllegalActionError, WrongSeatError
@@ -136,7 +136,7 @@ class CyberverseGame(Game[State, Action]):
             max_players=4,
             variants=VARIANTS,
             content_version=self.content_pack.version,
-            hidden_information=False,
+            hidden_information=True,
             stochastic=True,
         )
         engine.install(self.content_pack)
@@ -227,7 +227,24 @@ class CyberverseGame(Game[State, Action]):
     def render(self, state: State, viewer: Viewer = REFEREE) -> str:
         return face.render(state, self.content_pack, viewer)
 
+    # ------------------------------------------------------------------ hidden information
+    def observation(self, state: State, seat: int) -> State:
+        """rule: cyberverse/combat - face-down Combat tokens; rule: cyberverse/story-cards - the
+        Story card put under the deck (see :mod:`games.cyberverse.hidden`)."""
+        return hidden.observation(state, seat)
+
+    def sample_state(self, observation: Any, seat: int, rng: random.Random) -> State:
+        return hidden.sample_state(observation, seat, rng)
+
+    def is_public(self, state: State, action: Action) -> bool:
+        """Draws are seen by all but Combat tokens and Story cards (their drawer only); the Combat
+        token an Organization keeps is placed face down."""
+        return face.secret_to(state, action) is None
+
     def log_line(self, state: State, action: Action, viewer: Viewer = SPECTATOR) -> str:
+        owner = face.secret_to(state, action)
+        if owner is not None and viewer not in (REFEREE, owner):
+            return face.hidden_line(state, self.content_pack, action)
         text = self.action_to_text(state, action)
         if state.actor == CHANCE:
             return f"Chance: {text}."

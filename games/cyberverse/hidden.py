@@ -1,0 +1,106 @@
+"""Hidden information: what a seat may see, and states drawn consistent with it.
+
+rule: cyberverse/combat - each Organization draws 2 Combat tokens per Agent and places the one it
+keeps face down (the other is discarded unseen by the others); Henchmen and Teammates receive one
+face down; a token is revealed when its miniature attacks or is attacked.
+rule: cyberverse/story-cards - drawing 2 Story cards, the Organization keeps one and puts the other
+at the bottom of the deck (seen by it alone).
+
+Everything else is public: decks have no fixed order (a draw is a chance node over the cards
+left), the Modifier discard pile is face up (so the deck's cards are known), the stores show their
+tokens' backs. An observation is a :class:`State` whose hidden cards read ``UNKNOWN``; the cards
+they may be are pooled with the deck they came from (the Combat token pool, the Story deck), so a
+seat's observation holds exactly the multiset it could deduce.
+"""
+
+from __future__ import annotations
+
+import random
+
+from games.cyberverse.state import (
+    AGENT,
+    C_STORY,
+    D_KEEP_STORY,
+    State,
+    ctx_with,
+    decks_with,
+    fight_with,
+    fighter_with,
+    state_with,
+)
+
+__all__ = ["UNKNOWN", "observation", "sample_state"]
+
+UNKNOWN = -2
+"""A card or token the observing seat cannot see."""
+
+
+def _token_hidden(f_kind: int, f_org: int, shown: bool, seat: int) -> bool:
+    return not shown and not (f_kind == AGENT and f_org == seat)
+
+
+def observation(s: State, seat: int) -> State:
+    """``s`` as ``seat`` sees it (hidden cards ``UNKNOWN``, pooled with their deck)."""
+    tokens = list(s.decks.tokens)
+    stories = list(s.decks.stories)
+    fight = s.fight
+    changed = False
+    if fight is not None:
+        fighters = list(fight.fighters)
+        for i, f in enumerate(fighters):
+            if f.token >= 0 and _token_hidden(f.kind, f.org, f.shown, seat):
+                tokens.append(f.token)
+                fighters[i] = fighter_with(f, token=UNKNOWN)
+        pair = fight.pair
+        if pair and fight.queue and fight.fighters[fight.queue[0]].org != seat:
+            tokens.extend(pair)
+            pair = (UNKNOWN,) * len(pair)
+        aside = []
+        for org, t in fight.aside:
+            if org >= 0 and org != seat:
+                tokens.append(t)
+                aside.append((org, UNKNOWN))
+            else:
+                aside.append((org, t))
+        fight = fight_with(fight, fighters=tuple(fighters), pair=pair, aside=tuple(aside))
+        changed = True
+    under = list(s.decks.story_under)
+    for i, (card, knows) in enumerate(zip(s.decks.story_under, s.decks.story_knows, strict=True)):
+        if knows not in (-1, seat):
+            stories.append(card)
+            under[i] = UNKNOWN
+    ctx = s.ctx
+    if s.step in (D_KEEP_STORY, C_STORY) and ctx.seat != seat and ctx.cards:
+        stories.extend(ctx.cards)
+        ctx = ctx_with(ctx, cards=(UNKNOWN,) * len(ctx.cards))
+    if not changed and len(stories) == len(s.decks.stories) and ctx is s.ctx:
+        return s
+    decks = decks_with(
+        s.decks, tokens=tuple(sorted(tokens)), stories=tuple(sorted(stories)), story_under=tuple(under)
+    )
+    return state_with(s, fight=fight, decks=decks, ctx=ctx)
+
+
+def sample_state(obs: State, seat: int, rng: random.Random) -> State:
+    """A full state with ``seat``'s observation ``obs``: the unknown cards drawn from their pools."""
+    pool = list(obs.decks.tokens)
+    rng.shuffle(pool)
+    fight = obs.fight
+    if fight is not None:
+        fighters = list(fight.fighters)
+        for i, f in enumerate(fighters):
+            if f.token == UNKNOWN:
+                fighters[i] = fighter_with(f, token=pool.pop())
+        pair = tuple(pool.pop() if t == UNKNOWN else t for t in fight.pair)
+        aside = tuple((org, pool.pop() if t == UNKNOWN else t) for org, t in fight.aside)
+        fight = fight_with(fight, fighters=tuple(fighters), pair=pair, aside=aside)
+    stories = list(obs.decks.stories)
+    rng.shuffle(stories)
+    under = tuple(stories.pop() if card == UNKNOWN else card for card in obs.decks.story_under)
+    ctx = obs.ctx
+    if any(card == UNKNOWN for card in ctx.cards):
+        ctx = ctx_with(ctx, cards=tuple(stories.pop() if card == UNKNOWN else card for card in ctx.cards))
+    decks = decks_with(
+        obs.decks, tokens=tuple(sorted(pool)), stories=tuple(sorted(stories)), story_under=under
+    )
+    return state_with(obs, fight=fight, decks=decks, ctx=ctx)
