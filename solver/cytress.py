@@ -633,6 +633,13 @@ def best_placement_enumeration(
     return best
 
 
+def _and(m: cp_model.CpModel, out: Any, a: Any, b: Any) -> None:
+    """``out == a and b`` for booleans, linearly."""
+    m.add_implication(out, a)
+    m.add_implication(out, b)
+    m.add_bool_or([out, ~a, ~b])
+
+
 def _best_placement_cpsat(
     g: CytressGame, s: CytressState, inst: _PlaceInstance, limits: SolveLimits
 ) -> tuple[Status, int, int, Placement]:
@@ -698,11 +705,11 @@ def _best_placement_cpsat(
         else:
             for k in (1, 2, 3):
                 both = m.new_bool_var(f"own{h}_{k}")
-                m.add_multiplication_equality(both, [drop[h, k], i_ctrl])
+                _and(m, both, drop[h, k], i_ctrl)
                 tube_pts[seat] = tube_pts[seat] + TUBE_PRESTIGE[k] * both
                 if lone != NOBODY:
                     theirs = m.new_bool_var(f"their{h}_{k}")
-                    m.add_multiplication_equality(theirs, [drop[h, k], r_ctrl])
+                    _and(m, theirs, drop[h, k], r_ctrl)
                     tube_pts[lone] = tube_pts[lone] + TUBE_PRESTIGE[k] * theirs
     # Stratos
     level: list[Any] = []
