@@ -71,6 +71,7 @@ from games.tiberpunk.state import (
     PH_REWARD,
     PH_ROLL,
     STAGE2_OBJ,
+    Player,
     State,
 )
 
@@ -229,43 +230,41 @@ def _pack(game: TiberpunkGame) -> Content:
     return game.rules.c
 
 
-def _read(game: TiberpunkGame, state: State, viewer: Viewer = REFEREE) -> Pos:
-    """The one place that reads the engine's state (a field rename is fixed here)."""
-    r: Rules = game.rules
-    c = r.c
-    players = []
-    for i, p in enumerate(state.players):
-        if viewer in (REFEREE, i):
-            hand: tuple[int | None, ...] = tuple(g if g >= 0 else None for g in p.hand)
-        else:  # the publicly known gadgets face up, the others face down
-            known = tuple(g for g in p.known if g >= 0)
-            hand = (*known, *(None,) * (len(p.hand) - len(known)))
-        players.append(
-            Seat(
-                seat=i,
-                coins=p.coins,
-                skills=p.skills,
-                dice=tuple(c.levels[k][p.skills[k]] for k in range(3)),
-                char=p.char,
-                drone=p.drone,
-                shackled=(bool(p.shackles & 1), bool(p.shackles & 2)),
-                boosted=(bool(p.boosts & 1), bool(p.boosts & 2)),
-                favor=p.favor,
-                blessings=tuple(g for g in range(4) if (p.blessings >> g) & 1),
-                temples=tuple(g for g in range(4) if (p.temples >> g) & 1),
-                hubs=tuple(c.hubs[h] for h in range(len(c.hubs)) if (p.hubs >> h) & 1),
-                hand=hand,
-                ships=p.ships,
-                wheel=tuple(p.tokens[t] for t in p.wheel),
-                tokens=tuple(p.tokens[t] for t in range(len(p.tokens)) if t not in p.wheel),
-                story=p.story,
-                cards=p.cards,
-                side=p.side,
-                triumphs=p.otoks,
-                ability=p.ability,
-                reboots=p.reboots,
-            )
-        )
+def _read_seat(c: Content, i: int, p: Player, viewer: Viewer) -> Seat:
+    """One player's components as ``viewer`` sees them (others' gadgets face down unless known)."""
+    if viewer in (REFEREE, i):
+        hand: tuple[int | None, ...] = tuple(g if g >= 0 else None for g in p.hand)
+    else:  # the publicly known gadgets face up, the others face down
+        known = tuple(g for g in p.known if g >= 0)
+        hand = (*known, *(None,) * (len(p.hand) - len(known)))
+    return Seat(
+        seat=i,
+        coins=p.coins,
+        skills=p.skills,
+        dice=tuple(c.levels[k][p.skills[k]] for k in range(3)),
+        char=p.char,
+        drone=p.drone,
+        shackled=(bool(p.shackles & 1), bool(p.shackles & 2)),
+        boosted=(bool(p.boosts & 1), bool(p.boosts & 2)),
+        favor=p.favor,
+        blessings=tuple(g for g in range(4) if (p.blessings >> g) & 1),
+        temples=tuple(g for g in range(4) if (p.temples >> g) & 1),
+        hubs=tuple(c.hubs[h] for h in range(len(c.hubs)) if (p.hubs >> h) & 1),
+        hand=hand,
+        ships=p.ships,
+        wheel=tuple(p.tokens[t] for t in p.wheel),
+        tokens=tuple(p.tokens[t] for t in range(len(p.tokens)) if t not in p.wheel),
+        story=p.story,
+        cards=p.cards,
+        side=p.side,
+        triumphs=p.otoks,
+        ability=p.ability,
+        reboots=p.reboots,
+    )
+
+
+def _read_roll(c: Content, state: State) -> Roll | None:
+    """The quest roll or combat in progress (public: dice are rolled in the open)."""
     ctx = state.ctx
     roll = None
     if ctx is not None:
@@ -291,6 +290,15 @@ def _read(game: TiberpunkGame, state: State, viewer: Viewer = REFEREE) -> Pos:
             where=ctx.where,
             deciding=deciding,
         )
+    return roll
+
+
+def _read(game: TiberpunkGame, state: State, viewer: Viewer = REFEREE) -> Pos:
+    """The one place that reads the engine's state (a field rename is fixed here)."""
+    r: Rules = game.rules
+    c = r.c
+    players = tuple(_read_seat(c, i, p, viewer) for i, p in enumerate(state.players))
+    roll = _read_roll(c, state)
     cur = r.current(state)
     last1 = c.challenges1[state.c1disc[-1]] if state.c1disc else None
     last3 = c.challenges3[state.c3disc[-1]] if state.c3disc else None
@@ -320,7 +328,7 @@ def _read(game: TiberpunkGame, state: State, viewer: Viewer = REFEREE) -> Pos:
         roll=roll,
         rewards=state.rewards,
         draft=state.draft,
-        players=tuple(players),
+        players=players,
     )
 
 
@@ -846,7 +854,8 @@ def describe(game: TiberpunkGame, state: State, viewer: Viewer = REFEREE) -> Des
     """What ``viewer`` may see, in the rulebook's words (rule: tiberpunk/game-overview).
 
     A seat sees its own gadget cards and the others' only as a count (plus any returned face up by
-    Recharge); the spectator sees no hand; the referee sees every hand.
+    Recharge); the spectator sees no hand; the referee sees every hand. The first sections (the
+    board, the dice, one line per player) fit an 80x24 terminal; the details follow.
     """
     c = _pack(game)
     pos = _read(game, state, viewer)
@@ -860,10 +869,49 @@ def describe(game: TiberpunkGame, state: State, viewer: Viewer = REFEREE) -> Des
     roll = _roll_lines(c, pos)
     if roll:
         sections.append(Section(title="Dice (public)", rows=tuple(roll)))
-    structures = []
+    order = list(range(pos.n))
+    if 0 <= viewer < pos.n:
+        order = [viewer, *[i for i in order if i != viewer]]
+    sections.append(
+        Section(title="Players", rows=tuple(_player_row(pos, pos.players[i], viewer) for i in order))
+    )
+    sections.append(_structures_section(c, pos))
+    sections.append(_supply_section(c, pos))
+    sections += [_player_section(game, pos, pos.players[i], viewer) for i in order]
+    if pos.phase == PH_DRAFT and pos.draft:
+        sections.append(
+            Section(
+                title="Ability tiles to choose", lines=(", ".join(c.abilities[a].name for a in pos.draft),)
+            )
+        )
+    return Description(
+        game="tiberpunk",
+        viewer=viewer,
+        headline=_headline(pos),
+        step=_step(game, pos),
+        sections=tuple(sections),
+    )
+
+
+def _player_row(pos: Pos, p: Seat, viewer: Viewer) -> Row:
+    """One line per player: tokens, coins, gadgets, favor (the compact overview)."""
+    label = seat_word(p.seat) + (" — you" if viewer == p.seat else "")
+    if p.seat == pos.seat and pos.phase != PH_OVER:
+        label += " ▶"
+    favor = "no favor yet" if p.favor < 0 else f"favor {_god(p.favor)}"
+    value = (
+        f"{_plural(p.total, 'triumph token')}, {_plural(p.coins, 'coin')}, "
+        f"{_plural(len(p.hand), 'gadget')}, {favor}"
+    )
+    return Row(label=label, value=value, seat=p.seat)
+
+
+def _structures_section(c: Content, pos: Pos) -> Section:
+    """The temples (blessings left, influence) and the upgrade hubs (influence)."""
+    rows = []
     for g, pair in enumerate(c.temples):
         owners = [_colour(p.seat)[0] for p in pos.players if g in p.temples]
-        structures.append(
+        rows.append(
             Row(
                 label=f"Temple of {_god(g)} ({c.district_ids[pair[0]]}|{c.district_ids[pair[1]]})",
                 value=f"{_plural(pos.bless_left[g], 'blessing tile')} left; "
@@ -874,8 +922,12 @@ def describe(game: TiberpunkGame, state: State, viewer: Viewer = REFEREE) -> Des
     for d in c.hubs:
         owners = [_colour(p.seat)[0] for p in pos.players if d in p.hubs]
         hubs.append(f"{c.district_ids[d]}: {', '.join(owners) or 'none'}")
-    structures.append(Row(label="Upgrade hubs (influence)", value="; ".join(hubs)))
-    sections.append(Section(title="Temples and upgrade hubs", rows=tuple(structures)))
+    rows.append(Row(label="Upgrade hubs (influence)", value="; ".join(hubs)))
+    return Section(title="Temples and upgrade hubs", rows=tuple(rows))
+
+
+def _supply_section(c: Content, pos: Pos) -> Section:
+    """Quest stacks, spaceship stacks, decks and discard piles, combat tiles, side objectives."""
     supply = []
     quests = []
     for k, (card, n) in enumerate(pos.quests):
@@ -906,25 +958,7 @@ def describe(game: TiberpunkGame, state: State, viewer: Viewer = REFEREE) -> Des
         side_card = c.side_cards[i]
         side.append(f"{side_card.id}: " + ", ".join(_task(t.kind) for t in side_card.tasks))
     supply.append(Row(label="Side objectives", value="; ".join(side)))
-    sections.append(Section(title="Supply and objectives", rows=tuple(supply)))
-    order = list(range(pos.n))
-    if 0 <= viewer < pos.n:
-        order = [viewer, *[i for i in order if i != viewer]]
-    for i in order:
-        sections.append(_player_section(game, pos, pos.players[i], viewer))
-    if pos.phase == PH_DRAFT and pos.draft:
-        sections.append(
-            Section(
-                title="Ability tiles to choose", lines=(", ".join(c.abilities[a].name for a in pos.draft),)
-            )
-        )
-    return Description(
-        game="tiberpunk",
-        viewer=viewer,
-        headline=_headline(pos),
-        step=_step(game, pos),
-        sections=tuple(sections),
-    )
+    return Section(title="Supply and objectives", rows=tuple(supply))
 
 
 # ---------------------------------------------------------------------------- render (SVG)
