@@ -86,12 +86,12 @@ def bench_speed(game: TI4Game, games: int) -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmarks and write ``bench/results/ti4.json``."""
     ap = argparse.ArgumentParser(prog="python -m bench.ti4", description=__doc__.splitlines()[0])
-    ap.add_argument("--quick", action="store_true", help="2 seeds, 2 s each (about 40 s)")
-    ap.add_argument("--seeds", type=int, default=0, help="seeds per player count (default 3; quick 2)")
-    ap.add_argument("--seconds", type=float, default=0.0, help="wall time per map (default 4 s; quick 2 s)")
+    ap.add_argument("--quick", action="store_true", help="2 seeds, 3 s each (about 50 s)")
+    ap.add_argument("--seeds", type=int, default=0, help="seeds per player count (default 2)")
+    ap.add_argument("--seconds", type=float, default=0.0, help="wall time per map (default 6 s; quick 3 s)")
     args = ap.parse_args(argv)
-    seeds = args.seeds or (2 if args.quick else 3)
-    seconds = args.seconds or (2.0 if args.quick else 4.0)
+    seeds = args.seeds or 2
+    seconds = args.seconds or (3.0 if args.quick else 6.0)
     game = TI4Game()
     results: dict[str, Any] = {"gap": {}}
     for players in (3, 4, 5, 6):

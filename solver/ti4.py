@@ -87,6 +87,7 @@ __all__ = [
     "random_legal_map",
     "score",
     "solve_map",
+    "solve_ordinary",
     "solve_slices",
 ]
 
@@ -556,8 +557,17 @@ def solve_map(
     seed: int = 0,
     stop: Callable[[], bool] | None = None,
     hint: Mapping[Pos, TileId] | None = None,
+    warm_start: float = 0.25,
+    presolve: bool | None = None,
 ) -> MapSolution:
-    """The galaxy with the smallest home-value gap (CP-SAT; see the module docstring)."""
+    """The galaxy with the smallest home-value gap (CP-SAT; see the module docstring).
+
+    ``warm_start``: the share of the time spent first by :func:`hill_climb_map`, whose map is CP-SAT's
+    first answer (0: a random legal map); ``hint``: a first answer given by the caller instead. The
+    answer is never worse than the first answer. ``presolve``: CP-SAT's presolve (None: only with 20 s
+    or more; it can take seconds on this model and loaded cores).
+    """
+    start = time.perf_counter()
     why = precheck_map(content, problem)
     if why:
         return MapSolution(galaxy={}, values=(), gap=0.0, bound=0.0, status=Status.INFEASIBLE)
@@ -567,22 +577,36 @@ def solve_map(
     mm.m.add_max_equality(hi, mm.values)
     mm.m.add_min_equality(lo, mm.values)
     mm.m.minimize(hi - lo)
-    if hint is None:  # a random legal map as the first answer (CP-SAT then improves it)
-        try:
-            hint = random_legal_map(content, problem, random.Random(seed), tries=300)
-        except LictorError:
-            hint = None
+    big = len(problem.open) > LNS_OPEN
+    if hint is None:
+        hint = _first_answer(content, problem, seed, warm_start * time_limit_s if big else 0.0)
+        if hint and big:
+            hint = solve_ordinary(content, problem, hint, time_limit_s=warm_start * time_limit_s, seed=seed)[
+                0
+            ]
     if hint:
         _full_hint(mm, hint)
+    left = time_limit_s - (time.perf_counter() - start)
     solver = cp_model.CpSolver()
-    solver.parameters.max_time_in_seconds = max(0.05, float(time_limit_s))
+    solver.parameters.max_time_in_seconds = max(0.05, float(left))
     solver.parameters.num_workers = max(1, int(workers))
     solver.parameters.random_seed = int(seed) % (2**31)
-    if time_limit_s < 5.0:  # presolve alone can take seconds on one core: start from the hint at once
-        solver.parameters.cp_model_presolve = False
+    solver.parameters.cp_model_presolve = time_limit_s >= 20.0 if presolve is None else presolve
+    if len(problem.open) > LNS_OPEN:  # a full galaxy: large neighbourhood search improves the first answer
+        solver.parameters.use_lns_only = True
     code = _solve_stoppable(solver, mm.m, stop)
     status = _STATUS.get(code, Status.UNKNOWN)
     if status not in (Status.OPTIMAL, Status.FEASIBLE):
+        if status == Status.UNKNOWN and hint and legal_galaxy(content, problem, hint):
+            vals = _values(content, problem, {**problem.fixed, **hint})
+            gap = (max(vals) - min(vals)) / SCALE
+            return MapSolution(
+                galaxy={**problem.fixed, **hint},
+                values=tuple(v / SCALE for v in vals),
+                gap=gap,
+                bound=0.0,
+                status=Status.FEASIBLE,
+            )
         return MapSolution(galaxy={}, values=(), gap=0.0, bound=0.0, status=status)
     galaxy = dict(problem.fixed)
     for (t, p), v in mm.x.items():
@@ -597,6 +621,92 @@ def solve_map(
     return MapSolution(
         galaxy=galaxy, values=tuple(v / SCALE for v in vals), gap=gap, bound=min(bound, gap), status=status
     )
+
+
+LNS_OPEN = 12
+"""Above this many open positions CP-SAT runs large neighbourhood search only: on full galaxies it
+finds far more even maps in the same time, and the bound it would prove is 0 either way; smaller
+problems get the complete search (OPTIMAL proofs, as in the brute-force cross-checks)."""
+
+
+def _special(content: Content, t: TileId) -> bool:
+    """Whether a tile changes movement or adjacency rules (an anomaly or a wormhole)."""
+    tile = content.tiles[t]
+    return tile.is_anomaly or bool(tile.wormholes)
+
+
+def solve_ordinary(
+    content: Content,
+    problem: MapProblem,
+    galaxy: Mapping[Pos, TileId],
+    *,
+    time_limit_s: float = 2.0,
+    workers: int = 1,
+    seed: int = 0,
+) -> tuple[dict[Pos, TileId], float]:
+    """Keep ``galaxy``'s anomalies and wormholes where they are and deal the ordinary systems anew,
+    with the smallest gap (CP-SAT). With the movement fixed each space's share per home is a
+    constant (``balance.coefficients``), so the model is a small assignment; the answer is legal
+    and never worse than ``galaxy``. Returns (galaxy, gap)."""
+    from games.ti4.balance import _prepare, coefficients
+
+    tiles, w = content.tiles, problem.weights
+    full = {0: 18, **problem.fixed, **galaxy}
+    moves, counted, _ = _prepare(content.board, full, problem.homes, tiles, w, 0, problem.spaces)
+    coefs = coefficients(content.board, moves, problem.homes, counted, w)
+    free = [p for p in problem.open if not _special(content, full[p])]
+    kept = {p: full[p] for p in problem.open if p not in free}
+    cands = [t for t in problem.pool if not _special(content, t) and t not in kept.values()]
+    m = cp_model.CpModel()
+    y = {(t, p): m.new_bool_var("") for t in cands for p in free}
+    for p in free:
+        m.add_exactly_one(y[t, p] for t in cands)
+    for t in cands:
+        (m.add_exactly_one if t in problem.required else m.add_at_most_one)(y[t, p] for p in free)
+    for back, need in (("blue", problem.blue), ("red", problem.red)):
+        have = sum(1 for t in kept.values() if tiles[t].pile == back)
+        m.add(sum(v for (t, _), v in y.items() if tiles[t].pile == back) == need - have)
+    ring1 = [p for p in content.board.adjacent[0] if p in problem.spaces]
+    if problem.red_next_to_mecatol and not any(tiles[full[p]].pile == "red" for p in ring1 if p not in free):
+        m.add_bool_or([y[t, p] for p in ring1 if p in free for t in cands if tiles[t].pile == "red"])
+    values = []
+    for co in coefs:
+        const = sum(
+            c * tile_points(tiles[full[p]], w)
+            for p, c in co.items()
+            if p not in free and full.get(p, 0) in tiles
+        )
+        values.append(const + sum(co.get(p, 0) * tile_points(tiles[t], w) * y[t, p] for t, p in y))
+    hi, lo = m.new_int_var(0, 10**10, ""), m.new_int_var(0, 10**10, "")
+    m.add_max_equality(hi, values)
+    m.add_min_equality(lo, values)
+    m.minimize(hi - lo)
+    for (t, p), v in y.items():
+        m.add_hint(v, full[p] == t)
+    solver = cp_model.CpSolver()
+    solver.parameters.max_time_in_seconds = max(0.05, time_limit_s)
+    solver.parameters.num_workers = max(1, workers)
+    solver.parameters.random_seed = seed % (2**31)
+    solver.parameters.cp_model_presolve = False
+    before = gap_of(content, problem, galaxy)
+    if solver.solve(m) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return dict(galaxy), before
+    out = {**{p: full[p] for p in problem.open}, **{p: t for (t, p), v in y.items() if solver.value(v)}}
+    gap = gap_of(content, problem, out)
+    return (out, gap) if gap <= before and legal_galaxy(content, problem, out) else (dict(galaxy), before)
+
+
+def _first_answer(
+    content: Content, problem: MapProblem, seed: int, seconds: float
+) -> dict[Pos, TileId] | None:
+    """CP-SAT's first answer: the hill-climber's map after ``seconds`` (a random legal map if 0)."""
+    rng = random.Random(seed)
+    try:
+        if seconds > 0:
+            return hill_climb_map(content, problem, rng, seconds=seconds)[0]
+        return random_legal_map(content, problem, rng, tries=300)
+    except LictorError:
+        return None
 
 
 # ============================================================================ baselines and brute force

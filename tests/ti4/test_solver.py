@@ -225,3 +225,19 @@ def test_home_values_puzzle_and_scorer() -> None:
     for seat in report.seats:
         assert seat.total == pytest.approx(by_pos[s.homes[seat.seat]], abs=1e-3)
     assert min(x.rank for x in report.seats) == 1
+
+
+def test_ordinary_systems_dealt_anew_never_worse() -> None:
+    """rule: ti4/anomaly-adjacency - anomalies and wormholes stay; the ordinary systems are dealt
+    anew by CP-SAT: the map stays legal and its gap never grows."""
+    from solver.ti4 import solve_ordinary
+
+    problem = map_problem(PACK, players=3, expansion="base")
+    start = random_legal_map(PACK, problem, random.Random(5))
+    out, gap = solve_ordinary(PACK, problem, start, time_limit_s=0.5)
+    assert legal_galaxy(PACK, problem, out)
+    assert gap <= gap_of(PACK, problem, start) + 1e-12
+    assert gap == pytest.approx(gap_of(PACK, problem, out))
+    for p, t in start.items():
+        if PACK.tiles[t].is_anomaly or PACK.tiles[t].wormholes:
+            assert out[p] == t
