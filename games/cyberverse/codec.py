@@ -1,9 +1,13 @@
-"""The state as plain JSON and back, every field validated before any rule reads it.
+"""The public form of the state (plain JSON) and back, every field validated before any rule reads it.
 
-The form mirrors the records of ``state.py`` field by field (their names are the rulebook's:
-``money``, ``influence``, ``health``, ``status``...); phases and steps are written as their
-rulebook names (``PHASES``, ``STEPS``). ``from_dict`` raises ``InvalidStateError`` naming the first
-bad field; no other exception escapes it.
+The form mirrors the records of ``state.py`` field by field, in the rulebook's words: components
+by their ids (``"AG04"``, ``"W13"``, ``"S01"``, ``"Y08"``, ``"E01"``, ``"T05"``, board ``"A3"``),
+districts, zones, tactical positions and Mission numbers from 1, Status tokens and fighter kinds by
+name, store stock as a token id or its back (``{"store": "weapon", "price": 300, "expert": false}``),
+phases and steps by name; seats are 0-based; ``null`` where the rulebook has nothing (an empty
+slot, an Agent in its HQ). Observations write a hidden card as ``"unknown"``. The flow bookkeeping
+(``ctx``: the queue of the step under way) stays numeric. ``from_dict`` raises
+``InvalidStateError`` naming the first bad field; no other exception escapes it.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from dataclasses import fields, is_dataclass
 from typing import Any
 
 from games.cyberverse import state as st
-from games.cyberverse.content import Content
+from games.cyberverse.content import CATEGORIES, COLOURS, Content
 from games.errors import InvalidStateError
 
 __all__ = ["from_dict", "to_dict"]
@@ -33,53 +37,10 @@ def _hints(cls: type) -> dict[str, Any]:
 
 Encoder = Callable[[Any], Any]
 Decoder = Callable[[Any, str], Any]
-_ENCODERS: dict[Any, Encoder] = {}
-_DECODERS: dict[Any, Decoder] = {}
 
 
 def _same(value: Any) -> Any:
     return value
-
-
-def _encoder(tp: Any) -> Encoder:
-    """A function writing a value of type ``tp`` as JSON types (built once per type)."""
-    got = _ENCODERS.get(tp)
-    if got is not None:
-        return got
-    origin = typing.get_origin(tp)
-    fn: Encoder
-    if tp in (int, bool, str):
-        fn = _same
-    elif origin is tuple:
-        args = typing.get_args(tp)
-        inner = [_encoder(a) for a in args if a is not Ellipsis]
-        if all(e is _same for e in inner):
-            fn = list
-        elif len(args) == 2 and args[1] is Ellipsis:
-            one = inner[0]
-            fn = lambda v: [one(x) for x in v]  # noqa: E731
-        else:
-            fn = lambda v: [e(x) for e, x in zip(inner, v, strict=True)]  # noqa: E731
-    elif origin in (types.UnionType, typing.Union):
-        some = _encoder(next(a for a in typing.get_args(tp) if a is not type(None)))
-        fn = lambda v: None if v is None else some(v)  # noqa: E731
-    elif isinstance(tp, type) and is_dataclass(tp):
-        hints = _hints(tp)
-        parts = [(f.name, _encoder(hints[f.name])) for f in fields(tp)]
-        fn = lambda v: {name: e(getattr(v, name)) for name, e in parts}  # noqa: E731
-    else:  # pragma: no cover - every field type is handled above
-        raise TypeError(tp)
-    _ENCODERS[tp] = fn
-    return fn
-
-
-def to_dict(s: st.State) -> dict[str, Any]:
-    """The state as plain JSON types."""
-    data: dict[str, Any] = _encoder(st.State)(s)
-    data["phase"] = st.PHASES[s.phase]
-    data["step"] = st.STEPS[s.step]
-    data["game"] = "cyberverse"
-    return data
 
 
 def _fail(path: str, want: str, got: Any) -> InvalidStateError:
@@ -118,36 +79,447 @@ def _ints(value: Any, path: str) -> tuple[int, ...]:
     return tuple(value)
 
 
-def _decoder(tp: Any) -> Decoder:
-    """A function reading and validating a value of type ``tp`` (built once per type)."""
-    got = _DECODERS.get(tp)
-    if got is not None:
+def _list(value: Any, path: str, limit: int = 500) -> list[Any]:
+    if type(value) is not list or len(value) > limit:
+        raise _fail(path, "a list", value)
+    return value
+
+
+class _Ids:
+    """Component ids of one kind: index <-> id, -1 <-> null, -2 <-> "unknown" (observations)."""
+
+    def __init__(self, names: tuple[str, ...], what: str) -> None:
+        self.names = names
+        self.index = {n: i for i, n in enumerate(names)}
+        self.what = what
+
+    def enc(self, x: int) -> Any:
+        return self.names[x] if x >= 0 else (None if x == -1 else "unknown")
+
+    def dec(self, v: Any, path: str) -> int:
+        if v is None:
+            return -1
+        if v == "unknown":
+            return -2
+        got = self.index.get(v) if isinstance(v, str) else None
+        if got is None:
+            raise _fail(path, f"a {self.what} id of the content pack", v)
         return got
-    origin = typing.get_origin(tp)
-    fn: Decoder
-    if tp is int:
-        fn = _int
-    elif tp is bool:
-        fn = _bool
-    elif tp is str:
-        fn = _str
-    elif origin is tuple:
-        args = typing.get_args(tp)
-        if args == (int, Ellipsis):
-            fn = _ints
-        elif len(args) == 2 and args[1] is Ellipsis:
-            fn = _list_of(_decoder(args[0]))
-        else:
-            fn = _fixed(tuple(_decoder(a) for a in args))
-    elif origin in (types.UnionType, typing.Union):
-        some = _decoder(next(a for a in typing.get_args(tp) if a is not type(None)))
-        fn = lambda v, path: None if v is None else some(v, path)  # noqa: E731
-    elif isinstance(tp, type) and is_dataclass(tp):
-        fn = _record(tp)
-    else:  # pragma: no cover - every field type is handled above
-        raise TypeError(tp)
-    _DECODERS[tp] = fn
-    return fn
+
+    def enc_list(self, v: tuple[int, ...]) -> list[Any]:
+        return [self.enc(x) for x in v]
+
+    def dec_list(self, v: Any, path: str) -> tuple[int, ...]:
+        return tuple(self.dec(x, f"{path}[{i}]") for i, x in enumerate(_list(v, path)))
+
+    def enc_lists(self, v: tuple[tuple[int, ...], ...]) -> list[Any]:
+        return [self.enc_list(x) for x in v]
+
+    def dec_lists(self, v: Any, path: str) -> tuple[tuple[int, ...], ...]:
+        return tuple(self.dec_list(x, f"{path}[{i}]") for i, x in enumerate(_list(v, path)))
+
+
+def _enc_seat(x: int) -> Any:
+    return x if x >= 0 else None
+
+
+def _dec_seat(v: Any, path: str) -> int:
+    if v is None:
+        return -1
+    if type(v) is not int or not 0 <= v <= 3:
+        raise _fail(path, "a seat 0 to 3 or null", v)
+    return v
+
+
+def _enc_seats(v: tuple[int, ...]) -> list[Any]:
+    return [_enc_seat(x) for x in v]
+
+
+def _dec_seats(v: Any, path: str) -> tuple[int, ...]:
+    return tuple(_dec_seat(x, f"{path}[{i}]") for i, x in enumerate(_list(v, path)))
+
+
+def _enc_mask(m: int) -> list[int]:
+    return [i for i in range(16) if m >> i & 1]
+
+
+def _dec_mask(v: Any, path: str, top: int = 16) -> int:
+    m = 0
+    for i, x in enumerate(_list(v, path, top)):
+        if type(x) is not int or not 0 <= x < top:
+            raise _fail(f"{path}[{i}]", f"a number 0 to {top - 1}", x)
+        m |= 1 << x
+    return m
+
+
+def _enc_number(x: int) -> Any:
+    """0-based index -> 1-based number (districts, zones, missions, positions); -1 -> null."""
+    return x + 1 if x >= 0 else None
+
+
+def _dec_number(v: Any, path: str) -> int:
+    if v is None:
+        return -1
+    if type(v) is not int or not 1 <= v <= 99:
+        raise _fail(path, "a number from 1, or null", v)
+    return v - 1
+
+
+class _Codec:
+    """The public form for one content pack: compiled encoders and decoders per record type, with
+    the fields that name components written as ids (``_overrides``)."""
+
+    def __init__(self, c: Content) -> None:
+        self.c = c
+        self.encoders: dict[Any, Encoder] = {}
+        self.decoders: dict[Any, Decoder] = {}
+        self.overrides = _overrides(c)
+
+    def encoder(self, tp: Any) -> Encoder:
+        got = self.encoders.get(tp)
+        if got is not None:
+            return got
+        origin = typing.get_origin(tp)
+        fn: Encoder
+        if tp in (int, bool, str):
+            fn = _same
+        elif origin is tuple:
+            args = typing.get_args(tp)
+            inner = [self.encoder(a) for a in args if a is not Ellipsis]
+            if all(e is _same for e in inner):
+                fn = list
+            elif len(args) == 2 and args[1] is Ellipsis:
+                one = inner[0]
+                fn = lambda v: [one(x) for x in v]  # noqa: E731
+            else:
+                fn = lambda v: [e(x) for e, x in zip(inner, v, strict=True)]  # noqa: E731
+        elif origin in (types.UnionType, typing.Union):
+            some = self.encoder(next(a for a in typing.get_args(tp) if a is not type(None)))
+            fn = lambda v: None if v is None else some(v)  # noqa: E731
+        elif isinstance(tp, type) and is_dataclass(tp):
+            hints = _hints(tp)
+            parts = [
+                (
+                    f.name,
+                    self.overrides[tp.__name__, f.name][0]
+                    if (tp.__name__, f.name) in self.overrides
+                    else self.encoder(hints[f.name]),
+                )
+                for f in fields(tp)
+            ]
+            fn = lambda v: {name: e(getattr(v, name)) for name, e in parts}  # noqa: E731
+        else:  # pragma: no cover - every field type is handled above
+            raise TypeError(tp)
+        self.encoders[tp] = fn
+        return fn
+
+    def decoder(self, tp: Any) -> Decoder:
+        got = self.decoders.get(tp)
+        if got is not None:
+            return got
+        origin = typing.get_origin(tp)
+        fn: Decoder
+        if tp is int:
+            fn = _int
+        elif tp is bool:
+            fn = _bool
+        elif tp is str:
+            fn = _str
+        elif origin is tuple:
+            args = typing.get_args(tp)
+            if args == (int, Ellipsis):
+                fn = _ints
+            elif len(args) == 2 and args[1] is Ellipsis:
+                fn = _list_of(self.decoder(args[0]))
+            else:
+                fn = _fixed(tuple(self.decoder(a) for a in args))
+        elif origin in (types.UnionType, typing.Union):
+            some = self.decoder(next(a for a in typing.get_args(tp) if a is not type(None)))
+            fn = lambda v, path: None if v is None else some(v, path)  # noqa: E731
+        elif isinstance(tp, type) and is_dataclass(tp):
+            hints = _hints(tp)
+            parts = [
+                (
+                    f.name,
+                    self.overrides[tp.__name__, f.name][1]
+                    if (tp.__name__, f.name) in self.overrides
+                    else self.decoder(hints[f.name]),
+                )
+                for f in fields(tp)
+            ]
+            fn = _record(tp, parts)
+        else:  # pragma: no cover - every field type is handled above
+            raise TypeError(tp)
+        self.decoders[tp] = fn
+        return fn
+
+
+def _overrides(c: Content) -> dict[tuple[str, str], tuple[Encoder, Decoder]]:
+    """The fields written as component ids, names or 1-based numbers instead of pack indices."""
+    story = _Ids(tuple(x.id for x in c.stories), "story card")
+    case = _Ids(tuple(x.id for x in c.investigations), "investigation card")
+    support = _Ids(tuple(x.id for x in c.support), "support card")
+    sheet = _Ids(c.sheet_ids, "agent sheet")
+    token = _Ids(tuple(x.id for x in c.tokens), "supply token")
+    event = _Ids(tuple(x.id for x in c.events), "event card")
+    ambush = _Ids(tuple(x.id for x in c.ambush), "ambush card")
+    brawl = _Ids(tuple(x.id for x in c.brawl), "brawl card")
+    hench = _Ids(tuple(x.id for x in c.henchmen), "henchman card")
+    combat = _Ids(tuple(x.id for x in c.combat_tokens), "combat token")
+    board = _Ids(tuple(x.id for x in c.boards), "district board")
+    htype = _Ids(c.henchman_types, "henchman type")
+    kinds = _Ids(st.FIGHTER_KINDS, "fighter kind")
+    effects = _Ids(
+        (
+            "grill",
+            "projection",
+            "adrenalin after being attacked",
+            "second target",
+            "adrenalin after attacking",
+        ),
+        "pending effect",
+    )
+    statuses = ("suppression", "wound", "bleeding")
+
+    def enc_status(m: int) -> list[str]:
+        return [statuses[i] for i in range(3) if m >> i & 1]
+
+    def dec_status(v: Any, path: str) -> int:
+        m = 0
+        for i, x in enumerate(_list(v, path, 3)):
+            if x not in statuses:
+                raise _fail(f"{path}[{i}]", f"one of {list(statuses)}", x)
+            m |= 1 << statuses.index(x)
+        return m
+
+    def enc_masks(v: tuple[int, ...]) -> list[list[int]]:
+        return [[b + 1 for b in _enc_mask(m)] for m in v]
+
+    def dec_masks(v: Any, path: str) -> tuple[int, ...]:
+        out = []
+        for i, x in enumerate(_list(v, path, 9)):
+            nums = _list(x, f"{path}[{i}]", 16)
+            if not all(type(n) is int and 1 <= n <= 16 for n in nums):
+                raise _fail(f"{path}[{i}]", "mission numbers 1 to 16", x)
+            out.append(sum(1 << (n - 1) for n in set(nums)))
+        return tuple(out)
+
+    def enc_seatmask(m: int) -> list[int]:
+        return [i for i in range(4) if m >> i & 1]
+
+    def dec_seatmask(v: Any, path: str) -> int:
+        return _dec_mask(v, path, 4)
+
+    def enc_numbers(v: tuple[int, ...]) -> list[Any]:
+        return [_enc_number(x) for x in v]
+
+    def enc_stock(v: tuple[tuple[int, ...], ...]) -> list[list[Any]]:
+        out = []
+        for row in v:
+            cells: list[Any] = []
+            for x in row:
+                if x >= 0:
+                    cells.append(token.enc(x))
+                elif x == -1:
+                    cells.append(None)
+                else:
+                    cat, price, expert = c.backs[-2 - x]
+                    cells.append({"store": CATEGORIES[cat], "price": price, "expert": expert})
+            out.append(cells)
+        return out
+
+    backs = {(CATEGORIES[cat], price, expert): i for i, (cat, price, expert) in enumerate(c.backs)}
+
+    def dec_stock(v: Any, path: str) -> tuple[tuple[int, ...], ...]:
+        rows = []
+        for i, row in enumerate(_list(v, path, 4)):
+            cells = []
+            for k, x in enumerate(_list(row, f"{path}[{i}]", 3)):
+                where = f"{path}[{i}][{k}]"
+                if isinstance(x, Mapping):
+                    key = (x.get("store"), x.get("price"), x.get("expert"))
+                    if key not in backs:
+                        raise _fail(where, "a token back (store, price, expert) of the pack", x)
+                    cells.append(-2 - backs[key])  # type: ignore[index]
+                else:
+                    cells.append(token.dec(x, where))
+            rows.append(tuple(cells))
+        return tuple(rows)
+
+    def enc_henchmen(v: tuple[tuple[tuple[int, int], ...], ...]) -> list[Any]:
+        return [[[hench.enc(card), zone + 1] for card, zone in d] for d in v]
+
+    def dec_henchmen(v: Any, path: str) -> tuple[tuple[tuple[int, int], ...], ...]:
+        out = []
+        for i, d in enumerate(_list(v, path, 5)):
+            items = []
+            for k, pair in enumerate(_list(d, f"{path}[{i}]", 5)):
+                where = f"{path}[{i}][{k}]"
+                pair = _list(pair, where, 2)
+                if len(pair) != 2:
+                    raise _fail(where, "[henchman card, zone]", pair)
+                items.append((hench.dec(pair[0], f"{where}[0]"), _dec_number(pair[1], f"{where}[1]")))
+            out.append(tuple(items))
+        return tuple(out)
+
+    def enc_cases(v: tuple[tuple[int, ...], ...]) -> dict[str, Any]:
+        return {COLOURS[i]: case.enc_list(x) for i, x in enumerate(v)}
+
+    def dec_cases(v: Any, path: str) -> tuple[tuple[int, ...], ...]:
+        if not isinstance(v, Mapping) or set(v) != set(COLOURS):
+            raise _fail(path, f"an object with keys {list(COLOURS)}", v)
+        return tuple(case.dec_list(v[col], f"{path}.{col}") for col in COLOURS)
+
+    def enc_aside(v: tuple[tuple[int, int], ...]) -> list[Any]:
+        return [[_enc_seat(o), combat.enc(t)] for o, t in v]
+
+    def dec_aside(v: Any, path: str) -> tuple[tuple[int, int], ...]:
+        out = []
+        for i, pair in enumerate(_list(v, path, 40)):
+            pair = _list(pair, f"{path}[{i}]", 2)
+            if len(pair) != 2:
+                raise _fail(f"{path}[{i}]", "[seat or null, combat token]", pair)
+            out.append((_dec_seat(pair[0], f"{path}[{i}][0]"), combat.dec(pair[1], f"{path}[{i}][1]")))
+        return tuple(out)
+
+    def dec_numbers(v: Any, path: str) -> tuple[int, ...]:
+        return tuple(_dec_number(x, f"{path}[{i}]") for i, x in enumerate(_list(v, path)))
+
+    def dec_stack(ids: _Ids) -> Decoder:
+        return ids.dec_lists
+
+    def enc_fighter(f: st.Fighter) -> dict[str, Any]:
+        ref = sheet.enc(f.ref) if f.kind == st.AGENT else htype.enc(f.ref)
+        return {
+            "kind": kinds.enc(f.kind),
+            "ref": ref,
+            "card": hench.enc(f.card),
+            "org": _enc_seat(f.org),
+            "zone": _enc_number(f.zone),
+            "spot": _enc_number(f.spot),
+            "health": f.health,
+            "token": combat.enc(f.token),
+            "shown": f.shown,
+            "done": f.done,
+            "grappled": f.grappled,
+            "disarmed": f.disarmed,
+            "gone": f.gone,
+            "leader": _enc_number(f.leader),
+        }
+
+    def enc_fighters(v: tuple[st.Fighter, ...]) -> list[Any]:
+        return [enc_fighter(f) for f in v]
+
+    def dec_fighter(v: Any, path: str) -> st.Fighter:
+        if not isinstance(v, Mapping):
+            raise _fail(path, "an object", v)
+        for name in (
+            "kind",
+            "ref",
+            "card",
+            "org",
+            "zone",
+            "spot",
+            "health",
+            "token",
+            "shown",
+            "done",
+            "grappled",
+            "disarmed",
+            "gone",
+            "leader",
+        ):
+            if name not in v:
+                raise InvalidStateError(f"{path}.{name} is missing", field=f"{path}.{name}")
+        kind = kinds.dec(v["kind"], f"{path}.kind")
+        if kind < 0:
+            raise _fail(f"{path}.kind", f"one of {list(st.FIGHTER_KINDS)}", v["kind"])
+        ref = (sheet if kind == st.AGENT else htype).dec(v["ref"], f"{path}.ref")
+        if ref < 0:
+            raise _fail(f"{path}.ref", "an agent sheet or a henchman type", v["ref"])
+        return st.Fighter(
+            kind,
+            ref,
+            hench.dec(v["card"], f"{path}.card"),
+            _dec_seat(v["org"], f"{path}.org"),
+            _dec_number(v["zone"], f"{path}.zone"),
+            _dec_number(v["spot"], f"{path}.spot"),
+            _int(v["health"], f"{path}.health"),
+            combat.dec(v["token"], f"{path}.token"),
+            _bool(v["shown"], f"{path}.shown"),
+            _bool(v["done"], f"{path}.done"),
+            _bool(v["grappled"], f"{path}.grappled"),
+            _bool(v["disarmed"], f"{path}.disarmed"),
+            _bool(v["gone"], f"{path}.gone"),
+            _dec_number(v["leader"], f"{path}.leader"),
+        )
+
+    def dec_fighters(v: Any, path: str) -> tuple[st.Fighter, ...]:
+        return tuple(dec_fighter(x, f"{path}[{i}]") for i, x in enumerate(_list(v, path, 12)))
+
+    return {
+        ("State", "first"): (_enc_seat, _dec_seat),
+        ("State", "order"): (_enc_seats, _dec_seats),
+        ("State", "adjust"): (_enc_seats, _dec_seats),
+        ("Org", "story"): (story.enc, story.dec),
+        ("Org", "cases"): (case.enc_list, case.dec_list),
+        ("Org", "done"): (enc_masks, dec_masks),
+        ("Org", "spent"): (enc_masks, dec_masks),
+        ("Org", "marks"): (enc_masks, dec_masks),
+        ("Org", "solved"): (story.enc_list, story.dec_list),
+        ("Org", "support"): (support.enc_list, support.dec_list),
+        ("Agent", "sheet"): (sheet.enc, sheet.dec),
+        ("Agent", "org"): (_enc_seat, _dec_seat),
+        ("Agent", "status"): (enc_status, dec_status),
+        ("Agent", "kit"): (token.enc_list, token.dec_list),
+        ("Agent", "broken"): (token.enc_list, token.dec_list),
+        ("Agent", "district"): (_enc_number, _dec_number),
+        ("Agent", "zone"): (_enc_number, _dec_number),
+        ("Agent", "spot"): (_enc_number, _dec_number),
+        ("City", "boards"): (board.enc_list, board.dec_list),
+        ("City", "news"): (event.enc_list, event.dec_list),
+        ("City", "staff"): (
+            lambda v: [enc_seatmask(m) for m in v],
+            lambda v, p: tuple(dec_seatmask(x, f"{p}[{i}]") for i, x in enumerate(_list(v, p, 9))),
+        ),
+        ("City", "henchmen"): (enc_henchmen, dec_henchmen),
+        ("City", "ambush"): (_enc_seats, _dec_seats),
+        ("Market", "stock"): (enc_stock, dec_stock),
+        ("Market", "stack"): (token.enc_lists, dec_stack(token)),
+        ("Market", "under"): (token.enc_lists, dec_stack(token)),
+        ("Market", "agent_row"): (sheet.enc_list, sheet.dec_list),
+        ("Market", "agent_pool"): (sheet.enc_list, sheet.dec_list),
+        ("Market", "agent_under"): (sheet.enc_list, sheet.dec_list),
+        ("Market", "support_row"): (support.enc_list, support.dec_list),
+        ("Market", "support_pool"): (support.enc_list, support.dec_list),
+        ("Market", "support_discard"): (support.enc_list, support.dec_list),
+        ("Decks", "events"): (event.enc_list, event.dec_list),
+        ("Decks", "events_discard"): (event.enc_list, event.dec_list),
+        ("Decks", "ambush"): (ambush.enc_list, ambush.dec_list),
+        ("Decks", "ambush_discard"): (ambush.enc_list, ambush.dec_list),
+        ("Decks", "brawl"): (brawl.enc_list, brawl.dec_list),
+        ("Decks", "brawl_discard"): (brawl.enc_list, brawl.dec_list),
+        ("Decks", "henchmen"): (hench.enc_list, hench.dec_list),
+        ("Decks", "henchmen_discard"): (hench.enc_list, hench.dec_list),
+        ("Decks", "stories"): (story.enc_list, story.dec_list),
+        ("Decks", "story_under"): (story.enc_list, story.dec_list),
+        ("Decks", "story_knows"): (_enc_seats, _dec_seats),
+        ("Decks", "cases"): (enc_cases, dec_cases),
+        ("Decks", "cases_discard"): (enc_cases, dec_cases),
+        ("Decks", "tokens"): (combat.enc_list, combat.dec_list),
+        ("Fight", "district"): (_enc_number, _dec_number),
+        ("Fight", "brawl"): (brawl.enc, brawl.dec),
+        ("Fight", "weapon"): (token.enc, token.dec),
+        ("Fight", "pending"): (effects.enc_list, effects.dec_list),
+        ("Fight", "pair"): (combat.enc_list, combat.dec_list),
+        ("Fight", "aside"): (enc_aside, dec_aside),
+        ("Fight", "supported"): (enc_seatmask, dec_seatmask),
+        ("Fight", "took_part"): (enc_seatmask, dec_seatmask),
+        ("Fight", "queue"): (enc_numbers, dec_numbers),
+        ("Fight", "target"): (_enc_number, _dec_number),
+        ("Fight", "fighters"): (enc_fighters, dec_fighters),
+        ("Agent", "side"): (_enc_number, _dec_number),
+    }
 
 
 def _list_of(one: Decoder) -> Decoder:
@@ -168,10 +540,7 @@ def _fixed(parts: tuple[Decoder, ...]) -> Decoder:
     return read
 
 
-def _record(tp: type) -> Decoder:
-    hints = _hints(tp)
-    parts = [(f.name, _decoder(hints[f.name])) for f in fields(tp)]
-
+def _record(tp: type, parts: list[tuple[str, Decoder]]) -> Decoder:
     def read(value: Any, path: str) -> Any:
         if not isinstance(value, Mapping):
             raise _fail(path, "an object", value)
@@ -184,6 +553,25 @@ def _record(tp: type) -> Decoder:
         return tp(*out)
 
     return read
+
+
+_CODECS: dict[int, _Codec] = {}
+
+
+def _codec(c: Content) -> _Codec:
+    got = _CODECS.get(id(c))
+    if got is None or got.c is not c:
+        got = _CODECS[id(c)] = _Codec(c)
+    return got
+
+
+def to_dict(s: st.State, c: Content) -> dict[str, Any]:
+    """The state as plain JSON types: component ids, names and 1-based numbers."""
+    data: dict[str, Any] = _codec(c).encoder(st.State)(s)
+    data["phase"] = st.PHASES[s.phase]
+    data["step"] = st.STEPS[s.step]
+    data["game"] = "cyberverse"
+    return data
 
 
 def _check_range(value: int, lo: int, hi: int, path: str, rule: str = "") -> None:
@@ -277,7 +665,7 @@ def from_dict(data: Mapping[str, Any], c: Content) -> st.State:
         raise _fail("step", "a step name", step)
     body["phase"] = st.PHASES.index(phase)
     body["step"] = st.STEPS.index(step)
-    s = _decoder(st.State)(body, "")
+    s = _codec(c).decoder(st.State)(body, "")
     try:
         _check(s, c)
     except InvalidStateError:

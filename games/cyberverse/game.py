@@ -206,13 +206,13 @@ class CyberverseGame(Game[State, Action]):
         return notation.parse_action(state, self.content_pack, text)
 
     def state_to_text(self, state: State) -> str:
-        return notation.state_to_text(state)
+        return notation.state_to_text(state, self.content_pack)
 
     def parse_state(self, text: str) -> State:
         return notation.parse_state(text, self.content_pack)
 
     def to_dict(self, state: State) -> dict[str, Any]:
-        return codec.to_dict(state)
+        return codec.to_dict(state, self.content_pack)
 
     def from_dict(self, data: Mapping[str, Any]) -> State:
         return codec.from_dict(data, self.content_pack)

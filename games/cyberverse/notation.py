@@ -179,9 +179,9 @@ def parse_action(s: State, c: Content, text: str) -> Action:
     raise NotationError(f"no legal action reads {text[:80]!r}", field="action")
 
 
-def state_to_text(s: State) -> str:
+def state_to_text(s: State, c: Content) -> str:
     """The state's text: its JSON form."""
-    return json.dumps(codec.to_dict(s), separators=(",", ":"), sort_keys=True)
+    return json.dumps(codec.to_dict(s, c), separators=(",", ":"), sort_keys=True)
 
 
 def parse_state(text: str, c: Content) -> State:
