@@ -1077,6 +1077,13 @@ def _die(x: float, y: float, value: int, needed: bool) -> str:
     )
 
 
+def _boost(x: float, y: float) -> str:
+    """The boost marker on a miniature's base (+1 die)."""
+    return f'<circle cx="{x:.1f}" cy="{y:.1f}" r="6" fill="#fff" stroke="#111" stroke-width="1.2"/>' + _text(
+        x, y + 4, "+", size=11, anchor="middle", weight="bold"
+    )
+
+
 def _hub(x: float, y: float) -> str:
     pts = " ".join(
         f"{x + 10 * math.cos(t):.1f},{y + 10 * math.sin(t):.1f}"
@@ -1103,7 +1110,6 @@ def render(game: TiberpunkGame, state: State, viewer: Viewer = REFEREE) -> str:
     """
     c = _pack(game)
     pos = _read(game, state, viewer)
-    tx = _texts()
     xy = _layout(c.district_ids, c.edges)
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" viewBox="0 0 {W} {H}" '
@@ -1114,6 +1120,18 @@ def render(game: TiberpunkGame, state: State, viewer: Viewer = REFEREE) -> str:
         f'<rect x="{MAP_X0}" y="{MAP_Y0}" width="{MAP_W}" height="{MAP_H}" rx="14" '
         'fill="#e9dfc7" stroke="#b9a77f"/>',
     ]
+    out += _map_static(c, pos, xy)
+    out += _map_pieces(c, pos, xy)
+    out += _legend(c)
+    out += _panel(game, pos, viewer)
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def _map_static(c: Content, pos: Pos, xy: Sequence[tuple[float, float]]) -> list[str]:
+    """The districts and their borders, the upgrade hubs and temples with influence markers."""
+    tx = _texts()
+    out: list[str] = []
     for a, b in c.edges:
         (x1, y1), (x2, y2) = xy[a], xy[b]
         out.append(
@@ -1144,15 +1162,21 @@ def render(game: TiberpunkGame, state: State, viewer: Viewer = REFEREE) -> str:
         owners = [p for p in pos.players if g in p.temples]
         for j, p in enumerate(owners):
             out.append(_influence(mx - 9 + 9 * j, my + 17, _colour(p.seat)[1]))
-    # pieces: a row inside each district
+    return out
+
+
+def _map_pieces(c: Content, pos: Pos, xy: Sequence[tuple[float, float]]) -> list[str]:
+    """Characters, drones, lictors and quest markers: rows of icons inside each district."""
+    tx = _texts()
+    out: list[str] = []
     for d, (x, y) in enumerate(xy):
         icons: list[str] = []
         for p in pos.players:
             fill = _colour(p.seat)[1]
             if p.char == d:
-                icons.append("c" + fill + ("!" if p.shackled[0] else ""))
+                icons.append("c" + fill + ("!" if p.shackled[0] else "") + ("+" if p.boosted[0] else ""))
             if p.drone == d:
-                icons.append("d" + fill + ("!" if p.shackled[1] else ""))
+                icons.append("d" + fill + ("!" if p.shackled[1] else "") + ("+" if p.boosted[1] else ""))
         icons += ["l"] * pos.lictors.count(d)
         for k, (card, _n) in enumerate(pos.quests):
             if card >= 0 and c.stage1[card].district == d:
@@ -1164,8 +1188,8 @@ def render(game: TiberpunkGame, state: State, viewer: Viewer = REFEREE) -> str:
             px = x + (col - (in_row - 1) / 2) * 24
             py = y + 12 + row * 24
             kind, rest = icon[0], icon[1:]
-            shackled = rest.endswith("!")
-            fill = rest.rstrip("!")
+            shackled = "!" in rest
+            fill = rest.rstrip("!+")
             if kind == "c":
                 out.append(_character(px, py, fill, shackled))
             elif kind == "d":
@@ -1174,46 +1198,88 @@ def render(game: TiberpunkGame, state: State, viewer: Viewer = REFEREE) -> str:
                 out.append(_lictor(px, py))
             else:
                 out.append(_quest_marker(px, py, fill))
-    out += _legend(c)
-    out += _panel(game, pos, viewer)
-    out.append("</svg>")
-    return "\n".join(out)
+            if "+" in rest:
+                out.append(_boost(px + 9, py - 10))
+    return out
 
 
 def _legend(c: Content) -> list[str]:
+    """What each icon means (bottom right)."""
     tx = _texts()
-    x0, y0 = MAP_X0 + MAP_W + 34, H - 112
+    x0, y0 = MAP_X0 + MAP_W + 34, H - 114
     out = [
-        f'<rect x="{x0 - 14}" y="{y0 - 26}" width="{W - x0 - 6}" height="120" rx="8" fill="#fffaf0" '
+        f'<rect x="{x0 - 14}" y="{y0 - 30}" width="{W - x0 - 6}" height="138" rx="8" fill="#fffaf0" '
         'stroke="#b9a77f"/>',
-        _text(x0 - 4, y0 - 8, "Legend", size=12, weight="bold"),
+        _text(x0 - 4, y0 - 12, "Legend", size=12, weight="bold"),
     ]
-    y0 += 12
-    entries = [
-        (_character(x0 + 8, y0, "#888", False), "character"),
-        (_drone(x0 + 8, y0 + 22, "#888", False), "drone"),
-        (_lictor(x0 + 8, y0 + 44), "lictor"),
-        (_character(x0 + 8, y0 + 66, "#888", True), "shackled"),
+    grey = "#888"
+    columns: list[list[tuple[Any, str]]] = [
+        [
+            (lambda x, y: _character(x, y, grey, False), "character"),
+            (lambda x, y: _drone(x, y, grey, False), "drone"),
+            (_lictor, "lictor"),
+            (lambda x, y: _character(x, y, grey, True), "shackled"),
+            (lambda x, y: _character(x, y, grey, False) + _boost(x + 10, y - 2), "boosted"),
+        ],
+        [
+            *(
+                (
+                    lambda x, y, k=k: _quest_marker(x, y, str(tx["skills"][SKILLS[k]]["colour"])),
+                    f"{SKILLS[k]} quest",
+                )
+                for k in range(3)
+            ),
+            (_hub, "upgrade hub"),
+        ],
+        [
+            (lambda x, y: _temple(x, y, "#777"), "temple"),
+            (lambda x, y: _influence(x, y, "#777"), "influence marker"),
+            (lambda x, y: _die(x, y, 5, False), "die"),
+            (lambda x, y: _die(x, y, 5, True), "needed value"),
+        ],
     ]
-    out += [icon for icon, _label in entries]
-    for j, (_icon, label) in enumerate(entries):
-        out.append(_text(x0 + 24, y0 + 5 + 22 * j, label, size=12))
-    x1 = x0 + 110
-    for k, skill in enumerate(SKILLS):
-        out.append(_quest_marker(x1 + 8, y0 + 22 * k, str(tx["skills"][skill]["colour"])))
-        out.append(_text(x1 + 24, y0 + 5 + 22 * k, f"{skill} quest", size=12))
-    out.append(_hub(x1 + 8, y0 + 66))
-    out.append(_text(x1 + 24, y0 + 71, "upgrade hub", size=12))
-    x2 = x1 + 130
-    out.append(_temple(x2 + 8, y0, "#777"))
-    out.append(_text(x2 + 24, y0 + 5, "temple", size=12))
-    out.append(_influence(x2 + 8, y0 + 22, "#777"))
-    out.append(_text(x2 + 24, y0 + 27, "influence marker", size=12))
-    out.append(_die(x2 + 8, y0 + 44, 5, False))
-    out.append(_text(x2 + 24, y0 + 49, "die", size=12))
-    out.append(_die(x2 + 8, y0 + 66, 5, True))
-    out.append(_text(x2 + 24, y0 + 71, "needed value", size=12))
+    for col, entries in enumerate(columns):
+        x = x0 + 8 + col * 130
+        for row, (draw, label) in enumerate(entries):
+            y = y0 + 6 + 21 * row
+            out.append(draw(x, y))
+            out.append(_text(x + 16, y + 5, label, size=12))
     del c
+    return out
+
+
+def _player_card(pos: Pos, p: Seat, viewer: Viewer, x0: float, y: float) -> list[str]:
+    """One player's public holdings (the viewer's own gadgets named), framed in the seat's colour."""
+    name, fill = _colour(p.seat)
+    h = 112
+    deciding = p.seat == (pos.decider if pos.decider >= 0 else pos.seat) and pos.phase != PH_OVER
+    out = [
+        f'<rect x="{x0}" y="{y - 4}" width="{W - x0 - 20}" height="{h}" rx="8" fill="#fffaf0" '
+        f'stroke="{fill}" stroke-width="{4 if deciding else 1.5}"/>',
+        f'<rect x="{x0}" y="{y - 4}" width="12" height="{h}" rx="4" fill="{fill}"/>',
+    ]
+    title = (
+        f"Seat {p.seat} ({name})"
+        + ("  — you" if viewer == p.seat else "")
+        + ("  ▶ to decide" if deciding else "")
+    )
+    out.append(_text(x0 + 22, y + 13, title, size=15, weight="bold"))
+    tokens = f"{_plural(p.total, 'triumph token')} · {_plural(p.coins, 'coin')}"
+    out.append(_text(x0 + 22, y + 32, tokens, size=13))
+    dice = "dice: " + ", ".join(f"{SKILLS[k]} {p.dice[k]}" for k in range(3))
+    out.append(_text(x0 + 22, y + 49, dice, size=12))
+    favor = "favor: " + ("none yet" if p.favor < 0 else _god(p.favor))
+    if p.blessings:
+        favor += " · blessed by " + ", ".join(_god(g) for g in p.blessings)
+    out.append(_text(x0 + 22, y + 66, favor, size=12))
+    out.append(_text(x0 + 22, y + 83, f"gadgets: {_hand_text(p.hand)}"[:62], size=12))
+    story = ", ".join(
+        f"{SKILLS[k]} {('', 'Stage II', 'Stage III', 'done')[min(p.story[k], 3)]}"
+        for k in range(3)
+        if p.story[k]
+    )
+    ships = f"spaceship cards: {sum(p.ships)} · storylines: {story or 'none'}"
+    out.append(_text(x0 + 22, y + 100, ships[:62], size=12))
     return out
 
 
@@ -1223,58 +1289,20 @@ def _panel(game: TiberpunkGame, pos: Pos, viewer: Viewer) -> list[str]:
     y = MAP_Y0 + 6
     out: list[str] = []
     for p in pos.players:
-        name, fill = _colour(p.seat)
-        h = 118
-        active = p.seat == pos.seat and pos.phase != PH_OVER
-        out.append(
-            f'<rect x="{x0}" y="{y - 4}" width="{W - x0 - 20}" height="{h}" rx="8" fill="#fffaf0" '
-            f'stroke="{fill}" stroke-width="{4 if active else 1.5}"/>'
-        )
-        out.append(f'<rect x="{x0}" y="{y - 4}" width="12" height="{h}" rx="4" fill="{fill}"/>')
-        title = (
-            f"Seat {p.seat} ({name})"
-            + ("  — you" if viewer == p.seat else "")
-            + ("  ▶ to move" if active else "")
-        )
-        out.append(_text(x0 + 22, y + 14, title, size=15, weight="bold"))
-        out.append(
-            _text(
-                x0 + 22, y + 34, f"{_plural(p.total, 'triumph token')} · {_plural(p.coins, 'coin')}", size=13
-            )
-        )
-        out.append(
-            _text(
-                x0 + 22,
-                y + 52,
-                "dice: " + ", ".join(f"{SKILLS[k]} {p.dice[k]}" for k in range(3)),
-                size=12,
-            )
-        )
-        favor = "favor: " + ("none yet" if p.favor < 0 else _god(p.favor))
-        if p.blessings:
-            favor += " · blessed by " + ", ".join(_god(g) for g in p.blessings)
-        out.append(_text(x0 + 22, y + 70, favor, size=12))
-        ships = sum(p.ships)
-        out.append(_text(x0 + 22, y + 88, f"gadgets: {_hand_text(p.hand)}"[:62], size=12))
-        story = ", ".join(
-            f"{SKILLS[k]} {('', 'Stage II', 'Stage III', 'done')[min(p.story[k], 3)]}"
-            for k in range(3)
-            if p.story[k]
-        )
-        out.append(
-            _text(x0 + 22, y + 106, f"spaceship cards: {ships} · storylines: {story or 'none'}"[:62], size=12)
-        )
-        y += h + 10
+        out += _player_card(pos, p, viewer, x0, y)
+        y += 120
     roll = pos.roll
     if roll is not None:
         out.append(_text(x0, y + 14, "Dice on the table", size=15, weight="bold"))
         if roll.combat:
-            out.append(_text(x0, y + 34, f"Combat on '{_tile(roll.tile)}'", size=12))
-            out.append(_text(x0, y + 58, f"attacker ({score(roll.tile, roll.a)}):", size=12))
-            out += [_die(x0 + 120 + 26 * i, y + 54, v, False) for i, v in enumerate(roll.a)]
-            who = "lictor" if roll.target == LICTOR else "defender"
-            out.append(_text(x0, y + 84, f"{who} ({score(roll.tile, roll.d)}):", size=12))
-            out += [_die(x0 + 120 + 26 * i, y + 80, v, False) for i, v in enumerate(roll.d)]
+            out.append(
+                _text(x0, y + 34, f"Combat on '{_tile(roll.tile)}' in {c.district_ids[roll.where]}", size=12)
+            )
+            who = "lictor" if roll.target == LICTOR else f"Seat {roll.defender}"
+            for row, (name, pool) in enumerate(((f"Seat {pos.seat}", roll.a), (who, roll.d))):
+                yy = y + 56 + 24 * row
+                out.append(_text(x0, yy + 4, f"{name}: {score(roll.tile, pool)} matching", size=12))
+                out += [_die(x0 + 150 + 24 * i, yy, v, False) for i, v in enumerate(pool)]
         else:
             out.append(
                 _text(
