@@ -397,7 +397,10 @@ def _section_lines(section: Any, width: int) -> list[str]:
 def board_lines(description: Any, width: int, height: int, seat: int | None) -> list[str]:
     """The description as at most ``height`` lines of ``width``: headline, step, then the sections;
     the viewer's own sections (its hand) are kept whole, the others cut first when space runs out."""
-    head = [_clip(description.headline, width), _clip(description.step, width)]
+    import textwrap
+
+    step = textwrap.wrap(description.step, width, max_lines=2, placeholder=" …") or [""]
+    head = [_clip(description.headline, width), *step]
     blocks = [
         (
             section.HasField("seat") and section.seat == seat,
@@ -406,19 +409,22 @@ def board_lines(description: Any, width: int, height: int, seat: int | None) -> 
         for section in description.sections
     ]
     room = height - len(head)
-    own = sum(len(b) for mine, b in blocks if mine)
-    others_room = max(0, room - own)
+    total = sum(len(b) for _, b in blocks)
+    if total <= room:
+        return head + [line for _, b in blocks for line in b]
+    room -= 1  # the last line says there is more
+    own_room = min(room, sum(len(b) for mine, b in blocks if mine))
+    others_room = room - own_room
     out = list(head)
     for mine, block in blocks:
         if mine:
-            out += block
-        elif others_room > 0:
+            take = block[:own_room]
+            own_room -= len(take)
+        else:
             take = block[:others_room]
             others_room -= len(take)
-            out += take
-            if len(take) < len(block):
-                out[-1] = _clip("… (b: the whole board)", width)
-    return out[:height]
+        out += take
+    return [*out, _clip("… more: b shows the whole board", width)]
 
 
 def _clip(text: str, width: int) -> str:
@@ -758,9 +764,11 @@ def human_turn(table: GameTable, seat: int, read: Any, out: Any, size: Any) -> N
             table.message = "There is no move of yours to take back."
         return
     if answer == "b":
-        description = table.describe(_seat_viewer(seat), width)
-        _show(description.text.splitlines(), out)
-        _pause(read, out)
+        whole = table.describe(_seat_viewer(seat), width).text.splitlines()
+        page = max(4, height - 1)
+        for start in range(0, len(whole), page):  # a page at a time
+            _show(whole[start : start + page], out)
+            _pause(read, out)
         return
     if answer in ("h", "a"):
         try:

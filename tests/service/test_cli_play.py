@@ -15,6 +15,8 @@ from pathlib import Path
 import pytest
 
 from games.core import game_names, register_game, unregister_game
+from games.core.registry import BUILTIN_GAMES
+from tests.service.helpers import players_for
 
 REPO = Path(__file__).resolve().parents[2]
 TMUX = shutil.which("tmux")
@@ -227,3 +229,19 @@ def test_render_writes_svg_and_png(server, tmp_path):
 
     bad = CliRunner().invoke(app, ["render", str(position), "-o", str(tmp_path / "board.gif")])
     assert bad.exit_code != 0 and ".svg or .png" in bad.output
+
+
+@pytest.mark.parametrize("name", sorted(BUILTIN_GAMES))
+def test_every_builtin_game_opens_at_80x24(server, terminal, name):
+    """The first screen of each shipped game fits 80x24: the headline on top, the moves, the prompt."""
+    seats = ",".join(["human"] + ["ai:1"] * (players_for(name) - 1))
+    t = Terminal(
+        _cli("play", name, "--seats", seats, "--seed", "2", "--server", f"127.0.0.1:{server[1]}"),
+        80,
+        24,
+    )
+    terminal.append(t)
+    screen = t.wait_for("seat 0>", timeout=90)
+    lines = _lines(screen)
+    assert len(lines) <= 24 and lines[0].strip() and not lines[0].startswith(("Traceback", "INTERNAL"))
+    assert "Your moves (seat 0):" in screen and "[1] " in screen
