@@ -338,7 +338,7 @@ def _overrides(c: Content) -> dict[tuple[str, str], tuple[Encoder, Decoder]]:
                 where = f"{path}[{i}][{k}]"
                 if isinstance(x, Mapping):
                     key = (x.get("store"), x.get("price"), x.get("expert"))
-                    if key not in backs:
+                    if not all(isinstance(k, str | int) for k in key) or key not in backs:
                         raise _fail(where, "a token back (store, price, expert) of the pack", x)
                     cells.append(-2 - backs[key])  # type: ignore[index]
                 else:
@@ -665,11 +665,11 @@ def from_dict(data: Mapping[str, Any], c: Content) -> st.State:
         raise _fail("step", "a step name", step)
     body["phase"] = st.PHASES.index(phase)
     body["step"] = st.STEPS.index(step)
-    s = _codec(c).decoder(st.State)(body, "")
     try:
+        s = _codec(c).decoder(st.State)(body, "")
         _check(s, c)
     except InvalidStateError:
         raise
-    except Exception as exc:  # a malformed nested record: name it
-        raise InvalidStateError(f"inconsistent state: {exc}", field="state") from None
+    except (TypeError, ValueError, KeyError, IndexError, AttributeError, RecursionError) as exc:
+        raise InvalidStateError(f"inconsistent state: {type(exc).__name__}", field="state") from None
     return typing.cast(st.State, s)

@@ -12,17 +12,18 @@ engine holds no hidden order; the Modifier deck is drawn without replacement wit
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import fields
-from typing import Any
+from typing import Any, TypeVar
 
 from games.core.face import REFEREE, SPECTATOR, Catalogue, Description, Fact, Viewer
 from games.core.protocol import CHANCE, TERMINAL, Game, GameConfig, GameInfo, Variant
 from games.cyberverse import codec, engine, face, hidden, notation, policies, scoring
 from games.cyberverse.content import Content, load_content
 from games.cyberverse.state import Action, Options, State
-from games.errors import IllegalActionError, WrongSeatError
+from games.errors import IllegalActionError, InvalidStateError, LictorError, WrongSeatError
 
 __all__ = ["VARIANTS", "CyberverseGame"]
 
@@ -120,6 +121,39 @@ VARIANTS: tuple[Variant, ...] = (
 )
 
 
+_F = TypeVar("_F", bound=Callable[..., Any])
+_RULE_SLIPS = (
+    IndexError,
+    KeyError,
+    ValueError,
+    TypeError,
+    AttributeError,
+    AssertionError,
+    StopIteration,
+    ZeroDivisionError,
+)
+
+
+def guarded(fn: _F) -> _F:
+    """A Game method that raises only ``LictorError``: a state ``from_dict`` accepted but whose parts
+    do not fit together (say, a hand-edited queue naming a missing Agent) is reported as an
+    ``InvalidStateError`` instead of a crash."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except LictorError:
+            raise
+        except _RULE_SLIPS as exc:
+            raise InvalidStateError(
+                f"the state's parts do not fit together ({type(exc).__name__}: {str(exc)[:80]})",
+                field="state",
+            ) from None
+
+    return wrapper  # type: ignore[return-value]
+
+
 class CyberverseGame(Game[State, Action]):
     """CyberVerse / New Eden, 2 to 4 Organizations.
 
@@ -162,17 +196,21 @@ class CyberverseGame(Game[State, Action]):
     def num_players(self, state: State) -> int:
         return state.players
 
+    @guarded
     def current_player(self, state: State) -> int:
         return state.actor
 
+    @guarded
     def legal_actions(self, state: State) -> Sequence[Action]:
         return engine.legal_actions(state, self.content_pack)
 
+    @guarded
     def chance_outcomes(self, state: State) -> Sequence[tuple[Action, float]]:
         if state.actor != CHANCE:
             return ()
         return engine.chance_outcomes(state, self.content_pack)
 
+    @guarded
     def apply(self, state: State, action: Action) -> State:
         if state.actor == TERMINAL:
             raise WrongSeatError(
@@ -186,12 +224,15 @@ class CyberverseGame(Game[State, Action]):
             )
         return engine.perform(state, self.content_pack, action)
 
+    @guarded
     def apply_trusted(self, state: State, action: Action) -> State:
         return engine.perform(state, self.content_pack, action)
 
+    @guarded
     def returns(self, state: State) -> tuple[float, ...]:
         return scoring.returns(state, self.content_pack)
 
+    @guarded
     def heuristic(self, state: State) -> tuple[float, ...]:
         """Each seat's share of the victory points so far (a soft lead)."""
         totals = [max(0, b.total) + 1 for b in scoring.breakdown(state, self.content_pack)]
@@ -199,9 +240,11 @@ class CyberverseGame(Game[State, Action]):
         return tuple(t / s for t in totals)
 
     # ------------------------------------------------------------------ notation and serialization
+    @guarded
     def action_to_text(self, state: State, action: Action) -> str:
         return notation.action_to_text(state, self.content_pack, action)
 
+    @guarded
     def parse_action(self, state: State, text: str) -> Action:
         return notation.parse_action(state, self.content_pack, text)
 
@@ -221,26 +264,32 @@ class CyberverseGame(Game[State, Action]):
     def content(self) -> Catalogue:
         return face.catalogue(self.content_pack)
 
+    @guarded
     def describe(self, state: State, viewer: Viewer = REFEREE) -> Description:
         return face.describe(state, self.content_pack, viewer)
 
+    @guarded
     def render(self, state: State, viewer: Viewer = REFEREE) -> str:
         return face.render(state, self.content_pack, viewer)
 
     # ------------------------------------------------------------------ hidden information
+    @guarded
     def observation(self, state: State, seat: int) -> State:
         """rule: cyberverse/combat - face-down Combat tokens; rule: cyberverse/story-cards - the
         Story card put under the deck (see :mod:`games.cyberverse.hidden`)."""
         return hidden.observation(state, seat)
 
+    @guarded
     def sample_state(self, observation: Any, seat: int, rng: random.Random) -> State:
         return hidden.sample_state(observation, seat, rng)
 
+    @guarded
     def is_public(self, state: State, action: Action) -> bool:
         """Draws are seen by all but Combat tokens and Story cards (their drawer only); the Combat
         token an Organization keeps is placed face down."""
         return face.secret_to(state, action) is None
 
+    @guarded
     def log_line(self, state: State, action: Action, viewer: Viewer = SPECTATOR) -> str:
         owner = face.secret_to(state, action)
         if owner is not None and viewer not in (REFEREE, owner):
@@ -250,6 +299,7 @@ class CyberverseGame(Game[State, Action]):
             return f"Chance: {text}."
         return f"{self.content_pack.organisations[state.actor].name}: {text}."
 
+    @guarded
     def explain(self, state: State, action: Action) -> Sequence[Fact]:
         if state.actor < 0:
             return ()

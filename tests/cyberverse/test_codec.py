@@ -96,3 +96,40 @@ def test_parse_state_raises_only_notation_error() -> None:
         with contextlib.suppress(NotationError):
             GAME.parse_state(bad)
     assert GAME.parse_state(text) == GAME.from_dict(json.loads(text))
+
+
+STATES = [
+    GAME.to_dict(play_until(GAME, p, seed, lambda s, k=k: s.turn >= k and s.actor >= 0))
+    for p, seed, k in ((2, 1, 2), (3, 2, 3), (4, 3, 2))
+]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    which=st.integers(0, len(STATES) - 1),
+    index=st.integers(0, 10_000),
+    value=st.integers(-3, 12) | st.none() | st.sampled_from(["S01", "AG03", "W02", "T05", "unknown"]),
+)
+def test_accepted_states_raise_only_lictor_errors(which: int, index: int, value: Any) -> None:
+    """A state from_dict accepts never makes a Game method raise anything but a LictorError."""
+    from games.core import REFEREE
+    from games.errors import LictorError
+
+    data = copy.deepcopy(STATES[which])
+    paths = [p for p in _paths(data) if p]
+    _set(data, paths[index % len(paths)], value)
+    try:
+        state = GAME.from_dict(data)
+    except InvalidStateError:
+        return
+    try:
+        legal = list(GAME.legal_actions(state))
+        GAME.describe(state, REFEREE)
+        GAME.render(state, 0)
+        GAME.heuristic(state)
+        for a in legal[:5]:
+            GAME.log_line(state, a)
+            GAME.explain(state, a)
+            GAME.apply(state, a)
+    except LictorError:
+        pass
