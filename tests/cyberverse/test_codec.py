@@ -6,6 +6,7 @@ import contextlib
 import copy
 import json
 import random
+from collections.abc import Callable
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
@@ -13,6 +14,7 @@ from hypothesis import strategies as st
 
 from games.core import GameConfig
 from games.cyberverse import CyberverseGame
+from games.cyberverse.state import State
 from games.errors import InvalidStateError, NotationError
 from tests.cyberverse.helpers import play_until
 
@@ -98,9 +100,12 @@ def test_parse_state_raises_only_notation_error() -> None:
     assert GAME.parse_state(text) == GAME.from_dict(json.loads(text))
 
 
+def _reached(turn: int) -> Callable[[State], bool]:
+    return lambda s: s.turn >= turn and s.actor >= 0
+
+
 STATES = [
-    GAME.to_dict(play_until(GAME, p, seed, lambda s, k=k: s.turn >= k and s.actor >= 0))
-    for p, seed, k in ((2, 1, 2), (3, 2, 3), (4, 3, 2))
+    GAME.to_dict(play_until(GAME, p, seed, _reached(k))) for p, seed, k in ((2, 1, 2), (3, 2, 3), (4, 3, 2))
 ]
 
 
