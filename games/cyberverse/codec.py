@@ -22,7 +22,7 @@ from games.cyberverse import state as st
 from games.cyberverse.content import CATEGORIES, COLOURS, Content
 from games.errors import InvalidStateError
 
-__all__ = ["from_dict", "to_dict"]
+__all__ = ["from_dict", "state_schema", "to_dict"]
 
 _HINTS: dict[type, dict[str, Any]] = {}
 _LIMIT = 10**9
@@ -673,3 +673,72 @@ def from_dict(data: Mapping[str, Any], c: Content) -> st.State:
     except (TypeError, ValueError, KeyError, IndexError, AttributeError, RecursionError) as exc:
         raise InvalidStateError(f"inconsistent state: {type(exc).__name__}", field="state") from None
     return typing.cast(st.State, s)
+
+
+def _schema_of_encoder(enc: Encoder) -> dict[str, Any]:
+    ids = getattr(enc, "__self__", None)
+    if isinstance(ids, _Ids):
+        one: dict[str, Any] = {"enum": [*ids.names, None, "unknown"], "description": f"a {ids.what} id"}
+        name = getattr(enc, "__name__", "")
+        if name == "enc_list":
+            return {"type": "array", "items": one}
+        if name == "enc_lists":
+            return {"type": "array", "items": {"type": "array", "items": one}}
+        return one
+    seat = {
+        "type": ["integer", "null"],
+        "minimum": 0,
+        "maximum": 3,
+        "description": "a seat (0-based) or null",
+    }
+    if enc is _enc_seat:
+        return seat
+    if enc is _enc_seats:
+        return {"type": "array", "items": seat}
+    if enc is _enc_number:
+        return {"type": ["integer", "null"], "minimum": 1, "description": "numbered from 1, or null"}
+    return {"description": "see games/cyberverse/codec.py"}
+
+
+def state_schema(c: Content) -> dict[str, Any]:
+    """The JSON Schema (draft 2020-12) of ``to_dict``."""
+    codec = _codec(c)
+
+    def schema(tp: Any) -> dict[str, Any]:
+        origin = typing.get_origin(tp)
+        if tp is int:
+            return {"type": "integer"}
+        if tp is bool:
+            return {"type": "boolean"}
+        if tp is str:
+            return {"type": "string"}
+        if origin is tuple:
+            args = typing.get_args(tp)
+            if len(args) == 2 and args[1] is Ellipsis:
+                return {"type": "array", "items": schema(args[0])}
+            return {
+                "type": "array",
+                "prefixItems": [schema(a) for a in args],
+                "minItems": len(args),
+                "maxItems": len(args),
+            }
+        if origin in (types.UnionType, typing.Union):
+            inner = next(a for a in typing.get_args(tp) if a is not type(None))
+            return {"anyOf": [{"type": "null"}, schema(inner)]}
+        hints = _hints(tp)
+        props = {}
+        for f in fields(tp):
+            key = (tp.__name__, f.name)
+            props[f.name] = (
+                _schema_of_encoder(codec.overrides[key][0])
+                if key in codec.overrides
+                else schema(hints[f.name])
+            )
+        return {"type": "object", "properties": props, "required": list(props), "additionalProperties": False}
+
+    root = schema(st.State)
+    root["properties"]["phase"] = {"enum": list(st.PHASES)}
+    root["properties"]["step"] = {"enum": list(st.STEPS)}
+    root["properties"]["game"] = {"const": "cyberverse"}
+    root["required"] = [*root["required"], "game"]
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", "title": "CyberVerse state", **root}

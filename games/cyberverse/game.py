@@ -260,6 +260,10 @@ class CyberverseGame(Game[State, Action]):
     def from_dict(self, data: Mapping[str, Any]) -> State:
         return codec.from_dict(data, self.content_pack)
 
+    def state_schema(self) -> Mapping[str, Any]:
+        """The JSON Schema of the public form (``to_dict``)."""
+        return codec.state_schema(self.content_pack)
+
     # ------------------------------------------------------------------ the face
     def content(self) -> Catalogue:
         return face.catalogue(self.content_pack)

@@ -138,3 +138,16 @@ def test_accepted_states_raise_only_lictor_errors(which: int, index: int, value:
             GAME.apply(state, a)
     except LictorError:
         pass
+
+
+def test_public_form_matches_its_schema() -> None:
+    """to_dict of states from random play validates against state_schema (draft 2020-12)."""
+    import jsonschema
+
+    schema = GAME.state_schema()
+    jsonschema.Draft202012Validator.check_schema(schema)
+    validator = jsonschema.Draft202012Validator(schema)
+    for data in STATES:
+        validator.validate(data)
+    validator.validate(BASE)
+    assert BASE["orgs"][0]["story"] in {s.id for s in GAME.content_pack.stories}

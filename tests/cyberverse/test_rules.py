@@ -293,3 +293,31 @@ def test_combat_engaged_and_status_on_agents() -> None:
     assert all(0 <= a.status <= 7 for a in s.agents)
     assert agent_with(s.agents[0], status=BLEEDING).status == BLEEDING
     assert ANALYSIS == 1
+
+
+def test_support_card_turns_henchmen_into_teammates_within_reputation() -> None:
+    """rule: cyberverse/support-cards - discarding a Support card before a Combat changes as many
+    Henchmen into Teammates as the card says but no more than the Agent's Reputation (the El Duque
+    example: 3 on the card, Reputation 1, 1 Teammate); rule: cyberverse/combat - one card per
+    Organization and board."""
+    from games.core import CHANCE
+    from games.cyberverse.content import REPUTATION
+    from games.cyberverse.state import D_CONVERT, D_SUPPORT, TEAMMATE
+
+    s = play_until(GAME, 2, 11, lambda s: s.step == D_SUPPORT)
+    assert s.fight is not None
+    leader = s.fight.fighters[s.fight.queue[0]]
+    henchmen = sum(1 for f in s.fight.fighters if f.kind == 2 and not f.gone)
+    action = next(a for a in GAME.legal_actions(s) if a.kind == "discard-support")
+    card = C.support[action.a]
+    reputation = feature(C, next(a for a in s.agents if a.sheet == leader.ref), REPUTATION)
+    s = GAME.apply(s, action)
+    while s.step == D_CONVERT:
+        s = GAME.apply(s, GAME.legal_actions(s)[0])
+    assert s.fight is not None
+    teammates = [f for f in s.fight.fighters if f.kind == TEAMMATE]
+    assert len(teammates) == min(card.teammates, reputation, henchmen)
+    assert all(f.org == leader.org for f in teammates)
+    assert action.a not in s.orgs[leader.org].support
+    assert s.fight.supported >> leader.org & 1
+    assert s.actor == CHANCE or s.step != D_SUPPORT or s.fight.fighters[s.fight.queue[0]].org != leader.org
