@@ -50,7 +50,8 @@ def bench_gap(game: TI4Game, players: int, seeds: int, seconds: float) -> dict[s
     ratio = mean(cp) / mean(hc) if mean(hc) > 0 else float("inf")
     print(
         f"{players}p gap: CP-SAT {mean(cp):.3f} vs hill-climb {mean(hc):.3f} (ratio {ratio:.2f}; "
-        f"CP-SAT at least as even on {wins}/{seeds} seeds; {seconds:.1f} s each; mean bound {mean(bounds):.3f})",
+        f"CP-SAT at least as even on {wins}/{seeds} seeds; {seconds:.1f} s each; "
+        f"mean bound {mean(bounds):.3f})",
         flush=True,
     )
     return {

@@ -9,7 +9,8 @@ in some determinizations are not starved nor favoured. Where the game gives ``pr
 determinized position, PUCT weighs the available actions by it instead. Chance nodes sample
 ``sample_chance`` on the determinized state; children are keyed by outcome. Leaves are scored by
 the same cut-off rollout as MCTS, and the value vector is backed up max^n style (each seat
-maximises its own component).
+maximises its own component). The walk is :meth:`search.tree.TreeSearch.simulate`, the one MCTS
+runs, with this module's steps; the node fields are documented on :class:`InfoSetNode`.
 
 Priors are computed once per node and reused while the node's legal actions are the same (in
 another determinization they usually are for the observer's own decisions); a node reached with
@@ -78,7 +79,7 @@ class InfoSetNode(NodeStats):
     __slots__ = ("available", "children", "outcome_children", "positions", "prior_cache")
 
     def __init__(self, players: int) -> None:
-        self.visits = 0
+        self.visits = 0  # (NodeStats's fields, set here: one call less per node)
         self.value_sums = [0.0] * players
         self.available = 1
         self.children: dict[Any, InfoSetNode] = {}
@@ -372,7 +373,7 @@ class ISMCTS(TreeSearch):
         state, player, legal, _ = self._cached(child, self._k, self._state, action)
         if player == TERMINAL:
             return legal  # type: ignore[no-any-return]
-        return self._rollout(state, player, legal if player >= 0 else None, rng)  # type: ignore[no-any-return]
+        return self._rollout(state, player, legal if player >= 0 else None, rng)
 
     def evaluate_outside(self, node: InfoSetNode, action: Any, rng: random.Random) -> Sequence[float]:
         """A cut-off rollout from the position after ``action`` (the tree is full)."""

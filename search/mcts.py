@@ -1,13 +1,16 @@
 """Monte Carlo tree search for any Lictor game (perfect information, chance, 1–6 seats).
 
-One iteration walks down the tree (UCT, or PUCT at nodes where the game gives ``prior``), samples
-chance nodes with ``game.sample_chance`` (children keyed by outcome), adds one leaf, scores it with a
-cut-off random rollout ended by ``game.heuristic``, and backs up the whole value vector: each node
-keeps the sum of values per seat and the seat to move maximises its own component (max^n).
+One simulation is the walk of :meth:`search.tree.TreeSearch.simulate`, with this module's steps:
+select (UCT, or PUCT at nodes where the game gives ``prior``; chance nodes drawn by their odds,
+children keyed by outcome), expand (one leaf, its position kept in the node), evaluate (the
+heuristic, or a cut-off random rollout ended by ``game.heuristic``) and backup of the whole value
+vector: each node keeps the sum of values per seat and the seat to move maximises its own
+component (max^n); MCTS-Solver then proves what it can (below). The node fields are documented on
+:class:`Node`.
 
 MCTS-Solver: terminal nodes are proven; a decision node is proven when a child gives its mover a
 win (value 1, nothing is better) or when every child is proven (then the child best for the mover);
-a chance node is proven when every outcome has been expanded and proven (the expectation). With
+a chance node is proven when every outcome is in the tree and proven (the expectation). With
 2 seats and win/loss/draw returns this is the classic MCTS-Solver. With 3–6 seats proofs are exact
 *max^n* values: they assume each seat maximises its own return and breaks ties by action order,
 which is not the only equilibrium of a multi-player game; treat them as "proven under max^n".
@@ -107,7 +110,7 @@ class Node(NodeStats):
     )
 
     def __init__(self, state: Any, player: int, players: int) -> None:
-        self.visits = 0
+        self.visits = 0  # (NodeStats's fields, set here: one call less per node)
         self.value_sums = [0.0] * players
         self.state = state
         self.player = player
@@ -339,9 +342,8 @@ class MCTS(TreeSearch):
     def expand(self, node: Node, action: Any) -> Node:
         """The child along ``action`` (an outcome, or an action index), added to ``node``."""
         if node.player == CHANCE:
-            child = node.outcome_children[action] = self._new_node(
-                self.game.apply_trusted(node.state, action)
-            )
+            child = self._new_node(self.game.apply_trusted(node.state, action))
+            node.outcome_children[action] = child
             return child
         child = self._new_node(self.game.apply_trusted(node.state, node.actions[action]))
         node.children[action] = child
@@ -359,7 +361,8 @@ class MCTS(TreeSearch):
             if self._depth == 0:  # the rollout would score the leaf at once
                 return self.game.heuristic(child.state)
             self._list_actions(child)
-        return self._rollout(child.state, player, (child.actions or None) if player >= 0 else None, rng)  # type: ignore[no-any-return]
+        legal = (child.actions or None) if player >= 0 else None
+        return self._rollout(child.state, player, legal, rng)
 
     def evaluate_outside(self, node: Node, action: Any, rng: random.Random) -> Sequence[float]:
         """Score the position after ``action`` without storing it (the tree is full)."""

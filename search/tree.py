@@ -181,7 +181,9 @@ class TreeSearch:
         """:func:`value_scale` of this search's leaf value range."""
         return value_scale(self.options, self._lo, self._hi)
 
-    def _rollout(self, state: Any, player: int, legal: Sequence[Any] | None, rng: random.Random) -> Any:
+    def _rollout(
+        self, state: Any, player: int, legal: Sequence[Any] | None, rng: random.Random
+    ) -> Sequence[float]:
         """:func:`rollout` from ``state`` (``player`` to move, ``legal`` its actions if known) with
         this search's depth, deadline and chance-leaf averaging."""
         return rollout(
@@ -198,7 +200,7 @@ class TreeSearch:
     def _score(self, state: Any, rng: random.Random) -> Sequence[float]:
         """The value of a position outside the tree: its returns when the game is over, else a
         cut-off rollout."""
-        return self._rollout(state, self.game.current_player(state), None, rng)  # type: ignore[no-any-return]
+        return self._rollout(state, self.game.current_player(state), None, rng)
 
 
 def rollout(

@@ -142,7 +142,8 @@ def why_first(
         g = other.get(f.label)
         if g is None or g.value == f.value:
             continue
-        shown = f"{f.label} {_shown(f.value, f.unit)} vs {_shown(g.value, g.unit)}"
+        left = _shown(f.value, f.unit if f.unit == "probability" else "")
+        shown = f"{f.label} {left} vs {_shown(g.value, f.unit)}"
         direction = f.better * (f.value - g.value)
         (costs if direction < 0 else gains).append(shown)
     parts = gains[:3]

@@ -7,18 +7,16 @@ import os
 # gRPC's core reads this once, at import: the server says what went wrong itself, in one line.
 os.environ.setdefault("GRPC_VERBOSITY", "NONE")
 
-import json
 import logging
+import random
 import sys
-import time
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any
 
 import grpc
 import typer
 from rich.console import Console
-from rich.markup import escape
-from rich.panel import Panel
 from rich.table import Table
 
 from lictor import __version__
@@ -118,9 +116,45 @@ def _option_text(value: Any) -> str:
     return "" if kind is None else str(getattr(value, kind))
 
 
+def _wrap(text: str, width: int, indent: str = "") -> list[str]:
+    import textwrap
+
+    return textwrap.wrap(text, max(20, width), initial_indent=indent, subsequent_indent=indent + "  ") or [
+        indent
+    ]
+
+
+def game_listing(games: Any, width: int) -> list[str]:
+    """``lictor games`` as lines no wider than ``width``, nothing cut (long values wrap)."""
+    lines: list[str] = []
+    for g in games:
+        lines += _wrap(f"{g.name}: {g.title}", width)
+        facts = [f"{g.min_players}-{g.max_players} players"]
+        if g.content_version:
+            facts.append(f"content {g.content_version}")
+        if g.hidden_information:
+            facts.append("hidden information")
+        if g.stochastic:
+            facts.append("chance")
+        if g.has_scorer:
+            facts.append("exact score")
+        lines += _wrap(", ".join(facts), width, "  ")
+        if g.variants:
+            shown = ", ".join(f"{v.name}={_option_text(v.default_value)}" for v in g.variants)
+            lines += _wrap(f"variants: {shown}", width, "  ")
+        if g.puzzle_kinds:
+            lines += _wrap(f"puzzles: {', '.join(g.puzzle_kinds)}", width, "  ")
+        if g.engines:
+            lines += _wrap(f"AI engines: {', '.join(g.engines)}", width, "  ")
+        lines.append("")
+    return lines[:-1] if lines else ["no games are registered"]
+
+
 @app.command()
 def games(server: ServerOpt = None, auth_token_file: TokenOpt = None, tls_ca: CaOpt = None) -> None:
-    """List the registered games."""
+    """List the registered games (every value shown in full, wrapped to the terminal)."""
+    import shutil
+
     from lictor.v1 import game_service_pb2 as game_pb
 
     with _session(server, auth_token_file, tls_ca) as s:
@@ -128,21 +162,8 @@ def games(server: ServerOpt = None, auth_token_file: TokenOpt = None, tls_ca: Ca
             reply = s.games.ListGames(game_pb.ListGamesRequest(), timeout=30)
         except grpc.RpcError as exc:
             raise _fail(exc) from None
-    table = Table(title="Lictor games")
-    for col in ("name", "title", "players", "variants", "content", "scorer / puzzles"):
-        table.add_column(col)
-    for g in reply.games:
-        variants = ", ".join(f"{v.name}={_option_text(v.default_value)}" for v in g.variants)
-        extras = ("score" if g.has_scorer else "") + ("; " if g.has_scorer and g.puzzle_kinds else "")
-        table.add_row(
-            g.name,
-            g.title,
-            f"{g.min_players}-{g.max_players}",
-            variants,
-            g.content_version,
-            extras + ", ".join(g.puzzle_kinds),
-        )
-    console.print(table)
+    width = shutil.get_terminal_size((80, 24)).columns
+    print("\n".join(game_listing(reply.games, width)))
 
 
 def _analysis_table(analysis: Any, title: str, limit: int = 8) -> Table:
@@ -207,10 +228,23 @@ def hint(  # noqa: PLR0917
     _print_hints(reply)
 
 
-def _print_hints(reply: Any) -> None:
+def hint_lines(reply: Any, width: int, *, reasons: int = 5) -> list[str]:
+    """A Hint answer as text: each move with its reasons (the number it is ranked by first), then
+    why #1 beats #2."""
+    lines: list[str] = []
     for h in reply.hints:
-        lines = "\n".join(f"• {r.text}: {r.value:.3g}" for r in h.reasons)
-        console.print(Panel(escape(lines), title=escape(f"#{h.rank} {h.action}"), expand=False))
+        lines += _wrap(f"#{h.rank} {h.action}", width)
+        for r in h.reasons[:reasons]:
+            lines += _wrap(f"- {r.sentence or f'{r.text}: {r.value:.3g}'}", width, "  ")
+    if reply.why:
+        lines += _wrap(f"Why #1: {reply.why}", width)
+    return lines
+
+
+def _print_hints(reply: Any) -> None:
+    import shutil
+
+    print("\n".join(hint_lines(reply, shutil.get_terminal_size((80, 24)).columns)))
 
 
 @app.command()
@@ -270,132 +304,584 @@ def solve(  # noqa: PLR0917
         console.print(reply.explanation)
 
 
-def _board(text: str) -> Any:
-    """A state's text form for the terminal: a field table when it holds a JSON object, else the text."""
-    from rich.text import Text
+# ---------------------------------------------------------------------------------------- the table
+HUMAN = "human"
+AI = "ai"
 
-    start = text.find("{")
-    candidates = [(text, "")] + ([(text[start:], text[:start].strip())] if start > 0 else [])
-    for candidate, title in candidates:
-        try:
-            data = json.loads(candidate)
-        except ValueError:
-            continue
-        if not isinstance(data, dict):
-            break
-        table = Table(show_header=False, box=None, title=title or None, title_justify="left")
-        table.add_column(style="cyan", no_wrap=True)
-        table.add_column(overflow="fold")
-        for key, value in data.items():
-            table.add_row(escape(str(key)), escape(json.dumps(value, separators=(", ", ": "))))
-        return table
-    lines = text.splitlines()
-    if len(lines) > 20:  # a long key=value listing: side by side, to fit the terminal
-        from rich.columns import Columns
-
-        return Columns([Text(line) for line in lines], column_first=True, padding=(0, 3))
-    return Text(text)
+PLAY_HELP = (
+    "number or notation: play a move   h: hints with reasons   a: live analysis   "
+    "u: take back your last move   b: the whole board   q: resign   ?: this help"
+)
 
 
-def _parse_seats(spec: str) -> list[Any]:
-    from lictor.v1 import match_service_pb2 as match_pb
-
-    seats: list[Any] = []
+def _parse_seats(spec: str) -> list[tuple[str, int]]:
+    """``"human,ai:5"`` -> ``[("human", 0), ("ai", 5)]``."""
+    seats: list[tuple[str, int]] = []
     for part in spec.split(","):
         part = part.strip().lower()
-        if part == "human":
-            seats.append(match_pb.Seat(kind=match_pb.SEAT_KIND_HUMAN, name=f"human {len(seats)}"))
-        elif part.startswith("ai"):
-            _, _, level = part.partition(":")
-            seats.append(
-                match_pb.Seat(kind=match_pb.SEAT_KIND_AI, level=int(level or 5), name=f"ai {len(seats)}")
-            )
-        else:
-            raise typer.BadParameter(f"seat {part!r}: use human or ai[:LEVEL]", param_hint="--seats")
+        if part == HUMAN:
+            seats.append((HUMAN, 0))
+            continue
+        kind, _, level = part.partition(":")
+        if kind != AI or (level and not (level.isdigit() and 1 <= int(level) <= 10)):
+            raise typer.BadParameter(f"seat {part!r}: use human or ai[:LEVEL 1..10]", param_hint="--seats")
+        seats.append((AI, int(level or 5)))
+    if len(seats) > 16:
+        raise typer.BadParameter("at most 16 seats", param_hint="--seats")
     return seats
+
+
+def _parse_options(specs: list[str]) -> dict[str, Any]:
+    """``["target=20", "fast=true"]`` -> ``{"target": 20, "fast": True}``."""
+    options: dict[str, Any] = {}
+    for spec in specs:
+        name, eq, raw = spec.partition("=")
+        if not eq or not name.strip():
+            raise typer.BadParameter(f"{spec!r}: use NAME=VALUE", param_hint="--option")
+        value: Any = raw
+        if raw.lower() in ("true", "false"):
+            value = raw.lower() == "true"
+        else:
+            for kind in (int, float):
+                try:
+                    value = kind(raw)
+                    break
+                except ValueError:
+                    continue
+        options[name.strip()] = value
+    return options
+
+
+def move_groups(texts: list[str]) -> list[tuple[str, list[tuple[int, str]]]]:
+    """Legal moves grouped by kind (the notation's first word), numbered from 1 in the game's order."""
+    groups: dict[str, list[tuple[int, str]]] = {}
+    for i, text in enumerate(texts, 1):
+        kind, _, rest = text.partition(" ")
+        if rest:
+            groups.setdefault(kind, []).append((i, rest))
+        else:  # one-word moves share one line
+            groups.setdefault("", []).append((i, text))
+    return list(groups.items())
+
+
+def move_lines(texts: list[str], width: int) -> list[str]:
+    """The numbered legal moves, one block per kind, packed to ``width`` columns."""
+    lines: list[str] = []
+    for kind, items in move_groups(texts):
+        lead = "" if not kind else (f"{kind:<10} " if len(kind) <= 10 else f"{kind} ")
+        line, cells = lead, 0
+        for number, rest in items:
+            cell = f"[{number}] {rest}"
+            if cells and len(line) + len(cell) > width:
+                lines.append(line.rstrip())
+                line, cells = " " * min(len(lead), 11), 0
+            line += cell + "  "
+            cells += 1
+        lines.append(line.rstrip()[:width])
+    return lines
+
+
+def _section_lines(section: Any, width: int) -> list[str]:
+    from games.core.face import Description, Row, Section
+
+    one = Section(
+        title=section.title,
+        rows=tuple(Row(label=r.label, value=r.value) for r in section.rows),
+        lines=tuple(section.lines),
+    )
+    return (
+        Description(game="", viewer=0, headline="", step="", sections=(one,)).to_text(width).splitlines()[4:]
+    )
+
+
+def board_lines(description: Any, width: int, height: int, seat: int | None) -> list[str]:
+    """The description as at most ``height`` lines of ``width``: headline, step, then the sections;
+    the viewer's own sections (its hand) are kept whole, the others cut first when space runs out."""
+    head = [_clip(description.headline, width), _clip(description.step, width)]
+    blocks = [
+        (
+            section.HasField("seat") and section.seat == seat,
+            [_clip(section.title, width), *_section_lines(section, width)],
+        )
+        for section in description.sections
+    ]
+    room = height - len(head)
+    own = sum(len(b) for mine, b in blocks if mine)
+    others_room = max(0, room - own)
+    out = list(head)
+    for mine, block in blocks:
+        if mine:
+            out += block
+        elif others_room > 0:
+            take = block[:others_room]
+            others_room -= len(take)
+            out += take
+            if len(take) < len(block):
+                out[-1] = _clip("… (b: the whole board)", width)
+    return out[:height]
+
+
+def _clip(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: max(0, width - 1)] + "…"
+
+
+def _pad(lines: list[str], width: int) -> list[str]:
+    return [line[:width].ljust(width) for line in lines]
+
+
+def side_by_side(left: list[str], right: list[str], width: int) -> list[str]:
+    """Two columns: ``left`` in the first half of ``width``, ``right`` in the second."""
+    half = width // 2
+    rows = max(len(left), len(right))
+    left = _pad(left + [""] * (rows - len(left)), half - 1)
+    right = right + [""] * (rows - len(right))
+    return [f"{a} │ {b}"[:width].rstrip() for a, b in zip(left, right, strict=True)]
+
+
+@dataclass
+class GameTable:
+    """A game at the terminal: the record kept here, each move refereed by the server
+    (GameService), the AI seats played by its AdvisorService, dice drawn from the table's seed.
+
+    Attributes:
+        stubs: the server's stubs.
+        game: the game name.
+        seats: (HUMAN or AI, level) per seat.
+        seed: the setup and dice seed.
+        options: variant options by name.
+        think: seconds of search for a hint or an analysis.
+        positions: the position after each action played (a record), the start first.
+        movers: the seat to decide in each of ``positions`` (CHANCE, TERMINAL).
+        log: the game log as the log viewer reads it.
+        log_at: the length of the log when each of ``positions`` was reached.
+        message: a line shown once at the next screen (an error, a note).
+        resigned: the seat that resigned, else None.
+        result: the final summary once the game is over.
+    """
+
+    stubs: Any
+    game: str
+    seats: list[tuple[str, int]]
+    seed: int
+    options: dict[str, Any] = field(default_factory=dict)
+    think: float = 2.0
+    positions: list[Any] = field(default_factory=list)
+    movers: list[int] = field(default_factory=list)
+    log: list[str] = field(default_factory=list)
+    log_at: list[int] = field(default_factory=list)
+    message: str = ""
+    resigned: int | None = None
+    result: Any = None
+    has_scorer: bool = False
+
+    @property
+    def humans(self) -> list[int]:
+        """The human seats."""
+        return [i for i, (kind, _) in enumerate(self.seats) if kind == HUMAN]
+
+    @property
+    def log_viewer(self) -> Any:
+        """Who reads the log: the one human seat, a spectator when several share the screen, the
+        referee when only AI seats play."""
+        from lictor.v1 import game_service_pb2 as game_pb
+
+        humans = self.humans
+        if len(humans) == 1:
+            return game_pb.Viewer(role=game_pb.VIEWER_ROLE_SEAT, seat=humans[0])
+        return game_pb.Viewer(role=game_pb.VIEWER_ROLE_SPECTATOR if humans else game_pb.VIEWER_ROLE_REFEREE)
+
+    def start(self) -> Any:
+        """Set the game up; returns its summary."""
+        from lictor.v1 import game_service_pb2 as game_pb
+        from lictor.v1 import position_pb2 as pos_pb
+        from service.convert import option_value_to_pb
+
+        request = game_pb.NewGameRequest(
+            game=self.game, setup=pos_pb.GameSetup(players=len(self.seats), seed=self.seed)
+        )
+        for name, value in self.options.items():
+            request.setup.options[name].CopyFrom(option_value_to_pb(value))
+        reply = self.stubs.games.NewGame(request, timeout=60)
+        self.positions = [reply.position]
+        self.movers = [reply.summary.current_player]
+        self.log_at = [0]
+        infos = self.stubs.games.ListGames(game_pb.ListGamesRequest(), timeout=30).games
+        self.has_scorer = any(g.name == self.game and g.has_scorer for g in infos)
+        return reply.summary
+
+    @property
+    def position(self) -> Any:
+        """The current position."""
+        return self.positions[-1]
+
+    @property
+    def mover(self) -> int:
+        """The seat to decide now (CHANCE, TERMINAL)."""
+        return int(self.movers[-1])
+
+    def play(self, text: str) -> Any:
+        """Referee ``text`` in the current position, log it, and move on; returns the summary."""
+        from lictor.v1 import game_service_pb2 as game_pb
+        from lictor.v1 import position_pb2 as pos_pb
+
+        action = pos_pb.Action(text=text)
+        line = self.stubs.games.DescribeAction(
+            game_pb.DescribeActionRequest(position=self.position, action=action, viewer=self.log_viewer),
+            timeout=30,
+        ).log_line
+        reply = self.stubs.games.ApplyAction(
+            game_pb.ApplyActionRequest(position=self.position, action=action), timeout=60
+        )
+        self.log.append(line)
+        self.log += [e.description for e in reply.events if e.kind == pos_pb.EVENT_KIND_GAME_OVER]
+        self.positions.append(reply.position)
+        self.movers.append(reply.summary.current_player)
+        self.log_at.append(len(self.log))
+        if reply.summary.terminal:
+            self.result = reply.summary
+        return reply.summary
+
+    def roll(self) -> Any:
+        """Draw the chance outcome (a die, a card) from the table's seed and play it."""
+        from lictor.v1 import game_service_pb2 as game_pb
+
+        outcomes = self.stubs.games.GetLegalActions(
+            game_pb.GetLegalActionsRequest(position=self.position), timeout=30
+        ).actions
+        rng = random.Random(f"{self.seed}:{len(self.positions)}")
+        pick = rng.choices(outcomes, weights=[max(0.0, o.probability) for o in outcomes])[0]
+        return self.play(pick.text)
+
+    def ai_move(self) -> Any:
+        """The AI seat's move, from the server's search."""
+        from lictor.v1 import advisor_service_pb2 as advisor_pb
+
+        _, level = self.seats[self.mover]
+        request = advisor_pb.SuggestActionRequest(
+            position=self.position, level=level, seed=self.seed + len(self.positions)
+        )
+        reply = self.stubs.advisor.SuggestAction(request, timeout=300)
+        return self.play(reply.action)
+
+    def take_back(self, seat: int) -> bool:
+        """Undo back to ``seat``'s previous decision (its last move and everything after it)."""
+        for i in range(len(self.positions) - 2, -1, -1):
+            if self.movers[i] == seat:
+                dropped = len(self.positions) - 1 - i
+                del self.positions[i + 1 :]
+                del self.movers[i + 1 :]
+                del self.log[self.log_at[i] :]
+                del self.log_at[i + 1 :]
+                self.log.append(f"Seat {seat} takes back {dropped} action{'s' if dropped != 1 else ''}.")
+                self.result = None
+                return True
+        return False
+
+    def advance(self, out: Any) -> None:
+        """Play dice and AI seats until a human seat decides or the game ends."""
+        while self.mover != TERMINAL_SEAT and self.resigned is None:
+            mover = self.mover
+            if mover == CHANCE_SEAT:
+                self.roll()
+            elif self.seats[mover][0] == AI:
+                out.write(f"\rseat {mover} (AI) is thinking…".ljust(40))
+                out.flush()
+                self.ai_move()
+            else:
+                return
+
+    def legal(self) -> list[str]:
+        """The legal moves of the seat to decide, in notation."""
+        from lictor.v1 import game_service_pb2 as game_pb
+
+        return [
+            a.text
+            for a in self.stubs.games.GetLegalActions(
+                game_pb.GetLegalActionsRequest(position=self.position), timeout=30
+            ).actions
+        ]
+
+    def describe(self, viewer: Any, width: int) -> Any:
+        """The current position as ``viewer`` sees it."""
+        from lictor.v1 import game_service_pb2 as game_pb
+
+        return self.stubs.games.Describe(
+            game_pb.DescribeRequest(position=self.position, viewer=viewer, width=width), timeout=30
+        ).description
+
+
+CHANCE_SEAT = -1
+TERMINAL_SEAT = -2
+
+
+def _seat_viewer(seat: int) -> Any:
+    from lictor.v1 import game_service_pb2 as game_pb
+
+    return game_pb.Viewer(role=game_pb.VIEWER_ROLE_SEAT, seat=seat)
+
+
+def table_screen(table: GameTable, seat: int, legal: list[str], width: int, height: int) -> list[str]:
+    """The screen of ``seat``'s decision: the board, the log, the numbered moves, the keys; fits
+    ``width`` x ``height`` (two columns when the terminal is wide)."""
+    moves = [f"Your moves (seat {seat}):", *move_lines(legal, width if width < 120 else width // 2 - 2)]
+    keys = _wrap("h hints · a analysis · u take back · b board · q resign · ? help", width)[:1]
+    status = [table.message[:width]] if table.message else []
+    table.message = ""
+    description = table.describe(_seat_viewer(seat), width if width < 120 else width // 2 - 2)
+    if width >= 120:
+        half = width // 2 - 2
+        room = height - len(keys) - len(status) - 1
+        left = board_lines(description, half, room, seat)
+        log_room = max(3, room - len(moves) - 1)
+        right = ["Game log:"] + [line[:half] for line in table.log[-(log_room - 1) :]] + [""] + moves
+        return side_by_side(left, right[:room], width) + status + keys
+    log_n = min(5, max(2, len(table.log)))
+    fixed = len(moves) + log_n + 1 + len(keys) + len(status) + 1
+    room = max(4, height - fixed)
+    board = board_lines(description, width, room, seat)
+    log = ["Game log:"] + [line[:width] for line in table.log[-log_n:]]
+    lines = board + log + moves + status + keys
+    return lines[: height - 1]
+
+
+def final_lines(table: GameTable, width: int) -> list[str]:
+    """The end: the whole board, who won, and the score breakdown per seat."""
+    from lictor.v1 import game_service_pb2 as game_pb
+    from lictor.v1 import solver_service_pb2 as solver_pb
+
+    referee = game_pb.Viewer(role=game_pb.VIEWER_ROLE_REFEREE)
+    description = table.describe(referee, width)
+    lines = [*description.text.splitlines(), "", "Game log (last moves):", *table.log[-5:]]
+    lines += ["", "Final score:"]
+    if table.resigned is not None:
+        others = [str(i) for i in range(len(table.seats)) if i != table.resigned]
+        lines += _wrap(
+            f"seat {table.resigned} resigned; the game goes to seat {', '.join(others)}", width, "  "
+        )
+    reply = None
+    if table.has_scorer and table.resigned is None:
+        try:
+            reply = table.stubs.solver.Score(solver_pb.ScoreRequest(position=table.position), timeout=60)
+        except grpc.RpcError:
+            reply = None
+    if reply is not None:
+        for s in reply.seats:
+            lines += _wrap(f"seat {s.seat}: rank {s.rank}, {s.total:g} points", width, "  ")
+            for line in s.breakdown:
+                lines += _wrap(f"{line.category}: {line.points:g}", width, "      ")
+            if s.tiebreak:
+                lines += _wrap(f"tie-break: {', '.join(s.tiebreak)}", width, "      ")
+    elif table.result is not None:
+        for i, v in enumerate(table.result.returns):
+            word = "wins" if v == 1 else ("shares the win" if v > 0 else "loses")
+            lines.append(f"  seat {i}: {word} ({v:g})")
+    return lines
+
+
+def _show(lines: list[str], out: Any) -> None:
+    out.write("\x1b[2J\x1b[H" + "\n".join(lines) + "\n")
+    out.flush()
+
+
+def _pause(read: Any, out: Any) -> None:
+    out.write("(Enter to go back to the table) ")
+    out.flush()
+    read()
+
+
+def _analysis_bar(done: float, width: int) -> str:
+    cells = max(10, min(30, width - 50))
+    filled = round(done * cells)
+    return "[" + "#" * filled + "." * (cells - filled) + f"] {done:4.0%}"
+
+
+def run_analysis(table: GameTable, seconds: float, width: int, out: Any) -> list[str]:
+    """Stream an analysis of the current position with a progress bar; returns its summary lines."""
+    from lictor.v1 import advisor_service_pb2 as advisor_pb
+
+    request = advisor_pb.AnalyzeRequest(
+        position=table.position, report_every_ms=200, max_candidates=5, seed=1
+    )
+    request.budget.time_s = seconds
+    last = None
+    for report in table.stubs.advisor.Analyze(request, timeout=seconds + 60):
+        a = report.analysis
+        last = a
+        best = a.candidates[0] if a.candidates else None
+        value = best.value[a.seat] if best is not None and 0 <= a.seat < len(best.value) else 0.0
+        head = f"best {best.action} ({value:.2f})" if best is not None else ""
+        bar = _analysis_bar(1.0 if a.final else min(1.0, a.elapsed_s / seconds), width)
+        line = f"{bar} {a.simulations} simulations {head}"
+        out.write("\r" + line[: width - 1].ljust(width - 1))
+        out.flush()
+    out.write("\n")
+    lines = ["Analysis:"]
+    if last is not None:
+        total = max(1, sum(c.visits for c in last.candidates))
+        for i, c in enumerate(last.candidates[:5], 1):
+            value = c.value[last.seat] if 0 <= last.seat < len(c.value) else 0.0
+            pv = " ".join(c.pv[1:4])
+            lines += _wrap(
+                f"#{i} {c.action}: expected {value:.2f}, {c.visits / total:.0%} of simulations"
+                + (f"; then {pv}" if pv else ""),
+                width,
+            )
+    return lines
+
+
+def human_turn(table: GameTable, seat: int, read: Any, out: Any, size: Any) -> None:
+    """One decision of a human seat: show the table, read a key or a move, act on it."""
+    from lictor.v1 import advisor_service_pb2 as advisor_pb
+
+    width, height = size()
+    legal = table.legal()
+    _show(table_screen(table, seat, legal, width, height), out)
+    out.write(f"seat {seat}> ")
+    out.flush()
+    answer = read().strip()
+    if answer in ("", "?"):
+        table.message = PLAY_HELP if answer == "?" else ""
+        return
+    if answer == "q":
+        out.write("Resign the game? [y/N] ")
+        out.flush()
+        if read().strip().lower() in ("y", "yes"):
+            table.resigned = seat
+            table.log.append(f"Seat {seat} resigns.")
+        else:
+            table.message = "You play on."
+        return
+    if answer == "u":
+        if not any(kind == AI for kind, _ in table.seats):
+            table.message = "Take-backs are for games against AI seats."
+        elif not table.take_back(seat):
+            table.message = "There is no move of yours to take back."
+        return
+    if answer == "b":
+        description = table.describe(_seat_viewer(seat), width)
+        _show(description.text.splitlines(), out)
+        _pause(read, out)
+        return
+    if answer in ("h", "a"):
+        try:
+            if answer == "h":
+                request = advisor_pb.HintRequest(position=table.position, top_k=3, seed=1)
+                request.budget.time_s = table.think
+                out.write("thinking…\n")
+                out.flush()
+                lines = hint_lines(table.stubs.advisor.Hint(request, timeout=60), width)
+            else:
+                lines = run_analysis(table, table.think, width, out)
+        except grpc.RpcError as exc:
+            lines = [f"{exc.code().name}: {exc.details()}"]
+        out.write("\n".join(lines[: height - 3]) + "\n")
+        _pause(read, out)
+        return
+    text = legal[int(answer) - 1] if answer.isdigit() and 0 < int(answer) <= len(legal) else answer
+    try:
+        table.play(text)
+    except grpc.RpcError as exc:
+        table.message = f"{text!r}: {exc.details()}"
+
+
+def run_table(table: GameTable, read: Any, out: Any, size: Any) -> None:
+    """Play the game at the terminal to its end (or a resignation)."""
+    table.start()
+    while True:
+        try:
+            table.advance(out)
+        except grpc.RpcError as exc:
+            out.write(f"\n{exc.code().name}: {exc.details()}\n")
+            return
+        if table.mover == TERMINAL_SEAT or table.resigned is not None:
+            _show(final_lines(table, size()[0]), out)
+            return
+        human_turn(table, table.mover, read, out, size)
 
 
 @app.command()
 def play(  # noqa: PLR0917
     game: Annotated[str, typer.Argument(help="game name (see `lictor games`)")],
-    seats: Annotated[str, typer.Option(help="comma-separated seats: human or ai:LEVEL")] = "human,ai:5",
-    seed: Annotated[
-        int | None, typer.Option(help="setup and dice seed (AI-only matches; else the server draws it)")
+    seats: Annotated[
+        str, typer.Option(help="comma-separated seats: human or ai:LEVEL (1..10)")
+    ] = "human,ai:5",
+    seed: Annotated[int | None, typer.Option(help="setup and dice seed (default: a random one)")] = None,
+    option: Annotated[
+        list[str] | None, typer.Option("--option", help="a variant option NAME=VALUE (repeatable)")
     ] = None,
+    think: Annotated[float, typer.Option(help="seconds the search thinks for a hint or an analysis")] = 2.0,
     server: ServerOpt = None,
     auth_token_file: TokenOpt = None,
     tls_ca: CaOpt = None,
 ) -> None:
-    """Play in the terminal against AI seats (type a move's number or notation; h = hint; q = resign)."""
-    from lictor.v1 import advisor_service_pb2 as advisor_pb
-    from lictor.v1 import game_service_pb2 as game_pb
-    from lictor.v1 import match_service_pb2 as match_pb
+    """Play at the terminal against AI seats: a move's number or notation; h hints, a analysis,
+    u take back, b board, q resign.
+
+    The game record is kept here; the server referees every move, plays the AI seats and describes
+    the position as your seat sees it (for a hosted match that others join, see MatchService).
+    """
+    import shutil
+
+    parsed = _parse_seats(seats)
+    options = _parse_options(option or [])
+
+    def size() -> tuple[int, int]:
+        cols, rows = shutil.get_terminal_size((80, 24))
+        return max(40, cols), max(12, rows)
+
+    def read() -> str:
+        line = sys.stdin.readline()
+        if not line:
+            raise typer.Exit(code=0)
+        return line
 
     with _session(server, auth_token_file, tls_ca) as s:
+        table = GameTable(
+            stubs=s,
+            game=game,
+            seats=parsed,
+            seed=seed if seed is not None else random.randrange(2**31),
+            options=options,
+            think=min(60.0, max(0.1, think)),
+        )
         try:
-            # every human seat plays at this one terminal: no seat secrets between them
-            create = match_pb.CreateMatchRequest(
-                game=game, seats=_parse_seats(seats), issue_seat_secrets=False
-            )
-            if seed is not None:
-                create.seed = seed
-            match = s.matches.CreateMatch(create, timeout=30).match
+            run_table(table, read, sys.stdout, size)
         except grpc.RpcError as exc:
             raise _fail(exc) from None
-        console.print(f"match {match.match_id}")
-        while True:
-            match = s.matches.GetMatch(match_pb.GetMatchRequest(match_id=match.match_id), timeout=30).match
-            summary = match.summary
-            if match.status == match_pb.MATCH_STATUS_FINISHED:
-                summary = s.matches.GetMatch(  # over: everything may be shown
-                    match_pb.GetMatchRequest(match_id=match.match_id, reveal_all=True), timeout=30
-                ).match.summary
-                console.print(Panel(_board(summary.state_text), title=f"{game}: game over", expand=False))
-                console.print(
-                    "returns: " + ", ".join(f"seat {i}: {v:g}" for i, v in enumerate(match.returns))
-                )
-                return
-            seat = summary.current_player
-            if seat < 0 or match.seats[seat].kind == match_pb.SEAT_KIND_AI:
-                time.sleep(0.1)  # the server's AI (or dice) moves
-                continue
-            view = s.matches.GetMatch(  # what this seat may see (hidden information stays hidden)
-                match_pb.GetMatchRequest(match_id=match.match_id, viewer_seat=seat), timeout=30
-            ).match
-            title = f"{game}: move {match.move_number}, seat {seat} to play"
-            console.print(Panel(_board(view.summary.state_text), title=title, expand=False))
-            legal = s.games.GetLegalActions(
-                game_pb.GetLegalActionsRequest(position=view.position), timeout=30
-            ).actions
-            console.print("  ".join(f"[cyan]{i + 1}[/cyan] {escape(a.text)}" for i, a in enumerate(legal)))
-            answer = typer.prompt(f"seat {seat}").strip()
-            if answer == "q":
-                s.matches.ResignMatch(
-                    match_pb.ResignMatchRequest(match_id=match.match_id, seat=seat), timeout=30
-                )
-                continue
-            if answer == "h":
-                request = advisor_pb.HintRequest(position=view.position, top_k=3)
-                request.budget.time_s = 1.0
-                try:
-                    _print_hints(s.advisor.Hint(request, timeout=60))
-                except grpc.RpcError as exc:
-                    console.print(f"[red]{exc.code().name}[/red]: {exc.details()}")
-                continue
-            text = (
-                legal[int(answer) - 1].text if answer.isdigit() and 0 < int(answer) <= len(legal) else answer
-            )
-            submit = match_pb.SubmitActionRequest(
-                match_id=match.match_id, seat=seat, expected_move_number=match.move_number
-            )
-            submit.action.text = text
-            try:
-                reply = s.matches.SubmitAction(submit, timeout=30)
-            except grpc.RpcError as exc:
-                console.print(f"[red]{exc.code().name}[/red]: {exc.details()}")
-                continue
-            for event in reply.events:
-                console.print(f"  {escape(event.description)}")
+
+
+@app.command()
+def render(  # noqa: PLR0917
+    position_file: Annotated[Path, typer.Argument(help="position or record JSON file")],
+    output: Annotated[Path, typer.Option("-o", "--output", help="the picture: board.svg or board.png")],
+    viewer: Annotated[str, typer.Option(help="who looks: referee, spectator or a seat number")] = "referee",
+    server: ServerOpt = None,
+    auth_token_file: TokenOpt = None,
+    tls_ca: CaOpt = None,
+) -> None:
+    """Draw a position as SVG or PNG (by the output's extension)."""
+    from lictor.v1 import game_service_pb2 as game_pb
+    from service.client import position_from_file
+
+    suffix = output.suffix.lower()
+    if suffix not in (".svg", ".png"):
+        raise typer.BadParameter(f"{output.name!r}: the output ends in .svg or .png", param_hint="--output")
+    if viewer.isdigit():
+        who = game_pb.Viewer(role=game_pb.VIEWER_ROLE_SEAT, seat=int(viewer))
+    elif viewer in ("referee", "spectator"):
+        role = game_pb.VIEWER_ROLE_REFEREE if viewer == "referee" else game_pb.VIEWER_ROLE_SPECTATOR
+        who = game_pb.Viewer(role=role)
+    else:
+        raise typer.BadParameter(f"{viewer!r}: referee, spectator or a seat number", param_hint="--viewer")
+    fmt = game_pb.RENDER_FORMAT_PNG if suffix == ".png" else game_pb.RENDER_FORMAT_SVG
+    request = game_pb.RenderRequest(position=position_from_file(position_file), viewer=who, format=fmt)
+    with _session(server, auth_token_file, tls_ca) as s:
+        try:
+            reply = s.games.Render(request, timeout=120)
+        except grpc.RpcError as exc:
+            raise _fail(exc) from None
+    output.write_bytes(reply.image)
+    console.print(f"wrote {output} ({len(reply.image)} bytes, {reply.media_type})")
 
 
 def main() -> None:

@@ -286,8 +286,9 @@ def score_puzzle(
     leaders = [_owner_name(s, o) for o, x in enumerate(totals) if x == best]
     close = [row for row in tube_rows if row["by"] <= 1 and row["height"] >= 2]
     hint = (
-        f" The tube at {close[0]['hex']} ({close[0]['height']} high) is held by {close[0]['by']} crew"
-        f" at most: one crew next to it can swing {TUBE_PRESTIGE[int(close[0]['height'])]} PRESTIGE."
+        f" The {close[0]['height']}-high tube at {close[0]['hex']} is held by a margin of "
+        f"{close[0]['by']} crew or none: a crew next to it can swing "
+        f"{TUBE_PRESTIGE[int(close[0]['height'])]} PRESTIGE."
         if close
         else ""
     )

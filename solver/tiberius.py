@@ -66,7 +66,6 @@ from games.tiberius.model import (
     PICK,
     PR,
     TR,
-    TURNS,
     positional_builder,
 )
 from games.tiberius.rules import (
@@ -79,7 +78,25 @@ from games.tiberius.rules import (
     priority_order,
     set_bonus,
 )
-from games.tiberius.scoring import Line, chain_key, consul_points, ranking, score_totals, tiebreak_reasons
+from games.tiberius.scoring import (
+    ADOPTION_VP,
+    IMPERATOR_LEAST,
+    IMPERATOR_MOST,
+    INFLUENCE_PER_VP,
+    LOYALTY_VP,
+    MARRIAGE_MOST,
+    MARRIAGE_NONE,
+    PLACE_VP,
+    TRIUMPH_NONE,
+    TRIUMPH_PER_CUBE,
+    Line,
+    chain_key,
+    consul_points,
+    imperator_awards,
+    ranking,
+    score_totals,
+    tiebreak_reasons,
+)
 from solver.core import (
     ScoreLine,
     ScoreReport,
@@ -274,7 +291,15 @@ def settled_vp(game: TiberiusGame, state: TiberiusState, seat: int) -> int:
     """The placement objective: ``seat``'s VP after :func:`settle`."""
     cubes, adopted = settle(game, state, seat)
     loyal = [game.loyal(state, s) for s in range(state.players)]
-    return score_totals(cubes, adopted, loyal, game.age_rank(state), marriage_vp=state.marriage_vp)[seat]
+    return score_totals(
+        cubes,
+        adopted,
+        loyal,
+        game.age_rank(state),
+        marriage_vp=state.marriage_vp,
+        imperator_solo=state.imperator_solo,
+        imperator_empty=state.imperator_empty,
+    )[seat]
 
 
 def _in_action(state: TiberiusState, seat: int) -> bool:
@@ -371,6 +396,8 @@ class PlacementProblem:
         loyal: whether the seat holds all six regions.
         age_rank: the seat's age rank (0 oldest).
         marriage_vp: the marriage variant.
+        imperator_solo: the Imperator variant with one player.
+        imperator_empty: the Imperator variant when nobody has a cube.
         force_adoption: whether the seat must meet one of ``adoption_requirements`` (a choice fixed
             by the caller, e.g. the card it claims in the adoption phase).
     """
@@ -390,6 +417,8 @@ class PlacementProblem:
     loyal: bool
     age_rank: int
     marriage_vp: str
+    imperator_solo: str = "both"
+    imperator_empty: str = "tiebreak"
     force_adoption: bool = False
 
 
@@ -443,6 +472,8 @@ def placement_problem(game: TiberiusGame, state: TiberiusState) -> PlacementProb
         loyal=game.loyal(state, seat),
         age_rank=ages[seat],
         marriage_vp=state.marriage_vp,
+        imperator_solo=state.imperator_solo,
+        imperator_empty=state.imperator_empty,
     )
 
 
@@ -623,44 +654,61 @@ def build_placement_model(p: PlacementProblem) -> _PlacementModel:
         return pts
 
     # ------------------------------------------------------------------ objective
-    conquests = placed(CQ, (10, 5, 2), 0)  # rule: tiberius/score-conquests
-    pcim_pts = placed(PC, (12, 10), 7)  # rule: tiberius/score-pcim
-    governors = placed(GV, (6, 5, 4), 2)  # rule: tiberius/score-governorships
-    n_opp = len(p.opponents)
-    ip_ahead = m.new_int_var(0, n_opp, "ahead_IP_all")
-    m.add(ip_ahead == sum(beaten_by(o, IP) for o in range(n_opp)))
-    most_ip = lit.all_of([lit.ge(v[IP], 1, "any_IP_all"), lit.eq(ip_ahead, 0, "first_IP")], "most_IP")
-    least_ip = lit.eq(ip_ahead, n_opp, "last_IP") if n_opp else lit.false
-    imperator = v[IP] + 3 * most_ip - 3 * least_ip  # rule: tiberius/score-imperator
+    # rule: tiberius/score-conquests, score-pcim, score-governorships (the schedule's PLACE_VP)
+    by_place = sum(placed(box, table, others) for box, table, others in PLACE_VP)
+    imperator = v[IP] + _imperator_terms(m, lit, p, v[IP], beaten_by)  # rule: tiberius/score-imperator
     best_other = max((o[IM] for o in p.opponents), default=0)
-    marriages = 5 * lit.ge(v[IM], best_other + 1, "most_IM") - 5 * lit.not_(
+    marriages = MARRIAGE_MOST * lit.ge(v[IM], best_other + 1, "most_IM") + MARRIAGE_NONE * lit.not_(
         lit.ge(v[IM], 1, "any_IM"), "no_IM"
     )
     if p.marriage_vp == "aid":
         marriages += v[IM]
     consul = (
         v[CC] + 2 * lit.ge(v[CC], 1, "cc1") + lit.ge(v[CC], 2, "cc2")
-    )  # rule: tiberius/score-consul-censor
-    triumphs = 2 * v[TR] - 3 * lit.not_(lit.ge(v[TR], 1, "any_TR"), "no_TR")
-    influence = m.new_int_var(0, CUBES_PER_PLAYER // 3, "influence_vp")
-    m.add_division_equality(influence, v[IN], 3)  # rule: tiberius/score-influence
+    )  # rule: tiberius/score-consul-censor (consul_points: 3, 2, then 1 each)
+    triumphs = TRIUMPH_PER_CUBE * v[TR] + TRIUMPH_NONE * lit.not_(lit.ge(v[TR], 1, "any_TR"), "no_TR")
+    influence = m.new_int_var(0, CUBES_PER_PLAYER // INFLUENCE_PER_VP, "influence_vp")
+    m.add_division_equality(influence, v[IN], INFLUENCE_PER_VP)  # rule: tiberius/score-influence
     total = m.new_int_var(-100, 400, "total_vp")
     m.add(
         total
-        == conquests
+        == by_place
         + marriages
-        + pcim_pts
         + consul
-        + governors
         + triumphs
         + imperator
         + v[PR]
-        + 8 * adopted
-        + (5 if p.loyal else 0)
+        + ADOPTION_VP * adopted
+        + (LOYALTY_VP if p.loyal else 0)
         + influence
     )
     m.maximize(total)
     return _PlacementModel(model=m, total=total, moves=moves, first=first, second=second, use_row=use_row)
+
+
+def _imperator_terms(m: cp_model.CpModel, lit: _Bools, p: PlacementProblem, ip: Any, beaten_by: Any) -> Any:
+    """rule: tiberius/score-imperator - most +3 and least -3 for the seat, as the schedule's
+    ``imperator_awards`` decides them (variants for one player and for a box nobody has a cube in):
+    the first seat's cube count is the opponents' best, or the seat's own when they have none."""
+    n_opp = len(p.opponents)
+    ahead = m.new_int_var(0, n_opp, "ahead_IP_all")
+    m.add(ahead == sum(beaten_by(o, IP) for o in range(n_opp)))
+    players = n_opp + 1
+    others_have = max((o[IP] for o in p.opponents), default=0) >= 1
+    with_cubes = imperator_awards(players, 1, p.imperator_solo, p.imperator_empty)
+    empty = imperator_awards(players, 0, p.imperator_solo, p.imperator_empty)
+    has = lit.ge(ip, 1, "any_IP_all")
+
+    def award(k: int, place: _Lit, name: str) -> Any:
+        if with_cubes[k] and (others_have or empty[k]):
+            return place
+        if with_cubes[k]:  # only when the seat itself has a cube (nobody else does)
+            return lit.all_of([place, has], name)
+        return 0  # (an award never needs fewer cubes: imperator_awards is monotone)
+
+    most = award(0, lit.eq(ahead, 0, "first_IP"), "most_IP")
+    least = award(1, lit.eq(ahead, n_opp, "last_IP"), "least_IP")
+    return IMPERATOR_MOST * most + IMPERATOR_LEAST * least
 
 
 _STATUS = {
@@ -728,7 +776,7 @@ def _solve_stoppable(
 
 def _placement_explanation(state: TiberiusState, line: Sequence[str], vp: int) -> str:
     """The answer in words: the line to play and the VP it reaches."""
-    what = "final VP" if state.turn == TURNS else "VP if the game ended after this cube phase"
+    what = "final VP" if state.turn == state.turns else "VP if the game ended after this cube phase"
     return f"play {', '.join(line) or 'nothing'}: {what} {vp}"
 
 
@@ -1001,6 +1049,8 @@ class _TurnValue:
                 loyal=g.loyal(s, seat),
                 age_rank=ages[seat],
                 marriage_vp=s.marriage_vp,
+                imperator_solo=s.imperator_solo,
+                imperator_empty=s.imperator_empty,
                 force_adoption=card is not None,
             )
             built = build_placement_model(problem)
@@ -1252,7 +1302,7 @@ def _bid_explanation(
         head = f"take2: seat {seat} takes 2 Influence (no career card this turn)"
     if rest:
         head += f", then plays {', '.join(rest)}"
-    when = "the final score" if state.turn == TURNS else "at the end of this turn"
+    when = "the final score" if state.turn == state.turns else "at the end of this turn"
     over = f"mean over {len(scenarios)} sampled scenarios, " if len(scenarios) > 1 else ""
     text = f"{head}; {over}{best.vp:g} VP {when}"
     if len(ranked) > 1:
@@ -1329,7 +1379,7 @@ def _turns_with_cubes_left(state: TiberiusState, seat: int) -> int:
     """Cube phases in which ``seat`` may still gain cubes (this one counts until it has acted)."""
     if state.phase == OVER:
         return 0
-    later = TURNS - state.turn
+    later = state.turns - state.turn
     if state.phase in (CARD, PICK):
         return later + 1
     if state.phase == CUBE:
@@ -1348,7 +1398,7 @@ def upper_bound(game: TiberiusGame, state: TiberiusState, seat: int) -> int:
     if _cubes_final(state):
         return _final_score(game, state, seat, boost={seat})
     x = state.cubes[seat]
-    per_cube = 2 * x[TR] + consul_points(x[CC]) + x[IP] + x[PR] + x[IN] // 3
+    per_cube = TRIUMPH_PER_CUBE * x[TR] + consul_points(x[CC]) + x[IP] + x[PR] + x[IN] // INFLUENCE_PER_VP
     if state.marriage_vp == "aid":
         per_cube += x[IM]
     turns = _turns_with_cubes_left(state, seat)
@@ -1392,7 +1442,7 @@ def lower_bound(game: TiberiusGame, state: TiberiusState, seat: int) -> int:
 
 def _cubes_final(state: TiberiusState) -> bool:
     """In the last adoption phase (or after) no cube moves any more; only adoptions remain."""
-    return state.phase == OVER or (state.turn == TURNS and state.phase == ADOPT)
+    return state.phase == OVER or (state.turn == state.turns and state.phase == ADOPT)
 
 
 def _final_score(game: TiberiusGame, state: TiberiusState, seat: int, *, boost: set[int]) -> int:
@@ -1402,9 +1452,15 @@ def _final_score(game: TiberiusGame, state: TiberiusState, seat: int, *, boost: 
         for s, a in enumerate(state.adopted)
     ]
     loyal = [game.loyal(state, s) for s in range(state.players)]
-    return score_totals(state.cubes, adopted, loyal, game.age_rank(state), marriage_vp=state.marriage_vp)[
-        seat
-    ]
+    return score_totals(
+        state.cubes,
+        adopted,
+        loyal,
+        game.age_rank(state),
+        marriage_vp=state.marriage_vp,
+        imperator_solo=state.imperator_solo,
+        imperator_empty=state.imperator_empty,
+    )[seat]
 
 
 def _pending(state: TiberiusState, seat: int) -> bool:

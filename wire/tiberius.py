@@ -71,6 +71,9 @@ def _tiberius_from_pb(msg: tib_pb.TiberiusState) -> dict[str, Any]:
         "influence_table": v.influence_table,
         "pcim_rule": v.pcim_rule,
         "marriage_vp": v.marriage_vp,
+        "imperator_solo": v.imperator_solo or "both",
+        "imperator_empty": v.imperator_empty or "tiebreak",
+        "turns": v.turns or 8,
     }
     return data
 

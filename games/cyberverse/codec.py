@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import types
 import typing
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import fields, is_dataclass
 from typing import Any
 
@@ -31,17 +31,51 @@ def _hints(cls: type) -> dict[str, Any]:
     return got
 
 
-def _encode(value: Any) -> Any:
-    if is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _encode(getattr(value, f.name)) for f in fields(value)}
-    if isinstance(value, tuple):
-        return [_encode(v) for v in value]
+Encoder = Callable[[Any], Any]
+Decoder = Callable[[Any, str], Any]
+_ENCODERS: dict[Any, Encoder] = {}
+_DECODERS: dict[Any, Decoder] = {}
+
+
+def _same(value: Any) -> Any:
     return value
+
+
+def _encoder(tp: Any) -> Encoder:
+    """A function writing a value of type ``tp`` as JSON types (built once per type)."""
+    got = _ENCODERS.get(tp)
+    if got is not None:
+        return got
+    origin = typing.get_origin(tp)
+    fn: Encoder
+    if tp in (int, bool, str):
+        fn = _same
+    elif origin is tuple:
+        args = typing.get_args(tp)
+        inner = [_encoder(a) for a in args if a is not Ellipsis]
+        if all(e is _same for e in inner):
+            fn = list
+        elif len(args) == 2 and args[1] is Ellipsis:
+            one = inner[0]
+            fn = lambda v: [one(x) for x in v]  # noqa: E731
+        else:
+            fn = lambda v: [e(x) for e, x in zip(inner, v, strict=True)]  # noqa: E731
+    elif origin in (types.UnionType, typing.Union):
+        some = _encoder(next(a for a in typing.get_args(tp) if a is not type(None)))
+        fn = lambda v: None if v is None else some(v)  # noqa: E731
+    elif isinstance(tp, type) and is_dataclass(tp):
+        hints = _hints(tp)
+        parts = [(f.name, _encoder(hints[f.name])) for f in fields(tp)]
+        fn = lambda v: {name: e(getattr(v, name)) for name, e in parts}  # noqa: E731
+    else:  # pragma: no cover - every field type is handled above
+        raise TypeError(tp)
+    _ENCODERS[tp] = fn
+    return fn
 
 
 def to_dict(s: st.State) -> dict[str, Any]:
     """The state as plain JSON types."""
-    data: dict[str, Any] = _encode(s)
+    data: dict[str, Any] = _encoder(st.State)(s)
     data["phase"] = st.PHASES[s.phase]
     data["step"] = st.STEPS[s.step]
     data["game"] = "cyberverse"
@@ -49,55 +83,107 @@ def to_dict(s: st.State) -> dict[str, Any]:
 
 
 def _fail(path: str, want: str, got: Any) -> InvalidStateError:
-    shown = repr(got)
+    shown = f"<{type(got).__name__}>" if isinstance(got, list | dict) else repr(got)
     if len(shown) > 60:
         shown = shown[:57] + "..."
     return InvalidStateError(f"{path} must be {want}, not {shown}", field=path)
 
 
-def _decode(tp: Any, value: Any, path: str, depth: int = 0) -> Any:
-    if depth > 8:
-        raise _fail(path, "shallower", "...")
+def _int(value: Any, path: str) -> int:
+    if type(value) is not int or not -_LIMIT <= value <= _LIMIT:
+        raise _fail(path, "an integer", value)
+    return value
+
+
+def _bool(value: Any, path: str) -> bool:
+    if type(value) is not bool:
+        raise _fail(path, "true or false", value)
+    return value
+
+
+def _str(value: Any, path: str) -> str:
+    if type(value) is not str or len(value) > 40:
+        raise _fail(path, "a short string", value)
+    return value
+
+
+def _ints(value: Any, path: str) -> tuple[int, ...]:
+    if type(value) is not list or len(value) > 500:
+        raise _fail(path, "a list", value)
+    if not all(type(x) is int for x in value) or (
+        value and not -_LIMIT <= min(value) <= max(value) <= _LIMIT
+    ):
+        bad = next(i for i, x in enumerate(value) if type(x) is not int or not -_LIMIT <= x <= _LIMIT)
+        raise _fail(f"{path}[{bad}]", "an integer", value[bad])
+    return tuple(value)
+
+
+def _decoder(tp: Any) -> Decoder:
+    """A function reading and validating a value of type ``tp`` (built once per type)."""
+    got = _DECODERS.get(tp)
+    if got is not None:
+        return got
     origin = typing.get_origin(tp)
+    fn: Decoder
     if tp is int:
-        if type(value) is not int or not -_LIMIT <= value <= _LIMIT:
-            raise _fail(path, "an integer", value)
-        return value
-    if tp is bool:
-        if type(value) is not bool:
-            raise _fail(path, "true or false", value)
-        return value
-    if tp is str:
-        if type(value) is not str or len(value) > 40:
-            raise _fail(path, "a short string", value)
-        return value
-    if origin is tuple:
+        fn = _int
+    elif tp is bool:
+        fn = _bool
+    elif tp is str:
+        fn = _str
+    elif origin is tuple:
         args = typing.get_args(tp)
-        if not isinstance(value, list) or len(value) > 500:
+        if args == (int, Ellipsis):
+            fn = _ints
+        elif len(args) == 2 and args[1] is Ellipsis:
+            fn = _list_of(_decoder(args[0]))
+        else:
+            fn = _fixed(tuple(_decoder(a) for a in args))
+    elif origin in (types.UnionType, typing.Union):
+        some = _decoder(next(a for a in typing.get_args(tp) if a is not type(None)))
+        fn = lambda v, path: None if v is None else some(v, path)  # noqa: E731
+    elif isinstance(tp, type) and is_dataclass(tp):
+        fn = _record(tp)
+    else:  # pragma: no cover - every field type is handled above
+        raise TypeError(tp)
+    _DECODERS[tp] = fn
+    return fn
+
+
+def _list_of(one: Decoder) -> Decoder:
+    def read(value: Any, path: str) -> tuple[Any, ...]:
+        if type(value) is not list or len(value) > 500:
             raise _fail(path, "a list", value)
-        if len(args) == 2 and args[1] is Ellipsis:
-            return tuple(_decode(args[0], v, f"{path}[{i}]", depth + 1) for i, v in enumerate(value))
-        if len(value) != len(args):
-            raise _fail(path, f"a list of {len(args)}", value)
-        return tuple(
-            _decode(a, v, f"{path}[{i}]", depth + 1) for i, (a, v) in enumerate(zip(args, value, strict=True))
-        )
-    if origin in (types.UnionType, typing.Union):
-        if value is None:
-            return None
-        inner = [a for a in typing.get_args(tp) if a is not type(None)]
-        return _decode(inner[0], value, path, depth + 1)
-    if isinstance(tp, type) and is_dataclass(tp):
+        return tuple(one(x, f"{path}[{i}]") for i, x in enumerate(value))
+
+    return read
+
+
+def _fixed(parts: tuple[Decoder, ...]) -> Decoder:
+    def read(value: Any, path: str) -> tuple[Any, ...]:
+        if type(value) is not list or len(value) != len(parts):
+            raise _fail(path, f"a list of {len(parts)}", value)
+        return tuple(d(x, f"{path}[{i}]") for i, (d, x) in enumerate(zip(parts, value, strict=True)))
+
+    return read
+
+
+def _record(tp: type) -> Decoder:
+    hints = _hints(tp)
+    parts = [(f.name, _decoder(hints[f.name])) for f in fields(tp)]
+
+    def read(value: Any, path: str) -> Any:
         if not isinstance(value, Mapping):
             raise _fail(path, "an object", value)
-        hints = _hints(tp)
         out = []
-        for f in fields(tp):
-            if f.name not in value:
-                raise InvalidStateError(f"{path}.{f.name} is missing", field=f"{path}.{f.name}")
-            out.append(_decode(hints[f.name], value[f.name], f"{path}.{f.name}", depth + 1))
+        for name, d in parts:
+            where = f"{path}.{name}" if path else name
+            if name not in value:
+                raise InvalidStateError(f"{where} is missing", field=where)
+            out.append(d(value[name], where))
         return tp(*out)
-    raise _fail(path, str(tp), value)  # pragma: no cover - every field type is handled above
+
+    return read
 
 
 def _check_range(value: int, lo: int, hi: int, path: str, rule: str = "") -> None:
@@ -191,7 +277,7 @@ def from_dict(data: Mapping[str, Any], c: Content) -> st.State:
         raise _fail("step", "a step name", step)
     body["phase"] = st.PHASES.index(phase)
     body["step"] = st.STEPS.index(step)
-    s = _decode(st.State, body, "state")
+    s = _decoder(st.State)(body, "")
     try:
         _check(s, c)
     except InvalidStateError:

@@ -16,11 +16,15 @@ rule: cyberverse/henchmen - Henchman cards: Defense, Attack, Movement, Health, a
 rule: cyberverse/supply-weapons - close combat (own zone) or ranged (own or adjacent zone), EXPERT,
 grill, fragile, extra Combat Action, +1 against a target in another zone.
 
-Simplified in this version (docs/cyberverse.md, "Simplified"): Support cards are not offered
-before a Combat (no Teammates); the Combat token effects Multiple shot, Adrenalin (attack and
-defense) and Projection, and the Weapon effect "aim at up to two targets", have no effect; each
-character attacks at most once (twice with an "extra" Weapon); Henchmen move and attack by the
-printed targeting rule without a player's choice.
+rule: cyberverse/support-cards - before the Combat, Agents in Initiative order may discard one of
+their Organization's Support cards (one per Organization and board, only with Henchmen on the
+board) to change Henchmen into Teammates, no more than the card says nor the Agent's Reputation;
+Teammates act after the Agents.
+
+Simplified (docs/cyberverse.md, "Simplified"): one round of Combat, each character acts once (an
+"extra Combat Action" Weapon gives a second attack); Henchmen move and attack by the printed
+targeting rule (the richest Organization's nearest Agent) without a player choosing for them, and
+their Projection and Adrenalin are applied automatically (the first adjacent zone with room).
 
 Readings: a Combat is engaged on a board when the Brawl card is red and Henchmen stand there, or
 when Agents of two Organizations stand there; otherwise the Henchmen leave the board at once. A
@@ -42,18 +46,38 @@ from games.cyberverse.agents import (
     usable_weapons,
 )
 from games.cyberverse.board import ZONE_LIMIT, board_of, henchman_zone
-from games.cyberverse.content import COMBAT, IMPLANT, TOKEN_EFFECTS, WEAPON_EFFECTS, Board, Content
+from games.cyberverse.content import (
+    COMBAT,
+    IMPLANT,
+    REPUTATION,
+    TOKEN_EFFECTS,
+    WEAPON_EFFECTS,
+    Board,
+    Content,
+    HenchmanCard,
+)
 from games.cyberverse.state import (
     AGENT,
     BLEEDING,
     C_BRAWL,
     C_FIGHTER_TOKEN,
     C_TOKEN,
+    D_ADRENALIN,
     D_ATTACK,
+    D_CONVERT,
+    D_DODGE,
     D_FIGHT_MOVE,
     D_KEEP_TOKEN,
+    D_PROJECT,
+    D_SECOND,
+    D_SUPPORT,
+    E_ADRENALIN,
+    E_DODGE,
+    E_PROJECT,
+    E_SECOND,
     HENCHMAN,
     SUPPRESSION,
+    TEAMMATE,
     WOUND,
     Action,
     Fight,
@@ -280,14 +304,92 @@ def _engage(w: Work, c: Content) -> None:
     if not engaged:
         _end(w, c)
         return
-    queue = tuple(i for i, f in enumerate(fighters) if f.kind == AGENT)
+    w.set_fight(queue=tuple(i for i, f in enumerate(fighters) if f.kind == AGENT))
+    _next_support(w, c)
+
+
+# ------------------------------------------------------------------ Support cards: Teammates
+def _free_henchmen(fight: Fight) -> list[int]:
+    return [j for j, g in enumerate(fight.fighters) if g.kind == HENCHMAN and not g.gone]
+
+
+def _can_support(w: Work | State, c: Content, i: int) -> bool:
+    """rule: cyberverse/support-cards - an Agent (Initiative order) may discard one of its
+    Organization's Support cards, once per Organization and board, when Henchmen stand there."""
+    fight = w.fight
+    assert fight is not None
+    f = fight.fighters[i]
+    if f.gone or fight.supported >> f.org & 1 or not w.orgs[f.org].support or not _free_henchmen(fight):
+        return False
+    return feature(c, next(a for a in w.agents if a.sheet == f.ref), REPUTATION) > 0
+
+
+def _next_support(w: Work, c: Content) -> None:
+    fight = w.fight
+    assert fight is not None
+    while fight.queue:
+        if _can_support(w, c, fight.queue[0]):
+            flow.decide(w, D_SUPPORT, fight.fighters[fight.queue[0]].org)
+            return
+        fight = w.set_fight(queue=fight.queue[1:])
+    _start_tokens(w, c)
+
+
+def _support(w: Work, c: Content, card: int) -> None:
+    """The Support card is discarded: as many Henchmen as it says, within the Agent's Reputation,
+    become its Teammates (rule: cyberverse/support-cards, the El Duque example)."""
+    fight = w.fight
+    assert fight is not None
+    f = fight.fighters[fight.queue[0]]
+    org = w.orgs[f.org]
+    w.set_org(f.org, support=tuple(u for u in org.support if u != card))
+    w.set_market(support_discard=insert_sorted(w.market.support_discard, card))
+    reputation = feature(c, w.agent(f.ref), REPUTATION)
+    fight = w.set_fight(
+        supported=fight.supported | 1 << f.org, convert=min(c.support[card].teammates, reputation)
+    )
+    _next_convert(w, c)
+
+
+def _next_convert(w: Work, c: Content) -> None:
+    fight = w.fight
+    assert fight is not None
+    free = _free_henchmen(fight)
+    if fight.convert > 0 and free:
+        if len(free) > fight.convert:
+            flow.decide(w, D_CONVERT, fight.fighters[fight.queue[0]].org)
+            return
+        for j in free:
+            _convert(w, j)
+    fight = w.set_fight(convert=0)
+    w.set_fight(queue=fight.queue[1:])
+    _next_support(w, c)
+
+
+def _convert(w: Work, j: int) -> None:
+    fight = w.fight
+    assert fight is not None
+    leader = fight.queue[0]
+    w.set_fighter(j, kind=TEAMMATE, org=fight.fighters[leader].org, leader=leader)
+    fight = w.fight
+    assert fight is not None
+    w.set_fight(convert=fight.convert - 1)
+
+
+# ------------------------------------------------------------------ Combat tokens
+def _start_tokens(w: Work, c: Content) -> None:
+    """rule: cyberverse/combat - 2 Combat tokens per Agent (1 kept), 1 per Henchman and Teammate."""
+    fight = w.fight
+    assert fight is not None
+    fs = fight.fighters
+    queue = tuple(i for i, f in enumerate(fs) if f.kind == AGENT)
+    queue += tuple(i for i, f in enumerate(fs) if f.kind == TEAMMATE)
     if fight.red:
-        queue += tuple(i for i, f in enumerate(fighters) if f.kind == HENCHMAN)
+        queue += tuple(i for i, f in enumerate(fs) if f.kind == HENCHMAN)
     w.set_fight(queue=queue)
     _next_token(w, c)
 
 
-# ------------------------------------------------------------------ Combat tokens
 def _next_token(w: Work, c: Content) -> None:
     fight = w.fight
     assert fight is not None
@@ -335,7 +437,7 @@ def keep(w: Work, c: Content, token: int) -> None:
 
 
 def on_fighter_token(w: Work, c: Content, token: int) -> None:
-    """A Henchman receives its Combat token."""
+    """A Henchman or a Teammate receives its Combat token."""
     w.set_decks(tokens=remove_one(w.decks.tokens, token))
     fight = w.fight
     assert fight is not None
@@ -348,14 +450,23 @@ def on_fighter_token(w: Work, c: Content, token: int) -> None:
 
 # ------------------------------------------------------------------ activation
 def _begin_activation(w: Work, c: Content) -> None:
-    """rule: cyberverse/combat - Agents in Initiative order, then Henchmen (if the card is red)."""
+    """rule: cyberverse/combat - Agents in Initiative order, then Teammates, then Henchmen (red card)."""
     fight = w.fight
     assert fight is not None
-    queue = tuple(i for i, f in enumerate(fight.fighters) if f.kind == AGENT)
+    fs = fight.fighters
+    queue = tuple(i for i, f in enumerate(fs) if f.kind == AGENT)
+    queue += tuple(
+        sorted((i for i, f in enumerate(fs) if f.kind == TEAMMATE), key=lambda i: (fs[i].leader, i))
+    )
     if fight.red:
-        queue += tuple(i for i, f in enumerate(fight.fighters) if f.kind == HENCHMAN)
+        queue += tuple(i for i, f in enumerate(fs) if f.kind == HENCHMAN)
     w.set_fight(queue=queue)
     _next_actor(w, c)
+
+
+def _card(c: Content, f: Fighter) -> HenchmanCard:
+    """The Henchman card of a Henchman or a Teammate."""
+    return c.henchmen[f.card if f.card >= 0 else c.henchman_type_card[f.ref]]
 
 
 def _next_actor(w: Work, c: Content) -> None:
@@ -367,22 +478,22 @@ def _next_actor(w: Work, c: Content) -> None:
         if f.gone or _effect(c, f) == STEALTH:
             fight = w.set_fight(queue=fight.queue[1:])
             continue
+        if f.kind == HENCHMAN:
+            _henchman_turn(w, c, i)
+            return
         if f.kind == AGENT:
             agent = w.agent(f.ref)
-            mp = 0 if f.grappled else movement_points(c, agent)
-            w.set_fight(mp=mp, attacks=1)
-            if _moves(w, c, i):
-                flow.decide(w, D_FIGHT_MOVE, f.org)
-                return
-            w.set_fight(mp=0)
-            if _targets(w, c, i):
-                flow.decide(w, D_ATTACK, f.org)
-                return
+            mp = movement_points(c, agent)
+            extra = any(c.tokens[t].effects & W_EXTRA for t in _weapons(w, c, f))
         else:
-            _henchman_turn(w, c, i)
-        fight = w.fight
-        assert fight is not None
-        if fight is None:
+            mp, extra = _card(c, f).movement, False
+        w.set_fight(mp=0 if f.grappled else mp, attacks=2 if extra else 1, targets=0, target=-1, weapon=-1)
+        if _moves(w, c, i):
+            flow.decide(w, D_FIGHT_MOVE, f.org)
+            return
+        w.set_fight(mp=0)
+        if _targets(w, c, i):
+            flow.decide(w, D_ATTACK, f.org)
             return
         fight = w.set_fight(queue=fight.queue[1:])
     _end(w, c)
@@ -402,6 +513,17 @@ def _where(w: Work | State, f: Fighter) -> tuple[int, int]:
     return f.zone, f.spot
 
 
+def _place(w: Work, i: int, zone: int, spot: int = -1) -> None:
+    """Move fighter ``i`` to ``zone`` (and tactical position ``spot``)."""
+    fight = w.fight
+    assert fight is not None
+    f = fight.fighters[i]
+    if f.kind == AGENT:
+        w.set_agent(f.ref, zone=zone, spot=spot)
+    else:
+        w.set_fighter(i, zone=zone, spot=spot)
+
+
 def _zone_counts(w: Work | State, c: Content) -> tuple[list[int], list[int]]:
     fight = w.fight
     assert fight is not None
@@ -419,7 +541,18 @@ def _zone_counts(w: Work | State, c: Content) -> tuple[list[int], list[int]]:
     return zones, spots
 
 
+def _adjacent_room(s: Work | State, c: Content, zone: int) -> list[int]:
+    """Zones adjacent to ``zone`` (walls are not adjacency) with room for one more miniature."""
+    fight = s.fight
+    assert fight is not None
+    zones, _ = _zone_counts(s, c)
+    return [z for z in board_of(s, c, fight.district).adjacent[zone] if zones[z] < ZONE_LIMIT]
+
+
 def _moves(s: Work | State, c: Content, i: int) -> list[Action]:
+    """rule: cyberverse/combat - move first (1 point per adjacent zone; rule:
+    cyberverse/tactical-positions - 1 point to occupy a free position; Henchmen and Teammates never
+    take the Hacking position, rule: cyberverse/hacking)."""
     fight = s.fight
     assert fight is not None
     if fight.mp <= 0:
@@ -427,24 +560,26 @@ def _moves(s: Work | State, c: Content, i: int) -> list[Action]:
     f = fight.fighters[i]
     zone, spot = _where(s, f)
     board = board_of(s, c, fight.district)
-    zones, spots = _zone_counts(s, c)
-    out = [act("step", z) for z in board.adjacent[zone] if zones[z] < ZONE_LIMIT]
+    _, spots = _zone_counts(s, c)
+    out = [act("step", z) for z in _adjacent_room(s, c, zone)]
     p = board.position_at[zone]
-    if p >= 0 and spot != p and not spots[p]:
+    if p >= 0 and spot != p and not spots[p] and (f.kind == AGENT or p != board.hacking):
         out.append(act("spot", p))
     return out
 
 
+def _side(f: Fighter) -> int:
+    return -1 if f.kind == HENCHMAN else f.org
+
+
 def _enemy(s: Work | State, c: Content, f: Fighter, g: Fighter) -> bool:
+    """Whether ``f`` may attack ``g``: another side, not hidden by Stealth; a Henchman on a green
+    Brawl card neither attacks nor can be attacked (rule: cyberverse/combat)."""
     fight = s.fight
     assert fight is not None
-    if g.gone or _effect(c, g) == STEALTH:
+    if g.gone or _effect(c, g) == STEALTH or _side(f) == _side(g):
         return False
-    if g.kind == HENCHMAN:
-        return f.kind == AGENT and fight.red
-    if f.kind == HENCHMAN:
-        return True
-    return g.org != f.org
+    return fight.red or HENCHMAN not in (f.kind, g.kind)
 
 
 def _in_range(s: Work | State, c: Content, f: Fighter, g: Fighter, ranged: bool) -> bool:
@@ -460,9 +595,27 @@ def _in_range(s: Work | State, c: Content, f: Fighter, g: Fighter, ranged: bool)
 
 
 def _weapons(s: Work | State, c: Content, f: Fighter) -> list[int]:
-    if f.disarmed:
+    if f.disarmed or f.kind != AGENT:
         return []
     return usable_weapons(c, next(a for a in s.agents if a.sheet == f.ref))
+
+
+def _attacks_on(s: Work | State, c: Content, i: int, j: int) -> list[Action]:
+    fight = s.fight
+    assert fight is not None
+    f, g = fight.fighters[i], fight.fighters[j]
+    if j == i or not _enemy(s, c, f, g):
+        return []
+    out = []
+    if f.kind == AGENT:
+        if _in_range(s, c, f, g, False):
+            out.append(act("attack", j, -1))
+        out.extend(
+            act("attack", j, t) for t in _weapons(s, c, f) if _in_range(s, c, f, g, c.tokens[t].ranged)
+        )
+    elif _in_range(s, c, f, g, _card(c, f).ranged):
+        out.append(act("attack", j, -1))
+    return out
 
 
 def _targets(s: Work | State, c: Content, i: int) -> list[Action]:
@@ -470,72 +623,100 @@ def _targets(s: Work | State, c: Content, i: int) -> list[Action]:
     assert fight is not None
     if fight.attacks <= 0:
         return []
-    f = fight.fighters[i]
-    out = []
-    weapons = _weapons(s, c, f)
+    out: list[Action] = []
+    for j in range(len(fight.fighters)):
+        out.extend(_attacks_on(s, c, i, j))
+    return out
+
+
+def _second_targets(s: Work | State, c: Content) -> list[Action]:
+    """Multiple shot: another character in the first target's zone; a Weapon aiming at two: any
+    other valid target with the same Weapon."""
+    fight = s.fight
+    assert fight is not None
+    i, first = fight.queue[0], fight.target
+    zone, _ = _where(s, fight.fighters[first])
+    out: list[Action] = []
     for j, g in enumerate(fight.fighters):
-        if j == i or not _enemy(s, c, f, g):
+        if j == first or (fight.targets == 1 and _where(s, g)[0] != zone):
             continue
-        if _in_range(s, c, f, g, False):
-            out.append(act("attack", j, -1))
-        for t in weapons:
-            if _in_range(s, c, f, g, c.tokens[t].ranged):
-                out.append(act("attack", j, t))
+        out.extend(a for a in _attacks_on(s, c, i, j) if a.b == fight.weapon)
     return out
 
 
 def legal(s: State, c: Content) -> list[Action]:
-    """The acting Agent's choices: keep a Combat token, move, or attack (or hold)."""
+    """The deciding Organization's choices in a Combat."""
     fight = s.fight
     assert fight is not None
-    if s.step == D_KEEP_TOKEN:
+    step = s.step
+    if step == D_KEEP_TOKEN:
         return [act("keep", t) for t in sorted(set(fight.pair))]
+    if step == D_SUPPORT:
+        org = s.orgs[fight.fighters[fight.queue[0]].org]
+        return [act("no-support"), *(act("discard-support", u) for u in org.support)]
+    if step == D_CONVERT:
+        return [act("convert", j) for j in _free_henchmen(fight)]
     i = fight.queue[0]
-    if s.step == D_FIGHT_MOVE:
+    if step == D_FIGHT_MOVE:
         return [act("hold"), *_moves(s, c, i)]
-    return [act("hold"), *_targets(s, c, i)]
+    if step == D_ATTACK:
+        return [act("hold"), *_targets(s, c, i)]
+    if step == D_SECOND:
+        return [act("hold"), *_second_targets(s, c)]
+    if step == D_PROJECT:
+        zone, _ = _where(s, fight.fighters[fight.target])
+        return [act("project", z) for z in _adjacent_room(s, c, zone)]
+    if step == D_DODGE:
+        zone, _ = _where(s, fight.fighters[fight.target])
+        return [act("stand"), *(act("dodge", z) for z in _adjacent_room(s, c, zone))]
+    if step == D_ADRENALIN:
+        zone, _ = _where(s, fight.fighters[i])
+        return [act("hold"), *(act("step", z) for z in _adjacent_room(s, c, zone))]
+    return []
 
 
 def perform(w: Work, c: Content, a: Action) -> None:
     """Apply a Combat decision."""
-    if a.kind == "keep":
+    step = w.step
+    if step == D_KEEP_TOKEN:
         keep(w, c, a.a)
-        return
+    elif step == D_SUPPORT:
+        if a.kind == "no-support":
+            w.set_fight(queue=w.fight.queue[1:] if w.fight else ())
+            _next_support(w, c)
+        else:
+            _support(w, c, a.a)
+    elif step == D_CONVERT:
+        _convert(w, a.a)
+        _next_convert(w, c)
+    elif step == D_FIGHT_MOVE:
+        _fight_move(w, c, a)
+    elif step == D_ATTACK:
+        if a.kind == "hold":
+            _done(w, c)
+        else:
+            _begin_attack(w, c, a.a, a.b)
+    else:
+        _pending_choice(w, c, a)
+
+
+def _fight_move(w: Work, c: Content, a: Action) -> None:
     fight = w.fight
     assert fight is not None
     i = fight.queue[0]
     f = fight.fighters[i]
     if a.kind == "hold":
-        if w.step == D_FIGHT_MOVE:
-            w.set_fight(mp=0)
-            if _targets(w, c, i):
-                flow.decide(w, D_ATTACK, f.org)
-                return
-        _done(w, c)
-        return
-    if a.kind in ("step", "spot"):
+        fight = w.set_fight(mp=0)
+    else:
+        zone, _ = _where(w, f)
         if a.kind == "step":
-            w.set_agent(f.ref, zone=a.a, spot=-1)
+            _place(w, i, a.a)
         else:
-            w.set_agent(f.ref, spot=a.a)
+            _place(w, i, zone, a.a)
         fight = w.set_fight(mp=fight.mp - 1)
         if _moves(w, c, i):
             return
-        w.set_fight(mp=0)
-        if _targets(w, c, i):
-            flow.decide(w, D_ATTACK, f.org)
-            return
-        _done(w, c)
-        return
-    # attack
-    _strike(w, c, i, a.a, a.b)
-    fight = w.fight
-    if fight is None:
-        return
-    if fight.fighters[i].gone:
-        _done(w, c)
-        return
-    fight = w.set_fight(attacks=fight.attacks - 1)
+    w.set_fight(mp=0)
     if _targets(w, c, i):
         flow.decide(w, D_ATTACK, f.org)
         return
@@ -549,8 +730,93 @@ def _done(w: Work, c: Content) -> None:
     w.set_fighter(i, done=True)
     fight = w.fight
     assert fight is not None
-    w.set_fight(queue=fight.queue[1:], mp=-1, attacks=0)
+    w.set_fight(queue=fight.queue[1:], mp=-1, attacks=0, targets=0, target=-1, weapon=-1, pending=())
     _next_actor(w, c)
+
+
+# ------------------------------------------------------------------ attacks and their effects
+def _begin_attack(w: Work, c: Content, j: int, weapon: int) -> None:
+    """The acting character attacks ``j``; the effects it triggers are resolved in order."""
+    fight = w.fight
+    assert fight is not None
+    i = fight.queue[0]
+    f = fight.fighters[i]
+    effects = c.tokens[weapon].effects if weapon >= 0 else 0
+    pending = _strike(w, c, i, j, weapon)
+    fight = w.fight
+    assert fight is not None
+    if fight.fighters[i].gone:
+        pending = ()
+    elif _effect(c, f) == MULTIPLE_SHOT:
+        pending = (*pending, E_SECOND)
+        w.set_fight(targets=1)
+    elif effects & W_TWIN:
+        pending = (*pending, E_SECOND)
+        w.set_fight(targets=2)
+    w.set_fight(target=j, weapon=weapon, pending=tuple(sorted(pending)))
+    _resolve(w, c)
+
+
+def _resolve(w: Work, c: Content) -> None:
+    """Resolve the pending effects of the attack just made (a decision each, or automatic for a
+    Henchman), then the attacker goes on."""
+    fight = w.fight
+    assert fight is not None
+    i = fight.queue[0]
+    f = fight.fighters[i]
+    while fight.pending:
+        e = fight.pending[0]
+        g = fight.fighters[fight.target]
+        if e == E_PROJECT and not g.gone and _adjacent_room(w, c, _where(w, g)[0]):
+            if f.kind != HENCHMAN:
+                flow.decide(w, D_PROJECT, f.org)
+                return
+            _place(w, fight.target, _adjacent_room(w, c, _where(w, g)[0])[0])
+        elif e == E_DODGE and not g.gone and g.kind != HENCHMAN and _adjacent_room(w, c, _where(w, g)[0]):
+            flow.decide(w, D_DODGE, g.org)
+            return
+        elif e == E_SECOND and f.kind != HENCHMAN and not f.gone and _second_targets(w, c):
+            flow.decide(w, D_SECOND, f.org)
+            return
+        elif e == E_ADRENALIN and f.kind != HENCHMAN and not f.gone and _adjacent_room(w, c, _where(w, f)[0]):
+            flow.decide(w, D_ADRENALIN, f.org)
+            return
+        fight = w.set_fight(pending=fight.pending[1:])
+    _after_attack(w, c)
+
+
+def _pending_choice(w: Work, c: Content, a: Action) -> None:
+    fight = w.fight
+    assert fight is not None
+    step = w.step
+    if step == D_PROJECT or (step == D_DODGE and a.kind == "dodge"):
+        _place(w, fight.target, a.a)
+    elif step == D_ADRENALIN and a.kind == "step":
+        _place(w, fight.queue[0], a.a)
+    fight = w.set_fight(pending=fight.pending[1:])
+    if step == D_SECOND and a.kind == "attack":
+        i = fight.queue[0]
+        more = _strike(w, c, i, a.a, a.b)
+        fight = w.fight
+        assert fight is not None
+        if not fight.fighters[i].gone:
+            w.set_fight(target=a.a, pending=tuple(sorted((*more, *fight.pending))))
+    _resolve(w, c)
+
+
+def _after_attack(w: Work, c: Content) -> None:
+    fight = w.fight
+    assert fight is not None
+    i = fight.queue[0]
+    f = fight.fighters[i]
+    if f.kind == HENCHMAN or f.gone:
+        _done(w, c)
+        return
+    fight = w.set_fight(attacks=fight.attacks - 1, targets=0, target=-1, weapon=-1)
+    if _targets(w, c, i):
+        flow.decide(w, D_ATTACK, f.org)
+        return
+    _done(w, c)
 
 
 def _reveal(w: Work, c: Content, j: int) -> None:
@@ -570,12 +836,22 @@ def _reveal(w: Work, c: Content, j: int) -> None:
         health, status = heal(c, agent, points)
         w.set_agent(g.ref, health=health, status=status)
     else:
-        top = c.henchmen[c.henchman_type_card[g.ref]].health if g.card < 0 else c.henchmen[g.card].health
-        w.set_fighter(j, health=min(top, g.health + points))
+        w.set_fighter(j, health=min(_card(c, g).health, g.health + points))
 
 
-def _strike(w: Work, c: Content, i: int, j: int, weapon: int) -> None:
-    """Fighter ``i`` attacks fighter ``j`` (with Weapon token ``weapon`` or -1)."""
+def _discard_token(w: Work, j: int) -> None:
+    fight = w.fight
+    assert fight is not None
+    g = fight.fighters[j]
+    w.set_fighter(j, token=-1)
+    fight = w.fight
+    assert fight is not None
+    w.set_fight(aside=(*fight.aside, (g.org, g.token)))
+
+
+def _strike(w: Work, c: Content, i: int, j: int, weapon: int) -> tuple[int, ...]:
+    """Fighter ``i`` attacks fighter ``j`` (with Weapon token ``weapon`` or -1); returns the effects
+    left to resolve (Projection, Adrenalin)."""
     _reveal(w, c, i)
     _reveal(w, c, j)
     fight = w.fight
@@ -593,14 +869,11 @@ def _strike(w: Work, c: Content, i: int, j: int, weapon: int) -> None:
         ranged = bool(tok and tok.ranged)
         effects = tok.effects if tok else 0
     else:
-        h = c.henchmen[f.card if f.card >= 0 else c.henchman_type_card[f.ref]]
+        h = _card(c, f)
         combat, bonus, ranged, effects = h.attack, 0, h.ranged, h.effects
     t_attack = c.combat_tokens[f.token].attack if f.token >= 0 else 0
     t_defense = c.combat_tokens[g.token].defense if g.token >= 0 else 0
-    if g.kind == AGENT:
-        defense = defense_bonus(c, w, w.agent(g.ref))
-    else:
-        defense = c.henchmen[g.card if g.card >= 0 else c.henchman_type_card[g.ref]].defense
+    defense = defense_bonus(c, w, w.agent(g.ref)) if g.kind == AGENT else _card(c, g).defense
     blow = attack(
         combat=combat,
         token_attack=t_attack,
@@ -615,17 +888,18 @@ def _strike(w: Work, c: Content, i: int, j: int, weapon: int) -> None:
         cover=_spot_kind(board, sg) == 1,
         target_is_agent=g.kind == AGENT,
     )
-    if d_eff in (ENERGY_SHIELD, SMOKE_BOMB):  # the token is discarded after use
-        w.set_fighter(j, token=-1)
-        fight = w.fight
-        assert fight is not None
-        w.set_fight(aside=(*fight.aside, (g.org, g.token)))
-    if weapon >= 0 and effects & W_EXTRA and f.kind == AGENT:
-        fight = w.fight
-        assert fight is not None
-        w.set_fight(attacks=fight.attacks + 1)
+    pending: list[int] = []
+    if d_eff in (ENERGY_SHIELD, SMOKE_BOMB, ADRENALIN_DEFENSE):  # the token is discarded after use
+        _discard_token(w, j)
+        if d_eff == ADRENALIN_DEFENSE:
+            pending.append(E_DODGE)
     if not blow.cancelled:
         _apply_blow(w, c, i, j, blow, weapon=weapon, effects=effects, a_eff=a_eff, d_eff=d_eff)
+        if a_eff == PROJECTION:
+            pending.append(E_PROJECT)
+    if a_eff == ADRENALIN_ATTACK:
+        pending.append(E_ADRENALIN)
+    return tuple(pending)
 
 
 def _apply_blow(
@@ -687,11 +961,12 @@ def _henchman_turn(w: Work, c: Content, i: int) -> None:
     """A Henchman moves toward its target (up to its Movement) and attacks it when in range."""
     j = henchman_target(w, c, i)
     if j < 0:
+        _done(w, c)
         return
     fight = w.fight
     assert fight is not None
     f = fight.fighters[i]
-    h = c.henchmen[f.card if f.card >= 0 else c.henchman_type_card[f.ref]]
+    h = _card(c, f)
     board = board_of(w, c, fight.district)
     steps = 0 if f.grappled else h.movement
     while steps > 0 and not _in_range(w, c, fight.fighters[i], fight.fighters[j], h.ranged):
@@ -710,7 +985,9 @@ def _henchman_turn(w: Work, c: Content, i: int) -> None:
         assert fight is not None
         steps -= 1
     if _in_range(w, c, fight.fighters[i], fight.fighters[j], h.ranged):
-        _strike(w, c, i, j, -1)
+        _begin_attack(w, c, j, -1)
+    else:
+        _done(w, c)
 
 
 # ------------------------------------------------------------------ end of the Combat

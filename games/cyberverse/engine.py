@@ -40,10 +40,13 @@ from games.cyberverse.state import (
     C_STORY,
     C_SUPPORT_ROW,
     C_TOKEN,
+    D_ADRENALIN,
     D_ATTACK,
     D_AUX,
     D_CHOOSE_AGENT,
     D_CHOOSE_SIDE,
+    D_CONVERT,
+    D_DODGE,
     D_FIGHT_MOVE,
     D_INFLUENCE,
     D_KEEP_STORY,
@@ -51,7 +54,10 @@ from games.cyberverse.state import (
     D_LOSE_TOKEN,
     D_MOVE,
     D_PAYDAY,
+    D_PROJECT,
+    D_SECOND,
     D_STRATEGY,
+    D_SUPPORT,
     D_TEST,
     EVENT,
     INVESTIGATION,
@@ -72,6 +78,11 @@ from games.cyberverse.state import (
     insert_sorted,
     remove_one,
 )
+
+COMBAT_STEPS = frozenset(
+    {D_KEEP_TOKEN, D_FIGHT_MOVE, D_ATTACK, D_SUPPORT, D_CONVERT, D_SECOND, D_PROJECT, D_DODGE, D_ADRENALIN}
+)
+"""The decisions of a Combat (``combat.py``)."""
 
 __all__ = [
     "STARTING_MONEY",
@@ -335,15 +346,10 @@ def adjust_support(w: Work, c: Content) -> None:
     w.adjust = ()
 
 
-_CONTENT: list[Content] = []
-
-
-def install(c: Content) -> None:
-    """Fill the phase tables (``flow``) for content ``c``."""
-    if _CONTENT:
-        _CONTENT[0] = c
-    else:
-        _CONTENT.append(c)
+def install(c: Content | None = None) -> None:
+    """Fill the phase tables (``flow``); they hold functions only (content is passed to each)."""
+    if flow.BEGIN:
+        return
     flow.BEGIN.update(
         {
             EVENT: events.begin,
@@ -388,7 +394,7 @@ def legal_actions(s: State, c: Content) -> list[Action]:
         return activation.legal_aux(s, c)
     if step == D_LOSE_TOKEN:
         return investigation.legal_loss(s, c)
-    if step in (D_KEEP_TOKEN, D_FIGHT_MOVE, D_ATTACK):
+    if step in COMBAT_STEPS:
         return combat.legal(s, c)
     if step == D_TEST:
         return investigation.legal_test(s, c)
@@ -475,7 +481,7 @@ def perform(s: State, c: Content, a: Action) -> State:
         activation.aux(w, c, a)
     elif step == D_LOSE_TOKEN:
         investigation.lose(w, c, a)
-    elif step in (D_KEEP_TOKEN, D_FIGHT_MOVE, D_ATTACK):
+    elif step in COMBAT_STEPS:
         combat.perform(w, c, a)
     elif step == D_TEST:
         investigation.test(w, c, a)
@@ -486,3 +492,6 @@ def perform(s: State, c: Content, a: Action) -> State:
     if w.adjust:
         adjust_support(w, c)
     return w.freeze()
+
+
+install()

@@ -157,14 +157,10 @@ def describe(s: State, c: Content, viewer: Viewer) -> Description:
     goal = STORIES_TO_WIN[s.players]
     sections = []
     for seat, org in enumerate(s.orgs):
-        rows = [
-            Row(label="resources", value=f"{org.money} D", seat=seat),
-            Row(label="story cards resolved", value=f"{len(org.solved)} of {goal}", seat=seat),
-            Row(label="influence", value=" ".join(str(x) for x in org.influence), seat=seat),
-            Row(label="modifier deck", value=" ".join(f"{x:+d}" for x in org.deck) or "empty", seat=seat),
-        ]
-        if org.story >= 0:
-            rows.append(Row(label="story", value=c.stories[org.story].name, seat=seat))
+        deck = " ".join(f"{x:+d}" for x in org.deck) or "empty"
+        influence = " ".join(str(x) for x in org.influence)
+        value = f"{org.money} D, stories {len(org.solved)}/{goal}, influence {influence}, deck {deck}"
+        rows = [Row(label="HQ", value=value, seat=seat)]
         lines = []
         for a in s.agents:
             if a.org != seat:
@@ -240,9 +236,34 @@ def _board_svg(s: State, c: Content, d: int, x0: int, y0: int) -> list[str]:
     return out
 
 
+def _new_eden_svg(s: State, c: Content, cx: int, cy: int) -> list[str]:
+    """The New Eden board: the 5 districts, the Movement points between them, the News track."""
+    import math
+
+    pts = [
+        (cx + round(90 * math.sin(2 * math.pi * d / 5)), cy - round(80 * math.cos(2 * math.pi * d / 5)))
+        for d in range(5)
+    ]
+    out = [f'<text x="{cx - 60}" y="{cy - 100}" font-size="12" font-weight="bold">New Eden</text>']
+    for a in range(5):
+        for b in range(a + 1, 5):
+            (xa, ya), (xb, yb) = pts[a], pts[b]
+            out.append(f'<line x1="{xa}" y1="{ya}" x2="{xb}" y2="{yb}" stroke="#bbb"/>')
+            mx, my = (xa + xb) // 2, (ya + yb) // 2
+            out.append(f'<text x="{mx}" y="{my}" font-size="9" fill="#777">{c.travel[a][b]}</text>')
+    for d, (x, y) in enumerate(pts):
+        out.append(f'<circle cx="{x}" cy="{y}" r="13" fill="#fff" stroke="#333"/>')
+        out.append(f'<text x="{x - 4}" y="{y + 4}" font-weight="bold">{d + 1}</text>')
+    news = [f"{k + 1}: {c.events[e].name}" for k, e in enumerate(s.city.news) if e >= 0]
+    out.append(
+        f'<text x="{cx - 150}" y="{cy + 110}" font-size="10">news: {html.escape("; ".join(news) or "none")}</text>'  # noqa: E501
+    )
+    return out
+
+
 def render(s: State, c: Content, viewer: Viewer) -> str:
     """New Eden (the districts with their movement costs and influence) and the 5 district boards."""
-    width, height = 1000, 520
+    width, height = 1000, 470
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" '  # noqa: E501
         'font-family="DejaVu Sans, sans-serif" font-size="11">',
@@ -259,7 +280,8 @@ def render(s: State, c: Content, viewer: Viewer) -> str:
         out.append(
             f'<text x="{x0}" y="{y0 + 130}" font-size="10">influence {html.escape(infl)}{html.escape(extra)}</text>'  # noqa: E501
         )
-    y = 420
+    out.extend(_new_eden_svg(s, c, 820, 320))
+    y = 440
     for seat, org in enumerate(s.orgs):
         colour = c.organisations[seat].colour
         text = f"{c.organisations[seat].name}: {org.money} D, {len(org.solved)} stories, support {len(org.support)}"  # noqa: E501

@@ -166,7 +166,6 @@ class CyberverseGame(Game[State, Action]):
         return state.actor
 
     def legal_actions(self, state: State) -> Sequence[Action]:
-        engine.install(self.content_pack)
         return engine.legal_actions(state, self.content_pack)
 
     def chance_outcomes(self, state: State) -> Sequence[tuple[Action, float]]:
@@ -188,7 +187,6 @@ class CyberverseGame(Game[State, Action]):
         return engine.perform(state, self.content_pack, action)
 
     def apply_trusted(self, state: State, action: Action) -> State:
-        engine.install(self.content_pack)
         return engine.perform(state, self.content_pack, action)
 
     def returns(self, state: State) -> tuple[float, ...]:

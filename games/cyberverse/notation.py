@@ -24,6 +24,7 @@ from games.cyberverse.state import (
     C_STORY,
     C_SUPPORT_ROW,
     C_TOKEN,
+    TEAMMATE,
     Action,
     State,
 )
@@ -76,7 +77,8 @@ def _fighter(s: State, c: Content, j: int) -> str:
     f = s.fight.fighters[j]
     if f.kind == AGENT:
         return agent_name(s, c, f.ref)
-    return f"the {c.henchman_types[f.ref]} in zone {f.zone + 1} (miniature {j + 1})"
+    who = "teammate" if f.kind == TEAMMATE else "henchman"
+    return f"the {c.henchman_types[f.ref]} {who} in zone {f.zone + 1} (miniature {j + 1})"
 
 
 def action_to_text(s: State, c: Content, a: Action) -> str:
@@ -109,8 +111,18 @@ def action_to_text(s: State, c: Content, a: Action) -> str:
             t = c.combat_tokens[a.a]
             return f"keep combat token {t.id} (attack {t.attack}, defense {t.defense})"
         return f"keep story card {c.stories[a.a].name} ({c.stories[a.a].id})"
-    if k in ("stay", "stop", "hold", "pass", "no-test", "pay"):
+    if k == "discard-support":
+        return f"discard support card {c.support[a.a].name} for teammates"
+    if k == "convert":
+        return f"make {_fighter(s, c, a.a)} a teammate"
+    if k == "project":
+        return f"project the target to zone {a.a + 1}"
+    if k == "dodge":
+        return f"dodge to zone {a.a + 1}"
+    if k in ("stay", "stop", "hold", "pass", "no-test", "pay", "no-support", "stand"):
         return {
+            "no-support": "keep the support cards",
+            "stand": "stand firm",
             "stay": "leave the agent where it is",
             "stop": "stop moving",
             "hold": "hold",

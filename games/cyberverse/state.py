@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, fields
+from functools import cache
 from typing import Any, TypeAlias, TypeVar
 
 __all__ = [
@@ -533,16 +534,10 @@ class Action:
     c: int = 0
 
 
-_ACTIONS: dict[tuple[str, int, int, int], Action] = {}
-
-
+@cache
 def act(kind: str, a: int = 0, b: int = 0, c: int = 0) -> Action:
     """The interned action (actions are immutable values; equal ones are one object)."""
-    key = (kind, a, b, c)
-    got = _ACTIONS.get(key)
-    if got is None:
-        got = _ACTIONS[key] = Action(kind, a, b, c)
-    return got
+    return Action(kind, a, b, c)
 
 
 # ------------------------------------------------------------------ fast builders

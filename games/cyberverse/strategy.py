@@ -68,7 +68,12 @@ def slot_price(c: Content, value: int) -> int:
 def price(state: State | Work, c: Content, seat: int, store: int, printed: int) -> int:
     """What ``seat`` pays for a token of ``store`` printed at ``printed`` D: plus Event inflation,
     less its Support cards' discounts (authored effects), never below 0."""
-    p = printed
+    return max(0, printed + price_shift(state, c, seat, store))
+
+
+def price_shift(state: State | Work, c: Content, seat: int, store: int) -> int:
+    """D added to (or taken off) the printed prices of ``store`` for ``seat``."""
+    p = 0
     for effect, _, cat in active_effects(state, c, seat):
         if effect == INFLATION and cat == store:
             p += INFLATION_D
@@ -76,7 +81,7 @@ def price(state: State | Work, c: Content, seat: int, store: int, printed: int) 
         card = c.support[u]
         if card.effect == _DISCOUNT and card.category == store:
             p -= card.value
-    return max(0, p)
+    return p
 
 
 def resale_value(c: Content, token: int) -> int:
@@ -104,11 +109,15 @@ def legal(s: State, c: Content) -> list[Action]:
     org = s.orgs[seat]
     mine = [a for a in s.agents if a.org == seat]
     out: list[Action] = []
+    buyers = [a.sheet for a in mine if len(a.kit) < c.equipment_slots]
     for store, stock in enumerate(s.market.stock):
+        if not buyers:
+            break
+        shift = price_shift(s, c, seat, store) if any(v != -1 for v in stock) else 0
         for slot, v in enumerate(stock):
-            if v == -1 or price(s, c, seat, store, slot_price(c, v)) > org.money:
+            if v == -1 or max(0, slot_price(c, v) + shift) > org.money:
                 continue
-            out.extend(act("buy", store, slot, a.sheet) for a in mine if len(a.kit) < c.equipment_slots)
+            out.extend(act("buy", store, slot, sheet) for sheet in buyers)
     for a in mine:
         for t in a.broken:
             if resale_value(c, t) <= org.money:

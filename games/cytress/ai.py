@@ -13,7 +13,8 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from games.cytress.board import CREW_PRESTIGE, TUBE_PRESTIGE
+from games.cytress.board import CREW_PRESTIGE, TUBE_COST, TUBE_PRESTIGE
+from games.cytress.economy import cost_after_discount
 from games.cytress.scoring import Tally, card_facts, rebellion
 from games.cytress.setup import SOLO_ROUNDS
 from games.cytress.state import (
@@ -21,11 +22,14 @@ from games.cytress.state import (
     CORPOCRAT,
     CREW,
     FIXER_INTEL,
+    HEIGHT,
     HOOLIGANG,
     INTEL,
     OVER,
+    PAYMENT,
     PRIVATEER,
     ROVER,
+    STRATOLITE,
     TUBE,
     CytressState,
 )
@@ -105,12 +109,37 @@ class Evaluator:
         if step in (INTEL, FIXER_INTEL):
             rows = (s.intel_row[p.pad],) if step == INTEL else s.intel_row
             values = [self.card_value[c] for row in rows for c in row if c >= 0]
-            return max(values, default=0.0) * min(1.0, 0.3 + later / 3)
+            card = max(values, default=0.0) * min(1.0, 0.3 + later / 3)
+            crew = MAP_CREW_VALUE if step == INTEL and s.supply[s.actor] > 0 else 0.0
+            return card + crew
         if step == CREW:
             return MAP_CREW_VALUE
+        if step in (STRATOLITE, PAYMENT, HEIGHT):
+            return self._tube_credit(s)
         if step == TUBE:
             return CREW_PRESTIGE[p.height - 1] + 0.5 * TUBE_PRESTIGE[p.height] - MAP_CREW_VALUE
         return 0.0
+
+    def _tube_credit(self, s: CytressState) -> float:
+        """A tube drop under way (Stratolite, payment or height still to choose): the best height's
+        worth less what it will cost, over the resources it may be paid in."""
+        seat, p = s.actor, s.pending
+        if s.step == STRATOLITE:
+            cards = [c for c in (*s.strat_row, s.reserved[seat]) if c >= 0]
+            resources = sorted({self.ctx.content.stratolites[c].resource for c in cards})
+        elif p.resource >= 0:
+            resources = [p.resource]
+        else:
+            resources = [0, 1, 2, 3]
+        best = 0.0
+        for r in resources:
+            have = s.res[4 * seat + r]
+            for h in (1, 2, 3):
+                cost = cost_after_discount(s.icons, seat, r, TUBE_COST[h])
+                if cost <= have:
+                    worth = CREW_PRESTIGE[h - 1] + 0.5 * TUBE_PRESTIGE[h] - MAP_CREW_VALUE
+                    best = max(best, worth - RESOURCE_VALUE * cost)
+        return best
 
     def win_chances(self, s: CytressState) -> tuple[float, ...]:
         """Per seat, a probability of winning (summing to 1 with 2+ seats)."""

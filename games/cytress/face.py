@@ -244,6 +244,17 @@ def _cell(s: CytressState, h: int, faction: int) -> str:
 
 
 def _map_lines(game: CytressGame, s: CytressState) -> list[str]:
+    cache = game.map_lines_cache
+    key = (s.tiles, s.crew, s.tube, s.players)
+    hit = cache.get(key)
+    if hit is None:
+        if len(cache) > 256:
+            cache.clear()
+        hit = cache[key] = _draw_map_lines(game, s)
+    return hit
+
+
+def _draw_map_lines(game: CytressGame, s: CytressState) -> list[str]:
     view = game.ctx.map(s.tiles)
     rows: dict[int, dict[int, int]] = {}
     for h, (col, row) in enumerate(view.layout.coords):
@@ -394,7 +405,7 @@ def render(game: CytressGame, s: CytressState, viewer: Viewer) -> str:
     out: list[str] = []
     map_w = (max(c for c, _ in view.layout.coords) + 1.5) * w3 + 20
     map_h = (max(r for _, r in view.layout.coords) + 1) * HEX_R * 1.5 + HEX_R + 20
-    width = int(map_w + 330)
+    width = int(map_w + 470)
     height = int(max(map_h + 150, 140 + 22 * s.players + 250))
     out.append(
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '

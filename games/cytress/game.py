@@ -38,6 +38,9 @@ from games.errors import ConfigError, InvalidStateError, NotationError
 
 __all__ = ["CytressGame"]
 
+PRIOR_SPREAD = 0.5
+"""The share of the PUCT prior spread evenly over the legal actions (the rest on the automa's pick)."""
+
 DEFAULT_ROUND_LIMIT = 10
 """The ``round_limit`` variant's default (the rulebook: "approximately 5 rounds", no limit)."""
 
@@ -49,6 +52,9 @@ class CytressGame(Game[CytressState, CAction]):
         self.pack: Content = load_content(content_path)
         self.ctx = Ctx(self.pack)
         self.evaluator = Evaluator(self.ctx)
+        self._last_observation: tuple[CytressState, CytressState] | None = None
+        self.map_lines_cache: dict[tuple[object, ...], list[str]] = {}
+        """The text mini-map by (tiles, crews, tubes, players) (``face.describe``; bounded)."""
         self.info = GameInfo(
             name="cytress",
             title="Cytress",
@@ -156,6 +162,18 @@ class CytressGame(Game[CytressState, CAction]):
         won = winners(self.scores(state), solo=state.solo)
         return tuple(1.0 / len(won) if s in won else 0.0 for s in range(n))
 
+    def prior(self, state: CytressState) -> Sequence[float] | None:
+        """PUCT priors: half the mass on the automa policy's choice (its checklists; a public-only
+        draw for its random parts), the rest spread evenly."""
+        legal = self.legal_actions(state)
+        n = len(legal)
+        if n <= 1 or state.phase == OVER:
+            return None
+        rng = random.Random(state.round * 1000 + state.turn * 10 + state.step)
+        pick = policies.automa_policy(self, state, rng)
+        base = PRIOR_SPREAD / n
+        return [base + (1.0 - PRIOR_SPREAD) * (a == pick) for a in legal]
+
     def heuristic(self, state: CytressState) -> tuple[float, ...]:
         """Per seat in [0, 1]: a softmax of projected PRESTIGE (``games.cytress.ai``); solo: a
         logistic of the projected margin over the automa."""
@@ -166,6 +184,14 @@ class CytressGame(Game[CytressState, CAction]):
     # ------------------------------------------------------------------ hidden information
     def observation(self, state: CytressState, seat: Seat) -> CytressState:
         """Every seat sees the same: face-down decks as their cards in id order, no reshuffle seed."""
+        last = self._last_observation
+        if last is not None and last[0] is state:
+            return last[1]
+        obs = self._observe(state)
+        self._last_observation = (state, obs)
+        return obs
+
+    def _observe(self, state: CytressState) -> CytressState:
         a = state.automa
         return replace(
             state,

@@ -3,13 +3,13 @@
 Nothing here is a rule: these functions only read states (through the scoring rules) to guide a
 search. ``TiberiusGame.heuristic`` and ``TiberiusGame.prior`` delegate here.
 
-- :func:`projected_vp`: per seat, the VP if the game ended now, plus what is already on its way
+- :meth:`Evaluator.projected`: per seat, the VP if the game ended now, plus what is already on its way
   (the card played or picked this turn whose icons are not placed yet, a bid that will pick a card,
   a PCIM card still to move, black icons still to place, a card action not yet taken this turn),
   plus the chance of an adoption card (8 VP) and of loyalty (5 VP), plus a small value per future
   turn for cubes left in stock (icons are placed from stock).
-- :func:`win_chances`: a softmax of the projected VP whose temperature shrinks as turns run out.
-- :func:`action_priors`: a softmax over the one-ply gain of each legal action in projected VP,
+- :meth:`Evaluator.win_chances`: a softmax of the projected VP whose temperature shrinks as turns run out.
+- :meth:`Evaluator.priors`: a softmax over the one-ply gain of each legal action in projected VP,
   computed directly (bids by the rank of the card they will pick, exact marginal VP for a picked
   card, a black icon's box, an extra row, a PCIM move; adoption first).
 """
@@ -40,7 +40,6 @@ from games.tiberius.model import (
     PICK,
     PR,
     TR,
-    TURNS,
     Box,
     CardId,
     Content,
@@ -49,17 +48,26 @@ from games.tiberius.model import (
     TiberiusState,
 )
 from games.tiberius.rules import BUY_PRICE, PCIM_MIN_MOVES, PCIM_PRICE, legal_actions, priority_order
-from games.tiberius.scoring import chain_key, consul_points
+from games.tiberius.scoring import (
+    ADOPTION_VP,
+    IMPERATOR_LEAST,
+    IMPERATOR_MOST,
+    INFLUENCE_PER_VP,
+    LOYALTY_VP,
+    MARRIAGE_MOST,
+    MARRIAGE_NONE,
+    PLACE_VP,
+    TRIUMPH_NONE,
+    TRIUMPH_PER_CUBE,
+    chain_key,
+    consul_points,
+    imperator_awards,
+)
 
-__all__ = ["Evaluator", "action_priors", "projected_vp", "seat_vp", "win_chances"]
+__all__ = ["Evaluator", "seat_vp"]
 
 _Ctx = tuple[list[bool], list[bool], list[int], list[tuple[int, ...]]]
 """Per seat: adopted, loyal, age rank, tie-breaker chain key (of the state's cubes)."""
-_MAJORITIES: tuple[tuple[Box, tuple[int, ...], int], ...] = (
-    (CQ, (10, 5, 2), 0),
-    (PC, (12, 10), 7),
-    (GV, (6, 5, 4), 2),
-)
 
 
 def seat_vp(
@@ -72,13 +80,16 @@ def seat_vp(
     loyal: bool,
     age_rank: int,
     marriage_vp: str,
+    imperator_solo: str = "both",
+    imperator_empty: str = "tiebreak",
     soft_least: bool = False,
 ) -> float:
     """One seat's VP by the schedule with its cubes replaced by ``mine`` (the others as in ``cubes``
     with chain keys ``keys``): ``score_totals(...)[seat]`` without scoring every seat
     (``tests/tiberius/test_ai.py`` checks both agree).
 
-    With ``soft_least`` (before the last turn) Imperator's "least" -3 is shared among the seats with
+    With ``soft_least`` (before the last turn) an Imperator box nobody has a cube in scores neither
+    most nor least, and Imperator's "least" -3 is shared among the seats with
     the fewest Imperator cubes instead of going to the one the chain names (mid-game that chain
     step flips with every influence cube and only adds noise)."""
     n = len(cubes)
@@ -86,7 +97,7 @@ def seat_vp(
     others = [cubes[t] for t in range(n) if t != seat]
     other_keys = [keys[t] for t in range(n) if t != seat]
     vp = 0.0
-    for box, table, rest in _MAJORITIES:
+    for box, table, rest in PLACE_VP:
         x = mine[box]
         if x:
             rank = 0
@@ -97,28 +108,33 @@ def seat_vp(
             vp += table[rank] if rank < len(table) else rest
     x = mine[IM]
     if x == 0:
-        vp -= 5
+        vp += MARRIAGE_NONE
     elif all(x > c[IM] for c in others):
-        vp += 5
+        vp += MARRIAGE_MOST
     if marriage_vp == "aid":
         vp += x
-    vp += consul_points(mine[CC]) + (2 * mine[TR] if mine[TR] else -3) + mine[IP] + mine[PR] + mine[IN] // 3
-    vp += (8 if adopted else 0) + (5 if loyal else 0)
+    triumphs = TRIUMPH_PER_CUBE * mine[TR] if mine[TR] else TRIUMPH_NONE
+    vp += consul_points(mine[CC]) + triumphs + mine[IP] + mine[PR] + mine[IN] // INFLUENCE_PER_VP
+    vp += (ADOPTION_VP if adopted else 0) + (LOYALTY_VP if loyal else 0)
     x = mine[IP]
     above = 0
     for c, k in zip(others, other_keys, strict=True):
         y = c[IP]
         if y > x or (y == x and k > me):
             above += 1
-    if above == 0 and x >= 1:
-        vp += 3
-    if n >= 2:
-        if soft_least:
+    top_cubes = max([x, *(c[IP] for c in others)])
+    most, least = imperator_awards(n, top_cubes, imperator_solo, imperator_empty)
+    if soft_least and top_cubes == 0:  # mid-game an empty box's chain order is noise: it will fill
+        most = least = False
+    if above == 0 and most:
+        vp += IMPERATOR_MOST
+    if least:
+        if soft_least and n >= 2:
             fewest = min(c[IP] for c in others)
             if x <= fewest:
-                vp -= 3 / (1 + (sum(1 for c in others if c[IP] == x) if x == fewest else 0))
+                vp += IMPERATOR_LEAST / (1 + (sum(1 for c in others if c[IP] == x) if x == fewest else 0))
         elif above == n - 1:
-            vp -= 3
+            vp += IMPERATOR_LEAST
     return vp
 
 
@@ -200,7 +216,9 @@ class Evaluator:
             loyal=loyal[seat],
             age_rank=ages[seat],
             marriage_vp=s.marriage_vp,
-            soft_least=s.turn < TURNS,
+            imperator_solo=s.imperator_solo,
+            imperator_empty=s.imperator_empty,
+            soft_least=s.turn < s.turns,
         )
 
     @staticmethod
@@ -224,7 +242,7 @@ class Evaluator:
         n = s.players
         ctx = self._context(s)
         out = [self._total_with(s, ctx, k, s.cubes[k]) for k in range(n)]
-        future = TURNS - s.turn  # whole turns after this one
+        future = s.turns - s.turn  # whole turns after this one
         phase = s.phase
         order = priority_order(s.start_priority, n)
         pos = order.index(s.actor) if s.actor >= 0 else n
@@ -308,7 +326,7 @@ class Evaluator:
     def win_chances(self, s: TiberiusState) -> tuple[float, ...]:
         """A softmax of projected VP: temperature 3 VP at the end, +1.5 VP per turn left."""
         vp = self.projected(s)
-        temp = 3.0 + 1.5 * max(TURNS - s.turn, 0)
+        temp = 3.0 + 1.5 * max(s.turns - s.turn, 0)
         top = max(vp)
         weights = [math.exp((v - top) / temp) for v in vp]
         z = sum(weights)
@@ -352,10 +370,10 @@ class Evaluator:
                 mine[BD] -= s.bids[seat]
                 black = self.place_row(mine, self.content.cards[a.arg].rows[0], family)
                 v = self._total_with(s, ctx, seat, mine) - now + BLACK_VALUE * black
-                out.append(v + self._adoption_chance(s, seat, mine, TURNS - s.turn))
+                out.append(v + self._adoption_chance(s, seat, mine, s.turns - s.turn))
             return out
         if s.phase == CUBE:
-            adopt_now = self._adoption_chance(s, seat, me, TURNS - s.turn)
+            adopt_now = self._adoption_chance(s, seat, me, s.turns - s.turn)
             out = []
             for a in actions:
                 mine = list(me)
@@ -371,7 +389,7 @@ class Evaluator:
                     gain = self._total_with(s, ctx, seat, mine) - now + BLACK_VALUE * black
                     if row.priority:
                         gain += PRIORITY_VALUE
-                    out.append(gain + self._adoption_chance(s, seat, mine, TURNS - s.turn) - adopt_now)
+                    out.append(gain + self._adoption_chance(s, seat, mine, s.turns - s.turn) - adopt_now)
                     continue
                 elif a.kind == "done":
                     out.append(0.0)
@@ -380,7 +398,7 @@ class Evaluator:
                     out.append(0.0)
                     continue
                 gain = self._total_with(s, ctx, seat, mine) - now
-                out.append(gain + self._adoption_chance(s, seat, mine, TURNS - s.turn) - adopt_now)
+                out.append(gain + self._adoption_chance(s, seat, mine, s.turns - s.turn) - adopt_now)
             return out
         # ADOPT: being adopted is 8 VP; claiming a face-up card keeps one's own card for nobody
         return [
@@ -397,18 +415,3 @@ class Evaluator:
         z = sum(w)
         flat = self.mix / len(w)
         return [(1.0 - self.mix) * x / z + flat for x in w]
-
-
-def projected_vp(ev: Evaluator, s: TiberiusState) -> list[float]:
-    """Per seat, the projected VP (see :class:`Evaluator`)."""
-    return ev.projected(s)
-
-
-def win_chances(ev: Evaluator, s: TiberiusState) -> tuple[float, ...]:
-    """Per seat, an estimate in [0, 1] of winning (they sum to 1)."""
-    return ev.win_chances(s)
-
-
-def action_priors(ev: Evaluator, s: TiberiusState) -> list[float]:
-    """The prior over ``legal_actions(s)``."""
-    return ev.priors(s)

@@ -36,6 +36,9 @@ VARIANT_CHOICES = {
     "influence_table": ("setup", "mat"),
     "pcim_rule": ("once", "influence"),
     "marriage_vp": ("schedule", "aid"),
+    "imperator_solo": ("both", "most"),
+    "imperator_empty": ("tiebreak", "least", "none"),
+    "turns": (TURNS, 7),
 }
 
 
@@ -110,8 +113,18 @@ def state_from_dict(content: Content, data: Mapping[str, Any]) -> TiberiusState:
     if phase_name not in PHASE_NAMES:
         raise _bad("phase", f"expected one of {list(PHASE_NAMES)}, got {phase_name!r}")
     phase = PHASE_NAMES.index(phase_name)
-    turn = r.integer("turn", r.get("turn"), 1, TURNS + 1)
-    if (phase == OVER) != (turn == TURNS + 1):
+    variants = r.get("variants")
+    if not isinstance(variants, dict):
+        raise _bad("variants", f"expected an object, got {variants!r}")
+    chosen: dict[str, object] = {}
+    for key, choices in VARIANT_CHOICES.items():
+        value = variants.get(key, choices[0])
+        if isinstance(value, bool) or value not in choices:
+            raise _bad(f"variants.{key}", f"expected one of {list(choices)}, got {value!r}")
+        chosen[key] = value
+    turns = chosen["turns"] if isinstance(chosen["turns"], int) else TURNS
+    turn = r.integer("turn", r.get("turn"), 1, turns + 1)
+    if (phase == OVER) != (turn == turns + 1):
         raise _bad("turn", f"turn {turn} does not fit phase {phase_name!r}", "tiberius/end-of-game")
     actor = r.integer("actor", r.get("actor"), -1 if phase == OVER else 0, -1 if phase == OVER else n - 1)
     ndecks = len(content.decks)
@@ -172,15 +185,6 @@ def state_from_dict(content: Content, data: Mapping[str, Any]) -> TiberiusState:
     age = r.seats("age")
     if sorted(a for a in age if isinstance(a, int) and not isinstance(a, bool)) != list(range(n)):
         raise _bad("age", f"expected a permutation of the seats 0..{n - 1}, got {age!r}")
-    variants = r.get("variants")
-    if not isinstance(variants, dict):
-        raise _bad("variants", f"expected an object, got {variants!r}")
-    chosen = {}
-    for key, choices in VARIANT_CHOICES.items():
-        value = variants.get(key, choices[0])
-        if value not in choices:
-            raise _bad(f"variants.{key}", f"expected one of {list(choices)}, got {value!r}")
-        chosen[key] = value
     state = TiberiusState(
         turn=turn,
         phase=phase,
@@ -204,9 +208,12 @@ def state_from_dict(content: Content, data: Mapping[str, Any]) -> TiberiusState:
         family=r.boolean("family", r.get("family")),
         moved=r.integer("moved", r.get("moved"), 0, CUBES_PER_PLAYER),
         age=tuple(age),
-        influence_table=chosen["influence_table"],
-        pcim_rule=chosen["pcim_rule"],
-        marriage_vp=chosen["marriage_vp"],
+        influence_table=str(chosen["influence_table"]),
+        pcim_rule=str(chosen["pcim_rule"]),
+        marriage_vp=str(chosen["marriage_vp"]),
+        imperator_solo=str(chosen["imperator_solo"]),
+        imperator_empty=str(chosen["imperator_empty"]),
+        turns=turns,
     )
     _check_actor(state)
     return state

@@ -35,6 +35,7 @@ from games.tiberius.model import (
     OVER,
     PCIM_CARD,
     PHASE_NAMES,
+    TURNS,
     Content,
     TAction,
     TiberiusState,
@@ -86,6 +87,28 @@ class TiberiusGame(Game[TiberiusState, TAction]):
                     choices=("schedule", "aid"),
                 ),
                 Variant(
+                    name="imperator_solo",
+                    description="Imperator with one player: 'both' = the lone player has both the most "
+                    "and the least cubes, +3 and -3 (rules text); 'most' = a lone player is never 'least'",
+                    default="both",
+                    choices=("both", "most"),
+                ),
+                Variant(
+                    name="imperator_empty",
+                    description="Imperator when nobody has a cube: 'tiebreak' = all ties must be broken, "
+                    "so the chain names a most (+3) and a least (-3) (rules text); 'least' = most needs "
+                    "a cube, least does not; 'none' = neither is scored",
+                    default="tiebreak",
+                    choices=("tiebreak", "least", "none"),
+                ),
+                Variant(
+                    name="turns",
+                    description="game length: 8 = 'The game lasts 8 turns' (rules text); 7 = the 7 "
+                    "spaces of the printed turn track (11-9 BC ... 11-13 AD)",
+                    default=TURNS,
+                    choices=(TURNS, 7),
+                ),
+                Variant(
                     name="oldest_seat",
                     description="the oldest player's seat (the last tie-breaker); ages fall clockwise",
                     default=0,
@@ -98,15 +121,9 @@ class TiberiusGame(Game[TiberiusState, TAction]):
         self._by_code = {c.code: c.id for c in self.pack.cards}
         self._adopt_by_code = {a.code: a.id for a in self.pack.adoptions}
         self._ai = Evaluator(self.pack)
-        # (influence_table, pcim_rule, marriage_vp, oldest_seat) when a config sets no option, and a
-        # seat's cubes at setup by number of players for the 'setup' influence table.
-        defaults = {v.name: v.default for v in self.info.variants}
-        self._defaults: tuple[str, str, str, OptionValue] = (
-            str(defaults["influence_table"]),
-            str(defaults["pcim_rule"]),
-            str(defaults["marriage_vp"]),
-            defaults["oldest_seat"],
-        )
+        # The options when a config sets none, and a seat's cubes at setup by number of players for
+        # the 'setup' influence table.
+        self._defaults: dict[str, OptionValue] = {v.name: v.default for v in self.info.variants}
         self._start_cubes = {n: self._influence_cubes(v) for n, v in SETUP_INFLUENCE.items()}
         # Per number of seats, the per-seat tuples every setup starts with (states are immutable, so
         # every start state can share them): careers, played, bids, pcim_used, adopted.
@@ -134,14 +151,12 @@ class TiberiusGame(Game[TiberiusState, TAction]):
         """
         self.check_players(config)
         n = config.players
-        if config.options:
-            table = str(self.option(config, "influence_table"))
-            pcim_rule = str(self.option(config, "pcim_rule"))
-            marriage = str(self.option(config, "marriage_vp"))
-            oldest = self.option(config, "oldest_seat")
-        else:  # every option at its default (valid by construction: nothing to check)
-            table, pcim_rule, marriage, oldest = self._defaults
-        if not isinstance(oldest, int) or not 0 <= oldest < n:
+        opts = (
+            {name: self.option(config, name) for name in self._defaults} if config.options else self._defaults
+        )
+        table = str(opts["influence_table"])
+        oldest = opts["oldest_seat"]
+        if not isinstance(oldest, int) or isinstance(oldest, bool) or not 0 <= oldest < n:
             raise ConfigError(
                 f"oldest_seat must be a seat 0..{n - 1}, not {oldest!r}", field="config.options.oldest_seat"
             )
@@ -186,8 +201,11 @@ class TiberiusGame(Game[TiberiusState, TAction]):
             0,  # moved
             self._ages[oldest, n],  # age: seats from the oldest on, clockwise
             table,  # influence_table
-            pcim_rule,
-            marriage,  # marriage_vp
+            str(opts["pcim_rule"]),
+            str(opts["marriage_vp"]),
+            str(opts["imperator_solo"]),
+            str(opts["imperator_empty"]),
+            int(opts["turns"]),
         )
 
     @staticmethod
@@ -233,6 +251,8 @@ class TiberiusGame(Game[TiberiusState, TAction]):
             [len(c) >= decks and self.loyal(state, s) for s, c in enumerate(state.careers)],
             self.age_rank(state) if keys is None else (),  # (read only to build the keys)
             marriage_vp=state.marriage_vp,
+            imperator_solo=state.imperator_solo,
+            imperator_empty=state.imperator_empty,
             keys=keys,
         )
 
@@ -245,6 +265,8 @@ class TiberiusGame(Game[TiberiusState, TAction]):
             [self.loyal(state, s) for s in range(n)],
             self.age_rank(state),
             marriage_vp=state.marriage_vp,
+            imperator_solo=state.imperator_solo,
+            imperator_empty=state.imperator_empty,
         )
 
     def keys(self, state: TiberiusState) -> list[tuple[int, ...]]:
@@ -431,6 +453,9 @@ class TiberiusGame(Game[TiberiusState, TAction]):
                 "influence_table": state.influence_table,
                 "pcim_rule": state.pcim_rule,
                 "marriage_vp": state.marriage_vp,
+                "imperator_solo": state.imperator_solo,
+                "imperator_empty": state.imperator_empty,
+                "turns": state.turns,
             },
         }
 

@@ -324,6 +324,10 @@ class TiberiusState:
         influence_table: variant "setup" or "mat" (rule: tiberius/setup).
         pcim_rule: variant "once" or "influence" (rule: tiberius/card-phase).
         marriage_vp: variant "schedule" or "aid" (rule: tiberius/score-imperial-marriages).
+        imperator_solo: variant "both" or "most" (rule: tiberius/score-imperator, one player).
+        imperator_empty: variant "tiebreak", "least" or "none" (rule: tiberius/score-imperator,
+            nobody has a cube).
+        turns: variant 8 or 7, the game's length (rule: tiberius/end-of-game).
     """
 
     turn: int
@@ -351,6 +355,9 @@ class TiberiusState:
     influence_table: str
     pcim_rule: str
     marriage_vp: str
+    imperator_solo: str
+    imperator_empty: str
+    turns: int
 
     @property
     def players(self) -> int:

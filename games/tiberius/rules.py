@@ -36,7 +36,6 @@ from games.tiberius.model import (
     PICK,
     PR,
     TR,
-    TURNS,
     AdoptionCard,
     Box,
     Content,
@@ -99,6 +98,9 @@ class Work:
     influence_table: str
     pcim_rule: str
     marriage_vp: str
+    imperator_solo: str
+    imperator_empty: str
+    turns: int
 
     @classmethod
     def of(cls, s: TiberiusState) -> Work:
@@ -129,6 +131,9 @@ class Work:
             influence_table=s.influence_table,
             pcim_rule=s.pcim_rule,
             marriage_vp=s.marriage_vp,
+            imperator_solo=s.imperator_solo,
+            imperator_empty=s.imperator_empty,
+            turns=s.turns,
         )
 
     def freeze(self) -> TiberiusState:
@@ -159,6 +164,9 @@ class Work:
             influence_table=self.influence_table,
             pcim_rule=self.pcim_rule,
             marriage_vp=self.marriage_vp,
+            imperator_solo=self.imperator_solo,
+            imperator_empty=self.imperator_empty,
+            turns=self.turns,
         )
 
     @property
@@ -377,9 +385,10 @@ def _adopt_from(w: Work, content: Content, index: int) -> None:
         if adoption_options(w, content, s):
             w.actor = s
             return
-    # rule: tiberius/end-of-game - move the turn marker; the game lasts 8 turns.
+    # rule: tiberius/end-of-game - move the turn marker; the game lasts 8 turns (variant ``turns``:
+    # 7, the spaces of the printed turn track).
     w.turn += 1
-    if w.turn > TURNS:
+    if w.turn > w.turns:
         w.phase, w.actor = OVER, -1
         return
     start_turn(w)

@@ -5,8 +5,13 @@ Every function works on plain cube vectors so that the solvers can call the same
 Reading of the schedule (documented in docs/tiberius.md):
 - "Most / next-most / third-most" placements (Conquests, PCIM, Governorships, Imperator's most)
   go to seats with at least one cube, ranked by cubes, ties broken by the chain
-  (rule: tiberius/tie-breaker). Imperator's "least" is the last seat of all seats (2+ players).
+  (rule: tiberius/tie-breaker). Imperator's "least" is the last seat of all seats; who takes
+  Imperator's most and least with one player or when nobody has a cube is a variant
+  (:func:`imperator_awards`, default the literal text).
 - Imperial Marriages' most has no tie-breaker: it needs strictly more cubes than every other seat.
+
+The VP schedule's numbers are defined here once (``PLACE_VP`` ... ``INFLUENCE_PER_VP``); the AI's
+fast evaluation and the CP-SAT model of ``solver/tiberius.py`` import them.
 """
 
 from __future__ import annotations
@@ -19,11 +24,22 @@ from games.core.protocol import Seat
 from games.tiberius.model import CC, CQ, CUBES_PER_PLAYER, GV, IM, IN, IP, PC, PR, TR, Box, positional_builder
 
 __all__ = [
+    "ADOPTION_VP",
     "CHAIN_NAMES",
+    "IMPERATOR_LEAST",
+    "IMPERATOR_MOST",
+    "INFLUENCE_PER_VP",
+    "LOYALTY_VP",
+    "MARRIAGE_MOST",
+    "MARRIAGE_NONE",
+    "PLACE_VP",
+    "TRIUMPH_NONE",
+    "TRIUMPH_PER_CUBE",
     "Line",
     "SeatTally",
     "chain_key",
     "consul_points",
+    "imperator_awards",
     "placement",
     "ranking",
     "score_cubes",
@@ -50,6 +66,47 @@ CHAIN_NAMES: tuple[str, ...] = (
 )
 
 Key = tuple[int, ...]
+
+# ------------------------------------------------------------------ the VP schedule, once
+PLACE_VP: tuple[tuple[Box, tuple[int, ...], int], ...] = (
+    (CQ, (10, 5, 2), 0),  # rule: tiberius/score-conquests - 10 / 5 / 2, others 0
+    (PC, (12, 10), 7),  # rule: tiberius/score-pcim - 12 / 10, others with cubes 7
+    (GV, (6, 5, 4), 2),  # rule: tiberius/score-governorships - 6 / 5 / 4, others with cubes 2
+)
+"""The categories scored by place among the seats with cubes: (box, VP by place, VP for a later
+place); a seat without cubes there scores 0."""
+MARRIAGE_MOST, MARRIAGE_NONE = 5, -5
+"""rule: tiberius/score-imperial-marriages - strictly most +5 (no tie-breaker), no cubes -5."""
+TRIUMPH_PER_CUBE, TRIUMPH_NONE = 2, -3
+"""rule: tiberius/score-triumphs - 2 VP per cube, no cubes -3."""
+IMPERATOR_MOST, IMPERATOR_LEAST = 3, -3
+"""rule: tiberius/score-imperator - 1 VP per cube, most +3, least -3."""
+ADOPTION_VP = 8
+"""rule: tiberius/score-adoption - an adopted Son of Augustus scores 8 VP."""
+LOYALTY_VP = 5
+"""rule: tiberius/score-loyalty - career cards from all six decks: 5 VP."""
+INFLUENCE_PER_VP = 3
+"""rule: tiberius/score-influence - 1 VP per 3 Influence cubes."""
+
+
+def imperator_awards(
+    players: int, top_cubes: int, solo: str = "both", empty: str = "tiebreak"
+) -> tuple[bool, bool]:
+    """rule: tiberius/score-imperator - whether the first seat of the Imperator order (by cubes, ties
+    broken by the chain) takes "most" +3, and whether the last seat takes "least" -3.
+
+    ``top_cubes`` is the first seat's cube count (0: nobody has a cube). The readings where the text
+    is unclear are variants, the default being the literal text:
+
+    - ``solo`` "both": a lone player has both the most and the least cubes (+3 and -3);
+      "most": a lone player is never "least".
+    - ``empty`` "tiebreak": nobody has a cube, yet "all ties must be broken" (rule:
+      tiberius/tie-breaker), so the chain still names a most (+3) and a least (-3); "least": most
+      needs a cube, least does not; "none": neither is scored.
+    """
+    most = top_cubes >= 1 or empty == "tiebreak"
+    least = (players >= 2 or solo == "both") and (top_cubes >= 1 or empty != "none")
+    return most, least
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,7 +237,7 @@ def _counted(table: dict[int, Line], x: int, points: Callable[[int], int]) -> Li
 
 def _triumph_points(x: int) -> int:
     """rule: tiberius/score-triumphs - 2 per cube, none -3."""
-    return 2 * x if x else -3
+    return TRIUMPH_PER_CUBE * x if x else TRIUMPH_NONE
 
 
 def _priesthood_points(x: int) -> int:
@@ -190,15 +247,15 @@ def _priesthood_points(x: int) -> int:
 
 def _influence_points(x: int) -> int:
     """rule: tiberius/score-influence - 1 VP per 3 cubes."""
-    return x // 3
+    return x // INFLUENCE_PER_VP
 
 
 _CONSUL = _by_count("Consul/Censor", consul_points)
 _TRIUMPHS = _by_count("Triumphs", _triumph_points)
 _PRIESTHOODS = _by_count("Priesthoods", _priesthood_points)
 _INFLUENCE = _by_count("Influence", _influence_points)
-_ADOPTED = (Line("Son of Augustus", 0, "not adopted"), Line("Son of Augustus", 8, "adopted"))
-_LOYAL = (Line("Loyalty", 0, "not all decks"), Line("Loyalty", 5, "all six decks"))
+_ADOPTED = (Line("Son of Augustus", 0, "not adopted"), Line("Son of Augustus", ADOPTION_VP, "adopted"))
+_LOYAL = (Line("Loyalty", 0, "not all decks"), Line("Loyalty", LOYALTY_VP, "all six decks"))
 _POINTS = attrgetter("points")
 
 
@@ -210,13 +267,9 @@ def _places(cubes: Sequence[Sequence[int]], keys: Sequence[Key], box: Box) -> li
     return place
 
 
-_PLACED: dict[Box, tuple[str, tuple[int, ...], int]] = {
-    CQ: ("Conquests", (10, 5, 2), 0),  # rule: tiberius/score-conquests - 10 / 5 / 2, others 0
-    PC: ("Pro-Consular Imperium Maius", (12, 10), 7),  # rule: tiberius/score-pcim - 12 / 10 / 7
-    GV: ("Governorships", (6, 5, 4), 2),  # rule: tiberius/score-governorships - 6 / 5 / 4, others 2
-}
-"""The categories scored by place among the seats with cubes: (category, points by place, points
-for a later place)."""
+_CATEGORY = {CQ: "Conquests", PC: "Pro-Consular Imperium Maius", GV: "Governorships"}
+_PLACED: dict[Box, tuple[str, tuple[int, ...], int]] = {box: (_CATEGORY[box], t, o) for box, t, o in PLACE_VP}
+"""The categories scored by place (``PLACE_VP``) with their names."""
 
 _UNTIED: dict[tuple[Box, int, int], Line] = {}
 """Lines of the categories scored by place for a seat nobody ties, by (box, place, cubes): such a
@@ -254,9 +307,10 @@ _NO_PCIM = Line("Pro-Consular Imperium Maius", 0, "no cubes")
 _NO_GOVERNORSHIPS = Line("Governorships", 0, "no cubes")
 _IMPERATOR = _by_count("Imperator", _imperator_points)
 """Imperator lines of seats neither most nor least: ``"<x> cubes"``, x VP."""
-_NO_MARRIAGES = Line("Imperial Marriages", -5, "no cubes")
+_NO_MARRIAGES = Line("Imperial Marriages", MARRIAGE_NONE, "no cubes")
 _STRICTLY_MOST = {
-    x: Line("Imperial Marriages", 5, f"strictly most ({x} cubes)") for x in range(1, CUBES_PER_PLAYER + 1)
+    x: Line("Imperial Marriages", MARRIAGE_MOST, f"strictly most ({x} cubes)")
+    for x in range(1, CUBES_PER_PLAYER + 1)
 }
 _NOT_STRICTLY_MOST = {
     x: Line("Imperial Marriages", 0, f"not strictly most ({x} cubes)") for x in range(1, CUBES_PER_PLAYER + 1)
@@ -271,9 +325,9 @@ def _marriage_line(im: int, strictly_most: bool, aid: bool) -> Line:
         if line is not None:
             return line
     if im == 0:
-        im_points, im_why = -5, "no cubes"
+        im_points, im_why = MARRIAGE_NONE, "no cubes"
     elif strictly_most:
-        im_points, im_why = 5, "strictly most"
+        im_points, im_why = MARRIAGE_MOST, "strictly most"
     else:
         im_points, im_why = 0, "not strictly most"
     if aid:
@@ -289,6 +343,8 @@ def score_cubes(
     age_rank: Sequence[int],
     *,
     marriage_vp: str = "schedule",
+    imperator_solo: str = "both",
+    imperator_empty: str = "tiebreak",
     keys: Sequence[Key] | None = None,
 ) -> tuple[SeatTally, ...]:
     """Score every seat by the VP schedule.
@@ -299,6 +355,7 @@ def score_cubes(
         loyal: per seat, whether it holds career cards from all six decks.
         age_rank: per seat, 0 for the oldest (read only to build the keys when ``keys`` is None).
         marriage_vp: "schedule" (default) or "aid" (the VP aid adds 1 VP per marriage cube).
+        imperator_solo, imperator_empty: the Imperator readings (:func:`imperator_awards`).
         keys: the seats' ``chain_key`` when the caller has them already (else computed here).
     """
     n = len(cubes)
@@ -307,7 +364,9 @@ def score_cubes(
     conquests, pcim, governors = _places(cubes, keys, CQ), _places(cubes, keys, PC), _places(cubes, keys, GV)
     # rule: tiberius/score-imperator - most and least by cubes, ties broken by the chain.
     imperator = placement(cubes, keys, IP, min_cubes=0)
-    most_ip, least_ip = imperator[0], imperator[-1]
+    most_ok, least_ok = imperator_awards(n, cubes[imperator[0]][IP], imperator_solo, imperator_empty)
+    most_ip = imperator[0] if most_ok else -1
+    least_ip = imperator[-1] if least_ok else -1
     # rule: tiberius/score-imperial-marriages - strictly most: more cubes than every other seat.
     marriages = [c[IM] for c in cubes]
     top = max(marriages)
@@ -319,14 +378,14 @@ def score_cubes(
         im = c[IM]
         # rule: tiberius/score-imperator - 1 per cube, most +3, least -3.
         ip = c[IP]
-        most = most_ip == s and ip >= 1
-        least = n >= 2 and least_ip == s
+        most = most_ip == s
+        least = least_ip == s
         if most or least:
             ip_points, ip_why = ip, f"{ip} cubes"
             if most:
-                ip_points, ip_why = ip_points + 3, ip_why + ", most +3"
+                ip_points, ip_why = ip_points + IMPERATOR_MOST, ip_why + ", most +3"
             if least:
-                ip_points, ip_why = ip_points - 3, ip_why + ", least -3"
+                ip_points, ip_why = ip_points + IMPERATOR_LEAST, ip_why + ", least -3"
             ip_line = _line("Imperator", ip_points, ip_why + _tie_note(cubes, keys, IP, s, 0))
         else:
             ip_line = _IMPERATOR.get(ip) or _counted(_IMPERATOR, ip, _imperator_points)
@@ -364,31 +423,35 @@ def score_totals(
     age_rank: Sequence[int],
     *,
     marriage_vp: str = "schedule",
+    imperator_solo: str = "both",
+    imperator_empty: str = "tiebreak",
 ) -> list[int]:
     """The totals of :func:`score_cubes` without the breakdown (the fast path for searches;
     ``tests/tiberius/test_solver.py`` checks both agree)."""
     n = len(cubes)
     keys = [chain_key(cubes[s], adopted[s], age_rank[s]) for s in range(n)]
     totals = [0] * n
-    for box, table, others in ((CQ, (10, 5, 2), 0), (PC, (12, 10), 7), (GV, (6, 5, 4), 2)):
+    for box, table, others in PLACE_VP:
         for i, s in enumerate(placement(cubes, keys, box)):
             totals[s] += table[i] if i < len(table) else others
     for s in range(n):
         c = cubes[s]
         x = c[IM]
         if x == 0:
-            totals[s] -= 5
+            totals[s] += MARRIAGE_NONE
         elif all(x > cubes[t][IM] for t in range(n) if t != s):
-            totals[s] += 5
+            totals[s] += MARRIAGE_MOST
         if marriage_vp == "aid":
             totals[s] += x
-        totals[s] += consul_points(c[CC]) + (2 * c[TR] if c[TR] else -3) + c[IP] + c[PR] + c[IN] // 3
-        totals[s] += (8 if adopted[s] else 0) + (5 if loyal[s] else 0)
+        triumphs = TRIUMPH_PER_CUBE * c[TR] if c[TR] else TRIUMPH_NONE
+        totals[s] += consul_points(c[CC]) + triumphs + c[IP] + c[PR] + c[IN] // INFLUENCE_PER_VP
+        totals[s] += (ADOPTION_VP if adopted[s] else 0) + (LOYALTY_VP if loyal[s] else 0)
     order = placement(cubes, keys, IP, min_cubes=0)
-    if cubes[order[0]][IP] >= 1:
-        totals[order[0]] += 3
-    if n >= 2:
-        totals[order[-1]] -= 3
+    most, least = imperator_awards(n, cubes[order[0]][IP], imperator_solo, imperator_empty)
+    if most:
+        totals[order[0]] += IMPERATOR_MOST
+    if least:
+        totals[order[-1]] += IMPERATOR_LEAST
     return totals
 
 

@@ -67,14 +67,20 @@ class TiberiusCards(_message.Message):
     def __init__(self, cards: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class TiberiusVariants(_message.Message):
-    __slots__ = ("influence_table", "pcim_rule", "marriage_vp")
+    __slots__ = ("influence_table", "pcim_rule", "marriage_vp", "imperator_solo", "imperator_empty", "turns")
     INFLUENCE_TABLE_FIELD_NUMBER: _ClassVar[int]
     PCIM_RULE_FIELD_NUMBER: _ClassVar[int]
     MARRIAGE_VP_FIELD_NUMBER: _ClassVar[int]
+    IMPERATOR_SOLO_FIELD_NUMBER: _ClassVar[int]
+    IMPERATOR_EMPTY_FIELD_NUMBER: _ClassVar[int]
+    TURNS_FIELD_NUMBER: _ClassVar[int]
     influence_table: str
     pcim_rule: str
     marriage_vp: str
-    def __init__(self, influence_table: _Optional[str] = ..., pcim_rule: _Optional[str] = ..., marriage_vp: _Optional[str] = ...) -> None: ...
+    imperator_solo: str
+    imperator_empty: str
+    turns: int
+    def __init__(self, influence_table: _Optional[str] = ..., pcim_rule: _Optional[str] = ..., marriage_vp: _Optional[str] = ..., imperator_solo: _Optional[str] = ..., imperator_empty: _Optional[str] = ..., turns: _Optional[int] = ...) -> None: ...
 
 class TiberiusState(_message.Message):
     __slots__ = ("turn", "phase", "actor", "start_priority", "priority", "cubes", "decks", "face_up", "careers", "played", "bids", "pcim_used", "secret", "adopt_face_up", "adopt_unused", "adopted", "discarded", "black", "row_open", "family", "moved", "age", "variants")

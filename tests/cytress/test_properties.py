@@ -109,7 +109,7 @@ def sample_dicts() -> list[dict[str, Any]]:
     return out
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_from_dict_rejects_mutations_cleanly(sample_dicts: list[dict[str, Any]], data: Any) -> None:
     """rule: cytress/setup - from_dict validates every field: a mutated public form is either a
@@ -165,3 +165,21 @@ def test_observation_hides_deck_order() -> None:
     assert obs.seed == 0 and all(list(d) == sorted(d) for d in obs.intel_deck)
     t = GAME.sample_state(obs, 0, random.Random(1))
     assert GAME.observation(t, 0) == obs and GAME.legal_actions(t) == GAME.legal_actions(s)
+
+
+def test_prior_is_a_distribution_of_the_observation() -> None:
+    """The PUCT prior sums to 1 over the legal actions and reads only what the mover sees."""
+    rng = random.Random(2)
+    for players in (1, 3):
+        s = GAME.new_state(GameConfig(players=players), 4)
+        for _ in range(60):
+            if GAME.current_player(s) == TERMINAL:
+                break
+            p = GAME.prior(s)
+            legal = list(GAME.legal_actions(s))
+            if p is not None:
+                assert len(p) == len(legal) and abs(sum(p) - 1.0) < 1e-9 and min(p) > 0
+                seat = GAME.current_player(s)
+                other = GAME.sample_state(GAME.observation(s, seat), seat, rng)
+                assert GAME.prior(other) == p
+            s = GAME.apply(s, rng.choice(legal))

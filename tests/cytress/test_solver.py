@@ -196,3 +196,57 @@ def test_score_is_final_at_the_end() -> None:
         assert seat.rank == 1 + sum(1 for t in totals if t > seat.total)
     solo = play_until(start(1, 4), lambda x: x.phase == OVER)
     assert score(GAME, replace(solo)).seats[0].rank in (1, 2)
+
+
+_JUNK = [
+    None,
+    True,
+    -1,
+    0,
+    1,
+    2,
+    99,
+    10**30,
+    1.5,
+    float("nan"),
+    float("inf"),
+    "",
+    "A1",
+    "Z9",
+    [],
+    ["A1"],
+    [1, 2],
+    {},
+    {"a": 1},
+]
+
+
+def test_solver_params_fuzz_only_config_errors() -> None:
+    """Any parameter value is answered or rejected with a ConfigError naming params.<name>."""
+    rng = random.Random(3)
+    states = _positions(3, 3, 5) + _positions(1, 1, 6)
+    kinds = {
+        tube_control: ["hex", "seat", "crews", "rival_crews", "method"],
+        best_placement: ["seat", "crews", "tubes", "hexes", "method"],
+        score_puzzle: ["anything"],
+    }
+    quick = SolveLimits(time_limit_s=2.0, workers=1)
+    for _ in range(120):
+        s = rng.choice(states)
+        fn = rng.choice(list(kinds))
+        names = kinds[fn]
+        params = {k: rng.choice(_JUNK) for k in rng.sample(names, min(len(names), rng.randrange(1, 3)))}
+        if "method" in params:
+            params["method"] = "cp-sat"
+        if (
+            fn is best_placement
+            and isinstance(params.get("crews"), int)
+            and not isinstance(params["crews"], bool)
+        ):
+            params["crews"] = min(params["crews"], 2)
+        try:
+            fn(GAME, s, params, quick)
+        except ConfigError as exc:
+            assert exc.field.startswith("params")
+        except InvalidStateError as exc:
+            assert s.owners >= 2 or exc.field

@@ -7,6 +7,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from games.core import CHANCE, GameConfig
 from search import ISMCTS, MCTS, SearchLimit, SearchOptions
@@ -85,3 +87,41 @@ def test_visits_and_value_sums_add_up_in_both_trees(pool: int | None) -> None:
         below_info = [*info.children.values(), *info.outcome_children.values()]
         assert info.visits >= sum(c.visits for c in below_info)
         assert all(c.available >= c.visits for c in info.children.values())
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    seed=st.integers(0, 2**31),
+    sims=st.integers(1, 60),
+    players=st.integers(2, 3),
+    pool=st.sampled_from([None, 2]),
+    max_nodes=st.sampled_from([5, 300_000]),
+    depth=st.sampled_from([0, 3]),
+)
+def test_tree_bookkeeping_invariants(
+    *, seed: int, sims: int, players: int, pool: int | None, max_nodes: int, depth: int
+) -> None:
+    """Whatever the options: the root holds one visit per simulation, every node's value sums add
+    up to its visits (Pig's values sum to 1), ``nodes`` counts the nodes in the tree (plus, with
+    pooled determinizations, the positions cached in it), and a full tree stops growing."""
+    game = PigGame()
+    state = game.new_state(GameConfig(players=players), seed % 1000)
+    limit = SearchLimit(simulations=sims)
+    options = SearchOptions(max_nodes=max_nodes, rollout_depth=depth, determinizations=pool)
+    mcts = MCTS(game, options=options)
+    mcts.search(state, limit=limit, seed=seed)
+    ismcts = ISMCTS(game, options=options)
+    ismcts.search(state, limit=limit, seed=seed)
+    assert mcts._root is not None and ismcts._root is not None
+    tree = list(_mcts_nodes(mcts._root))
+    info_sets = list(_ismcts_nodes(ismcts._root))
+    for node in [*tree, *info_sets]:
+        assert math.isclose(sum(node.value_sums), node.visits, abs_tol=1e-9)
+    if mcts._root.proven is None:  # (a proven root ends the search early)
+        assert mcts._root.visits == sims
+    assert ismcts._root.visits == sims
+    assert mcts.nodes == len(tree) <= max(max_nodes, 1)
+    cached = sum(len(n.positions) for n in info_sets if n.positions is not None)
+    assert ismcts.nodes == len(info_sets) + cached
+    if pool is None:
+        assert len(info_sets) <= max(max_nodes, 1) and cached == 0

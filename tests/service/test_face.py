@@ -11,7 +11,7 @@ from typing import Any
 
 import grpc
 import pytest
-from google.protobuf import json_format
+from google.protobuf import json_format  # type: ignore[import-untyped]
 
 from games.core import (
     CHANCE,
@@ -125,7 +125,7 @@ def facepig() -> Iterator[None]:
 def _viewer(seat: int | None = None, role: int = 0) -> game_pb.Viewer:
     if seat is not None:
         return game_pb.Viewer(role=game_pb.VIEWER_ROLE_SEAT, seat=seat)
-    return game_pb.Viewer(role=role)
+    return game_pb.Viewer(role=role)  # type: ignore[arg-type]
 
 
 def _describe(api: Any, position: pos_pb.Position, viewer: game_pb.Viewer, width: int = 0) -> Any:
@@ -243,7 +243,7 @@ def test_describe_bad_inputs_name_the_field(api):
         (_viewer(2), "viewer.seat"),
         (_viewer(-1), "viewer.seat"),
         (game_pb.Viewer(role=game_pb.VIEWER_ROLE_SPECTATOR, seat=1), "viewer.seat"),
-        (game_pb.Viewer(role=9), "viewer.role"),
+        (game_pb.Viewer(role=9), "viewer.role"),  # type: ignore[arg-type]
     ):
         code, bad = _bad(lambda v=viewer: _describe(api, pos, v))
         assert code == grpc.StatusCode.INVALID_ARGUMENT and bad[0][0] == field, (viewer, bad)
@@ -268,7 +268,7 @@ def test_render_every_game_as_svg_and_png(api, name):
 
 def test_render_refuses_a_bad_format(api):
     code, bad = _bad(
-        lambda: api.games.Render(game_pb.RenderRequest(position=record("pig"), format=7), timeout=10)
+        lambda: api.games.Render(game_pb.RenderRequest(position=record("pig"), format=7), timeout=10)  # type: ignore[arg-type]
     )
     assert code == grpc.StatusCode.INVALID_ARGUMENT and bad[0][0] == "format"
 

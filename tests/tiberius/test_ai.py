@@ -37,8 +37,14 @@ def _random_state(players: int, seed: int, steps: int):
     seed=st.integers(0, 10**6),
     counts=st.lists(st.lists(st.integers(0, 4), min_size=11, max_size=11), min_size=6, max_size=6),
     marriage=st.sampled_from(["schedule", "aid"]),
+    imperator=st.fixed_dictionaries(
+        {
+            "imperator_solo": st.sampled_from(["both", "most"]),
+            "imperator_empty": st.sampled_from(["tiebreak", "least", "none"]),
+        }
+    ),
 )
-def test_seat_vp_equals_score_totals(players, seed, counts, marriage):
+def test_seat_vp_equals_score_totals(players, seed, counts, marriage, imperator):
     """rule: tiberius/tie-breaker - the one-seat fast path scores exactly like ``score_totals``."""
     rng = random.Random(seed)
     cubes = [tuple(c) for c in counts[:players]]
@@ -47,7 +53,7 @@ def test_seat_vp_equals_score_totals(players, seed, counts, marriage):
     ages = list(range(players))
     rng.shuffle(ages)
     keys = [chain_key(cubes[k], adopted[k], ages[k]) for k in range(players)]
-    totals = score_totals(cubes, adopted, loyal, ages, marriage_vp=marriage)
+    totals = score_totals(cubes, adopted, loyal, ages, marriage_vp=marriage, **imperator)
     for seat in range(players):
         got = seat_vp(
             cubes,
@@ -58,6 +64,7 @@ def test_seat_vp_equals_score_totals(players, seed, counts, marriage):
             loyal=loyal[seat],
             age_rank=ages[seat],
             marriage_vp=marriage,
+            **imperator,
         )
         assert got == totals[seat]
 

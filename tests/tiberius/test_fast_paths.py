@@ -134,6 +134,9 @@ def reference_new_state(config: GameConfig, seed: int) -> TiberiusState:
             influence_table=table,
             pcim_rule=str(g.option(config, "pcim_rule")),
             marriage_vp=str(g.option(config, "marriage_vp")),
+            imperator_solo=str(g.option(config, "imperator_solo")),
+            imperator_empty=str(g.option(config, "imperator_empty")),
+            turns=int(g.option(config, "turns")),
         )
     )
     rules.start_turn(w)
@@ -146,6 +149,9 @@ OPTIONS = st.fixed_dictionaries(
         "influence_table": st.sampled_from(["setup", "mat"]),
         "pcim_rule": st.sampled_from(["once", "influence"]),
         "marriage_vp": st.sampled_from(["schedule", "aid"]),
+        "imperator_solo": st.sampled_from(["both", "most"]),
+        "imperator_empty": st.sampled_from(["tiebreak", "least", "none"]),
+        "turns": st.sampled_from([8, 7]),
         "oldest_seat": st.just(0),
     },
 )
@@ -276,6 +282,8 @@ def reference_score_cubes(
     age_rank: Sequence[int],
     *,
     marriage_vp: str = "schedule",
+    imperator_solo: str = "both",
+    imperator_empty: str = "tiebreak",
 ) -> tuple[SeatTally, ...]:
     """The VP schedule category by category, as it was (rule: tiberius/score-conquests ...
     rule: tiberius/score-influence, rule: tiberius/tie-breaker)."""
@@ -316,14 +324,21 @@ def reference_score_cubes(
         x = cubes[s][TR]
         lines[s].append(Line("Triumphs", 2 * x if x else -3, f"{x} cubes"))
     order = placement(cubes, keys, IP, min_cubes=0)
+    nobody = all(c[IP] == 0 for c in cubes)
+    most_seat = order[0] if not nobody or imperator_empty == "tiebreak" else None
+    least_seat: int | None = order[-1]
+    if n == 1 and imperator_solo == "most":
+        least_seat = None
+    if nobody and imperator_empty == "none":
+        least_seat = None
     for s in range(n):
         x = cubes[s][IP]
         pts, why = x, f"{x} cubes"
-        if order[0] == s and x >= 1:
+        if most_seat == s:
             pts, why = pts + 3, why + ", most +3"
-        if n >= 2 and order[-1] == s:
+        if least_seat == s:
             pts, why = pts - 3, why + ", least -3"
-        if (order[0] == s and x >= 1) or (n >= 2 and order[-1] == s):
+        if s in (most_seat, least_seat):
             why += _tie_note(cubes, keys, IP, s, 0)
         lines[s].append(Line("Imperator", pts, why))
     for s in range(n):
@@ -350,18 +365,23 @@ def tables(draw):
     adopted = [draw(st.booleans()) for _ in range(n)]
     loyal = [draw(st.booleans()) for _ in range(n)]
     ages = draw(st.permutations(range(n)))
-    return cubes, adopted, loyal, ages, draw(st.sampled_from(["schedule", "aid"]))
+    options = {
+        "marriage_vp": draw(st.sampled_from(["schedule", "aid"])),
+        "imperator_solo": draw(st.sampled_from(["both", "most"])),
+        "imperator_empty": draw(st.sampled_from(["tiebreak", "least", "none"])),
+    }
+    return cubes, adopted, loyal, ages, options
 
 
 @settings(max_examples=400, deadline=None)
 @given(table=tables())
 def test_score_cubes_equals_reference(table):
     """rule: tiberius/tie-breaker - same lines (category, points, detail), totals and order."""
-    cubes, adopted, loyal, ages, marriage = table
-    expected = reference_score_cubes(cubes, adopted, loyal, ages, marriage_vp=marriage)
-    assert score_cubes(cubes, adopted, loyal, ages, marriage_vp=marriage) == expected
+    cubes, adopted, loyal, ages, options = table
+    expected = reference_score_cubes(cubes, adopted, loyal, ages, **options)
+    assert score_cubes(cubes, adopted, loyal, ages, **options) == expected
     keys = [chain_key(cubes[s], adopted[s], ages[s]) for s in range(len(cubes))]
-    assert score_cubes(cubes, adopted, loyal, ages, marriage_vp=marriage, keys=keys) == expected
+    assert score_cubes(cubes, adopted, loyal, ages, **options, keys=keys) == expected
 
 
 @settings(max_examples=30, deadline=None)

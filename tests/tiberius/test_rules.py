@@ -31,10 +31,15 @@ from tests.tiberius.helpers import at_card_phase, card, cv, game, legal_texts, r
 FACE = ["HIS02", "GAL08", "BAL05", "AFR05", "ROM07", "SYR12"]
 
 
-def points(cubes, category, *, adopted=None, loyal=None, marriage_vp="schedule"):
+def points(cubes, category, *, adopted=None, loyal=None, marriage_vp="schedule", **imperator):
     n = len(cubes)
     tallies = score_cubes(
-        cubes, adopted or [False] * n, loyal or [False] * n, list(range(n)), marriage_vp=marriage_vp
+        cubes,
+        adopted or [False] * n,
+        loyal or [False] * n,
+        list(range(n)),
+        marriage_vp=marriage_vp,
+        **imperator,
     )
     return [next(x.points for x in t.lines if x.category == category) for t in tallies]
 
@@ -305,6 +310,20 @@ def test_end_of_game_after_eight_turns():
     assert sorted(game().returns(s)) == [0.0, 1.0]
 
 
+def test_end_of_game_turn_track_variant():
+    """rule: tiberius/end-of-game - "The game lasts 8 turns" (default); the variant ``turns`` 7 plays
+    the 7 spaces of the printed turn track (11-9 BC ... 11-13 AD)."""
+    g = game()
+    s = at_card_phase(2, FACE, options={"turns": 7})
+    assert s.turns == 7 and at_card_phase(2, FACE).turns == 8
+    for _ in range(7):
+        assert s.phase == CARD
+        s = run(s, "take2", "take2")
+    assert s.phase == OVER and s.turn == 8 and g.is_terminal(s)
+    with pytest.raises(ConfigError):
+        g.new_state(GameConfig(players=2, options={"turns": 6}), 0)
+
+
 def test_end_of_game_solo_needs_45():
     """rule: tiberius/end-of-game - playing solo, 45 VP are needed to win."""
     s = at_card_phase(1, FACE)
@@ -378,6 +397,36 @@ def test_score_imperator():
     """rule: tiberius/score-imperator - 1 per cube, most +3, least -3."""
     assert points([cv(IP=4), cv(IP=2), cv(IP=1)], "Imperator") == [7, 2, -2]
     assert points([cv(IP=2), cv(IP=2, IN=3)], "Imperator") == [-1, 5]  # ties broken by the chain
+
+
+def test_score_imperator_solo_variant():
+    """rule: tiberius/score-imperator - "Player with MOST cubes: +3 VP; Player with LEAST cubes: -3
+    VP": a lone player has both the most and the least (literal default, variant ``imperator_solo``
+    "both"); the variant "most" never makes a lone player "least"."""
+    assert points([cv(IP=4)], "Imperator") == [4]  # 4 + 3 - 3
+    assert points([cv(IP=4)], "Imperator", imperator_solo="most") == [7]
+    g = game()
+    s = at_card_phase(1, FACE, cubes=[cv(IP=4, IN=3)])
+    lone = g.new_state(GameConfig(players=1, options={"imperator_solo": "most"}), 0)
+    assert s.imperator_solo == "both" and lone.imperator_solo == "most"
+    assert g.totals(replace(s, imperator_solo="most"))[0] == g.totals(s)[0] + 3
+
+
+def test_score_imperator_empty_box_variant():
+    """rule: tiberius/score-imperator with rule: tiberius/tie-breaker - "All ties must be broken": when
+    nobody has an Imperator cube the chain still names a most (+3) and a least (-3) (literal default,
+    ``imperator_empty`` "tiebreak"); "least": most needs a cube, least does not; "none": neither."""
+    empty = [cv(IN=3), cv()]  # seat 0 wins the chain at influence
+    assert points(empty, "Imperator") == [3, -3]
+    assert points(empty, "Imperator", imperator_empty="least") == [0, -3]
+    assert points(empty, "Imperator", imperator_empty="none") == [0, 0]
+    # a box with a cube in it is scored the same under every reading
+    for reading in ("tiebreak", "least", "none"):
+        assert points([cv(IP=1), cv()], "Imperator", imperator_empty=reading) == [4, -3]
+    # solo and empty together: both readings literal, +3 - 3
+    assert points([cv()], "Imperator") == [0]
+    assert points([cv()], "Imperator", imperator_empty="least") == [-3]
+    assert points([cv()], "Imperator", imperator_empty="none", imperator_solo="most") == [0]
 
 
 def test_score_priesthoods():

@@ -32,7 +32,14 @@ from tests.tiberius.helpers import at_card_phase, cv, game, run
 ONE = SolveLimits(time_limit_s=10.0, workers=1)
 
 
-VARIANTS: dict[str, str | int] = {"marriage_vp": "aid", "pcim_rule": "influence", "influence_table": "mat"}
+VARIANTS: dict[str, str | int] = {
+    "marriage_vp": "aid",
+    "pcim_rule": "influence",
+    "influence_table": "mat",
+    "imperator_solo": "most",
+    "imperator_empty": "least",
+    "turns": 7,
+}
 
 
 def _states(seed: int, players: int, keep, *, every: int = 1):
@@ -91,8 +98,10 @@ def _reference_points(cubes, adopted, ages):
         p = place(s, 4, 1)
         v += 0 if p == 0 else {1: 6, 2: 5, 3: 4}.get(p, 2)
         v += 2 * x[5] if x[5] else -3
+        # rule: tiberius/score-imperator with the literal readings: all ties broken, even at 0
+        # cubes each, and a lone player is both most and least.
         p_all = place(s, 6, 0)
-        v += x[6] + (3 if p_all == 1 and x[6] >= 1 else 0) - (3 if n >= 2 and p_all == n else 0)
+        v += x[6] + (3 if p_all == 1 else 0) - (3 if p_all == n else 0)
         v += x[7] + (8 if adopted[s] else 0) + x[9] // 3
         out.append(v)
     return out
@@ -120,7 +129,9 @@ def test_score_equals_reference_on_500_instances():
 def test_score_report_shape_and_registry():
     """rule: tiberius/score-influence - the report lists every category, and the deciding tie-breaks."""
     # seat 0 wins the chain at priesthoods, so seat 1 is least in Imperator (-3); totals are equal
-    s = at_card_phase(2, ["HIS01"], cubes=[cv(IN=9, PR=2), cv(IN=9, CC=2)], age=(1, 0))
+    s = at_card_phase(
+        2, ["HIS01"], cubes=[cv(IN=9, PR=2), cv(IN=9, CC=2)], age=(1, 0), options={"imperator_empty": "least"}
+    )
     report = get_scorer("tiberius")(game(), s)
     assert report.game == "tiberius" and not report.final
     assert report.seats[0].total == report.seats[1].total

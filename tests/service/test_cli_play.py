@@ -1,0 +1,229 @@
+"""``lictor play``, ``lictor games`` and ``lictor render`` used the way a person uses them: the table
+runs in tmux at 80x24 (and wider), keys are sent, the screen is read back (issue 18)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from games.core import game_names, register_game, unregister_game
+
+REPO = Path(__file__).resolve().parents[2]
+TMUX = shutil.which("tmux")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def facepig() -> Iterator[None]:
+    """The fixture game with a face (tests/service/test_face.py), served by the test server."""
+    added = "facepig" not in game_names()
+    if added:
+        register_game("facepig", "tests.service.test_face:FacePig")
+    yield
+    if added:
+        unregister_game("facepig")
+
+
+def _cli(*args: str) -> list[str]:
+    return [sys.executable, "-m", "service.cli", *args]
+
+
+def _env(columns: int | None = 80) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+    env["PYTHONPATH"] = str(REPO)
+    if columns is not None:  # else the terminal (tmux) tells its size
+        env["COLUMNS"], env["LINES"] = str(columns), "24"
+    return env
+
+
+class Terminal:
+    """A tmux session on its own socket: type keys, read the screen."""
+
+    def __init__(self, command: list[str], width: int, height: int) -> None:
+        self.socket = f"lictor-test-{uuid.uuid4().hex[:8]}"
+        self.width, self.height = width, height
+        shell = " ".join(f"'{c}'" for c in command) + "; sleep 60"
+        self._tmux("new-session", "-d", "-s", "t", "-x", str(width), "-y", str(height), shell)
+
+    def _tmux(self, *args: str) -> str:
+        out = subprocess.run(
+            ["tmux", "-L", self.socket, *args],
+            capture_output=True,
+            text=True,
+            env=_env(None),
+            cwd=REPO,
+            timeout=30,
+            check=False,
+        )
+        return out.stdout
+
+    def screen(self) -> str:
+        """The visible screen."""
+        return self._tmux("capture-pane", "-p", "-t", "t")
+
+    def send(self, keys: str) -> None:
+        """Type ``keys`` and Enter."""
+        self._tmux("send-keys", "-t", "t", "-l", keys)
+        self._tmux("send-keys", "-t", "t", "Enter")
+
+    def wait_for(self, text: str, timeout: float = 60.0) -> str:
+        """The screen once it shows ``text`` (fails after ``timeout`` seconds with the screen)."""
+        end = time.monotonic() + timeout
+        screen = ""
+        while time.monotonic() < end:
+            screen = self.screen()
+            if text in screen:
+                return screen
+            time.sleep(0.2)
+        raise AssertionError(f"{text!r} never showed; the screen:\n{screen}")
+
+    def close(self) -> None:
+        """End the session (its own tmux server)."""
+        self._tmux("kill-server")
+
+
+@pytest.fixture
+def terminal() -> Iterator[list[Terminal]]:
+    if TMUX is None:
+        pytest.skip("tmux is not installed (apt-get install tmux): the terminal table is tested through it")
+    opened: list[Terminal] = []
+    yield opened
+    for t in opened:
+        t.close()
+
+
+def _play(server, *extra: str) -> list[str]:
+    return _cli(
+        "play",
+        "facepig",
+        "--seats",
+        "human,ai:1",
+        "--seed",
+        "5",
+        "--think",
+        "0.3",
+        "--server",
+        f"127.0.0.1:{server[1]}",
+        *extra,
+    )
+
+
+def _lines(screen: str) -> list[str]:
+    return screen.rstrip("\n").split("\n")
+
+
+def test_play_at_80x24_as_a_person_does(server, terminal):
+    """Board from describe at the top, the log with every die and AI move, numbered moves, hints with
+    a reason, the analysis bar, take-back, and a resignation that asks first."""
+    t = Terminal(_play(server), 80, 24)
+    terminal.append(t)
+    screen = t.wait_for("seat 0>")
+    lines = _lines(screen)
+    assert (
+        lines[0] == "Hidden Pig to 12: turn total 0" and lines[1] == "seat 0 to move"
+    )  # nothing scrolled off
+    assert "[1] roll  [2] hold" in screen and "Your moves (seat 0):" in screen
+    assert "  Seat 0  0 banked, bonus card 2" in screen  # the seat's own secret card
+    t.send("1")
+    screen = t.wait_for("Seat 0 rolls a 6.")  # the die, in the log
+    assert _lines(screen)[0] == "Hidden Pig to 12: turn total 6"
+    t.send("h")
+    screen = t.wait_for("(Enter to go back")
+    assert "#1 " in screen and "#2 " in screen and "the search chose it in" in screen
+    assert "Why #1: " in screen and "points banked now" in screen and "target" not in screen
+    t.send("")
+    t.send("a")
+    screen = t.wait_for("Analysis:")
+    assert "100%" in screen and "simulations" in screen
+    t.send("")
+    t.send("2")  # hold; the AI seat moves and rolls
+    screen = t.wait_for("Seat 1 rolls a")
+    assert "Seat 0 holds." in screen and "Seat 1 rolls the die." in screen
+    t.wait_for("seat 0>")
+    t.send("u")
+    screen = t.wait_for("takes back")
+    assert _lines(screen)[0] == "Hidden Pig to 12: turn total 6" and "Seat 0 holds." not in screen
+    t.send("q")
+    t.wait_for("Resign the game? [y/N]")
+    t.send("n")
+    t.wait_for("You play on.")
+    t.send("q")
+    t.wait_for("Resign the game? [y/N]")
+    t.send("y")
+    screen = t.wait_for("Final score:")
+    assert "seat 0 resigned; the game goes to seat 1" in screen
+
+
+def test_play_uses_a_wider_terminal_and_ends_with_the_score(server, terminal):
+    """At 130 columns the board and the log stand side by side; a game played to its end shows
+    the score breakdown (the fixture's scorer)."""
+    t = Terminal(
+        _cli(
+            "play",
+            "pig",
+            "--seats",
+            "human,ai:1",
+            "--seed",
+            "5",
+            "--option",
+            "target=3",
+            "--server",
+            f"127.0.0.1:{server[1]}",
+        ),
+        130,
+        30,
+    )
+    terminal.append(t)
+    screen = t.wait_for("seat 0>")
+    assert "│ Game log:" in screen and "│ Your moves (seat 0):" in screen
+    t.send("1")
+    t.wait_for("seat 0>")
+    t.send("2")
+    screen = t.wait_for("Final score:")
+    assert "seat 0: rank 1, 8 points" in screen and "banked: 6" in screen and "bonus: 2" in screen
+
+
+def test_games_are_listed_in_full_at_80_columns(server):
+    out = subprocess.run(
+        _cli("games", "--server", f"127.0.0.1:{server[1]}"),
+        capture_output=True,
+        text=True,
+        env=_env(80),
+        cwd=REPO,
+        timeout=60,
+        check=True,
+    ).stdout
+    assert all(len(line) <= 80 for line in out.splitlines()), out
+    assert "facepig: Hidden Pig with a face (test fixture)" in out and "…" not in out
+    assert "variants: target=12" in out
+
+
+def test_render_writes_svg_and_png(server, tmp_path):
+    position = tmp_path / "pig.json"
+    position.write_text('{"game": "facepig", "record": {"players": 2, "seed": 5, "actions": ["roll", "d6"]}}')
+    for name, magic in (("board.svg", b"<svg"), ("board.png", b"\x89PNG")):
+        out = tmp_path / name
+        subprocess.run(
+            _cli(
+                "render", str(position), "-o", str(out), "--viewer", "0", "--server", f"127.0.0.1:{server[1]}"
+            ),
+            capture_output=True,
+            env=_env(),
+            cwd=REPO,
+            timeout=60,
+            check=True,
+        )
+        assert out.read_bytes().startswith(magic)
+    from typer.testing import CliRunner
+
+    from service.cli import app
+
+    bad = CliRunner().invoke(app, ["render", str(position), "-o", str(tmp_path / "board.gif")])
+    assert bad.exit_code != 0 and ".svg or .png" in bad.output

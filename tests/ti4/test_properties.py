@@ -1,0 +1,69 @@
+"""Hypothesis properties: every finished setup passes the legality checker; apply never mutates;
+from_dict never lets a non-Lictor exception escape."""
+
+from __future__ import annotations
+
+import contextlib
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games.errors import LictorError
+from games.ti4.legality import check_map
+from games.ti4.state import OVER
+from tests.ti4.helpers import GAME, new
+
+
+@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**31), players=st.integers(3, 6))
+def test_every_setup_passes_the_checker(seed: int, players: int) -> None:
+    """rule: ti4/anomaly-adjacency, rule: ti4/wormhole-adjacency - a setup played by the rules
+    passes the checker with its placement record; apply never mutates its input."""
+    s = new(players, seed)
+    rng = random.Random(seed)
+    while s.phase != OVER:
+        before = GAME.to_dict(s)
+        nxt = GAME.apply(s, rng.choice(list(GAME.legal_actions(s))))
+        assert GAME.to_dict(s) == before
+        s = nxt
+    in_play = {0, *GAME.pack.board.layouts[players].homes, *GAME.pack.board.layouts[players].systems}
+    entries = [t if p in in_play else -1 for p, t in enumerate(s.galaxy)]
+    for h in s.homes:
+        entries[h] = 0
+    report = check_map(
+        GAME.pack,
+        entries,
+        players=players,
+        expansion=s.expansion,
+        record=s.placed,
+        speaker=s.speaker,
+        reading=s.reading,
+    )
+    assert report.ok, report.violations
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    data=st.recursive(
+        st.none() | st.integers() | st.text(max_size=5),
+        lambda c: st.lists(c) | st.dictionaries(st.text(max_size=8), c),
+        max_leaves=20,
+    )
+)
+def test_from_dict_rejects_garbage_cleanly(data: object) -> None:
+    with contextlib.suppress(LictorError):
+        GAME.from_dict(data)  # type: ignore[arg-type]
+
+
+@settings(max_examples=10, deadline=None)
+@given(
+    seed=st.integers(0, 1000),
+    key=st.sampled_from(["speaker", "to_decide", "seats", "galaxy", "placements", "step"]),
+    value=st.one_of(st.integers(-5, 99), st.text(max_size=4), st.none()),
+)
+def test_from_dict_mutated_fields(seed: int, key: str, value: object) -> None:
+    data = GAME.to_dict(new(4, seed))
+    data[key] = value
+    with contextlib.suppress(LictorError):
+        GAME.from_dict(data)
