@@ -295,9 +295,31 @@ def deadline(api: Any, game: str) -> dict[str, Any]:
     return out
 
 
+def _quest_odds(i: int) -> solver_pb.SolveRequest:
+    """A distinct exact quest-odds puzzle (the solve that kept ~75 MB a call before issue 16)."""
+    from games.tiberpunk.content import GADGETS
+
+    rng = random.Random(i)
+    dice = rng.randint(3, 6)
+    params = {
+        "dice": dice,
+        "need": sorted(rng.randint(1, 6) for _ in range(rng.randint(2, dice))),
+        "gadgets": rng.sample(list(GADGETS), rng.randint(1, 3)),
+        "rolls": rng.randint(1, 3),
+    }
+    req = solver_pb.SolveRequest(position=_decision_position("tiberpunk"))
+    req.generic.kind = "tiberpunk.quest_odds"
+    req.generic.params_json = json.dumps(params)
+    req.limits.time_limit_s = 2.0
+    return req
+
+
 def soak(api: Any, pid: int, games: list[str], rounds: int) -> dict[str, Any]:
     warm = _tree_rss_mb(pid)
     for i in range(rounds):
+        if "tiberpunk" in games:
+            with contextlib.suppress(grpc.RpcError):
+                api.solver.Solve(_quest_odds(i), timeout=10)
         for name in games:
             pos = _decision_position(name, seed=1000 + i, moves=i % 7)
             req = advisor_pb.HintRequest(position=pos, top_k=3)
@@ -314,7 +336,8 @@ def soak(api: Any, pid: int, games: list[str], rounds: int) -> dict[str, Any]:
     rested = _tree_rss_mb(pid)
     out = {"warm_mb": warm, "after_mb": after, "rested_mb": rested, "ratio": rested / warm, "rounds": rounds}
     print(
-        f"[5] soak ({rounds} rounds of Hint, Score and GetLegalActions on distinct positions of every game):"
+        f"[5] soak ({rounds} rounds: an exact quest-odds solve, then Hint, Score and GetLegalActions on"
+        " distinct positions of every game):"
         f" server and workers {warm:.0f} MB warm, {after:.0f} MB right after, {rested:.0f} MB after 3 s"
         f" = {out['ratio']:.2f}x warm (target <= 1.20x: {'met' if out['ratio'] <= 1.2 else 'missed'})",
         flush=True,

@@ -10,7 +10,6 @@ stops its search.
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any
 
@@ -25,7 +24,7 @@ from search import Analysis
 from service import convert
 from service.errors import RequestError, grpc_errors
 from service.jobs import Hint, Move
-from service.limits import Limits, answer_by, search_limit
+from service.limits import Limits, answer_by, give_up_at, search_limit
 from service.matches.servicer import StreamGate, client_of
 from service.workers import Job, JobOutcome, WorkerPool
 
@@ -164,12 +163,7 @@ def why_first(
 
 
 def _give_up_at(context: grpc.aio.ServicerContext, by: float) -> float:
-    """When the last progress report must stand in for a search's answer: just before the client's
-    deadline (or a second after ``by`` without one)."""
-    remaining: float | None = context.time_remaining()
-    if remaining is None or remaining > 1e8:
-        return by + 1.0
-    return time.monotonic() + max(0.0, remaining - 0.01)
+    return give_up_at(context.time_remaining(), by)
 
 
 class AdvisorServicer(advisor_grpc.AdvisorServiceServicer):  # type: ignore[misc]

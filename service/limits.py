@@ -20,6 +20,7 @@ __all__ = [
     "answer_by",
     "check_number",
     "deadline_margin",
+    "give_up_at",
     "search_limit",
 ]
 
@@ -95,6 +96,16 @@ def answer_by(time_remaining: float | None, limits: Limits) -> float:
     if time_remaining is None or time_remaining > 1e8:
         return cap
     return min(cap, now + max(0.0, time_remaining - deadline_margin(time_remaining)))
+
+
+def give_up_at(time_remaining: float | None, by: float, *, grace: float = 1.0) -> float:
+    """When the caller stops waiting for a worker and answers with what it has (a search's last
+    progress report, or "out of time"): half the :func:`deadline_margin` before the client's
+    deadline, so the answer still reaches a client on a loaded machine; without a deadline,
+    ``grace`` seconds after ``by``."""
+    if time_remaining is None or time_remaining > 1e8:
+        return by + grace
+    return time.monotonic() + max(0.0, time_remaining - deadline_margin(time_remaining) / 2)
 
 
 def search_limit(

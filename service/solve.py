@@ -21,7 +21,7 @@ from lictor.v1 import solver_service_pb2 as solver_pb
 from lictor.v1 import solver_service_pb2_grpc as solver_grpc
 from service import convert
 from service.errors import RequestError, grpc_errors
-from service.limits import Limits, answer_by, check_number
+from service.limits import Limits, answer_by, check_number, give_up_at
 from service.workers import Job, WorkerPool
 from solver.core import SolveResult, Status, get_puzzle_spec, get_scorer
 
@@ -161,7 +161,7 @@ class SolverServicer(solver_grpc.SolverServiceServicer):  # type: ignore[misc]
             progress=False,
         )
         try:
-            outcome = await self.pool.run(job, give_up_at=by + 2.0)
+            outcome = await self.pool.run(job, give_up_at=give_up_at(context.time_remaining(), by, grace=2.0))
         except LictorError as exc:
             raise _solver_field(exc, where) from None
         result: SolveResult = outcome.value

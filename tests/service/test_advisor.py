@@ -8,8 +8,9 @@ import time
 import grpc
 import pytest
 
-from games.core import CHANCE, GameConfig, get_game
+from games.core import CHANCE, GameConfig, as_facts, get_game
 from lictor.v1 import advisor_service_pb2 as advisor_pb
+from service.advisor import RANKED_BY
 from service.client import stubs
 from service.limits import Limits
 from service.server import create_server
@@ -74,8 +75,10 @@ def test_hint_gives_top_k_with_reasons(api, name):
     for h in reply.hints:
         assert h.reasons and all(r.text for r in h.reasons)
         assert h.candidate.action == h.action
-        facts = [text for text, _ in game.explain(state, game.parse_action(state, h.action))]
-        assert facts == [r.text for r in h.reasons][: len(facts)]  # the rules' reasons come first
+        assert h.reasons[0].text == RANKED_BY  # hints are ranked by the number shown first
+        facts = [f.sentence() for f in as_facts(game.explain(state, game.parse_action(state, h.action)))]
+        shown = [r.sentence for r in h.reasons[1:] if r.sentence in facts]
+        assert shown == [f for f in facts if f in shown]  # the game's facts, in the game's order
 
 
 def test_advisor_bad_inputs(api):
