@@ -657,7 +657,10 @@ def final_lines(table: GameTable, width: int) -> list[str]:
 
     referee = game_pb.Viewer(role=game_pb.VIEWER_ROLE_REFEREE)
     description = table.describe(referee, width)
-    lines = [*description.text.splitlines(), "", "Game log (last moves):", *table.log[-5:]]
+    over = f"{table.game}: game over" + (
+        f", seat {table.resigned} resigned" if table.resigned is not None else ""
+    )
+    lines = [over, "", *description.text.splitlines(), "", "Game log (last moves):", *table.log[-5:]]
     lines += ["", "Final score:"]
     if table.resigned is not None:
         others = [str(i) for i in range(len(table.seats)) if i != table.resigned]
@@ -692,7 +695,7 @@ def _show(lines: list[str], out: Any) -> None:
 def _pause(read: Any, out: Any) -> None:
     out.write("(Enter to go back to the table) ")
     out.flush()
-    read()
+    read()  # closed input: the next prompt sees it too
 
 
 def _analysis_bar(done: float, width: int) -> str:
@@ -744,14 +747,20 @@ def human_turn(table: GameTable, seat: int, read: Any, out: Any, size: Any) -> N
     _show(table_screen(table, seat, legal, width, height), out)
     out.write(f"seat {seat}> ")
     out.flush()
-    answer = read().strip()
+    raw = read()
+    if not raw:  # the input is closed: the player has left the table
+        table.resigned = seat
+        table.log.append(f"Seat {seat} leaves the table and resigns.")
+        return
+    answer = raw.strip()
     if answer in ("", "?"):
         table.message = PLAY_HELP if answer == "?" else ""
         return
     if answer == "q":
         out.write("Resign the game? [y/N] ")
         out.flush()
-        if read().strip().lower() in ("y", "yes"):
+        confirm = read()
+        if not confirm or confirm.strip().lower() in ("y", "yes"):  # closed input: leaving the table
             table.resigned = seat
             table.log.append(f"Seat {seat} resigns.")
         else:
@@ -838,10 +847,7 @@ def play(  # noqa: PLR0917
         return max(40, cols), max(12, rows)
 
     def read() -> str:
-        line = sys.stdin.readline()
-        if not line:
-            raise typer.Exit(code=0)
-        return line
+        return sys.stdin.readline()  # "" once the input is closed
 
     with _session(server, auth_token_file, tls_ca) as s:
         table = GameTable(

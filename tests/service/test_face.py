@@ -93,7 +93,8 @@ class FacePig(PigGame):
     def render(self, state: PigState, viewer: int = REFEREE) -> str:
         bars = "".join(
             f'<rect x="20" y="{30 + 30 * i}" width="{10 + 20 * s}" height="20" fill="#b33"/>'
-            f'<text x="20" y="{26 + 30 * i}" font-size="10">seat {i} bonus {b}</text>'
+            f'<text x="20" y="{26 + 30 * i}" font-size="10" font-family="DejaVu Sans">'
+            f"seat {i} bonus {b}</text>"
             for i, (s, b) in enumerate(zip(state.scores, state.bonus, strict=True))
         )
         return f'<svg xmlns="http://www.w3.org/2000/svg" width="300" height="160">{bars}</svg>'
