@@ -114,6 +114,8 @@ class MapProblem:
         red_next_to_mecatol: five players: at least one red tile next to Mecatol Rex.
         weights: the home-value weights.
         required: tiles of the pool that must be placed.
+        specialty_within: a request on top of the rules: every home has a planet with a technology
+            specialty within this many jumps (0: no request).
     """
 
     players: int
@@ -127,6 +129,7 @@ class MapProblem:
     red_next_to_mecatol: bool
     weights: Weights = field(default_factory=Weights)
     required: tuple[TileId, ...] = ()
+    specialty_within: int = 0
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -221,6 +224,33 @@ def legal_galaxy(content: Content, problem: MapProblem, galaxy: Mapping[Pos, Til
         for q in content.board.adjacent[p]:
             if q in full and clash(tiles[full[p]], tiles[full[q]]):
                 return False
+    return specialties_ok(content, problem, full)
+
+
+def _has_specialty(content: Content, t: TileId) -> bool:
+    return any(p.specialty for p in content.tiles[t].planets)
+
+
+def specialties_ok(content: Content, problem: MapProblem, galaxy: Mapping[Pos, TileId]) -> bool:
+    """The request ``specialty_within``: every home reaches a technology specialty within that many
+    jumps (by real movement, as the home value counts them)."""
+    from games.ti4.balance import _prepare, distances, edges
+
+    k = problem.specialty_within
+    if not k:
+        return True
+    full = {0: 18, **galaxy}
+    moves, _, _ = _prepare(
+        content.board, full, problem.homes, content.tiles, problem.weights, 0, problem.spaces
+    )
+    graph = edges(content.board, moves, problem.weights)
+    for h in problem.homes:
+        near = distances(content.board, moves, h, problem.weights, limit=k, graph=graph)
+        if not any(
+            p != h and p in full and full[p] in content.tiles and _has_specialty(content, full[p])
+            for p in near
+        ):
+            return False
     return True
 
 
@@ -428,6 +458,7 @@ class _MapModel:
         lg, prob, w, tiles = self.lg, self.p, self.p.weights, self.c.tiles
         homes = prob.homes
         reach = [self._reach(h) for h in homes]
+        self._specialty_request(reach)
         wp = w.distance_points()
         counted = [p for p in prob.spaces if p and p not in homes]
         n = len(homes)
@@ -454,6 +485,19 @@ class _MapModel:
                 for h in range(n):
                     totals[h].append(self._times(near[h], share, top * wp[m - 1] * SHARE_UNIT))
         return [sum(t) for t in totals]
+
+    def _specialty_request(self, reach: Sequence[Sequence[Mapping[Pos, Lit]]]) -> None:
+        """The request ``specialty_within``: a specialty planet within k jumps of every home."""
+        k, prob = self.p.specialty_within, self.p
+        if not k:
+            return
+        spec = {
+            p: self._has(p, lambda t: _has_specialty(self.c, t))
+            for p in prob.spaces
+            if p and p not in prob.homes
+        }
+        for h in range(len(prob.homes)):
+            self.m.add_bool_or([self.lg.and_([reach[h][k][p], spec[p]]) for p in spec] + [False])
 
     def _share(self, near: Sequence[Lit], tv: Any, top: int, dist_pts: int, every: bool) -> Any:
         """The value one nearest home gets: tile value x distance points x 60 / homes tied."""
@@ -666,6 +710,25 @@ def solve_ordinary(
     for back, need in (("blue", problem.blue), ("red", problem.red)):
         have = sum(1 for t in kept.values() if tiles[t].pile == back)
         m.add(sum(v for (t, _), v in y.items() if tiles[t].pile == back) == need - have)
+    if problem.specialty_within:
+        from games.ti4.balance import distances, edges
+
+        graph = edges(content.board, moves, w)
+        for h in problem.homes:
+            near = distances(content.board, moves, h, w, limit=problem.specialty_within, graph=graph)
+            have = any(
+                p in full
+                and p not in free
+                and p != h
+                and full[p] in tiles
+                and _has_specialty(content, full[p])
+                for p in near
+            )
+            if not have:
+                m.add_bool_or(
+                    [y[t, p] for p in near if p in free for t in cands if _has_specialty(content, t)]
+                    + [False]
+                )
     ring1 = [p for p in content.board.adjacent[0] if p in problem.spaces]
     if problem.red_next_to_mecatol and not any(tiles[full[p]].pile == "red" for p in ring1 if p not in free):
         m.add_bool_or([y[t, p] for p in ring1 if p in free for t in cands if tiles[t].pile == "red"])
@@ -693,7 +756,8 @@ def solve_ordinary(
         return dict(galaxy), before
     out = {**{p: full[p] for p in problem.open}, **{p: t for (t, p), v in y.items() if solver.value(v)}}
     gap = gap_of(content, problem, out)
-    return (out, gap) if gap <= before and legal_galaxy(content, problem, out) else (dict(galaxy), before)
+    better = gap <= before or not legal_galaxy(content, problem, galaxy)
+    return (out, gap) if better and legal_galaxy(content, problem, out) else (dict(galaxy), before)
 
 
 def _first_answer(
@@ -1101,6 +1165,14 @@ BALANCED_MAP_PARAMS: dict[str, Any] = {
             "default": 0,
             "description": "CP-SAT seed",
         },
+        "specialty_within": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 3,
+            "default": 0,
+            "description": "every home gets a planet with a technology specialty within this many jumps "
+            "(0: no such request)",
+        },
         "weights": _WEIGHTS_SCHEMA,
     },
     "description": _LIMITS_NOTE,
@@ -1238,6 +1310,7 @@ def balanced_map(
             f"from_state must be true or false, got {_show(use_state)}", field="params.from_state"
         )
     problem = _problem_for(g, state, players, expansion, weights, exclude, use_state)
+    problem = replace(problem, specialty_within=_int(params, "specialty_within", 0, 0, 3))
     bad = [t for t in include if t not in problem.pool and t not in problem.fixed.values()]
     if bad:
         return _result(
@@ -1260,8 +1333,9 @@ def balanced_map(
             "ti4.balanced_map",
             sol.status,
             start,
-            explanation="no legal galaxy holds these tiles: the included anomalies or wormholes cannot all "
-            "be kept apart; include fewer",
+            explanation="no legal galaxy meets this request: the included anomalies or wormholes cannot all "
+            "be kept apart, or not every home can reach a specialty within specialty_within jumps; include "
+            "fewer tiles or lower specialty_within",
         )
     if sol.status == Status.UNKNOWN:
         return _result(

@@ -38,6 +38,7 @@ __all__ = [
     "TEMPERATURE",
     "balanced_policy",
     "faction_value",
+    "fill_value",
     "greedy_policy",
     "placement_gains",
     "seat_values",
@@ -55,6 +56,11 @@ def spaces_in_play(state: TI4State, content: Content) -> tuple[Pos, ...]:
         return milty_spaces(content, state.players)
     layout = content.board.layouts[state.players]
     return (0, *layout.homes, *layout.systems)
+
+
+def fill_value(state: TI4State, content: Content, weights: Weights) -> int:
+    """The value (in tile units) an empty space counts at: the mean of the tiles still in hands."""
+    return _fill(state, content, weights)
 
 
 def _fill(state: TI4State, content: Content, weights: Weights) -> int:

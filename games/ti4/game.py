@@ -40,6 +40,7 @@ class TI4Game(Game[TI4State, TI4Action]):
         self.pack: Content = load_content(content_path)
         self.weights = weights or Weights()
         self._reports: dict[tuple[object, ...], list[HomeReport]] = {}
+        self._values: dict[tuple[object, ...], list[float]] = {}
         self.info = GameInfo(
             name="ti4",
             title="Twilight Imperium 4: galaxy setup",
@@ -165,8 +166,19 @@ class TI4Game(Game[TI4State, TI4Action]):
         return list(found)
 
     def home_values(self, state: TI4State, *, fill: bool = True) -> list[float]:
-        """Each seat's home value (``games.ti4.balance``; empty spaces at the mean tile in hand)."""
-        return ai.seat_values(state, self.pack, self.weights, fill=fill)
+        """Each seat's home value (``games.ti4.balance``; empty spaces at the mean tile in hand; cached
+        by galaxy, homes and that mean)."""
+        if not all(state.homes):
+            return [0.0] * state.players
+        mean = ai.fill_value(state, self.pack, self.weights) if fill else 0
+        key = (state.galaxy, state.homes, state.mode, state.players, mean)
+        found = self._values.get(key)
+        if found is None:
+            if len(self._values) > 2048:
+                self._values.clear()
+            found = ai.seat_values(state, self.pack, self.weights, fill=fill)
+            self._values[key] = found
+        return list(found)
 
     def returns(self, state: TI4State) -> tuple[float, ...]:
         """At the end: each seat's share of a softmax of the home values (best home scores most)."""

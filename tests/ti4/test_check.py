@@ -18,7 +18,7 @@ def test_check_game_rulebook(players: int) -> None:
     start = time.perf_counter()
     report = check_game(GAME, players=players, seeds=range(1))
     assert report.games == 1
-    assert time.perf_counter() - start < 8.0
+    assert time.perf_counter() - start < 20.0  # ~1 s on an idle core
 
 
 @pytest.mark.parametrize(

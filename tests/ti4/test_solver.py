@@ -94,7 +94,7 @@ def test_hill_climber_baseline_improves() -> None:
 def test_balanced_map_puzzle_passes_the_checker() -> None:
     """rule: ti4/home-systems - the builder's map string passes the legality checker."""
     _, fn = get_puzzle("ti4.balanced_map")
-    res = fn(GAME, new(4, 0), {"expansion": "base"}, SolveLimits(time_limit_s=2.0, workers=1))
+    res = fn(GAME, new(4, 0), {"expansion": "base"}, SolveLimits(time_limit_s=1.0, workers=1))
     assert res.status in (Status.OPTIMAL, Status.FEASIBLE)
     assert "Tabletop Simulator" in res.explanation and "gap" in res.explanation
     report = check_string(PACK, res.answer["map_string"], expansion="base")
@@ -241,3 +241,38 @@ def test_ordinary_systems_dealt_anew_never_worse() -> None:
     for p, t in start.items():
         if PACK.tiles[t].is_anomaly or PACK.tiles[t].wormholes:
             assert out[p] == t
+
+
+@pytest.mark.parametrize("seed", [2, 6])
+def test_specialty_request_equals_brute_force(seed: int) -> None:
+    """rule: ti4/home-systems - the request "a technology specialty within one jump of every home":
+    CP-SAT and brute force agree on the optimum, or on there being none."""
+    from dataclasses import replace
+
+    from solver.ti4 import specialties_ok
+
+    problem = replace(_small(seed, 3, Weights()), specialty_within=1)
+    exact = brute_force_map(PACK, problem)
+    sol = solve_map(PACK, problem, time_limit_s=20, workers=1)
+    if exact is None:
+        assert sol.status == Status.INFEASIBLE
+        return
+    assert sol.status == Status.OPTIMAL and sol.gap == pytest.approx(exact[0], abs=1e-9)
+    assert specialties_ok(PACK, problem, sol.galaxy)
+
+
+def test_balanced_map_specialty_request() -> None:
+    _, fn = get_puzzle("ti4.balanced_map")
+    res = fn(
+        GAME,
+        None,
+        {"players": 3, "expansion": "base", "specialty_within": 2},
+        SolveLimits(time_limit_s=1.5, workers=1),
+    )
+    assert res.status in (Status.OPTIMAL, Status.FEASIBLE)
+    assert all(
+        h["specialties_within_2_jumps"] >= 1
+        for h in fn.__globals__["home_values_puzzle"](
+            GAME, None, {"map_string": res.answer["map_string"]}, LIMITS
+        ).answer["homes"]
+    )
