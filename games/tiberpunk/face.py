@@ -653,8 +653,10 @@ def _step(game: TiberpunkGame, pos: Pos) -> str:
     if pos.phase == PH_OVER:
         win = _winners(pos)
         tokens = pos.players[win[0]].total
+        tied = sum(1 for p in pos.players if p.total == tokens) > 1
         if len(win) == 1:
-            return f"game over: {seat_word(win[0])} wins with {tokens} triumph tokens"
+            coins = f" and {_plural(pos.players[win[0]].coins, 'coin')} (the tie-break)" if tied else ""
+            return f"game over: {seat_word(win[0])} wins with {tokens} triumph tokens{coins}"
         return (
             f"game over: {_and([seat_word(w) for w in win])} share the victory with {tokens} triumph tokens"
         )
@@ -1177,16 +1179,20 @@ def _map_pieces(c: Content, pos: Pos, xy: Sequence[tuple[float, float]]) -> list
                 icons.append("c" + fill + ("!" if p.shackled[0] else "") + ("+" if p.boosted[0] else ""))
             if p.drone == d:
                 icons.append("d" + fill + ("!" if p.shackled[1] else "") + ("+" if p.boosted[1] else ""))
-        icons += ["l"] * pos.lictors.count(d)
+        lictors = pos.lictors.count(d)
+        if lictors:
+            icons.append(f"l{lictors}")  # one icon with the number of lictors
         for k, (card, _n) in enumerate(pos.quests):
             if card >= 0 and c.stage1[card].district == d:
                 icons.append("q" + str(tx["skills"][SKILLS[k]]["colour"]))
-        per_row = 4
+        counts: list[str] = []  # drawn last, over the icons
+        per_row = 4 if len(icons) <= 8 else 5
+        step = 24 if len(icons) <= 8 else 19
         for j, icon in enumerate(icons):
             row, col = divmod(j, per_row)
             in_row = min(per_row, len(icons) - row * per_row)
-            px = x + (col - (in_row - 1) / 2) * 24
-            py = y + 12 + row * 24
+            px = x + (col - (in_row - 1) / 2) * step
+            py = y + 12 + row * step
             kind, rest = icon[0], icon[1:]
             shackled = "!" in rest
             fill = rest.rstrip("!+")
@@ -1196,10 +1202,13 @@ def _map_pieces(c: Content, pos: Pos, xy: Sequence[tuple[float, float]]) -> list
                 out.append(_drone(px, py, fill, shackled))
             elif kind == "l":
                 out.append(_lictor(px, py))
+                if rest != "1":
+                    counts.append(_text(px + 8, py + 14, f"×{rest}", size=11, weight="bold", halo=True))
             else:
                 out.append(_quest_marker(px, py, fill))
             if "+" in rest:
                 out.append(_boost(px + 9, py - 10))
+        out += counts
     return out
 
 
@@ -1264,7 +1273,8 @@ def _player_card(pos: Pos, p: Seat, viewer: Viewer, x0: float, y: float) -> list
         + ("  ▶ to decide" if deciding else "")
     )
     out.append(_text(x0 + 22, y + 13, title, size=15, weight="bold"))
-    tokens = f"{_plural(p.total, 'triumph token')} · {_plural(p.coins, 'coin')}"
+    tokens = f"{_plural(p.total, 'triumph token')} · {_plural(p.coins, 'coin')} · "
+    tokens += _plural(sum(p.ships), "spaceship card")
     out.append(_text(x0 + 22, y + 32, tokens, size=13))
     dice = "dice: " + ", ".join(f"{SKILLS[k]} {p.dice[k]}" for k in range(3))
     out.append(_text(x0 + 22, y + 49, dice, size=12))
@@ -1278,8 +1288,7 @@ def _player_card(pos: Pos, p: Seat, viewer: Viewer, x0: float, y: float) -> list
         for k in range(3)
         if p.story[k]
     )
-    ships = f"spaceship cards: {sum(p.ships)} · storylines: {story or 'none'}"
-    out.append(_text(x0 + 22, y + 100, ships[:62], size=12))
+    out.append(_text(x0 + 22, y + 100, f"storylines: {story or 'none'}"[:66], size=12))
     return out
 
 

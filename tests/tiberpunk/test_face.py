@@ -157,7 +157,12 @@ def test_game_over_names_the_winner() -> None:
     s = placed(2)
     s = put(put(s, 0, otoks=(3, 2, 1, 2), coins=4), 1, otoks=(3, 2, 1, 2), coins=6)
     s = s._replace(phase=9)
-    assert face.describe(GAME, s, SPECTATOR).step == "game over: Seat 1 (Blue) wins with 8 triumph tokens"
+    step = face.describe(GAME, s, SPECTATOR).step
+    assert step == "game over: Seat 1 (Blue) wins with 8 triumph tokens and 6 coins (the tie-break)"
+    s = put(s, 0, otoks=(3, 2, 1, 3))
+    assert face.describe(GAME, s, 1).step == "game over: Seat 0 (Red) wins with 9 triumph tokens"
+    s = put(s, 1, otoks=(3, 2, 1, 3), coins=4)
+    assert face.describe(GAME, s, 1).step.endswith("share the victory with 9 triumph tokens")
 
 
 # ---------------------------------------------------------------------------- render
