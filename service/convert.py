@@ -14,8 +14,6 @@ import threading
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from math import copysign, isnan
-from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
@@ -51,7 +49,6 @@ __all__ = [
     "resolve_pack",
     "resolve_position",
     "score_to_pb",
-    "score_to_pb_fields",
     "setup_from_pb",
     "solve_to_pb",
     "state_bytes",
@@ -662,82 +659,9 @@ _STATUS = {
 }
 
 
-_LINE_BYTES: dict[tuple[str, float, str], bytes] = {}
-"""Score lines in wire format (one ``SeatScore.breakdown`` entry each), by (category, points, detail):
-lines recur across reports (``"3 cubes"``), and merging a seat's lines from their bytes costs half
-of filling their fields (bounded by ``_MAX_LINE_BYTES``)."""
-_MAX_LINE_BYTES = 20_000
-
-
-def _line_bytes(line: Any) -> bytes:
-    """One ``breakdown`` entry of a ``SeatScore`` in wire format (kept in ``_LINE_BYTES`` unless its
-    points are -0.0 or NaN, which a key by value would confuse with 0.0 or never find again)."""
-    holder = solver_pb.SeatScore()
-    m = holder.breakdown.add()
-    m.category = line.category
-    m.points = float(line.points)
-    m.detail = line.detail
-    data: bytes = holder.SerializeToString()
-    points = m.points
-    if not isnan(points) and (points or copysign(1.0, points) > 0):
-        if len(_LINE_BYTES) >= _MAX_LINE_BYTES:
-            _LINE_BYTES.clear()
-        _LINE_BYTES[line.category, points, line.detail] = data
-    return data
-
-
-_LINE_BYTES_BY_ID: dict[int, tuple[Any, bytes]] = {}
-"""The same wire bytes by the line object's id, each entry holding its line (so that while the entry
-lives the id is that line's and no other's): a scorer that reuses its line objects (a game's
-report lines are made once per value) gets a seat's breakdown joined in one pass in C, with no
-Python step per line. Bounded by ``_MAX_LINE_BYTES`` (cleared whole; a reader holds its own lines,
-and every entry holds its own, so an id found is always the line looked up)."""
-_entry_bytes = itemgetter(1)
-
-
-def _known_line_bytes(line: Any) -> bytes:
-    """``line``'s entry bytes from ``_LINE_BYTES`` (by value: made when new), then kept by its id."""
-    points = line.points
-    data = (
-        _LINE_BYTES.get((line.category, points, line.detail)) if points or copysign(1.0, points) > 0 else None
-    ) or _line_bytes(line)
-    if len(_LINE_BYTES_BY_ID) >= _MAX_LINE_BYTES:
-        _LINE_BYTES_BY_ID.clear()
-    _LINE_BYTES_BY_ID[id(line)] = (line, data)
-    return data
-
-
-def _breakdown_bytes(lines: Sequence[Any]) -> bytes:
-    """A seat's ``breakdown`` entries in wire format: by the lines' ids when all are known, else line
-    by line (``_known_line_bytes``)."""
-    try:
-        return b"".join(map(_entry_bytes, map(_LINE_BYTES_BY_ID.__getitem__, map(id, lines))))
-    except KeyError:
-        return b"".join([_known_line_bytes(x) for x in lines])
-
-
 def score_to_pb(report: ScoreReport) -> solver_pb.ScoreResponse:
-    """An exact score (seats built in place with ``add``: half the cost of nested constructors).
-
-    Each seat's breakdown is merged from its lines' wire bytes (``_breakdown_bytes``: kept by line
-    object, else by value in ``_LINE_BYTES``), which equals adding the lines field by field
-    (``score_to_pb_fields``; ``tests/service/test_score_convert.py`` checks both agree). A line with
-    0 points is looked up by value only when the 0 is +0.0.
-    """
-    out = solver_pb.ScoreResponse(game=report.game, final=report.final)
-    add_seat = out.seats.add
-    for s in report.seats:
-        seat = add_seat()  # field by field: cheaper than keyword arguments (upb)
-        seat.seat = s.seat
-        seat.total = float(s.total)
-        seat.rank = s.rank
-        seat.tiebreak.extend(s.tiebreak)
-        seat.MergeFromString(_breakdown_bytes(s.breakdown))
-    return out
-
-
-def score_to_pb_fields(report: ScoreReport) -> solver_pb.ScoreResponse:
-    """``score_to_pb`` filling every field of every line: the reference its fast path is tested against."""
+    """An exact score as its message (the Score servicer keeps recent answers: one cache, at its
+    boundary)."""
     out = solver_pb.ScoreResponse(game=report.game, final=report.final)
     for s in report.seats:
         seat = out.seats.add()
