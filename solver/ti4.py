@@ -1385,6 +1385,23 @@ def _with_included(problem: MapProblem, include: Sequence[TileId]) -> MapProblem
     return replace(problem, required=need)
 
 
+def map_svg(g: TI4Game, problem: MapProblem, galaxy: Mapping[Pos, TileId], title: str) -> str:
+    """An SVG of a built galaxy (the game's own renderer, homes as seats 0.., with the home values)."""
+    from games.core.protocol import GameConfig
+    from games.ti4.render import render_svg
+
+    base = g.new_state(GameConfig(players=problem.players), 0)
+    cells = [0] * len(base.galaxy)
+    cells[0] = 18
+    for p, t in galaxy.items():
+        cells[p] = t
+    shown = replace(base, galaxy=tuple(cells), homes=problem.homes, speaker=-1)
+    reps = home_reports(
+        g.pack.board, {0: 18, **galaxy}, problem.homes, g.pack.tiles, problem.weights, spaces=problem.spaces
+    )
+    return render_svg(g.pack, shown, reps, title=title)
+
+
 def _map_answer(g: TI4Game, problem: MapProblem, sol: MapSolution, start: float) -> SolveResult:
     layout = g.pack.board.layouts[problem.players]
     galaxy = [0] * 37
@@ -1417,6 +1434,12 @@ def _map_answer(g: TI4Game, problem: MapProblem, sol: MapSolution, start: float)
             "gap": round(sol.gap, 4),
             "bound": round(sol.bound, 4),
             "galaxy": {str(p): str(t) for p, t in sorted(sol.galaxy.items())},
+            "svg": map_svg(
+                g,
+                problem,
+                sol.galaxy,
+                f"Balanced {problem.players}-player galaxy: gap {sol.gap:.2f} ({sol.status.value})",
+            ),
         },
         explanation=explanation,
     )

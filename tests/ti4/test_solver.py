@@ -97,6 +97,7 @@ def test_balanced_map_puzzle_passes_the_checker() -> None:
     res = fn(GAME, new(4, 0), {"expansion": "base"}, SolveLimits(time_limit_s=1.0, workers=1))
     assert res.status in (Status.OPTIMAL, Status.FEASIBLE)
     assert "Tabletop Simulator" in res.explanation and "gap" in res.explanation
+    assert res.answer["svg"].startswith("<svg") and res.answer["svg"].rstrip().endswith("</svg>")
     report = check_string(PACK, res.answer["map_string"], expansion="base")
     assert report.ok and report.players == 4, report.violations
     assert res.answer["gap"] == pytest.approx(
