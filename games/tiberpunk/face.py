@@ -1500,8 +1500,8 @@ def _interact_line(  # noqa: PLR0917
     if a.it == act.IT_STRUCTURE:
         if a.sub == act.SUB_TEMPLE:
             return (
-                f"{me} {how}: an offering at the Temple of {_god(p1)} — takes {_god(p1)}'s "
-                "blessing and places an influence marker."
+                f"{me} {how}: an offering at the Temple of {_god(p1)} — takes the blessing of "
+                f"{_god(p1)} and places an influence marker."
             )
         if a.sub == act.SUB_HUB:
             ups = [SKILLS[k] for k in range(3) if (p3 >> k) & 1]
@@ -1517,14 +1517,14 @@ def _interact_line(  # noqa: PLR0917
     mini = CHAR if a.it == act.IT_CHARACTER else DRONE
     where = ids[p.char if mini == CHAR else p.drone]
     if a.sub in (act.SUB_Q1, act.SUB_Q3):
+        # (the challenge card is revealed by the action itself: the dice line names what it needs,
+        # so a log line read before the move never shows the top of the deck)
         stage = "I" if a.sub == act.SUB_Q1 else "III"
-        after = _apply(game, state, action)
-        need = ""
-        if after is not None and after.ctx is not None:
-            cards = c.challenges1 if a.sub == act.SUB_Q1 else c.challenges3
-            need = f"; the challenge card needs {_dice(cards[after.ctx.card])}"
         mini_word = MINI_WORDS[mini]
-        return f"{me} {how}: the {mini_word} starts the Stage {stage} {SKILLS[p1]} quest in {where}{need}."
+        return (
+            f"{me} {how}: the {mini_word} starts the Stage {stage} {SKILLS[p1]} quest in {where} "
+            f"and reveals a Stage {stage} challenge card."
+        )
     if a.sub == act.SUB_Q2:
         number = p.cards[p1]
         text = _stage2_text(c, number).rstrip(".") if number >= 0 else ""
@@ -1538,9 +1538,10 @@ def _interact_line(  # noqa: PLR0917
 
 
 def _drawn(game: TiberpunkGame, state: State, action: int, viewer: Viewer) -> str:
-    """ "a gadget card", named for its holder and the referee."""
+    """ "a gadget card", named for the referee only (a log line read before the move must not show
+    the mover the top of the deck)."""
     seat = state.seat
-    if viewer not in (REFEREE, seat):
+    if viewer != REFEREE:
         return "a gadget card"
     after = _apply(game, state, action)
     if after is None:

@@ -215,15 +215,20 @@ def test_log_lines_read_like_a_table() -> None:
     assert line == "Seat 0 moves a lictor from X to VIII."
 
 
-def test_a_drawn_gadget_is_named_only_to_its_holder() -> None:
-    """rule: tiberpunk/spaceship-interaction — the gadget drawn is face down; the spaceship card is not."""
+def test_log_lines_never_show_the_top_of_a_deck() -> None:
+    """rule: tiberpunk/spaceship-interaction — the gadget drawn is face down (only the referee's log
+    names it: a line read before the move must not preview the deck); the spaceship card is public.
+    rule: tiberpunk/stage-1-quests — the challenge card is named by the roll, not before."""
     s = placed(2, where=("IX", "V"))
     a = GAME.parse_action(s, "token spaceship take:drone")
     public = face.log_line(GAME, s, a, SPECTATOR)
     assert public == "Seat 0 plays the spaceship token: takes a drone spaceship card and draws a gadget card."
-    assert face.log_line(GAME, s, a, 1) == public
-    mine = face.log_line(GAME, s, a, 0)
-    assert mine.startswith(public[:-1] + " (") and mine != public
+    assert face.log_line(GAME, s, a, 1) == public == face.log_line(GAME, s, a, 0)
+    referee = face.log_line(GAME, s, a, REFEREE)
+    assert referee.startswith(public[:-1] + " (") and referee != public
+    q = quest_state()
+    line = face.log_line(GAME, q, GAME.parse_action(q, "token drone quest1:hack"), 0)
+    assert line.endswith("reveals a Stage I challenge card.") and "needs" not in line
 
 
 # ---------------------------------------------------------------------------- explain
