@@ -1677,7 +1677,7 @@ def explain(game: TiberpunkGame, state: State, action: int) -> list[PairFact]:
         return _gadget_facts(pos, a)
     after = _apply(game, state, action)
     me = pos.players[decider]
-    facts = _gain_facts(game, me, after) if after is not None else []
+    facts: list[PairFact] = []  # what this kind of move decides first, then what it changes now
     if a.kind == "interact":
         facts += _interact_facts(game, state, pos, a)
     elif a.kind == "move":
@@ -1707,7 +1707,7 @@ def explain(game: TiberpunkGame, state: State, action: int) -> list[PairFact]:
             )
     else:
         facts += _choice_facts(game, state, pos, a, after)
-    return facts
+    return facts + (_gain_facts(game, me, after) if after is not None else [])
 
 
 def _gain_facts(game: TiberpunkGame, me: Seat, after: State) -> list[PairFact]:
@@ -1851,9 +1851,9 @@ def _interact_facts(game: TiberpunkGame, state: State, pos: Pos, a: Act) -> list
     facts: list[PairFact] = []
     p1, p2, p3, _p4, _p5 = a.p
     if a.via >= act.VIA_SHIP:
-        facts.append(PairFact(label="spaceship cards spent", value=1.0, unit="cards", better=-1))
+        gives_up = PairFact(label="spaceship cards spent", value=1.0, unit="cards", better=-1)
     else:
-        facts.append(_next_tokens_fact(state, a.via))
+        gives_up = _next_tokens_fact(state, a.via)
     if a.it == act.IT_INCOME:
         facts.append(
             PairFact(
@@ -1891,4 +1891,5 @@ def _interact_facts(game: TiberpunkGame, state: State, pos: Pos, a: Act) -> list
             PairFact(label="defender dice", value=float(kd), unit="dice", better=-1),
         ]
     del c
+    facts.append(gives_up)
     return facts
