@@ -1006,12 +1006,10 @@ def brute_force_slices(content: Content, problem: SliceProblem) -> float | None:
                 g = slices_gap(content, problem, made)
                 best = g if best is None or g < best else best
             return
-        first = left[0] if len(made) == 0 else None
         for combo in itertools.combinations(left, 5):
             if made and combo < made[-1]:
                 continue  # slices in increasing order: each partition once
             go([t for t in left if t not in combo], [*made, combo])
-        del first
 
     go(sorted(problem.pool), [])
     return best

@@ -71,13 +71,23 @@ def test_cp_sat_map_equals_brute_force(seed: int, players: int, weights: Weights
     assert legal_galaxy(PACK, problem, sol.galaxy)
 
 
-def test_cp_sat_full_map_is_legal_and_beats_a_random_map() -> None:
-    """rule: ti4/deal-system-tiles, rule: ti4/five-player-red-tile - a full five-player build obeys
-    every rule the checker knows and is far more even than a random legal map."""
-    problem = map_problem(PACK, players=5, expansion="base")
-    sol = solve_map(PACK, problem, time_limit_s=3, workers=1)
+@pytest.mark.parametrize(("players", "expansion"), [(5, "base"), (6, "pok"), (3, "pok")])
+def test_cp_sat_full_map_is_legal_and_beats_a_random_map(players: int, expansion: str) -> None:
+    """rule: ti4/deal-system-tiles, rule: ti4/five-player-red-tile - a full build passes the legality
+    checker and is at least as even as a random legal map."""
+    from games.ti4.mapstring import format_map_string
+
+    problem = map_problem(PACK, players=players, expansion=expansion)
+    sol = solve_map(PACK, problem, time_limit_s=1.5, workers=1, seed=players)
     assert sol.status in (Status.OPTIMAL, Status.FEASIBLE)
     assert legal_galaxy(PACK, problem, sol.galaxy)
+    cells = [0] * 37
+    cells[0] = 18
+    for p, t in sol.galaxy.items():
+        cells[p] = t
+    text = format_map_string(tuple(cells), problem.spaces, {h: 0 for h in problem.homes})
+    report = check_string(PACK, text, expansion=expansion)
+    assert report.ok and report.players == players, report.violations
     rnd = random_legal_map(PACK, problem, random.Random(0))
     assert sol.gap <= gap_of(PACK, problem, rnd)
     assert 0 <= sol.bound <= sol.gap
