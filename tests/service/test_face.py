@@ -326,6 +326,12 @@ def test_seat_zero_shows_in_json(api):
         game_pb.ApplyActionRequest(position=reply.position, action=pos_pb.Action(text="roll")), timeout=30
     )
     assert json.loads(json_format.MessageToJson(applied.events[0]))["seat"] == 0
+    described = _describe(api, reply.position, _viewer(0))
+    assert json.loads(json_format.MessageToJson(described))["currentPlayer"] == 0
+    said = api.games.DescribeAction(
+        game_pb.DescribeActionRequest(position=reply.position, action=pos_pb.Action(text="roll")), timeout=30
+    )
+    assert json.loads(json_format.MessageToJson(said))["seat"] == 0
 
 
 # ---------------------------------------------------------------------------------------- hints
