@@ -1,21 +1,42 @@
-"""Typed Tiberpunk messages: ``TiberpunkState`` field by field by name, ``TiberpunkAction`` word by word
-of the notation."""
+"""Typed Tiberpunk messages: ``TiberpunkState``, ``TiberpunkAction`` word by word of the notation.
+
+``lictor.v1.TiberpunkState`` predates the public form in the rulebook's words (issue 17): its fields
+are the engine's internal ones (``c1deck``, ``otoks``, bit masks, content-pack indices). It stays as
+it was (backward compatible); this module maps it to and from the public form
+(``TiberpunkGame.to_dict``) through the internal state, with the reference content pack.
+"""
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Mapping
 from typing import Any
 
 from games.errors import NotationError
+from games.tiberpunk.game import TiberpunkGame
 from lictor.v1 import tiberpunk_pb2 as tp_pb
 from wire import TypedForm, dict_to_message, message_to_dict
 
 __all__ = ["FORM"]
 
 
-def _tiberpunk_to_pb(data: dict[str, Any]) -> tp_pb.TiberpunkState:
+@functools.cache
+def _game() -> TiberpunkGame:
+    return TiberpunkGame()
+
+
+def _tiberpunk_to_pb(data: Mapping[str, Any]) -> tp_pb.TiberpunkState:
+    """The public form -> the v1 message (the engine's field names)."""
+    game = _game()
     msg = tp_pb.TiberpunkState()
-    dict_to_message(data, msg)
+    dict_to_message(game.internal_dict(game.from_dict(data)), msg)
     return msg
+
+
+def _tiberpunk_from_pb(msg: tp_pb.TiberpunkState) -> dict[str, Any]:
+    """The v1 message -> the public form (``InvalidStateError`` names ``state.<v1 field>``)."""
+    game = _game()
+    return game.to_dict(game.from_internal_dict(message_to_dict(msg)))
 
 
 _TP_SIMPLE: dict[str, Any] = {
@@ -194,7 +215,7 @@ def _tiberpunk_action_pb(text: str) -> tp_pb.TiberpunkAction:
 FORM = TypedForm(
     case="tiberpunk",
     state_to_pb=_tiberpunk_to_pb,
-    state_from_pb=message_to_dict,
+    state_from_pb=_tiberpunk_from_pb,
     action_text=_tiberpunk_action_text,
     action_pb=_tiberpunk_action_pb,
 )

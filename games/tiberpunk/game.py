@@ -9,15 +9,15 @@ import typing
 from collections.abc import Mapping, Sequence
 from typing import Any, TypeAlias
 
+from games.core.face import REFEREE, SPECTATOR, Catalogue, Description, Fact, Viewer
 from games.core.protocol import CHANCE, TERMINAL, Game, GameConfig, GameInfo, Variant
 from games.errors import ConfigError, IllegalActionError, InvalidStateError, NotationError, WrongSeatError
 from games.tiberpunk import actions as act
-from games.tiberpunk import ai
+from games.tiberpunk import ai, face, public
 from games.tiberpunk.content import Content, load_content
-from games.tiberpunk.dice import p_attacker_wins, p_contains
-from games.tiberpunk.notation import action_text, parse_action_text, parse_state_text, state_text
-from games.tiberpunk.rules import OFF, Rules
-from games.tiberpunk.state import LICTOR, PH_MAIN, PH_OVER, PH_ROLL, Player, State
+from games.tiberpunk.notation import action_text, parse_action_text, parse_state_text
+from games.tiberpunk.rules import Rules
+from games.tiberpunk.state import PH_MAIN, PH_OVER, PH_ROLL, Player, State
 from games.tiberpunk.validate import MAX_ROUNDS, check_state, show
 
 __all__ = ["TiberpunkGame"]
@@ -452,59 +452,29 @@ class TiberpunkGame(Game[State, int]):
         gone = {*disc, in_use}
         return [i for i in range(total) if i not in gone]
 
-    def explain(self, state: State, action: int) -> Sequence[tuple[str, float]]:
-        """Reasons with numbers: quest odds, lictor distance, tokens, coins (for hints).
-
-        Raises ``IllegalActionError`` for an action that is not legal in ``state``.
-        """
+    # ------------------------------------------------------------------ the face (face.py)
+    def explain(self, state: State, action: int) -> Sequence[Fact]:
+        """Facts for hints (see :func:`games.tiberpunk.face.explain`); ``IllegalActionError`` for an
+        action that is not legal in ``state``."""
         if action not in self.legal_actions(state):
             raise IllegalActionError(f"{show(action)} is not legal here: nothing to explain", field="action")
-        r = self.rules
-        seat = state.seat
-        p = state.players[seat]
-        out: list[tuple[str, float]] = [
-            ("triumph tokens placed", float(sum(p.otoks))),
-            ("coins", float(p.coins)),
-        ]
-        o = act.op(action)
-        if o == act.OP_INTERACT:
-            _via, it, sub, p1, *_ = act.interact_fields(action)
-            if it in (1, 3) and sub in (0, 2):
-                mini = 0 if it == 1 else 1
-                k = r.dice_count(state, seat, mini, p1)
-                where = r.pos(p, mini)
-                dist, _ = r.board.nearest(where, state.lictors)
-                needs = self.pack.challenges1 if sub == 0 else self.pack.challenges3
-                disc = state.c1disc if sub == 0 else state.c3disc
-                cards = [i for i in range(len(needs)) if i not in disc] or list(range(len(needs)))
-                odds = sum(1 - (1 - p_contains(k, needs[i])) ** max(dist, 1) for i in cards) / len(cards)
-                out += [
-                    ("quest success odds (no gadgets)", odds),
-                    ("dice rolled", float(k)),
-                    ("nearest lictor, districts away", float(dist)),
-                ]
-            if it in (1, 3) and sub == 3:  # a combat: exact odds without gadgets
-                p2, p3 = act.interact_fields(action)[4:6]
-                mini = 0 if it == 1 else 1
-                ka = r.dice_count(state, seat, mini, OFF)
-                kd = ka + 1 if p1 == LICTOR else r.dice_count(state, p2, p1, 1 if p1 == 0 else 0)
-                out += [
-                    (
-                        "combat win odds (no gadgets)",
-                        p_attacker_wins(state.cfg.tiles[p3], min(ka, 8), min(kd, 8)),
-                    ),
-                    ("attacker dice", float(ka)),
-                    ("defender dice", float(kd)),
-                ]
-            if it == 4:
-                out.append(("income", float(self.pack.income[r.markers_placed(p)])))
-        elif o == act.OP_MOVE:
-            _via, mini, _src, dst, pay = act.move_fields(action)
-            if mini != LICTOR:
-                dist, _ = r.board.nearest(dst, state.lictors)
-                out.append(("nearest lictor after the move, districts away", float(dist)))
-            out.append(("coins paid", float(pay)))
-        return out
+        return face.explain(self, state, action)
+
+    def content(self) -> Catalogue:
+        return face.catalogue(self)
+
+    def describe(self, state: State, viewer: Viewer = REFEREE) -> Description:
+        return face.describe(self, state, viewer)
+
+    def render(self, state: State, viewer: Viewer = REFEREE) -> str:
+        return face.render(self, state, viewer)
+
+    def log_line(self, state: State, action: int, viewer: Viewer = SPECTATOR) -> str:
+        return face.log_line(self, state, action, viewer)
+
+    def is_public(self, state: State, action: int) -> bool:
+        """Everything is played in the open, the dice too (rule: tiberpunk/stage-1-quests)."""
+        return True
 
     # ------------------------------------------------------------------ notation
     def action_to_text(self, state: State, action: int) -> str:
@@ -527,22 +497,51 @@ class TiberpunkGame(Game[State, int]):
             ) from None
 
     def state_to_text(self, state: State) -> str:
-        return state_text(self.rules, self.to_dict(state), self._shape)
+        """The text form (version 2): the public form as ``path=value`` lines (docs/tiberpunk.md)."""
+        return public.state_lines(self.to_dict(state))
 
     def parse_state(self, text: str) -> State:
-        data = parse_state_text(self.rules, text, self._shape)
+        """Parse a state text: version 2 (the public form), or version 1 (the internal fields)."""
+        first = text.lstrip().partition("\n")[0].strip() if isinstance(text, str) else ""
         try:
-            return self.from_dict(data)
+            if first == "tiberpunk-state 1":
+                return self.from_internal_dict(parse_state_text(self.rules, text, self._shape))
+            return self.from_dict(public.parse_state_lines(text))
         except InvalidStateError as exc:
-            raise NotationError(f"not a tiberpunk state: {exc.message}", field="state") from None
+            raise NotationError(
+                f"not a tiberpunk state: {exc.message} ({exc.field})", field="state"
+            ) from None
 
     # ------------------------------------------------------------------ serialization
     def to_dict(self, state: State) -> dict[str, Any]:
+        """The public form (docs/tiberpunk.md, "Public state form"; ``state_schema`` is its schema)."""
+        return public.to_public(self.pack, state)
+
+    def from_dict(self, data: Mapping[str, Any]) -> State:
+        """Rebuild and validate a state from the public form (``InvalidStateError`` names the first
+        bad field by its public path, ``state.players[0].coins``, and the rule)."""
+        state = public.from_public(self.pack, data)
+        try:
+            check_state(self.rules, state)
+        except InvalidStateError as exc:
+            exc.field = (
+                "state." + public.public_field(exc.field) if exc.field not in ("", "state") else "state"
+            )
+            raise
+        return state
+
+    def state_schema(self) -> Mapping[str, Any]:
+        """The JSON Schema (draft 2020-12) of ``to_dict``'s public form."""
+        return public.state_schema(self.pack)
+
+    def internal_dict(self, state: State) -> dict[str, Any]:
+        """The internal state's fields as plain JSON (lictor.v1 ``TiberpunkState``; the reference games'
+        digests). Not the public form: indices, bit masks and the engine's field names."""
         out: dict[str, Any] = _plain(state)
         return out
 
-    def from_dict(self, data: Mapping[str, Any]) -> State:
-        """Rebuild and validate a state (``InvalidStateError`` names the first bad field and its rule)."""
+    def from_internal_dict(self, data: Mapping[str, Any]) -> State:
+        """Rebuild and validate a state from ``internal_dict``'s form (fields named ``state.<internal>``)."""
         try:
             state: State = _build(State, data, "")
             check_state(self.rules, state)

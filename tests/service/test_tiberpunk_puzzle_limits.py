@@ -6,6 +6,7 @@ rule: tiberpunk/stage-1-quests, rule: tiberpunk/gadget-cards, rule: tiberpunk/mo
 from __future__ import annotations
 
 import json
+import random
 import threading
 import time
 
@@ -22,6 +23,23 @@ pytestmark = pytest.mark.skipif("tiberpunk" not in game_names(), reason="tiberpu
 BIG_NEED = [6, 6, 6, 5, 5]
 BIG_GADGETS = [0, 1, 2, 3, 4, 0]
 BIG = {"dice": 8, "need": BIG_NEED, "gadgets": BIG_GADGETS, "rolls": 12}
+
+
+def _tiberpunk_main_phase(seed: int = 5):
+    """A record of a Tiberpunk game played at random to its main phase, the game and the state."""
+    from games.core import CHANCE, GameConfig
+    from tests.service.helpers import record
+
+    game = get_game("tiberpunk")
+    state = game.new_state(GameConfig(players=2), seed)
+    rng = random.Random(seed)
+    actions = []
+    while game.to_dict(state)["phase"] != "main" or game.current_player(state) == CHANCE:
+        legal = game.legal_actions(state)
+        a = legal[rng.randrange(len(legal))]
+        actions.append(game.action_to_text(state, a))
+        state = game.apply(state, a)
+    return record("tiberpunk", players=2, seed=seed, actions=tuple(actions)), game, state
 
 
 def _stopped() -> SolveLimits:
@@ -62,8 +80,6 @@ def test_quest_odds_stop_flag_then_resume_exact():
 
 def test_quest_odds_from_a_state_stopped():
     """The position's quest, stopped: per-card odds are still given, the average is a lower bound."""
-    from tests.service.test_solver import _tiberpunk_main_phase
-
     _, game, state = _tiberpunk_main_phase()
     _, fn = get_puzzle("tiberpunk.quest_odds")
     result = fn(game, state, {"skill": "offense", "stage": 1}, _stopped())
@@ -76,8 +92,6 @@ def test_quest_odds_from_a_state_stopped():
 
 def test_route_plan_stopped_is_unknown():
     """A route plan stopped before it reached the destination answers UNKNOWN, not a wrong plan."""
-    from tests.service.test_solver import _tiberpunk_main_phase
-
     _, game, state = _tiberpunk_main_phase()
     _, fn = get_puzzle("tiberpunk.route_plan")
     target = game.rules.c.district_ids[0]
@@ -89,8 +103,6 @@ def test_route_plan_stopped_is_unknown():
 
 def test_solve_rpc_deadline_gives_best_so_far(api):
     """Over gRPC: a 0.5 s deadline on a minute-long enumeration answers FEASIBLE in time."""
-    from tests.service.test_solver import _tiberpunk_main_phase
-
     pos, _, _ = _tiberpunk_main_phase()
     puzzle = solver_pb.TiberpunkQuestOddsPuzzle(dice=8, need=BIG_NEED, gadgets=BIG_GADGETS, rolls=12)
     request = solver_pb.SolveRequest(position=pos, tiberpunk_quest_odds=puzzle)
@@ -141,8 +153,6 @@ def test_quest_odds_refuses_bad_params(params, field):
     """rule: tiberpunk/gadget-cards, rule: tiberpunk/stage-1-quests — every bad parameter is refused
     with a LictorError naming ``params.<name>`` and saying what is allowed."""
     from games.errors import LictorError
-    from tests.service.test_solver import _tiberpunk_main_phase
-
     _, game, state = _tiberpunk_main_phase()
     _, fn = get_puzzle("tiberpunk.quest_odds")
     with pytest.raises(LictorError) as err:
@@ -169,8 +179,6 @@ BAD_ROUTE_PLANS = [
 def test_route_plan_refuses_bad_params(params, field):
     """rule: tiberpunk/movement — bad route-plan parameters are refused naming ``params.<name>``."""
     from games.errors import LictorError
-    from tests.service.test_solver import _tiberpunk_main_phase
-
     _, game, state = _tiberpunk_main_phase()
     _, fn = get_puzzle("tiberpunk.route_plan")
     with pytest.raises(LictorError) as err:

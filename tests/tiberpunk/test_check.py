@@ -182,10 +182,10 @@ def test_returns_heuristic_and_explain() -> None:
     assert GAME.returns(s) == (0.0, 0.0, 0.0)
     s = s._replace(quests=((0, 1), (6, 7), (12, 13)))
     quest = GAME.parse_action(s, "token drone quest1:hack")
-    reasons = dict(GAME.explain(s, quest))
+    reasons = {f.label: f.value for f in GAME.explain(s, quest)}
     assert 0 < reasons["quest success odds (no gadgets)"] < 1
     assert reasons["nearest lictor, districts away"] == 2 and reasons["dice rolled"] == 2
-    move = dict(GAME.explain(s, GAME.parse_action(s, "move drone IX-VII")))
+    move = {f.label: f.value for f in GAME.explain(s, GAME.parse_action(s, "move drone IX-VII"))}
     assert move["nearest lictor after the move, districts away"] == 2
     prior = GAME.prior(s)
     legal = list(GAME.legal_actions(s))
@@ -203,13 +203,13 @@ def test_bad_state_input_is_rejected() -> None:
     with pytest.raises(InvalidStateError):
         GAME.from_dict(data)
     data = GAME.to_dict(s)
-    data["lictors"] = [0, 1, 2, 3, 4, 5]
+    data["lictors"] = ["I", "II", "III", "IV", "V", "VI"]  # six lictors: the box has five
     with pytest.raises(InvalidStateError, match="lictors"):
         GAME.from_dict(data)
     with pytest.raises(NotationError):
         GAME.parse_state("chess 1\nfoo=bar")
     with pytest.raises(NotationError):
-        GAME.parse_state(GAME.state_to_text(s).replace("lictors=IV,X", "lictors=IV,XX"))
+        GAME.parse_state(GAME.state_to_text(s).replace('lictors=["IV","X"]', 'lictors=["IV","XX"]'))
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

@@ -153,9 +153,26 @@ ODD_VALUES = [
 NUDGES = [-1, 1, -2, 2, 5, 99, -99, 10**6, 2**70]
 
 
+def _deep_memo() -> dict[int, Any]:
+    memo: dict[int, Any] = {}
+    node: Any = DEEP_LIST
+    while node:
+        memo[id(node)] = node
+        node = node[0]
+    node = DEEP_DICT
+    while node:
+        memo[id(node)] = node
+        node = node["x"]
+    return memo
+
+
+_DEEP_MEMO = _deep_memo()
+
+
 def _copy(data: Any) -> Any:
-    """A deep copy that keeps the 1,000-deep values as they are (deepcopy would recurse into them)."""
-    return copy.deepcopy(data, {id(DEEP_LIST): DEEP_LIST, id(DEEP_DICT): DEEP_DICT})
+    """A deep copy that keeps the 1,000-deep values (and every level of them) as they are (deepcopy
+    would recurse into them)."""
+    return copy.deepcopy(data, dict(_DEEP_MEMO))
 
 
 def _paths(node: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
@@ -274,21 +291,23 @@ def test_every_playout_state_works() -> None:
 # ------------------------------------------------------------------------------------ the issue's cases
 
 CASES = [
-    # (field to set, value, field named) — today's from_dict accepted each, and a method then raised
-    (("gdeck", 0), 99, "gdeck[0]"),  # deck index 99
+    # (field to set, value, field named) — before the checks, from_dict accepted each, and a method
+    # then raised (the issue's cases, in the public form's words)
+    (("gadget_deck", 0), "laser", "gadget_deck[0]"),  # a gadget that does not exist
     (("players", 0, "coins"), -1, "players[0].coins"),
-    (("players", 0, "hand"), [7], "players[0].hand[0]"),  # IndexError in the notation
-    (("quests", 0, 0), 99, "quests[0][0]"),  # IndexError in ai._targets
-    (("players", 0, "ability"), 99, "players[0].ability"),  # IndexError in dice_count
-    (("players", 0, "shackles"), 7, "players[0].shackles"),  # IndexError in _add_moves
-    (("players", 0, "favor"), 9, "players[0].favor"),  # IndexError in _main_actions
-    (("players", 0, "story"), [2, 2, 2], "players[0].cards[0]"),  # IndexError in _mini_options
-    (("bless", 1), -3, "bless[1]"),
-    (("ctx",), {"kind": 7}, "ctx.stage"),
-    (("players", 1, "otoks", 0), 5, "players[1].otoks[0]"),
-    (("seat",), 5, "seat"),
-    (("lictors",), [3, 3, 3, 3, 3, 3], "lictors"),
-    (("rewards",), [[0, 9, 2]], "rewards[0][1]"),
+    (("players", 0, "gadgets"), ["flip", "flip", "flip", "flip", "flip"], "gadget_deck"),  # 9 flips
+    (("quest_stacks", "hacking", 0), 99, "quest_stacks.hacking[0]"),  # IndexError in ai._targets
+    (("players", 0, "ability"), "x-ray", "players[0].ability"),  # IndexError in dice_count
+    (("players", 0, "shackled"), {"character": 1, "drone": False}, "players[0].shackled.character"),
+    (("players", 0, "favor"), "vesta", "players[0].favor"),  # IndexError in _main_actions
+    (("players", 0, "storylines", "hacking", "progress"), "stage-2", "players[0].storylines.hacking"),
+    (("blessing_tiles_left", "juno"), -3, "blessing_tiles_left.juno"),
+    (("contest",), {"kind": "duel"}, "contest.stage"),
+    (("players", 1, "triumph_tokens", "hacking"), 5, "players[1].triumph_tokens.hacking"),
+    (("active_seat",), 5, "active_seat"),
+    (("lictors",), ["IV", "IV", "IV", "IV", "IV", "IV"], "lictors"),
+    (("rewards_pending",), [{"seat": 0, "reward": "wish"}], "rewards_pending[0].reward"),
+    (("phase",), 2, "phase"),  # a phase is a word now
 ]
 
 
@@ -307,16 +326,16 @@ def test_conservation_is_checked() -> None:
     without objectives, coins beyond the box: refused."""
     base = _main_phase()
     for path, value in (
-        (("gdisc",), "append"),
-        (("c1deck",), "pop"),
-        (("players", 0, "ships", 0), "plus"),
-        (("players", 0, "otoks", 0), "plus"),
+        (("gadget_discard",), "append"),
+        (("stage1_challenge_deck",), "pop"),
+        (("players", 0, "spaceship_cards", "drone"), "plus"),
+        (("players", 0, "triumph_tokens", "hacking"), "plus"),
         (("players", 0, "coins"), 71),
     ):
         data = _copy(base)
         node = _get(data, path)
         if value == "append":
-            node.append(0)
+            node.append("reroll")
         elif value == "pop":
             node.pop()
         elif value == "plus":

@@ -323,9 +323,8 @@ def test_combat_odds_for_hints() -> None:
     assert p_attacker_wins(0, 2, 2) == pytest.approx(5 / 16)
     assert p_attacker_wins(2, 1, 1) == 0.0  # one die each: always a tie on identical groups
     s = war()
-    reasons = dict(
-        GAME.explain(s, GAME.parse_action(s, "token character attack drone:P2 tile:odd for:defeat-drone@5"))
-    )
+    attack = GAME.parse_action(s, "token character attack drone:P2 tile:odd for:defeat-drone@5")
+    reasons = {f.label: f.value for f in GAME.explain(s, attack)}
     assert reasons["combat win odds (no gadgets)"] == pytest.approx(5 / 16)
 
 

@@ -3,9 +3,10 @@
 ``reference_games.json`` holds 60 seeded random games (20 each for 2, 3 and 4 players; some with the
 abilities module, side-objective scenarios or a short ``max_rounds``), recorded with the engine as it
 was before the hot paths were optimised: per game the number of steps and short SHA-256 digests of the
-action texts, of every legal-action list and of the final ``to_dict``. Replaying them must give the
-same digests, so the fast paths (cached legal actions, private constructors, precomputed tables)
-behave exactly like the original pure code (rule: tiberpunk/game-overview, rule: tiberpunk/end-of-game).
+action texts, of every legal-action list and of the final state (``internal_dict``, the engine's
+form). Replaying them must give the same digests, so the fast paths (cached legal actions, private
+constructors, precomputed tables) behave exactly like the original pure code
+(rule: tiberpunk/game-overview, rule: tiberpunk/end-of-game).
 
 Regenerate only on a deliberate rule change: ``python -m tests.tiberpunk.test_reference``.
 """
@@ -50,7 +51,7 @@ def run(game: TiberpunkGame, players: int, seed: int, options: dict[str, Any]) -
         h_act.update(game.action_to_text(state, a).encode() + b"\n")
         state = game.apply(state, a)
         steps += 1
-    final = json.dumps(game.to_dict(state), sort_keys=True, separators=(",", ":"))
+    final = json.dumps(game.internal_dict(state), sort_keys=True, separators=(",", ":"))
     return {
         "players": players,
         "seed": seed,
