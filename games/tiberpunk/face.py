@@ -412,6 +412,8 @@ def _stage2_text(c: Content, i: int) -> str:
     text = str(_texts()["stage2_templates"][tpl]).format(
         district=c.district_ids[card.district] if card.district >= 0 else "",
         count=card.count,
+        gadgets=_plural(card.count, "gadget card"),
+        blessings=_plural(card.count, "blessing tile"),
         target=target[TARGETS[card.target]] if card.target >= 0 else "",
         where=where,
     )
@@ -513,7 +515,13 @@ def _component_items(c: Content) -> list[ContentItem]:
         )
     for cond in CONDITIONS:
         items.append(
-            ContentItem(id=cond, kind="combat tile side", name=str(tx["combat_tiles"][cond]["name"]))
+            ContentItem(
+                id=cond,
+                kind="combat tile side",
+                name=str(tx["combat_tiles"][cond]["name"]),
+                text="Both sides roll; the side with more dice matching this condition wins the "
+                "combat; on a tie the defender (or the lictor) wins.",
+            )
         )
     for ab in c.abilities:
         items.append(
