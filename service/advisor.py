@@ -21,7 +21,7 @@ from games.errors import LictorError, WrongSeatError
 from lictor.v1 import advisor_service_pb2 as advisor_pb
 from lictor.v1 import advisor_service_pb2_grpc as advisor_grpc
 from search import Analysis
-from service import convert
+from service import convert, face
 from service.errors import RequestError, grpc_errors
 from service.jobs import Hint, Move
 from service.limits import Limits, answer_by, give_up_at, search_limit
@@ -321,7 +321,15 @@ class AdvisorServicer(advisor_grpc.AdvisorServiceServicer):  # type: ignore[misc
         )
         top = analysis.candidates[:top_k]
         compared = analysis.candidates[: max(MAX_COMPARED, top_k)]
-        facts += [explain_facts(res.game, res.state, c.action) for c in compared[len(facts) :]]
+        try:
+            seen = face.seen_state(res.game, res.state, analysis.seat)
+        except LictorError:
+            seen = None
+        if seen is not res.state:  # hidden information: the facts come from what the mover may know
+            facts = []
+        if seen is None:  # no sample of the mover's view: no facts
+            compared = ()
+        facts += [explain_facts(res.game, seen, c.action) for c in compared[len(facts) :]]
         varying = varying_labels(facts[: len(compared)]) if len(compared) > 1 else set()
         for i, c in enumerate(top):
             reply.hints.add(

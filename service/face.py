@@ -35,6 +35,7 @@ __all__ = [
     "describe_action",
     "description_to_pb",
     "render",
+    "seen_state",
     "svg_to_png",
     "viewer_from_pb",
     "viewer_to_pb",
@@ -82,7 +83,7 @@ def viewer_to_pb(viewer: Viewer) -> game_pb.Viewer:
     return game_pb.Viewer(role=game_pb.VIEWER_ROLE_SEAT, seat=viewer)
 
 
-def _seen_state(game: Game[Any, Any], state: Any, viewer: Viewer) -> Any:
+def seen_state(game: Game[Any, Any], state: Any, viewer: Viewer) -> Any:
     """The state the face draws for ``viewer``: for a seat of a hidden-information game, one sampled
     from its observation (so only what the seat may know can show); else ``state`` itself."""
     if viewer < 0 or not game.info.hidden_information:
@@ -170,7 +171,7 @@ def describe(request: game_pb.DescribeRequest, *, content_root: str | None) -> g
     res = convert.resolve_position(request.position, content_root=content_root)
     game, state = res.game, res.state
     viewer = viewer_from_pb(request.viewer, game.num_players(state))
-    d = game.describe(_seen_state(game, state, viewer), viewer)
+    d = game.describe(seen_state(game, state, viewer), viewer)
     return game_pb.DescribeResponse(
         description=description_to_pb(d, width), current_player=game.current_player(state)
     )
@@ -214,7 +215,7 @@ async def render(request: game_pb.RenderRequest, *, content_root: str | None) ->
     res = convert.resolve_position(request.position, content_root=content_root)
     game, state = res.game, res.state
     viewer = viewer_from_pb(request.viewer, game.num_players(state))
-    svg = game.render(_seen_state(game, state, viewer), viewer)
+    svg = game.render(seen_state(game, state, viewer), viewer)
     if request.format == game_pb.RENDER_FORMAT_PNG:
         _check_png_size(svg)
         png = await asyncio.to_thread(svg_to_png, svg)

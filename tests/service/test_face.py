@@ -116,11 +116,24 @@ class FacePig(PigGame):
         ]
 
 
+class LeakyFactPig(FacePig):
+    """FacePig whose explain reads the next seat's secret bonus card (a leaky explain)."""
+
+    def explain(self, state: PigState, action: str) -> list[Fact]:
+        secret = state.bonus[(state.turn + 1) % len(state.bonus)]
+        return [
+            *super().explain(state, action),
+            Fact(label="next seat's bonus", value=secret if action == "hold" else -1),
+        ]
+
+
 @pytest.fixture(scope="module", autouse=True)
 def facepig() -> Iterator[None]:
     register_game("facepig", "tests.service.test_face:FacePig")
+    register_game("leakpig", "tests.service.test_face:LeakyFactPig")
     yield
     unregister_game("facepig")
+    unregister_game("leakpig")
 
 
 def _viewer(seat: int | None = None, role: int = 0) -> game_pb.Viewer:
@@ -364,3 +377,28 @@ def test_hint_facts_helpers():
     rows = [[same, Fact(label="VP", value=1)], [same, Fact(label="VP", value=2)], [same]]
     assert varying_labels(rows) == {"VP"}
     assert varying_labels([[same], [replace(same)]]) == set()
+
+
+def test_hint_facts_come_from_what_the_mover_may_know(api):
+    """A hint's facts in a hidden-information game are read from the mover's view: two positions
+    that differ only in another seat's secret give the same facts, even with a leaky explain."""
+    values = []
+    for secret in (0, 2):
+        state = PigState(scores=(3, 4), bonus=(1, secret), turn=0, turn_total=4)
+        pos = pos_pb.Position(game="leakpig", state_json=json.dumps(FacePig().to_dict(state)))
+        request = advisor_pb.HintRequest(position=pos, top_k=2, seed=3)
+        request.budget.simulations = 64
+        reply = api.advisor.Hint(request, timeout=60)
+        hold = next(h for h in reply.hints if h.action == "hold")
+        values.append([r.value for r in hold.reasons if r.text == "next seat's bonus"])
+    assert values[0] == values[1] and len(values[0]) == 1
+
+
+def test_huge_pictures_are_refused_as_png_not_drawn():
+    from games.errors import LictorError
+    from service.face import MAX_PNG_SIDE, _check_png_size
+
+    _check_png_size('<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="800">')
+    with pytest.raises(LictorError) as err:
+        _check_png_size(f'<svg xmlns="http://www.w3.org/2000/svg" width="{MAX_PNG_SIDE + 1}" height="10">')
+    assert err.value.field == "format" and "RENDER_FORMAT_SVG" in err.value.message
