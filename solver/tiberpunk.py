@@ -30,7 +30,17 @@ from games.core import Game
 from games.errors import ConfigError, InvalidStateError, LimitError
 from games.tiberpunk.content import GADGETS, SKILLS
 from games.tiberpunk.dice import contains, outcomes, p_contains
-from solver.core import SolveLimits, SolveResult, Status, past_deadline_or_stopped, register_puzzle
+from solver.core import (
+    ScoreLine,
+    ScoreReport,
+    SeatScore,
+    SolveLimits,
+    SolveResult,
+    Status,
+    past_deadline_or_stopped,
+    register_puzzle,
+    register_scorer,
+)
 
 __all__ = [
     "best_gadget",
@@ -697,3 +707,58 @@ register_puzzle(
     "drone to a district.",
     params_schema=ROUTE_PLAN_PARAMS,
 )
+
+
+# ============================================================================ the score
+
+
+def score(game: Game[Any, Any], state: Any) -> ScoreReport:
+    """Standings by the end-of-game rule (rule: tiberpunk/end-of-game): most triumph tokens placed on
+    objective cards, then most coins; players still tied share the victory. Before the end, the
+    standings if the game ended now (``final`` false)."""
+    from games.tiberpunk.end import places, standing_key
+    from games.tiberpunk.game import TiberpunkGame
+    from games.tiberpunk.state import PH_OVER, State
+
+    if not isinstance(game, TiberpunkGame) or not isinstance(state, State):
+        raise InvalidStateError("not a Tiberpunk position", field="position")
+    keys = [standing_key(state, seat) for seat in range(state.n)]
+    rank = places(state)
+    names = [*SKILLS, *(f"side objective {game.pack.side_cards[i].id}" for i in state.cfg.side)]
+    seats = []
+    for seat, p in enumerate(state.players):
+        lines = [
+            ScoreLine(category="triumph tokens", points=float(n), detail=f"on the {name} card")
+            for name, n in zip(names, p.otoks, strict=True)
+            if n
+        ]
+        lines.append(ScoreLine(category="coins (tie-break)", points=0.0, detail=f"{p.coins} coins"))
+        seats.append(
+            SeatScore(
+                seat=seat,
+                total=float(keys[seat][0]),
+                rank=rank[seat],
+                breakdown=tuple(lines),
+                tiebreak=_tiebreak(keys, seat),
+            )
+        )
+    return ScoreReport(game="tiberpunk", final=state.phase == PH_OVER, seats=tuple(seats))
+
+
+def _tiebreak(keys: Sequence[tuple[int, int]], seat: int) -> tuple[str, ...]:
+    """Why ``seat`` ranks as it does against the seats with as many triumph tokens."""
+    tokens, coins = keys[seat]
+    tied = [i for i, k in enumerate(keys) if k[0] == tokens and i != seat]
+    if not tied:
+        return ()
+    out = [f"tied on {tokens} triumph tokens with {', '.join(f'seat {i}' for i in tied)}: most coins wins"]
+    for i in tied:
+        other = keys[i][1]
+        if other == coins:
+            out.append(f"equal coins ({coins}) with seat {i}: the victory is shared")
+        else:
+            out.append(f"{coins} coins against seat {i}'s {other}: {'ahead' if coins > other else 'behind'}")
+    return tuple(out)
+
+
+register_scorer("tiberpunk", score)

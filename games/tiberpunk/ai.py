@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING
 from games.tiberpunk import actions as act
 from games.tiberpunk.content import Content
 from games.tiberpunk.dice import p_attacker_wins, p_contains
+from games.tiberpunk.end import standings
 from games.tiberpunk.rules import (
     MINIS_FOR,
     OFF,
@@ -149,15 +150,6 @@ def _tables(game: TiberpunkGame) -> _Tables:
     if t is None or t.rules is not game.rules:
         t = _TABLES[id(game.rules)] = _Tables(game.rules)
     return t
-
-
-def standings(state: State) -> tuple[float, ...]:
-    """``returns`` as if the game ended now: most tokens, then most coins, ties shared
-    (rule: end-of-game)."""
-    keys = [(sum(p.otoks), p.coins) for p in state.players]
-    best = max(keys)
-    winners = [i for i, k in enumerate(keys) if k == best]
-    return tuple(1.0 / len(winners) if i in winners else 0.0 for i in range(state.n))
 
 
 def _lictor_dist(t: _Tables, state: State, d: int) -> int:

@@ -13,7 +13,7 @@ from games.core.face import REFEREE, SPECTATOR, Catalogue, Description, Fact, Vi
 from games.core.protocol import CHANCE, TERMINAL, Game, GameConfig, GameInfo, Variant
 from games.errors import ConfigError, IllegalActionError, InvalidStateError, NotationError, WrongSeatError
 from games.tiberpunk import actions as act
-from games.tiberpunk import ai, face, public
+from games.tiberpunk import ai, end, face, public
 from games.tiberpunk.content import Content, load_content
 from games.tiberpunk.notation import action_text, parse_action_text, parse_state_text
 from games.tiberpunk.rules import Rules
@@ -324,7 +324,7 @@ class TiberpunkGame(Game[State, int]):
         return ai.heuristic(self, state)
 
     def _standings(self, state: State) -> tuple[float, ...]:
-        return ai.standings(state)
+        return end.standings(state)
 
     def prior(self, state: State) -> Sequence[float] | None:
         """Move priors for PUCT in the main phase (see :func:`ai.prior`)."""

@@ -1,0 +1,85 @@
+"""The end-of-game rule in one place (games/tiberpunk/end.py) and the Score answer built on it.
+
+rule: tiberpunk/end-of-game — most triumph tokens wins; a tie goes to the most coins; still tied,
+the players share the victory.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from games.core import CHANCE, TERMINAL, GameConfig
+from games.errors import InvalidStateError
+from games.tiberpunk import TiberpunkGame, end
+from games.tiberpunk.state import PH_OVER, State
+from solver.core import get_scorer
+
+GAME = TiberpunkGame()
+
+
+def _with(s: State, seat: int, *, tokens: int, coins: int) -> State:
+    p = s.players[seat]
+    otoks = (tokens, *p.otoks[1:])
+    players = list(s.players)
+    players[seat] = p._replace(otoks=otoks, coins=coins)
+    return s._replace(players=tuple(players))
+
+
+def _base(players: int = 3) -> State:
+    return GAME.new_state(GameConfig(players=players), 1)
+
+
+def test_most_tokens_wins() -> None:
+    """rule: tiberpunk/end-of-game — most triumph tokens wins, whatever the coins."""
+    s = _with(_with(_with(_base(), 0, tokens=3, coins=0), 1, tokens=2, coins=40), 2, tokens=1, coins=9)
+    assert end.winners(s) == [0] and end.standings(s) == (1.0, 0.0, 0.0)
+    assert end.places(s) == [1, 2, 3]
+
+
+def test_coins_break_a_tie_then_the_victory_is_shared() -> None:
+    """rule: tiberpunk/end-of-game — tied on tokens: most coins; still tied: shared."""
+    s = _with(_with(_with(_base(), 0, tokens=3, coins=5), 1, tokens=3, coins=7), 2, tokens=1, coins=9)
+    assert end.winners(s) == [1] and end.places(s) == [2, 1, 3]
+    s = _with(s, 0, tokens=3, coins=7)
+    assert end.standings(s) == (0.5, 0.5, 0.0) and end.places(s) == [1, 1, 3]
+
+
+def test_returns_use_the_rule_at_the_end() -> None:
+    """rule: tiberpunk/end-of-game — ``returns`` is the rule's standings once the game is over."""
+    s = _with(_with(_base(2), 0, tokens=2, coins=1), 1, tokens=2, coins=3)._replace(phase=PH_OVER)
+    assert GAME.returns(s) == end.standings(s) == (0.0, 1.0)
+
+
+def test_score_answers_with_reasons() -> None:
+    """rule: tiberpunk/end-of-game — Score: tokens as the total, places, the coin tie-break named."""
+    s = _with(_with(_with(_base(), 0, tokens=3, coins=5), 1, tokens=3, coins=7), 2, tokens=1, coins=9)
+    report = get_scorer("tiberpunk")(GAME, s)
+    assert report.game == "tiberpunk" and not report.final
+    assert [x.total for x in report.seats] == [3.0, 3.0, 1.0]
+    assert [x.rank for x in report.seats] == [2, 1, 3]
+    assert "most coins" in report.seats[0].tiebreak[0] and "behind" in report.seats[0].tiebreak[1]
+    assert report.seats[2].tiebreak == ()
+    assert any(line.category == "triumph tokens" for line in report.seats[0].breakdown)
+    s = _with(s, 0, tokens=3, coins=7)
+    shared = get_scorer("tiberpunk")(GAME, s)
+    assert [x.rank for x in shared.seats] == [1, 1, 3] and "shared" in shared.seats[0].tiebreak[1]
+
+
+def test_score_of_a_finished_game_matches_returns() -> None:
+    """rule: tiberpunk/end-of-game — a played-out game: rank 1 exactly for the seats ``returns`` pays."""
+    s = GAME.new_state(GameConfig(players=2, options={"max_rounds": 6}), 4)
+    rng = random.Random(4)
+    while GAME.current_player(s) != TERMINAL:
+        p = GAME.current_player(s)
+        s = GAME.apply(s, GAME.sample_chance(s, rng) if p == CHANCE else rng.choice(GAME.legal_actions(s)))
+    report = get_scorer("tiberpunk")(GAME, s)
+    assert report.final
+    returns = GAME.returns(s)
+    assert [x.rank == 1 for x in report.seats] == [r > 0 for r in returns]
+
+
+def test_score_refuses_another_game() -> None:
+    with pytest.raises(InvalidStateError):
+        get_scorer("tiberpunk")(GAME, "not a state")
