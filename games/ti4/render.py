@@ -186,6 +186,8 @@ def _home(  # noqa: PLR0917
 def _panel(
     content: Content, state: TI4State, reports: Sequence[HomeReport], x0: int, hand: Sequence[TileId]
 ) -> list[str]:
+    if state.mode == "milty" and not reports:
+        return _draft_panel(content, state, x0)
     out = [_text(x0 + 10, 56, "Balance per seat (home value)", 13, "bold", "#eee", "start")]
     y = 80
     for k, rep in enumerate(reports):
@@ -243,4 +245,56 @@ def _panel(
         y += 20
     legend = "α β wormholes · L legendary · B/C/P/W specialty · R/I = resources/influence"
     out.append(_text(x0 + 10, y + 10, legend, 9, "normal", "#999", "start"))
+    return out
+
+
+def _draft_panel(content: Content, state: TI4State, x0: int) -> list[str]:
+    """A Milty draft in progress: every slice (tiles, optimal resources and influence, who took it),
+    the factions on offer and the seat positions taken."""
+    out = [_text(x0 + 10, 56, "Milty draft: slices", 13, "bold", "#eee", "start")]
+    y = 80
+    owner = {k: s for s, k in enumerate(state.slice_pick) if k >= 0}
+    for k, sl in enumerate(state.slices):
+        r = i = 0.0
+        for t in sl:
+            for p in content.tiles[t].planets if t in content.tiles else ():
+                r += (
+                    p.resources
+                    if p.resources > p.influence
+                    else (p.resources / 2 if p.resources == p.influence else 0)
+                )
+                i += (
+                    p.influence
+                    if p.influence > p.resources
+                    else (p.influence / 2 if p.resources == p.influence else 0)
+                )
+        who = f" - seat {owner[k]}" if k in owner else ""
+        colour = "#888" if k in owner else "#eee"
+        tiles = " ".join(str(t) for t in sl)
+        out.append(_text(x0 + 10, y, f"Slice {k + 1}: {tiles}{who}", 12, "bold", colour, "start"))
+        out.append(_text(x0 + 28, y + 14, f"optimal R {r:g}  I {i:g}", 10, "normal", "#bbb", "start"))
+        y += 34
+    taken = {f for f in state.factions if f}
+    offered = [(f, f in taken) for f in state.offered]
+    out.append(_text(x0 + 10, y + 6, "Factions offered", 13, "bold", "#eee", "start"))
+    y += 26
+    for f, done in offered:
+        out.append(
+            _text(
+                x0 + 28,
+                y,
+                f + (" (taken)" if done else ""),
+                10,
+                "normal",
+                "#888" if done else "#ddd",
+                "start",
+            )
+        )
+        y += 14
+    seats = (
+        ", ".join(f"seat {s} at position {p}" for s, p in enumerate(state.seat_pick) if p > 0) or "none yet"
+    )
+    out.append(
+        _text(x0 + 10, y + 10, f"Seat positions picked (1 = speaker): {seats}", 11, "normal", "#eee", "start")
+    )
     return out
