@@ -1307,7 +1307,15 @@ def _panel(game: TiberpunkGame, pos: Pos, viewer: Viewer) -> list[str]:
     out: list[str] = []
     for p in pos.players:
         out += _player_card(pos, p, viewer, x0, y)
+        if p.ability >= 0:
+            out.append(_text(W - 30, y + 13, c.abilities[p.ability].name, size=12, anchor="end", fill="#555"))
         y += 120
+    if pos.phase == PH_DRAFT and pos.draft:
+        out.append(_text(x0, y + 14, "Ability tiles to choose", size=15, weight="bold"))
+        names = [c.abilities[a].name for a in pos.draft]
+        for row in range(0, len(names), 4):
+            out.append(_text(x0, y + 34 + 9 * row // 2, ", ".join(names[row : row + 4]), size=12))
+        y += 80
     roll = pos.roll
     if roll is not None:
         out.append(_text(x0, y + 14, "Dice on the table", size=15, weight="bold"))
