@@ -51,6 +51,7 @@ from solver.core import (
 __all__ = [
     "ActivationProblem",
     "brute_force_plan",
+    "chain_by_orders",
     "chain_odds",
     "combat_distribution",
     "score",
@@ -186,6 +187,48 @@ def chain_odds(
     """P(exactly k successes) for k = 0..len(tests): the chain of (total, threshold) tests drawn in
     order from one Modifier deck (rule: cyberverse/feature-test, investigation)."""
     return _chain(tuple(sorted(deck)), tuple(sorted(discard)), tuple(tests), reshuffle)
+
+
+def chain_by_orders(
+    deck: Sequence[int], discard: Sequence[int], tests: Sequence[tuple[int, int]], reshuffle: str = "success"
+) -> tuple[float, ...]:
+    """The same distribution as :func:`chain_odds` by brute force: every order of the shuffled pile
+    is enumerated (``itertools.permutations``, equally likely), and again at each reshuffle. For
+    cross-checks on small chains (exponential)."""
+    out = [0.0] * (len(tests) + 1)
+
+    def run(pile: tuple[int, ...], discard: tuple[int, ...], k: int, wins: int, weight: float) -> None:
+        if k == len(tests):
+            out[wins] += weight
+            return
+        if not pile:
+            if not discard:
+                run(pile, discard, k + 1, wins, weight)
+                return
+            orders = list(itertools.permutations(discard))
+            for order in orders:
+                run(order, (), k, wins, weight / len(orders))
+            return
+        card, rest = pile[0], pile[1:]
+        total, threshold = tests[k]
+        ok = succeeds(total, card, threshold)
+        discard = (*discard, card)
+        if (ok and reshuffle == "success") or not rest:
+            merged = rest + discard
+            orders = list(itertools.permutations(merged))
+            for order in orders:
+                run(order, (), k + 1, wins + ok, weight / len(orders))
+            return
+        run(rest, discard, k + 1, wins + ok, weight)
+
+    pile = tuple(deck)
+    if pile:
+        orders = list(itertools.permutations(pile))
+        for order in orders:
+            run(order, tuple(discard), 0, 0, 1.0 / len(orders))
+    else:
+        run((), tuple(discard), 0, 0, 1.0)
+    return tuple(out)
 
 
 FEATURE_TEST_PARAMS: dict[str, Any] = {
@@ -377,12 +420,17 @@ def _side_of_agent(s: State, c: Content, name: str, field: str) -> Side | None:
         if c.faces[2 * a.sheet + a.side].name == name:
             weapons = usable_weapons(c, a)
             best = max(weapons, key=lambda t: c.tokens[t].bonus, default=-1)
+            kind = -1
+            if a.district >= 0 and a.spot >= 0:  # rule: cyberverse/tactical-positions
+                kind = c.boards[s.city.boards[a.district]].positions[a.spot][1]
             return Side(
                 combat=feature(c, a, COMBAT) + attack_bonus(c, a),
                 weapon_bonus=c.tokens[best].bonus if best >= 0 else 0,
                 ranged=bool(best >= 0 and c.tokens[best].ranged),
                 defense=defense_bonus(c, s, a),
                 agent=True,
+                advantage=kind == 0,
+                cover=kind == 1,
             )
     return None
 

@@ -174,3 +174,34 @@ def test_bad_params_name_the_field(params: dict[str, object], field: str) -> Non
     with pytest.raises(ConfigError) as err:
         fn(GAME, s, params, SolveLimits())
     assert err.value.field == field
+
+
+def test_chain_odds_equal_enumeration_of_every_order() -> None:
+    """rule: cyberverse/feature-test - draws without replacement; the odds equal the enumeration of
+    every order of the shuffled deck (and of each reshuffle)."""
+    from solver.cyberverse import chain_by_orders
+
+    cases = [
+        ((-1, 0, 1, 1, 2), (), [(2, 2)], "success"),
+        ((-1, 0, 1, 1, 2), (), [(2, 2), (1, 2)], "success"),
+        ((1, 2), (-1, 0, 1), [(1, 1), (1, 2), (0, 1)], "success"),
+        ((-1, 0, 1, 1, 2), (), [(1, 1), (2, 3), (0, 0), (3, 3), (1, 2), (2, 2)], "empty"),
+        ((0, 2), (-1, 1, 1), [(1, 1), (1, 2), (0, 1), (2, 2)], "empty"),
+    ]
+    for deck, discard, tests, rule in cases:
+        exact = chain_odds(deck, discard, tests, rule)
+        brute = chain_by_orders(deck, discard, tests, rule)
+        assert exact == pytest.approx(brute, abs=1e-12)
+
+
+def test_activation_plan_on_game_states_equals_brute_force() -> None:
+    """rule: cyberverse/moving-agents - the plan built from real states (reach by Movement points
+    and travel costs) is optimal: CP-SAT equals enumeration."""
+    from solver.cyberverse import activation_problem
+
+    for seed in range(4):
+        s = play_until(GAME, 3, 20 + seed, lambda s: s.phase == 3 and s.actor >= 0 and s.turn >= 2)
+        p = activation_problem(s, C, s.actor)
+        best, _ = brute_force_plan(p)
+        value, _, _ = solve_plan(p, SolveLimits(time_limit_s=5.0, workers=1))
+        assert value == best
