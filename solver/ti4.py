@@ -628,6 +628,16 @@ def solve_map(
             hint = solve_ordinary(content, problem, hint, time_limit_s=warm_start * time_limit_s, seed=seed)[
                 0
             ]
+    if hint and legal_galaxy(content, problem, {**problem.fixed, **hint}):
+        first = _values(content, problem, {**problem.fixed, **hint})
+        if max(first) == min(first):  # a gap of 0 is the least possible: proven
+            return MapSolution(
+                galaxy={**problem.fixed, **hint},
+                values=tuple(v / SCALE for v in first),
+                gap=0.0,
+                bound=0.0,
+                status=Status.OPTIMAL,
+            )
     if hint:
         _full_hint(mm, hint)
     left = time_limit_s - (time.perf_counter() - start)
@@ -661,6 +671,8 @@ def solve_map(
     if model_vals != vals:  # the model is the measure, to the unit (tests check it on many maps)
         raise LictorError(f"internal: the CP-SAT values {model_vals} differ from the measure {vals}")
     gap = (max(vals) - min(vals)) / SCALE
+    if gap == 0:
+        status = Status.OPTIMAL  # no gap is below 0
     bound = gap if status == Status.OPTIMAL else max(0.0, solver.best_objective_bound / SCALE)
     return MapSolution(
         galaxy=galaxy, values=tuple(v / SCALE for v in vals), gap=gap, bound=min(bound, gap), status=status
@@ -805,7 +817,7 @@ def hill_climb_map(
         g = random_legal_map(content, problem, rng)
         cur = gap_of(content, problem, g)
         improved = True
-        while improved and time.perf_counter() < end:
+        while improved and cur > 0 and time.perf_counter() < end:
             improved = False
             unused = [t for t in problem.pool if t not in g.values()]
             moves: list[tuple[Pos, Pos | None, TileId]] = [
@@ -828,7 +840,7 @@ def hill_climb_map(
                     break
         if best is None or cur < best[1]:
             best = (g, cur)
-        if not restarts:
+        if not restarts or best[1] == 0:
             break
     return best
 
