@@ -619,6 +619,14 @@ def build_placement_model(p: PlacementProblem) -> _PlacementModel:
         adopted = lit.any_of(met, "adopted")
         if p.force_adoption:
             m.add(adopted == 1)
+    total = _objective(m, lit, p, v, adopted)
+    m.maximize(total)
+    return _PlacementModel(model=m, total=total, moves=moves, first=first, second=second, use_row=use_row)
+
+
+def _objective(m: cp_model.CpModel, lit: _Bools, p: PlacementProblem, v: list[Any], adopted: _Lit) -> Any:
+    """The seat's VP by the schedule (``scoring``'s numbers) with every rank against the settled
+    opponents decided by cubes and the tie-breaker chain, as a CP-SAT expression."""
     # ------------------------------------------------------------------ constraints: ranks
     # rule: tiberius/tie-breaker - the chain, one number: seat ranks below o iff chain < chain_o.
     mine = [adopted, v[IN], v[PC], v[IM], v[IP], v[PR], v[GV], v[CQ], v[CC], v[TR], -p.age_rank]
@@ -682,8 +690,7 @@ def build_placement_model(p: PlacementProblem) -> _PlacementModel:
         + (LOYALTY_VP if p.loyal else 0)
         + influence
     )
-    m.maximize(total)
-    return _PlacementModel(model=m, total=total, moves=moves, first=first, second=second, use_row=use_row)
+    return total
 
 
 def _imperator_terms(m: cp_model.CpModel, lit: _Bools, p: PlacementProblem, ip: Any, beaten_by: Any) -> Any:
@@ -1554,7 +1561,7 @@ def elimination(
 
     ub = upper_bound(g, s, seat)
     lb, leader = target(s)
-    base = {"seat": seat, "upper_bound": ub, "leader": leader, "leader_guaranteed": lb}
+    base: dict[str, Any] = {"seat": seat, "upper_bound": ub, "leader": leader, "leader_guaranteed": lb}
     if ub < lb and s.phase != OVER:
         return SolveResult(
             kind="tiberius.elimination",
@@ -1595,7 +1602,40 @@ def elimination(
     witness = _probe_witness(g, s, seat, probes=probes, deadline=deadline)
     if witness is None:
         witness = go(s, [])
-    wall = time.perf_counter() - start
+    if witness is not None:  # who plays each action of the witness line
+        players, st = [], s
+        for text in witness:
+            players.append(st.actor)
+            st = g.apply(st, g.parse_action(st, text))
+        base["witness_seats"] = players
+    return _elimination_answer(
+        base,
+        witness,
+        seat=seat,
+        ub=ub,
+        nodes=nodes,
+        out_of_budget=out_of_budget,
+        wall=time.perf_counter() - start,
+    )
+
+
+def _witness_text(witness: Sequence[str], seats: Sequence[int], most: int = 8) -> str:
+    """``"seat 0 bid 3, seat 1 take2, ..."``: the first actions of a witness with who plays them."""
+    shown = [f"seat {p} {t}" for p, t in zip(seats, witness, strict=True)][:most]
+    return ", ".join(shown) + (", ..." if len(witness) > most else "")
+
+
+def _elimination_answer(
+    base: dict[str, Any],
+    witness: list[str] | None,
+    *,
+    seat: int,
+    ub: int,
+    nodes: int,
+    out_of_budget: bool,
+    wall: float,
+) -> SolveResult:
+    """The elimination puzzle's answer, with a sentence a player can act on."""
     if witness is not None:
         return SolveResult(
             kind="tiberius.elimination",
@@ -1603,7 +1643,9 @@ def elimination(
             objective=1.0,
             bound=float(ub),
             answer={**base, "can_finish_first": "yes", "witness": witness},
-            explanation=f"yes: seat {seat} finishes first along the witness line ({len(witness)} actions)",
+            explanation=f"yes: seat {seat} finishes first along the witness line ({len(witness)} actions: "
+            + _witness_text(witness, base["witness_seats"])
+            + ")",
             method="enumeration",
             wall_s=wall,
         )

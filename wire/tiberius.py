@@ -1,4 +1,34 @@
-"""Typed Tiberius Who? messages (``TiberiusState``, ``TiberiusAction``) <-> the public form and notation."""
+"""Typed Tiberius Who? messages (``TiberiusState``, ``TiberiusAction``) <-> the public form and notation.
+
+The ``lictor.v1.TiberiusState`` message keeps its field names (backward compatible); this module is
+the one documented mapping between it and the game's public form (``games/tiberius/public.py``):
+
+=============================  ==========================================================
+message field                  public form
+=============================  ==========================================================
+``turn``                       ``turn``
+``phase`` ("adopt")            ``phase`` ("adoption"; the other phases are the same words)
+``actor`` (-1 once over)       ``to_act`` (null once over)
+``start_priority``             ``priority_order_from``
+``priority``                   ``priority_marker``
+``cubes[s].<box>``             ``players[s].cubes.<box>`` (``pro_consular`` is
+                               ``pro_consular_imperium_maius``); ``bids[s]`` is ``bid``
+``decks[d].cards``             ``decks[d].face_down``
+``face_up[d]`` ("" = none)     ``decks[d].face_up`` (null)
+``careers[s].cards``           ``players[s].career_cards``
+``played[s]`` ("PCIM")         ``players[s].card_this_turn`` ("pro_consular_imperium_maius")
+``pcim_used[s]``               ``players[s].pro_consular_imperium_maius_played``
+``secret[s]`` ("" = hidden)    ``players[s].adoption_card`` (null)
+``adopted[s]`` ("" = none)     ``players[s].adopted_with`` (null)
+``adopt_face_up``              ``adoption_cards_face_up``
+``adopt_unused``               ``adoption_cards_unused``
+``discarded``                  ``discarded_cards``
+``black``, ``row_open``,       ``cube_action.black_icons_to_place``, ``.extra_row_open``,
+``family``, ``moved``          ``.augustus_family``, ``.cubes_moved_to_gray``
+``age``                        ``oldest_first``
+``variants``                   ``variants`` ("" / 0 = the default)
+=============================  ==========================================================
+"""
 
 from __future__ import annotations
 
@@ -10,72 +40,111 @@ from wire import TypedForm
 
 __all__ = ["FORM"]
 
-# Box code (the game's to_dict keys) -> TiberiusCubes field.
+# The public form's box -> TiberiusCubes field.
 _TIB_BOXES: tuple[tuple[str, str], ...] = (
-    ("CQ", "conquests"),
-    ("IM", "imperial_marriages"),
-    ("PC", "pro_consular"),
-    ("CC", "consul_censor"),
-    ("GV", "governorships"),
-    ("TR", "triumphs"),
-    ("IP", "imperator"),
-    ("PR", "priesthoods"),
-    ("EM", "emperor"),
-    ("IN", "influence"),
-    ("BD", "bid"),
+    ("conquests", "conquests"),
+    ("imperial_marriages", "imperial_marriages"),
+    ("pro_consular_imperium_maius", "pro_consular"),
+    ("consul_censor", "consul_censor"),
+    ("governorships", "governorships"),
+    ("triumphs", "triumphs"),
+    ("imperator", "imperator"),
+    ("priesthoods", "priesthoods"),
+    ("emperor", "emperor"),
+    ("influence", "influence"),
+    ("bid", "bid"),
 )
-_TIB_NULLABLE = ("face_up", "played", "secret", "adopted")
-_TIB_PLAIN_LISTS = ("bids", "pcim_used", "adopt_face_up", "adopt_unused", "discarded", "age")
-_TIB_SCALARS = (
-    "turn",
-    "phase",
-    "actor",
-    "start_priority",
-    "priority",
-    "black",
-    "row_open",
-    "family",
-    "moved",
+_PCIM_WORDS = ("pro_consular_imperium_maius", "PCIM")  # (public form, message)
+_PHASE_WORDS = ("adoption", "adopt")  # (public form, message)
+_ACTION_FIELDS = (
+    ("black", "black_icons_to_place"),
+    ("row_open", "extra_row_open"),
+    ("family", "augustus_family"),
+    ("moved", "cubes_moved_to_gray"),
 )
+_VARIANT_DEFAULTS: dict[str, Any] = {
+    "influence_table": "setup",
+    "pcim_rule": "once",
+    "marriage_vp": "schedule",
+    "imperator_solo": "both",
+    "imperator_empty": "tiebreak",
+    "turns": 8,
+}
+
+
+def _word(value: Any, pair: tuple[str, str], *, to_message: bool) -> Any:
+    """``value`` in the other form when it is one of the two spellings of ``pair``."""
+    public, message = pair
+    if to_message:
+        return message if value == public else value
+    return public if value == message else value
 
 
 def _tiberius_to_pb(data: dict[str, Any]) -> tib_pb.TiberiusState:
-    msg = tib_pb.TiberiusState()
-    for key in _TIB_SCALARS:
-        setattr(msg, key, data[key])
-    for cubes in data["cubes"]:
-        msg.cubes.add(**{name: int(cubes.get(code, 0)) for code, name in _TIB_BOXES})
+    msg = tib_pb.TiberiusState(
+        turn=data["turn"],
+        phase=_word(data["phase"], _PHASE_WORDS, to_message=True),
+        actor=-1 if data["to_act"] is None else data["to_act"],
+        start_priority=data["priority_order_from"],
+        priority=data["priority_marker"],
+    )
+    for p in data["players"]:
+        msg.cubes.add(**{name: int(p["cubes"].get(key, 0)) for key, name in _TIB_BOXES})
+        msg.careers.add(cards=list(p["career_cards"]))
+        played = p["card_this_turn"]
+        msg.played.append("" if played is None else _word(played, _PCIM_WORDS, to_message=True))
+        msg.bids.append(int(p["cubes"].get("bid", 0)))
+        msg.pcim_used.append(p["pro_consular_imperium_maius_played"])
+        msg.secret.append(p["adoption_card"] or "")
+        msg.adopted.append(p["adopted_with"] or "")
     for deck in data["decks"]:
-        msg.decks.add(cards=list(deck))
-    for cards in data["careers"]:
-        msg.careers.add(cards=list(cards))
-    for key in _TIB_NULLABLE:
-        getattr(msg, key).extend("" if v is None else v for v in data[key])
-    for key in _TIB_PLAIN_LISTS:
-        getattr(msg, key).extend(data[key])
+        msg.decks.add(cards=list(deck["face_down"]))
+        msg.face_up.append(deck["face_up"] or "")
+    msg.adopt_face_up.extend(data["adoption_cards_face_up"])
+    msg.adopt_unused.extend(data["adoption_cards_unused"])
+    msg.discarded.extend(data["discarded_cards"])
+    for name, key in _ACTION_FIELDS:
+        setattr(msg, name, data["cube_action"][key])
+    msg.age.extend(data["oldest_first"])
     msg.variants.CopyFrom(tib_pb.TiberiusVariants(**data["variants"]))
     return msg
 
 
 def _tiberius_from_pb(msg: tib_pb.TiberiusState) -> dict[str, Any]:
-    data: dict[str, Any] = {key: getattr(msg, key) for key in _TIB_SCALARS}
-    data["cubes"] = [{code: getattr(c, name) for code, name in _TIB_BOXES} for c in msg.cubes]
-    data["decks"] = [list(d.cards) for d in msg.decks]
-    data["careers"] = [list(c.cards) for c in msg.careers]
-    for key in _TIB_NULLABLE:
-        data[key] = [v or None for v in getattr(msg, key)]
-    for key in _TIB_PLAIN_LISTS:
-        data[key] = list(getattr(msg, key))
+    players = []
+    for s, cubes in enumerate(msg.cubes):
+        played = msg.played[s] if s < len(msg.played) else ""
+        players.append(
+            {
+                "cubes": {key: getattr(cubes, name) for key, name in _TIB_BOXES},
+                "career_cards": list(msg.careers[s].cards) if s < len(msg.careers) else [],
+                "card_this_turn": _word(played, _PCIM_WORDS, to_message=False) or None,
+                "pro_consular_imperium_maius_played": s < len(msg.pcim_used) and msg.pcim_used[s],
+                "adoption_card": (msg.secret[s] if s < len(msg.secret) else "") or None,
+                "adopted_with": (msg.adopted[s] if s < len(msg.adopted) else "") or None,
+            }
+        )
+    decks = [
+        {"face_up": (msg.face_up[d] if d < len(msg.face_up) else "") or None, "face_down": list(deck.cards)}
+        for d, deck in enumerate(msg.decks)
+    ]
     v = msg.variants
-    data["variants"] = {
-        "influence_table": v.influence_table,
-        "pcim_rule": v.pcim_rule,
-        "marriage_vp": v.marriage_vp,
-        "imperator_solo": v.imperator_solo or "both",
-        "imperator_empty": v.imperator_empty or "tiebreak",
-        "turns": v.turns or 8,
+    variants = {key: getattr(v, key) or default for key, default in _VARIANT_DEFAULTS.items()}
+    return {
+        "turn": msg.turn,
+        "phase": _word(msg.phase, _PHASE_WORDS, to_message=False),
+        "to_act": None if msg.actor < 0 else msg.actor,
+        "priority_marker": msg.priority,
+        "priority_order_from": msg.start_priority,
+        "players": players,
+        "oldest_first": list(msg.age),
+        "decks": decks,
+        "discarded_cards": list(msg.discarded),
+        "adoption_cards_face_up": list(msg.adopt_face_up),
+        "adoption_cards_unused": list(msg.adopt_unused),
+        "cube_action": {key: getattr(msg, name) for name, key in _ACTION_FIELDS},
+        "variants": variants,
     }
-    return data
 
 
 _TIB_KIND_WORDS: dict[int, str] = {

@@ -15,33 +15,34 @@ from __future__ import annotations
 import json
 import math
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from games.core.protocol import TERMINAL, Game, GameConfig, GameInfo, OptionValue, Seat, Variant
+from games.core.face import REFEREE, SPECTATOR, Catalogue, Description, Fact, Viewer
+from games.core.protocol import TERMINAL, Game, GameConfig, GameInfo, OptionValue, Seat
 from games.core.rng import make_rng
 from games.errors import ConfigError, NotationError
 from games.tiberius import rules
 from games.tiberius.ai import Evaluator
-from games.tiberius.codec import state_from_dict
+from games.tiberius.face import Face
 from games.tiberius.model import (
     BOX_CODES,
-    BOX_NAMES,
+    BOX_KEYS,
     CARD,
     HIDDEN,
     IN,
     NOTHING,
     OVER,
-    PCIM_CARD,
-    PHASE_NAMES,
-    TURNS,
+    VARIANTS,
     Content,
     TAction,
     TiberiusState,
+    face_up_adoptions,
     load_content,
     make_state,
 )
+from games.tiberius.public import PublicForm
 from games.tiberius.scoring import SeatTally, chain_key, ranking, score_cubes, score_totals
 
 __all__ = ["TiberiusGame"]
@@ -64,56 +65,7 @@ class TiberiusGame(Game[TiberiusState, TAction]):
             title="Tiberius Who?",
             min_players=1,
             max_players=6,
-            variants=(
-                Variant(
-                    name="influence_table",
-                    description="starting Influence: 'setup' = the set-up list by player count (12/24/26/"
-                    "28/30/32); 'mat' = the player mat, by priority position (26/28/30/32, +2 beyond)",
-                    default="setup",
-                    choices=("setup", "mat"),
-                ),
-                Variant(
-                    name="pcim_rule",
-                    description="Pro-Consular Imperium Maius: 'once' = once per game (rules text); "
-                    "'influence' = costs 3 Influence each time (player mat)",
-                    default="once",
-                    choices=("once", "influence"),
-                ),
-                Variant(
-                    name="marriage_vp",
-                    description="Imperial Marriages: 'schedule' = most +5 / none -5 (VP schedule); "
-                    "'aid' = also 1 VP per cube (VP aid)",
-                    default="schedule",
-                    choices=("schedule", "aid"),
-                ),
-                Variant(
-                    name="imperator_solo",
-                    description="Imperator with one player: 'both' = the lone player has both the most "
-                    "and the least cubes, +3 and -3 (rules text); 'most' = a lone player is never 'least'",
-                    default="both",
-                    choices=("both", "most"),
-                ),
-                Variant(
-                    name="imperator_empty",
-                    description="Imperator when nobody has a cube: 'tiebreak' = all ties must be broken, "
-                    "so the chain names a most (+3) and a least (-3) (rules text); 'least' = most needs "
-                    "a cube, least does not; 'none' = neither is scored",
-                    default="tiebreak",
-                    choices=("tiebreak", "least", "none"),
-                ),
-                Variant(
-                    name="turns",
-                    description="game length: 8 = 'The game lasts 8 turns' (rules text); 7 = the 7 "
-                    "spaces of the printed turn track (11-9 BC ... 11-13 AD)",
-                    default=TURNS,
-                    choices=(TURNS, 7),
-                ),
-                Variant(
-                    name="oldest_seat",
-                    description="the oldest player's seat (the last tie-breaker); ages fall clockwise",
-                    default=0,
-                ),
-            ),
+            variants=VARIANTS,
             content_version=self.pack.version,
             hidden_information=True,
             stochastic=False,
@@ -121,6 +73,8 @@ class TiberiusGame(Game[TiberiusState, TAction]):
         self._by_code = {c.code: c.id for c in self.pack.cards}
         self._adopt_by_code = {a.code: a.id for a in self.pack.adoptions}
         self._ai = Evaluator(self.pack)
+        self.public = PublicForm(self.pack)
+        self.face = Face(self)
         # The options when a config sets none, and a seat's cubes at setup by number of players for
         # the 'setup' influence table.
         self._defaults: dict[str, OptionValue] = {v.name: v.default for v in self.info.variants}
@@ -167,7 +121,7 @@ class TiberiusGame(Game[TiberiusState, TAction]):
         adoption = dealt.pop()
         face_up = [cards.pop(0) for cards in dealt]  # rule: tiberius/card-phase - the top card face up
         decks = [tuple(cards) for cards in dealt]
-        face = 2 if n >= 4 else 1
+        face = face_up_adoptions(n)
         if table == "setup":
             cubes = (self._start_cubes[n],) * n
         else:
@@ -224,6 +178,10 @@ class TiberiusGame(Game[TiberiusState, TAction]):
 
     def apply(self, state: TiberiusState, action: TAction) -> TiberiusState:
         return rules.perform(state, self.pack, action)
+
+    def apply_trusted(self, state: TiberiusState, action: TAction) -> TiberiusState:
+        """``apply`` without the legality check, for an action from ``legal_actions``."""
+        return rules.perform(state, self.pack, action, trusted=True)
 
     # ------------------------------------------------------------------ scoring
     def loyal(self, state: TiberiusState, seat: Seat) -> bool:
@@ -298,28 +256,6 @@ class TiberiusGame(Game[TiberiusState, TAction]):
             return (1.0 / (1.0 + math.exp(-(vp - SOLO_TARGET) / 5.0)),)
         return self._ai.win_chances(state)
 
-    def explain(self, state: TiberiusState, action: TAction) -> Sequence[tuple[str, float]]:
-        """Reasons with numbers: the mover's VP change if the game ended after the action, influence
-        spent, and for a box the mover's margin over the best other seat there."""
-        seat = state.actor
-        if seat < 0:
-            return ()
-        before = self.tally(state)[seat].total
-        after_state = self.apply(state, action)
-        after = self.tally(after_state)[seat].total
-        out: list[tuple[str, float]] = [("VP change if the game ended now", float(after - before))]
-        spent = state.cubes[seat][IN] - after_state.cubes[seat][IN]
-        if spent:
-            out.append(("influence spent" if spent > 0 else "influence gained", float(abs(spent))))
-        if action.kind in ("black", "move"):
-            box = action.arg if action.kind == "black" else 2
-            mine = after_state.cubes[seat][box]
-            others = max((after_state.cubes[t][box] for t in range(state.players) if t != seat), default=0)
-            out.append((f"majority margin in {BOX_NAMES[box]}", float(mine - others)))
-        if action.kind == "adopt":
-            out.append(("Son of Augustus VP", 8.0))
-        return out
-
     def prior(self, state: TiberiusState) -> Sequence[float] | None:
         """A PUCT prior: a softmax (1 VP temperature) of each legal action's one-ply gain in projected
         VP for the seat to act (``games.tiberius.ai``): a bid by the card its rank will pick less the
@@ -328,6 +264,31 @@ class TiberiusGame(Game[TiberiusState, TAction]):
         if state.phase == OVER:
             return None
         return self._ai.priors(state)
+
+    # ------------------------------------------------------------------ the face (games/tiberius/face.py)
+    def content(self) -> Catalogue:
+        return self.face.content()
+
+    def describe(self, state: TiberiusState, viewer: Viewer = REFEREE) -> Description:
+        return self.face.describe(state, viewer)
+
+    def render(self, state: TiberiusState, viewer: Viewer = REFEREE) -> str:
+        return self.face.render(state, viewer)
+
+    def log_line(self, state: TiberiusState, action: TAction, viewer: Viewer = SPECTATOR) -> str:
+        return self.face.log_line(state, action, viewer)
+
+    def explain(self, state: TiberiusState, action: TAction) -> Sequence[Fact]:
+        return self.face.explain(state, action)
+
+    def policies(self) -> Mapping[str, Callable[[TiberiusState, random.Random], TAction]]:
+        """``greedy``: the legal action the AI's one-ply evaluation (``games.tiberius.ai``) likes best."""
+        return {"greedy": self._greedy}
+
+    def _greedy(self, state: TiberiusState, rng: random.Random) -> TAction:
+        actions = list(self.legal_actions(state))
+        weights = self._ai.priors(state, actions)
+        return actions[max(range(len(actions)), key=weights.__getitem__)]
 
     # ------------------------------------------------------------------ hidden information
     def observation(self, state: TiberiusState, seat: Seat) -> TiberiusState:
@@ -374,7 +335,7 @@ class TiberiusGame(Game[TiberiusState, TAction]):
         if k in ("buy", "pick"):
             return f"{k} {self.card_code(a)}"
         if k in ("black", "move"):
-            return f"{k} {BOX_CODES[a]}"
+            return f"{k} {BOX_KEYS[a]}"
         if k == "row":
             return f"row {a + 1}" if a else "row none"
         if k == "adopt":
@@ -385,7 +346,7 @@ class TiberiusGame(Game[TiberiusState, TAction]):
         words = text.strip().lower().split()
         hint = (
             "bid N, buy CARD, pcim, take2, pick CARD, black BOX, row 2|3|none, move BOX, done, "
-            "adopt own|A04, pass"
+            "adopt own|A04, pass (BOX: a box name such as conquests or imperial_marriages)"
         )
         if len(words) == 1 and words[0] in ("pcim", "take2", "done", "pass"):
             return TAction(words[0])
@@ -396,7 +357,9 @@ class TiberiusGame(Game[TiberiusState, TAction]):
             return TAction("bid", int(a))
         if k in ("buy", "pick") and a.upper() in self._by_code:
             return TAction(k, self._by_code[a.upper()])
-        if k in ("black", "move") and a.upper() in BOX_CODES:
+        if k in ("black", "move") and a in BOX_KEYS:
+            return TAction(k, BOX_KEYS.index(a))
+        if k in ("black", "move") and a.upper() in BOX_CODES:  # the older two-letter codes, still read
             return TAction(k, BOX_CODES.index(a.upper()))
         if k == "row" and a in ("none", "2", "3"):
             return TAction("row", 0 if a == "none" else int(a) - 1)
@@ -416,49 +379,26 @@ class TiberiusGame(Game[TiberiusState, TAction]):
             data = json.loads(body)
         except json.JSONDecodeError as exc:
             raise NotationError(f"state is not valid JSON: {exc.msg}", field="state") from None
+        except RecursionError:
+            raise NotationError("state JSON is nested too deeply", field="state") from None
         if not isinstance(data, dict):
             raise NotationError("state JSON must be an object", field="state")
         return self.from_dict(data)
 
-    # ------------------------------------------------------------------ serialization
-    def _card_or_none(self, c: int) -> str | None:
-        return None if c < 0 else self.card_code(c)
-
+    # ------------------------------------------------------------------ the public form
     def to_dict(self, state: TiberiusState) -> dict[str, Any]:
-        ad = self.pack.adoptions
-        return {
-            "turn": state.turn,
-            "phase": PHASE_NAMES[state.phase],
-            "actor": state.actor,
-            "start_priority": state.start_priority,
-            "priority": state.priority,
-            "cubes": [dict(zip(BOX_CODES, c, strict=True)) for c in state.cubes],
-            "decks": [[self.card_code(c) for c in d] for d in state.decks],
-            "face_up": [self._card_or_none(c) for c in state.face_up],
-            "careers": [[self.card_code(c) for c in cs] for cs in state.careers],
-            "played": ["PCIM" if c == PCIM_CARD else self._card_or_none(c) for c in state.played],
-            "bids": list(state.bids),
-            "pcim_used": list(state.pcim_used),
-            "secret": [None if a == HIDDEN else ad[a].code for a in state.secret],
-            "adopt_face_up": [ad[a].code for a in state.adopt_face_up],
-            "adopt_unused": [ad[a].code for a in state.adopt_unused],
-            "adopted": [None if a < 0 else ad[a].code for a in state.adopted],
-            "discarded": [self.card_code(c) for c in state.discarded],
-            "black": state.black,
-            "row_open": state.row_open,
-            "family": state.family,
-            "moved": state.moved,
-            "age": list(state.age),
-            "variants": {
-                "influence_table": state.influence_table,
-                "pcim_rule": state.pcim_rule,
-                "marriage_vp": state.marriage_vp,
-                "imperator_solo": state.imperator_solo,
-                "imperator_empty": state.imperator_empty,
-                "turns": state.turns,
-            },
-        }
+        """The public form in the rulebook's words (:mod:`games.tiberius.public`)."""
+        return self.public.to_dict(state)
 
     def from_dict(self, data: Mapping[str, Any]) -> TiberiusState:
-        """Rebuild and validate a state; raises ``InvalidStateError`` naming the field."""
-        return state_from_dict(self.pack, data)
+        """Rebuild and validate a state; raises only ``InvalidStateError`` naming the field."""
+        return self.public.from_dict(data)
+
+    def state_schema(self) -> Mapping[str, Any]:
+        return self.public.state_schema()
+
+    def score_sheet_schema(self) -> Mapping[str, Any] | None:
+        return self.public.score_sheet_schema()
+
+    def from_score_sheet(self, data: Mapping[str, Any]) -> TiberiusState:
+        return self.public.from_score_sheet(data)

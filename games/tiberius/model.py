@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, TypeAlias, TypeVar
 
 from games.core.content import Node, load_json, load_manifest, resolve_pack_dir
-from games.core.protocol import Seat
+from games.core.protocol import OptionValue, Seat, Variant
 from games.errors import ContentError
 
 __all__ = [
@@ -20,6 +20,7 @@ __all__ = [
     "BD",
     "BOARD_BOXES",
     "BOX_CODES",
+    "BOX_KEYS",
     "BOX_NAMES",
     "CARD",
     "CC",
@@ -41,6 +42,8 @@ __all__ = [
     "PR",
     "TR",
     "TURNS",
+    "VARIANTS",
+    "VARIANT_CHOICES",
     "AdoptionCard",
     "Box",
     "CardId",
@@ -49,6 +52,7 @@ __all__ = [
     "IconRow",
     "TAction",
     "TiberiusState",
+    "face_up_adoptions",
     "load_content",
     "make_state",
     "positional_builder",
@@ -78,6 +82,21 @@ BOX_NAMES: tuple[str, ...] = (
     "Influence",
     "Bid",
 )
+BOX_KEYS: tuple[str, ...] = (
+    "conquests",
+    "imperial_marriages",
+    "pro_consular_imperium_maius",
+    "consul_censor",
+    "governorships",
+    "triumphs",
+    "imperator",
+    "priesthoods",
+    "emperor",
+    "influence",
+    "bid",
+)
+"""The boxes in the public form and the notation: ``BOX_NAMES`` as lower-case words (the rulebook's
+box names; "emperor" is the blue box of Emperor cubes, "bid" the mat's Bid box)."""
 BOARD_BOXES: tuple[Box, ...] = (CQ, IM, PC, CC, GV, TR, IP, PR, EM)
 """The boxes of the main board (rule: tiberius/set-bonus counts cubes in all of them)."""
 
@@ -108,7 +127,69 @@ HIDDEN = -1
 """An adoption card the observing seat cannot see."""
 
 CARD, PICK, CUBE, ADOPT, OVER = range(5)
-PHASE_NAMES: tuple[str, ...] = ("card", "pick", "cube", "adopt", "over")
+PHASE_NAMES: tuple[str, ...] = ("card", "pick", "cube", "adoption", "over")
+"""The phases in the public form: card phase, the bidders' picks, cube phase, adoption phase, over."""
+
+
+VARIANTS: tuple[Variant, ...] = (
+    Variant(
+        name="influence_table",
+        description="starting Influence: 'setup' = the set-up list by player count (12/24/26/"
+        "28/30/32); 'mat' = the player mat, by priority position (26/28/30/32, +2 beyond)",
+        default="setup",
+        choices=("setup", "mat"),
+    ),
+    Variant(
+        name="pcim_rule",
+        description="Pro-Consular Imperium Maius: 'once' = once per game (rules text); "
+        "'influence' = costs 3 Influence each time (player mat)",
+        default="once",
+        choices=("once", "influence"),
+    ),
+    Variant(
+        name="marriage_vp",
+        description="Imperial Marriages: 'schedule' = most +5 / none -5 (VP schedule); "
+        "'aid' = also 1 VP per cube (VP aid)",
+        default="schedule",
+        choices=("schedule", "aid"),
+    ),
+    Variant(
+        name="imperator_solo",
+        description="Imperator with one player: 'both' = the lone player has both the most "
+        "and the least cubes, +3 and -3 (rules text); 'most' = a lone player is never 'least'",
+        default="both",
+        choices=("both", "most"),
+    ),
+    Variant(
+        name="imperator_empty",
+        description="Imperator when nobody has a cube: 'tiebreak' = all ties must be broken, "
+        "so the chain names a most (+3) and a least (-3) (rules text); 'least' = most needs "
+        "a cube, least does not; 'none' = neither is scored",
+        default="tiebreak",
+        choices=("tiebreak", "least", "none"),
+    ),
+    Variant(
+        name="turns",
+        description="game length: 8 = 'The game lasts 8 turns' (rules text); 7 = the 7 "
+        "spaces of the printed turn track (11-9 BC ... 11-13 AD)",
+        default=TURNS,
+        choices=(TURNS, 7),
+    ),
+    Variant(
+        name="oldest_seat",
+        description="the oldest player's seat (the last tie-breaker); ages fall clockwise",
+        default=0,
+    ),
+)
+"""The options of ``GameConfig.options`` (``TiberiusGame.info.variants``); the readings where the
+rulebook is unclear default to its literal text (docs/tiberius.md, "Readings")."""
+VARIANT_CHOICES: dict[str, tuple[OptionValue, ...]] = {v.name: v.choices for v in VARIANTS if v.choices}
+"""The variants kept in the state, with their choices (the first is the default)."""
+
+
+def face_up_adoptions(players: int) -> int:
+    """rule: tiberius/setup - adoption cards dealt face up: two, only 1 with less than 4 players."""
+    return 2 if players >= 4 else 1
 
 
 @dataclass(frozen=True, slots=True)

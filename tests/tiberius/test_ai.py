@@ -132,7 +132,7 @@ def test_prior_black_icon_goes_where_it_wins_a_majority():
     prior = g.prior(s)
     assert prior is not None
     best = texts[max(range(len(prior)), key=prior.__getitem__)]
-    assert best == "black CQ", dict(zip(texts, prior, strict=True))
+    assert best == "black conquests", dict(zip(texts, prior, strict=True))
 
 
 def test_prior_picks_the_card_with_more_value():
