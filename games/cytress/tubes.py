@@ -59,16 +59,24 @@ def stratolites_open(content: Content, w: Pos, seat: int) -> list[int]:
     """rule: cytress/meet-a-stratolite - the Stratolites (the row's left to right, then the
     reserved one) the seat can complete a meeting with: a crew on a hex of the card's type and a
     height it can pay for ("you must be able to complete the action in full")."""
+    if w.tubes_left + w.tubes_box <= 0:
+        return []
+    # a tube can be paid in a resource iff a 1-high one can (costs rise with the height)
+    payable = renegade_resources(w.icons, w.res, seat)
+    if not payable:
+        return []
+    crew, faction = w.crew, w.map.faction
+    mine: set[int] | None = None
     out = []
-    crew, icons, res, by_faction = w.crew, w.icons, w.res, w.map.by_faction
-    sections = w.tubes_left + w.tubes_box
     for card in (*w.strat_row, w.reserved[seat]):
         if card == NOBODY:
             continue
         st = content.stratolites[card]
-        if heights(icons, res, seat, st.resource, sections) and any(
-            crew[h] == seat for h in by_faction[st.hex]
-        ):
+        if st.resource not in payable:
+            continue
+        if mine is None:
+            mine = {faction[h] for h, o in enumerate(crew) if o == seat}
+        if st.hex in mine:
             out.append(card)
     return out
 
