@@ -37,13 +37,16 @@ from dataclasses import dataclass
 
 from games.cyberverse import flow
 from games.cyberverse.agents import (
+    FEATURE_MAX,
     attack_bonus,
     defense_bonus,
     feature,
     heal,
     lose_health,
     movement_points,
+    spend_xp,
     usable_weapons,
+    xp_available,
 )
 from games.cyberverse.board import ZONE_LIMIT, board_of, henchman_zone
 from games.cyberverse.content import (
@@ -601,18 +604,21 @@ def _weapons(s: Work | State, c: Content, f: Fighter) -> list[int]:
 
 
 def _attacks_on(s: Work | State, c: Content, i: int, j: int) -> list[Action]:
+    """Attacks of fighter ``i`` on ``j``: bare-handed (own zone) or with each usable Weapon in range;
+    an Agent may add XP tokens to its Combat for the action (rule: cyberverse/increasing-features,
+    never above 5)."""
     fight = s.fight
     assert fight is not None
     f, g = fight.fighters[i], fight.fighters[j]
     if j == i or not _enemy(s, c, f, g):
         return []
-    out = []
+    out: list[Action] = []
     if f.kind == AGENT:
-        if _in_range(s, c, f, g, False):
-            out.append(act("attack", j, -1))
-        out.extend(
-            act("attack", j, t) for t in _weapons(s, c, f) if _in_range(s, c, f, g, c.tokens[t].ranged)
-        )
+        agent = next(a for a in s.agents if a.sheet == f.ref)
+        top = max(0, min(xp_available(s, agent), FEATURE_MAX - feature(c, agent, COMBAT)))
+        weapons = [-1] if _in_range(s, c, f, g, False) else []
+        weapons += [t for t in _weapons(s, c, f) if _in_range(s, c, f, g, c.tokens[t].ranged)]
+        out.extend(act("attack", j, t, x) for t in weapons for x in range(top + 1))
     elif _in_range(s, c, f, g, _card(c, f).ranged):
         out.append(act("attack", j, -1))
     return out
@@ -640,7 +646,7 @@ def _second_targets(s: Work | State, c: Content) -> list[Action]:
     for j, g in enumerate(fight.fighters):
         if j == first or (fight.targets == 1 and _where(s, g)[0] != zone):
             continue
-        out.extend(a for a in _attacks_on(s, c, i, j) if a.b == fight.weapon)
+        out.extend(a for a in _attacks_on(s, c, i, j) if a.b == fight.weapon and a.c == 0)
     return out
 
 
@@ -695,7 +701,7 @@ def perform(w: Work, c: Content, a: Action) -> None:
         if a.kind == "hold":
             _done(w, c)
         else:
-            _begin_attack(w, c, a.a, a.b)
+            _begin_attack(w, c, a.a, a.b, xp=a.c)
     else:
         _pending_choice(w, c, a)
 
@@ -730,19 +736,23 @@ def _done(w: Work, c: Content) -> None:
     w.set_fighter(i, done=True)
     fight = w.fight
     assert fight is not None
-    w.set_fight(queue=fight.queue[1:], mp=-1, attacks=0, targets=0, target=-1, weapon=-1, pending=())
+    w.set_fight(queue=fight.queue[1:], mp=-1, attacks=0, targets=0, target=-1, weapon=-1, xp=0, pending=())
     _next_actor(w, c)
 
 
 # ------------------------------------------------------------------ attacks and their effects
-def _begin_attack(w: Work, c: Content, j: int, weapon: int) -> None:
-    """The acting character attacks ``j``; the effects it triggers are resolved in order."""
+def _begin_attack(w: Work, c: Content, j: int, weapon: int, *, xp: int = 0) -> None:
+    """The acting character attacks ``j`` (``xp`` XP tokens turned over for the action); the
+    effects it triggers are resolved in order."""
     fight = w.fight
     assert fight is not None
     i = fight.queue[0]
     f = fight.fighters[i]
     effects = c.tokens[weapon].effects if weapon >= 0 else 0
-    pending = _strike(w, c, i, j, weapon)
+    if xp:
+        spend_xp(w, f.ref, xp)
+    w.set_fight(xp=xp)
+    pending = _strike(w, c, i, j, weapon, xp=xp)
     fight = w.fight
     assert fight is not None
     if fight.fighters[i].gone:
@@ -796,7 +806,7 @@ def _pending_choice(w: Work, c: Content, a: Action) -> None:
     fight = w.set_fight(pending=fight.pending[1:])
     if step == D_SECOND and a.kind == "attack":
         i = fight.queue[0]
-        more = _strike(w, c, i, a.a, a.b)
+        more = _strike(w, c, i, a.a, a.b, xp=fight.xp)
         fight = w.fight
         assert fight is not None
         if not fight.fighters[i].gone:
@@ -812,7 +822,7 @@ def _after_attack(w: Work, c: Content) -> None:
     if f.kind == HENCHMAN or f.gone:
         _done(w, c)
         return
-    fight = w.set_fight(attacks=fight.attacks - 1, targets=0, target=-1, weapon=-1)
+    fight = w.set_fight(attacks=fight.attacks - 1, targets=0, target=-1, weapon=-1, xp=0)
     if _targets(w, c, i):
         flow.decide(w, D_ATTACK, f.org)
         return
@@ -850,7 +860,7 @@ def _discard_token(w: Work, j: int) -> None:
     w.set_fight(aside=(*fight.aside, (-1, g.token)))
 
 
-def _strike(w: Work, c: Content, i: int, j: int, weapon: int) -> tuple[int, ...]:
+def _strike(w: Work, c: Content, i: int, j: int, weapon: int, *, xp: int = 0) -> tuple[int, ...]:
     """Fighter ``i`` attacks fighter ``j`` (with Weapon token ``weapon`` or -1); returns the effects
     left to resolve (Projection, Adrenalin)."""
     _reveal(w, c, i)
@@ -864,7 +874,7 @@ def _strike(w: Work, c: Content, i: int, j: int, weapon: int) -> tuple[int, ...]
     a_eff, d_eff = _effect(c, f), _effect(c, g)
     if f.kind == AGENT:
         agent = w.agent(f.ref)
-        combat = feature(c, agent, COMBAT) + attack_bonus(c, agent)
+        combat = min(FEATURE_MAX, feature(c, agent, COMBAT) + xp) + attack_bonus(c, agent)
         tok = c.tokens[weapon] if weapon >= 0 else None
         bonus = tok.bonus if tok else 0
         ranged = bool(tok and tok.ranged)

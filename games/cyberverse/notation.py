@@ -154,7 +154,8 @@ def action_to_text(s: State, c: Content, a: Action) -> str:
         return f"lose {c.tokens[a.b].name} ({c.tokens[a.b].id}) of {agent_name(s, c, a.a)}"
     if k == "attack":
         weapon = f"with {c.tokens[a.b].name}" if a.b >= 0 else "bare-handed"
-        return f"attack {_fighter(s, c, a.a)} {weapon}"
+        xp = f" and {a.c} XP" if a.c else ""
+        return f"attack {_fighter(s, c, a.a)} {weapon}{xp}"
     if k == "test":
         org = s.orgs[s.actor]
         card = c.investigations[org.cases[a.a >> 4]]
