@@ -40,6 +40,7 @@ from games.core.face import (
 )
 from games.errors import LictorError
 from games.tiberpunk import actions as act
+from games.tiberpunk import end
 from games.tiberpunk.content import (
     ABILITY_KINDS,
     CONDITIONS,
@@ -223,6 +224,7 @@ class Pos:
     roll: Roll | None
     rewards: tuple[tuple[int, int, int], ...]
     draft: tuple[int, ...]
+    winners: tuple[int, ...]  # who wins if the game ended now (rule: tiberpunk/end-of-game, end.py)
     players: tuple[Seat, ...] = field(default=())
 
 
@@ -328,6 +330,7 @@ def _read(game: TiberpunkGame, state: State, viewer: Viewer = REFEREE) -> Pos:
         roll=roll,
         rewards=state.rewards,
         draft=state.draft,
+        winners=tuple(end.winners(state)),
         players=players,
     )
 
@@ -649,17 +652,10 @@ def _district(c: Content, d: int, *, long: bool = False) -> str:
     return f"{c.district_ids[d]} ({c.district_names[d]})" if long else c.district_ids[d]
 
 
-def _winners(pos: Pos) -> list[int]:
-    """Most triumph tokens, then most coins (rule: tiberpunk/end-of-game)."""
-    keys = [(p.total, p.coins) for p in pos.players]
-    best = max(keys)
-    return [i for i, k in enumerate(keys) if k == best]
-
-
 def _step(game: TiberpunkGame, pos: Pos) -> str:
     c = _pack(game)
     if pos.phase == PH_OVER:
-        win = _winners(pos)
+        win = pos.winners
         tokens = pos.players[win[0]].total
         tied = sum(1 for p in pos.players if p.total == tokens) > 1
         if len(win) == 1:
