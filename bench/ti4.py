@@ -10,7 +10,8 @@ Each claim is a ratio to a baseline measured in the same run on the same seeds:
 - speed: random playouts of the full setup (rulebook mode) per second against random playouts of the
   Pig fixture, both through the ``Game`` API.
 
-``python -m bench.ti4`` (default ~2 minutes), ``--quick`` (~30 s), ``--seeds N``, ``--seconds S``.
+``python -m bench.ti4`` (default: 1 seed, 12 s per map, ~110 s), ``--quick`` (~40 s), ``--seeds N``,
+``--seconds S``.
 Writes ``bench/results/ti4.json``.
 """
 
@@ -88,12 +89,12 @@ def bench_speed(game: TI4Game, games: int) -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmarks and write ``bench/results/ti4.json``."""
     ap = argparse.ArgumentParser(prog="python -m bench.ti4", description=__doc__.splitlines()[0])
-    ap.add_argument("--quick", action="store_true", help="2 seeds, 3 s each (about 50 s)")
-    ap.add_argument("--seeds", type=int, default=0, help="seeds per player count (default 2)")
-    ap.add_argument("--seconds", type=float, default=0.0, help="wall time per map (default 6 s; quick 3 s)")
+    ap.add_argument("--quick", action="store_true", help="1 seed, 4 s per map (about 40 s)")
+    ap.add_argument("--seeds", type=int, default=0, help="seeds per player count (default 1)")
+    ap.add_argument("--seconds", type=float, default=0.0, help="wall time per map (default 12 s; quick 4 s)")
     args = ap.parse_args(argv)
-    seeds = args.seeds or 2
-    seconds = args.seconds or (3.0 if args.quick else 6.0)
+    seeds = args.seeds or 1
+    seconds = args.seconds or (4.0 if args.quick else 12.0)
     game = TI4Game()
     results: dict[str, Any] = {"gap": {}}
     for players in (3, 4, 5, 6):
