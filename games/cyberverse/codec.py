@@ -254,48 +254,52 @@ class _Codec:
         return fn
 
 
-def _overrides(c: Content) -> dict[tuple[str, str], tuple[Encoder, Decoder]]:
+class _Fields:
     """The fields written as component ids, names or 1-based numbers instead of pack indices."""
-    story = _Ids(tuple(x.id for x in c.stories), "story card")
-    case = _Ids(tuple(x.id for x in c.investigations), "investigation card")
-    support = _Ids(tuple(x.id for x in c.support), "support card")
-    sheet = _Ids(c.sheet_ids, "agent sheet")
-    token = _Ids(tuple(x.id for x in c.tokens), "supply token")
-    event = _Ids(tuple(x.id for x in c.events), "event card")
-    ambush = _Ids(tuple(x.id for x in c.ambush), "ambush card")
-    brawl = _Ids(tuple(x.id for x in c.brawl), "brawl card")
-    hench = _Ids(tuple(x.id for x in c.henchmen), "henchman card")
-    combat = _Ids(tuple(x.id for x in c.combat_tokens), "combat token")
-    board = _Ids(tuple(x.id for x in c.boards), "district board")
-    htype = _Ids(c.henchman_types, "henchman type")
-    kinds = _Ids(st.FIGHTER_KINDS, "fighter kind")
-    effects = _Ids(
-        (
-            "grill",
-            "projection",
-            "adrenalin after being attacked",
-            "second target",
-            "adrenalin after attacking",
-        ),
-        "pending effect",
-    )
-    statuses = ("suppression", "wound", "bleeding")
 
-    def enc_status(m: int) -> list[str]:
-        return [statuses[i] for i in range(3) if m >> i & 1]
+    def __init__(self, c: Content) -> None:
+        self.c = c
+        self.story = _Ids(tuple(x.id for x in c.stories), "story card")
+        self.case = _Ids(tuple(x.id for x in c.investigations), "investigation card")
+        self.support = _Ids(tuple(x.id for x in c.support), "support card")
+        self.sheet = _Ids(c.sheet_ids, "agent sheet")
+        self.token = _Ids(tuple(x.id for x in c.tokens), "supply token")
+        self.event = _Ids(tuple(x.id for x in c.events), "event card")
+        self.ambush = _Ids(tuple(x.id for x in c.ambush), "ambush card")
+        self.brawl = _Ids(tuple(x.id for x in c.brawl), "brawl card")
+        self.hench = _Ids(tuple(x.id for x in c.henchmen), "henchman card")
+        self.combat = _Ids(tuple(x.id for x in c.combat_tokens), "combat token")
+        self.board = _Ids(tuple(x.id for x in c.boards), "district board")
+        self.htype = _Ids(c.henchman_types, "henchman type")
+        self.kinds = _Ids(st.FIGHTER_KINDS, "fighter kind")
+        self.effects = _Ids(
+            (
+                "grill",
+                "projection",
+                "adrenalin after being attacked",
+                "second target",
+                "adrenalin after attacking",
+            ),
+            "pending effect",
+        )
+        self.statuses = ("suppression", "wound", "bleeding")
+        self.backs = {(CATEGORIES[cat], price, expert): i for i, (cat, price, expert) in enumerate(c.backs)}
 
-    def dec_status(v: Any, path: str) -> int:
+    def enc_status(self, m: int) -> list[str]:
+        return [self.statuses[i] for i in range(3) if m >> i & 1]
+
+    def dec_status(self, v: Any, path: str) -> int:
         m = 0
         for i, x in enumerate(_list(v, path, 3)):
-            if x not in statuses:
-                raise _fail(f"{path}[{i}]", f"one of {list(statuses)}", x)
-            m |= 1 << statuses.index(x)
+            if x not in self.statuses:
+                raise _fail(f"{path}[{i}]", f"one of {list(self.statuses)}", x)
+            m |= 1 << self.statuses.index(x)
         return m
 
-    def enc_masks(v: tuple[int, ...]) -> list[list[int]]:
+    def enc_masks(self, v: tuple[int, ...]) -> list[list[int]]:
         return [[b + 1 for b in _enc_mask(m)] for m in v]
 
-    def dec_masks(v: Any, path: str) -> tuple[int, ...]:
+    def dec_masks(self, v: Any, path: str) -> tuple[int, ...]:
         out = []
         for i, x in enumerate(_list(v, path, 9)):
             nums = _list(x, f"{path}[{i}]", 16)
@@ -304,33 +308,31 @@ def _overrides(c: Content) -> dict[tuple[str, str], tuple[Encoder, Decoder]]:
             out.append(sum(1 << (n - 1) for n in set(nums)))
         return tuple(out)
 
-    def enc_seatmask(m: int) -> list[int]:
+    def enc_seatmask(self, m: int) -> list[int]:
         return [i for i in range(4) if m >> i & 1]
 
-    def dec_seatmask(v: Any, path: str) -> int:
+    def dec_seatmask(self, v: Any, path: str) -> int:
         return _dec_mask(v, path, 4)
 
-    def enc_numbers(v: tuple[int, ...]) -> list[Any]:
+    def enc_numbers(self, v: tuple[int, ...]) -> list[Any]:
         return [_enc_number(x) for x in v]
 
-    def enc_stock(v: tuple[tuple[int, ...], ...]) -> list[list[Any]]:
+    def enc_stock(self, v: tuple[tuple[int, ...], ...]) -> list[list[Any]]:
         out = []
         for row in v:
             cells: list[Any] = []
             for x in row:
                 if x >= 0:
-                    cells.append(token.enc(x))
+                    cells.append(self.token.enc(x))
                 elif x == -1:
                     cells.append(None)
                 else:
-                    cat, price, expert = c.backs[-2 - x]
+                    cat, price, expert = self.c.backs[-2 - x]
                     cells.append({"store": CATEGORIES[cat], "price": price, "expert": expert})
             out.append(cells)
         return out
 
-    backs = {(CATEGORIES[cat], price, expert): i for i, (cat, price, expert) in enumerate(c.backs)}
-
-    def dec_stock(v: Any, path: str) -> tuple[tuple[int, ...], ...]:
+    def dec_stock(self, v: Any, path: str) -> tuple[tuple[int, ...], ...]:
         rows = []
         for i, row in enumerate(_list(v, path, 4)):
             cells = []
@@ -338,18 +340,18 @@ def _overrides(c: Content) -> dict[tuple[str, str], tuple[Encoder, Decoder]]:
                 where = f"{path}[{i}][{k}]"
                 if isinstance(x, Mapping):
                     key = (x.get("store"), x.get("price"), x.get("expert"))
-                    if not all(isinstance(k, str | int) for k in key) or key not in backs:
+                    if not all(isinstance(k, str | int) for k in key) or key not in self.backs:
                         raise _fail(where, "a token back (store, price, expert) of the pack", x)
-                    cells.append(-2 - backs[key])  # type: ignore[index]
+                    cells.append(-2 - self.backs[key])  # type: ignore[index]
                 else:
-                    cells.append(token.dec(x, where))
+                    cells.append(self.token.dec(x, where))
             rows.append(tuple(cells))
         return tuple(rows)
 
-    def enc_henchmen(v: tuple[tuple[tuple[int, int], ...], ...]) -> list[Any]:
-        return [[[hench.enc(card), zone + 1] for card, zone in d] for d in v]
+    def enc_henchmen(self, v: tuple[tuple[tuple[int, int], ...], ...]) -> list[Any]:
+        return [[[self.hench.enc(card), zone + 1] for card, zone in d] for d in v]
 
-    def dec_henchmen(v: Any, path: str) -> tuple[tuple[tuple[int, int], ...], ...]:
+    def dec_henchmen(self, v: Any, path: str) -> tuple[tuple[tuple[int, int], ...], ...]:
         out = []
         for i, d in enumerate(_list(v, path, 5)):
             items = []
@@ -358,47 +360,47 @@ def _overrides(c: Content) -> dict[tuple[str, str], tuple[Encoder, Decoder]]:
                 pair = _list(pair, where, 2)
                 if len(pair) != 2:
                     raise _fail(where, "[henchman card, zone]", pair)
-                items.append((hench.dec(pair[0], f"{where}[0]"), _dec_number(pair[1], f"{where}[1]")))
+                items.append((self.hench.dec(pair[0], f"{where}[0]"), _dec_number(pair[1], f"{where}[1]")))
             out.append(tuple(items))
         return tuple(out)
 
-    def enc_cases(v: tuple[tuple[int, ...], ...]) -> dict[str, Any]:
-        return {COLOURS[i]: case.enc_list(x) for i, x in enumerate(v)}
+    def enc_cases(self, v: tuple[tuple[int, ...], ...]) -> dict[str, Any]:
+        return {COLOURS[i]: self.case.enc_list(x) for i, x in enumerate(v)}
 
-    def dec_cases(v: Any, path: str) -> tuple[tuple[int, ...], ...]:
+    def dec_cases(self, v: Any, path: str) -> tuple[tuple[int, ...], ...]:
         if not isinstance(v, Mapping) or set(v) != set(COLOURS):
             raise _fail(path, f"an object with keys {list(COLOURS)}", v)
-        return tuple(case.dec_list(v[col], f"{path}.{col}") for col in COLOURS)
+        return tuple(self.case.dec_list(v[col], f"{path}.{col}") for col in COLOURS)
 
-    def enc_aside(v: tuple[tuple[int, int], ...]) -> list[Any]:
-        return [[_enc_seat(o), combat.enc(t)] for o, t in v]
+    def enc_aside(self, v: tuple[tuple[int, int], ...]) -> list[Any]:
+        return [[_enc_seat(o), self.combat.enc(t)] for o, t in v]
 
-    def dec_aside(v: Any, path: str) -> tuple[tuple[int, int], ...]:
+    def dec_aside(self, v: Any, path: str) -> tuple[tuple[int, int], ...]:
         out = []
         for i, pair in enumerate(_list(v, path, 40)):
             pair = _list(pair, f"{path}[{i}]", 2)
             if len(pair) != 2:
                 raise _fail(f"{path}[{i}]", "[seat or null, combat token]", pair)
-            out.append((_dec_seat(pair[0], f"{path}[{i}][0]"), combat.dec(pair[1], f"{path}[{i}][1]")))
+            out.append((_dec_seat(pair[0], f"{path}[{i}][0]"), self.combat.dec(pair[1], f"{path}[{i}][1]")))
         return tuple(out)
 
-    def dec_numbers(v: Any, path: str) -> tuple[int, ...]:
+    def dec_numbers(self, v: Any, path: str) -> tuple[int, ...]:
         return tuple(_dec_number(x, f"{path}[{i}]") for i, x in enumerate(_list(v, path)))
 
-    def dec_stack(ids: _Ids) -> Decoder:
+    def dec_stack(self, ids: _Ids) -> Decoder:
         return ids.dec_lists
 
-    def enc_fighter(f: st.Fighter) -> dict[str, Any]:
-        ref = sheet.enc(f.ref) if f.kind == st.AGENT else htype.enc(f.ref)
+    def enc_fighter(self, f: st.Fighter) -> dict[str, Any]:
+        ref = self.sheet.enc(f.ref) if f.kind == st.AGENT else self.htype.enc(f.ref)
         return {
-            "kind": kinds.enc(f.kind),
+            "kind": self.kinds.enc(f.kind),
             "ref": ref,
-            "card": hench.enc(f.card),
+            "card": self.hench.enc(f.card),
             "org": _enc_seat(f.org),
             "zone": _enc_number(f.zone),
             "spot": _enc_number(f.spot),
             "health": f.health,
-            "token": combat.enc(f.token),
+            "token": self.combat.enc(f.token),
             "shown": f.shown,
             "done": f.done,
             "grappled": f.grappled,
@@ -407,10 +409,10 @@ def _overrides(c: Content) -> dict[tuple[str, str], tuple[Encoder, Decoder]]:
             "leader": _enc_number(f.leader),
         }
 
-    def enc_fighters(v: tuple[st.Fighter, ...]) -> list[Any]:
-        return [enc_fighter(f) for f in v]
+    def enc_fighters(self, v: tuple[st.Fighter, ...]) -> list[Any]:
+        return [self.enc_fighter(f) for f in v]
 
-    def dec_fighter(v: Any, path: str) -> st.Fighter:
+    def dec_fighter(self, v: Any, path: str) -> st.Fighter:
         if not isinstance(v, Mapping):
             raise _fail(path, "an object", v)
         for name in (
@@ -431,21 +433,21 @@ def _overrides(c: Content) -> dict[tuple[str, str], tuple[Encoder, Decoder]]:
         ):
             if name not in v:
                 raise InvalidStateError(f"{path}.{name} is missing", field=f"{path}.{name}")
-        kind = kinds.dec(v["kind"], f"{path}.kind")
+        kind = self.kinds.dec(v["kind"], f"{path}.kind")
         if kind < 0:
             raise _fail(f"{path}.kind", f"one of {list(st.FIGHTER_KINDS)}", v["kind"])
-        ref = (sheet if kind == st.AGENT else htype).dec(v["ref"], f"{path}.ref")
+        ref = (self.sheet if kind == st.AGENT else self.htype).dec(v["ref"], f"{path}.ref")
         if ref < 0:
             raise _fail(f"{path}.ref", "an agent sheet or a henchman type", v["ref"])
         return st.Fighter(
             kind,
             ref,
-            hench.dec(v["card"], f"{path}.card"),
+            self.hench.dec(v["card"], f"{path}.card"),
             _dec_seat(v["org"], f"{path}.org"),
             _dec_number(v["zone"], f"{path}.zone"),
             _dec_number(v["spot"], f"{path}.spot"),
             _int(v["health"], f"{path}.health"),
-            combat.dec(v["token"], f"{path}.token"),
+            self.combat.dec(v["token"], f"{path}.token"),
             _bool(v["shown"], f"{path}.shown"),
             _bool(v["done"], f"{path}.done"),
             _bool(v["grappled"], f"{path}.grappled"),
@@ -454,72 +456,78 @@ def _overrides(c: Content) -> dict[tuple[str, str], tuple[Encoder, Decoder]]:
             _dec_number(v["leader"], f"{path}.leader"),
         )
 
-    def dec_fighters(v: Any, path: str) -> tuple[st.Fighter, ...]:
-        return tuple(dec_fighter(x, f"{path}[{i}]") for i, x in enumerate(_list(v, path, 12)))
+    def dec_fighters(self, v: Any, path: str) -> tuple[st.Fighter, ...]:
+        return tuple(self.dec_fighter(x, f"{path}[{i}]") for i, x in enumerate(_list(v, path, 12)))
 
-    return {
-        ("State", "first"): (_enc_seat, _dec_seat),
-        ("State", "order"): (_enc_seats, _dec_seats),
-        ("State", "adjust"): (_enc_seats, _dec_seats),
-        ("Org", "story"): (story.enc, story.dec),
-        ("Org", "cases"): (case.enc_list, case.dec_list),
-        ("Org", "done"): (enc_masks, dec_masks),
-        ("Org", "spent"): (enc_masks, dec_masks),
-        ("Org", "marks"): (enc_masks, dec_masks),
-        ("Org", "solved"): (story.enc_list, story.dec_list),
-        ("Org", "support"): (support.enc_list, support.dec_list),
-        ("Agent", "sheet"): (sheet.enc, sheet.dec),
-        ("Agent", "org"): (_enc_seat, _dec_seat),
-        ("Agent", "status"): (enc_status, dec_status),
-        ("Agent", "kit"): (token.enc_list, token.dec_list),
-        ("Agent", "broken"): (token.enc_list, token.dec_list),
-        ("Agent", "district"): (_enc_number, _dec_number),
-        ("Agent", "zone"): (_enc_number, _dec_number),
-        ("Agent", "spot"): (_enc_number, _dec_number),
-        ("City", "boards"): (board.enc_list, board.dec_list),
-        ("City", "news"): (event.enc_list, event.dec_list),
-        ("City", "staff"): (
-            lambda v: [enc_seatmask(m) for m in v],
-            lambda v, p: tuple(dec_seatmask(x, f"{p}[{i}]") for i, x in enumerate(_list(v, p, 9))),
-        ),
-        ("City", "henchmen"): (enc_henchmen, dec_henchmen),
-        ("City", "ambush"): (_enc_seats, _dec_seats),
-        ("Market", "stock"): (enc_stock, dec_stock),
-        ("Market", "stack"): (token.enc_lists, dec_stack(token)),
-        ("Market", "under"): (token.enc_lists, dec_stack(token)),
-        ("Market", "agent_row"): (sheet.enc_list, sheet.dec_list),
-        ("Market", "agent_pool"): (sheet.enc_list, sheet.dec_list),
-        ("Market", "agent_under"): (sheet.enc_list, sheet.dec_list),
-        ("Market", "support_row"): (support.enc_list, support.dec_list),
-        ("Market", "support_pool"): (support.enc_list, support.dec_list),
-        ("Market", "support_discard"): (support.enc_list, support.dec_list),
-        ("Decks", "events"): (event.enc_list, event.dec_list),
-        ("Decks", "events_discard"): (event.enc_list, event.dec_list),
-        ("Decks", "ambush"): (ambush.enc_list, ambush.dec_list),
-        ("Decks", "ambush_discard"): (ambush.enc_list, ambush.dec_list),
-        ("Decks", "brawl"): (brawl.enc_list, brawl.dec_list),
-        ("Decks", "brawl_discard"): (brawl.enc_list, brawl.dec_list),
-        ("Decks", "henchmen"): (hench.enc_list, hench.dec_list),
-        ("Decks", "henchmen_discard"): (hench.enc_list, hench.dec_list),
-        ("Decks", "stories"): (story.enc_list, story.dec_list),
-        ("Decks", "story_under"): (story.enc_list, story.dec_list),
-        ("Decks", "story_knows"): (_enc_seats, _dec_seats),
-        ("Decks", "cases"): (enc_cases, dec_cases),
-        ("Decks", "cases_discard"): (enc_cases, dec_cases),
-        ("Decks", "tokens"): (combat.enc_list, combat.dec_list),
-        ("Fight", "district"): (_enc_number, _dec_number),
-        ("Fight", "brawl"): (brawl.enc, brawl.dec),
-        ("Fight", "weapon"): (token.enc, token.dec),
-        ("Fight", "pending"): (effects.enc_list, effects.dec_list),
-        ("Fight", "pair"): (combat.enc_list, combat.dec_list),
-        ("Fight", "aside"): (enc_aside, dec_aside),
-        ("Fight", "supported"): (enc_seatmask, dec_seatmask),
-        ("Fight", "took_part"): (enc_seatmask, dec_seatmask),
-        ("Fight", "queue"): (enc_numbers, dec_numbers),
-        ("Fight", "target"): (_enc_number, _dec_number),
-        ("Fight", "fighters"): (enc_fighters, dec_fighters),
-        ("Agent", "side"): (_enc_number, _dec_number),
-    }
+    def table(self) -> dict[tuple[str, str], tuple[Encoder, Decoder]]:
+        return {
+            ("State", "first"): (_enc_seat, _dec_seat),
+            ("State", "order"): (_enc_seats, _dec_seats),
+            ("State", "adjust"): (_enc_seats, _dec_seats),
+            ("Org", "story"): (self.story.enc, self.story.dec),
+            ("Org", "cases"): (self.case.enc_list, self.case.dec_list),
+            ("Org", "done"): (self.enc_masks, self.dec_masks),
+            ("Org", "spent"): (self.enc_masks, self.dec_masks),
+            ("Org", "marks"): (self.enc_masks, self.dec_masks),
+            ("Org", "solved"): (self.story.enc_list, self.story.dec_list),
+            ("Org", "support"): (self.support.enc_list, self.support.dec_list),
+            ("Agent", "sheet"): (self.sheet.enc, self.sheet.dec),
+            ("Agent", "org"): (_enc_seat, _dec_seat),
+            ("Agent", "status"): (self.enc_status, self.dec_status),
+            ("Agent", "kit"): (self.token.enc_list, self.token.dec_list),
+            ("Agent", "broken"): (self.token.enc_list, self.token.dec_list),
+            ("Agent", "district"): (_enc_number, _dec_number),
+            ("Agent", "zone"): (_enc_number, _dec_number),
+            ("Agent", "spot"): (_enc_number, _dec_number),
+            ("City", "boards"): (self.board.enc_list, self.board.dec_list),
+            ("City", "news"): (self.event.enc_list, self.event.dec_list),
+            ("City", "staff"): (
+                lambda v: [self.enc_seatmask(m) for m in v],
+                lambda v, p: tuple(self.dec_seatmask(x, f"{p}[{i}]") for i, x in enumerate(_list(v, p, 9))),
+            ),
+            ("City", "henchmen"): (self.enc_henchmen, self.dec_henchmen),
+            ("City", "ambush"): (_enc_seats, _dec_seats),
+            ("Market", "stock"): (self.enc_stock, self.dec_stock),
+            ("Market", "stack"): (self.token.enc_lists, self.dec_stack(self.token)),
+            ("Market", "under"): (self.token.enc_lists, self.dec_stack(self.token)),
+            ("Market", "agent_row"): (self.sheet.enc_list, self.sheet.dec_list),
+            ("Market", "agent_pool"): (self.sheet.enc_list, self.sheet.dec_list),
+            ("Market", "agent_under"): (self.sheet.enc_list, self.sheet.dec_list),
+            ("Market", "support_row"): (self.support.enc_list, self.support.dec_list),
+            ("Market", "support_pool"): (self.support.enc_list, self.support.dec_list),
+            ("Market", "support_discard"): (self.support.enc_list, self.support.dec_list),
+            ("Decks", "events"): (self.event.enc_list, self.event.dec_list),
+            ("Decks", "events_discard"): (self.event.enc_list, self.event.dec_list),
+            ("Decks", "ambush"): (self.ambush.enc_list, self.ambush.dec_list),
+            ("Decks", "ambush_discard"): (self.ambush.enc_list, self.ambush.dec_list),
+            ("Decks", "brawl"): (self.brawl.enc_list, self.brawl.dec_list),
+            ("Decks", "brawl_discard"): (self.brawl.enc_list, self.brawl.dec_list),
+            ("Decks", "henchmen"): (self.hench.enc_list, self.hench.dec_list),
+            ("Decks", "henchmen_discard"): (self.hench.enc_list, self.hench.dec_list),
+            ("Decks", "stories"): (self.story.enc_list, self.story.dec_list),
+            ("Decks", "story_under"): (self.story.enc_list, self.story.dec_list),
+            ("Decks", "story_knows"): (_enc_seats, _dec_seats),
+            ("Decks", "cases"): (self.enc_cases, self.dec_cases),
+            ("Decks", "cases_discard"): (self.enc_cases, self.dec_cases),
+            ("Decks", "tokens"): (self.combat.enc_list, self.combat.dec_list),
+            ("Fight", "district"): (_enc_number, _dec_number),
+            ("Fight", "brawl"): (self.brawl.enc, self.brawl.dec),
+            ("Fight", "weapon"): (self.token.enc, self.token.dec),
+            ("Fight", "pending"): (self.effects.enc_list, self.effects.dec_list),
+            ("Fight", "pair"): (self.combat.enc_list, self.combat.dec_list),
+            ("Fight", "aside"): (self.enc_aside, self.dec_aside),
+            ("Fight", "supported"): (self.enc_seatmask, self.dec_seatmask),
+            ("Fight", "took_part"): (self.enc_seatmask, self.dec_seatmask),
+            ("Fight", "queue"): (self.enc_numbers, self.dec_numbers),
+            ("Fight", "target"): (_enc_number, _dec_number),
+            ("Fight", "fighters"): (self.enc_fighters, self.dec_fighters),
+            ("Agent", "side"): (_enc_number, _dec_number),
+        }
+
+
+def _overrides(c: Content) -> dict[tuple[str, str], tuple[Encoder, Decoder]]:
+    """The fields written as component ids, names or 1-based numbers instead of pack indices."""
+    return _Fields(c).table()
 
 
 def _list_of(one: Decoder) -> Decoder:
