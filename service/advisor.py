@@ -144,6 +144,8 @@ def why_first(
             continue
         left = _shown(f.value, f.unit if f.unit == "probability" else "")
         shown = f"{f.label} {left} vs {_shown(g.value, f.unit)}"
+        if f.unit != "probability":
+            shown = f"{f.label} {f.value - g.value:+g} ({left} vs {_shown(g.value, f.unit)})"
         direction = f.better * (f.value - g.value)
         (costs if direction < 0 else gains).append(shown)
     parts = gains[:3]

@@ -310,7 +310,7 @@ AI = "ai"
 
 PLAY_HELP = (
     "number or notation: play a move   h: hints with reasons   a: live analysis   "
-    "u: take back your last move   b: the whole board   q: resign   ?: this help"
+    "u: take back your last move   b: the whole board   m: every move   q: resign   ?: this help"
 )
 
 
@@ -381,12 +381,39 @@ def move_lines(texts: list[str], width: int) -> list[str]:
     return lines
 
 
-def _section_lines(section: Any, width: int) -> list[str]:
+def fitted_moves(texts: list[str], width: int, budget: int) -> list[str]:
+    """The numbered moves in at most ``budget`` lines: in full when they fit, else one line per kind
+    (its first moves, then how many more; ``m`` lists them all)."""
+    full = move_lines(texts, width)
+    if len(full) <= budget:
+        return full
+    lines = []
+    for kind, items in move_groups(texts):
+        line = f"{kind:<10} " if kind else ""
+        for n, (number, rest) in enumerate(items):
+            cell = f"[{number}] {rest}  "
+            if n and len(line) + len(cell) + 12 > width:
+                line = line.rstrip() + f" … +{len(items) - n} more"
+                break
+            line += cell
+        lines.append(line.rstrip()[:width])
+    if len(lines) > budget - 1:
+        hidden = len(lines) - (budget - 2)
+        lines = [*lines[: budget - 2], f"… {hidden} more kinds of move"]
+    return [*lines, "(m lists every move)"]
+
+
+def _section_lines(section: Any, width: int, *, hand_first: bool = False) -> list[str]:
+    """A section's rows and lines as text (the hand's rows first when ``hand_first``: they are what
+    a cut screen must keep)."""
     from games.core.face import Description, Row, Section
 
+    rows = list(section.rows)
+    if hand_first:
+        rows.sort(key=lambda r: "hand" not in r.label.lower())
     one = Section(
         title=section.title,
-        rows=tuple(Row(label=r.label, value=r.value) for r in section.rows),
+        rows=tuple(Row(label=r.label, value=r.value) for r in rows),
         lines=tuple(section.lines),
     )
     return (
@@ -396,24 +423,22 @@ def _section_lines(section: Any, width: int) -> list[str]:
 
 def board_lines(description: Any, width: int, height: int, seat: int | None) -> list[str]:
     """The description as at most ``height`` lines of ``width``: headline, step, then the sections;
-    the viewer's own sections (its hand) are kept whole, the others cut first when space runs out."""
+    the board and the viewer's own sections (its hand) share the room when it runs short."""
     import textwrap
 
     step = textwrap.wrap(description.step, width, max_lines=2, placeholder=" …") or [""]
     head = [_clip(description.headline, width), *step]
-    blocks = [
-        (
-            section.HasField("seat") and section.seat == seat,
-            [_clip(section.title, width), *_section_lines(section, width)],
-        )
-        for section in description.sections
-    ]
+    blocks = []
+    for section in description.sections:
+        mine = section.HasField("seat") and section.seat == seat
+        blocks.append((mine, [_clip(section.title, width), *_section_lines(section, width, hand_first=mine)]))
     room = height - len(head)
     total = sum(len(b) for _, b in blocks)
     if total <= room:
         return head + [line for _, b in blocks for line in b]
     room -= 1  # the last line says there is more
-    own_room = min(room, sum(len(b) for mine, b in blocks if mine))
+    own_total = sum(len(b) for mine, b in blocks if mine)
+    own_room = min(own_total, max(room // 2, room - (total - own_total)))
     others_room = room - own_room
     out = list(head)
     for mine, block in blocks:
@@ -629,8 +654,12 @@ def _seat_viewer(seat: int) -> Any:
 def table_screen(table: GameTable, seat: int, legal: list[str], width: int, height: int) -> list[str]:
     """The screen of ``seat``'s decision: the board, the log, the numbered moves, the keys; fits
     ``width`` x ``height`` (two columns when the terminal is wide)."""
-    moves = [f"Your moves (seat {seat}):", *move_lines(legal, width if width < 120 else width // 2 - 2)]
-    keys = _wrap("h hints · a analysis · u take back · b board · q resign · ? help", width)[:1]
+    budget = max(3, height // 2 - 3)
+    moves = [
+        f"Your moves (seat {seat}):",
+        *fitted_moves(legal, width if width < 120 else width // 2 - 2, budget),
+    ]
+    keys = _wrap("h hints · a analysis · u take back · b board · m moves · q resign · ? help", width)[:1]
     status = [table.message[:width]] if table.message else []
     table.message = ""
     description = table.describe(_seat_viewer(seat), width if width < 120 else width // 2 - 2)
@@ -639,13 +668,13 @@ def table_screen(table: GameTable, seat: int, legal: list[str], width: int, heig
         room = height - len(keys) - len(status) - 1
         left = board_lines(description, half, room, seat)
         log_room = max(3, room - len(moves) - 1)
-        right = ["Game log:"] + [line[:half] for line in table.log[-(log_room - 1) :]] + [""] + moves
+        right = ["Game log:"] + [_clip(line, half) for line in table.log[-(log_room - 1) :]] + [""] + moves
         return side_by_side(left, right[:room], width) + status + keys
     log_n = min(5, max(2, len(table.log)))
     fixed = len(moves) + log_n + 1 + len(keys) + len(status) + 1
     room = max(4, height - fixed)
     board = board_lines(description, width, room, seat)
-    log = ["Game log:"] + [line[:width] for line in table.log[-log_n:]]
+    log = ["Game log:"] + [_clip(line, width) for line in table.log[-log_n:]]
     lines = board + log + moves + status + keys
     return lines[: height - 1]
 
@@ -777,6 +806,13 @@ def human_turn(table: GameTable, seat: int, read: Any, out: Any, size: Any) -> N
         page = max(4, height - 1)
         for start in range(0, len(whole), page):  # a page at a time
             _show(whole[start : start + page], out)
+            _pause(read, out)
+        return
+    if answer == "m":
+        every = move_lines(legal, width)
+        page = max(4, height - 1)
+        for start in range(0, len(every), page):
+            _show(every[start : start + page], out)
             _pause(read, out)
         return
     if answer in ("h", "a"):
