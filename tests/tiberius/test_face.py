@@ -3,9 +3,7 @@ lines and facts, in the rulebook's words, showing a seat only what its observati
 
 from __future__ import annotations
 
-import random
-
-from games.core import GameConfig, check_game
+from games.core import GameConfig
 from games.core.face import REFEREE, SPECTATOR
 from tests.tiberius.helpers import at_card_phase, game, run
 
@@ -98,10 +96,3 @@ def test_render_is_an_svg_of_the_boxes_and_cards():
         assert word in svg
     other = g.pack.adoptions[s.secret[1]].code
     assert f"secret card {other}" not in svg and f"secret card {other}" in g.render(s, REFEREE)
-
-
-def test_check_game_checks_the_face():
-    """check_game reads describe, render, log lines and facts on every state of a game, and that
-    a seat's view holds nothing its observation does not."""
-    for players in (1, 4):
-        check_game(game(), players=players, seeds=[random.Random(players).randrange(1000)])

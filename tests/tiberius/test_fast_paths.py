@@ -373,7 +373,7 @@ def tables(draw):
     return cubes, adopted, loyal, ages, options
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(table=tables())
 def test_score_cubes_equals_reference(table):
     """rule: tiberius/tie-breaker - same lines (category, points, detail), totals and order."""

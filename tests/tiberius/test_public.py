@@ -181,7 +181,7 @@ def _deep(depth: int) -> Any:
     return value
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     which=st.integers(0, 10**6),
     where=st.integers(0, 10**6),

@@ -160,10 +160,10 @@ def _placement_instance(seed):
         yield s
 
 
-def test_best_placement_equals_brute_force_on_500_instances():
+def test_best_placement_equals_brute_force_on_150_instances():
     """rule: tiberius/cube-phase - CP-SAT's best placement equals enumeration of every legal line."""
     g = game()
-    instances = _instances("placement", 500, _placement_instance)
+    instances = _instances("placement", 150, _placement_instance)
     pcim = 0
     for s in instances:
         expected, _ = brute_force_placement(g, s)
@@ -172,7 +172,7 @@ def test_best_placement_equals_brute_force_on_500_instances():
         assert res.objective == expected == res.answer["vp"]
         assert res.bound >= res.objective
         pcim += s.played[s.actor] == -2
-    assert pcim >= 10
+    assert pcim >= 3
 
 
 def test_best_placement_auto_method_is_exact_either_way(monkeypatch: pytest.MonkeyPatch):
@@ -184,7 +184,7 @@ def test_best_placement_auto_method_is_exact_either_way(monkeypatch: pytest.Monk
     monkeypatch.setattr(solver.tiberius, "ENUMERATION_STATES", 6)
     g = game()
     methods = set()
-    for s in _instances("placement-auto", 120, _placement_instance):
+    for s in _instances("placement-auto", 40, _placement_instance):
         expected, line = brute_force_placement(g, s)
         res = best_placement(g, s, {}, ONE)
         assert res.status is Status.OPTIMAL and res.objective == expected == res.answer["vp"]
@@ -229,17 +229,17 @@ def _bid_instance(seed):
             yield s, {"others": others}
 
 
-def test_best_bid_equals_brute_force_on_500_instances():
+def test_best_bid_equals_brute_force_on_120_instances():
     """rule: tiberius/card-phase - the collapsed bid enumeration equals trying every action."""
     g = game()
     collapsed = 0
-    for s, params in _instances("bid", 500, _bid_instance):
+    for s, params in _instances("bid", 120, _bid_instance):
         expected = brute_force_bid(g, s, params)
         res = best_bid(g, s, params, ONE)
         assert res.status is Status.OPTIMAL and res.objective == expected, (g.state_to_text(s), params)
         assert res.answer["scenarios"] == params.get("samples", 1)
         collapsed += res.answer["evaluated"] < len(g.legal_actions(s))
-    assert collapsed > 50  # the enumeration really is smaller than brute force
+    assert collapsed > 10  # the enumeration really is smaller than brute force
 
 
 def _engine_oracle(state, plan):
@@ -306,13 +306,13 @@ def test_best_bid_values_only_this_turn_on_a_fresh_game():
     assert res.objective == max(expected.values())
 
 
-def test_best_bid_equals_an_engine_enumeration_on_300_instances():
+def test_best_bid_equals_an_engine_enumeration_on_60_instances():
     """rule: tiberius/card-phase, rule: tiberius/cube-phase, rule: tiberius/adoption-phase - the
     puzzle's value of every action it evaluates, and its best value, equal the engine oracle's (every
     action tried, every line played). PCIM lines go to CP-SAT or enumeration (``method``)."""
     g = game()
     cp_sat = 0
-    for i, (s, params) in enumerate(_instances("bid-oracle", 300, _small_bid_instance)):
+    for i, (s, params) in enumerate(_instances("bid-oracle", 60, _small_bid_instance)):
         params = {"others": params["others"], "method": ("auto", "cp-sat")[i % 2]}
         expected = _engine_oracle(s, params["others"])
         res = best_bid(g, s, params, ONE)
@@ -321,7 +321,7 @@ def test_best_bid_equals_an_engine_enumeration_on_300_instances():
         for c in res.answer["candidates"]:
             assert c["vp"] == expected[c["action"]], (c, g.state_to_text(s), params)
         cp_sat += params["method"] == "cp-sat" and not s.pcim_used[s.actor]
-    assert cp_sat >= 10
+    assert cp_sat >= 2
 
 
 # ------------------------------------------------------------------------------------ elimination
@@ -339,11 +339,11 @@ def _elimination_instance(seed):
             yield s, seat, answer
 
 
-def test_elimination_equals_brute_force_on_500_instances():
+def test_elimination_equals_brute_force_on_150_instances():
     """rule: tiberius/end-of-game - YES (with a witness that wins) / NO agree with exhaustive search."""
     g = game()
     yes = no = 0
-    for i, (s, seat, expected) in enumerate(_instances("elimination", 500, _elimination_instance)):
+    for i, (s, seat, expected) in enumerate(_instances("elimination", 150, _elimination_instance)):
         res = elimination(g, s, {"seat": seat, "probes": i % 2}, ONE)  # with and without guided lines
         assert res.status in (Status.OPTIMAL, Status.INFEASIBLE)
         assert (res.status is Status.OPTIMAL) == expected
@@ -355,7 +355,7 @@ def test_elimination_equals_brute_force_on_500_instances():
             assert end.phase == OVER and g.returns(end)[seat] == 1.0
         else:
             no += 1
-    assert yes > 50 and no > 50
+    assert yes > 15 and no > 15
 
 
 def test_elimination_bound_proves_no_early():
