@@ -167,6 +167,9 @@ class Seat:
     triumphs: tuple[int, ...]
     ability: int
     reboots: int
+    token_slots: tuple[int, ...]  # the interaction types of each of the player's tokens (bit masks)
+    wheel_slots: tuple[int, ...]  # which tokens are on the wheel, earliest first
+    reboot_cost: int  # coins of the next Rebooter use (0: none)
 
     @property
     def total(self) -> int:
@@ -214,6 +217,7 @@ class Pos:
     gadget_discard: tuple[int, ...]
     challenge_decks: tuple[int, int]
     last_challenges: tuple[tuple[int, ...] | None, tuple[int, ...] | None]
+    challenge_discards: tuple[tuple[int, ...], tuple[int, ...]]  # Stage I and III (card indices)
     side_cards: tuple[int, ...]
     tiles: tuple[int, ...]
     speed: int
@@ -262,7 +266,17 @@ def _read_seat(c: Content, i: int, p: Player, viewer: Viewer) -> Seat:
         triumphs=p.otoks,
         ability=p.ability,
         reboots=p.reboots,
+        token_slots=p.tokens,
+        wheel_slots=p.wheel,
+        reboot_cost=_reboot_cost(c, p),
     )
+
+
+def _reboot_cost(c: Content, p: Player) -> int:
+    if p.ability < 0:
+        return 0
+    costs = c.abilities[p.ability].costs
+    return costs[p.reboots] if p.reboots < len(costs) else 0
 
 
 def _read_roll(c: Content, state: State) -> Roll | None:
@@ -320,6 +334,7 @@ def _read(game: TiberpunkGame, state: State, viewer: Viewer = REFEREE) -> Pos:
         gadget_discard=state.gdisc,
         challenge_decks=(len(state.c1deck), len(state.c3deck)),
         last_challenges=(last1, last3),
+        challenge_discards=(state.c1disc, state.c3disc),
         side_cards=state.cfg.side,
         tiles=state.cfg.tiles,
         speed=state.speed,
@@ -1410,8 +1425,7 @@ def _log_line(game: TiberpunkGame, state: State, action: int, viewer: Viewer) ->
     if a.kind == "end":
         return f"{me} ends the turn."
     if a.kind == "reboot":
-        p = state.players[state.seat]
-        cost = c.abilities[p.ability].costs[p.reboots] if p.ability >= 0 else 0
+        cost = pos.players[pos.seat].reboot_cost
         return f"{me} uses Rebooter: pays {_plural(cost, 'coin')} and takes back the interaction tokens."
     if a.kind == "recharge":
         return f"{me} uses Recharge: takes back the {_gadget(a.value)} gadget card, face up."
@@ -1500,7 +1514,7 @@ def _interact_line(  # noqa: PLR0917
     if a.via >= act.VIA_SHIP:
         how = f"plays a {ITYPES[c.ship_types[a.via - act.VIA_SHIP]]} spaceship card"
     else:
-        mask = state.players[state.seat].tokens[a.via]
+        mask = p.token_slots[a.via]
         how = f"plays the {_token_name(mask)} token"
     p1, p2, p3, p4, _p5 = a.p
     if a.it == act.IT_INCOME:
@@ -1552,17 +1566,17 @@ def _interact_line(  # noqa: PLR0917
 def _drawn(game: TiberpunkGame, state: State, action: int, viewer: Viewer) -> str:
     """ "a gadget card", named for the referee only (a log line read before the move must not show
     the mover the top of the deck)."""
-    seat = state.seat
     if viewer != REFEREE:
         return "a gadget card"
     after = _apply(game, state, action)
     if after is None:
         return "a gadget card"
-    new = list(after.players[seat].hand)
-    for g in state.players[seat].hand:
+    seat = _read(game, state).seat
+    new = list(_read(game, after).players[seat].hand)
+    for g in _read(game, state).players[seat].hand:
         if g in new:
             new.remove(g)
-    if len(new) == 1 and new[0] >= 0:
+    if len(new) == 1 and new[0] is not None:
         return f"a gadget card ({_gadget(new[0])})"
     return "a gadget card"
 
@@ -1598,7 +1612,7 @@ def _quest_odds(
     where = p.char if mini == CHAR else p.drone
     dist = _nearest_lictor(game, pos.lictors, where)
     cards = c.challenges1 if stage == 1 else c.challenges3
-    disc = state.c1disc if stage == 1 else state.c3disc
+    disc = pos.challenge_discards[0 if stage == 1 else 1]
     left = [i for i in range(len(cards)) if i not in disc] or list(range(len(cards)))
     rolls = max(dist, 1)
     odds = sum(1 - (1 - p_contains(k, cards[i])) ** rolls for i in left) / len(left)
@@ -1725,7 +1739,8 @@ def explain(game: TiberpunkGame, state: State, action: int) -> list[PairFact]:
 def _gain_facts(game: TiberpunkGame, me: Seat, after: State) -> list[PairFact]:
     """What the move changes at once for the deciding seat: tokens, coins, cards, skills, and the
     nearest lictor to its miniatures afterwards (rule: tiberpunk/movement)."""
-    new = _read(game, after, REFEREE).players[me.seat]
+    later = _read(game, after, REFEREE)
+    new = later.players[me.seat]
     facts = [
         PairFact(
             label="triumph tokens gained now", value=float(new.total - me.total), unit="tokens", better=1
@@ -1734,7 +1749,7 @@ def _gain_facts(game: TiberpunkGame, me: Seat, after: State) -> list[PairFact]:
     ]
     minis = [d for d in (new.char, new.drone) if d >= 0]
     if minis:
-        near = min(_nearest_lictor(game, after.lictors, d) for d in minis)
+        near = min(_nearest_lictor(game, later.lictors, d) for d in minis)
         facts.append(
             PairFact(
                 label="nearest lictor after the move, districts away",
@@ -1839,15 +1854,14 @@ def _favor_facts(me: Seat, god: int) -> list[PairFact]:
     ]
 
 
-def _next_tokens_fact(state: State, via: int) -> PairFact:
+def _next_tokens_fact(p: Seat, via: int) -> PairFact:
     """What a token play gives up: the interactions left to choose from next turn (the third token
     on the wheel returns the earliest; rule: tiberpunk/interaction-wheel)."""
-    p = state.players[state.seat]
-    wheel = (*p.wheel, via)
+    wheel = (*p.wheel_slots, via)
     if len(wheel) == 3:
         wheel = wheel[1:]
     kinds = sorted(
-        {i for t, mask in enumerate(p.tokens) if t not in wheel for i in range(4) if (mask >> i) & 1}
+        {i for t, mask in enumerate(p.token_slots) if t not in wheel for i in range(4) if (mask >> i) & 1}
     )
     names = ", ".join(ITYPES[i] for i in kinds) or "none"
     return PairFact(
@@ -1865,7 +1879,7 @@ def _interact_facts(game: TiberpunkGame, state: State, pos: Pos, a: Act) -> list
     if a.via >= act.VIA_SHIP:
         gives_up = PairFact(label="spaceship cards spent", value=1.0, unit="cards", better=-1)
     else:
-        gives_up = _next_tokens_fact(state, a.via)
+        gives_up = _next_tokens_fact(pos.players[pos.seat], a.via)
     if a.it == act.IT_INCOME:
         facts.append(
             PairFact(
