@@ -35,6 +35,7 @@ from games.cytress.state import (
     AUTOMA_CREW,
     AUTOMA_MOVE,
     AUTOMA_TUBE,
+    EXTRA,
     FACTIONS,
     LEVELS,
     NOBODY,
@@ -43,6 +44,7 @@ from games.cytress.state import (
     PHASE_NAMES,
     RESOURCES,
     STEP_NAMES,
+    TRAVEL,
     CAction,
     CytressState,
 )
@@ -274,9 +276,10 @@ def _draw_map_lines(game: CytressGame, s: CytressState) -> list[str]:
 def _stratos_line(s: CytressState) -> str:
     parts = []
     for level in (3, 2, 1):
-        counts = [f"{_short(s, o)}{s.stratos[LEVELS * o + level - 1]}" for o in range(s.owners)]
-        parts.append(f"L{level} " + " ".join(counts))
-    return " | ".join(parts)
+        counts = "/".join(str(s.stratos[LEVELS * o + level - 1]) for o in range(s.owners))
+        parts.append(f"L{level} {counts}")
+    owners = "you/automa" if s.solo else f"seats 0-{s.players - 1}"
+    return " | ".join(parts) + f" ({owners})"
 
 
 def _short(s: CytressState, o: int) -> str:
@@ -296,9 +299,10 @@ def _seat_row(game: CytressGame, s: CytressState, seat: int, viewer: Viewer) -> 
     rebel = c.rebels[s.rebels[seat]]
     mark = ">" if s.actor == seat and s.phase != OVER else " "
     label = f"{mark}seat {seat}{' (you)' if viewer == seat else ''}"
+    moving = s.phase in (TRAVEL, EXTRA)
     value = (
-        f"{rebel.name} {side}, {res}; paths {paths}; crews {s.supply[seat]}; "
-        f"transports {s.transports[seat]}+{s.on_stratos[seat]}"
+        f"{rebel.name} {side}, {res}; paths {paths}; crews {s.supply[seat]}"
+        + (f"; transports {s.transports[seat]}+{s.on_stratos[seat]}" if moving else "")
         + ("; " + "; ".join(extra) if extra else "")
         + ("; first" if s.first == seat and not s.solo else "")
     )
@@ -315,19 +319,17 @@ def describe(game: CytressGame, s: CytressState, viewer: Viewer) -> Description:
         headline += f", {_who(s, s.actor)} to move"
     board_rows = [Row(label="Stratos", value=_stratos_line(s))]
     side = c.board_sides[s.board_side]
+    intel = []
     for f in range(4):
         cards = " ".join(c.intel[x].code if x != NOBODY else "--" for x in s.intel_row[f])
-        cost = f"{side.intel_cost}{RESOURCES[c.faction_resource[f]][0]}"
-        board_rows.append(
-            Row(label=FACTION_TITLES[f], value=f"{cards} ({cost}, deck {len(s.intel_deck[f])})")
-        )
+        intel.append(f"{cards} ({len(s.intel_deck[f])} more)")
+    board_rows.append(Row(label=f"Intel (cost {side.intel_cost})", value=" | ".join(intel)))
     strat = " ".join(c.stratolites[x].code if x != NOBODY else "--" for x in s.strat_row)
     bounties = " ".join(c.bounties[st[0]].code for st in s.bounty_stack if st) or "none"
-    board_rows.append(Row(label="Stratolites", value=f"{strat}; bounties {bounties}"))
     board_rows.append(
         Row(
-            label="Tubes",
-            value=f"{s.tubes_left} near Stratos, {s.tubes_box} in the box"
+            label="Stratolites",
+            value=f"{strat}; bounties {bounties}; tubes {s.tubes_left} left, {s.tubes_box} in box"
             + ("; final round" if s.end_triggered else ""),
         )
     )
