@@ -6,9 +6,10 @@ Stage I quest stacks under the face-up card. Dice are rolled in the open, and th
 card is public. So a seat's description and picture are functions of its observation
 (``TiberpunkGame.observation``); the spectator sees what every seat sees; the referee sees all hands.
 
-The engine's state is read in one place, :func:`_read` (and the action decoding in :func:`_decode`):
-a field renamed in ``state.py`` or ``actions.py`` is a fix there only. Everything else works on the
-plain snapshot (:class:`Pos`, :class:`Seat`, :class:`Roll`, :class:`Act`).
+The engine's state is read in one place, :func:`_read` (and the action decoding in :func:`_decode`,
+the rules engine's queries through :func:`_rules`): a field renamed in ``state.py``, ``actions.py``
+or ``rules.py`` is a fix there only. Everything else works on the plain snapshot (:class:`Pos`,
+:class:`Seat`, :class:`Roll`, :class:`Act`).
 
 Names and texts are in ``content/face.json`` (the rulebook's words where it prints them; the map
 coordinates, colours and Stage II card texts are authored and marked so).
@@ -232,8 +233,14 @@ class Pos:
     players: tuple[Seat, ...] = field(default=())
 
 
+def _rules(game: TiberpunkGame) -> Rules:
+    """The rules engine the face asks for the turn order, distances and dice counts: ``current``,
+    ``board`` (``dist``, ``neighbors``, ``diameter``), ``dice_count`` and the pack ``c``."""
+    return game.rules
+
+
 def _pack(game: TiberpunkGame) -> Content:
-    return game.rules.c
+    return _rules(game).c
 
 
 def _read_seat(c: Content, i: int, p: Player, viewer: Viewer) -> Seat:
@@ -311,7 +318,7 @@ def _read_roll(c: Content, state: State) -> Roll | None:
 
 def _read(game: TiberpunkGame, state: State, viewer: Viewer = REFEREE) -> Pos:
     """The one place that reads the engine's state (a field rename is fixed here)."""
-    r: Rules = game.rules
+    r: Rules = _rules(game)
     c = r.c
     players = tuple(_read_seat(c, i, p, viewer) for i, p in enumerate(state.players))
     roll = _read_roll(c, state)
@@ -444,7 +451,7 @@ def _district_items(game: TiberpunkGame) -> list[ContentItem]:
     ids = c.district_ids
     items: list[ContentItem] = []
     for d, did in enumerate(ids):
-        nbrs = [ids[x] for x in game.rules.board.neighbors[d]]
+        nbrs = [ids[x] for x in _rules(game).board.neighbors[d]]
         extras = []
         if d in c.hubs:
             extras.append("an upgrade hub")
@@ -1593,8 +1600,8 @@ class PairFact(Fact):
 
 def _nearest_lictor(game: TiberpunkGame, lictors: Sequence[int], d: int) -> int:
     if d < 0 or not lictors:
-        return game.rules.board.diameter + 1
-    return min(game.rules.board.dist[x][d] for x in lictors)
+        return _rules(game).board.diameter + 1
+    return min(_rules(game).board.dist[x][d] for x in lictors)
 
 
 def _quest_odds(
@@ -1608,7 +1615,7 @@ def _quest_odds(
     order is hidden)."""
     c = _pack(game)
     p = pos.players[pos.seat]
-    k = game.rules.dice_count(state, pos.seat, mini, skill)
+    k = _rules(game).dice_count(state, pos.seat, mini, skill)
     where = p.char if mini == CHAR else p.drone
     dist = _nearest_lictor(game, pos.lictors, where)
     cards = c.challenges1 if stage == 1 else c.challenges3
@@ -1726,7 +1733,7 @@ def explain(game: TiberpunkGame, state: State, action: int) -> list[PairFact]:
             facts.append(
                 PairFact(
                     label="districts to the nearest quest marker",
-                    value=float(min(game.rules.board.dist[a.value][d] for d in markers)),
+                    value=float(min(_rules(game).board.dist[a.value][d] for d in markers)),
                     unit="districts",
                     better=-1,
                 )
@@ -1772,7 +1779,7 @@ def _lictor_facts(game: TiberpunkGame, pos: Pos, dst: int, *, own: bool) -> list
     """Where a moved or placed lictor ends up: near the chooser's miniatures (bad for them) or the
     opponents' (rule: tiberpunk/stage-1-quests, tiberpunk/spaceship-cards)."""
     me = pos.players[pos.decider]
-    dist = game.rules.board.dist
+    dist = _rules(game).board.dist
     mine = [d for d in (me.char, me.drone) if d >= 0]
     opp = [d for q in pos.players if q.seat != me.seat for d in (q.char, q.drone) if d >= 0]
     facts = []
@@ -1813,7 +1820,7 @@ def _choice_facts(game: TiberpunkGame, state: State, pos: Pos, a: Act, after: St
             ),
         ]
     if a.kind == "boost" and after is not None:
-        r = game.rules
+        r = _rules(game)
         return [
             PairFact(
                 label="character dice for guile", value=float(r.dice_count(after, decider, CHAR, 1)), better=1
@@ -1903,7 +1910,7 @@ def _interact_facts(game: TiberpunkGame, state: State, pos: Pos, a: Act) -> list
         ]
     elif a.it in (act.IT_CHARACTER, act.IT_DRONE) and a.sub == act.SUB_FIGHT:
         mini = CHAR if a.it == act.IT_CHARACTER else DRONE
-        r = game.rules
+        r = _rules(game)
         ka = r.dice_count(state, pos.seat, mini, 2)
         kd = ka + 1 if p1 == LICTOR else r.dice_count(state, p2, p1, 1 if p1 == CHAR else 0)
         facts += [
