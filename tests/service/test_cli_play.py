@@ -245,3 +245,47 @@ def test_every_builtin_game_opens_at_80x24(server, terminal, name):
     lines = _lines(screen)
     assert len(lines) <= 24 and lines[0].strip() and not lines[0].startswith(("Traceback", "INTERNAL"))
     assert "Your moves (seat 0):" in screen and "[1] " in screen
+
+
+def _long_description():
+    from lictor.v1 import game_service_pb2 as game_pb
+
+    d = game_pb.Description(headline="Round 1: seat 0 to decide", step="place a worker " * 12)
+    board = d.sections.add(title="Board")
+    for i in range(30):
+        board.rows.add(label=f"District {i}", value="a long value that wraps " * 3)
+    mine = d.sections.add(title="Seat 0 (you)", seat=0)
+    for label in ("Coins", "Influence", "Cards", "Favor", "Gadgets (your hand)"):
+        mine.rows.add(label=label, value="3")
+    other = d.sections.add(title="Seat 1", seat=1)
+    other.rows.add(label="Coins", value="4")
+    return d
+
+
+def test_board_lines_fit_and_keep_the_hand():
+    from service.cli import board_lines
+
+    for width, height in ((80, 12), (60, 8), (40, 6)):
+        lines = board_lines(_long_description(), width, height, 0)
+        assert len(lines) <= height and all(len(line) <= width for line in lines)
+        assert lines[0] == "Round 1: seat 0 to decide"
+        assert lines[-1].startswith("… more")
+    lines = board_lines(_long_description(), 80, 14, 0)
+    assert "  Gadgets (your hand)  3" in lines and "Seat 0 (you)" in lines and "Board" in lines
+
+
+def test_moves_fit_their_budget_and_keep_their_numbers():
+    from service.cli import fitted_moves, move_lines
+
+    moves = (
+        ["roll", "hold"] + [f"move char {i}-{i + 1}" for i in range(40)] + [f"buy card{i}" for i in range(9)]
+    )
+    assert move_lines(["roll", "hold"], 80) == ["[1] roll  [2] hold"]
+    full = move_lines(moves, 80)
+    assert all(len(line) <= 80 for line in full) and "[51] card8" in " ".join(full)
+    for budget in (3, 4, 6):
+        short = fitted_moves(moves, 80, budget)
+        assert len(short) <= budget and short[-1] == "(m lists every move)"
+        assert all(len(line) <= 80 for line in short)
+    assert fitted_moves(moves, 80, 6)[1].startswith("move       [3] char 0-1")
+    assert fitted_moves(moves, 80, 20) == full
