@@ -179,8 +179,8 @@ class GameServicer(game_grpc.GameServiceServicer):  # type: ignore[misc]
             game, state = res.game, res.state
             problems = _sanity(game, state)
         except LictorError as exc:
-            if exc.field.endswith(".game") or exc.field == "position.kind":
-                raise  # not a position at all: NOT_FOUND / INVALID_ARGUMENT
+            if exc.field in ("position.game", "position.kind", "position.content_pack"):
+                raise  # not a position of a game at all: NOT_FOUND / INVALID_ARGUMENT
             problem = game_pb.Problem(field=exc.field[:200], rule=exc.rule, message=exc.message[:500])
             return game_pb.ValidateStateResponse(valid=False, problems=[problem])
         except Exception as exc:  # a check that failed is a problem to report, never an error
