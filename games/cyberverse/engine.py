@@ -106,13 +106,10 @@ ROW = 3
 
 
 # ------------------------------------------------------------------ setup
-def new_state(c: Content, players: int, options: Options, seed: int) -> State:
-    """rule: cyberverse/setup, cyberverse/building-new-eden - the game set up; the first decision is
-    the first Organization's choice of an Agent."""
-    rng = random.Random(seed)
+def _new_orgs(c: Content, players: int, rng: random.Random, cases_left: list[list[int]]) -> tuple[Org, ...]:
+    """rule: cyberverse/setup - 900 D, the Modifier deck, the starting Story card and one random
+    Investigation card of each colour it requires."""
     orgs = []
-    cases_left = [list(deck) for deck in c.investigation_decks]
-    starting = {o.starting_story for o in c.organisations}
     for seat in range(players):
         story = c.organisations[seat].starting_story
         cases = []
@@ -121,6 +118,7 @@ def new_state(c: Content, players: int, options: Options, seed: int) -> State:
             cases_left[colour].remove(card)
             cases.append(card)
         n = len(cases)
+        blank = (0,) * n
         orgs.append(
             Org(
                 STARTING_MONEY,
@@ -128,9 +126,9 @@ def new_state(c: Content, players: int, options: Options, seed: int) -> State:
                 (),
                 story,
                 tuple(cases),
-                (0,) * n,
-                (0,) * n,
-                (0,) * n,
+                blank,
+                blank,
+                blank,
                 (),
                 (),
                 (0,) * 5,
@@ -138,6 +136,12 @@ def new_state(c: Content, players: int, options: Options, seed: int) -> State:
                 False,
             )
         )
+    return tuple(orgs)
+
+
+def _new_market(c: Content, rng: random.Random) -> Market:
+    """rule: cyberverse/building-new-eden - 3 random Supply tokens per store (backs showing), the
+    Agent sheets and the Support cards (3 in the row)."""
     stock, stack = [], []
     for cat in range(4):
         tokens = [i for i, t in enumerate(c.tokens) if t.category == cat]
@@ -146,24 +150,31 @@ def new_state(c: Content, players: int, options: Options, seed: int) -> State:
         stack.append(tuple(sorted(tokens)))
     support = list(range(len(c.support)))
     row = rng.sample(support, min(ROW, len(support)))
-    market = Market(
-        tuple(stock),
-        tuple(stack),
-        ((),) * 4,
-        (),
-        tuple(range(len(c.faces) // 2)),
-        (),
-        tuple(row),
-        tuple(sorted(set(support) - set(row))),
-        (),
-    )
+    sheets = tuple(range(len(c.faces) // 2))
+    rest = tuple(sorted(set(support) - set(row)))
+    return Market(tuple(stock), tuple(stack), ((),) * 4, (), sheets, (), tuple(row), rest, ())
+
+
+def _new_city(c: Content, options: Options, rng: random.Random) -> City:
+    """rule: cyberverse/building-new-eden - one board per district (variant ``boards``), the News track."""
     boards = []
     for d in range(5):
         sides = [i for i, b in enumerate(c.boards) if b.district == d]
         want = options.boards if options.boards != "random" else rng.choice("AB")
         pick = [i for i in sides if c.boards[i].id[0] == want] or sides
         boards.append(pick[0])
-    city = City(tuple(boards), (-1,) * c.news_slots, (0,) * c.news_slots, ((),) * 5, (-1,) * 5)
+    return City(tuple(boards), (-1,) * c.news_slots, (0,) * c.news_slots, ((),) * 5, (-1,) * 5)
+
+
+def new_state(c: Content, players: int, options: Options, seed: int) -> State:
+    """rule: cyberverse/setup, cyberverse/building-new-eden - the game set up; the first decision is
+    the first Organization's choice of an Agent."""
+    rng = random.Random(seed)
+    cases_left = [list(deck) for deck in c.investigation_decks]
+    starting = {o.starting_story for o in c.organisations}
+    orgs = _new_orgs(c, players, rng, cases_left)
+    market = _new_market(c, rng)
+    city = _new_city(c, options, rng)
     decks = Decks(
         tuple(range(len(c.events))),
         (),
@@ -180,6 +191,7 @@ def new_state(c: Content, players: int, options: Options, seed: int) -> State:
         ((), (), ()),
         tuple(range(len(c.combat_tokens))),
     )
+    order = tuple(range(players))
     state = State(
         players,
         options,
@@ -188,8 +200,8 @@ def new_state(c: Content, players: int, options: Options, seed: int) -> State:
         D_CHOOSE_AGENT,
         0,
         players - 1,
-        tuple(range(players)),
-        tuple(orgs),
+        order,
+        orgs,
         (),
         city,
         market,

@@ -45,8 +45,8 @@ from games.cyberverse.state import (
 __all__ = ["catalogue", "describe", "explain", "render"]
 
 
-def catalogue(c: Content) -> Catalogue:
-    """Every component of the pack with its numbers (all authored but the rulebook's)."""
+def _agent_and_supply_items(c: Content) -> list[ContentItem]:
+    """Agent sheets, Supply tokens, Support cards and Henchman cards."""
     items: list[ContentItem] = []
     for f in c.faces:
         values = {n: f.features[i] for i, n in enumerate(FEATURES)}
@@ -92,6 +92,12 @@ def catalogue(c: Content) -> Catalogue:
         items.append(
             ContentItem(id=h.id, kind="henchman card", name=h.name, values=values, authored=h.authored)
         )
+    return items
+
+
+def _card_items(c: Content) -> list[ContentItem]:
+    """Brawl, Combat tokens, Ambush, Event, Story and Investigation cards, District boards."""
+    items: list[ContentItem] = []
     for b in c.brawl:
         items.append(
             ContentItem(
@@ -157,6 +163,12 @@ def catalogue(c: Content) -> Catalogue:
                 authored=bd.authored,
             )
         )
+    return items
+
+
+def catalogue(c: Content) -> Catalogue:
+    """Every component of the pack with its numbers (all authored but the rulebook's)."""
+    items = _agent_and_supply_items(c) + _card_items(c)
     return Catalogue(
         game="cyberverse",
         version=c.version,

@@ -81,12 +81,9 @@ def _fighter(s: State, c: Content, j: int) -> str:
     return f"the {c.henchman_types[f.ref]} {who} in zone {f.zone + 1} (miniature {j + 1})"
 
 
-def action_to_text(s: State, c: Content, a: Action) -> str:
-    """The action in the rulebook's words."""
+def _hq_text(s: State, c: Content, a: Action) -> str:
+    """Setup, Strategy and HQ actions ("" if ``a`` is none of them)."""
     k = a.kind
-    district = c.district_names
-    if k == "draw":
-        return _draw_text(s, c, a.a)
     if k == "choose":
         return f"choose agent {c.faces[2 * a.a + a.b].name}"
     if k == "recruit":
@@ -119,17 +116,13 @@ def action_to_text(s: State, c: Content, a: Action) -> str:
         return f"project the target to zone {a.a + 1}"
     if k == "dodge":
         return f"dodge to zone {a.a + 1}"
-    if k in ("stay", "stop", "hold", "pass", "no-test", "pay", "no-support", "stand"):
-        return {
-            "no-support": "keep the support cards",
-            "stand": "stand firm",
-            "stay": "leave the agent where it is",
-            "stop": "stop moving",
-            "hold": "hold",
-            "pass": "pass",
-            "no-test": "take no test",
-            "pay": "pay the salaries",
-        }[k]
+    return ""
+
+
+def _field_text(s: State, c: Content, a: Action) -> str:
+    """Moves, Auxiliary Actions, Combat, tests and influence ("" if ``a`` is none of them)."""
+    k = a.kind
+    district = c.district_names
     if k == "enter":
         return f"place the agent in {district[a.a]} (district {a.a + 1})"
     if k == "go":
@@ -166,7 +159,29 @@ def action_to_text(s: State, c: Content, a: Action) -> str:
         return f"place an influence token in {district[a.a]}"
     if k == "remove":
         return f"remove an influence token of {c.organisations[a.b].name} from {district[a.a]}"
-    return f"{k} {a.a} {a.b} {a.c}"
+    return ""
+
+
+_WORDS = {
+    "no-support": "keep the support cards",
+    "stand": "stand firm",
+    "stay": "leave the agent where it is",
+    "stop": "stop moving",
+    "hold": "hold",
+    "pass": "pass",
+    "no-test": "take no test",
+    "pay": "pay the salaries",
+}
+"""Actions without arguments, in the rulebook's words."""
+
+
+def action_to_text(s: State, c: Content, a: Action) -> str:
+    """The action in the rulebook's words."""
+    if a.kind == "draw":
+        return _draw_text(s, c, a.a)
+    if a.kind in _WORDS:
+        return _WORDS[a.kind]
+    return _hq_text(s, c, a) or _field_text(s, c, a) or f"{a.kind} {a.a} {a.b} {a.c}"
 
 
 def parse_action(s: State, c: Content, text: str) -> Action:
