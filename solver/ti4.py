@@ -623,11 +623,10 @@ def solve_map(
     mm.m.minimize(hi - lo)
     big = len(problem.open) > LNS_OPEN
     if hint is None:
-        hint = _first_answer(content, problem, seed, warm_start * time_limit_s if big else 0.0)
+        hint = _first_answer(content, problem, seed, warm_start * time_limit_s if big else 0.0, stop)
         if hint and big:
-            hint = solve_ordinary(content, problem, hint, time_limit_s=warm_start * time_limit_s, seed=seed)[
-                0
-            ]
+            share = warm_start * time_limit_s
+            hint = solve_ordinary(content, problem, hint, time_limit_s=share, seed=seed, stop=stop)[0]
     if hint and legal_galaxy(content, problem, {**problem.fixed, **hint}):
         first = _values(content, problem, {**problem.fixed, **hint})
         if max(first) == min(first):  # a gap of 0 is the least possible: proven
@@ -699,6 +698,7 @@ def solve_ordinary(
     time_limit_s: float = 2.0,
     workers: int = 1,
     seed: int = 0,
+    stop: Callable[[], bool] | None = None,
 ) -> tuple[dict[Pos, TileId], float]:
     """Keep ``galaxy``'s anomalies and wormholes where they are and deal the ordinary systems anew,
     with the smallest gap (CP-SAT). With the movement fixed each space's share per home is a
@@ -764,7 +764,7 @@ def solve_ordinary(
     solver.parameters.random_seed = seed % (2**31)
     solver.parameters.cp_model_presolve = False
     before = gap_of(content, problem, galaxy)
-    if solver.solve(m) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+    if _solve_stoppable(solver, m, stop) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return dict(galaxy), before
     out = {**{p: full[p] for p in problem.open}, **{p: t for (t, p), v in y.items() if solver.value(v)}}
     gap = gap_of(content, problem, out)
@@ -773,13 +773,13 @@ def solve_ordinary(
 
 
 def _first_answer(
-    content: Content, problem: MapProblem, seed: int, seconds: float
+    content: Content, problem: MapProblem, seed: int, seconds: float, stop: Callable[[], bool] | None = None
 ) -> dict[Pos, TileId] | None:
     """CP-SAT's first answer: the hill-climber's map after ``seconds`` (a random legal map if 0)."""
     rng = random.Random(seed)
     try:
         if seconds > 0:
-            return hill_climb_map(content, problem, rng, seconds=seconds)[0]
+            return hill_climb_map(content, problem, rng, seconds=seconds, stop=stop)[0]
         return random_legal_map(content, problem, rng, tries=300)
     except LictorError:
         return None
@@ -805,7 +805,13 @@ def random_legal_map(
 
 
 def hill_climb_map(
-    content: Content, problem: MapProblem, rng: random.Random, *, seconds: float, restarts: bool = True
+    content: Content,
+    problem: MapProblem,
+    rng: random.Random,
+    *,
+    seconds: float,
+    restarts: bool = True,
+    stop: Callable[[], bool] | None = None,
 ) -> tuple[dict[Pos, TileId], float]:
     """The community's method: a random legal map, then swaps (two positions, or a position and an
     unused tile of the same back) kept when the gap falls, restarting from a new random map when
@@ -813,11 +819,15 @@ def hill_climb_map(
     end = time.perf_counter() + seconds
     tiles = content.tiles
     best: tuple[dict[Pos, TileId], float] | None = None
-    while best is None or time.perf_counter() < end:
+
+    def over() -> bool:
+        return time.perf_counter() >= end or (stop is not None and stop())
+
+    while best is None or not over():
         g = random_legal_map(content, problem, rng)
         cur = gap_of(content, problem, g)
         improved = True
-        while improved and cur > 0 and time.perf_counter() < end:
+        while improved and cur > 0 and not over():
             improved = False
             unused = [t for t in problem.pool if t not in g.values()]
             moves: list[tuple[Pos, Pos | None, TileId]] = [
@@ -836,7 +846,7 @@ def hill_climb_map(
                 if v < cur:
                     g, cur, improved = h, v, True
                     break
-                if time.perf_counter() >= end:
+                if over():
                     break
         if best is None or cur < best[1]:
             best = (g, cur)

@@ -287,3 +287,15 @@ def test_balanced_map_specialty_request() -> None:
             GAME, None, {"map_string": res.answer["map_string"]}, LIMITS
         ).answer["homes"]
     )
+
+
+def test_builder_polls_stop() -> None:
+    """A stop request ends the build early with the best map so far (legal)."""
+    import time
+
+    problem = map_problem(PACK, players=4, expansion="base")
+    t0 = time.perf_counter()
+    sol = solve_map(PACK, problem, time_limit_s=60, workers=1, stop=lambda: time.perf_counter() - t0 > 0.5)
+    assert time.perf_counter() - t0 < 20
+    assert sol.status in (Status.OPTIMAL, Status.FEASIBLE)
+    assert legal_galaxy(PACK, problem, sol.galaxy)
