@@ -1602,12 +1602,8 @@ def elimination(
     witness = _probe_witness(g, s, seat, probes=probes, deadline=deadline)
     if witness is None:
         witness = go(s, [])
-    if witness is not None:  # who plays each action of the witness line
-        players, st = [], s
-        for text in witness:
-            players.append(st.actor)
-            st = g.apply(st, g.parse_action(st, text))
-        base["witness_seats"] = players
+    if witness is not None:
+        base["witness_seats"] = _witness_seats(g, s, witness)
     return _elimination_answer(
         base,
         witness,
@@ -1617,6 +1613,15 @@ def elimination(
         out_of_budget=out_of_budget,
         wall=time.perf_counter() - start,
     )
+
+
+def _witness_seats(game: TiberiusGame, state: TiberiusState, witness: Sequence[str]) -> list[int]:
+    """Who plays each action of a witness line (replayed through the engine)."""
+    seats, s = [], state
+    for text in witness:
+        seats.append(s.actor)
+        s = game.apply(s, game.parse_action(s, text))
+    return seats
 
 
 def _witness_text(witness: Sequence[str], seats: Sequence[int], most: int = 8) -> str:
@@ -1643,9 +1648,13 @@ def _elimination_answer(
             objective=1.0,
             bound=float(ub),
             answer={**base, "can_finish_first": "yes", "witness": witness},
-            explanation=f"yes: seat {seat} finishes first along the witness line ({len(witness)} actions: "
-            + _witness_text(witness, base["witness_seats"])
-            + ")",
+            explanation=(
+                f"yes: seat {seat} finishes first along the witness line ({len(witness)} actions: "
+                + _witness_text(witness, base["witness_seats"])
+                + ")"
+                if witness
+                else f"yes: the game is over and seat {seat} is first"
+            ),
             method="enumeration",
             wall_s=wall,
         )
