@@ -6,33 +6,42 @@ turns them into text and back.
 
 from __future__ import annotations
 
+from enum import IntEnum
 from typing import TypeAlias
 
-__all__ = ["Action"]
+__all__ = ["Action", "Op"]
 
 Action: TypeAlias = int
 """A Tiberpunk action, an int packed by the helpers below."""
 
-(
-    OP_DICE,
-    OP_DRAFT,
-    OP_PLACE,
-    OP_FAVOR,
-    OP_MOVE,
-    OP_UNSHACKLE,
-    OP_INTERACT,
-    OP_END,
-    OP_REBOOT,
-    OP_RECHARGE,
-    OP_GADGET,
-    OP_STOP,
-    OP_PURSUE,
-    OP_SKILL,
-    OP_BOOST,
-    OP_TAKE,
-    OP_LICTOR,
-    OP_ESCAPE,
-) = range(18)
+
+class Op(IntEnum):
+    """The op codes (an action's low 5 bits), each with the rule it plays."""
+
+    DICE = 0  # dice rolled (a chance outcome; rule: stage-1-quests, combat)
+    DRAFT = 1  # an ability tile chosen (rule: personal-abilities)
+    PLACE = 2  # the first-turn placement (rule: game-overview)
+    FAVOR = 3  # the favor marker moved (rule: divine-favor)
+    MOVE = 4  # a movement (rule: movement)
+    UNSHACKLE = 5  # shackles removed (rule: shackles)
+    INTERACT = 6  # an interaction by token or spaceship card (rule: interaction-wheel)
+    END = 7  # the turn ends (rule: game-overview)
+    REBOOT = 8  # the Rebooter ability (rule: personal-abilities)
+    RECHARGE = 9  # the Recharge ability (rule: personal-abilities)
+    GADGET = 10  # a gadget card played on a roll (rule: gadget-cards)
+    STOP = 11  # no (more) gadget on this roll (rule: gadget-cards)
+    PURSUE = 12  # the lictor pursuit (rule: stage-1-quests)
+    SKILL = 13  # a skill upgrade reward (rule: objective-rewards)
+    BOOST = 14  # a boost reward (rule: objective-rewards)
+    TAKE = 15  # a spaceship card reward (rule: objective-rewards)
+    LICTOR = 16  # a lictor placed from the reserve (rule: spaceship-cards)
+    ESCAPE = 17  # the last lictor escapes (rule: combat-vs-lictor)
+
+
+# the op codes as plain ints for the hot paths (an IntEnum compares and hashes as its int, slower)
+OP_DICE, OP_DRAFT, OP_PLACE, OP_FAVOR, OP_MOVE, OP_UNSHACKLE = (int(o) for o in list(Op)[:6])
+OP_INTERACT, OP_END, OP_REBOOT, OP_RECHARGE, OP_GADGET, OP_STOP = (int(o) for o in list(Op)[6:12])
+OP_PURSUE, OP_SKILL, OP_BOOST, OP_TAKE, OP_LICTOR, OP_ESCAPE = (int(o) for o in list(Op)[12:])
 
 # interaction sources: token index 0..3, or spaceship card type 0..2 as VIA_SHIP + type
 VIA_SHIP = 4
@@ -49,7 +58,7 @@ STOP = OP_STOP
 
 
 def op(a: Action) -> int:
-    """The op code of an action."""
+    """The op code of an action (compare with ``OP_*``; ``Op(op(a))`` names it)."""
     return a & 31
 
 
@@ -89,14 +98,6 @@ def interact_fields(a: Action) -> tuple[int, int, int, int, int, int, int, int]:
         (a >> 25) & 31,
         a >> 30,
     )
-
-
-VIA_MASK = ~(7 << 5)
-
-
-def with_via(a: Action, via: int) -> Action:
-    """The same interaction or move from another source."""
-    return (a & VIA_MASK) | via << 5
 
 
 def simple(opcode: int, value: int = 0) -> Action:
