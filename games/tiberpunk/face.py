@@ -1351,8 +1351,8 @@ def _panel(game: TiberpunkGame, pos: Pos, viewer: Viewer) -> list[str]:
                 _text(
                     x0,
                     y + 34,
-                    f"Stage {'I' if roll.stage == 1 else 'III'} {SKILLS[roll.skill]} quest: "
-                    f"needs {_dice(roll.need)}",
+                    f"Seat {pos.seat}'s {MINI_WORDS[roll.mini]}, Stage {'I' if roll.stage == 1 else 'III'} "
+                    f"{SKILLS[roll.skill]} quest in {c.district_ids[roll.where]}: needs {_dice(roll.need)}",
                     size=12,
                 )
             )
