@@ -20,7 +20,7 @@ from lictor.v1 import game_service_pb2_grpc as game_grpc
 from lictor.v1 import position_pb2 as pos_pb
 from service import convert, events, face, typed
 from service.errors import grpc_errors
-from solver.core import get_scorer, puzzle_kinds
+from solver.core import get_puzzle_spec, get_scorer, puzzle_kinds
 
 __all__ = ["DiagnosticsServicer", "GameServicer", "apply_with_events", "list_game_infos"]
 
@@ -224,6 +224,29 @@ class GameServicer(game_grpc.GameServiceServicer):  # type: ignore[misc]
     ) -> game_pb.DescribeActionResponse:
         """One action as a viewer reads it in the log (service/face.py)."""
         return face.describe_action(request, content_root=self.content_root)
+
+    @grpc_errors
+    async def GetSchema(
+        self, request: game_pb.GetSchemaRequest, context: grpc.aio.ServicerContext
+    ) -> game_pb.GetSchemaResponse:
+        """The JSON Schemas of a game's public forms and of its puzzles' parameters."""
+        pack = convert.resolve_pack(request.content_pack, self.content_root, field="content_pack")
+        game = convert.lookup_game(request.game, pack, field="game")
+        sheet = game.score_sheet_schema()
+        reply = game_pb.GetSchemaResponse(
+            game=request.game,
+            state_schema_json=json.dumps(game.state_schema(), sort_keys=True),
+            score_sheet_schema_json=json.dumps(sheet, sort_keys=True) if sheet is not None else "",
+        )
+        for kind in puzzle_kinds():
+            spec = get_puzzle_spec(kind)
+            if spec.game == request.game:
+                reply.puzzles.add(
+                    kind=kind,
+                    summary=spec.summary,
+                    params_schema_json=json.dumps(spec.params_schema, sort_keys=True),
+                )
+        return reply
 
 
 def _sanity(game: Game[Any, Any], state: Any) -> list[game_pb.Problem]:

@@ -311,3 +311,33 @@ class DescribeActionResponse(_message.Message):
     action: str
     seat: int
     def __init__(self, log_line: _Optional[str] = ..., action: _Optional[str] = ..., seat: _Optional[int] = ...) -> None: ...
+
+class GetSchemaRequest(_message.Message):
+    __slots__ = ("game", "content_pack")
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    CONTENT_PACK_FIELD_NUMBER: _ClassVar[int]
+    game: str
+    content_pack: str
+    def __init__(self, game: _Optional[str] = ..., content_pack: _Optional[str] = ...) -> None: ...
+
+class PuzzleSchema(_message.Message):
+    __slots__ = ("kind", "summary", "params_schema_json")
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    SUMMARY_FIELD_NUMBER: _ClassVar[int]
+    PARAMS_SCHEMA_JSON_FIELD_NUMBER: _ClassVar[int]
+    kind: str
+    summary: str
+    params_schema_json: str
+    def __init__(self, kind: _Optional[str] = ..., summary: _Optional[str] = ..., params_schema_json: _Optional[str] = ...) -> None: ...
+
+class GetSchemaResponse(_message.Message):
+    __slots__ = ("game", "state_schema_json", "score_sheet_schema_json", "puzzles")
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    STATE_SCHEMA_JSON_FIELD_NUMBER: _ClassVar[int]
+    SCORE_SHEET_SCHEMA_JSON_FIELD_NUMBER: _ClassVar[int]
+    PUZZLES_FIELD_NUMBER: _ClassVar[int]
+    game: str
+    state_schema_json: str
+    score_sheet_schema_json: str
+    puzzles: _containers.RepeatedCompositeFieldContainer[PuzzleSchema]
+    def __init__(self, game: _Optional[str] = ..., state_schema_json: _Optional[str] = ..., score_sheet_schema_json: _Optional[str] = ..., puzzles: _Optional[_Iterable[_Union[PuzzleSchema, _Mapping]]] = ...) -> None: ...

@@ -80,6 +80,11 @@ class GameServiceStub(object):
                 request_serializer=lictor_dot_v1_dot_game__service__pb2.DescribeActionRequest.SerializeToString,
                 response_deserializer=lictor_dot_v1_dot_game__service__pb2.DescribeActionResponse.FromString,
                 _registered_method=True)
+        self.GetSchema = channel.unary_unary(
+                '/lictor.v1.GameService/GetSchema',
+                request_serializer=lictor_dot_v1_dot_game__service__pb2.GetSchemaRequest.SerializeToString,
+                response_deserializer=lictor_dot_v1_dot_game__service__pb2.GetSchemaResponse.FromString,
+                _registered_method=True)
 
 
 class GameServiceServicer(object):
@@ -151,6 +156,15 @@ class GameServiceServicer(object):
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetSchema(self, request, context):
+        """The JSON Schemas of a game's public forms: its state (state_json), its short end-of-game score
+        sheet (score_sheet_json) and each puzzle kind's parameters (Solve's params_json), with the
+        puzzle's question in one sentence.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_GameServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -198,6 +212,11 @@ def add_GameServiceServicer_to_server(servicer, server):
                     servicer.DescribeAction,
                     request_deserializer=lictor_dot_v1_dot_game__service__pb2.DescribeActionRequest.FromString,
                     response_serializer=lictor_dot_v1_dot_game__service__pb2.DescribeActionResponse.SerializeToString,
+            ),
+            'GetSchema': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetSchema,
+                    request_deserializer=lictor_dot_v1_dot_game__service__pb2.GetSchemaRequest.FromString,
+                    response_serializer=lictor_dot_v1_dot_game__service__pb2.GetSchemaResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -444,6 +463,33 @@ class GameService(object):
             '/lictor.v1.GameService/DescribeAction',
             lictor_dot_v1_dot_game__service__pb2.DescribeActionRequest.SerializeToString,
             lictor_dot_v1_dot_game__service__pb2.DescribeActionResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetSchema(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/lictor.v1.GameService/GetSchema',
+            lictor_dot_v1_dot_game__service__pb2.GetSchemaRequest.SerializeToString,
+            lictor_dot_v1_dot_game__service__pb2.GetSchemaResponse.FromString,
             options,
             channel_credentials,
             insecure,

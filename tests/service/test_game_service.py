@@ -434,3 +434,30 @@ def test_typed_tiberpunk_position_errors(api):
         api.games.GetLegalActions(game_pb.GetLegalActionsRequest(position=pos), timeout=10)
     assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert violations(err.value)[0][0].startswith("position.tiberpunk")
+
+
+# ----------------------------------------------------------------------------------- schemas
+@pytest.mark.parametrize("name", GAMES)
+def test_get_schema_serves_the_public_forms(api, name):
+    """GetSchema answers every game's state schema (draft 2020-12) and its puzzles' parameters, and
+    a state the server gives validates against it."""
+    from jsonschema import Draft202012Validator
+
+    reply = api.games.GetSchema(game_pb.GetSchemaRequest(game=name), timeout=30)
+    schema = json.loads(reply.state_schema_json)
+    Draft202012Validator.check_schema(schema)
+    new = api.games.NewGame(
+        game_pb.NewGameRequest(game=name, setup=pos_pb.GameSetup(players=players_for(name)))
+    )
+    assert not list(Draft202012Validator(schema).iter_errors(json.loads(new.summary.state_json)))
+    if reply.score_sheet_schema_json:
+        Draft202012Validator.check_schema(json.loads(reply.score_sheet_schema_json))
+    for puzzle in reply.puzzles:
+        assert puzzle.kind.startswith(f"{name}.") and puzzle.summary
+        Draft202012Validator.check_schema(json.loads(puzzle.params_schema_json))
+
+
+def test_get_schema_of_an_unknown_game_is_not_found(api):
+    with pytest.raises(grpc.RpcError) as err:
+        api.games.GetSchema(game_pb.GetSchemaRequest(game="chess"), timeout=10)
+    assert err.value.code() == grpc.StatusCode.NOT_FOUND
