@@ -95,7 +95,10 @@ GEAR_KINDS = ("defense", "reputation", "test_bonus", "ambush_guard", "medkit")
 SUPPORT_EFFECTS = ("armor", "test_bonus", "discount", "hack_bonus", "ambush_guard")
 """Authored vocabulary of Support card effects (rule: cyberverse/support-cards)."""
 EVENT_EFFECTS = ("none", "toll", "blackout", "lockdown", "scrutiny", "inflation", "strike")
-"""Authored vocabulary of Event cards' negative effects (rule: cyberverse/event-phase)."""
+"""Authored vocabulary of Event cards' negative effects (rule: cyberverse/event-phase): ``toll``
++1 Movement point to enter the district, ``blackout`` no Hacking there, ``lockdown`` no Influence
+token placed there, ``scrutiny`` -1 to tests there, ``inflation`` +100 D in a store, ``strike``
+no Support card taken in the Strategy phase."""
 EVENT_REWARDS = ("money", "heal", "influence")
 """Authored vocabulary of Event card rewards for a Staff token (rule: cyberverse/event-phase)."""
 AMBUSH_EFFECTS = ("none", "damage", "status", "money", "grill", "break")

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from games.cyberverse import engine, scoring
 from games.cyberverse.content import Content
+from games.cyberverse.investigation import HACK
 from games.cyberverse.state import Action, State
 
 if TYPE_CHECKING:
@@ -21,26 +22,33 @@ __all__ = ["Greedy", "value"]
 
 
 def value(s: State, c: Content, seat: int) -> float:
-    """The greedy player's value of ``s`` for ``seat``."""
+    """The greedy player's value of ``s`` for ``seat``: victory points, Resources (less the
+    salaries they cannot pay), validated Missions, and each Agent's closeness to an open Mission
+    (its district; for a blue Mission, the Hacking position of that district)."""
     b = scoring.breakdown(s, c)[seat]
     org = s.orgs[seat]
-    v = 10.0 * b.total + org.money / 100.0 + 8.0 * len(org.solved)
-    open_districts: set[int] = set()
+    v = 10.0 * b.total + org.money / 100.0 + 8.0 * len(org.solved) + (6.0 if org.story >= 0 else 0.0)
+    tests: set[int] = set()
+    hacks: set[int] = set()
     for k, card in enumerate(org.cases):
         done = org.done[k]
         v += 4.0 * bin(done).count("1")
         for m, mission in enumerate(c.investigations[card].missions):
             if not done >> m & 1:
-                open_districts.add(mission.district)
-    for a in s.agents:
-        if a.org != seat:
+                (hacks if mission.kind == HACK else tests).add(mission.district)
+    team = [a for a in s.agents if a.org == seat]
+    salaries = sum(c.faces[2 * a.sheet + a.side].salary for a in team)
+    v -= max(0, salaries - org.money) / 50.0
+    for n, a in enumerate(team):
+        v += (6.0 if n == 0 else 3.0) + 0.5 * a.health + 1.5 * len(a.kit)
+        if a.district < 0:
             continue
-        v += 0.5 * a.health + 1.5 * len(a.kit)
-        if a.district in open_districts:
+        board = c.boards[s.city.boards[a.district]]
+        if a.district in tests:
             v += 3.0
-        if a.district >= 0 and a.spot == c.boards[s.city.boards[a.district]].hacking:
-            v += 2.0
-    v += 6.0 * len([a for a in s.agents if a.org == seat])
+        if a.district in hacks:
+            hack_zone = board.positions[board.hacking][0]
+            v += 4.0 - 0.5 * board.distance[a.zone][hack_zone] + (2.0 if a.spot == board.hacking else 0.0)
     return v
 
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 from games.cyberverse import flow, stories
 from games.cyberverse.agents import XP_TOKENS, heal, support_limit, xp_in_play
 from games.cyberverse.content import IMPLANT, SUPPORT_EFFECTS, Content
-from games.cyberverse.events import INFLATION, active_effects
+from games.cyberverse.events import INFLATION, STRIKE, active_effects, has_effect
 from games.cyberverse.state import (
     C_RESTOCK,
     C_REVEAL,
@@ -122,7 +122,7 @@ def legal(s: State, c: Content) -> list[Action]:
         for t in a.broken:
             if resale_value(c, t) <= org.money:
                 out.append(act("repair", a.sheet, t))
-    if not org.took_support and s.market.support_row:
+    if not org.took_support and s.market.support_row and not has_effect(s, c, seat, STRIKE):
         room = len(org.support) < support_limit(s, c, seat)
         for card in s.market.support_row:
             if room:
