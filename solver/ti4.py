@@ -116,6 +116,9 @@ class MapProblem:
         required: tiles of the pool that must be placed.
         specialty_within: a request on top of the rules: every home has a planet with a technology
             specialty within this many jumps (0: no request).
+        max_wormholes_per_home: at most this many wormholes in the systems that count for each home
+            (the spread of wormholes; -1: no limit).
+        max_legendary_per_home: at most this many legendary planets count for each home (-1: no limit).
     """
 
     players: int
@@ -130,6 +133,8 @@ class MapProblem:
     weights: Weights = field(default_factory=Weights)
     required: tuple[TileId, ...] = ()
     specialty_within: int = 0
+    max_wormholes_per_home: int = -1
+    max_legendary_per_home: int = -1
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -224,7 +229,47 @@ def legal_galaxy(content: Content, problem: MapProblem, galaxy: Mapping[Pos, Til
         for q in content.board.adjacent[p]:
             if q in full and clash(tiles[full[p]], tiles[full[q]]):
                 return False
-    return specialties_ok(content, problem, full)
+    return specialties_ok(content, problem, full) and spread_ok(content, problem, full)
+
+
+def _legendary(content: Content, t: TileId) -> int:
+    return sum(1 for p in content.tiles[t].planets if p.legendary)
+
+
+def _wormhole_count(content: Content) -> Callable[[TileId], int]:
+    def count(t: TileId) -> int:
+        return len(content.tiles[t].wormholes)
+
+    return count
+
+
+def _legendary_count(content: Content) -> Callable[[TileId], int]:
+    def count(t: TileId) -> int:
+        return _legendary(content, t)
+
+    return count
+
+
+def spread_ok(content: Content, problem: MapProblem, galaxy: Mapping[Pos, TileId]) -> bool:
+    """The requests ``max_wormholes_per_home`` and ``max_legendary_per_home`` (systems that count for
+    a home: those with a share of its value, as ``balance.home_reports`` counts them)."""
+    from games.ti4.balance import _prepare, coefficients
+
+    worm_cap, leg_cap = problem.max_wormholes_per_home, problem.max_legendary_per_home
+    if worm_cap < 0 and leg_cap < 0:
+        return True
+    full = {0: 18, **galaxy}
+    tiles = content.tiles
+    moves, counted, _ = _prepare(
+        content.board, full, problem.homes, tiles, problem.weights, 0, problem.spaces
+    )
+    for co in coefficients(content.board, moves, problem.homes, counted, problem.weights):
+        mine = [full[p] for p, c in co.items() if c and full.get(p, 0) in tiles]
+        if worm_cap >= 0 and sum(len(tiles[t].wormholes) for t in mine) > worm_cap:
+            return False
+        if leg_cap >= 0 and sum(_legendary(content, t) for t in mine) > leg_cap:
+            return False
+    return True
 
 
 def _has_specialty(content: Content, t: TileId) -> bool:
@@ -463,6 +508,7 @@ class _MapModel:
         counted = [p for p in prob.spaces if p and p not in homes]
         n = len(homes)
         totals: list[list[Any]] = [[] for _ in homes]
+        counts_for: dict[tuple[int, Pos], list[Lit]] = {}
         for p in counted:
             if p in prob.fixed:
                 tv: Any = tile_points(tiles[prob.fixed[p]], w)
@@ -482,9 +528,42 @@ class _MapModel:
                 if all(x is False for x in near):
                     continue
                 share = self._share(near, tv, top, wp[m - 1], w.share == "all")
+                if wp[m - 1]:
+                    for h in range(n):
+                        counts_for.setdefault((h, p), []).append(near[h])
                 for h in range(n):
                     totals[h].append(self._times(near[h], share, top * wp[m - 1] * SHARE_UNIT))
+        self._spread(counts_for)
         return [sum(t) for t in totals]
+
+    def _spread(self, counts_for: Mapping[tuple[int, Pos], Sequence[Lit]]) -> None:
+        """The requests ``max_wormholes_per_home`` and ``max_legendary_per_home``."""
+        prob = self.p
+        for cap, count in (
+            (prob.max_wormholes_per_home, _wormhole_count(self.c)),
+            (prob.max_legendary_per_home, _legendary_count(self.c)),
+        ):
+            if cap < 0:
+                continue
+            for h in range(len(prob.homes)):
+                const, terms = 0, []
+                for (k, p), lits in counts_for.items():
+                    mine = self.lg.or_(list(lits)) if k == h else False
+                    if mine is False:
+                        continue
+                    cells = (
+                        [(prob.fixed[p], True)] if p in prob.fixed else [(t, self.x[t, p]) for t in prob.pool]
+                    )
+                    for t, placed in cells:
+                        lit = self.lg.and_([mine, placed])
+                        if count(t) and lit is True:
+                            const += count(t)
+                        elif count(t) and lit is not False:
+                            terms.append(count(t) * lit)
+                if terms:
+                    self.m.add(sum(terms) <= cap - const)
+                elif const > cap:
+                    self.m.add_bool_or([False])
 
     def _specialty_request(self, reach: Sequence[Sequence[Mapping[Pos, Lit]]]) -> None:
         """The request ``specialty_within``: a specialty planet within k jumps of every home."""
@@ -741,6 +820,17 @@ def solve_ordinary(
                     [y[t, p] for p in near if p in free for t in cands if _has_specialty(content, t)]
                     + [False]
                 )
+    if problem.max_legendary_per_home >= 0:  # wormholes stay put here: only legendary planets move
+        for co in coefs:
+            const = sum(
+                _legendary(content, full[p])
+                for p, c in co.items()
+                if c and p not in free and full.get(p, 0) in tiles
+            )
+            moving = [
+                _legendary(content, t) * y[t, p] for t, p in y if co.get(p, 0) and _legendary(content, t)
+            ]
+            m.add(sum(moving) <= problem.max_legendary_per_home - const) if moving else None
     ring1 = [p for p in content.board.adjacent[0] if p in problem.spaces]
     if problem.red_next_to_mecatol and not any(tiles[full[p]].pile == "red" for p in ring1 if p not in free):
         m.add_bool_or([y[t, p] for p in ring1 if p in free for t in cands if tiles[t].pile == "red"])
@@ -1193,6 +1283,21 @@ BALANCED_MAP_PARAMS: dict[str, Any] = {
             "description": "every home gets a planet with a technology specialty within this many jumps "
             "(0: no such request)",
         },
+        "max_wormholes_per_home": {
+            "type": "integer",
+            "minimum": -1,
+            "maximum": 8,
+            "default": -1,
+            "description": "at most this many wormholes in the systems that count for each home "
+            "(-1: no limit)",
+        },
+        "max_legendary_per_home": {
+            "type": "integer",
+            "minimum": -1,
+            "maximum": 4,
+            "default": -1,
+            "description": "at most this many legendary planets count for each home (-1: no limit)",
+        },
         "weights": _WEIGHTS_SCHEMA,
     },
     "description": _LIMITS_NOTE,
@@ -1330,7 +1435,12 @@ def balanced_map(
             f"from_state must be true or false, got {_show(use_state)}", field="params.from_state"
         )
     problem = _problem_for(g, state, players, expansion, weights, exclude, use_state)
-    problem = replace(problem, specialty_within=_int(params, "specialty_within", 0, 0, 3))
+    problem = replace(
+        problem,
+        specialty_within=_int(params, "specialty_within", 0, 0, 3),
+        max_wormholes_per_home=_int(params, "max_wormholes_per_home", -1, -1, 8),
+        max_legendary_per_home=_int(params, "max_legendary_per_home", -1, -1, 4),
+    )
     bad = [t for t in include if t not in problem.pool and t not in problem.fixed.values()]
     if bad:
         return _result(
@@ -1354,8 +1464,8 @@ def balanced_map(
             sol.status,
             start,
             explanation="no legal galaxy meets this request: the included anomalies or wormholes cannot all "
-            "be kept apart, or not every home can reach a specialty within specialty_within jumps; include "
-            "fewer tiles or lower specialty_within",
+            "be kept apart, or the specialty and spread requests cannot all hold; include fewer tiles, "
+            "lower specialty_within or raise max_wormholes_per_home / max_legendary_per_home",
         )
     if sol.status == Status.UNKNOWN:
         return _result(

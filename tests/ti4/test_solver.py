@@ -299,3 +299,21 @@ def test_builder_polls_stop() -> None:
     assert time.perf_counter() - t0 < 20
     assert sol.status in (Status.OPTIMAL, Status.FEASIBLE)
     assert legal_galaxy(PACK, problem, sol.galaxy)
+
+
+@pytest.mark.parametrize("seed", [1, 5, 6])
+def test_spread_requests_equal_brute_force(seed: int) -> None:
+    """rule: ti4/wormhole-adjacency - the spread requests (at most one wormhole and no legendary
+    planet counting for each home): CP-SAT and brute force agree on the optimum, or on none."""
+    from dataclasses import replace
+
+    from solver.ti4 import spread_ok
+
+    problem = replace(_small(seed, 4, Weights()), max_wormholes_per_home=1, max_legendary_per_home=0)
+    exact = brute_force_map(PACK, problem)
+    sol = solve_map(PACK, problem, time_limit_s=20, workers=1)
+    if exact is None:
+        assert sol.status == Status.INFEASIBLE
+        return
+    assert sol.status == Status.OPTIMAL and sol.gap == pytest.approx(exact[0], abs=1e-9)
+    assert spread_ok(PACK, problem, sol.galaxy)
