@@ -641,135 +641,143 @@ def _and(m: cp_model.CpModel, out: Any, a: Any, b: Any) -> None:
     m.add_bool_or([out, ~a, ~b])
 
 
+class _PlaceModel:
+    """The CP-SAT model of ``best_placement``: crews and tube drops as booleans; tube control by
+    strict majority of the adjacent crews; Stratos majorities (absolute or tied) per level; every
+    owner's total; the seat's total minus the best rival's, maximised."""
+
+    def __init__(self, g: CytressGame, s: CytressState, inst: _PlaceInstance) -> None:
+        self.s, self.inst, self.seat, self.owners = s, inst, inst.seat, s.owners
+        self.facts = card_facts(g.pack, s)
+        m = self.m = cp_model.CpModel()
+        cand = set(inst.candidates)
+        self.place = {h: m.new_bool_var(f"p{h}") for h in inst.candidates}
+        m.add(sum(self.place.values()) <= inst.crews)
+        self.hosts = {h for h in range(len(s.crew)) if s.crew[h] == self.seat or h in cand}
+        self.drop = {(h, k): m.new_bool_var(f"d{h}_{k}") for h in sorted(self.hosts) for k in (1, 2, 3)}
+        for h in self.hosts:
+            here = 1 if s.crew[h] == self.seat else self.place[h]
+            m.add(sum(self.drop[h, k] for k in (1, 2, 3)) <= here)
+        m.add(sum(self.drop.values()) <= inst.tubes)
+        m.add(sum(k * v for (h, k), v in self.drop.items()) <= inst.sections)
+        self.totals: list[Any] = [0] * self.owners
+
+    def mine_at(self, h: int) -> Any:
+        """The seat's crew on ``h`` after the placement (0/1)."""
+        if self.s.crew[h] == self.seat:
+            base: Any = 1
+        elif h in self.place:
+            base = self.place[h]
+        else:
+            return 0
+        if h in self.hosts:
+            return base - sum(self.drop[h, k] for k in (1, 2, 3))
+        return base
+
+    def add_tubes(self) -> None:
+        """Tube PRESTIGE of every tube that stands or may be dropped (rule: cytress/score-waste-tubes)."""
+        s, m, seat, owners = self.s, self.m, self.seat, self.owners
+        adj = s.map.layout.adjacent
+        rivals_crew = [o if o != seat else NOBODY for o in s.crew]
+        for h in range(len(s.crew)):
+            if not s.tube[h] and h not in self.hosts:
+                continue
+            others = adjacent_counts(adj[h], rivals_crew, owners)
+            rival_best = max((others[o] for o in range(owners) if o != seat), default=0)
+            mine = sum(self.mine_at(n) for n in adj[h])
+            leaders = [o for o in range(owners) if o != seat and others[o] == rival_best > 0]
+            lone = leaders[0] if len(leaders) == 1 else NOBODY
+            i_ctrl = m.new_bool_var(f"ctrl{h}")
+            m.add(mine >= rival_best + 1).only_enforce_if(i_ctrl)
+            m.add(mine <= rival_best).only_enforce_if(~i_ctrl)
+            r_ctrl = m.new_bool_var(f"rctrl{h}")
+            if lone == NOBODY:
+                m.add(r_ctrl == 0)
+            else:
+                m.add(mine <= rival_best - 1).only_enforce_if(r_ctrl)
+                m.add(mine >= rival_best).only_enforce_if(~r_ctrl)
+            if s.tube[h]:
+                pts = TUBE_PRESTIGE[s.tube[h]]
+                self.totals[seat] += pts * i_ctrl
+                if lone != NOBODY:
+                    self.totals[lone] += pts * r_ctrl
+                continue
+            for k in (1, 2, 3):
+                both = m.new_bool_var(f"own{h}_{k}")
+                _and(m, both, self.drop[h, k], i_ctrl)
+                self.totals[seat] += TUBE_PRESTIGE[k] * both
+                if lone != NOBODY:
+                    theirs = m.new_bool_var(f"their{h}_{k}")
+                    _and(m, theirs, self.drop[h, k], r_ctrl)
+                    self.totals[lone] += TUBE_PRESTIGE[k] * theirs
+
+    def add_stratos(self) -> None:
+        """Crews on Stratos and the level rewards (rule: cytress/score-crews-on-stratos,
+        cytress/score-stratos-rewards), and the bounties (constant)."""
+        s, m, seat, owners, facts = self.s, self.m, self.seat, self.owners, self.facts
+        level: list[Any] = [
+            s.stratos[LEVELS * seat + k] + sum(v for (h, kk), v in self.drop.items() if kk == k + 1)
+            for k in range(LEVELS)
+        ]
+        for o in range(owners):
+            crews = level if o == seat else [s.stratos[LEVELS * o + k] for k in range(LEVELS)]
+            self.totals[o] += sum(CREW_PRESTIGE[k] * crews[k] for k in range(LEVELS)) + facts[o].bounty
+        for k in range(LEVELS):
+            rival_top = max((s.stratos[LEVELS * o + k] for o in range(owners) if o != seat), default=0)
+            maj = m.new_bool_var(f"maj{k}")  # the seat has the absolute or tied majority (and a crew)
+            need = max(1, rival_top)
+            m.add(level[k] >= need).only_enforce_if(maj)
+            m.add(level[k] <= need - 1).only_enforce_if(~maj)
+            if k == 0:
+                reward = m.new_int_var(0, LEVEL_REWARD[0] * 36, "reward1")
+                m.add(reward == LEVEL_REWARD[0] * sum(level)).only_enforce_if(maj)
+                m.add(reward == 0).only_enforce_if(~maj)
+                self.totals[seat] += reward
+            else:
+                base = facts[seat].longest if k == 1 else facts[seat].sets
+                self.totals[seat] += LEVEL_REWARD[k] * base * maj
+            for o in range(owners):
+                theirs = s.stratos[LEVELS * o + k]
+                if o == seat or theirs == 0 or theirs < rival_top:
+                    continue
+                keeps = m.new_bool_var(f"keep{o}_{k}")  # kept unless the seat passes it
+                m.add(level[k] <= theirs).only_enforce_if(keeps)
+                m.add(level[k] >= theirs + 1).only_enforce_if(~keeps)
+                f = facts[o]
+                base_o = (sum(s.stratos[LEVELS * o : LEVELS * o + LEVELS]), f.longest, f.sets)[k]
+                self.totals[o] += LEVEL_REWARD[k] * base_o * keeps
+
+    def solve(self, limits: SolveLimits) -> tuple[Status, int, int, Placement]:
+        """Maximise the margin; (status, margin, bound, placement)."""
+        m, seat = self.m, self.seat
+        bound = 2000
+        t_vars = []
+        for o in range(self.owners):
+            v = m.new_int_var(-bound, bound, f"total{o}")
+            m.add(v == self.totals[o])
+            t_vars.append(v)
+        rival = m.new_int_var(-bound, bound, "rival")
+        m.add_max_equality(rival, [t_vars[o] for o in range(self.owners) if o != seat])
+        margin = m.new_int_var(-2 * bound, 2 * bound, "margin")
+        m.add(margin == t_vars[seat] - rival)
+        m.maximize(margin)
+        solver, status = _solve(m, limits)
+        st = _STATUS[status]
+        if st not in (Status.OPTIMAL, Status.FEASIBLE):
+            return st, 0, 0, Placement((), ())
+        placed = tuple(h for h, v in self.place.items() if solver.value(v))
+        tubes = tuple((h, k) for (h, k), v in self.drop.items() if solver.value(v))
+        return st, int(solver.value(margin)), int(solver.best_objective_bound), Placement(placed, tubes)
+
+
 def _best_placement_cpsat(
     g: CytressGame, s: CytressState, inst: _PlaceInstance, limits: SolveLimits
 ) -> tuple[Status, int, int, Placement]:
-    """The CP-SAT model: crews and tube drops as booleans; tube control by strict majority of the
-    adjacent crews; Stratos majorities (absolute or tied) per level; every owner's total; the
-    seat's total minus the best rival's, maximised."""
-    facts = card_facts(g.pack, s)
-    seat, owners = inst.seat, s.owners
-    adj = s.map.layout.adjacent
-    n_hex = len(s.crew)
-    m = cp_model.CpModel()
-    cand = set(inst.candidates)
-    place = {h: m.new_bool_var(f"p{h}") for h in inst.candidates}
-    m.add(sum(place.values()) <= inst.crews)
-    hosts = [h for h in range(n_hex) if s.crew[h] == seat or h in cand]
-    drop = {(h, k): m.new_bool_var(f"d{h}_{k}") for h in hosts for k in (1, 2, 3)}
-    for h in hosts:
-        here = 1 if s.crew[h] == seat else place[h]
-        m.add(sum(drop[h, k] for k in (1, 2, 3)) <= here)
-    m.add(sum(drop.values()) <= inst.tubes)
-    m.add(sum(k * v for (h, k), v in drop.items()) <= inst.sections)
-
-    def mine_at(h: int) -> Any:
-        """The seat's crew on ``h`` after the placement (0/1)."""
-        if s.crew[h] == seat:
-            base: Any = 1
-        elif h in place:
-            base = place[h]
-        else:
-            return 0
-        if h in hosts:
-            return base - sum(drop[h, k] for k in (1, 2, 3))
-        return base
-
-    # tubes: existing ones and possible new ones
-    tube_pts: list[Any] = [0] * owners
-    tube_sites: list[tuple[int, Any]] = []  # (hex, height expression) for every tube that may stand
-    for h in range(n_hex):
-        if s.tube[h]:
-            tube_sites.append((h, None))
-        elif h in hosts:
-            tube_sites.append((h, h))
-    for h, new in tube_sites:
-        others = adjacent_counts(adj[h], [o if o != seat else NOBODY for o in s.crew], owners)
-        rival_best = max((others[o] for o in range(owners) if o != seat), default=0)
-        mine = sum(mine_at(n) for n in adj[h])
-        lead_rivals = [o for o in range(owners) if o != seat and others[o] == rival_best and rival_best > 0]
-        lone = lead_rivals[0] if len(lead_rivals) == 1 else NOBODY
-        i_ctrl = m.new_bool_var(f"ctrl{h}")
-        m.add(mine >= rival_best + 1).only_enforce_if(i_ctrl)
-        m.add(mine <= rival_best).only_enforce_if(~i_ctrl)
-        r_ctrl = m.new_bool_var(f"rctrl{h}")
-        if lone == NOBODY:
-            m.add(r_ctrl == 0)
-        else:
-            m.add(mine <= rival_best - 1).only_enforce_if(r_ctrl)
-            m.add(mine >= rival_best).only_enforce_if(~r_ctrl)
-        if new is None:
-            pts = TUBE_PRESTIGE[s.tube[h]]
-            tube_pts[seat] = tube_pts[seat] + pts * i_ctrl
-            if lone != NOBODY:
-                tube_pts[lone] = tube_pts[lone] + pts * r_ctrl
-        else:
-            for k in (1, 2, 3):
-                both = m.new_bool_var(f"own{h}_{k}")
-                _and(m, both, drop[h, k], i_ctrl)
-                tube_pts[seat] = tube_pts[seat] + TUBE_PRESTIGE[k] * both
-                if lone != NOBODY:
-                    theirs = m.new_bool_var(f"their{h}_{k}")
-                    _and(m, theirs, drop[h, k], r_ctrl)
-                    tube_pts[lone] = tube_pts[lone] + TUBE_PRESTIGE[k] * theirs
-    # Stratos
-    level: list[Any] = []
-    for k in range(LEVELS):
-        level.append(s.stratos[LEVELS * seat + k] + sum(v for (h, kk), v in drop.items() if kk == k + 1))
-    totals: list[Any] = []
-    on_stratos = sum(level)
-    for o in range(owners):
-        f = facts[o]
-        if o == seat:
-            crew_pts: Any = sum(CREW_PRESTIGE[k] * level[k] for k in range(LEVELS))
-        else:
-            crew_pts = sum(CREW_PRESTIGE[k] * s.stratos[LEVELS * o + k] for k in range(LEVELS))
-        totals.append(crew_pts + tube_pts[o] + f.bounty)
-    for k in range(LEVELS):
-        rival_top = max((s.stratos[LEVELS * o + k] for o in range(owners) if o != seat), default=0)
-        maj = m.new_bool_var(f"maj{k}")  # the seat has the absolute or tied majority (and a crew)
-        need = max(1, rival_top)
-        m.add(level[k] >= need).only_enforce_if(maj)
-        m.add(level[k] <= need - 1).only_enforce_if(~maj)
-        if k == 0:
-            reward = m.new_int_var(0, LEVEL_REWARD[0] * 36, "reward1")
-            m.add(reward == LEVEL_REWARD[0] * on_stratos).only_enforce_if(maj)
-            m.add(reward == 0).only_enforce_if(~maj)
-            totals[seat] = totals[seat] + reward
-        else:
-            base = facts[seat].longest if k == 1 else facts[seat].sets
-            totals[seat] = totals[seat] + LEVEL_REWARD[k] * base * maj
-        for o in range(owners):
-            if o == seat:
-                continue
-            mine_o = s.stratos[LEVELS * o + k]
-            if mine_o == 0 or mine_o < rival_top:
-                continue
-            # rival o keeps its (absolute or tied) majority unless the seat passes it
-            keeps = m.new_bool_var(f"keep{o}_{k}")
-            m.add(level[k] <= mine_o).only_enforce_if(keeps)
-            m.add(level[k] >= mine_o + 1).only_enforce_if(~keeps)
-            f = facts[o]
-            base_o = (sum(s.stratos[LEVELS * o : LEVELS * o + LEVELS]), f.longest, f.sets)[k]
-            totals[o] = totals[o] + LEVEL_REWARD[k] * base_o * keeps
-    bound = 2000
-    t_vars = []
-    for o in range(owners):
-        v = m.new_int_var(-bound, bound, f"total{o}")
-        m.add(v == totals[o])
-        t_vars.append(v)
-    rival = m.new_int_var(-bound, bound, "rival")
-    m.add_max_equality(rival, [t_vars[o] for o in range(owners) if o != seat])
-    margin = m.new_int_var(-2 * bound, 2 * bound, "margin")
-    m.add(margin == t_vars[seat] - rival)
-    m.maximize(margin)
-    solver, status = _solve(m, limits)
-    st = _STATUS[status]
-    if st not in (Status.OPTIMAL, Status.FEASIBLE):
-        return st, 0, 0, Placement((), ())
-    placed = tuple(h for h, v in place.items() if solver.value(v))
-    tubes = tuple((h, k) for (h, k), v in drop.items() if solver.value(v))
-    return st, int(solver.value(margin)), int(solver.best_objective_bound), Placement(placed, tubes)
+    """Build and solve the placement model (``_PlaceModel``)."""
+    model = _PlaceModel(g, s, inst)
+    model.add_tubes()
+    model.add_stratos()
+    return model.solve(limits)
 
 
 def best_placement(
