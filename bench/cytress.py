@@ -172,6 +172,55 @@ def _solver_ratio(game: CytressGame, instances: int, crews: int) -> dict[str, An
     }
 
 
+def _matches(game: CytressGame, games: int, search_games: int, sims: int) -> list[dict[str, Any]]:
+    """Seat 0's win rates against the official automa (solo) and in 3-player games."""
+    pol = game.policies()
+    greedy, automa, rnd = pol["greedy"], pol["automa"], _random(game)
+    matches: list[dict[str, Any]] = []
+    print("Solo against the official automa (seat 0's win rate; a tie is no win):", flush=True)
+    matches.append(_rate("random play", *_match(game, 1, games, lambda g: rnd, rnd, seed=100)))
+    matches.append(
+        _rate(
+            "automa policy (its checklists for the seat)",
+            *_match(game, 1, games, lambda g: automa, rnd, seed=100),
+        )
+    )
+    matches.append(
+        _rate("greedy (one-ply heuristic)", *_match(game, 1, games, lambda g: greedy, rnd, seed=100))
+    )
+    matches.append(
+        _rate(
+            f"ISMCTS {sims} simulations/move",
+            *_match(game, 1, search_games, lambda g: _search(game, sims, g), rnd, seed=100),
+        )
+    )
+    print("3 players, seat 0 against two random seats (random's own rate: 1/3):", flush=True)
+    matches.append(
+        _rate("automa policy vs 2 random", *_match(game, 3, games, lambda g: automa, rnd, seed=200))
+    )
+    matches.append(_rate("greedy vs 2 random", *_match(game, 3, games // 2, lambda g: greedy, rnd, seed=200)))
+    matches.append(
+        _rate(
+            f"ISMCTS {sims} sims vs 2 random",
+            *_match(game, 3, search_games, lambda g: _search(game, sims, g), rnd, seed=200),
+        )
+    )
+    print("3 players, seat 0 against two greedy seats:", flush=True)
+    matches.append(_rate("random vs 2 greedy", *_match(game, 3, games // 4, lambda g: rnd, greedy, seed=300)))
+    matches.append(
+        _rate(
+            f"ISMCTS {sims} sims vs 2 greedy",
+            *_match(game, 3, search_games, lambda g: _search(game, sims, g), greedy, seed=300),
+        )
+    )
+    print("3 players, seat 0 against two automa-policy seats:", flush=True)
+    matches.append(
+        _rate("greedy vs 2 automa", *_match(game, 3, games // 2, lambda g: greedy, automa, seed=400))
+    )
+    matches.append(_rate("random vs 2 automa", *_match(game, 3, games, lambda g: rnd, automa, seed=400)))
+    return matches
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark and print one line per claim."""
     parser = argparse.ArgumentParser(prog="python -m bench.cytress", description=__doc__)
@@ -204,51 +253,7 @@ def main(argv: list[str] | None = None) -> int:
         "ratio_to_pig": {p: v / pig for p, v in speeds.items()},
     }
 
-    pol = game.policies()
-    greedy, automa, rnd = pol["greedy"], pol["automa"], _random(game)
-    matches: list[dict[str, Any]] = []
-    print("Solo against the official automa (seat 0's win rate; a tie is no win):", flush=True)
-    matches.append(_rate("random play", *_match(game, 1, games, lambda g: rnd, rnd, seed=100)))
-    matches.append(
-        _rate(
-            "automa policy (its checklists for the seat)",
-            *_match(game, 1, games, lambda g: automa, rnd, seed=100),
-        )
-    )
-    matches.append(
-        _rate("greedy (one-ply heuristic)", *_match(game, 1, games, lambda g: greedy, rnd, seed=100))
-    )
-    matches.append(
-        _rate(
-            f"ISMCTS {args.sims} simulations/move",
-            *_match(game, 1, search_games, lambda g: _search(game, args.sims, g), rnd, seed=100),
-        )
-    )
-    print("3 players, seat 0 against two random seats (random's own rate: 1/3):", flush=True)
-    matches.append(
-        _rate("automa policy vs 2 random", *_match(game, 3, games, lambda g: automa, rnd, seed=200))
-    )
-    matches.append(_rate("greedy vs 2 random", *_match(game, 3, games // 2, lambda g: greedy, rnd, seed=200)))
-    matches.append(
-        _rate(
-            f"ISMCTS {args.sims} sims vs 2 random",
-            *_match(game, 3, search_games, lambda g: _search(game, args.sims, g), rnd, seed=200),
-        )
-    )
-    print("3 players, seat 0 against two greedy seats:", flush=True)
-    matches.append(_rate("random vs 2 greedy", *_match(game, 3, games // 4, lambda g: rnd, greedy, seed=300)))
-    matches.append(
-        _rate(
-            f"ISMCTS {args.sims} sims vs 2 greedy",
-            *_match(game, 3, search_games, lambda g: _search(game, args.sims, g), greedy, seed=300),
-        )
-    )
-    print("3 players, seat 0 against two automa-policy seats:", flush=True)
-    matches.append(
-        _rate("greedy vs 2 automa", *_match(game, 3, games // 2, lambda g: greedy, automa, seed=400))
-    )
-    matches.append(_rate("random vs 2 automa", *_match(game, 3, games, lambda g: rnd, automa, seed=400)))
-    out["matches"] = matches
+    out["matches"] = _matches(game, games, search_games, args.sims)
 
     print("Solver (CP-SAT against brute force, same instances):", flush=True)
     out["solver"] = [_solver_ratio(game, 2, 2)]
