@@ -311,9 +311,12 @@ class CyberverseGame(Game[State, Action]):
 
     @guarded
     def explain(self, state: State, action: Action) -> Sequence[Fact]:
+        """Facts for the mover, computed on a state drawn from its observation (a fixed draw), so
+        that no face-down card it cannot see shapes them."""
         if state.actor < 0:
             return ()
-        return face.explain(state, self.content_pack, action)
+        seen = hidden.sample_state(hidden.observation(state, state.actor), state.actor, random.Random(0))
+        return face.explain(seen, self.content_pack, action)
 
     def policies(self) -> Mapping[str, Callable[[State, random.Random], Action]]:
         return {"greedy": policies.Greedy(self).choose}

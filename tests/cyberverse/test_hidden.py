@@ -72,3 +72,20 @@ def test_story_card_under_the_deck_seen_by_its_drawer_only() -> None:
     assert GAME.observation(s, who).decks.story_under[k] == s.decks.story_under[k]
     other = (who + 1) % 3
     assert GAME.observation(s, other).decks.story_under[k] == UNKNOWN
+
+
+def test_explain_depends_only_on_the_movers_observation() -> None:
+    s = play_until(
+        GAME,
+        2,
+        8,
+        lambda s: (
+            s.fight is not None
+            and s.actor >= 0
+            and any(f.token >= 0 and not f.shown for f in s.fight.fighters)
+        ),
+    )
+    rng = random.Random(1)
+    other = GAME.sample_state(GAME.observation(s, s.actor), s.actor, rng)
+    for a in GAME.legal_actions(s)[:6]:
+        assert GAME.explain(s, a) == GAME.explain(other, a)
