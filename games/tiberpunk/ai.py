@@ -186,7 +186,6 @@ def _targets(t: _Tables, state: State, seat: int) -> list[tuple[float, int, int]
     r = t.rules
     p = state.players[seat]
     out: list[tuple[float, int, int]] = []
-    lictors = state.lictors
     for k in range(3):
         st = p.story[k]
         mask = 0
@@ -202,33 +201,7 @@ def _targets(t: _Tables, state: State, seat: int) -> list[tuple[float, int, int]
             odds = t.p1[min(dice, 11)][max(ld, 1)] * (0.6 if ld == 0 else 1.0)
             out.append((STAGE_NEXT[0] * (0.3 + 0.7 * odds), mask, d))
         elif st == 1:
-            card = c.stage2[p.cards[k]]
-            tpl = card.template
-            w = STAGE_NEXT[1]
-            if tpl in (TPL_DELIVER, TPL_GADGETS, TPL_SHIP, TPL_BLESS):
-                if tpl == TPL_GADGETS:
-                    w *= min(1.0, (len(p.hand) + 0.5) / (card.count + 0.5))
-                elif tpl == TPL_SHIP:
-                    w *= 1.0 if sum(p.ships) else 0.5
-                elif tpl == TPL_BLESS:
-                    w *= min(1.0, (p.blessings.bit_count() + 0.5) / (card.count + 0.5))
-                if card.district >= 0:
-                    out.append((w, mask, card.district))
-                else:
-                    out.append((w, mask, p.char if mask & 1 else p.drone))
-            elif tpl == TPL_RELAY:
-                gap = t.dist[p.char][p.drone] if p.char >= 0 else 0
-                out.append((w * t.decay[max(0, card.count - gap + 1) // 2], 0, 0))
-            elif tpl == TPL_INFILTRATE:
-                for x in set(lictors):
-                    out.append((w, mask, x))
-            elif tpl == TPL_SHADOW:
-                for i, o in enumerate(state.players):
-                    if i != seat and o.char >= 0:
-                        out.append((w, mask, o.char))
-                        out.append((w, mask, o.drone))
-            elif tpl == TPL_DEFEAT:
-                _fights(t, state, seat, p, target=card.target, district=card.district, w=w, out=out)
+            _stage2_targets(t, state, seat, k, mask, out)
         elif st == 2:
             d = c.stage3[p.cards[k]].district
             dice = max(r.dice_count(state, seat, m, k) for m in MINIS_FOR[k])
@@ -236,7 +209,51 @@ def _targets(t: _Tables, state: State, seat: int) -> list[tuple[float, int, int]
             odds = t.p3[min(dice, 11)][max(ld, 1)] * (0.6 if ld == 0 else 1.0)
             bonus = SPEED_BONUS if not (state.speed >> k) & 1 else 0.0
             out.append(((STAGE_NEXT[2] + bonus) * (0.2 + 0.8 * odds), mask, d))
-    # side objectives (rule: side-objectives)
+    _side_targets(t, state, seat, out)
+    return out
+
+
+def _stage2_targets(  # noqa: PLR0917
+    t: _Tables, state: State, seat: int, k: int, mask: int, out: list[tuple[float, int, int]]
+) -> None:
+    """Targets of the seat's Stage II card of storyline ``k`` (rule: stage-2-quests)."""
+    c = t.content
+    p = state.players[seat]
+    lictors = state.lictors
+    card = c.stage2[p.cards[k]]
+    tpl = card.template
+    w = STAGE_NEXT[1]
+    if tpl in (TPL_DELIVER, TPL_GADGETS, TPL_SHIP, TPL_BLESS):
+        if tpl == TPL_GADGETS:
+            w *= min(1.0, (len(p.hand) + 0.5) / (card.count + 0.5))
+        elif tpl == TPL_SHIP:
+            w *= 1.0 if sum(p.ships) else 0.5
+        elif tpl == TPL_BLESS:
+            w *= min(1.0, (p.blessings.bit_count() + 0.5) / (card.count + 0.5))
+        if card.district >= 0:
+            out.append((w, mask, card.district))
+        else:
+            out.append((w, mask, p.char if mask & 1 else p.drone))
+    elif tpl == TPL_RELAY:
+        gap = t.dist[p.char][p.drone] if p.char >= 0 else 0
+        out.append((w * t.decay[max(0, card.count - gap + 1) // 2], 0, 0))
+    elif tpl == TPL_INFILTRATE:
+        for x in set(lictors):
+            out.append((w, mask, x))
+    elif tpl == TPL_SHADOW:
+        for i, o in enumerate(state.players):
+            if i != seat and o.char >= 0:
+                out.append((w, mask, o.char))
+                out.append((w, mask, o.drone))
+    elif tpl == TPL_DEFEAT:
+        _fights(t, state, seat, p, target=card.target, district=card.district, w=w, out=out)
+
+
+def _side_targets(t: _Tables, state: State, seat: int, out: list[tuple[float, int, int]]) -> None:
+    """Targets of the seat's unfinished side tasks (rule: side-objectives)."""
+    c = t.content
+    r = t.rules
+    p = state.players[seat]
     placed = p.temples.bit_count() + p.hubs.bit_count()
     for slot, card_i in enumerate(state.cfg.side):
         done = p.side[slot]
@@ -269,7 +286,6 @@ def _targets(t: _Tables, state: State, seat: int) -> list[tuple[float, int, int]
                 _fights(t, state, seat, p, target=CHAR, district=-1, w=0.3, out=out)
             elif kind == T_DEF_DRONE:
                 _fights(t, state, seat, p, target=DRONE, district=-1, w=0.3, out=out)
-    return out
 
 
 def _fights(
@@ -512,6 +528,24 @@ def prior(game: TiberpunkGame, state: State) -> Sequence[float] | None:
     return got
 
 
+def _lictor_block(
+    t: _Tables, state: State, seat: int, targets: Sequence[tuple[float, int, int]], common: tuple[object, ...]
+) -> list[float]:
+    """What a lictor standing in each district is worth to the seat: it blocks the quests and sites
+    the opponents are about to reach, and the seat's own."""
+    p = state.players[seat]
+    block = [0.0] * t.nd
+    for w, mask, d in targets:
+        if mask:
+            block[d] -= 0.4 * w * _near(t, mask, p.char, p.drone, d)
+    for i, other in enumerate(state.players):
+        if i != seat and other.char >= 0:
+            for w, mask, d in _seat(t, state, i, common)[1]:
+                if mask:
+                    block[d] += 0.4 * w * _near(t, mask, other.char, other.drone, d)
+    return block
+
+
 def _prior(game: TiberpunkGame, t: _Tables, state: State, legal: Sequence[int]) -> tuple[float, ...]:
     """:func:`prior` without the cache."""
     seat = state.seat
@@ -520,7 +554,6 @@ def _prior(game: TiberpunkGame, t: _Tables, state: State, legal: Sequence[int]) 
     now, targets = _seat(t, state, seat, common)
     char, drone = p.char, p.drone
     here = _reach(t, targets, char, drone)
-    nd = t.nd
     # the seat's gain in reach with its character (or drone) moved to a district, by (miniature,
     # district): computed for the destinations of the legal moves only
     moved: dict[tuple[int, int], float] = {}
@@ -535,17 +568,7 @@ def _prior(game: TiberpunkGame, t: _Tables, state: State, legal: Sequence[int]) 
                 keep |= 1 << act.IT_CHARACTER
             if mask & 2 and drone >= 0 and td[dist[drone][d]] <= 1:
                 keep |= 1 << act.IT_DRONE
-    # what a lictor standing in each district is worth to the seat: it blocks the quests and sites
-    # the opponents are about to reach, and the seat's own
-    block = [0.0] * nd
-    for w, mask, d in targets:
-        if mask:
-            block[d] -= 0.4 * w * _near(t, mask, char, drone, d)
-    for i, other in enumerate(state.players):
-        if i != seat and other.char >= 0:
-            for w, mask, d in _seat(t, state, i, common)[1]:
-                if mask:
-                    block[d] += 0.4 * w * _near(t, mask, other.char, other.drone, d)
+    block = _lictor_block(t, state, seat, targets, common)
     coin = COIN + 0.01
     weights = []
     for a in legal:

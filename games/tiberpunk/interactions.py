@@ -423,3 +423,30 @@ class InteractionRules(Tables):
             for g in _counts_to_list(p5):
                 s = self._discard_gadget(s, seat, g)
         return self._complete_side(s, seat, p1, p2)
+
+    def _placement(self, s: State) -> tuple[int, ...]:
+        """Where a lictor from the reserve may go (rule: spaceship-cards): ``Board.placement``, cached
+        by the occupied districts."""
+        minis = 0
+        for p in s.players:
+            if p.char >= 0:
+                minis |= 1 << p.char
+            if p.drone >= 0:
+                minis |= 1 << p.drone
+        busy = minis
+        for d in s.lictors:
+            busy |= 1 << d
+        s1d = self._stage1_district
+        for q in s.quests:
+            if q:
+                busy |= 1 << s1d[q[0]]
+        key = busy << 32 | minis
+        got = self._placement_cache.get(key)
+        if got is None:
+            if len(self._placement_cache) > 100_000:  # bounded
+                self._placement_cache.clear()
+            nd = self.nd
+            got = self._placement_cache[key] = self.board.placement(
+                [d for d in range(nd) if (busy >> d) & 1], [d for d in range(nd) if (minis >> d) & 1]
+            )
+        return got

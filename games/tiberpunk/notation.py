@@ -330,6 +330,56 @@ def parse_action_text(r: Rules, s: State, text: str) -> int:
         raise _bad(text, "see docs/tiberpunk.md for the notation") from None
 
 
+def _parse_dice(text: str, arg: str) -> int:
+    """``dice 1,3,3``: a chance outcome (rule: stage-1-quests)."""
+    vals = () if arg == "-" else tuple(sorted(int(x) for x in arg.split(",")))
+    if any(not 1 <= v <= 6 for v in vals) or max(map(vals.count, vals), default=0) > 15:
+        raise _bad(text, "dice show 1 to 6 (at most 15 of a kind)")
+    code = 0
+    for v in vals:
+        code += 1 << (4 * (v - 1))
+    return act.dice(code)
+
+
+def _parse_gadget(text: str, name: str, spec: str) -> int:
+    """``gadget add-die x2`` or ``gadget rotate1 A3+1,D2-1`` (rule: gadget-cards)."""
+    g = GADGETS.index(name)
+    if g == 1:
+        if spec not in ("x1", "x2"):
+            raise _bad(text, "add-die takes x1 or x2")
+        return act.gadget(1, int(spec[1:]))
+    targets = []
+    for t in spec.split(","):
+        side = "AD".index(t[0])
+        val = int(t[1])
+        dc = DELTA_TEXT.index(t[2:])
+        if len(t) < 2 or not 1 <= val <= 6 or (dc and g not in (2, 3)) or (g in (2, 3) and not dc):
+            raise _bad(text, f"expected a die like A3 (rotations: A3+1), got {t!r}")
+        targets.append((side, val, dc))
+    if not 1 <= len(targets) <= 2:
+        raise _bad(text, "a gadget changes one or two dice")
+    return act.gadget(g, len(targets), tuple(targets))
+
+
+def _parse_token(r: Rules, s: State, text: str, args: list[str]) -> int:
+    """``token character/drone as drone quest1:hack``: an interaction by token (rule: interaction-wheel)."""
+    p = s.players[s.seat]
+    names = [_token_name(m) for m in p.tokens]
+    via = _index(tuple(names), args[0], "token", text)
+    mask = p.tokens[via]
+    rest = args[1:]
+    if len(rest) >= 2 and rest[0] == "as":
+        it = _index(ITYPES, rest[1], "interaction", text)
+        rest = rest[2:]
+    elif rest and rest[0] == "income":
+        it = act.IT_INCOME
+    else:
+        if bin(mask).count("1") != 1:
+            raise _bad(text, f"say which interaction the {args[0]} token performs ('as ...')")
+        it = mask.bit_length() - 1
+    return _interaction(r, s, text, via, it, rest)
+
+
 def _parse_action(r: Rules, s: State, text: str) -> int:
     c = r.c
     ids = c.district_ids
@@ -354,13 +404,7 @@ def _parse_action(r: Rules, s: State, text: str) -> int:
 
     head, args = words[0], words[1:]
     if head == "dice" and len(args) == 1:
-        vals = () if args[0] == "-" else tuple(sorted(int(x) for x in args[0].split(",")))
-        if any(not 1 <= v <= 6 for v in vals) or max(map(vals.count, vals), default=0) > 15:
-            raise _bad(text, "dice show 1 to 6 (at most 15 of a kind)")
-        code = 0
-        for v in vals:
-            code += 1 << (4 * (v - 1))
-        return act.dice(code)
+        return _parse_dice(text, args[0])
     simple_ops: dict[str, tuple[int, Callable[[str], int]]] = {
         "ability": (act.OP_DRAFT, [a.id for a in c.abilities].index),
         "place": (act.OP_PLACE, district),
@@ -380,22 +424,7 @@ def _parse_action(r: Rules, s: State, text: str) -> int:
     if head == "pursue" and len(args) == 1:
         return act.pursue(*pair(args[0]))
     if head == "gadget" and len(args) == 2:
-        g = GADGETS.index(args[0])
-        if g == 1:
-            if args[1] not in ("x1", "x2"):
-                raise _bad(text, "add-die takes x1 or x2")
-            return act.gadget(1, int(args[1][1:]))
-        targets = []
-        for t in args[1].split(","):
-            side = "AD".index(t[0])
-            val = int(t[1])
-            dc = DELTA_TEXT.index(t[2:])
-            if len(t) < 2 or not 1 <= val <= 6 or (dc and g not in (2, 3)) or (g in (2, 3) and not dc):
-                raise _bad(text, f"expected a die like A3 (rotations: A3+1), got {t!r}")
-            targets.append((side, val, dc))
-        if not 1 <= len(targets) <= 2:
-            raise _bad(text, "a gadget changes one or two dice")
-        return act.gadget(g, len(targets), tuple(targets))
+        return _parse_gadget(text, args[0], args[1])
     # movement and interactions, optionally from a spaceship card
     via_ship = -1
     if head.startswith("ship:"):
@@ -420,21 +449,7 @@ def _parse_action(r: Rules, s: State, text: str) -> int:
     if head == "unshackle" and len(args) == 1:
         return act.unshackle(via_ship + 1, MINI[:2].index(args[0]))
     if head == "token" and args:
-        p = s.players[s.seat]
-        names = [_token_name(m) for m in p.tokens]
-        via = _index(tuple(names), args[0], "token", text)
-        mask = p.tokens[via]
-        rest = args[1:]
-        if len(rest) >= 2 and rest[0] == "as":
-            it = _index(ITYPES, rest[1], "interaction", text)
-            rest = rest[2:]
-        elif rest and rest[0] == "income":
-            it = act.IT_INCOME
-        else:
-            if bin(mask).count("1") != 1:
-                raise _bad(text, f"say which interaction the {args[0]} token performs ('as ...')")
-            it = mask.bit_length() - 1
-        return _interaction(r, s, text, via, it, rest)
+        return _parse_token(r, s, text, args)
     if head == "ship":
         return _interaction(r, s, text, act.VIA_SHIP + via_ship, c.ship_types[via_ship], args)
     raise _bad(text, "see docs/tiberpunk.md for the notation")

@@ -779,24 +779,7 @@ def state_schema(c: Content) -> dict[str, Any]:
     schema = _obj(
         {
             "form": {"const": FORM_VERSION, "description": "the version of this form"},
-            "setup": _obj(
-                {
-                    "personal_abilities": {
-                        "type": "boolean",
-                        "description": "the Personal Abilities module is used",
-                    },
-                    "max_rounds": _int(
-                        0, "engine cap on rounds (0: none); the game then ends as if triggered"
-                    ),
-                    "side_objectives": _arr(
-                        _enum(ids.sides, "a side objective card id"), "side objective cards in play"
-                    ),
-                    "combat_tiles": _arr(
-                        _enum(CONDITIONS, "a combat tile's face-up side"), "the two combat tiles"
-                    ),
-                },
-                "the setup choices (rule: general-setup)",
-            ),
+            "setup": _setup_schema(ids),
             "seed": _int(0, "hidden seed of later reshuffles of discard piles (0 in an observation)"),
             "active_seat": _int(0, "the active player (0-based seat; the drafting player in the draft)", 3),
             "phase": _enum(PHASE_WORDS, "the step of the game awaiting a decision"),
@@ -855,6 +838,23 @@ def state_schema(c: Content) -> dict[str, Any]:
         "A Tiberpunk position in the rulebook's words (docs/tiberpunk.md, 'Public state form')",
     )
     return {"$schema": "https://json-schema.org/draft/2020-12/schema", "title": "Tiberpunk state", **schema}
+
+
+def _setup_schema(ids: _Ids) -> dict[str, Any]:
+    return _obj(
+        {
+            "personal_abilities": {
+                "type": "boolean",
+                "description": "the Personal Abilities module is used",
+            },
+            "max_rounds": _int(0, "engine cap on rounds (0: none); the game then ends as if triggered"),
+            "side_objectives": _arr(
+                _enum(ids.sides, "a side objective card id"), "side objective cards in play"
+            ),
+            "combat_tiles": _arr(_enum(CONDITIONS, "a combat tile's face-up side"), "the two combat tiles"),
+        },
+        "the setup choices (rule: general-setup)",
+    )
 
 
 def _turn_schema(ships: Sequence[str], gadget: dict[str, Any]) -> dict[str, Any]:

@@ -266,32 +266,6 @@ class TurnRules(Tables):
             return total - 1, True
         return total, False
 
-    def _placement(self, s: State) -> tuple[int, ...]:
-        """Where a lictor from the reserve may go (``Board.placement``, cached by occupied districts)."""
-        minis = 0
-        for p in s.players:
-            if p.char >= 0:
-                minis |= 1 << p.char
-            if p.drone >= 0:
-                minis |= 1 << p.drone
-        busy = minis
-        for d in s.lictors:
-            busy |= 1 << d
-        s1d = self._stage1_district
-        for q in s.quests:
-            if q:
-                busy |= 1 << s1d[q[0]]
-        key = busy << 32 | minis
-        got = self._placement_cache.get(key)
-        if got is None:
-            if len(self._placement_cache) > 100_000:  # bounded
-                self._placement_cache.clear()
-            nd = self.nd
-            got = self._placement_cache[key] = self.board.placement(
-                [d for d in range(nd) if (busy >> d) & 1], [d for d in range(nd) if (minis >> d) & 1]
-            )
-        return got
-
     # ------------------------------------------------------------------ apply
     def apply(self, s: State, a: int, legal: Sequence[int]) -> State:
         """The state after legal action ``a`` (``legal`` are the legal actions of ``s``)."""
