@@ -62,7 +62,7 @@ from games.ti4.legality import check_map, check_string
 from games.ti4.mapstring import format_map_string, parse_map_string
 from games.ti4.milty import SLICE_BLUE, SLICE_RED, _arrange, slot_adjacency
 from games.ti4.placement import clash
-from games.ti4.state import PLACE
+from games.ti4.state import OVER, PLACE
 from solver.core import (
     ScoreLine,
     ScoreReport,
@@ -707,15 +707,9 @@ def solve_map(
             share = warm_start * time_limit_s
             hint = solve_ordinary(content, problem, hint, time_limit_s=share, seed=seed, stop=stop)[0]
     if hint and legal_galaxy(content, problem, {**problem.fixed, **hint}):
-        first = _values(content, problem, {**problem.fixed, **hint})
-        if max(first) == min(first):  # a gap of 0 is the least possible: proven
-            return MapSolution(
-                galaxy={**problem.fixed, **hint},
-                values=tuple(v / SCALE for v in first),
-                gap=0.0,
-                bound=0.0,
-                status=Status.OPTIMAL,
-            )
+        first = _known(content, problem, hint, Status.FEASIBLE)
+        if first.gap == 0:  # a gap of 0 is the least possible: proven
+            return replace(first, status=Status.OPTIMAL)
     if hint:
         _full_hint(mm, hint)
     left = time_limit_s - (time.perf_counter() - start)
@@ -730,16 +724,25 @@ def solve_map(
     status = _STATUS.get(code, Status.UNKNOWN)
     if status not in (Status.OPTIMAL, Status.FEASIBLE):
         if status == Status.UNKNOWN and hint and legal_galaxy(content, problem, hint):
-            vals = _values(content, problem, {**problem.fixed, **hint})
-            gap = (max(vals) - min(vals)) / SCALE
-            return MapSolution(
-                galaxy={**problem.fixed, **hint},
-                values=tuple(v / SCALE for v in vals),
-                gap=gap,
-                bound=0.0,
-                status=Status.FEASIBLE,
-            )
+            return _known(content, problem, hint, Status.FEASIBLE)
         return MapSolution(galaxy={}, values=(), gap=0.0, bound=0.0, status=status)
+    return _read_map(content, problem, mm, solver, status)
+
+
+def _known(
+    content: Content, problem: MapProblem, galaxy: Mapping[Pos, TileId], status: Status
+) -> MapSolution:
+    """A :class:`MapSolution` of a map found without CP-SAT (bound 0, or the gap when it is 0)."""
+    full = {**problem.fixed, **galaxy}
+    vals = _values(content, problem, full)
+    gap = (max(vals) - min(vals)) / SCALE
+    return MapSolution(galaxy=full, values=tuple(v / SCALE for v in vals), gap=gap, bound=0.0, status=status)
+
+
+def _read_map(
+    content: Content, problem: MapProblem, mm: _MapModel, solver: cp_model.CpSolver, status: Status
+) -> MapSolution:
+    """The map of a CP-SAT answer, its values checked against the measure to the unit."""
     galaxy = dict(problem.fixed)
     for (t, p), v in mm.x.items():
         if solver.value(v):
@@ -801,6 +804,50 @@ def solve_ordinary(
     for back, need in (("blue", problem.blue), ("red", problem.red)):
         have = sum(1 for t in kept.values() if tiles[t].pile == back)
         m.add(sum(v for (t, _), v in y.items() if tiles[t].pile == back) == need - have)
+    _ordinary_requests(content, problem, m, y, full=full, free=free, moves=moves, coefs=coefs)
+    values = []
+    for co in coefs:
+        const = sum(
+            c * tile_points(tiles[full[p]], w)
+            for p, c in co.items()
+            if p not in free and full.get(p, 0) in tiles
+        )
+        values.append(const + sum(co.get(p, 0) * tile_points(tiles[t], w) * y[t, p] for t, p in y))
+    hi, lo = m.new_int_var(0, 10**10, ""), m.new_int_var(0, 10**10, "")
+    m.add_max_equality(hi, values)
+    m.add_min_equality(lo, values)
+    m.minimize(hi - lo)
+    for (t, p), v in y.items():
+        m.add_hint(v, full[p] == t)
+    solver = cp_model.CpSolver()
+    solver.parameters.max_time_in_seconds = max(0.05, time_limit_s)
+    solver.parameters.num_workers = max(1, workers)
+    solver.parameters.random_seed = seed % (2**31)
+    solver.parameters.cp_model_presolve = False
+    before = gap_of(content, problem, galaxy)
+    if _solve_stoppable(solver, m, stop) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return dict(galaxy), before
+    out = {**{p: full[p] for p in problem.open}, **{p: t for (t, p), v in y.items() if solver.value(v)}}
+    gap = gap_of(content, problem, out)
+    better = gap <= before or not legal_galaxy(content, problem, galaxy)
+    return (out, gap) if better and legal_galaxy(content, problem, out) else (dict(galaxy), before)
+
+
+def _ordinary_requests(
+    content: Content,
+    problem: MapProblem,
+    m: cp_model.CpModel,
+    y: Mapping[tuple[TileId, Pos], Any],
+    *,
+    full: Mapping[Pos, TileId],
+    free: Sequence[Pos],
+    moves: Sequence[Any],
+    coefs: Sequence[Mapping[Pos, int]],
+) -> None:
+    """``solve_ordinary``'s constraints beyond the counts: the specialty and legendary requests and the
+    five-player red tile (rule: ti4/five-player-red-tile)."""
+    tiles, w = content.tiles, problem.weights
+    cands = sorted({t for t, _ in y})
     if problem.specialty_within:
         from games.ti4.balance import distances, edges
 
@@ -834,32 +881,6 @@ def solve_ordinary(
     ring1 = [p for p in content.board.adjacent[0] if p in problem.spaces]
     if problem.red_next_to_mecatol and not any(tiles[full[p]].pile == "red" for p in ring1 if p not in free):
         m.add_bool_or([y[t, p] for p in ring1 if p in free for t in cands if tiles[t].pile == "red"])
-    values = []
-    for co in coefs:
-        const = sum(
-            c * tile_points(tiles[full[p]], w)
-            for p, c in co.items()
-            if p not in free and full.get(p, 0) in tiles
-        )
-        values.append(const + sum(co.get(p, 0) * tile_points(tiles[t], w) * y[t, p] for t, p in y))
-    hi, lo = m.new_int_var(0, 10**10, ""), m.new_int_var(0, 10**10, "")
-    m.add_max_equality(hi, values)
-    m.add_min_equality(lo, values)
-    m.minimize(hi - lo)
-    for (t, p), v in y.items():
-        m.add_hint(v, full[p] == t)
-    solver = cp_model.CpSolver()
-    solver.parameters.max_time_in_seconds = max(0.05, time_limit_s)
-    solver.parameters.num_workers = max(1, workers)
-    solver.parameters.random_seed = seed % (2**31)
-    solver.parameters.cp_model_presolve = False
-    before = gap_of(content, problem, galaxy)
-    if _solve_stoppable(solver, m, stop) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return dict(galaxy), before
-    out = {**{p: full[p] for p in problem.open}, **{p: t for (t, p), v in y.items() if solver.value(v)}}
-    gap = gap_of(content, problem, out)
-    better = gap <= before or not legal_galaxy(content, problem, galaxy)
-    return (out, gap) if better and legal_galaxy(content, problem, out) else (dict(galaxy), before)
 
 
 def _first_answer(
@@ -1807,7 +1828,7 @@ def score(game: Game[Any, Any], state: Any) -> ScoreReport:
         )
         for s, r in enumerate(reps)
     )
-    return ScoreReport(game="ti4", final=state.phase == 6, seats=seats)
+    return ScoreReport(game="ti4", final=state.phase == OVER, seats=seats)
 
 
 register_scorer("ti4", score)
