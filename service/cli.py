@@ -309,8 +309,16 @@ HUMAN = "human"
 AI = "ai"
 
 PLAY_HELP = (
-    "number or notation: play a move   h: hints with reasons   a: live analysis   "
-    "u: take back your last move   b: the whole board   m: every move   q: resign   ?: this help"
+    "At the table:",
+    "  a number     play the move with that number",
+    "  a notation   play that move as written (e.g. the text after the number)",
+    "  h            hints: the best moves, each with its reasons, and why #1 beats #2",
+    "  a            a live analysis of the position, with a progress bar",
+    "  u            take back your last move (and the AI's answers) against AI seats",
+    "  b            the whole board, a page at a time",
+    "  m            every legal move, a page at a time",
+    "  q            resign (asks first)",
+    "  ?            this help",
 )
 
 
@@ -783,7 +791,9 @@ def human_turn(table: GameTable, seat: int, read: Any, out: Any, size: Any) -> N
         return
     answer = raw.strip()
     if answer in ("", "?"):
-        table.message = PLAY_HELP if answer == "?" else ""
+        if answer == "?":
+            _show(list(PLAY_HELP), out)
+            _pause(read, out)
         return
     if answer == "q":
         out.write("Resign the game? [y/N] ")

@@ -133,6 +133,10 @@ def test_play_at_80x24_as_a_person_does(server, terminal):
     )  # nothing scrolled off
     assert "[1] roll  [2] hold" in screen and "Your moves (seat 0):" in screen
     assert "  Seat 0  0 banked, bonus card 2" in screen  # the seat's own secret card
+    t.send("?")
+    assert "u            take back your last move" in t.wait_for("At the table:")
+    t.send("")
+    t.wait_for("seat 0>")
     t.send("1")
     screen = t.wait_for("Seat 0 rolls a 6.")  # the die, in the log
     assert _lines(screen)[0] == "Hidden Pig to 12: turn total 6"
