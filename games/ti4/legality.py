@@ -176,23 +176,7 @@ def check_map(
     }
     found = _find_layout(content, homes, players, procedure)
     if found is None:
-        shown = sorted(homes)
-        want = f"{players} players" if players else "3-6 players"
-        violations.append(
-            Violation(
-                "ti4/home-systems",
-                f"home systems (0 or green tiles) at {shown}: not the {procedure} layout for {want}",
-                positions=tuple(shown),
-            )
-        )
-        return MapReport(
-            players=0,
-            procedure=procedure,
-            turn=-1,
-            mirrored=False,
-            homes=tuple(shown),
-            violations=tuple(violations),
-        )
+        return _no_layout(homes, players, procedure, violations)
     n, turn, mirrored, home_pos, systems = found
     layout = content.board.layouts[n]
     _check_homes(content, entries, home_pos, violations)
@@ -215,6 +199,29 @@ def check_map(
         homes=home_pos,
         violations=tuple(violations),
         notes=tuple(notes),
+    )
+
+
+def _no_layout(
+    homes: set[Pos], players: int | None, procedure: str, violations: list[Violation]
+) -> MapReport:
+    """rule: ti4/home-systems - the homes fit no layout: the report says where they are."""
+    shown = sorted(homes)
+    want = f"{players} players" if players else "3-6 players"
+    violations.append(
+        Violation(
+            "ti4/home-systems",
+            f"home systems (0 or green tiles) at {shown}: not the {procedure} layout for {want}",
+            positions=tuple(shown),
+        )
+    )
+    return MapReport(
+        players=0,
+        procedure=procedure,
+        turn=-1,
+        mirrored=False,
+        homes=tuple(shown),
+        violations=tuple(violations),
     )
 
 

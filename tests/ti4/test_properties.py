@@ -67,3 +67,26 @@ def test_from_dict_mutated_fields(seed: int, key: str, value: object) -> None:
     data[key] = value
     with contextlib.suppress(LictorError):
         GAME.from_dict(data)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    tokens=st.lists(
+        st.sampled_from(["-1", "0", "18", "19", "25", "26", "41", "42", "51", "82", "99", "{18}", "x"]),
+        max_size=40,
+    ),
+    procedure=st.sampled_from(["rulebook", "milty"]),
+)
+def test_map_string_puzzles_reject_bad_input_cleanly(tokens: list[str], procedure: str) -> None:
+    """rule: ti4/home-systems - any map string gets a report or a LictorError naming the field."""
+    from solver.core import SolveLimits, get_puzzle
+
+    for kind in ("ti4.check_map", "ti4.home_values"):
+        _, fn = get_puzzle(kind)
+        with contextlib.suppress(LictorError):
+            fn(
+                GAME,
+                None,
+                {"map_string": " ".join(tokens), "procedure": procedure},
+                SolveLimits(time_limit_s=1),
+            )
