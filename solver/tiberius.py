@@ -1410,9 +1410,9 @@ def upper_bound(game: TiberiusGame, state: TiberiusState, seat: int) -> int:
         per_cube += x[IM]
     turns = _turns_with_cubes_left(state, seat)
     future = turns * (_max_new_cubes(game) + 3 + 2) * 3
-    majorities = 10 + 5 + 12 + 6 + 3
-    adoption = 8 if state.adopted[seat] >= 0 or state.phase != OVER else 0
-    loyalty = 5 if game.loyal(state, seat) or turns > 0 else 0
+    majorities = sum(table[0] for _, table, _ in PLACE_VP) + MARRIAGE_MOST + IMPERATOR_MOST
+    adoption = ADOPTION_VP if state.adopted[seat] >= 0 or state.phase != OVER else 0
+    loyalty = LOYALTY_VP if game.loyal(state, seat) or turns > 0 else 0
     return per_cube + future + majorities + adoption + loyalty
 
 
@@ -1427,7 +1427,7 @@ def lower_bound(game: TiberiusGame, state: TiberiusState, seat: int) -> int:
     if _cubes_final(state):
         return _final_score(game, state, seat, boost=set(range(state.players)) - {seat})
     x = state.cubes[seat]
-    kept = (8 if state.adopted[seat] >= 0 else 0) + (5 if game.loyal(state, seat) else 0)
+    kept = (ADOPTION_VP if state.adopted[seat] >= 0 else 0) + (LOYALTY_VP if game.loyal(state, seat) else 0)
     pcim_ahead = state.played[seat] == PCIM_CARD and (
         state.phase in (CARD, PICK)
         or (state.phase == CUBE and (state.actor == seat or _pending(state, seat)))
@@ -1436,14 +1436,13 @@ def lower_bound(game: TiberiusGame, state: TiberiusState, seat: int) -> int:
         state.pcim_rule == "influence" or not state.pcim_used[seat] or pcim_ahead
     )
     if may_pcim:
-        return kept - 11
-    lb = kept + consul_points(x[CC]) + x[IP] - 3 + x[PR]
-    lb += 2 * x[TR] if x[TR] else -3
-    lb += 0 if x[IM] else -5
+        return kept + MARRIAGE_NONE + TRIUMPH_NONE + IMPERATOR_LEAST  # every penalty
+    lb = kept + consul_points(x[CC]) + x[IP] + IMPERATOR_LEAST + x[PR]
+    lb += TRIUMPH_PER_CUBE * x[TR] if x[TR] else TRIUMPH_NONE
+    lb += 0 if x[IM] else MARRIAGE_NONE
     if state.marriage_vp == "aid":
         lb += x[IM]
-    lb += 7 if x[PC] else 0
-    lb += 2 if x[GV] else 0
+    lb += sum(later for box, _, later in PLACE_VP if box != CQ and x[box])  # PCIM 7, Governorships 2
     return lb
 
 
