@@ -64,8 +64,8 @@ def schema() -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------- the catalogue
-def catalogue(c: Content) -> Catalogue:
-    """Every component, authored items marked (rule: cytress/setup lists them)."""
+def _faction_items(c: Content) -> list[ContentItem]:
+    """The catalogue's the factions and their district boards."""
     items: list[ContentItem] = []
     for f in range(4):
         items.append(
@@ -91,6 +91,12 @@ def catalogue(c: Content) -> Catalogue:
                 authored=side.authored,
             )
         )
+    return items
+
+
+def _card_items(c: Content) -> list[ContentItem]:
+    """The catalogue's intel cards, rebel boards, map tiles, Stratolites, bounties."""
+    items: list[ContentItem] = []
     for card in c.intel:
         icons = [RESOURCES[r] for r in card.icons]
         items.append(
@@ -161,6 +167,12 @@ def catalogue(c: Content) -> Catalogue:
                 authored=b.authored,
             )
         )
+    return items
+
+
+def _other_items(c: Content) -> list[ContentItem]:
+    """The catalogue's the trade market, waste tubes, landing pads, AI action cards."""
+    items: list[ContentItem] = []
     for m in c.market:
         arrows = [f"{RESOURCES[g]} -> {RESOURCES[t]}" for g, t in m.arrows]
         items.append(
@@ -202,6 +214,12 @@ def catalogue(c: Content) -> Catalogue:
                 authored=ai_card % 4 == 3,
             )
         )
+    return items
+
+
+def catalogue(c: Content) -> Catalogue:
+    """Every component, authored items marked (rule: cytress/setup lists them)."""
+    items = [*_faction_items(c), *_card_items(c), *_other_items(c)]
     notes = (
         "The rulebook prints the rules, the tube costs and the PRESTIGE tables but no card list, map tile "
         "or board value: the intel cards, Stratolites, tiles and layouts, rebel boards' icons, board values, "
@@ -397,6 +415,65 @@ def _owner_fill(game: CytressGame, s: CytressState, o: int) -> str:
     return OWNER_FILL[named.get(colour, 5)]
 
 
+def _svg_stratos(game: CytressGame, s: CytressState, sx: float) -> list[str]:
+    """Stratos' three levels (widest at the bottom) with each owner's crews."""
+    out: list[str] = []
+    # Stratos: three levels, widest at the bottom
+    for k, level in enumerate((3, 2, 1)):
+        y = 40.0 + 34 * k
+        wlev = 180 + 40 * k
+        x0 = sx + (260 - wlev) / 2
+        out.append(
+            f'<rect x="{x0:.1f}" y="{y}" width="{wlev}" height="28" rx="6" fill="#2c3140" stroke="#7d8aa8"/>'
+        )
+        out.append(f'<text x="{x0 + 6:.1f}" y="{y + 17}" fill="#cfd6e6">L{level}</text>')
+        for o in range(s.owners):
+            cnt = s.stratos[LEVELS * o + level - 1]
+            for i in range(cnt):
+                out.append(
+                    f'<circle cx="{x0 + 34 + 11 * (i + 4 * o):.1f}" cy="{y + 14}" r="4.5" '
+                    f'fill="{_owner_fill(game, s, o)}" stroke="#fff" stroke-width="0.6"/>'
+                )
+    return out
+
+
+def _svg_side(game: CytressGame, s: CytressState, sx: float) -> list[str]:
+    """The rebels' holdings, the faction boards' intel, the Stratolites and the tubes."""
+    out: list[str] = []
+    # the rebels
+    y = 160.0
+    for seat in range(s.players):
+        res = "  ".join(f"{RESOURCES[r]} {s.res[4 * seat + r]}" for r in range(4))
+        paths = "/".join(str(len(s.paths[4 * seat + f])) for f in range(4))
+        out.append(f'<circle cx="{sx + 6}" cy="{y - 4}" r="5" fill="{_owner_fill(game, s, seat)}"/>')
+        out.append(
+            f'<text x="{sx + 16}" y="{y}" fill="#e8e8e8">seat {seat}: {res}; paths {paths}; '
+            f"crews {s.supply[seat]}</text>"
+        )
+        y += 22
+    if s.automa is not None:
+        out.append(f'<circle cx="{sx + 6}" cy="{y - 4}" r="5" fill="{_owner_fill(game, s, AUTOMA)}"/>')
+        out.append(
+            f'<text x="{sx + 16}" y="{y}" fill="#e8e8e8">automa: intel {len(s.automa.intel)}; crews '
+            f"{s.supply[AUTOMA]}</text>"
+        )
+        y += 22
+    c = game.pack
+    for f in range(4):
+        cards = " ".join(c.intel[x].code if x != NOBODY else "--" for x in s.intel_row[f])
+        out.append(f'<rect x="{sx}" y="{y - 9}" width="10" height="10" fill="{FACTION_FILL[f]}"/>')
+        out.append(f'<text x="{sx + 16}" y="{y}" fill="#e8e8e8">{FACTION_TITLES[f]}: {cards}</text>')
+        y += 18
+    strat = " ".join(c.stratolites[x].code if x != NOBODY else "--" for x in s.strat_row)
+    out.append(f'<text x="{sx}" y="{y}" fill="#e8e8e8">Stratolites: {strat}</text>')
+    y += 18
+    out.append(
+        f'<text x="{sx}" y="{y}" fill="#e8e8e8">Tubes: {s.tubes_left} near Stratos, '
+        f"{s.tubes_box} in the box</text>"
+    )
+    return out
+
+
 def render(game: CytressGame, s: CytressState, viewer: Viewer) -> str:
     """The mini-map (hexes in faction colours, crews, tubes with their height), Stratos' three
     levels with each owner's crews, and the rebels' resources, as ``viewer`` may see them."""
@@ -447,54 +524,9 @@ def render(game: CytressGame, s: CytressState, viewer: Viewer) -> str:
             )
             mark = "A" if s.solo and o == AUTOMA else str(o)
             out.append(f'<text x="{cx:.1f}" y="{cy + 2:.1f}" text-anchor="middle" fill="#fff">{mark}</text>')
-    # Stratos: three levels, widest at the bottom
     sx = map_w + 10
-    for k, level in enumerate((3, 2, 1)):
-        y = 40.0 + 34 * k
-        wlev = 180 + 40 * k
-        x0 = sx + (260 - wlev) / 2
-        out.append(
-            f'<rect x="{x0:.1f}" y="{y}" width="{wlev}" height="28" rx="6" fill="#2c3140" stroke="#7d8aa8"/>'
-        )
-        out.append(f'<text x="{x0 + 6:.1f}" y="{y + 17}" fill="#cfd6e6">L{level}</text>')
-        for o in range(s.owners):
-            cnt = s.stratos[LEVELS * o + level - 1]
-            for i in range(cnt):
-                out.append(
-                    f'<circle cx="{x0 + 34 + 11 * (i + 4 * o):.1f}" cy="{y + 14}" r="4.5" '
-                    f'fill="{_owner_fill(game, s, o)}" stroke="#fff" stroke-width="0.6"/>'
-                )
-    # the rebels
-    y = 160.0
-    for seat in range(s.players):
-        res = "  ".join(f"{RESOURCES[r]} {s.res[4 * seat + r]}" for r in range(4))
-        paths = "/".join(str(len(s.paths[4 * seat + f])) for f in range(4))
-        out.append(f'<circle cx="{sx + 6}" cy="{y - 4}" r="5" fill="{_owner_fill(game, s, seat)}"/>')
-        out.append(
-            f'<text x="{sx + 16}" y="{y}" fill="#e8e8e8">seat {seat}: {res}; paths {paths}; '
-            f"crews {s.supply[seat]}</text>"
-        )
-        y += 22
-    if s.automa is not None:
-        out.append(f'<circle cx="{sx + 6}" cy="{y - 4}" r="5" fill="{_owner_fill(game, s, AUTOMA)}"/>')
-        out.append(
-            f'<text x="{sx + 16}" y="{y}" fill="#e8e8e8">automa: intel {len(s.automa.intel)}; crews '
-            f"{s.supply[AUTOMA]}</text>"
-        )
-        y += 22
-    c = game.pack
-    for f in range(4):
-        cards = " ".join(c.intel[x].code if x != NOBODY else "--" for x in s.intel_row[f])
-        out.append(f'<rect x="{sx}" y="{y - 9}" width="10" height="10" fill="{FACTION_FILL[f]}"/>')
-        out.append(f'<text x="{sx + 16}" y="{y}" fill="#e8e8e8">{FACTION_TITLES[f]}: {cards}</text>')
-        y += 18
-    strat = " ".join(c.stratolites[x].code if x != NOBODY else "--" for x in s.strat_row)
-    out.append(f'<text x="{sx}" y="{y}" fill="#e8e8e8">Stratolites: {strat}</text>')
-    y += 18
-    out.append(
-        f'<text x="{sx}" y="{y}" fill="#e8e8e8">Tubes: {s.tubes_left} near Stratos, '
-        f"{s.tubes_box} in the box</text>"
-    )
+    out += _svg_stratos(game, s, sx)
+    out += _svg_side(game, s, sx)
     out.append(f'<text x="12" y="{height - 10}" fill="#bbbbbb">{html.escape(step_text(game, s))}</text>')
     out.append("</svg>")
     return "\n".join(out)
