@@ -38,7 +38,7 @@ from games.errors import ConfigError, InvalidStateError, NotationError
 
 __all__ = ["CytressGame"]
 
-PRIOR_SPREAD = 0.5
+PRIOR_SPREAD = 0.75
 """The share of the PUCT prior spread evenly over the legal actions (the rest on the automa's pick)."""
 
 DEFAULT_ROUND_LIMIT = 10
@@ -163,7 +163,7 @@ class CytressGame(Game[CytressState, CAction]):
         return tuple(1.0 / len(won) if s in won else 0.0 for s in range(n))
 
     def prior(self, state: CytressState) -> Sequence[float] | None:
-        """PUCT priors: half the mass on the automa policy's choice (its checklists; a public-only
+        """PUCT priors: a quarter of the mass on the automa policy's choice (its checklists; a public-only
         draw for its random parts), the rest spread evenly."""
         legal = self.legal_actions(state)
         n = len(legal)
