@@ -205,3 +205,40 @@ def test_activation_plan_on_game_states_equals_brute_force() -> None:
         best, _ = brute_force_plan(p)
         value, _, _ = solve_plan(p, SolveLimits(time_limit_s=5.0, workers=1))
         assert value == best
+
+
+def test_combat_between_agents_matches_monte_carlo() -> None:
+    """rule: cyberverse/combat - both Agents draw 2 Combat tokens and keep 1 (the attacker its best
+    attack, the target its best defense); rule: cyberverse/status-tokens - Status on Agents."""
+    from games.cyberverse.combat import attack
+    from solver.cyberverse import _keep
+
+    pool = list(range(10))
+    att = Side(combat=3, weapon_bonus=1, ranged=False, defense=0, agent=True, advantage=True)
+    tgt = Side(combat=2, weapon_bonus=0, ranged=False, defense=1, agent=True, cover=True)
+    dist = combat_distribution(C, pool, att, tgt)
+    assert sum(dist.values()) == pytest.approx(1.0)
+    rng = random.Random(4)
+    n = 20_000
+    mc: dict[tuple[int, int], int] = {}
+    for _ in range(n):
+        draw = rng.sample(pool, 4)
+        a = C.combat_tokens[_keep(C, (draw[0], draw[1]), "attack")]
+        d = C.combat_tokens[_keep(C, (draw[2], draw[3]), "defense")]
+        b = attack(
+            combat=3,
+            token_attack=a.attack,
+            weapon_bonus=1,
+            ranged_weapon=False,
+            attacker_effect=a.effect,
+            advantage=True,
+            other_zone_reach=False,
+            defense=1,
+            token_defense=d.defense,
+            defender_effect=d.effect,
+            cover=True,
+            target_is_agent=True,
+        )
+        mc[b.health, b.status] = mc.get((b.health, b.status), 0) + 1
+    for key, p in dist.items():
+        assert abs(mc.get(key, 0) / n - p) < 0.015
