@@ -17,7 +17,9 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import sys
 import threading
+import weakref
 from typing import Any
 
 from games.core import CHANCE, REFEREE, SPECTATOR, Catalogue, Description, Game, Viewer, make_rng
@@ -37,6 +39,7 @@ __all__ = [
     "render",
     "seen_state",
     "svg_to_png",
+    "svg_to_png_async",
     "viewer_from_pb",
     "viewer_to_pb",
 ]
@@ -210,15 +213,62 @@ def _check_png_size(svg: str) -> None:
             )
 
 
+PNG_TIMEOUT_S = 30.0
+"""Longest a PNG may take to draw (then the drawing process is killed)."""
+PNG_AT_ONCE = 2
+"""PNGs drawn at once (more wait their turn)."""
+
+_PNG_SCRIPT = (
+    "import sys, resvg_py; "
+    "sys.stdout.buffer.write(bytes(resvg_py.svg_to_bytes(svg_string=sys.stdin.buffer.read().decode())))"
+)
+_PNG_GATES: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+async def svg_to_png_async(svg: str) -> bytes:
+    """PNG bytes of an SVG picture, drawn in a short-lived process: resvg holds the GIL for the
+    whole drawing (0.5 s for a board), which would stall every other call on the event loop."""
+    loop = asyncio.get_running_loop()
+    gate = _PNG_GATES.setdefault(loop, asyncio.Semaphore(PNG_AT_ONCE))
+    async with gate:
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-I",
+            "-c",
+            _PNG_SCRIPT,
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
+        try:
+            out, err = await asyncio.wait_for(proc.communicate(svg.encode("utf-8")), PNG_TIMEOUT_S)
+        except (TimeoutError, asyncio.CancelledError):
+            proc.kill()
+            await proc.wait()
+            raise
+        if proc.returncode != 0 or not out.startswith(b"\x89PNG"):
+            shown = err.decode("utf-8", "replace").strip().splitlines()[-1:] or ["no output"]
+            raise LictorError(f"the game's picture could not be drawn as PNG: {shown[0][:200]}")
+        return out
+
+
 async def render(request: game_pb.RenderRequest, *, content_root: str | None) -> game_pb.RenderResponse:
-    """Answer Render: the picture as the viewer may see it (PNG drawn off the event loop)."""
+    """Answer Render: the picture as the viewer may see it (a PNG drawn off the event loop)."""
     res = convert.resolve_position(request.position, content_root=content_root)
     game, state = res.game, res.state
     viewer = viewer_from_pb(request.viewer, game.num_players(state))
     svg = game.render(seen_state(game, state, viewer), viewer)
     if request.format == game_pb.RENDER_FORMAT_PNG:
         _check_png_size(svg)
-        png = await asyncio.to_thread(svg_to_png, svg)
+        try:
+            png = await svg_to_png_async(svg)
+        except TimeoutError:
+            raise LictorError(
+                f"the picture took over {PNG_TIMEOUT_S:g} s to draw as PNG: ask for RENDER_FORMAT_SVG",
+                field="format",
+            ) from None
         return game_pb.RenderResponse(image=png, media_type="image/png")
     return game_pb.RenderResponse(image=svg.encode("utf-8"), media_type="image/svg+xml")
 

@@ -402,3 +402,19 @@ def test_huge_pictures_are_refused_as_png_not_drawn():
     with pytest.raises(LictorError) as err:
         _check_png_size(f'<svg xmlns="http://www.w3.org/2000/svg" width="{MAX_PNG_SIDE + 1}" height="10">')
     assert err.value.field == "format" and "RENDER_FORMAT_SVG" in err.value.message
+
+
+def test_png_is_drawn_in_its_own_process():
+    """The PNG comes from a short-lived process (resvg holds the GIL while it draws): the same
+    picture as drawn in-process; a broken SVG is a clear error, not a crash."""
+    import asyncio
+
+    from games.errors import LictorError
+    from service.face import svg_to_png, svg_to_png_async
+
+    svg = FacePig().render(PigState(scores=(3, 4), bonus=(1, 2)), REFEREE)
+    png = asyncio.run(svg_to_png_async(svg))
+    assert png.startswith(b"\x89PNG") and png == svg_to_png(svg)
+    with pytest.raises(LictorError) as err:
+        asyncio.run(svg_to_png_async("<svg this is not a picture"))
+    assert "could not be drawn as PNG" in err.value.message
