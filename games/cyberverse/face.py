@@ -34,6 +34,7 @@ from games.cyberverse.state import (
     C_STORY,
     C_TOKEN,
     D_KEEP_TOKEN,
+    D_TEST,
     HENCHMAN,
     PHASES,
     STEPS,
@@ -388,11 +389,30 @@ def explain(s: State, c: Content, a: Action) -> list[Fact]:
     after = scoring.breakdown(after_state, c)[seat]
     mine = [x for x in s.agents if x.org == seat]
     analysis = max((feature(c, x, 1) for x in mine), default=0)
-    return [
+    facts = [
         Fact(label="resources change", value=float(after.resources - before.resources), unit="D", better=1),
         Fact(label="victory points change", value=float(after.total - before.total), unit="VP", better=1),
         Fact(label="best analysis in the team", value=float(analysis), unit="", better=1),
     ]
+    if s.step == D_TEST:
+        facts.append(Fact(label="test success odds", value=feature_test_odds(s, c, a), unit="probability", better=1))
+    return facts
+
+
+def feature_test_odds(s: State, c: Content, a: Action) -> float:
+    """rule: cyberverse/feature-test - the exact odds of the test ``a`` (0 for taking no test), from
+    the Modifier deck as it stands."""
+    from games.cyberverse.investigation import test_total
+    from games.cyberverse.modifiers import deck_to_draw, succeeds
+
+    if a.kind != "test":
+        return 0.0
+    org = s.orgs[s.actor]
+    agent = next(x for x in s.agents if x.sheet == s.ctx.agent)
+    mission = c.investigations[org.cases[a.a >> 4]].missions[a.a & 15]
+    total = test_total(s, c, agent, mission.feature, xp=a.b, district=s.ctx.district)
+    pile = deck_to_draw(org.deck, org.discard)
+    return sum(1 for x in pile if succeeds(total, x, mission.threshold)) / len(pile) if pile else 0.0
 
 
 assert AGENT == 0
