@@ -395,7 +395,8 @@ def explain(s: State, c: Content, a: Action) -> list[Fact]:
         Fact(label="best analysis in the team", value=float(analysis), unit="", better=1),
     ]
     if s.step == D_TEST:
-        facts.append(Fact(label="test success odds", value=feature_test_odds(s, c, a), unit="probability", better=1))
+        odds = feature_test_odds(s, c, a)
+        facts.append(Fact(label="test success odds", value=odds, unit="probability", better=1))
     return facts
 
 
