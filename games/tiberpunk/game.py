@@ -524,9 +524,10 @@ class TiberpunkGame(Game[State, int]):
         try:
             check_state(self.rules, state)
         except InvalidStateError as exc:
-            exc.field = (
-                "state." + public.public_field(exc.field) if exc.field not in ("", "state") else "state"
-            )
+            inner = exc.field.removeprefix("state").removeprefix(".")
+            exc.field = f"state.{public.public_field(inner)}" if inner else "state"
+            exc.message = public.public_message(exc.message)
+            exc.args = (exc.message,)
             raise
         return state
 

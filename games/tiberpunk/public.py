@@ -28,7 +28,15 @@ from games.tiberpunk.content import CONDITIONS, GADGETS, GODS, ITYPES, REWARDS, 
 from games.tiberpunk.state import COMBAT, PHASES, QUEST, STAGE2_OBJ, Cfg, Ctx, Player, State, Turn
 from games.tiberpunk.validate import show
 
-__all__ = ["FORM_VERSION", "PHASE_WORDS", "from_public", "public_field", "state_schema", "to_public"]
+__all__ = [
+    "FORM_VERSION",
+    "PHASE_WORDS",
+    "from_public",
+    "public_field",
+    "public_message",
+    "state_schema",
+    "to_public",
+]
 
 FORM_VERSION = 2
 """The version of the public form (1 was the internal tuples' field names, until issue 17)."""
@@ -719,6 +727,18 @@ def public_field(internal: str) -> str:
         if pair in _RENAMES:
             return _RENAMES[pair] + sub + "".join("." + p for p in parts[2:])
     return _keyed(_RENAMES.get(head, head), idx) + "".join("." + p for p in parts[1:])
+
+
+_INTERNAL_PATH = re.compile(
+    r"\b(?:players\[\d+\]\.[a-z_]+(?:\[\d+\])*|(?:ctx|cfg|turn)\.[a-z_]+(?:\[\d+\])*"
+    r"|(?:c1deck|c1disc|c3deck|c3disc|gdeck|gdisc|quests|bless|rnd|shuffles)(?:\[\d+\])*)(?![\w.])"
+)
+
+
+def public_message(message: str) -> str:
+    """``message`` with the internal field paths it quotes (``ctx.ua``, ``players[0].otoks``) written
+    as their public paths."""
+    return _INTERNAL_PATH.sub(lambda m: public_field(m.group(0)), message)
 
 
 def _split(part: str) -> tuple[str, str]:

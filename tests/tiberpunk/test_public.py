@@ -123,3 +123,12 @@ def test_typed_v1_message_maps_to_the_public_form() -> None:
         msg = FORM.state_to_pb(GAME.to_dict(s))
         assert msg.c1deck == list(s.c1deck)
         assert GAME.from_dict(FORM.state_from_pb(msg)) == s
+
+
+def test_rule_error_messages_quote_public_paths() -> None:
+    """The rules' invariant messages quote the public paths, not the engine's field names."""
+    from games.tiberpunk.public import public_message
+
+    assert public_message("ctx.a lists dice (1 to 6) in order") == "contest.dice lists dice (1 to 6) in order"
+    said = public_message("players[1].otoks[0] is 5; c1deck and gdeck[2]")
+    assert said == "players[1].triumph_tokens.hacking is 5; stage1_challenge_deck and gadget_deck[2]"
