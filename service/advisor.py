@@ -330,7 +330,7 @@ class AdvisorServicer(advisor_grpc.AdvisorServiceServicer):  # type: ignore[misc
         if seen is not res.state:  # hidden information: the facts come from what the mover may know
             facts = []
         if seen is None:  # no sample of the mover's view: no facts
-            compared = ()
+            facts = [()] * len(compared)
         facts += [explain_facts(res.game, seen, c.action) for c in compared[len(facts) :]]
         varying = varying_labels(facts[: len(compared)]) if len(compared) > 1 else set()
         for i, c in enumerate(top):

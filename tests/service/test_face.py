@@ -127,13 +127,23 @@ class LeakyFactPig(FacePig):
         ]
 
 
+class UnsampledPig(FacePig):
+    """FacePig whose observations cannot be sampled (every sample_state raises a LictorError)."""
+
+    def sample_state(self, observation: Any, seat: int, rng: Any) -> PigState:
+        from games.errors import InvalidStateError
+
+        raise InvalidStateError("no sample", field="state")
+
+
 @pytest.fixture(scope="module", autouse=True)
 def facepig() -> Iterator[None]:
     register_game("facepig", "tests.service.test_face:FacePig")
     register_game("leakpig", "tests.service.test_face:LeakyFactPig")
+    register_game("unsampled", "tests.service.test_face:UnsampledPig")
     yield
-    unregister_game("facepig")
-    unregister_game("leakpig")
+    for name in ("facepig", "leakpig", "unsampled"):
+        unregister_game(name)
 
 
 def _viewer(seat: int | None = None, role: int = 0) -> game_pb.Viewer:
@@ -418,3 +428,19 @@ def test_png_is_drawn_in_its_own_process():
     with pytest.raises(LictorError) as err:
         asyncio.run(svg_to_png_async("<svg this is not a picture"))
     assert "could not be drawn as PNG" in err.value.message
+
+
+def test_hint_without_a_sample_of_the_movers_view_gives_no_facts(api):
+    """When the mover's view cannot be sampled, Hint answers a clear error (the search needs samples
+    too: INVALID_ARGUMENT naming the field) or hints with the search's numbers only; never INTERNAL."""
+    pos = record("unsampled", actions=("roll", "d5"))
+    request = advisor_pb.HintRequest(position=pos, top_k=2, seed=3)
+    request.budget.time_s = 0.3
+    try:
+        reply = api.advisor.Hint(request, timeout=60)
+    except grpc.RpcError as exc:  # the search itself needs samples: a clear error, never INTERNAL
+        assert exc.code() != grpc.StatusCode.INTERNAL, exc.details()
+        return
+    for h in reply.hints:
+        assert h.reasons[0].text == reply.ranked_by
+        assert not {"points banked now", "turn total at risk"} & {r.text for r in h.reasons}
