@@ -705,7 +705,9 @@ def solve_map(
         hint = _first_answer(content, problem, seed, warm_start * time_limit_s if big else 0.0, stop)
         if hint and big:
             share = warm_start * time_limit_s
-            hint = solve_ordinary(content, problem, hint, time_limit_s=share, seed=seed, stop=stop)[0]
+            hint = solve_ordinary(
+                content, problem, hint, time_limit_s=share, workers=workers, seed=seed, stop=stop
+            )[0]
     if hint and legal_galaxy(content, problem, {**problem.fixed, **hint}):
         first = _known(content, problem, hint, Status.FEASIBLE)
         if first.gap == 0:  # a gap of 0 is the least possible: proven
