@@ -72,9 +72,10 @@ def test_position_file_forms():
 
 
 def test_play_against_the_ai():
-    # The human rolls until the game needs more input; "q" resigns, which ends the match.
-    result = runner.invoke(app, ["play", "pig", "--seats", "human,ai:1"], input="q\n")
+    # "q" asks first; "n" keeps playing; "q" then "y" resigns, which ends the match.
+    result = runner.invoke(app, ["play", "pig", "--seats", "human,ai:1"], input="q\nn\nq\ny\n")
     assert result.exit_code == 0, result.output
+    assert result.output.count("Resign the game?") == 2 and "You play on." in result.output
     assert "game over" in result.output
 
 
