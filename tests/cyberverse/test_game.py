@@ -142,3 +142,32 @@ def test_invariants_hold_in_random_play(seed: int, steps: int) -> None:
         assert sorted(held) == list(range(len(c.combat_tokens)))
     last = _walk(seed, steps)[-1]
     assert GAME.from_dict(json.loads(json.dumps(GAME.to_dict(last)))) == last
+
+
+VARIANT_OPTIONS = {
+    "reshuffle": "empty",
+    "dead_agents": "bottom",
+    "forced_actions": False,
+    "influence_bonus": False,
+    "domination": "sole",
+    "rescue_clears": False,
+    "resale": "always",
+    "starting_agent": "random",
+    "max_turns": 6,
+    "hire_cost": 200,
+    "boards": "random",
+}
+
+
+@pytest.mark.parametrize("name", sorted(VARIANT_OPTIONS))
+def test_every_variant_plays(name: str) -> None:
+    """Each variant (docs/cyberverse.md, readings) plays seeded games to the end."""
+    report = check_game(
+        GAME, players=3, seeds=range(2), options={name: VARIANT_OPTIONS[name]}, thorough=False
+    )
+    assert report.games == 2
+
+
+def test_all_variants_together_thorough() -> None:
+    report = check_game(GAME, players=2, seeds=range(1), options=VARIANT_OPTIONS)
+    assert report.games == 1
