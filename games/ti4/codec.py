@@ -211,82 +211,17 @@ def state_from_dict(content: Content, data: Any) -> TI4State:
     )
     objectives = {o.id for o in content.objectives} | {HIDDEN}
     factions = {f.id for f in content.factions}
-    colors = {c for c, _ in content.colors}
-    seats = r.items("seats", d["seats"], n, n)
-    milty_keys = ("milty_slice", "milty_seat") if mode == "milty" else ()
-    f_, c_, h_, hands, goods, drawn, kept, sp, st = [], [], [], [], [], [], [], [], []
-    for i, raw in enumerate(seats):
-        at = f"seats[{i}]"
-        seat = r.obj(at, raw, SEAT_KEYS + milty_keys)
-        f_.append(r.text(f"{at}.faction", seat["faction"], factions))
-        c_.append(r.text(f"{at}.color", seat["color"], colors))
-        home = seat["home_position"]
-        h_.append(0 if home is None else r.integer(f"{at}.home_position", home, 1, 36))
-        hand = r.items(f"{at}.system_tiles_in_hand", seat["system_tiles_in_hand"], 0, 12)
-        hands.append(tuple(r.tile(f"{at}.system_tiles_in_hand[{k}]", t) for k, t in enumerate(hand)))
-        goods.append(r.integer(f"{at}.trade_goods", seat["trade_goods"], 0, 20))
-        dr = r.items(f"{at}.secret_objectives_drawn", seat["secret_objectives_drawn"], 2, 2)
-        drawn.append(
-            tuple(
-                r.text(f"{at}.secret_objectives_drawn[{k}]", o, objectives, allow_none=False)
-                for k, o in enumerate(dr)
-            )
-        )
-        kept.append(r.text(f"{at}.secret_objective_kept", seat["secret_objective_kept"], objectives))
-        if mode == "milty":
-            ms = seat["milty_slice"]
-            sp.append(-1 if ms is None else r.integer(f"{at}.milty_slice", ms, 0, 20))
-            mp = seat["milty_seat"]
-            st.append(0 if mp is None else r.integer(f"{at}.milty_seat", mp, 1, n))
+    f_, c_, h_, hands, goods, drawn, kept, sp, st = _read_seats(r, d, n, mode, objectives)
     galaxy_raw = r.items("galaxy", d["galaxy"], 37, 37)
     galaxy = tuple(r.tile(f"galaxy[{p}]", t, allow_none=True) for p, t in enumerate(galaxy_raw))
-    placed = []
-    for k, raw in enumerate(r.items("placements", d["placements"], 0, 40)):
-        pl = r.obj(f"placements[{k}]", raw, ("seat", "tile", "position"))
-        seat_no = r.integer(f"placements[{k}].seat", pl["seat"], 0, n - 1)
-        tile = r.tile(f"placements[{k}].tile", pl["tile"])
-        if tile < 0:
-            raise _bad(f"placements[{k}].tile", "a placed tile is face up, not hidden")
-        placed.append((seat_no, tile, r.integer(f"placements[{k}].position", pl["position"], 1, 36)))
+    placed = _read_placements(r, d, n)
     undealt = tuple(
         r.tile(f"undealt_tiles[{k}]", t)
         for k, t in enumerate(r.items("undealt_tiles", d["undealt_tiles"], 0, 60))
     )
     red = r.tile("speakers_red_tile", d["speakers_red_tile"], allow_none=True)
-    o = r.obj("objectives", d["objectives"], ("stage_i", "stage_ii", "stage_i_revealed"))
-    stage1 = tuple(
-        r.text(f"objectives.stage_i[{k}]", x, objectives, allow_none=False)
-        for k, x in enumerate(r.items("objectives.stage_i", o["stage_i"], 5, 5))
-    )
-    stage2 = tuple(
-        r.text(f"objectives.stage_ii[{k}]", x, objectives, allow_none=False)
-        for k, x in enumerate(r.items("objectives.stage_ii", o["stage_ii"], 5, 5))
-    )
-    revealed = r.integer("objectives.stage_i_revealed", o["stage_i_revealed"], 0, 5)
-    slices: tuple[tuple[TileId, ...], ...] = ()
-    offered: tuple[str, ...] = ()
-    order: tuple[int, ...] = ()
-    if mode == "milty":
-        if "milty" not in d:
-            raise _bad("milty", "missing")
-        m = r.obj("milty", d["milty"], ("slices", "factions_offered", "draft_order"))
-        slices = tuple(
-            tuple(
-                r.tile(f"milty.slices[{k}][{j}]", t)
-                for j, t in enumerate(r.items(f"milty.slices[{k}]", sl, 5, 5))
-            )
-            for k, sl in enumerate(r.items("milty.slices", m["slices"], 1, 12))
-        )
-        offered = tuple(
-            r.text(f"milty.factions_offered[{k}]", f, factions, allow_none=False)
-            for k, f in enumerate(r.items("milty.factions_offered", m["factions_offered"], 1, 24))
-        )
-        order = tuple(
-            r.integer(f"milty.draft_order[{k}]", s, 0, n - 1)
-            for k, s in enumerate(r.items("milty.draft_order", m["draft_order"], n, n))
-        )
-    elif "milty" in d:
-        raise _bad("milty", "only a milty-mode state has a milty section")
+    stage1, stage2, revealed = _read_objectives(r, d, objectives)
+    slices, offered, order = _read_milty(r, d, mode, n, factions)
     return TI4State(
         players=n,
         mode=mode,
@@ -319,6 +254,108 @@ def state_from_dict(content: Content, data: Any) -> TI4State:
     )
 
 
+def _read_seats(r: _Reader, d: Mapping[str, Any], n: int, mode: str, objectives: set[str]) -> tuple[Any, ...]:
+    """Per seat: faction, colour, home, hand, trade goods, secret objectives, Milty picks."""
+    seats = r.items("seats", d["seats"], n, n)
+    milty_keys = ("milty_slice", "milty_seat") if mode == "milty" else ()
+    factions = {f.id for f in r.content.factions}
+    colors = {c for c, _ in r.content.colors}
+    f_: list[str] = []
+    c_: list[str] = []
+    h_: list[int] = []
+    hands: list[tuple[TileId, ...]] = []
+    goods: list[int] = []
+    drawn: list[tuple[str, ...]] = []
+    kept: list[str] = []
+    sp: list[int] = []
+    st: list[int] = []
+    for i, raw in enumerate(seats):
+        at = f"seats[{i}]"
+        seat = r.obj(at, raw, SEAT_KEYS + milty_keys)
+        f_.append(r.text(f"{at}.faction", seat["faction"], factions))
+        c_.append(r.text(f"{at}.color", seat["color"], colors))
+        home = seat["home_position"]
+        h_.append(0 if home is None else r.integer(f"{at}.home_position", home, 1, 36))
+        hand = r.items(f"{at}.system_tiles_in_hand", seat["system_tiles_in_hand"], 0, 12)
+        hands.append(tuple(r.tile(f"{at}.system_tiles_in_hand[{k}]", t) for k, t in enumerate(hand)))
+        goods.append(r.integer(f"{at}.trade_goods", seat["trade_goods"], 0, 20))
+        dr = r.items(f"{at}.secret_objectives_drawn", seat["secret_objectives_drawn"], 2, 2)
+        drawn.append(
+            tuple(
+                r.text(f"{at}.secret_objectives_drawn[{k}]", o, objectives, allow_none=False)
+                for k, o in enumerate(dr)
+            )
+        )
+        kept.append(r.text(f"{at}.secret_objective_kept", seat["secret_objective_kept"], objectives))
+        if mode == "milty":
+            ms = seat["milty_slice"]
+            sp.append(-1 if ms is None else r.integer(f"{at}.milty_slice", ms, 0, 20))
+            mp = seat["milty_seat"]
+            st.append(0 if mp is None else r.integer(f"{at}.milty_seat", mp, 1, n))
+    return f_, c_, h_, hands, goods, drawn, kept, sp, st
+
+
+def _read_placements(r: _Reader, d: Mapping[str, Any], n: int) -> list[tuple[int, TileId, int]]:
+    """The placement record (rule: ti4/place-system-tiles)."""
+    placed: list[tuple[int, TileId, int]] = []
+    for k, raw in enumerate(r.items("placements", d["placements"], 0, 40)):
+        pl = r.obj(f"placements[{k}]", raw, ("seat", "tile", "position"))
+        seat_no = r.integer(f"placements[{k}].seat", pl["seat"], 0, n - 1)
+        tile = r.tile(f"placements[{k}].tile", pl["tile"])
+        if tile < 0:
+            raise _bad(f"placements[{k}].tile", "a placed tile is face up, not hidden")
+        placed.append((seat_no, tile, r.integer(f"placements[{k}].position", pl["position"], 1, 36)))
+    return placed
+
+
+def _read_objectives(
+    r: _Reader, d: Mapping[str, Any], objectives: set[str]
+) -> tuple[tuple[str, ...], tuple[str, ...], int]:
+    """Stage I and II objectives and how many are revealed (rule: ti4/objectives)."""
+    o = r.obj("objectives", d["objectives"], ("stage_i", "stage_ii", "stage_i_revealed"))
+    stage1 = tuple(
+        r.text(f"objectives.stage_i[{k}]", x, objectives, allow_none=False)
+        for k, x in enumerate(r.items("objectives.stage_i", o["stage_i"], 5, 5))
+    )
+    stage2 = tuple(
+        r.text(f"objectives.stage_ii[{k}]", x, objectives, allow_none=False)
+        for k, x in enumerate(r.items("objectives.stage_ii", o["stage_ii"], 5, 5))
+    )
+    revealed = r.integer("objectives.stage_i_revealed", o["stage_i_revealed"], 0, 5)
+    return stage1, stage2, revealed
+
+
+def _read_milty(
+    r: _Reader, d: Mapping[str, Any], mode: str, n: int, factions: set[str]
+) -> tuple[tuple[tuple[TileId, ...], ...], tuple[str, ...], tuple[int, ...]]:
+    """The Milty section: slices, factions offered, draft order (only in the Milty mode)."""
+    slices: tuple[tuple[TileId, ...], ...] = ()
+    offered: tuple[str, ...] = ()
+    order: tuple[int, ...] = ()
+    if mode == "milty":
+        if "milty" not in d:
+            raise _bad("milty", "missing")
+        m = r.obj("milty", d["milty"], ("slices", "factions_offered", "draft_order"))
+        slices = tuple(
+            tuple(
+                r.tile(f"milty.slices[{k}][{j}]", t)
+                for j, t in enumerate(r.items(f"milty.slices[{k}]", sl, 5, 5))
+            )
+            for k, sl in enumerate(r.items("milty.slices", m["slices"], 1, 12))
+        )
+        offered = tuple(
+            r.text(f"milty.factions_offered[{k}]", f, factions, allow_none=False)
+            for k, f in enumerate(r.items("milty.factions_offered", m["factions_offered"], 1, 24))
+        )
+        order = tuple(
+            r.integer(f"milty.draft_order[{k}]", s, 0, n - 1)
+            for k, s in enumerate(r.items("milty.draft_order", m["draft_order"], n, n))
+        )
+    elif "milty" in d:
+        raise _bad("milty", "only a milty-mode state has a milty section")
+    return slices, offered, order
+
+
 # ------------------------------------------------------------------------------------ schema
 
 _TILE = {"type": "string", "pattern": "^([0-9]{1,3}|hidden blue|hidden red)$", "description": "a tile number"}
@@ -326,11 +363,11 @@ _NTILE = {"anyOf": [_TILE, {"type": "null"}]}
 _OBJ = {"type": "string", "description": "an objective id, or 'hidden'"}
 
 
-def state_schema(content: Content) -> dict[str, Any]:
-    """The JSON Schema (draft 2020-12) of ``state_to_dict``."""
+def _seat_schema(content: Content) -> dict[str, Any]:
+    """The schema of one seat of the public form."""
     factions = [f.id for f in content.factions]
     colors = [c for c, _ in content.colors]
-    seat = {
+    return {
         "type": "object",
         "additionalProperties": False,
         "required": list(SEAT_KEYS),
@@ -346,6 +383,27 @@ def state_schema(content: Content) -> dict[str, Any]:
             "milty_seat": {"type": ["integer", "null"], "minimum": 1, "maximum": 6},
         },
     }
+
+
+_PLACEMENTS = {
+    "type": "array",
+    "items": {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["seat", "tile", "position"],
+        "properties": {
+            "seat": {"type": "integer", "minimum": 0, "maximum": 5},
+            "tile": {"type": "string", "pattern": "^[0-9]{1,3}$"},
+            "position": {"type": "integer", "minimum": 1, "maximum": 36},
+        },
+    },
+}
+
+
+def state_schema(content: Content) -> dict[str, Any]:
+    """The JSON Schema (draft 2020-12) of ``state_to_dict``."""
+    factions = [f.id for f in content.factions]
+    seat = _seat_schema(content)
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "Twilight Imperium 4 galaxy setup",
@@ -371,19 +429,7 @@ def state_schema(content: Content) -> dict[str, Any]:
                 "maxItems": 37,
                 "description": "the tile in each map-string position (0 = Mecatol Rex)",
             },
-            "placements": {
-                "type": "array",
-                "items": {
-                    "type": "object",
-                    "additionalProperties": False,
-                    "required": ["seat", "tile", "position"],
-                    "properties": {
-                        "seat": {"type": "integer", "minimum": 0, "maximum": 5},
-                        "tile": {"type": "string", "pattern": "^[0-9]{1,3}$"},
-                        "position": {"type": "integer", "minimum": 1, "maximum": 36},
-                    },
-                },
-            },
+            "placements": _PLACEMENTS,
             "undealt_tiles": {"type": "array", "items": _TILE},
             "speakers_red_tile": _NTILE,
             "objectives": {

@@ -90,3 +90,21 @@ def test_map_string_puzzles_reject_bad_input_cleanly(tokens: list[str], procedur
                 {"map_string": " ".join(tokens), "procedure": procedure},
                 SolveLimits(time_limit_s=1),
             )
+
+
+@settings(max_examples=3, deadline=None)
+@given(seed=st.integers(0, 2**31), players=st.integers(3, 6), mode=st.sampled_from(["rulebook", "milty"]))
+def test_public_form_matches_its_schema(seed: int, players: int, mode: str) -> None:
+    """rule: ti4/home-systems - to_dict of states along a random setup validates against state_schema."""
+    import jsonschema
+
+    schema = GAME.state_schema()
+    validator = jsonschema.Draft202012Validator(schema)
+    s = new(players, seed, mode=mode, expansion="pok")
+    rng = random.Random(seed)
+    while True:
+        validator.validate(GAME.to_dict(s))
+        validator.validate(GAME.to_dict(GAME.observation(s, seed % players)))
+        if s.phase == OVER:
+            break
+        s = GAME.apply(s, rng.choice(list(GAME.legal_actions(s))))
