@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from functools import lru_cache
 
 from games.cyberverse import activation, combat, events, flow, investigation, stories, strategy
 from games.cyberverse.agents import agent_lost, support_limit
@@ -418,7 +419,13 @@ def legal_actions(s: State, c: Content) -> list[Action]:
 
 
 def _draws(pool: Sequence[int]) -> list[tuple[Action, float]]:
-    return [(act("draw", x), p) for x, p in flow.draw_outcomes(tuple(pool))]
+    return list(_draw_actions(tuple(pool)))
+
+
+@lru_cache(maxsize=8192)
+def _draw_actions(pool: tuple[int, ...]) -> tuple[tuple[Action, float], ...]:
+    """The draw actions of a (sorted) deck with their chances (cached: decks recur)."""
+    return tuple((act("draw", x), p) for x, p in flow.draw_outcomes(pool))
 
 
 def chance_outcomes(s: State, c: Content) -> list[tuple[Action, float]]:
