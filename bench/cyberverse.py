@@ -93,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="a short run")
     parser.add_argument("--games", type=int, default=0, help="games per AI match (default 100, quick 20)")
     args = parser.parse_args(argv)
-    seconds = 2.0 if args.quick else 10.0
+    seconds = 2.0 if args.quick else 6.0
     games = args.games or (20 if args.quick else 100)
     game = CyberverseGame()
     pig = _steps_per_s(PigGame(), 2, seconds)
