@@ -63,6 +63,33 @@ def _match(game: CyberverseGame, players: int, games: int) -> tuple[float, int]:
     return total, games
 
 
+def _mcts_match(game: CyberverseGame, games: int, simulations: int) -> tuple[float, int]:
+    """Seat 0 plays ISMCTS (``simulations`` per decision, rollouts cut at depth 6 and scored by the
+    heuristic), seat 1 the greedy AI, 2 players; returns (score, games)."""
+    from search.bots import SearchBot
+    from search.types import SearchLimit, SearchOptions
+
+    greedy = game.policies()["greedy"]
+    total = 0.0
+    for g in range(games):
+        rng = random.Random(2000 + g)
+        bot = SearchBot(
+            game, limit=SearchLimit(simulations=simulations), options=SearchOptions(rollout_depth=6), seed=g
+        )
+        s = game.new_state(GameConfig(players=2), 2000 + g)
+        while game.current_player(s) != TERMINAL:
+            p = game.current_player(s)
+            if p == CHANCE:
+                a = game.sample_chance(s, rng)
+            elif p == 0:
+                a = bot.act(s)
+            else:
+                a = greedy(s, rng)
+            s = game.apply_trusted(s, a)
+        total += game.returns(s)[0]
+    return total, games
+
+
 def _odds_speed(rounds: int) -> tuple[float, float, float]:
     """Seconds per exact chain (cold cache), per enumeration of every deck order, and for a
     2,000-run Monte Carlo of the same chain (two tests, reshuffle after a success)."""
@@ -92,6 +119,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.cyberverse")
     parser.add_argument("--quick", action="store_true", help="a short run")
     parser.add_argument("--games", type=int, default=0, help="games per AI match (default 100, quick 20)")
+    parser.add_argument(
+        "--mcts-games",
+        type=int,
+        default=0,
+        help="also play ISMCTS (seat 0) vs greedy for this many 2-player games (slow)",
+    )
+    parser.add_argument("--simulations", type=int, default=100, help="ISMCTS simulations per decision")
     args = parser.parse_args(argv)
     seconds = 2.0 if args.quick else 6.0
     games = args.games or (20 if args.quick else 100)
@@ -118,6 +152,14 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"greedy vs random {players}p: {score / n:.1%} [{lo:.1%}, {hi:.1%}] over {n} games "
             f"(a random seat: {base:.0%})"
+        )
+    if args.mcts_games:
+        score, n = _mcts_match(game, args.mcts_games, args.simulations)
+        lo, hi = wilson(score, n)
+        results["ismcts_vs_greedy_2p"] = {"score": score / n, "games": n, "wilson": [lo, hi]}
+        print(
+            f"ISMCTS ({args.simulations} simulations) vs greedy 2p: {score / n:.1%} "
+            f"[{lo:.1%}, {hi:.1%}] over {n} games"
         )
     exact, brute, mc = _odds_speed(50)
     results["chain_odds_s"] = exact
