@@ -1028,13 +1028,18 @@ def _safe_keys(d: Mapping[str, Any]) -> bool:
     return all(isinstance(k, str) and _SAFE.fullmatch(k) for k in d)
 
 
-def _leaf(v: Any) -> str:
+_JSON_WORDS = frozenset(("true", "false", "null", "NaN", "Infinity"))
+_NUMBER = re.compile(r"-?\d")
 
-    if isinstance(v, str) and _SAFE.fullmatch(v):
-        try:
-            json.loads(v)
-        except ValueError:
-            return v  # a bare word: district, gadget, phase ...
+
+def _bare(word: str) -> bool:
+    """Whether ``word`` reads back as itself unquoted (a word JSON would not take for a value)."""
+    return bool(_SAFE.fullmatch(word)) and word not in _JSON_WORDS and not _NUMBER.match(word)
+
+
+def _leaf(v: Any) -> str:
+    if isinstance(v, str) and _bare(v):
+        return v  # a bare word: district, gadget, phase ...
     return json.dumps(v, separators=(",", ":"))
 
 
@@ -1061,14 +1066,13 @@ def state_lines(data: Mapping[str, Any]) -> str:
 
 
 def _value(text: str, field: str) -> Any:
-
+    if _bare(text):
+        return text
     if text.count("[") + text.count("{") > 200:
         _bad_text(f"the value of {field} nests too deeply", field)
     try:
         return json.loads(text)
     except ValueError:
-        if _SAFE.fullmatch(text):
-            return text
         _bad_text(f"the value of {field} is neither a word nor JSON: {show(text)}", field)
     except RecursionError:
         _bad_text(f"the value of {field} nests too deeply", field)
