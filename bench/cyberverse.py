@@ -64,8 +64,8 @@ def _match(game: CyberverseGame, players: int, games: int) -> tuple[float, int]:
 
 
 def _mcts_match(game: CyberverseGame, games: int, simulations: int) -> tuple[float, int]:
-    """Seat 0 plays ISMCTS (``simulations`` per decision, rollouts cut at depth 6 and scored by the
-    heuristic), seat 1 the greedy AI, 2 players; returns (score, games)."""
+    """ISMCTS (``simulations`` per decision, rollouts cut at depth 6 and scored by the heuristic)
+    against the greedy AI, 2 players, seats alternating game by game; returns (ISMCTS score, games)."""
     from search.bots import SearchBot
     from search.types import SearchLimit, SearchOptions
 
@@ -77,16 +77,17 @@ def _mcts_match(game: CyberverseGame, games: int, simulations: int) -> tuple[flo
             game, limit=SearchLimit(simulations=simulations), options=SearchOptions(rollout_depth=6), seed=g
         )
         s = game.new_state(GameConfig(players=2), 2000 + g)
+        seat = g % 2
         while game.current_player(s) != TERMINAL:
             p = game.current_player(s)
             if p == CHANCE:
                 a = game.sample_chance(s, rng)
-            elif p == 0:
+            elif p == seat:
                 a = bot.act(s)
             else:
                 a = greedy(s, rng)
             s = game.apply_trusted(s, a)
-        total += game.returns(s)[0]
+        total += game.returns(s)[seat]
     return total, games
 
 
