@@ -238,12 +238,9 @@ def test_solver_params_fuzz_only_config_errors() -> None:
         params = {k: rng.choice(_JUNK) for k in rng.sample(names, min(len(names), rng.randrange(1, 3)))}
         if "method" in params:
             params["method"] = "cp-sat"
-        if (
-            fn is best_placement
-            and isinstance(params.get("crews"), int)
-            and not isinstance(params["crews"], bool)
-        ):
-            params["crews"] = min(params["crews"], 2)
+        crews = params.get("crews")
+        if fn is best_placement and isinstance(crews, int) and not isinstance(crews, bool):
+            params["crews"] = min(crews, 2)
         try:
             fn(GAME, s, params, quick)
         except ConfigError as exc:
