@@ -59,7 +59,7 @@ def test_op_codes_are_an_enum_with_a_rule_each() -> None:
     game = TiberpunkGame()
     s = game.new_state(GameConfig(players=2), 3)
     rng = random.Random(3)
-    seen = set()
+    seen: set[act.Op] = set()
     while game.current_player(s) != TERMINAL and len(seen) < 12:
         p = game.current_player(s)
         a = game.sample_chance(s, rng) if p == CHANCE else rng.choice(game.legal_actions(s))
