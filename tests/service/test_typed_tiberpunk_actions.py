@@ -87,3 +87,39 @@ def test_typed_tiberpunk_action_errors(api):
             )
         assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
         assert violations(err.value)[0][0] == field
+
+
+BAD_STATES = [
+    # (field of the public form to set, value, public path named) — rule: tiberpunk/general-setup
+    (("players", 0, "coins"), -1, "players[0].coins"),
+    (("gadget_deck", 0), "laser", "gadget_deck[0]"),
+    (("players", 0, "gadgets"), ["flip"] * 5, "gadget_deck"),
+    (("phase",), 2, "phase"),
+]
+
+
+@pytest.mark.parametrize(("path", "value", "field"), BAD_STATES)
+def test_validate_state_reports_bad_tiberpunk_states(api, path, value, field):
+    """ValidateState answers valid=false with the public field (issue 16), never an error."""
+    import json
+
+    game = get_game("tiberpunk")
+    state = game.new_state(GameConfig(players=2), 3)
+    data = game.to_dict(state)
+    node = data
+    for key in path[:-1]:
+        node = node[key]
+    node[path[-1]] = value
+    reply = api.games.ValidateState(
+        game_pb.ValidateStateRequest(position=pos_pb.Position(game="tiberpunk", state_json=json.dumps(data))),
+        timeout=10,
+    )
+    assert not reply.valid and reply.problems
+    assert reply.problems[0].field.endswith(field), reply.problems[0]
+    good = api.games.ValidateState(
+        game_pb.ValidateStateRequest(
+            position=pos_pb.Position(game="tiberpunk", state_json=json.dumps(game.to_dict(state)))
+        ),
+        timeout=10,
+    )
+    assert good.valid
