@@ -58,6 +58,7 @@ from games.cytress.state import (
     SCOUT_SPOT,
     SIDES,
     SPY,
+    STATE_FIELDS,
     STEP_NAMES,
     STRATOLITE,
     TRADE,
@@ -155,37 +156,18 @@ class _Reader:
         return NOBODY if value is None else self.code(path, value, table, what)
 
 
-def state_from_dict(ctx: Ctx, data: Any) -> CytressState:
-    """The state ``to_dict`` wrote, validated (``InvalidStateError`` naming the first bad field)."""
-    r = _Reader(ctx)
-    c = r.c
-    d = r.obj("", data, ("game", "players", "round", "phase", "step", "to_move", "turn", "first_player"))
-    if d["game"] != "cytress":
-        _bad("game", f"expected 'cytress', got {_shown(d['game'])}")
-    n = r.integer("players", d["players"], 1, 5, "cytress/setup")
+_TOP_KEYS: tuple[str, ...] = (
+    *("game", "players", "round", "phase", "step", "to_move", "turn", "first_player", "phase_first_player"),
+    *("pending", "map", "cytress_board_side", "faction_board_side", "factions", "stratolites"),
+    *("bounty_stacks", "tube_sections", "seats", "automa", "end_triggered", "round_limit", "shuffle"),
+)
+"""Every key of the public form's top level."""
+
+
+def _read_map(r: _Reader, ctx: Ctx, value: Any, n: int) -> tuple[tuple[int, ...], list[int], list[int]]:
+    """The map tiles and, per hex in layout order, its crew owner and waste tube height."""
     solo = n == 1
-    owners = 2 if solo else n
-    keys: tuple[str, ...] = (
-        "phase_first_player",
-        "pending",
-        "map",
-        "cytress_board_side",
-        "faction_board_side",
-        "factions",
-    )
-    keys += (
-        "stratolites",
-        "bounty_stacks",
-        "tube_sections",
-        "seats",
-        "automa",
-        "end_triggered",
-        "round_limit",
-        "shuffle",
-    )
-    r.obj("", d, keys)
-    # -- the map
-    m = r.obj("map", d["map"], ("tiles", "hexes"))
+    m = r.obj("map", value, ("tiles", "hexes"))
     n_tiles = SOLO_TILES if solo else n
     tiles = tuple(
         r.code(f"map.tiles[{i}]", t, r.tiles, "map tile")
@@ -195,9 +177,9 @@ def state_from_dict(ctx: Ctx, data: Any) -> CytressState:
         _bad("map.tiles", "a map tile appears twice", "cytress/setup")
     view = ctx.map(tiles)
     labels = view.layout.labels
-    hex_index = {label: i for i, label in enumerate(labels)}
     raw_hexes = r.items("map.hexes", m["hexes"], len(labels))
-    crew, tube = [], []
+    crew: list[int] = []
+    tube: list[int] = []
     for i, hx in enumerate(raw_hexes):
         path = f"map.hexes[{i}]"
         hx = r.obj(path, hx, ("hex", "faction", "crew", "tube"))
@@ -213,6 +195,122 @@ def state_from_dict(ctx: Ctx, data: Any) -> CytressState:
         tube.append(r.integer(f"{path}.tube", hx["tube"], 0, 3, "cytress/waste-tubes"))
         if crew[-1] != NOBODY and tube[-1]:
             _bad(path, "a hex holds a crew and a waste tube (the crew ascends)", "cytress/waste-tubes")
+    return tiles, crew, tube
+
+
+def _check_components(c: Content, s: CytressState) -> None:
+    """rule: cytress/setup - components conserved: 12 crews per owner, 50 tube sections, the 72
+    intel cards, the 12 Stratolites, the bounties; intel on its own faction's lifepath; leaders on
+    open, unshared scouting spots."""
+    n, owners, crew, stratos, supply = s.players, s.owners, s.crew, s.stratos, s.supply
+    tubes_left, tubes_box, tube, automa = s.tubes_left, s.tubes_box, s.tube, s.automa
+    intel_deck, intel_row, paths = s.intel_deck, s.intel_row, s.paths
+    strat_deck, strat_row, strat_discard, reserved = s.strat_deck, s.strat_row, s.strat_discard, s.reserved
+    stacks, bounties, board_side, leader = s.bounty_stack, s.bounties, s.board_side, s.leader
+    for o in range(owners):
+        placed = sum(1 for x in crew if x == o) + sum(stratos[LEVELS * o : LEVELS * o + LEVELS]) + supply[o]
+        if placed != CREWS:
+            _bad(
+                _opath(o, n, "crews_unused"),
+                f"{placed} crews in play; every rebel has exactly 12",
+                "cytress/setup",
+            )
+    records = automa.records if automa is not None else 0
+    if tubes_left + tubes_box + sum(tube) + records != TUBE_SECTIONS:
+        _bad(
+            "tube_sections",
+            "tube sections near Stratos, in the box, on the map and on the AI tracker must total 50",
+            "cytress/setup",
+        )
+    _conserve_intel(c, intel_deck, intel_row, paths, automa)
+    _conserve_stratolites(strat_deck, strat_row, strat_discard, reserved)
+    _conserve_bounties(c, n, stacks, bounties)
+    if automa is not None:
+        _conserve_ai(automa)
+    for k, p in enumerate(paths):
+        if any(c.intel[x].faction != k % 4 for x in p):
+            _bad(
+                f"seats[{k // 4}].lifepaths.{FACTIONS[k % 4]}",
+                "an intel card on another faction's lifepath",
+                "cytress/meet-a-faction",
+            )
+    spots = set(open_spots(c, board_side, n))
+    placed_leaders = [x for x in leader if x != NOBODY]
+    if any(x not in spots for x in placed_leaders) or len(set(placed_leaders)) != len(placed_leaders):
+        _bad("seats", "a rebel leader is on a closed or shared scouting spot", "cytress/phase-2-scout")
+
+
+def _read_flow(
+    r: _Reader,
+    d: Mapping[str, Any],
+    n: int,
+    tubes_left: int,
+    *,
+    sides: tuple[int, ...],
+    leader: tuple[int, ...],
+) -> dict[str, Any]:
+    """The round, phase, step, seat to move, markers, variant limit and reshuffle seed, checked
+    against each other."""
+    solo = n == 1
+    phase = r.choice("phase", d["phase"], PHASE_NAMES)
+    step = r.choice("step", d["step"], STEP_NAMES)
+    rnd = r.integer("round", d["round"], 0, MAX_ROUND)
+    round_limit = r.integer(
+        "round_limit", d["round_limit"], SOLO_ROUNDS if solo else 0, SOLO_ROUNDS if solo else MAX_ROUND
+    )
+    end_triggered = r.boolean("end_triggered", d["end_triggered"])
+    if end_triggered and (solo or tubes_left):
+        _bad(
+            "end_triggered",
+            "the end is triggered only when the allocated tube sections run out",
+            "cytress/game-end-trigger",
+        )
+    first = r.integer("first_player", d["first_player"], 0, n - 1)
+    phase_first = r.integer("phase_first_player", d["phase_first_player"], 0, n - 1)
+    turn = r.integer("turn", d["turn"], 0, max(6, 3 * n))
+    sh = r.obj("shuffle", d["shuffle"], ("seed", "count"))
+    seed = r.integer("shuffle.seed", sh["seed"], 0, 2**63 - 1)
+    shuffles = r.integer("shuffle.count", sh["count"], 0, 10**9)
+    actor = -1 if phase == OVER else r.integer("to_move", d["to_move"], 0, n - 1)
+    if phase == OVER and d["to_move"] is not None:
+        _bad("to_move", "nobody moves once the game is over")
+    if (phase == SIDES) != (rnd == 0):
+        _bad("round", "round 0 is the choice of rebel board sides, and only it", "cytress/core-concepts")
+    if phase != SIDES and any(x < 0 for x in sides):
+        _bad("seats", "every rebel board side is chosen once the first round starts", "cytress/solo-setup")
+    if phase in (SIDES, OVER) and any(x != NOBODY for x in leader):
+        _bad("seats", "rebel leaders are home outside a round", "cytress/phase-4-reset")
+    return {
+        "phase": phase,
+        "step": step,
+        "round": rnd,
+        "round_limit": round_limit,
+        "end_triggered": end_triggered,
+        "first": first,
+        "phase_first": phase_first,
+        "turn": turn,
+        "seed": seed,
+        "shuffles": shuffles,
+        "actor": actor,
+    }
+
+
+def state_from_dict(ctx: Ctx, data: Any) -> CytressState:
+    """The state ``to_dict`` wrote, validated (``InvalidStateError`` naming the first bad field)."""
+    r = _Reader(ctx)
+    c = r.c
+    d = r.obj("", data, ("game", "players", "round", "phase", "step", "to_move", "turn", "first_player"))
+    if d["game"] != "cytress":
+        _bad("game", f"expected 'cytress', got {_shown(d['game'])}")
+    n = r.integer("players", d["players"], 1, 5, "cytress/setup")
+    solo = n == 1
+    owners = 2 if solo else n
+    r.obj("", d, _TOP_KEYS)
+    # -- the map
+    tiles, crew, tube = _read_map(r, ctx, d["map"], n)
+    view = ctx.map(tiles)
+    labels = view.layout.labels
+    hex_index = {label: i for i, label in enumerate(labels)}
     # -- boards
     market = r.choice("cytress_board_side", d["cytress_board_side"], [s.id for s in c.market])
     board_side = r.choice("faction_board_side", d["faction_board_side"], [s.id for s in c.board_sides])
@@ -247,113 +345,17 @@ def state_from_dict(ctx: Ctx, data: Any) -> CytressState:
     supply = tuple(o["supply"] for o in owner_data)
     leader = tuple(o["leader"] for o in owner_data)
     bounties = tuple(o["bounties"] for o in owner_data)
-    # -- conservation
-    for o in range(owners):
-        placed = sum(1 for x in crew if x == o) + sum(stratos[LEVELS * o : LEVELS * o + LEVELS]) + supply[o]
-        if placed != CREWS:
-            _bad(
-                _opath(o, n, "crews_unused"),
-                f"{placed} crews in play; every rebel has exactly 12",
-                "cytress/setup",
-            )
-    records = automa.records if automa is not None else 0
-    if tubes_left + tubes_box + sum(tube) + records != TUBE_SECTIONS:
-        _bad(
-            "tube_sections",
-            "tube sections near Stratos, in the box, on the map and on the AI tracker must total 50",
-            "cytress/setup",
-        )
-    _conserve_intel(c, intel_deck, intel_row, paths, automa)
-    _conserve_stratolites(strat_deck, strat_row, strat_discard, reserved)
-    _conserve_bounties(c, n, stacks, bounties)
-    if automa is not None:
-        _conserve_ai(automa)
-    for k, p in enumerate(paths):
-        if any(c.intel[x].faction != k % 4 for x in p):
-            _bad(
-                f"seats[{k // 4}].lifepaths.{FACTIONS[k % 4]}",
-                "an intel card on another faction's lifepath",
-                "cytress/meet-a-faction",
-            )
-    spots = set(open_spots(c, board_side, n))
-    placed_leaders = [x for x in leader if x != NOBODY]
-    if any(x not in spots for x in placed_leaders) or len(set(placed_leaders)) != len(placed_leaders):
-        _bad("seats", "a rebel leader is on a closed or shared scouting spot", "cytress/phase-2-scout")
     # -- flow
-    phase = r.choice("phase", d["phase"], PHASE_NAMES)
-    step = r.choice("step", d["step"], STEP_NAMES)
-    rnd = r.integer("round", d["round"], 0, MAX_ROUND)
-    round_limit = r.integer(
-        "round_limit", d["round_limit"], SOLO_ROUNDS if solo else 0, SOLO_ROUNDS if solo else MAX_ROUND
-    )
-    end_triggered = r.boolean("end_triggered", d["end_triggered"])
-    if end_triggered and (solo or tubes_left):
-        _bad(
-            "end_triggered",
-            "the end is triggered only when the allocated tube sections run out",
-            "cytress/game-end-trigger",
-        )
-    first = r.integer("first_player", d["first_player"], 0, n - 1)
-    phase_first = r.integer("phase_first_player", d["phase_first_player"], 0, n - 1)
-    turn = r.integer("turn", d["turn"], 0, max(6, 3 * n))
-    sh = r.obj("shuffle", d["shuffle"], ("seed", "count"))
-    seed = r.integer("shuffle.seed", sh["seed"], 0, 2**63 - 1)
-    shuffles = r.integer("shuffle.count", sh["count"], 0, 10**9)
-    actor = -1 if phase == OVER else r.integer("to_move", d["to_move"], 0, n - 1)
-    if phase == OVER and d["to_move"] is not None:
-        _bad("to_move", "nobody moves once the game is over")
-    if (phase == SIDES) != (rnd == 0):
-        _bad("round", "round 0 is the choice of rebel board sides, and only it", "cytress/core-concepts")
-    if phase != SIDES and any(x < 0 for x in sides):
-        _bad("seats", "every rebel board side is chosen once the first round starts", "cytress/solo-setup")
-    if phase in (SIDES, OVER) and placed_leaders:
-        _bad("seats", "rebel leaders are home outside a round", "cytress/phase-4-reset")
+    flow = _read_flow(r, d, n, tubes_left, sides=sides, leader=leader)
     pending = _pending(r, d["pending"], labels, hex_index)
     icons = tuple(
         x for s in range(n) for x in lifepath_icons(c, rebels[s], sides[s], paths[4 * s : 4 * s + 4])
     )
-    state = make_state(
-        n,
-        rnd,
-        phase,
-        step,
-        actor,
-        turn,
-        first,
-        phase_first,
-        pending,
-        tiles,
-        market,
-        board_side,
-        rebels,
-        sides,
-        res,
-        paths,
-        icons,
-        tuple(crew),
-        tuple(tube),
-        stratos,
-        supply,
-        intel_deck,
-        intel_row,
-        strat_deck,
-        strat_row,
-        strat_discard,
-        reserved,
-        stacks,
-        bounties,
-        tubes_left,
-        tubes_box,
-        leader,
-        transports,
-        on_stratos,
-        end_triggered,
-        automa,
-        seed,
-        shuffles,
-        round_limit,
-        ctx.map(tiles),
-    )
+    values = {**locals(), **flow}  # every field by its name (STATE_FIELDS)
+    values.update(players=n, crew=tuple(crew), tube=tuple(tube))
+    values.update(bounty_stack=stacks, map=ctx.map(tiles))
+    state = make_state(*(values[name] for name in STATE_FIELDS))
+    _check_components(c, state)
     _check_flow(ctx, state)
     return state
 
