@@ -13,6 +13,7 @@ engine holds no hidden order; the Modifier deck is drawn without replacement wit
 from __future__ import annotations
 
 import functools
+import math
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import fields
@@ -157,6 +158,10 @@ def _slip(exc: Exception) -> InvalidStateError:
     )
 
 
+HEURISTIC_SCALE = 15.0
+"""Value points (``policies.value``) that make one seat e times likelier to win than another."""
+
+
 class CyberverseGame(Game[State, Action]):
     """CyberVerse / New Eden, 2 to 4 Organizations.
 
@@ -240,10 +245,13 @@ class CyberverseGame(Game[State, Action]):
 
     @guarded
     def heuristic(self, state: State) -> tuple[float, ...]:
-        """Each seat's share of the victory points so far (a soft lead)."""
-        totals = [max(0, b.total) + 1 for b in scoring.breakdown(state, self.content_pack)]
-        s = sum(totals)
-        return tuple(t / s for t in totals)
+        """Each seat's chance to win estimated from the greedy AI's value of the position (VP,
+        Resources, Missions, Agents near their Missions): a softmax over the seats."""
+        values = [policies.value(state, self.content_pack, seat) for seat in range(state.players)]
+        top = max(values)
+        weights = [math.exp((v - top) / HEURISTIC_SCALE) for v in values]
+        total = sum(weights)
+        return tuple(w / total for w in weights)
 
     # ------------------------------------------------------------------ notation and serialization
     @guarded
