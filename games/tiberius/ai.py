@@ -88,8 +88,8 @@ def seat_vp(
     with chain keys ``keys``): ``score_totals(...)[seat]`` without scoring every seat
     (``tests/tiberius/test_ai.py`` checks both agree).
 
-    With ``soft_least`` (before the last turn) an Imperator box nobody has a cube in scores neither
-    most nor least, and Imperator's "least" -3 is shared among the seats with
+    With ``soft_least`` (before the last turn) an Imperator box nobody has a cube in scores no
+    "most", and Imperator's "least" -3 is shared among the seats with
     the fewest Imperator cubes instead of going to the one the chain names (mid-game that chain
     step flips with every influence cube and only adds noise)."""
     n = len(cubes)
@@ -124,8 +124,8 @@ def seat_vp(
             above += 1
     top_cubes = max([x, *(c[IP] for c in others)])
     most, least = imperator_awards(n, top_cubes, imperator_solo, imperator_empty)
-    if soft_least and top_cubes == 0:  # mid-game an empty box's chain order is noise: it will fill
-        most = least = False
+    if soft_least and top_cubes == 0:  # mid-game an empty box's "most" is chain noise: it will fill
+        most = False
     if above == 0 and most:
         vp += IMPERATOR_MOST
     if least:
