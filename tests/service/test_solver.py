@@ -130,7 +130,7 @@ def _tiberpunk_main_phase(seed: int = 5):
     state = game.new_state(GameConfig(players=2), seed)
     rng = random.Random(seed)
     actions = []
-    while game.to_dict(state)["phase"] != 2 or game.current_player(state) == CHANCE:
+    while game.to_dict(state)["phase"] != "main" or game.current_player(state) == CHANCE:
         legal = game.legal_actions(state)
         a = legal[rng.randrange(len(legal))]
         actions.append(game.action_to_text(state, a))
