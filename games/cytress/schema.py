@@ -61,9 +61,9 @@ def _owner_props() -> dict[str, Any]:
     }
 
 
-def state_schema() -> dict[str, Any]:
-    """The schema of ``CytressGame.to_dict`` output."""
-    seat = _obj(
+def _seat_schema() -> dict[str, Any]:
+    """A seat of the public form."""
+    return _obj(
         {
             **_owner_props(),
             "seat": {"type": "integer", "minimum": 0, "maximum": 4},
@@ -77,7 +77,11 @@ def state_schema() -> dict[str, Any]:
             "reserved_stratolite": _MAYBE_ID,
         }
     )
-    automa = _obj(
+
+
+def _automa_schema() -> dict[str, Any]:
+    """The solo automa of the public form."""
+    return _obj(
         {
             **_owner_props(),
             "intel": _list(_ID, 0, 72),
@@ -96,7 +100,11 @@ def state_schema() -> dict[str, Any]:
         },
         "the solo automa (rule: cytress/solo-gameplay)",
     )
-    pending = _obj(
+
+
+def _pending_schema() -> dict[str, Any]:
+    """The action under way."""
+    return _obj(
         {
             "landing_pad": {"enum": [*PADS, None]},
             "hex_type": {"enum": [*FACTIONS, None]},
@@ -110,6 +118,11 @@ def state_schema() -> dict[str, Any]:
         },
         "what the action under way has chosen so far",
     )
+
+
+def state_schema() -> dict[str, Any]:
+    """The schema of ``CytressGame.to_dict`` output."""
+    seat, automa, pending = _seat_schema(), _automa_schema(), _pending_schema()
     hexes = _obj(
         {
             "hex": _ID,

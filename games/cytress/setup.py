@@ -64,6 +64,28 @@ class Setup:
     round_limit: int
 
 
+def _deal_intel(
+    intel_decks: tuple[tuple[int, ...], ...], rng: random.Random
+) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
+    """Each faction's deck shuffled, its top 3 face up in the slots: (decks, rows)."""
+    decks, rows = [], []
+    for cards in intel_decks:
+        deck = list(cards)
+        rng.shuffle(deck)
+        rows.append(tuple(deck[:INTEL_SLOTS]))
+        decks.append(tuple(deck[INTEL_SLOTS:]))
+    return tuple(decks), tuple(rows)
+
+
+def _new_automa(rng: random.Random) -> Automa:
+    """rule: cytress/solo-setup - 3 AI action cards above each faction's space, the other 4 shuffled
+    into the AI action deck."""
+    tracker = tuple(tuple(range(f * AI_CARDS_PER_FACTION, f * AI_CARDS_PER_FACTION + 3)) for f in range(4))
+    ai_deck = [f * AI_CARDS_PER_FACTION + 3 for f in range(4)]
+    rng.shuffle(ai_deck)
+    return Automa(deck=tuple(ai_deck), tracker=tracker)
+
+
 def new_game(ctx: Ctx, setup: Setup, seed: int) -> CytressState:
     """rule: cytress/setup - the mini-map (1 random tile per player; solo 3: rule:
     cytress/solo-setup), faction boards on the side for the player count, shuffled intel decks with
@@ -82,12 +104,7 @@ def new_game(ctx: Ctx, setup: Setup, seed: int) -> CytressState:
     owners = 2 if solo else n
     tiles = tuple(rng.sample(range(len(content.tiles)), SOLO_TILES if solo else n))
     market = setup.market_side if setup.market_side >= 0 else rng.randrange(len(content.market))
-    decks, rows = [], []
-    for cards in content.intel_decks:
-        deck = list(cards)
-        rng.shuffle(deck)
-        rows.append(tuple(deck[:INTEL_SLOTS]))
-        decks.append(tuple(deck[INTEL_SLOTS:]))
+    decks, rows = _deal_intel(content.intel_decks, rng)
     strat = list(range(len(content.stratolites)))
     rng.shuffle(strat)
     tier1 = {b.faction: b.id for b in content.bounties if b.tier == 1}
@@ -96,14 +113,7 @@ def new_game(ctx: Ctx, setup: Setup, seed: int) -> CytressState:
     rebels = tuple(rng.sample(range(len(content.rebels)), owners))
     first = setup.first_player if setup.first_player >= 0 else rng.randrange(n)
     allocated = SOLO_TUBES if solo else TUBES_PER_PLAYER * n
-    automa = None
-    if solo:
-        tracker = tuple(
-            tuple(range(f * AI_CARDS_PER_FACTION, f * AI_CARDS_PER_FACTION + 3)) for f in range(4)
-        )
-        ai_deck = [f * AI_CARDS_PER_FACTION + 3 for f in range(4)]
-        rng.shuffle(ai_deck)
-        automa = Automa(deck=tuple(ai_deck), tracker=tracker)
+    automa = _new_automa(rng) if solo else None
     hexes = len(content.layouts[len(tiles)].labels)
     sides = (setup.fixed_side,) * n
     icons = tuple(x for s in range(n) for x in lifepath_icons(content, rebels[s], sides[s], ((),) * 4))
@@ -129,8 +139,8 @@ def new_game(ctx: Ctx, setup: Setup, seed: int) -> CytressState:
         (0,) * hexes,  # tube
         (0,) * (3 * owners),  # stratos
         (CREWS,) * owners,  # supply
-        tuple(decks),
-        tuple(rows),
+        decks,
+        rows,
         tuple(strat[STRAT_ROW:]),  # strat_deck
         tuple(strat[:STRAT_ROW]),  # strat_row
         (),  # strat_discard
