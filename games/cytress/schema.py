@@ -147,7 +147,7 @@ def state_schema() -> dict[str, Any]:
                 "first_player": {"type": "integer", "minimum": 0, "maximum": 4},
                 "phase_first_player": {"type": "integer", "minimum": 0, "maximum": 4},
                 "pending": pending,
-                "map": _obj({"tiles": _list(_ID, 3, 5), "hexes": _list(hexes, 20, 50)}),
+                "map": _obj({"tiles": _list(_ID, 2, 5), "hexes": _list(hexes, 20, 50)}),
                 "cytress_board_side": {"type": "string"},
                 "faction_board_side": {"enum": ["1-3", "4+"]},
                 "factions": _list(

@@ -183,3 +183,24 @@ def test_prior_is_a_distribution_of_the_observation() -> None:
                 other = GAME.sample_state(GAME.observation(s, seat), seat, rng)
                 assert GAME.prior(other) == p
             s = GAME.apply(s, rng.choice(legal))
+
+
+def test_public_form_matches_its_schema() -> None:
+    """rule: cytress/setup - ``to_dict`` of states along random games validates against
+    ``state_schema()`` (JSON Schema draft 2020-12)."""
+    import jsonschema
+
+    schema = GAME.state_schema()
+    jsonschema.Draft202012Validator.check_schema(schema)
+    validator = jsonschema.Draft202012Validator(schema)
+    rng = random.Random(8)
+    for players in (1, 2, 4, 5):
+        s = GAME.new_state(GameConfig(players=players), players + 10)
+        k = 0
+        while True:
+            if k % 15 == 0 or GAME.current_player(s) == TERMINAL:
+                validator.validate(GAME.to_dict(s))
+            if GAME.current_player(s) == TERMINAL:
+                break
+            s = GAME.apply(s, rng.choice(list(GAME.legal_actions(s))))
+            k += 1
