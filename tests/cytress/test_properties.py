@@ -126,6 +126,9 @@ def test_from_dict_rejects_mutations_cleanly(sample_dicts: list[dict[str, Any]],
         for a in list(GAME.legal_actions(s))[:5]:
             GAME.apply(s, a)
             GAME.log_line(s, a)
+            GAME.explain(s, a)
+            GAME.parse_action(s, GAME.action_to_text(s, a))
+        GAME.parse_state(GAME.state_to_text(s))
         GAME.describe(s)
         GAME.render(s)
         GAME.heuristic(s)
