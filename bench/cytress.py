@@ -230,13 +230,13 @@ def main(argv: list[str] | None = None) -> int:
         "--search-games",
         type=int,
         default=0,
-        help="games per search match (default 6; quick 2; the issue's claims: 200)",
+        help="games per search match (default 4; quick 2; the issue's claims: 200)",
     )
     parser.add_argument("--sims", type=int, default=30, help="search simulations per move")
     args = parser.parse_args(argv)
     quick = args.quick
     games = args.games or (12 if quick else 40)
-    search_games = args.search_games or (2 if quick else 6)
+    search_games = args.search_games or (2 if quick else 4)
     game = CytressGame()
     out: dict[str, Any] = {"quick": quick}
 
