@@ -365,6 +365,12 @@ async def _build(
     server.ai = AiSeats(server.store, server.seats, server.run_db, games)
     server.ai.start(loop)
 
+    await _add_services(server, aio, gate, content_root)
+
+
+async def _add_services(server: LictorServer, aio: Any, gate: StreamGate, content_root: str | None) -> None:
+    """Every servicer on the gRPC server, health SERVING, reflection on."""
+    limits, games = server.limits, entries
     game_service_pb2_grpc.add_GameServiceServicer_to_server(GameServicer(content_root=content_root), aio)
     diagnostics_service_pb2_grpc.add_DiagnosticsServiceServicer_to_server(DiagnosticsServicer(), aio)
     advisor_service_pb2_grpc.add_AdvisorServiceServicer_to_server(
