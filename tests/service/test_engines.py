@@ -4,6 +4,7 @@ a greedy player...) in hosted matches, beside a search seat."""
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import pytest
 
@@ -11,7 +12,7 @@ from games.core import game_names, get_game
 from lictor.v1 import match_service_pb2 as match_pb
 from tests.service.helpers import players_for
 
-WITH_ENGINES = [(n, e) for n in game_names() for e in sorted(get_game(n).policies())] or [
+WITH_ENGINES: list[Any] = [(n, e) for n in game_names() for e in sorted(get_game(n).policies())] or [
     pytest.param("", "", marks=pytest.mark.skip(reason="no game ships an engine"))
 ]
 
