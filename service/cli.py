@@ -775,10 +775,92 @@ def run_analysis(table: GameTable, seconds: float, width: int, out: Any) -> list
     return lines
 
 
-def human_turn(table: GameTable, seat: int, read: Any, out: Any, size: Any) -> None:
-    """One decision of a human seat: show the table, read a key or a move, act on it."""
+@dataclass
+class _Turn:
+    """What a key of a human seat's turn acts on."""
+
+    table: GameTable
+    seat: int
+    legal: list[str]
+    read: Any
+    out: Any
+    width: int
+    height: int
+
+    def pages(self, lines: list[str]) -> None:
+        """Show ``lines`` a screen at a time."""
+        page = max(4, self.height - 1)
+        for start in range(0, len(lines), page):
+            _show(lines[start : start + page], self.out)
+            _pause(self.read, self.out)
+
+
+def _key_help(turn: _Turn) -> None:
+    _show(list(PLAY_HELP), turn.out)
+    _pause(turn.read, turn.out)
+
+
+def _key_resign(turn: _Turn) -> None:
+    turn.out.write("Resign the game? [y/N] ")
+    turn.out.flush()
+    confirm = turn.read()
+    if not confirm or confirm.strip().lower() in ("y", "yes"):  # closed input: leaving the table
+        turn.table.resigned = turn.seat
+        turn.table.log.append(f"Seat {turn.seat} resigns.")
+    else:
+        turn.table.message = "You play on."
+
+
+def _key_take_back(turn: _Turn) -> None:
+    table = turn.table
+    if not any(kind == AI for kind, _ in table.seats):
+        table.message = "Take-backs are for games against AI seats."
+    elif not table.take_back(turn.seat):
+        table.message = "There is no move of yours to take back."
+
+
+def _key_board(turn: _Turn) -> None:
+    turn.pages(turn.table.describe(_seat_viewer(turn.seat), turn.width).text.splitlines())
+
+
+def _key_moves(turn: _Turn) -> None:
+    turn.pages(move_lines(turn.legal, turn.width))
+
+
+def _key_advice(turn: _Turn, hint: bool) -> None:
     from lictor.v1 import advisor_service_pb2 as advisor_pb
 
+    table, out = turn.table, turn.out
+    try:
+        if hint:
+            request = advisor_pb.HintRequest(position=table.position, top_k=3, seed=1)
+            request.budget.time_s = table.think
+            out.write("thinking…\n")
+            out.flush()
+            lines = hint_lines(table.stubs.advisor.Hint(request, timeout=60), turn.width)
+        else:
+            lines = run_analysis(table, table.think, turn.width, out)
+    except grpc.RpcError as exc:
+        lines = [f"{exc.code().name}: {exc.details()}"]
+    out.write("\n".join(lines[: turn.height - 3]) + "\n")
+    _pause(turn.read, out)
+
+
+_KEYS: dict[str, Any] = {
+    "": lambda turn: None,
+    "?": _key_help,
+    "q": _key_resign,
+    "u": _key_take_back,
+    "b": _key_board,
+    "m": _key_moves,
+    "h": lambda turn: _key_advice(turn, hint=True),
+    "a": lambda turn: _key_advice(turn, hint=False),
+}
+"""The keys of a human seat's turn (anything else is a move's number or its notation)."""
+
+
+def human_turn(table: GameTable, seat: int, read: Any, out: Any, size: Any) -> None:
+    """One decision of a human seat: show the table, read a key or a move, act on it."""
     width, height = size()
     legal = table.legal()
     _show(table_screen(table, seat, legal, width, height), out)
@@ -790,55 +872,9 @@ def human_turn(table: GameTable, seat: int, read: Any, out: Any, size: Any) -> N
         table.log.append(f"Seat {seat} leaves the table and resigns.")
         return
     answer = raw.strip()
-    if answer in ("", "?"):
-        if answer == "?":
-            _show(list(PLAY_HELP), out)
-            _pause(read, out)
-        return
-    if answer == "q":
-        out.write("Resign the game? [y/N] ")
-        out.flush()
-        confirm = read()
-        if not confirm or confirm.strip().lower() in ("y", "yes"):  # closed input: leaving the table
-            table.resigned = seat
-            table.log.append(f"Seat {seat} resigns.")
-        else:
-            table.message = "You play on."
-        return
-    if answer == "u":
-        if not any(kind == AI for kind, _ in table.seats):
-            table.message = "Take-backs are for games against AI seats."
-        elif not table.take_back(seat):
-            table.message = "There is no move of yours to take back."
-        return
-    if answer == "b":
-        whole = table.describe(_seat_viewer(seat), width).text.splitlines()
-        page = max(4, height - 1)
-        for start in range(0, len(whole), page):  # a page at a time
-            _show(whole[start : start + page], out)
-            _pause(read, out)
-        return
-    if answer == "m":
-        every = move_lines(legal, width)
-        page = max(4, height - 1)
-        for start in range(0, len(every), page):
-            _show(every[start : start + page], out)
-            _pause(read, out)
-        return
-    if answer in ("h", "a"):
-        try:
-            if answer == "h":
-                request = advisor_pb.HintRequest(position=table.position, top_k=3, seed=1)
-                request.budget.time_s = table.think
-                out.write("thinking…\n")
-                out.flush()
-                lines = hint_lines(table.stubs.advisor.Hint(request, timeout=60), width)
-            else:
-                lines = run_analysis(table, table.think, width, out)
-        except grpc.RpcError as exc:
-            lines = [f"{exc.code().name}: {exc.details()}"]
-        out.write("\n".join(lines[: height - 3]) + "\n")
-        _pause(read, out)
+    key = _KEYS.get(answer)
+    if key is not None:
+        key(_Turn(table, seat, legal, read, out, width, height))
         return
     text = legal[int(answer) - 1] if answer.isdigit() and 0 < int(answer) <= len(legal) else answer
     try:

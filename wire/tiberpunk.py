@@ -135,18 +135,28 @@ def _tiberpunk_action_text(msg: tp_pb.TiberpunkAction, field: str) -> str:
     if kind == tp_pb.TIBERPUNK_ACTION_KIND_PURSUE:
         return f"pursue {msg.from_district}-{msg.to_district}"
     if kind == tp_pb.TIBERPUNK_ACTION_KIND_GADGET:
-        if not msg.name:
-            raise NotationError("a gadget action names its gadget", field=f"{field}.name")
-        if msg.count:
-            return f"gadget {msg.name} x{msg.count}"
-        targets = []
-        for i, t in enumerate(msg.targets):
-            if t.delta not in _TP_DELTA_TEXT:
-                raise NotationError(
-                    f"a die changes by 0, +-1 or +-2, not {t.delta}", field=f"{field}.targets[{i}]"
-                )
-            targets.append(f"{t.pool}{t.value}{_TP_DELTA_TEXT[t.delta]}")
-        return f"gadget {msg.name} " + ",".join(targets)
+        return _tp_gadget_text(msg, field)
+    return _tp_miniature_text(msg, field)
+
+
+def _tp_gadget_text(msg: tp_pb.TiberpunkAction, field: str) -> str:
+    if not msg.name:
+        raise NotationError("a gadget action names its gadget", field=f"{field}.name")
+    if msg.count:
+        return f"gadget {msg.name} x{msg.count}"
+    targets = []
+    for i, t in enumerate(msg.targets):
+        if t.delta not in _TP_DELTA_TEXT:
+            raise NotationError(
+                f"a die changes by 0, +-1 or +-2, not {t.delta}", field=f"{field}.targets[{i}]"
+            )
+        targets.append(f"{t.pool}{t.value}{_TP_DELTA_TEXT[t.delta]}")
+    return f"gadget {msg.name} " + ",".join(targets)
+
+
+def _tp_miniature_text(msg: tp_pb.TiberpunkAction, field: str) -> str:
+    """Moves, unshackles, tokens and spaceship cards (``ship:<type>`` first when played with one)."""
+    kind = msg.kind
     prefix = f"ship:{msg.ship} " if msg.ship else ""
     if kind == tp_pb.TIBERPUNK_ACTION_KIND_MOVE:
         return f"{prefix}move {msg.mini} {msg.from_district}-{msg.to_district}" + (
@@ -188,28 +198,33 @@ def _tiberpunk_action_pb(text: str) -> tp_pb.TiberpunkAction:
             for t in args[1].split(","):
                 msg.targets.add(pool=t[0], value=int(t[1]), delta=_TP_DELTAS[t[2:]])
     else:
-        if head.startswith("ship:"):
-            msg.ship = head[5:]
-            head, args = args[0], args[1:]
-        if head == "move":
-            msg.kind, msg.mini = tp_pb.TIBERPUNK_ACTION_KIND_MOVE, args[0]
-            msg.from_district, msg.to_district = args[1].split("-")
-            if len(args) == 3:
-                msg.pay = int(args[2].removeprefix("pay"))
-        elif head == "unshackle":
-            msg.kind, msg.mini = tp_pb.TIBERPUNK_ACTION_KIND_UNSHACKLE, args[0]
-        elif head == "token":
-            msg.kind, msg.token = tp_pb.TIBERPUNK_ACTION_KIND_TOKEN, args[0]
-            rest = args[1:]
-            if len(rest) >= 2 and rest[0] == "as":
-                msg.as_type, rest = rest[1], rest[2:]
-            msg.interaction.CopyFrom(_tp_interaction_pb(rest))
-        elif msg.ship:
-            msg.kind = tp_pb.TIBERPUNK_ACTION_KIND_SHIP
-            msg.interaction.CopyFrom(_tp_interaction_pb([head, *args]))
-        else:
-            raise ValueError(text)
+        _tp_miniature_pb(msg, head, args, text)
     return msg
+
+
+def _tp_miniature_pb(msg: tp_pb.TiberpunkAction, head: str, args: list[str], text: str) -> None:
+    """Moves, unshackles, tokens and spaceship cards (``ship:<type>`` first when played with one)."""
+    if head.startswith("ship:"):
+        msg.ship = head[5:]
+        head, args = args[0], args[1:]
+    if head == "move":
+        msg.kind, msg.mini = tp_pb.TIBERPUNK_ACTION_KIND_MOVE, args[0]
+        msg.from_district, msg.to_district = args[1].split("-")
+        if len(args) == 3:
+            msg.pay = int(args[2].removeprefix("pay"))
+    elif head == "unshackle":
+        msg.kind, msg.mini = tp_pb.TIBERPUNK_ACTION_KIND_UNSHACKLE, args[0]
+    elif head == "token":
+        msg.kind, msg.token = tp_pb.TIBERPUNK_ACTION_KIND_TOKEN, args[0]
+        rest = args[1:]
+        if len(rest) >= 2 and rest[0] == "as":
+            msg.as_type, rest = rest[1], rest[2:]
+        msg.interaction.CopyFrom(_tp_interaction_pb(rest))
+    elif msg.ship:
+        msg.kind = tp_pb.TIBERPUNK_ACTION_KIND_SHIP
+        msg.interaction.CopyFrom(_tp_interaction_pb([head, *args]))
+    else:
+        raise ValueError(text)
 
 
 FORM = TypedForm(
