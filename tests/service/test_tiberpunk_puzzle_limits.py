@@ -153,6 +153,7 @@ def test_quest_odds_refuses_bad_params(params, field):
     """rule: tiberpunk/gadget-cards, rule: tiberpunk/stage-1-quests — every bad parameter is refused
     with a LictorError naming ``params.<name>`` and saying what is allowed."""
     from games.errors import LictorError
+
     _, game, state = _tiberpunk_main_phase()
     _, fn = get_puzzle("tiberpunk.quest_odds")
     with pytest.raises(LictorError) as err:
@@ -179,6 +180,7 @@ BAD_ROUTE_PLANS = [
 def test_route_plan_refuses_bad_params(params, field):
     """rule: tiberpunk/movement — bad route-plan parameters are refused naming ``params.<name>``."""
     from games.errors import LictorError
+
     _, game, state = _tiberpunk_main_phase()
     _, fn = get_puzzle("tiberpunk.route_plan")
     with pytest.raises(LictorError) as err:
