@@ -160,6 +160,12 @@ TURN_VALUE = 3.0
 with fewer (icons are placed from stock)."""
 OPEN_CARD_DISCOUNT = 1.0
 """A seat that has not yet taken its card action this turn expects the best card left, less this."""
+BUY_INFLUENCE_VP = 2.0 / 3.0
+"""What the prior charges a buy per Influence cube it spends (VP): twice the 1/3 VP an Influence cube
+scores at the end, because Influence is also the currency of every later bid and buy. At 1/3 the
+Priority holder (first in the card phase, and since issue 16 the seat that played PCIM) bought its
+card in most turns and spent the Influence a bid of 1 or 2 would have kept (bench seeds 0-39: 27/40
+won at 1/3, 33/40 at 2/3; see ``bench/tiberius_ai.py``)."""
 PRIOR_TEMPERATURE = 1.0
 """Softmax temperature of the prior over one-ply gains (VP)."""
 PRIOR_MIX = 0.0
@@ -352,7 +358,7 @@ class Evaluator:
                     risk = 0.5 * later / (1 + a.arg)
                     out.append(card - risk - a.arg / 3.0)
                 elif a.kind == "buy":
-                    out.append(self.values[a.arg] - BUY_PRICE / 3.0 + 0.5)
+                    out.append(self.values[a.arg] - BUY_PRICE * BUY_INFLUENCE_VP + 0.5)
                 elif a.kind == "pcim":
                     mine = list(me)
                     move = min(PCIM_MIN_MOVES, mine[IN])

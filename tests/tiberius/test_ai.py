@@ -179,3 +179,18 @@ def test_ai_seat_plays_a_whole_game_against_greedy():
         s = g.apply(s, a)
     assert s.turn == 9 and len(g.returns(s)) == 4 and sum(g.returns(s)) == 1.0
     assert kinds & {"bid", "buy", "pcim"}
+
+
+def test_prior_prefers_a_bid_of_one_to_buying_the_best_card_first_in_the_card_phase():
+    """rule: tiberius/card-phase - the Priority holder acts first: a bid of 1 keeps 5 of the 6
+    Influence a buy spends (Influence pays for every later bid and buy), so the prior ranks it well
+    above any buy (issue 16: since playing PCIM takes the Priority marker the AI often acts first,
+    and buying every turn cost it the Influence for later turns)."""
+    g = game()
+    s = at_card_phase(4, FACE, cubes=[cv(IN=28)] * 4)
+    assert s.actor == s.start_priority
+    texts = [g.action_to_text(s, a) for a in g.legal_actions(s)]
+    prior = g.prior(s)
+    assert prior is not None
+    buys = [p for t, p in zip(texts, prior, strict=True) if t.startswith("buy ")]
+    assert buys and prior[texts.index("bid 1")] > 5 * max(buys)
