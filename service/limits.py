@@ -100,12 +100,14 @@ def answer_by(time_remaining: float | None, limits: Limits) -> float:
 
 def give_up_at(time_remaining: float | None, by: float, *, grace: float = 1.0) -> float:
     """When the caller stops waiting for a worker and answers with what it has (a search's last
-    progress report, or "out of time"): half the :func:`deadline_margin` before the client's
-    deadline, so the answer still reaches a client on a loaded machine; without a deadline,
-    ``grace`` seconds after ``by``."""
+    progress report, or "out of time"): a little before the client's deadline — a quarter of the
+    :func:`deadline_margin`, at least 20 ms and at most 100 ms — so that the answer still reaches a
+    client on a loaded machine, while a worker that answers at ``by`` (the margin before the
+    deadline) is still waited for; without a deadline, ``grace`` seconds after ``by``."""
     if time_remaining is None or time_remaining > 1e8:
         return by + grace
-    return time.monotonic() + max(0.0, time_remaining - deadline_margin(time_remaining) / 2)
+    keep = max(0.02, min(0.1, deadline_margin(time_remaining) / 4))
+    return time.monotonic() + max(0.0, time_remaining - keep)
 
 
 def search_limit(
