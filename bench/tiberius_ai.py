@@ -19,6 +19,15 @@ Measured (one shared core): the default, seeds 0-99: 85/100 (95% CI 77%-91%), 11
 softmax, 1/bid prior), the same search at 100 simulations won 57/100 and ``--level 1`` 27/100.
 GreedyBot plays one ply on the same heuristic, so it got stronger too: the new greedy beats three
 greedy bots on the old heuristic 99/100.
+
+Since playing PCIM takes the Priority marker (issue 16, commit ab2680c) the AI, which plays PCIM on
+turn 1, starts turn 2 first in the card phase in most games and, with the prior charging a buy's 6
+Influence at 1/3 VP a cube, bought its card nearly every turn and ran short of Influence: 27/40 =
+68% (95% CI 52%-80%) on seeds 0-39 and 26/40 = 65% (50%-78%) on seeds 40-79 (``--first 40``),
+against 38/40 = 95% (83%-99%) on seeds 0-39 before the rule fix. With the prior charging 1 VP a
+cube (``games.tiberius.ai.BUY_INFLUENCE_VP``; the heuristic, so the GreedyBots, unchanged), same
+machine, same seeds: 36/40 = 90% (77%-96%) and 37/40 = 92% (80%-97%), 73/80 = 91% (83%-96%)
+against 53/80 = 66% (55%-76%); 49 s and 52 s for the 40 games.
 """
 
 from __future__ import annotations

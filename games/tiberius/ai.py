@@ -10,8 +10,9 @@ search. ``TiberiusGame.heuristic`` and ``TiberiusGame.prior`` delegate here.
   turn for cubes left in stock (icons are placed from stock).
 - :meth:`Evaluator.win_chances`: a softmax of the projected VP whose temperature shrinks as turns run out.
 - :meth:`Evaluator.priors`: a softmax over the one-ply gain of each legal action in projected VP,
-  computed directly (bids by the rank of the card they will pick, exact marginal VP for a picked
-  card, a black icon's box, an extra row, a PCIM move; adoption first).
+  computed directly (bids by the rank of the card they will pick, a buy by its card less the 6
+  Influence at ``BUY_INFLUENCE_VP`` each, exact marginal VP for a picked card, a black icon's box,
+  an extra row, a PCIM move; adoption first).
 """
 
 from __future__ import annotations
@@ -160,12 +161,13 @@ TURN_VALUE = 3.0
 with fewer (icons are placed from stock)."""
 OPEN_CARD_DISCOUNT = 1.0
 """A seat that has not yet taken its card action this turn expects the best card left, less this."""
-BUY_INFLUENCE_VP = 2.0 / 3.0
-"""What the prior charges a buy per Influence cube it spends (VP): twice the 1/3 VP an Influence cube
-scores at the end, because Influence is also the currency of every later bid and buy. At 1/3 the
-Priority holder (first in the card phase, and since issue 16 the seat that played PCIM) bought its
-card in most turns and spent the Influence a bid of 1 or 2 would have kept (bench seeds 0-39: 27/40
-won at 1/3, 33/40 at 2/3; see ``bench/tiberius_ai.py``)."""
+BUY_INFLUENCE_VP = 1.0
+"""What the prior charges a buy per Influence cube it spends (VP): three times the 1/3 VP an Influence
+cube scores at the end, because Influence is also the currency of every later bid and buy. At 1/3 the
+Priority holder (first in the card phase; since issue 16 the seat that played PCIM, which the AI does
+on turn 1) bought its card in most turns and spent the Influence a bid of 1 or 2 would have kept.
+Measured against three GreedyBots (``bench/tiberius_ai.py``, seeds 0-39 / 40-79): 27/40 and 26/40
+won at 1/3, 33/40 and 36/40 at 2/3, 36/40 and 36/40 at 5/6, 36/40 and 37/40 at 1."""
 PRIOR_TEMPERATURE = 1.0
 """Softmax temperature of the prior over one-ply gains (VP)."""
 PRIOR_MIX = 0.0
