@@ -100,13 +100,15 @@ def answer_by(time_remaining: float | None, limits: Limits) -> float:
 
 def give_up_at(time_remaining: float | None, by: float, *, grace: float = 1.0) -> float:
     """When the caller stops waiting for a worker and answers with what it has (a search's last
-    progress report, or "out of time"): a little before the client's deadline — a quarter of the
-    :func:`deadline_margin`, at least 20 ms and at most 100 ms — so that the answer still reaches a
-    client on a loaded machine, while a worker that answers at ``by`` (the margin before the
-    deadline) is still waited for; without a deadline, ``grace`` seconds after ``by``."""
+    progress report, or "out of time"): a little before the client's deadline — an eighth of the
+    :func:`deadline_margin`, at least 10 ms and at most 100 ms — so that the answer still reaches a
+    client on a loaded machine (10 ms flat lost 1 Analyze at a 1.5 s deadline in 21,617 fuzzed
+    calls), while a worker that answers at ``by`` (the margin before the deadline) is still waited
+    for (a quarter of the margin lost 4 of 10 answers at a 200 ms deadline on a loaded machine);
+    without a deadline, ``grace`` seconds after ``by``."""
     if time_remaining is None or time_remaining > 1e8:
         return by + grace
-    keep = max(0.02, min(0.1, deadline_margin(time_remaining) / 4))
+    keep = max(0.01, min(0.1, deadline_margin(time_remaining) / 8))
     return time.monotonic() + max(0.0, time_remaining - keep)
 
 
