@@ -418,6 +418,16 @@ def _quest_of_state(
     return dice, hand, rolls, per_roll, per_die, cards, left
 
 
+def _numbers_or_quest(params: Mapping[str, Any]) -> None:
+    """The numbers (dice, need, ...) and a quest of the position (skill, stage, mini) exclude each other."""
+    both = [k for k in ("skill", "stage", "mini") if k in params]
+    if both:
+        raise ConfigError(
+            f"give the numbers (dice, need, ...) or name a quest (skill, stage, mini), not both: {both[0]}",
+            field=f"params.{both[0]}",
+        )
+
+
 def solve_quest_odds(
     game: Game[Any, Any], state: Any, params: Mapping[str, Any], limits: SolveLimits
 ) -> SolveResult:
@@ -438,13 +448,7 @@ def solve_quest_odds(
     _check_keys(params, QUEST_ODDS_PARAMS)
     by_numbers = "dice" in params or "need" in params
     if by_numbers:
-        both = [k for k in ("skill", "stage", "mini") if k in params]
-        if both:
-            raise ConfigError(
-                f"give the numbers (dice, need, ...) or name a quest (skill, stage, mini), not both: "
-                f"{both[0]}",
-                field=f"params.{both[0]}",
-            )
+        _numbers_or_quest(params)
         dice, need, hand, rolls, per_roll, per_die = _numbers(params)
         cards: list[tuple[int, ...]] = [need]
         left = [0]

@@ -259,7 +259,8 @@ class TiberiusGame(Game[TiberiusState, TAction]):
     def prior(self, state: TiberiusState) -> Sequence[float] | None:
         """A PUCT prior: a softmax (1 VP temperature) of each legal action's one-ply gain in projected
         VP for the seat to act (``games.tiberius.ai``): a bid by the card its rank will pick less the
-        cubes it costs, a buy by the card less 6 influence, a picked card, black icon, extra row or
+        cubes it costs, a buy by the card less its 6 Influence at ``ai.BUY_INFLUENCE_VP`` each (1 VP a
+        cube: Influence pays for every later bid and buy), a picked card, black icon, extra row or
         PCIM move by its exact VP change, adoption first. ``None`` when the game is over."""
         if state.phase == OVER:
             return None
