@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.core import Game
-from games.errors import NotFoundError
+from games.errors import ConfigError, NotFoundError
 
 __all__ = [
     "PuzzleFn",
@@ -26,6 +26,7 @@ __all__ = [
     "SolveLimits",
     "SolveResult",
     "Status",
+    "check_param_keys",
     "get_puzzle",
     "get_puzzle_spec",
     "get_scorer",
@@ -33,7 +34,46 @@ __all__ = [
     "puzzle_kinds",
     "register_puzzle",
     "register_scorer",
+    "shown",
 ]
+
+
+SHOWN = 60
+"""Characters of client input an error message quotes at most."""
+
+
+def shown(value: Any, limit: int = SHOWN) -> str:
+    """A short, safe ``repr`` of client input for an error message: never deep (no recursion into
+    nested lists), never a huge integer spelled out, at most ``limit`` characters."""
+    if isinstance(value, bool) or value is None:
+        text = repr(value)
+    elif isinstance(value, int):
+        text = repr(value) if value.bit_length() <= 64 else f"<an integer of {value.bit_length()} bits>"
+    elif isinstance(value, float | str):
+        text = repr(value[: limit + 1] if isinstance(value, str) else value)
+    elif isinstance(value, Mapping):
+        text = f"<an object of {len(value)} keys>"
+    elif isinstance(value, list | tuple):
+        text = f"<a list of {len(value)} items>"
+    else:
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def check_param_keys(params: Any, schema: Mapping[str, Any]) -> Mapping[str, Any]:
+    """``params`` is an object whose keys are all among the schema's properties (``ConfigError``
+    naming ``params`` or ``params.<key>`` otherwise); returns it."""
+    if not isinstance(params, Mapping):
+        raise ConfigError(f"params must be an object, got {shown(params)}", field="params")
+    known = schema["properties"]
+    for key in params:
+        if key not in known:
+            name = key[:30] if isinstance(key, str) else shown(key, 30)
+            raise ConfigError(
+                f"unknown parameter {shown(key)}; this puzzle takes {sorted(known)}",
+                field=f"params.{name}",
+            )
+    return params
 
 
 class Status(enum.Enum):

@@ -44,8 +44,10 @@ from solver.core import (
     SolveLimits,
     SolveResult,
     Status,
+    check_param_keys,
     register_puzzle,
     register_scorer,
+    shown,
 )
 
 __all__ = [
@@ -64,37 +66,20 @@ SCALE = 1000
 
 
 # ============================================================================ parameters
-def _show(value: Any) -> str:
-    text = repr(value) if not isinstance(value, list | dict) else f"<{type(value).__name__} of {len(value)}>"
-    return text[:60]
-
-
-def _check_params(params: Any, schema: Mapping[str, Any]) -> Mapping[str, Any]:
-    if not isinstance(params, Mapping):
-        raise ConfigError(f"params must be an object, got {_show(params)}", field="params")
-    for key in params:
-        if key not in schema["properties"]:
-            raise ConfigError(
-                f"unknown parameter {_show(key)}; this puzzle takes {sorted(schema['properties'])}",
-                field=f"params.{str(key)[:30]}",
-            )
-    return params
-
-
 def _int(params: Mapping[str, Any], key: str, default: int, lo: int, hi: int) -> int:
     value = params.get(key, default)
     ok = isinstance(value, int) and not isinstance(value, bool)
     if isinstance(value, float) and math.isfinite(value) and value.is_integer():
         value, ok = int(value), True
     if not ok or not lo <= value <= hi:
-        raise ConfigError(f"{key} must be an integer {lo}..{hi}, got {_show(value)}", field=f"params.{key}")
+        raise ConfigError(f"{key} must be an integer {lo}..{hi}, got {shown(value)}", field=f"params.{key}")
     return int(value)
 
 
 def _str(params: Mapping[str, Any], key: str, default: str) -> str:
     value = params.get(key, default)
     if not isinstance(value, str) or len(value) > 60:
-        raise ConfigError(f"{key} must be a short string, got {_show(value)}", field=f"params.{key}")
+        raise ConfigError(f"{key} must be a short string, got {shown(value)}", field=f"params.{key}")
     return value
 
 
@@ -267,7 +252,7 @@ def feature_test(
     t0 = time.perf_counter()
     g, s = _game(game), _state(state)
     c = g.content_pack
-    params = _check_params(params, FEATURE_TEST_PARAMS)
+    params = check_param_keys(params, FEATURE_TEST_PARAMS)
     seat = _seat(s, params)
     org = s.orgs[seat]
     if "investigation" in params:
@@ -275,14 +260,14 @@ def feature_test(
         ids = [c.investigations[k].id for k in org.cases]
         if card_id not in ids:
             raise ConfigError(
-                f"investigation must be one of the story's cards {ids}, got {_show(card_id)}",
+                f"investigation must be one of the story's cards {ids}, got {shown(card_id)}",
                 field="params.investigation",
             )
         case = ids.index(card_id)
         name = _str(params, "agent", "")
         mine = {c.faces[2 * a.sheet + a.side].name: a for a in s.agents if a.org == seat}
         if name not in mine:
-            raise ConfigError(f"agent must be one of {sorted(mine)}, got {_show(name)}", field="params.agent")
+            raise ConfigError(f"agent must be one of {sorted(mine)}, got {shown(name)}", field="params.agent")
         agent = mine[name]
         card = c.investigations[org.cases[case]]
         tests = [
@@ -453,12 +438,12 @@ def combat(game: Game[Any, Any], state: Any, params: Mapping[str, Any], limits: 
     t0 = time.perf_counter()
     g, s = _game(game), _state(state)
     c = g.content_pack
-    params = _check_params(params, COMBAT_PARAMS)
+    params = check_param_keys(params, COMBAT_PARAMS)
     names = sorted(c.faces[2 * a.sheet + a.side].name for a in s.agents)
     att = _side_of_agent(s, c, _str(params, "attacker", ""), "attacker")
     if att is None:
         raise ConfigError(
-            f"attacker must be a recruited Agent {names}, got {_show(params.get('attacker'))}",
+            f"attacker must be a recruited Agent {names}, got {shown(params.get('attacker'))}",
             field="params.attacker",
         )
     tname = _str(params, "target", "")
@@ -466,7 +451,7 @@ def combat(game: Game[Any, Any], state: Any, params: Mapping[str, Any], limits: 
     if tgt is None:
         if tname not in c.henchman_types:
             raise ConfigError(
-                f"target must be an Agent {names} or a Henchman {list(c.henchman_types)}, got {_show(tname)}",
+                f"target must be an Agent {names} or a Henchman {list(c.henchman_types)}, got {shown(tname)}",
                 field="params.target",
             )
         h = c.henchmen[c.henchman_type_card[c.henchman_types.index(tname)]]
@@ -653,7 +638,7 @@ def activation_plan(
     t0 = time.perf_counter()
     g, s = _game(game), _state(state)
     c = g.content_pack
-    params = _check_params(params, ACTIVATION_PARAMS)
+    params = check_param_keys(params, ACTIVATION_PARAMS)
     seat = _seat(s, params)
     p = activation_problem(s, c, seat)
     if not p.agents:

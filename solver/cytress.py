@@ -44,8 +44,10 @@ from solver.core import (
     SolveLimits,
     SolveResult,
     Status,
+    check_param_keys,
     register_puzzle,
     register_scorer,
+    shown,
 )
 
 __all__ = [
@@ -72,32 +74,6 @@ _STATUS = {
 
 
 # ============================================================================ parameters
-def _show(value: Any, limit: int = 40) -> str:
-    if isinstance(value, bool | int):
-        text = repr(value)
-    elif isinstance(value, float | str):
-        text = repr(value[: limit + 1] if isinstance(value, str) else value)
-    elif isinstance(value, Mapping):
-        text = f"<an object of {len(value)} keys>"
-    elif isinstance(value, list | tuple):
-        text = f"<a list of {len(value)} items>"
-    else:
-        text = f"<{type(value).__name__}>"
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-def _check_params(params: Any, schema: Mapping[str, Any]) -> None:
-    if not isinstance(params, Mapping):
-        raise ConfigError(f"params must be an object, got {_show(params)}", field="params")
-    known = schema["properties"]
-    for key in params:
-        if key not in known:
-            name = key[:30] if isinstance(key, str) else _show(key, 30)
-            raise ConfigError(
-                f"unknown parameter {_show(key)}; this puzzle takes {sorted(known)}", field=f"params.{name}"
-            )
-
-
 def _int_param(params: Mapping[str, Any], key: str, default: int, lo: int, hi: int) -> int:
     value = params.get(key, default)
     number: int | None = None
@@ -108,14 +84,14 @@ def _int_param(params: Mapping[str, Any], key: str, default: int, lo: int, hi: i
     elif isinstance(value, float) and math.isfinite(value) and value.is_integer():
         number = int(value)
     if number is None or not lo <= number <= hi:
-        raise ConfigError(f"{key} must be an integer {lo}..{hi}, got {_show(value)}", field=f"params.{key}")
+        raise ConfigError(f"{key} must be an integer {lo}..{hi}, got {shown(value)}", field=f"params.{key}")
     return number
 
 
 def _choice_param(params: Mapping[str, Any], key: str, choices: Sequence[str]) -> str:
     value = params.get(key, choices[0])
     if not isinstance(value, str) or value not in choices:
-        raise ConfigError(f"{key} must be one of {list(choices)}, got {_show(value)}", field=f"params.{key}")
+        raise ConfigError(f"{key} must be one of {list(choices)}, got {shown(value)}", field=f"params.{key}")
     return value
 
 
@@ -128,7 +104,7 @@ def _hex_param(params: Mapping[str, Any], key: str, s: CytressState, value: Any)
     labels = s.map.layout.labels
     if not isinstance(value, str) or value not in labels:
         raise ConfigError(
-            f"{key} must be a mini-map hex like {labels[0]!r} (columns A-, rows 1-), got {_show(value)}",
+            f"{key} must be a mini-map hex like {labels[0]!r} (columns A-, rows 1-), got {shown(value)}",
             field=f"params.{key}",
         )
     return labels.index(value)
@@ -253,7 +229,7 @@ def score_puzzle(
     """The rebellion now: per owner its categories, per tube its controller and margin."""
     start = time.perf_counter()
     g, s = _game(game), _state(state)
-    _check_params(params, SCORE_PARAMS)
+    check_param_keys(params, SCORE_PARAMS)
     tallies, tubes = _tallies(g, s)
     labels = s.map.layout.labels
     owners = []
@@ -351,7 +327,7 @@ class _TubeInstance:
 
 
 def _tube_instance(g: CytressGame, s: CytressState, params: Mapping[str, Any]) -> tuple[int, _TubeInstance]:
-    _check_params(params, TUBE_CONTROL_PARAMS)
+    check_param_keys(params, TUBE_CONTROL_PARAMS)
     seat = _seat_param(params, s)
     tubes = [h for h, t in enumerate(s.tube) if t]
     if "hex" in params:
@@ -372,13 +348,14 @@ def _tube_instance(g: CytressGame, s: CytressState, params: Mapping[str, Any]) -
     given = params.get("rival_crews", rival_default)
     if not isinstance(given, list) or len(given) != s.owners:
         raise ConfigError(
-            f"rival_crews must list {s.owners} counts (one per owner), got {_show(given)}",
+            f"rival_crews must list {s.owners} counts (one per owner), got {shown(given)}",
             field="params.rival_crews",
         )
     for i, x in enumerate(given):
         if isinstance(x, bool) or not isinstance(x, int) or not 0 <= x <= 12:
             raise ConfigError(
-                f"rival_crews[{i}] must be an integer 0..12, got {_show(x)}", field=f"params.rival_crews[{i}]"
+                f"rival_crews[{i}] must be an integer 0..12, got {shown(x)}",
+                field=f"params.rival_crews[{i}]",
             )
     adj = s.map.layout.adjacent
     around = adj[h]
@@ -580,7 +557,7 @@ def margin_of(
 
 
 def _place_instance(s: CytressState, params: Mapping[str, Any]) -> _PlaceInstance:
-    _check_params(params, BEST_PLACEMENT_PARAMS)
+    check_param_keys(params, BEST_PLACEMENT_PARAMS)
     seat = _seat_param(params, s)
     crews = _int_param(params, "crews", min(s.supply[seat], 2), 0, 12)
     if crews > s.supply[seat]:
@@ -594,7 +571,7 @@ def _place_instance(s: CytressState, params: Mapping[str, Any]) -> _PlaceInstanc
     if "hexes" in params:
         given = params["hexes"]
         if not isinstance(given, list) or len(given) > len(s.crew):
-            raise ConfigError(f"hexes must be a list of hex names, got {_show(given)}", field="params.hexes")
+            raise ConfigError(f"hexes must be a list of hex names, got {shown(given)}", field="params.hexes")
         chosen = []
         for i, x in enumerate(given):
             h = _hex_param(params, f"hexes[{i}]", s, x)

@@ -70,8 +70,10 @@ from solver.core import (
     SolveLimits,
     SolveResult,
     Status,
+    check_param_keys,
     register_puzzle,
     register_scorer,
+    shown,
 )
 
 __all__ = [
@@ -1152,36 +1154,6 @@ def brute_force_slices(content: Content, problem: SliceProblem) -> float | None:
 
 # ============================================================================ parameters
 
-_SHOWN = 60
-
-
-def _show(value: Any) -> str:
-    if isinstance(value, bool) or value is None:
-        text = repr(value)
-    elif isinstance(value, int):
-        text = repr(value) if value.bit_length() <= 64 else f"<an integer of {value.bit_length()} bits>"
-    elif isinstance(value, float | str):
-        text = repr(value[: _SHOWN + 1] if isinstance(value, str) else value)
-    elif isinstance(value, Mapping):
-        text = f"<an object of {len(value)} keys>"
-    elif isinstance(value, list | tuple):
-        text = f"<a list of {len(value)} items>"
-    else:
-        text = f"<{type(value).__name__}>"
-    return text if len(text) <= _SHOWN else text[: _SHOWN - 3] + "..."
-
-
-def _check_params(params: Any, schema: Mapping[str, Any]) -> None:
-    if not isinstance(params, Mapping):
-        raise ConfigError(f"params must be an object, got {_show(params)}", field="params")
-    for key in params:
-        if key not in schema["properties"]:
-            name = key[:30] if isinstance(key, str) else _show(key)
-            raise ConfigError(
-                f"unknown parameter {_show(key)}; this puzzle takes {sorted(schema['properties'])}",
-                field=f"params.{name}",
-            )
-
 
 def _int(params: Mapping[str, Any], key: str, default: int, lo: int, hi: int) -> int:
     value = params.get(key, default)
@@ -1191,7 +1163,7 @@ def _int(params: Mapping[str, Any], key: str, default: int, lo: int, hi: int) ->
     elif isinstance(value, float) and math.isfinite(value) and value.is_integer():
         number = int(value)
     if number is None or not lo <= number <= hi:
-        raise ConfigError(f"{key} must be an integer {lo}..{hi}, got {_show(value)}", field=f"params.{key}")
+        raise ConfigError(f"{key} must be an integer {lo}..{hi}, got {shown(value)}", field=f"params.{key}")
     return number
 
 
@@ -1203,21 +1175,21 @@ def _num(params: Mapping[str, Any], key: str, default: float, lo: float, hi: flo
         or not math.isfinite(value)
         or not lo <= value <= hi
     ):
-        raise ConfigError(f"{key} must be a number {lo}..{hi}, got {_show(value)}", field=f"params.{key}")
+        raise ConfigError(f"{key} must be a number {lo}..{hi}, got {shown(value)}", field=f"params.{key}")
     return float(value)
 
 
 def _choice(params: Mapping[str, Any], key: str, choices: Sequence[str], default: str) -> str:
     value = params.get(key, default)
     if not isinstance(value, str) or value not in choices:
-        raise ConfigError(f"{key} must be one of {list(choices)}, got {_show(value)}", field=f"params.{key}")
+        raise ConfigError(f"{key} must be one of {list(choices)}, got {shown(value)}", field=f"params.{key}")
     return value
 
 
 def _tiles(content: Content, params: Mapping[str, Any], key: str) -> list[TileId]:
     value = params.get(key, [])
     if not isinstance(value, list) or len(value) > 100:
-        raise ConfigError(f"{key} must be a list of tile numbers, got {_show(value)}", field=f"params.{key}")
+        raise ConfigError(f"{key} must be a list of tile numbers, got {shown(value)}", field=f"params.{key}")
     out = []
     for i, t in enumerate(value):
         n = int(t) if isinstance(t, str) and t.isdigit() and len(t) <= 3 else t
@@ -1228,7 +1200,7 @@ def _tiles(content: Content, params: Mapping[str, Any], key: str) -> list[TileId
             or content.tiles[n].pile not in ("blue", "red")
         ):
             raise ConfigError(
-                f"{key}[{i}] must be the number of a blue or red system tile, got {_show(t)}",
+                f"{key}[{i}] must be the number of a blue or red system tile, got {shown(t)}",
                 field=f"params.{key}[{i}]",
                 rule="ti4/separate-systems",
             )
@@ -1239,7 +1211,7 @@ def _tiles(content: Content, params: Mapping[str, Any], key: str) -> list[TileId
 def _weights(params: Mapping[str, Any]) -> Weights:
     value = params.get("weights", {})
     if not isinstance(value, Mapping):
-        raise ConfigError(f"weights must be an object, got {_show(value)}", field="params.weights")
+        raise ConfigError(f"weights must be an object, got {shown(value)}", field="params.weights")
     return Weights.from_dict(value, field_prefix="params.weights")
 
 
@@ -1445,7 +1417,7 @@ def balanced_map(
     """The legal galaxy with the smallest gap between the best and the worst home value."""
     start = time.perf_counter()
     g = _game(game)
-    _check_params(params, BALANCED_MAP_PARAMS)
+    check_param_keys(params, BALANCED_MAP_PARAMS)
     players0, exp0 = _state_defaults(state)
     players = _int(params, "players", players0, 3, 6)
     expansion = _choice(params, "expansion", ("base", "pok"), exp0)
@@ -1455,7 +1427,7 @@ def balanced_map(
     use_state = params.get("from_state", True)
     if not isinstance(use_state, bool):
         raise ConfigError(
-            f"from_state must be true or false, got {_show(use_state)}", field="params.from_state"
+            f"from_state must be true or false, got {shown(use_state)}", field="params.from_state"
         )
     problem = _problem_for(g, state, players, expansion, weights, exclude, use_state)
     problem = replace(
@@ -1604,7 +1576,7 @@ def milty_slices(
     """The most even Milty slices within the given limits."""
     start = time.perf_counter()
     g = _game(game)
-    _check_params(params, MILTY_PARAMS)
+    check_param_keys(params, MILTY_PARAMS)
     _, exp0 = _state_defaults(state)
     expansion = _choice(params, "expansion", ("base", "pok"), exp0)
     count = _int(params, "slices", 6, 2, 9)
@@ -1679,11 +1651,11 @@ def milty_slices(
 
 
 def _map_params(g: TI4Game, params: Any) -> tuple[str, int | None, str, str]:
-    _check_params(params, MAP_STRING_PARAMS)
+    check_param_keys(params, MAP_STRING_PARAMS)
     text = params.get("map_string")
     if not isinstance(text, str) or not text.strip():
         raise ConfigError(
-            f"map_string must be a TTS map string, got {_show(text)}", field="params.map_string"
+            f"map_string must be a TTS map string, got {shown(text)}", field="params.map_string"
         )
     players = _int(params, "players", 0, 0, 6) if "players" in params else None
     if players is not None and players < 3:

@@ -104,9 +104,11 @@ from solver.core import (
     SolveLimits,
     SolveResult,
     Status,
+    check_param_keys,
     past_deadline_or_stopped,
     register_puzzle,
     register_scorer,
+    shown,
 )
 
 __all__ = [
@@ -122,40 +124,6 @@ __all__ = [
 
 
 # ============================================================================ parameters
-
-_SHOWN = 60
-"""Characters of a bad parameter value an error message quotes at most."""
-
-
-def _show(value: Any, limit: int = _SHOWN) -> str:
-    """A short, safe ``repr`` of client input for an error message: never deep (no recursion into
-    nested lists), never a huge integer spelled out, at most ``limit`` characters."""
-    if isinstance(value, bool) or value is None:
-        text = repr(value)
-    elif isinstance(value, int):
-        text = repr(value) if value.bit_length() <= 64 else f"<an integer of {value.bit_length()} bits>"
-    elif isinstance(value, float | str):
-        text = repr(value[: limit + 1] if isinstance(value, str) else value)
-    elif isinstance(value, Mapping):
-        text = f"<an object of {len(value)} keys>"
-    elif isinstance(value, list | tuple):
-        text = f"<a list of {len(value)} items>"
-    else:
-        text = f"<{type(value).__name__}>"
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-def _check_params(params: Any, schema: Mapping[str, Any]) -> None:
-    """``params`` is an object whose keys are all among the schema's properties."""
-    if not isinstance(params, Mapping):
-        raise ConfigError(f"params must be an object, got {_show(params)}", field="params")
-    known = schema["properties"]
-    for key in params:
-        if key not in known:
-            raise ConfigError(
-                f"unknown parameter {_show(key)}; this puzzle takes {sorted(known)}",
-                field=f"params.{_show(key, 30) if not isinstance(key, str) else key[:30]}",
-            )
 
 
 def _int_param(params: Mapping[str, Any], key: str, default: int, lo: int, hi: int) -> int:
@@ -173,7 +141,7 @@ def _int_param(params: Mapping[str, Any], key: str, default: int, lo: int, hi: i
     elif isinstance(value, str) and 0 < len(value.strip()) <= 20 and value.strip().lstrip("-").isdigit():
         number = int(value.strip())
     if number is None or not lo <= number <= hi:
-        raise ConfigError(f"{key} must be an integer {lo}..{hi}, got {_show(value)}", field=f"params.{key}")
+        raise ConfigError(f"{key} must be an integer {lo}..{hi}, got {shown(value)}", field=f"params.{key}")
     return number
 
 
@@ -181,7 +149,7 @@ def _choice_param(params: Mapping[str, Any], key: str, choices: Sequence[str]) -
     """A string parameter among ``choices`` (the first is the default)."""
     value = params.get(key, choices[0])
     if not isinstance(value, str) or value not in choices:
-        raise ConfigError(f"{key} must be one of {list(choices)}, got {_show(value)}", field=f"params.{key}")
+        raise ConfigError(f"{key} must be one of {list(choices)}, got {shown(value)}", field=f"params.{key}")
     return value
 
 
@@ -806,7 +774,7 @@ def best_placement(
     """
     start = time.perf_counter()
     g, s = _game(game), _state(state)
-    _check_params(params, BEST_PLACEMENT_PARAMS)
+    check_param_keys(params, BEST_PLACEMENT_PARAMS)
     method = _choice_param(params, "method", _METHODS)
     if method != "cp-sat":
         seat = _require_cube_decision(s)
@@ -1104,27 +1072,27 @@ def _others_param(game: TiberiusGame, state: TiberiusState, params: Mapping[str,
         return {}
     if not isinstance(raw, Mapping):
         raise ConfigError(
-            f"others must map seats to card-phase actions, got {_show(raw)}", field="params.others"
+            f"others must map seats to card-phase actions, got {shown(raw)}", field="params.others"
         )
     later = _later_seats(state)
     out: dict[int, str] = {}
     for key, text in raw.items():
         seat = _seat_key(key)
-        where = f"params.others.{key[:20] if isinstance(key, str) else _show(key, 20)}"
+        where = f"params.others.{key[:20] if isinstance(key, str) else shown(key, 20)}"
         if seat is None or seat not in later:
             raise ConfigError(
-                f"others names the seats still to act in this card phase ({later}), not {_show(key)}",
+                f"others names the seats still to act in this card phase ({later}), not {shown(key)}",
                 field=where,
             )
         if not isinstance(text, str) or len(text) > 40:
-            raise ConfigError(f"a planned action is notation like 'bid 3', not {_show(text)}", field=where)
+            raise ConfigError(f"a planned action is notation like 'bid 3', not {shown(text)}", field=where)
         try:
             action = game.parse_action(state, text)
         except NotationError as exc:
-            raise ConfigError(f"planned action {_show(text)}: {exc.message}", field=where) from None
+            raise ConfigError(f"planned action {shown(text)}: {exc.message}", field=where) from None
         if action.kind not in CARD_PHASE_KINDS:
             raise ConfigError(
-                f"a planned action is a card-phase action (bid N, buy CARD, pcim, take2), not {_show(text)}",
+                f"a planned action is a card-phase action (bid N, buy CARD, pcim, take2), not {shown(text)}",
                 field=where,
                 rule="tiberius/card-phase",
             )
@@ -1151,7 +1119,7 @@ def _bid_setup(game: TiberiusGame, state: TiberiusState, params: Mapping[str, An
             field="state",
             rule="tiberius/card-phase",
         )
-    _check_params(params, BEST_BID_PARAMS)
+    check_param_keys(params, BEST_BID_PARAMS)
     others = _others_param(game, state, params)
     _choice_param(params, "method", _METHODS)
     samples = _int_param(params, "samples", 0, 0, 64)
@@ -1544,7 +1512,7 @@ def elimination(
     """
     start = time.perf_counter()
     g, s = _game(game), _state(state)
-    _check_params(params, ELIMINATION_PARAMS)
+    check_param_keys(params, ELIMINATION_PARAMS)
     seat = _int_param(params, "seat", max(s.actor, 0), 0, s.players - 1)
     max_nodes = _int_param(params, "max_nodes", 200_000, 1, 50_000_000)
     probes = _int_param(params, "probes", 3, 0, 100)

@@ -37,9 +37,11 @@ from solver.core import (
     SolveLimits,
     SolveResult,
     Status,
+    check_param_keys,
     past_deadline_or_stopped,
     register_puzzle,
     register_scorer,
+    shown,
 )
 
 __all__ = [
@@ -197,27 +199,6 @@ MAX_ROLLS = 12
 MINIS = ("character", "drone")
 
 
-def _show(value: object, limit: int = 40) -> str:
-    """A short repr of untrusted input (no deep recursion)."""
-    if isinstance(value, (list, tuple, dict)):
-        return f"a {type(value).__name__} of {len(value)} item(s)"
-    text = repr(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-def _check_keys(params: Any, schema: Mapping[str, Any]) -> None:
-    """``params`` is an object whose keys are all among the schema's properties."""
-    if not isinstance(params, Mapping):
-        raise ConfigError(f"params must be an object, not {_show(params)}", field="params")
-    known = schema["properties"]
-    for key in params:
-        if key not in known:
-            name = key[:30] if isinstance(key, str) else _show(key, 30)
-            raise ConfigError(
-                f"unknown parameter {_show(key)}; this puzzle takes {sorted(known)}", field=f"params.{name}"
-            )
-
-
 def _int_param(
     params: Mapping[str, Any], key: str, default: int, lo: int, hi: int, *, cap: int | None = None
 ) -> int:
@@ -241,7 +222,7 @@ def _int_param(
     if number is None or not lo <= number <= (cap if cap is not None else hi):
         top = cap if cap is not None else hi
         raise ConfigError(
-            f"{key} must be an integer from {lo} to {top}, not {_show(value)}", field=f"params.{key}"
+            f"{key} must be an integer from {lo} to {top}, not {shown(value)}", field=f"params.{key}"
         )
     return number
 
@@ -250,7 +231,7 @@ def _choice_param(params: Mapping[str, Any], key: str, choices: Sequence[str], d
     """A string parameter among ``choices``."""
     value = params.get(key, default)
     if not isinstance(value, str) or value not in choices:
-        raise ConfigError(f"{key} must be one of {list(choices)}, not {_show(value)}", field=f"params.{key}")
+        raise ConfigError(f"{key} must be one of {list(choices)}, not {shown(value)}", field=f"params.{key}")
     return value
 
 
@@ -267,7 +248,7 @@ def _need_param(params: Mapping[str, Any]) -> tuple[int, ...]:
     value = params.get("need")
     if not isinstance(value, (list, tuple)) or not 1 <= len(value) <= MAX_DICE:
         raise ConfigError(
-            f"need must be a list of 1 to {MAX_DICE} required dice values (1 to 6), not {_show(value)}",
+            f"need must be a list of 1 to {MAX_DICE} required dice values (1 to 6), not {shown(value)}",
             field="params.need",
         )
     return tuple(sorted(_int_param({"need": v}, "need", 0, 1, 6) for v in value))
@@ -278,7 +259,7 @@ def _gadgets_param(params: Mapping[str, Any]) -> tuple[int, ...]:
     value = params.get("gadgets", [])
     if not isinstance(value, (list, tuple)):
         raise ConfigError(
-            f"gadgets must be a list of gadget names {list(GADGETS)}, not {_show(value)}",
+            f"gadgets must be a list of gadget names {list(GADGETS)}, not {shown(value)}",
             field="params.gadgets",
         )
     if len(value) > MAX_GADGETS:
@@ -294,7 +275,7 @@ def _gadgets_param(params: Mapping[str, Any]) -> tuple[int, ...]:
         else:
             raise ConfigError(
                 f"gadgets must be gadget names {list(GADGETS)} (or their indices 0 to {len(GADGETS) - 1}); "
-                f"{_show(g)} does not exist",
+                f"{shown(g)} does not exist",
                 field="params.gadgets",
             )
     return tuple(sorted(hand))
@@ -445,7 +426,7 @@ def solve_quest_odds(
     """
     start = time.perf_counter()
     deadline = start + float(limits.time_limit_s)
-    _check_keys(params, QUEST_ODDS_PARAMS)
+    check_param_keys(params, QUEST_ODDS_PARAMS)
     by_numbers = "dice" in params or "need" in params
     if by_numbers:
         _numbers_or_quest(params)
@@ -546,7 +527,7 @@ def solve_route_plan(
     player's coins). Mercury's favor in the state adds 1 to the range.
     """
     start = time.perf_counter()
-    _check_keys(params, ROUTE_PLAN_PARAMS)
+    check_param_keys(params, ROUTE_PLAN_PARAMS)
     rules = getattr(game, "rules", None)
     players = getattr(state, "players", None)
     if rules is None or players is None:
