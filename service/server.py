@@ -89,12 +89,14 @@ class StartupError(Exception):
 
 
 def tune_gc() -> None:
-    """Keep the cyclic garbage collector off the serving path.
+    """Load what calls will use, then keep the cyclic garbage collector off the serving path.
 
-    :func:`create_server` has loaded every game, its content pack and the solver modules (the first
-    call does not pay for them); the heap built so far is frozen (``gc.freeze``) and the youngest
-    generation is collected every 10,000 allocations instead of 700. Used by :func:`serve`.
+    Every game, its content pack and the solver modules are loaded (the first call does not pay
+    for them; after :func:`create_server` they are already, and listing them again costs little),
+    the heap built so far is frozen (``gc.freeze``) and the youngest generation is collected every
+    10,000 allocations instead of 700. Used by :func:`serve`.
     """
+    list_game_infos()
     gc.collect()
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLD)
