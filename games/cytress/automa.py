@@ -20,7 +20,6 @@ left the solo player picks any empty hex; when neither height rule applies the t
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 
 from games.cytress.board import adjacent_counts, reshuffled, strict_leader
 from games.cytress.content import AI_CARDS_PER_FACTION, Content
@@ -42,6 +41,7 @@ from games.cytress.state import (
     OP_PLACE,
     Automa,
     Pending,
+    make_automa,
 )
 from games.cytress.tubes import drop_tube
 from games.cytress.work import Pos, Work
@@ -80,7 +80,7 @@ def scout_first(content: Content, w: Work) -> None:
     lifepath still pays)."""
     a = _automa(w)
     card = a.deck[0]
-    w.automa = replace(a, deck=a.deck[1:], drawn=(*a.drawn, card))
+    w.automa = make_automa(a.deck[1:], a.tracker, a.intel, a.records, (*a.drawn, card), a.program, a.moving)
     scout(content, w, AUTOMA, 2 * _faction(card))
 
 
@@ -96,7 +96,9 @@ def scout_second(content: Content, w: Work) -> None:
         if _faction(card) not in busy:
             scout(content, w, AUTOMA, 2 * _faction(card))
             break
-    w.automa = replace(a, deck=tuple(reshuffled(w, deck + drawn)), drawn=())
+    w.automa = make_automa(
+        tuple(reshuffled(w, deck + drawn)), a.tracker, a.intel, a.records, (), a.program, a.moving
+    )
 
 
 # ---------------------------------------------------------------- phase 3: a turn
@@ -125,7 +127,9 @@ def begin_turn(content: Content, w: Work) -> None:
             bounties[AUTOMA] = (*bounties[AUTOMA], bounty.id)
             program += [OP_BOUNTY_CREW * 16 + bounty.hex, OP_BOUNTY_ASCEND * 16]
     program.append((OP_INTEL if reveal == 1 else OP_NORMAL) * 16 + f)
-    w.automa = replace(a, deck=a.deck[1:], tracker=tuple(tracker), drawn=tuple(drawn), program=tuple(program))
+    w.automa = make_automa(
+        a.deck[1:], tuple(tracker), a.intel, a.records, tuple(drawn), tuple(program), a.moving
+    )
 
 
 def run_turn(content: Content, w: Work) -> bool:
@@ -164,21 +168,25 @@ def run_turn(content: Content, w: Work) -> bool:
             else:
                 take_from_row(content, w, card)
                 a = _automa(w)
-                w.automa = replace(a, intel=(*a.intel, card))
+                w.automa = make_automa(
+                    a.deck, a.tracker, (*a.intel, card), a.records, a.drawn, a.program, a.moving
+                )
                 _replace_head(w, OP_PLACE * 16 + arg)
     a = _automa(w)
-    w.automa = replace(a, deck=tuple(reshuffled(w, [*a.deck, *a.drawn])), drawn=())
+    w.automa = make_automa(
+        tuple(reshuffled(w, [*a.deck, *a.drawn])), a.tracker, a.intel, a.records, (), a.program, a.moving
+    )
     return True
 
 
 def _pop(w: Work) -> None:
     a = _automa(w)
-    w.automa = replace(a, program=a.program[1:], moving=NOBODY)
+    w.automa = make_automa(a.deck, a.tracker, a.intel, a.records, a.drawn, a.program[1:], NOBODY)
 
 
 def _replace_head(w: Work, op: int) -> None:
     a = _automa(w)
-    w.automa = replace(a, program=(op, *a.program[1:]))
+    w.automa = make_automa(a.deck, a.tracker, a.intel, a.records, a.drawn, (op, *a.program[1:]), a.moving)
 
 
 def _ask(w: Work, step: int, options: list[int]) -> None:
@@ -251,7 +259,8 @@ def answer_lift(w: Work, h: int) -> None:
     """Take the automa's crew off ``h`` to move it."""
     w.crew_()[h] = NOBODY
     w.supply_()[AUTOMA] += 1
-    w.automa = replace(_automa(w), moving=h)
+    a = _automa(w)
+    w.automa = make_automa(a.deck, a.tracker, a.intel, a.records, a.drawn, a.program, h)
 
 
 def ai_movable(w: Pos, me: int = AUTOMA) -> list[int]:
@@ -416,7 +425,7 @@ def drop(w: Work, h: int) -> None:
     a = _automa(w)
     if w.tubes_box > 0:
         w.tubes_box -= 1
-        w.automa = replace(a, records=a.records + 1)
+        w.automa = make_automa(a.deck, a.tracker, a.intel, a.records + 1, a.drawn, a.program, a.moving)
 
 
 # ---------------------------------------------------------------- the bounty's ascent

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from games.core.rng import derive_seed
+from games.core.rng import derive_seed, shuffled
 from games.cytress.state import LEVELS, NOBODY, CAction
 from games.cytress.work import Work
 
@@ -101,8 +101,7 @@ def level_leaders(stratos: Sequence[int], owners: int, level: int) -> tuple[int,
 def reshuffled(w: Work, cards: Sequence[int]) -> list[int]:
     """A reshuffle of ``cards`` drawn from the game's hidden seed (rule: cytress/meet-a-stratolite
     reshuffles the discard pile; rule: cytress/solo-gameplay shuffles the AI action deck)."""
-    out = list(cards)
-    random.Random(derive_seed(w.seed, "shuffle", w.shuffles)).shuffle(out)
+    out = shuffled(random.Random(derive_seed(w.seed, "shuffle", w.shuffles)).getrandbits, cards)
     w.shuffles += 1
     return out
 

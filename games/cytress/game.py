@@ -22,6 +22,7 @@ from typing import Any
 
 from games.core.face import REFEREE, SPECTATOR, Catalogue, Description, Fact, Viewer
 from games.core.protocol import TERMINAL, Game, GameConfig, GameInfo, Seat, Variant
+from games.core.rng import shuffle
 from games.cytress import face, policies
 from games.cytress.ai import Evaluator
 from games.cytress.codec import state_to_dict
@@ -211,14 +212,14 @@ class CytressGame(Game[CytressState, CAction]):
         decks = []
         for d in obs.intel_deck:
             cards = list(d)
-            rng.shuffle(cards)
+            shuffle(rng, cards)
             decks.append(tuple(cards))
         strat = list(obs.strat_deck)
-        rng.shuffle(strat)
+        shuffle(rng, strat)
         a = obs.automa
         if a is not None:
             ai = list(a.deck)
-            rng.shuffle(ai)
+            shuffle(rng, ai)
             a = replace(a, deck=tuple(ai))
         return replace(
             obs, intel_deck=tuple(decks), strat_deck=tuple(strat), automa=a, seed=rng.getrandbits(62)

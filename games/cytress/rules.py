@@ -102,78 +102,110 @@ def legal_actions(ctx: Ctx, state: CytressState) -> list[CAction]:
     return _LEGAL[state.step](ctx.content, state)
 
 
+class _Table(dict[int, CAction]):
+    """The shared action objects of one kind by argument (``board.act``), made on first use."""
+
+    def __init__(self, kind: str) -> None:
+        super().__init__()
+        self.kind = kind
+
+    def __missing__(self, arg: int) -> CAction:
+        a = self[arg] = act(self.kind, arg)
+        return a
+
+
+_SIDE, _SCOUT, _PAD, _INTEL, _CREW, _SPY = map(_Table, ("side", "scout", "pad", "intel", "crew", "spy"))
+_STRAT, _PAY, _HEIGHT, _TUBE, _BOUNTY = map(_Table, ("stratolite", "pay", "height", "tube", "bounty"))
+_BENEFIT, _RESERVE, _TRADE, _AMOUNT = map(_Table, ("benefit", "reserve", "trade", "amount"))
+_NOSPY, _KEEP, _DONE = act("nospy"), act("keep"), act("done")
+
+
 def _sides(c: Content, w: Pos) -> list[CAction]:
-    return [act("side", 0), act("side", 1)]
+    return [_SIDE[0], _SIDE[1]]
 
 
 def _scout(c: Content, w: Pos) -> list[CAction]:
-    return [act("scout", s) for s in scout_options(c, w.board_side, w.players, w.leader, w.actor)]
+    t = _SCOUT
+    return [t[s] for s in scout_options(c, w.board_side, w.players, w.leader, w.actor)]
 
 
 def _pad(c: Content, w: Pos) -> list[CAction]:
-    return [act("pad", p) for p in pad_options(c, w, w.actor)]
+    t = _PAD
+    return [t[p] for p in pad_options(c, w, w.actor)]
 
 
 def _intel(c: Content, w: Pos) -> list[CAction]:
-    return [act("intel", x) for x in face_up(w.intel_row, w.pending.pad)]
+    t = _INTEL
+    return [t[x] for x in w.intel_row[w.pending.pad] if x != NOBODY]
 
 
 def _crew(c: Content, w: Pos) -> list[CAction]:
-    return [act("crew", h) for h in crew_hexes(w.map, w.crew, w.tube, w.pending.colour)]
+    t = _CREW
+    return [t[h] for h in crew_hexes(w.map, w.crew, w.tube, w.pending.colour)]
 
 
 def _spy(c: Content, w: Pos) -> list[CAction]:
-    rivals = spy_rivals(w.map, w.crew, w.pending.hex, w.actor)
-    return [*(act("spy", r) for r in rivals), act("nospy")]
+    t = _SPY
+    return [*(t[r] for r in spy_rivals(w.map, w.crew, w.pending.hex, w.actor)), _NOSPY]
 
 
 def _stratolite(c: Content, w: Pos) -> list[CAction]:
-    seat = w.actor
-    cards = stratolites_open(c, w, seat)
-    return [act("stratolite", x) for x in cards]
+    t = _STRAT
+    return [t[x] for x in stratolites_open(c, w, w.actor)]
 
 
 def _payment(c: Content, w: Pos) -> list[CAction]:
-    return [act("pay", r) for r in renegade_resources(w.icons, w.res, w.actor)]
+    t = _PAY
+    return [t[r] for r in renegade_resources(w.icons, w.res, w.actor)]
 
 
 def _height(c: Content, w: Pos) -> list[CAction]:
+    t = _HEIGHT
     hs = heights(w.icons, w.res, w.actor, w.pending.resource, w.tubes_left + w.tubes_box)
-    return [act("height", h) for h in hs]
+    return [t[h] for h in hs]
 
 
 def _tube(c: Content, w: Pos) -> list[CAction]:
-    return [act("tube", h) for h in tube_hexes(w.map, w.crew, w.actor, w.pending.colour)]
+    t = _TUBE
+    return [t[h] for h in tube_hexes(w.map, w.crew, w.actor, w.pending.colour)]
 
 
 def _bounty(c: Content, w: Pos) -> list[CAction]:
-    return [act("bounty", b) for b in bounty_options(w.bounty_stack)]
+    t = _BOUNTY
+    return [t[b] for b in bounty_options(w.bounty_stack)]
 
 
 def _benefit(c: Content, w: Pos) -> list[CAction]:
-    return [act("benefit", b) for b in benefit_options(c, w, w.actor, w.pending.card)]
+    t = _BENEFIT
+    return [t[b] for b in benefit_options(c, w, w.actor, w.pending.card)]
 
 
 def _free(c: Content, w: Pos) -> list[CAction]:
-    return [act("intel", x) for x in face_up(w.intel_row)]
+    t = _INTEL
+    return [t[x] for x in face_up(w.intel_row)]
 
 
 def _reserve(c: Content, w: Pos) -> list[CAction]:
-    return [*(act("reserve", x) for x in w.strat_row if x != NOBODY), act("keep")]
+    t = _RESERVE
+    return [*(t[x] for x in w.strat_row if x != NOBODY), _KEEP]
 
 
 def _trade(c: Content, w: Pos) -> list[CAction]:
-    return [*(act("trade", t) for t in trade_options(c, w.market, w.icons, w.res, w.actor)), act("done")]
+    t = _TRADE
+    return [*(t[x] for x in trade_options(c, w.market, w.icons, w.res, w.actor)), _DONE]
 
 
 def _amount(c: Content, w: Pos) -> list[CAction]:
     give = w.pending.trade // 4
-    return [act("amount", k) for k in range(1, w.res[4 * w.actor + give] + 1)]
+    t = _AMOUNT
+    return [t[k] for k in range(1, w.res[4 * w.actor + give] + 1)]
 
 
 def _automa_choice(kind: str) -> Callable[[Content, Pos], list[CAction]]:
+    table = _Table(kind)
+
     def options(c: Content, w: Pos) -> list[CAction]:
-        return [act(kind, h) for h in w.pending.options]
+        return [table[h] for h in w.pending.options]
 
     return options
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from games.core.rng import shuffle
 from games.cytress.board import CREWS, STRAT_ROW, TUBE_SECTIONS
 from games.cytress.content import AI_CARDS_PER_FACTION
 from games.cytress.economy import START_RESOURCE, lifepath_icons
@@ -71,7 +72,7 @@ def _deal_intel(
     decks, rows = [], []
     for cards in intel_decks:
         deck = list(cards)
-        rng.shuffle(deck)
+        shuffle(rng, deck)
         rows.append(tuple(deck[:INTEL_SLOTS]))
         decks.append(tuple(deck[INTEL_SLOTS:]))
     return tuple(decks), tuple(rows)
@@ -82,7 +83,7 @@ def _new_automa(rng: random.Random) -> Automa:
     into the AI action deck."""
     tracker = tuple(tuple(range(f * AI_CARDS_PER_FACTION, f * AI_CARDS_PER_FACTION + 3)) for f in range(4))
     ai_deck = [f * AI_CARDS_PER_FACTION + 3 for f in range(4)]
-    rng.shuffle(ai_deck)
+    shuffle(rng, ai_deck)
     return Automa(deck=tuple(ai_deck), tracker=tracker)
 
 
@@ -106,7 +107,7 @@ def new_game(ctx: Ctx, setup: Setup, seed: int) -> CytressState:
     market = setup.market_side if setup.market_side >= 0 else rng.randrange(len(content.market))
     decks, rows = _deal_intel(content.intel_decks, rng)
     strat = list(range(len(content.stratolites)))
-    rng.shuffle(strat)
+    shuffle(rng, strat)
     tier1 = {b.faction: b.id for b in content.bounties if b.tier == 1}
     tier2 = {b.faction: b.id for b in content.bounties if b.tier == 2}
     stacks = tuple((tier1[f], tier2[f]) if n >= 4 else (tier1[f],) for f in range(4))

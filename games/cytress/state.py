@@ -323,3 +323,5 @@ def positional_builder(cls: type[_T]) -> Callable[..., _T]:
 STATE_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(CytressState))
 make_state: Callable[..., CytressState] = positional_builder(CytressState)
 """``CytressState(*values)`` in declaration order, without a call per field."""
+make_automa: Callable[..., Automa] = positional_builder(Automa)
+"""``Automa(deck, tracker, intel, records, drawn, program, moving)``, the same way."""

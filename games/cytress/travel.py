@@ -19,6 +19,7 @@ from games.cytress.state import (
     CREW,
     EXTRA,
     FIXER_INTEL,
+    HOOLIGANG,
     INTEL,
     NOBODY,
     PAD_ENFORCERS,
@@ -31,8 +32,8 @@ from games.cytress.state import (
     TRADE,
     Pending,
 )
-from games.cytress.tubes import can_meet_renegade, stratolites_open
-from games.cytress.undercity import after_free_intel, bounty_options
+from games.cytress.tubes import renegade_resources, stratolites_open
+from games.cytress.undercity import after_free_intel
 from games.cytress.work import Pos, Work
 
 __all__ = ["intel_cost", "meet_faction_intel", "pad_options", "start_pad"]
@@ -53,19 +54,23 @@ def sections(w: Pos) -> int:
 
 def pad_options(content: Content, w: Pos, seat: int) -> list[int]:
     """rule: cytress/phase-3a-travel - the landing pads where ``seat`` can complete the action in
-    full (extra travel: any but the Stratolites: rule: cytress/phase-3b-extra-travel)."""
+    full (extra travel: any but the Stratolites: rule: cytress/phase-3b-extra-travel).
+
+    The faction pads: the intel cost in the faction's resource less the Hooligang discount is
+    affordable and a face-up card is left (``intel_cost``, inlined: this runs on every travel)."""
     out = []
-    res = w.res
-    for f in range(4):
-        resource, cost = intel_cost(content, w, seat, f)
-        if res[4 * seat + resource] >= cost and any(c != NOBODY for c in w.intel_row[f]):
-            out.append(f)
-    left = sections(w)
-    if w.phase != EXTRA and stratolites_open(content, w, seat):
-        out.append(PAD_STRATOLITES)
-    if can_meet_renegade(w.crew, w.icons, res, seat, left):
+    res, icons, rows = w.res, w.icons, w.intel_row
+    cost = content.board_sides[w.board_side].intel_cost
+    mine, hooligang = 4 * seat, 16 * seat + 4 * HOOLIGANG
+    for f, resource in enumerate(content.faction_resource):
+        if res[mine + resource] >= cost - icons[hooligang + resource] and max(rows[f], default=NOBODY) >= 0:
+            out.append(f)  # a card is left: card ids are >= 0, an empty slot NOBODY (-1)
+    if w.tubes_left + w.tubes_box > 0 and seat in w.crew and renegade_resources(icons, res, seat):
+        # a Stratolite needs the same as the Renegade and more (rule: cytress/meet-a-stratolite)
+        if w.phase != EXTRA and stratolites_open(content, w, seat):
+            out.append(PAD_STRATOLITES)
         out.append(PAD_RENEGADE)
-    if bounty_options(w.bounty_stack):
+    if any(w.bounty_stack):
         out.append(PAD_ENFORCERS)
     out.append(PAD_FIXER)  # always complete: the marker (and whatever intel and Stratolites are left)
     out.append(PAD_MERCHANT)  # "up to 2 trades": none is a complete visit

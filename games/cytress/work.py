@@ -20,7 +20,6 @@ from games.cytress.state import (
     Automa,
     CytressState,
     Pending,
-    make_state,
 )
 
 __all__ = ["Ctx", "Pos", "Work"]
@@ -48,8 +47,33 @@ class Ctx:
 
 
 _LOAD = "".join(f"    w.{n} = s.{n}\n" for n in STATE_FIELDS)
-_FREEZE_ARGS = ", ".join(f"tuple(w.{n}) if type(w.{n}) is list else w.{n}" for n in STATE_FIELDS)
-_CODE = f"def _load(w, s):\n{_LOAD}    return w\ndef _freeze(w):\n    return make_state({_FREEZE_ARGS})\n"
+_LISTABLE = (
+    "sides",
+    "res",
+    "paths",
+    "icons",
+    "crew",
+    "tube",
+    "stratos",
+    "supply",
+    "intel_deck",
+    "intel_row",
+    "strat_deck",
+    "strat_row",
+    "strat_discard",
+    "reserved",
+    "bounty_stack",
+    "bounties",
+    "leader",
+    "transports",
+    "on_stratos",
+)
+"""The fields a rule may turn into a list (the ``Sequence`` fields of :class:`Work`)."""
+_FREEZE = "".join(f"    if type(w.{n}) is list:\n        w.{n} = tuple(w.{n})\n" for n in _LISTABLE)
+_CODE = (
+    f"def _load(w, s):\n{_LOAD}    return w\n"
+    f"def _freeze(w):\n{_FREEZE}    w.__class__ = CytressState\n    return w\n"
+)
 
 
 class Work:
@@ -104,7 +128,8 @@ class Work:
         return _load(cls.__new__(cls), state)
 
     def freeze(self) -> CytressState:
-        """The frozen state."""
+        """The frozen state: the lists made tuples, then this very object becomes a
+        :class:`CytressState` (the same slots in the same order; the working copy is used up)."""
         return _freeze(self)
 
     @property
@@ -266,7 +291,7 @@ class Work:
 Pos: TypeAlias = "Work | CytressState"
 """A position read by the rules: the frozen state, or the working copy an action is changing."""
 
-_namespace: dict[str, object] = {"make_state": make_state}
+_namespace: dict[str, object] = {"CytressState": CytressState}
 exec(_CODE, _namespace)
 _load: Callable[[Work, CytressState], Work] = cast(Callable[[Work, CytressState], Work], _namespace["_load"])
 _freeze: Callable[[Work], CytressState] = cast(Callable[[Work], CytressState], _namespace["_freeze"])

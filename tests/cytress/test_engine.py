@@ -1,0 +1,88 @@
+"""The engine's fast paths change nothing: fixed seeded playout traces, ``apply_trusted`` equal to
+``apply``, the positional builders equal to the dataclasses' constructors, and the working copy's
+freeze turning back every field a rule may make a list.
+
+rule: cytress/core-concepts - the same seed and the same choices give the same game (every random
+part of the rules draws from the state's seed).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import typing
+from dataclasses import fields
+
+import pytest
+
+from games.core.protocol import TERMINAL, GameConfig
+from games.cytress.state import Automa, CytressState, make_automa, make_state
+from games.cytress.work import _LISTABLE, Work
+from tests.cytress.helpers import GAME
+
+TRACES = {
+    (1, 0): (82, "c6900127e1083889"),
+    (1, 1): (82, "0999f8b701e7fa5e"),
+    (2, 0): (253, "4e762630208c82af"),
+    (3, 0): (352, "f530e81610c0cf79"),
+    (3, 1): (309, "f8f2356eb3a465df"),
+    (4, 0): (450, "e53b06eae7bf2bd1"),
+    (5, 0): (539, "68d5a81efd308a19"),
+}
+"""Seeded random playouts recorded before the engine's speed-ups (issue 19): steps and a digest of
+every legal-action list, the final public form and the final state."""
+
+
+def _trace(players: int, seed: int) -> tuple[int, str]:
+    rng = random.Random(seed)
+    s = GAME.new_state(GameConfig(players=players), seed)
+    h = hashlib.sha256()
+    n = 0
+    while GAME.current_player(s) != TERMINAL:
+        legal = list(GAME.legal_actions(s))
+        h.update(repr(legal).encode())
+        s = GAME.apply_trusted(s, rng.choice(legal))
+        n += 1
+    h.update(json.dumps(GAME.to_dict(s), sort_keys=True).encode())
+    h.update(repr(s).encode())
+    return n, h.hexdigest()[:16]
+
+
+@pytest.mark.parametrize(("players", "seed"), sorted(TRACES))
+def test_seeded_playouts_unchanged(players: int, seed: int) -> None:
+    """rule: cytress/core-concepts - the recorded playouts replay step for step."""
+    assert _trace(players, seed) == TRACES[(players, seed)]
+
+
+def test_apply_trusted_equals_apply() -> None:
+    """rule: cytress/phase-3a-travel - the unchecked path gives the checked path's states."""
+    rng = random.Random(7)
+    for players in (1, 3, 4):
+        s = GAME.new_state(GameConfig(players=players), players)
+        while GAME.current_player(s) != TERMINAL:
+            a = rng.choice(list(GAME.legal_actions(s)))
+            t = GAME.apply_trusted(s, a)
+            assert t == GAME.apply(s, a)
+            assert type(t) is CytressState
+            assert all(type(getattr(t, n)) is tuple for n in _LISTABLE)
+            s = t
+
+
+def test_builders_equal_constructors() -> None:
+    """``make_state``/``make_automa`` build what the dataclasses' constructors build."""
+    s = GAME.new_state(GameConfig(players=1), 3)
+    values = [getattr(s, f.name) for f in fields(CytressState)]
+    assert make_state(*values) == CytressState(*values)
+    a = s.automa
+    assert a is not None
+    avalues = [getattr(a, f.name) for f in fields(Automa)]
+    assert make_automa(*avalues) == Automa(*avalues)
+    assert type(make_automa(*avalues)) is Automa
+
+
+def test_listable_fields_are_the_sequences() -> None:
+    """The freeze turns back every field the working copy types as a sequence."""
+    hints = typing.get_type_hints(Work)
+    seqs = {n for n, t in hints.items() if str(t).startswith(("typing.Sequence", "collections.abc.Sequence"))}
+    assert seqs == set(_LISTABLE)
