@@ -49,9 +49,9 @@ def _pcim_state(game: TiberiusGame, spread: dict[str, int], seed: int) -> Tiberi
     rng = random.Random(seed)
     others = [tuple(rng.randint(0, 4) if b != "BD" else 0 for b in BOX_CODES) for _ in range(2)]
     s = replace(s, cubes=(mine, *others))
-    s = game.apply(s, game.parse_action(s, "pcim"))
+    s = game.apply(s, game.parse_action(s, "imperium maius"))
     for _ in range(2):
-        s = game.apply(s, game.parse_action(s, "take2"))
+        s = game.apply(s, game.parse_action(s, "take 2 influence"))
     assert s.phase == CUBE and s.actor == 0
     return s
 

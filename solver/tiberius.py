@@ -1092,7 +1092,8 @@ def _others_param(game: TiberiusGame, state: TiberiusState, params: Mapping[str,
             raise ConfigError(f"planned action {shown(text)}: {exc.message}", field=where) from None
         if action.kind not in CARD_PHASE_KINDS:
             raise ConfigError(
-                f"a planned action is a card-phase action (bid N, buy CARD, pcim, take2), not {shown(text)}",
+                "a planned action is a card-phase action (bid N, buy CARD, imperium maius, "
+                f"take 2 influence), not {shown(text)}",
                 field=where,
                 rule="tiberius/card-phase",
             )
@@ -1272,9 +1273,9 @@ def _bid_explanation(
     elif best.action.kind == "buy":
         head = f"{best.text}: seat {seat} buys {_card_text(game, best.action.arg)} for 6 Influence"
     elif best.action.kind == "pcim":
-        head = f"pcim: seat {seat} plays Pro-Consular Imperium Maius (no career card this turn)"
+        head = f"imperium maius: seat {seat} plays Pro-Consular Imperium Maius (no career card this turn)"
     else:
-        head = f"take2: seat {seat} takes 2 Influence (no career card this turn)"
+        head = f"take 2 influence: seat {seat} takes 2 Influence (no career card this turn)"
     if rest:
         head += f", then plays {', '.join(rest)}"
     when = "the final score" if state.turn == state.turns else "at the end of this turn"
@@ -1592,7 +1593,7 @@ def _witness_seats(game: TiberiusGame, state: TiberiusState, witness: Sequence[s
 
 
 def _witness_text(witness: Sequence[str], seats: Sequence[int], most: int = 8) -> str:
-    """``"seat 0 bid 3, seat 1 take2, ..."``: the first actions of a witness with who plays them."""
+    """``"seat 0 bid 3, seat 1 take 2 influence, ..."``: a witness's first actions with who plays them."""
     shown = [f"seat {p} {t}" for p, t in zip(seats, witness, strict=True)][:most]
     return ", ".join(shown) + (", ..." if len(witness) > most else "")
 
@@ -1676,9 +1677,9 @@ BEST_BID_PARAMS: dict[str, Any] = {
         "others": {
             "type": "object",
             "description": "what the seats still to act in this card phase will do, by seat number: "
-            "'bid 3', 'buy HIS06', 'pcim' or 'take2' (a plan that is not legal when its turn comes, "
-            "such as a bid already made, becomes take2); seats not named take 2 Influence, or are "
-            "sampled (see samples)",
+            "'bid 3', 'buy HIS06', 'imperium maius' or 'take 2 influence' (a plan that is not legal "
+            "when its turn comes, such as a bid already made, becomes take 2 influence); seats not "
+            "named take 2 Influence, or are sampled (see samples)",
             "propertyNames": {"pattern": "^[0-5]$"},
             "additionalProperties": {"type": "string", "maxLength": 40},
             "default": {},

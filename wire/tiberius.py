@@ -150,8 +150,8 @@ def _tiberius_from_pb(msg: tib_pb.TiberiusState) -> dict[str, Any]:
 _TIB_KIND_WORDS: dict[int, str] = {
     tib_pb.TIBERIUS_ACTION_KIND_BID: "bid",
     tib_pb.TIBERIUS_ACTION_KIND_BUY: "buy",
-    tib_pb.TIBERIUS_ACTION_KIND_PCIM: "pcim",
-    tib_pb.TIBERIUS_ACTION_KIND_TAKE2: "take2",
+    tib_pb.TIBERIUS_ACTION_KIND_PCIM: "imperium maius",
+    tib_pb.TIBERIUS_ACTION_KIND_TAKE2: "take 2 influence",
     tib_pb.TIBERIUS_ACTION_KIND_PICK: "pick",
     tib_pb.TIBERIUS_ACTION_KIND_BLACK: "black",
     tib_pb.TIBERIUS_ACTION_KIND_ROW: "row",
@@ -183,6 +183,8 @@ def _tiberius_action_text(msg: tib_pb.TiberiusAction, field: str) -> str:
 
 
 def _tiberius_action_pb(text: str) -> tib_pb.TiberiusAction:
+    if text in _TIB_WORD_KINDS:  # a kind without an argument, e.g. "take 2 influence"
+        return tib_pb.TiberiusAction(kind=_TIB_WORD_KINDS[text])
     words = text.split()
     msg = tib_pb.TiberiusAction(kind=_TIB_WORD_KINDS[words[0]])
     if len(words) > 1:

@@ -1,7 +1,8 @@
 """``TiberiusGame``: Tiberius Who? on the Game protocol.
 
 Decision points (each owned by the seat the rulebook names):
-card phase ``bid N`` / ``buy HIS06`` / ``pcim`` / ``take2``; bidders ``pick GAL03`` in bid order;
+card phase ``bid N`` / ``buy HIS06`` / ``imperium maius`` (play the Pro-Consular Imperium Maius
+card) / ``take 2 influence``; bidders ``pick GAL03`` in bid order;
 cube phase ``black CQ`` (one black icon at a time), ``row 2`` / ``row 3`` / ``row none``,
 PCIM ``move IP`` (one cube at a time) and ``done`` once 5 moved; adoption ``adopt own`` /
 ``adopt A04`` / ``pass``. Seats with nothing to decide are skipped automatically.
@@ -53,6 +54,20 @@ MAT_INFLUENCE_FIRST = 26
 """Player-mat variant: 1st in priority order 26, then +2 per seat (26/28/30/32; 34/36 extrapolated)."""
 SOLO_TARGET = 45
 """rule: tiberius/end-of-game - a solo player needs 45 VP to win."""
+
+
+# The card phase's two actions without a card, in the rulebook's words (Card Phase, options 3 and 4);
+# the older short codes ``pcim`` and ``take2`` are still read, so old records replay.
+_PHRASE_OF = {"pcim": "imperium maius", "take2": "take 2 influence"}
+_KIND_OF_PHRASE = {
+    "imperium maius": "pcim",
+    "play imperium maius": "pcim",
+    "pcim": "pcim",
+    "take 2 influence": "take2",
+    "take2": "take2",
+    "done": "done",
+    "pass": "pass",
+}
 
 
 class TiberiusGame(Game[TiberiusState, TAction]):
@@ -341,16 +356,17 @@ class TiberiusGame(Game[TiberiusState, TAction]):
             return f"row {a + 1}" if a else "row none"
         if k == "adopt":
             return "adopt own" if a == -1 else f"adopt {self.pack.adoptions[a].code}"
-        return k
+        return _PHRASE_OF.get(k, k)
 
     def parse_action(self, state: TiberiusState, text: str) -> TAction:
         words = text.strip().lower().split()
         hint = (
-            "bid N, buy CARD, pcim, take2, pick CARD, black BOX, row 2|3|none, move BOX, done, "
-            "adopt own|A04, pass (BOX: a box name such as conquests or imperial_marriages)"
+            "bid N, buy CARD, imperium maius, take 2 influence, pick CARD, black BOX, row 2|3|none, "
+            "move BOX, done, adopt own|A04, pass (BOX: a box name such as conquests or imperial_marriages)"
         )
-        if len(words) == 1 and words[0] in ("pcim", "take2", "done", "pass"):
-            return TAction(words[0])
+        phrase = " ".join(words)
+        if phrase in _KIND_OF_PHRASE:
+            return TAction(_KIND_OF_PHRASE[phrase])
         if len(words) != 2:
             raise NotationError(f"{text!r} is not a tiberius action; try {hint}", field="action")
         k, a = words

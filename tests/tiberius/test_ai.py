@@ -96,7 +96,7 @@ def test_prior_prefers_a_cheap_winning_bid_to_a_big_one():
     prior = g.prior(s)
     assert prior is not None
     assert prior[texts.index("bid 1")] > prior[texts.index("bid 20")] * 100
-    assert prior[texts.index("bid 1")] > prior[texts.index("take2")]
+    assert prior[texts.index("bid 1")] > prior[texts.index("take 2 influence")]
 
 
 def test_heuristic_values_a_bid_that_will_pick_a_card():
@@ -104,7 +104,7 @@ def test_heuristic_values_a_bid_that_will_pick_a_card():
     g = game()
     s = at_card_phase(4, FACE, cubes=[cv(IN=28)] * 4)
     bid = g.apply(s, g.parse_action(s, "bid 1"))
-    take = g.apply(s, g.parse_action(s, "take2"))
+    take = g.apply(s, g.parse_action(s, "take 2 influence"))
     assert g.heuristic(bid)[0] > g.heuristic(take)[0]
 
 
@@ -139,7 +139,7 @@ def test_prior_picks_the_card_with_more_value():
     """rule: tiberius/card-phase - bidders pick in bid order; the prior ranks cards by VP gained."""
     g = game()
     s = at_card_phase(4, FACE, cubes=[cv(IN=28)] * 4)
-    for text in ("bid 1", "take2", "take2", "take2"):
+    for text in ("bid 1", "take 2 influence", "take 2 influence", "take 2 influence"):
         s = g.apply(s, g.parse_action(s, text))
     assert s.phase == PICK and s.actor == 0
     prior = g.prior(s)
@@ -178,7 +178,7 @@ def test_ai_seat_plays_a_whole_game_against_greedy():
             kinds.add(a.kind)
         s = g.apply(s, a)
     assert s.turn == 9 and len(g.returns(s)) == 4 and sum(g.returns(s)) == 1.0
-    assert kinds & {"bid", "buy", "pcim"}
+    assert kinds & {"bid", "buy", "imperium maius"}
 
 
 def test_prior_prefers_a_bid_of_one_to_buying_the_best_card_first_in_the_card_phase():

@@ -42,7 +42,7 @@ def test_describe_shows_own_secret_card_only_to_its_seat():
 
 def test_describe_reads_like_the_rulebook_and_fits_a_terminal():
     g = game()
-    s = run(at_card_phase(3, FACE), "bid 3", "take2", "bid 1")
+    s = run(at_card_phase(3, FACE), "bid 3", "take 2 influence", "bid 1")
     d = g.describe(s, 0)
     assert d.headline == "Tiberius Who? - turn 1 of 8: seat 0 to move"
     assert "takes a face-up career card" in d.step
@@ -60,11 +60,13 @@ def test_log_lines_in_words():
         g.log_line(s, g.parse_action(s, "bid 4"))
         == "Seat 0 bids 4 Influence for the order of picking career cards."
     )
-    s = run(s, "bid 4", "take2")
+    s = run(s, "bid 4", "take 2 influence")
     line = g.log_line(s, g.parse_action(s, "pick GAL08"))
     assert line.startswith("Seat 0 (bid 4) takes GAL08 ") and line.endswith(".")
-    s2 = run(at_card_phase(2, FACE), "pcim", "take2")
-    assert "Pro-Consular Imperium Maius" in g.log_line(at_card_phase(2, FACE), g.parse_action(s, "pcim"))
+    s2 = run(at_card_phase(2, FACE), "imperium maius", "take 2 influence")
+    assert "Pro-Consular Imperium Maius" in g.log_line(
+        at_card_phase(2, FACE), g.parse_action(s, "imperium maius")
+    )
     assert g.log_line(s2, g.parse_action(s2, "move influence")) == (
         "Seat 0 moves a cube from Influence to Pro-Consular Imperium Maius (gray)."
     )
@@ -73,7 +75,7 @@ def test_log_lines_in_words():
 def test_explain_facts_differ_between_candidates():
     """The same labels on every candidate, with numbers that tell them apart."""
     g = game()
-    s = run(at_card_phase(2, FACE), "buy HIS02", "take2")
+    s = run(at_card_phase(2, FACE), "buy HIS02", "take 2 influence")
     by_action = {
         g.action_to_text(s, a): {f.label: f.value for f in g.explain(s, a)} for a in g.legal_actions(s)
     }
@@ -89,10 +91,27 @@ def test_explain_facts_differ_between_candidates():
 
 def test_render_is_an_svg_of_the_boxes_and_cards():
     g = game()
-    s = run(at_card_phase(3, FACE), "bid 3", "take2", "bid 1", "pick GAL08")
+    s = run(at_card_phase(3, FACE), "bid 3", "take 2 influence", "bid 1", "pick GAL08")
     svg = g.render(s, 0)
     assert svg.startswith("<svg") and svg.rstrip().endswith("</svg>")
     for word in ("Conquests", "Imperator", "Hispania", "Seat 2", "HIS02"):
         assert word in svg
     other = g.pack.adoptions[s.secret[1]].code
     assert f"secret card {other}" not in svg and f"secret card {other}" in g.render(s, REFEREE)
+
+
+def test_card_phase_actions_without_a_card_are_written_in_the_rulebooks_words():
+    """rule: tiberius/card-phase - options 3 and 4 ("Play your Pro-Consular Imperium Maius card",
+    "Take 2 cubes ... Influence") are written as the rulebook says them; the older codes are still
+    read, so records written before replay."""
+    g = game()
+    s = at_card_phase(2, FACE)
+    texts = {g.action_to_text(s, a) for a in g.legal_actions(s)}
+    assert {"imperium maius", "take 2 influence"} <= texts
+    assert not texts & {"pcim", "take2"}
+    for old, new in (
+        ("pcim", "imperium maius"),
+        ("take2", "take 2 influence"),
+        ("PLAY Imperium  Maius", "imperium maius"),
+    ):
+        assert g.action_to_text(s, g.parse_action(s, old)) == new

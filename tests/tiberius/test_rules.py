@@ -105,7 +105,7 @@ def test_card_phase_bids_unique_minimum_one_to_bid_box():
 def test_card_phase_picks_in_bid_order_bids_to_stock_rest_discarded():
     """rule: tiberius/card-phase - bidders pick highest first; bids to stock; unpicked cards leave."""
     s = at_card_phase(3, FACE)
-    s = run(s, "bid 2", "bid 5", "take2")
+    s = run(s, "bid 2", "bid 5", "take 2 influence")
     assert s.phase == PICK and s.actor == 1
     s = run(s, "pick GAL08")
     assert s.phase == PICK and s.actor == 0 and s.cubes[1][BD] == 0 and s.cubes[1][IN] == 21
@@ -132,13 +132,13 @@ def test_card_phase_buy_costs_six_and_reveals_replacement():
 def test_card_phase_pcim_once_per_game_and_take_two():
     """rule: tiberius/card-phase - PCIM once per game (default); take 2 influence (stock permitting)."""
     s = at_card_phase(2, FACE)
-    assert "pcim" in legal_texts(s)
-    assert "pcim" not in legal_texts(replace(s, pcim_used=(True, False)))
-    s2 = run(s, "pcim")
+    assert "imperium maius" in legal_texts(s)
+    assert "imperium maius" not in legal_texts(replace(s, pcim_used=(True, False)))
+    s2 = run(s, "imperium maius")
     assert s2.played[0] == PCIM_CARD and s2.pcim_used[0]
-    s3 = run(s, "take2")
+    s3 = run(s, "take 2 influence")
     assert s3.cubes[0][IN] == 26
-    full = run(replace(s, cubes=(cv(IN=24, CQ=15), s.cubes[1])), "take2")
+    full = run(replace(s, cubes=(cv(IN=24, CQ=15), s.cubes[1])), "take 2 influence")
     assert full.cubes[0][IN] == 25  # the cubes are an absolute limit
 
 
@@ -146,9 +146,9 @@ def test_card_phase_pcim_influence_variant():
     """rule: tiberius/card-phase - the player mat's reading: PCIM costs 3 influence, no game limit."""
     s = at_card_phase(2, FACE, options={"pcim_rule": "influence"})
     s = replace(s, pcim_used=(True, False), pcim_rule="influence")
-    assert "pcim" in legal_texts(s)
-    assert run(s, "pcim").cubes[0][IN] == 21
-    assert "pcim" not in legal_texts(replace(s, cubes=(cv(IN=2), s.cubes[1])))
+    assert "imperium maius" in legal_texts(s)
+    assert run(s, "imperium maius").cubes[0][IN] == 21
+    assert "imperium maius" not in legal_texts(replace(s, cubes=(cv(IN=2), s.cubes[1])))
 
 
 # ------------------------------------------------------------------------------------ cube phase
@@ -156,7 +156,7 @@ def test_card_phase_pcim_influence_variant():
 
 def test_cube_phase_top_row_from_stock():
     """rule: tiberius/cube-phase - the top row's icons place cubes from stock by colour."""
-    s = run(at_card_phase(2, FACE), "buy AFR05", "take2")
+    s = run(at_card_phase(2, FACE), "buy AFR05", "take 2 influence")
     # AFR05 top row: emperor, governor; no row affordable with 1 Emperor cube -> no decision
     assert s.cubes[0][EM] == 1 and s.cubes[0][GV] == 1 and s.cubes[0][IN] == 18
     assert s.turn == 2 and s.phase == CARD
@@ -165,7 +165,7 @@ def test_cube_phase_top_row_from_stock():
 def test_cube_phase_row_paid_in_emperor_cubes_with_discount():
     """rule: tiberius/cube-phase - one whole extra row, paid in Emperor cubes; Emperor icons discount."""
     s = at_card_phase(2, FACE, cubes=[cv(IN=24, EM=3), cv(IN=24)])
-    s = run(s, "buy AFR05", "take2")
+    s = run(s, "buy AFR05", "take 2 influence")
     assert s.phase == CUBE and legal_texts(s) == ["row none", "row 2", "row 3"]
     s2 = run(s, "row 2")  # emperor governor emperor: pay 3 of 4, then +2 back
     assert s2.cubes[0][EM] == 3 and s2.cubes[0][GV] == 2
@@ -174,30 +174,30 @@ def test_cube_phase_row_paid_in_emperor_cubes_with_discount():
 def test_cube_phase_must_afford_before_discount():
     """rule: tiberius/cube-phase - enough Emperor cubes for the full price before the discount."""
     s = at_card_phase(2, FACE, cubes=[cv(IN=24, EM=1), cv(IN=24)])
-    s = run(s, "buy AFR05", "take2")  # 2 Emperor cubes after the top row; row 2 costs 3
+    s = run(s, "buy AFR05", "take 2 influence")  # 2 Emperor cubes after the top row; row 2 costs 3
     assert s.phase != CUBE and s.cubes[0][EM] == 2 and s.cubes[0][GV] == 1
 
 
 def test_special_cases_priority_icon_moves_marker():
     """rule: tiberius/special-cases - a Priority icon (top row or bought row) takes the marker."""
     s = at_card_phase(2, FACE, priority=1, cubes=[cv(IN=24), cv(IN=24)])
-    s = run(s, "take2", "buy ROM07")  # ROM07 top row shows a Priority icon
+    s = run(s, "take 2 influence", "buy ROM07")  # ROM07 top row shows a Priority icon
     assert s.priority == 0 and s.start_priority == 1  # priority order changes next turn only
     s = run(s, "row none")
     assert s.turn == 2 and s.start_priority == 0
     s = at_card_phase(2, FACE, priority=1, cubes=[cv(IN=24, EM=3), cv(IN=24)])
-    s = run(s, "take2", "buy AFR05", "row 3")  # row 3 has a Priority icon
+    s = run(s, "take 2 influence", "buy AFR05", "row 3")  # row 3 has a Priority icon
     assert s.priority == 0
 
 
 def test_special_cases_priority_kept_by_pcim_player_and_retained():
     """rule: tiberius/special-cases - the marker cannot leave a player whose card is PCIM."""
     s = at_card_phase(2, FACE, priority=1)
-    s = run(s, "pcim", "buy ROM07")
+    s = run(s, "imperium maius", "buy ROM07")
     assert s.phase == CUBE and s.actor == 1
     s = run(s, *["move IN"] * 5, "done")
     assert s.actor == 0 and s.priority == 1
-    s = run(at_card_phase(2, FACE, priority=1), "take2", "buy AFR05")
+    s = run(at_card_phase(2, FACE, priority=1), "take 2 influence", "buy AFR05")
     assert s.priority == 1  # nobody had a Priority icon: retained
 
 
@@ -205,16 +205,16 @@ def test_special_cases_playing_pcim_takes_the_priority_marker():
     """rule: tiberius/special-cases - playing PCIM takes the Priority marker (issue 16: the engine
     never moved it), and a second PCIM cannot take it from the first."""
     s = at_card_phase(2, FACE, priority=0)
-    s = run(s, "take2", "pcim")  # seat 1 plays PCIM; seat 0 holds the marker and took 2 influence
+    s = run(s, "take 2 influence", "imperium maius")  # seat 1 plays PCIM; seat 0 holds Priority
     assert s.phase == CUBE and s.actor == 1 and s.priority == 1  # taken as its cube action begins
     s = run(s, *["move IN"] * 5, "done")
     assert s.turn == 2 and s.start_priority == 1  # and it orders the next turn
     s = at_card_phase(3, FACE, priority=0)
-    s = run(s, "pcim", "pcim", "take2")  # seats 0 and 1 both play PCIM; seat 0 acts first
+    s = run(s, "imperium maius", "imperium maius", "take 2 influence")  # seats 0, 1 play PCIM
     s = run(s, *["move IN"] * 5, "done", *["move IN"] * 5, "done")
     assert s.priority == 0  # "even by the play of another PCIM"
     s = at_card_phase(3, FACE, priority=0)
-    s = run(s, "take2", "pcim", "buy ROM07")  # seat 2's Priority icon comes after seat 1's PCIM
+    s = run(s, "take 2 influence", "imperium maius", "buy ROM07")  # Priority icon after PCIM
     s = run(s, *["move IN"] * 5, "done")
     assert s.priority == 1 and s.actor == 2
     s = run(s, "row none")
@@ -223,30 +223,30 @@ def test_special_cases_playing_pcim_takes_the_priority_marker():
 
 def test_special_cases_triumphs_only_for_family():
     """rule: tiberius/special-cases - Triumph cubes only for Imperial Marriages or adopted sons."""
-    plain = run(at_card_phase(2, FACE, cubes=[cv(IN=24), cv(IN=24)]), "buy GAL08", "take2")
+    plain = run(at_card_phase(2, FACE, cubes=[cv(IN=24), cv(IN=24)]), "buy GAL08", "take 2 influence")
     assert plain.cubes[0][TR] == 0 and plain.cubes[0][5 + 1] == 1  # imperator placed, triumph not
-    married = run(at_card_phase(2, FACE, cubes=[cv(IN=24, IM=1), cv(IN=24)]), "buy GAL08", "take2")
+    married = run(at_card_phase(2, FACE, cubes=[cv(IN=24, IM=1), cv(IN=24)]), "buy GAL08", "take 2 influence")
     assert married.cubes[0][TR] == 1
     adopted = at_card_phase(2, FACE, adopted=(0, -1))
-    adopted = run(adopted, "buy GAL08", "take2")
+    adopted = run(adopted, "buy GAL08", "take 2 influence")
     assert adopted.cubes[0][TR] == 1
 
 
 def test_special_cases_black_icon_any_box_but_pcim_and_white_is_influence():
     """rule: tiberius/special-cases - black: any box but PCIM (triumphs for family); white: influence."""
-    s = run(at_card_phase(2, FACE), "buy HIS02", "take2")
+    s = run(at_card_phase(2, FACE), "buy HIS02", "take 2 influence")
     assert s.phase == CUBE and s.actor == 0 and s.black == 1
     boxes = legal_texts(s)
     assert "black pro_consular_imperium_maius" not in boxes and "black triumphs" not in boxes
     assert "black influence" in boxes and "black conquests" in boxes
-    s = run(at_card_phase(2, ["HIS03", "GAL08"]), "buy HIS03", "take2")
+    s = run(at_card_phase(2, ["HIS03", "GAL08"]), "buy HIS03", "take 2 influence")
     assert s.cubes[0][IN] == 24 - 6 + 2
 
 
 def test_pcim_card_moves_at_least_five_to_gray():
     """rule: tiberius/pcim-card - move at least 5 cubes from anywhere except stock to gray."""
     s = at_card_phase(2, FACE, cubes=[cv(IN=10, CQ=2, EM=1), cv(IN=24)])
-    s = run(s, "pcim", "take2")
+    s = run(s, "imperium maius", "take 2 influence")
     assert s.phase == CUBE and "done" not in legal_texts(s)
     assert set(legal_texts(s)) == {"move conquests", "move emperor", "move influence"}
     s = run(s, "move CQ", "move CQ", "move EM", "move IN")
@@ -255,17 +255,23 @@ def test_pcim_card_moves_at_least_five_to_gray():
     assert "done" in legal_texts(s) and s.cubes[0][PC] == 5 and sum(s.cubes[0]) == 13
     s = run(s, "done")
     assert s.phase != CUBE or s.actor != 0
-    few = run(at_card_phase(2, FACE, cubes=[cv(IN=2), cv(IN=24)]), "pcim", "take2", "move IN", "move IN")
+    few = run(
+        at_card_phase(2, FACE, cubes=[cv(IN=2), cv(IN=24)]),
+        "imperium maius",
+        "take 2 influence",
+        "move IN",
+        "move IN",
+    )
     assert few.cubes[0][PC] == 2 and few.phase != CUBE  # fewer than 5 available: all moved
 
 
 def test_set_bonus_three_influence_for_every_board_box():
     """rule: tiberius/set-bonus - cubes in all boxes of the main board: 3 influence from stock."""
     full = cv(CQ=1, IM=1, PC=1, CC=1, GV=1, TR=1, IP=1, PR=1, EM=1, IN=10)
-    s = run(at_card_phase(2, FACE, cubes=[full, cv(IN=24)]), "take2", "take2")
+    s = run(at_card_phase(2, FACE, cubes=[full, cv(IN=24)]), "take 2 influence", "take 2 influence")
     assert s.cubes[0][IN] == 10 + 2 + 3 and s.cubes[1][IN] == 26
     capped = cv(CQ=1, IM=1, PC=1, CC=1, GV=1, TR=1, IP=1, PR=1, EM=1, IN=28)
-    s = run(at_card_phase(2, FACE, cubes=[capped, cv(IN=24)]), "take2", "take2")
+    s = run(at_card_phase(2, FACE, cubes=[capped, cv(IN=24)]), "take 2 influence", "take 2 influence")
     assert sum(s.cubes[0]) == 40  # limited by the stock
 
 
@@ -283,13 +289,13 @@ def test_adoption_phase_reveal_own_or_claim_face_up_never_twice():
         adopt_face_up=(a06,),
         adopt_unused=(1, 2, 4, 6, 7, 8),
     )
-    s = run(s, "take2", "take2")
+    s = run(s, "take 2 influence", "take 2 influence")
     assert s.phase == ADOPT and s.actor == 0 and legal_texts(s) == ["adopt own", "pass"]
     s = run(s, "adopt own")
     assert s.adopted[0] == a04 and s.actor == 1 and legal_texts(s) == ["adopt A06", "pass"]
     s = run(s, "adopt A06")
     assert s.adopted == (a04, a06) and s.adopt_face_up == () and s.turn == 2
-    s = run(s, "take2", "take2")
+    s = run(s, "take 2 influence", "take 2 influence")
     assert s.turn == 3  # nobody is adopted twice: no adoption decisions any more
 
 
@@ -306,7 +312,7 @@ def test_end_of_game_after_eight_turns():
     s = at_card_phase(2, FACE)
     for _ in range(8):
         assert s.phase == CARD
-        s = run(s, "take2", "take2")
+        s = run(s, "take 2 influence", "take 2 influence")
     assert s.phase == OVER and game().is_terminal(s) and not game().legal_actions(s)
     assert sorted(game().returns(s)) == [0.0, 1.0]
 
@@ -319,7 +325,7 @@ def test_end_of_game_turn_track_variant():
     assert s.turns == 7 and at_card_phase(2, FACE).turns == 8
     for _ in range(7):
         assert s.phase == CARD
-        s = run(s, "take2", "take2")
+        s = run(s, "take 2 influence", "take 2 influence")
     assert s.phase == OVER and s.turn == 8 and g.is_terminal(s)
     with pytest.raises(ConfigError):
         g.new_state(GameConfig(players=2, options={"turns": 6}), 0)
@@ -468,7 +474,7 @@ def test_cube_phase_stock_is_an_absolute_limit():
     """rule: tiberius/setup - with one cube left in stock only the first icon is placed."""
     # GAL05 top row: conquest, triumph, governor, imperator
     s = at_card_phase(2, ["GAL05"], cubes=[cv(IN=10, PR=30), cv(IN=24)])  # stock empty
-    s = run(s, "bid 1", "take2", "pick GAL05")  # the bid returns to stock: one cube free
+    s = run(s, "bid 1", "take 2 influence", "pick GAL05")  # the bid returns to stock: one cube free
     x = s.cubes[0]
     assert sum(x) == 40 and x[CQ] == 1 and x[GV] == 0 and x[5 + 1] == 0
 
@@ -485,7 +491,7 @@ def test_observation_reveals_a_card_once_adopted():
         adopt_unused=(1, 2, 4, 6, 7, 8),
     )
     assert game().observation(s, 1).secret[0] == -1
-    s = run(s, "take2", "take2", "adopt own")
+    s = run(s, "take 2 influence", "take 2 influence", "adopt own")
     assert game().observation(s, 1).secret[0] == 3
 
 

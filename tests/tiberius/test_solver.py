@@ -259,7 +259,7 @@ def _engine_oracle(state, plan):
             action = g.parse_action(s, text)
             if action in g.legal_actions(s):
                 return action
-        return g.parse_action(s, "take2")
+        return g.parse_action(s, "take 2 influence")
 
     def model(s):
         legal = list(g.legal_actions(s))
@@ -301,7 +301,11 @@ def test_best_bid_values_only_this_turn_on_a_fresh_game():
     res = best_bid(g, s, {}, ONE)
     expected = _engine_oracle(s, {})
     got = {c["action"]: c["vp"] for c in res.answer["candidates"]}
-    assert got["take2"] == expected["take2"] == g.totals(run(s, "take2", "take2"))[s.actor]
+    assert (
+        got["take 2 influence"]
+        == expected["take 2 influence"]
+        == g.totals(run(s, "take 2 influence", "take 2 influence"))[s.actor]
+    )
     assert got == {a: expected[a] for a in got}
     assert res.objective == max(expected.values())
 
@@ -426,13 +430,13 @@ def test_puzzle_params_are_validated():
             elimination(game(), s, params, ONE)
         assert err.value.field.startswith("params."), params
     bad_bid: list[dict[str, Any]] = [
-        {"others": {"zero": "take2"}},
-        {"others": {"0": "take2"}},  # the seat that asks
+        {"others": {"zero": "take 2 influence"}},
+        {"others": {"0": "take 2 influence"}},  # the seat that asks
         {"others": {"1": "pick HIS01"}},  # not a card-phase action
         {"others": {"1": "fly"}},
         {"others": {"1": 3}},
         {"others": {"1": "bid " + "9" * 5000}},
-        {"others": {"-1": "take2"}},
+        {"others": {"-1": "take 2 influence"}},
         {"others": [1, 2]},
         {"samples": 999},
         {"method": "magic"},
@@ -444,7 +448,7 @@ def test_puzzle_params_are_validated():
         with pytest.raises(LictorError) as err:
             best_bid(game(), s, params, ONE)
         assert err.value.field.startswith("params."), params
-    cube = run(at_card_phase(2, ["HIS02"]), "buy HIS02", "take2")
+    cube = run(at_card_phase(2, ["HIS02"]), "buy HIS02", "take 2 influence")
     for params in ({"method": 3}, {"method": None}, {"methods": "auto"}):
         with pytest.raises(LictorError) as err:
             best_placement(game(), cube, params, ONE)
