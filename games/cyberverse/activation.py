@@ -36,9 +36,10 @@ from games.cyberverse.agents import (
 )
 from games.cyberverse.board import BOARD_LIMIT, ZONE_LIMIT, board_of, occupancy
 from games.cyberverse.content import Content
-from games.cyberverse.events import TOLL, has_effect, staff_left
+from games.cyberverse.events import STAFF_TOKENS, TOLL, has_effect
 from games.cyberverse.investigation import gain_influence
 from games.cyberverse.state import (
+    AGENT,
     BLEEDING,
     C_AGENT_ROW,
     D_AUX,
@@ -137,25 +138,64 @@ def _room(state: State | Work, c: Content, d: int, zone: int) -> bool:
     return total < BOARD_LIMIT and zones[zone] < ZONE_LIMIT
 
 
+def _entry_room(s: State | Work, c: Content) -> list[bool]:
+    """Per district, whether a miniature may enter its Entry zone from outside the board (one
+    pass over the miniatures; the same answer as :func:`_room` for each district)."""
+    boards = c.boards
+    used = s.city.boards
+    entries = [boards[used[x]].entry for x in range(5)]
+    at_entry = [0] * 5
+    total = [0] * 5
+    for a in s.agents:
+        d = a.district
+        if d >= 0:
+            total[d] += 1
+            if a.zone == entries[d]:
+                at_entry[d] += 1
+    fight = s.fight
+    fd = fight.district if fight is not None else -1
+    for x in range(5):
+        if x == fd:
+            assert fight is not None
+            for f in fight.fighters:
+                if f.kind != AGENT and not f.gone:
+                    total[x] += 1
+                    if f.zone == entries[x]:
+                        at_entry[x] += 1
+        else:
+            for _, z in s.city.henchmen[x]:
+                total[x] += 1
+                if z == entries[x]:
+                    at_entry[x] += 1
+    return [total[x] < BOARD_LIMIT and at_entry[x] < ZONE_LIMIT for x in range(5)]
+
+
 def legal_move(s: State | Work, c: Content) -> list[Action]:
     """The moving Agent's next step, or stop (rule: cyberverse/moving-agents)."""
     ctx = s.ctx
-    agent = next(a for a in s.agents if a.sheet == ctx.agent)
+    sheet = ctx.agent
+    agent = next(a for a in s.agents if a.sheet == sheet)
     out = [act("stop" if ctx.started else "stay")]
     d = agent.district
     if d < 0:
         if not ctx.started:
-            out.extend(act("enter", x) for x in range(5) if _room(s, c, x, board_of(s, c, x).entry))
+            free = _entry_room(s, c)
+            out.extend([act("enter", x) for x in range(5) if free[x]])
         return out
-    board = board_of(s, c, d)
-    zones, _, _, spots = occupancy(s, c, d)
+    board = c.boards[s.city.boards[d]]
     if agent.zone == board.entry and not agent.status & WOUND:
+        visited = ctx.visited
+        mp = ctx.mp
+        room: list[bool] | None = None
         for x in range(5):
-            cheap = x != d and not ctx.visited >> x & 1 and travel_cost(s, c, agent, d, x) <= ctx.mp
-            if cheap and _room(s, c, x, board_of(s, c, x).entry):
-                out.append(act("go", x))
+            if x != d and not visited >> x & 1 and travel_cost(s, c, agent, d, x) <= mp:
+                if room is None:
+                    room = _entry_room(s, c)
+                if room[x]:
+                    out.append(act("go", x))
     if ctx.mp >= 1:
-        out.extend(act("step", z) for z in board.adjacent[agent.zone] if zones[z] < ZONE_LIMIT)
+        zones, _, _, spots = occupancy(s, c, d)
+        out.extend([act("step", z) for z in board.adjacent[agent.zone] if zones[z] < ZONE_LIMIT])
         p = board.position_at[agent.zone]
         if p >= 0 and agent.spot != p and spots[p] < 0:
             out.append(act("spot", p))
@@ -228,23 +268,30 @@ def legal_aux(s: State, c: Content) -> list[Action]:
     """The Auxiliary Actions of the Organization to decide."""
     seat = s.actor
     org = s.orgs[seat]
+    money = org.money
     out: list[Action] = []
     team = [a for a in s.agents if a.org == seat]
-    if len(team) < MAX_AGENTS and org.money >= s.options.hire_cost:
-        out.extend(act("recruit", sheet, side) for sheet in s.market.agent_row for side in (0, 1))
-    if staff_left(s, seat) > 0:
-        city = s.city
+    if len(team) < MAX_AGENTS and money >= s.options.hire_cost:
+        for sheet in s.market.agent_row:
+            out.append(act("recruit", sheet, 0))
+            out.append(act("recruit", sheet, 1))
+    city = s.city
+    bit = 1 << seat
+    staff = city.staff
+    if sum(1 for m in staff if m & bit) < STAFF_TOKENS:
         out.extend(
-            act("staff", slot)
-            for slot, card in enumerate(city.news)
-            if card >= 0 and not city.staff[slot] >> seat & 1
+            [act("staff", slot) for slot, card in enumerate(city.news) if card >= 0 and not staff[slot] & bit]
         )
-    if ambush_left(s, seat) > 0:
-        out.extend(act("ambush", d) for d in range(5) if s.city.ambush[d] < 0)
-    out.extend(act("rescue", a.sheet) for a in team if a.district >= 0 and rescue_cost(a) <= org.money)
-    if stories.can_draw(s, seat):
-        out.append(act("story", 0))
-    if stories.can_replace(s, c, seat):
+    ambush = city.ambush
+    if ambush.count(seat) < AMBUSH_TOKENS:
+        out.extend([act("ambush", d) for d in range(5) if ambush[d] < 0])
+    for a in team:
+        if a.district >= 0 and rescue_cost(a) <= money:
+            out.append(act("rescue", a.sheet))
+    if org.story < 0:
+        if stories.can_draw(s, seat):
+            out.append(act("story", 0))
+    elif stories.can_replace(s, c, seat):
         out.append(act("story", 1))
     if not out or not s.options.forced_actions:
         out.append(act("pass"))

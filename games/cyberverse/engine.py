@@ -461,6 +461,50 @@ def chance_outcomes(s: State, c: Content) -> list[tuple[Action, float]]:
     return []
 
 
+def chance_pool(s: State, c: Content) -> tuple[int, ...] | None:
+    """The sorted deck the pending chance step draws one card from (None: a weighted draw)."""
+    step = s.step
+    if step in (C_SETUP_SHEET, C_AGENT_ROW):
+        return s.market.agent_pool
+    if step == C_SUPPORT_ROW:
+        return s.market.support_pool
+    if step == C_EVENT:
+        return s.decks.events
+    if step == C_HENCHMAN:
+        return s.decks.henchmen
+    if step == C_STORY:
+        return s.decks.stories
+    if step == C_CASE:
+        return s.decks.cases[s.ctx.colours[0]]
+    if step == C_AMBUSH:
+        return s.decks.ambush
+    if step == C_BRAWL:
+        return s.decks.brawl
+    if step in (C_TOKEN, C_FIGHTER_TOKEN):
+        return s.decks.tokens
+    if step == C_MODIFIER:
+        return s.orgs[s.ctx.seat].deck
+    return None
+
+
+def sample_draw(pool: tuple[int, ...], r: float) -> Action:
+    """The card of a sorted deck drawn for ``r`` in [0, 1): the outcome ``sample_chance`` picks from
+    ``chance_outcomes`` (same order, same sums) without building the outcome list."""
+    n = len(pool)
+    acc = 0.0
+    i = 0
+    while i < n:
+        x = pool[i]
+        j = i + 1
+        while j < n and pool[j] == x:
+            j += 1
+        acc += (j - i) / n
+        if r < acc:
+            return act("draw", x)
+        i = j
+    return act("draw", pool[-1])
+
+
 _CHANCE = {
     C_AGENT_ROW: activation.on_agent_row,
     C_SUPPORT_ROW: strategy.on_support_row,

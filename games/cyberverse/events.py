@@ -40,11 +40,39 @@ def active_effects(state: State | Work, c: Content, seat: int) -> list[tuple[int
     return out
 
 
+EffectTable = tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]
+"""Per effect, the count of its Event cards in play on each district (0-4) and in all (index 5);
+per store, the count of ``inflation`` cards on it."""
+_TABLES: dict[tuple[int, tuple[int, ...], tuple[int, ...], int], tuple[Content, EffectTable]] = {}
+
+
+def effect_table(state: State | Work, c: Content, seat: int) -> EffectTable:
+    """The negative effects in play for ``seat`` counted by effect and district (cached by the
+    News track and its Staff tokens: the same cards give the same table)."""
+    city = state.city
+    key = (id(c), city.news, city.staff, seat)
+    hit = _TABLES.get(key)
+    if hit is not None and hit[0] is c:
+        return hit[1]
+    counts = [[0] * 6 for _ in EVENT_EFFECTS]
+    inflation = [0, 0, 0, 0]
+    for effect, district, category in active_effects(state, c, seat):
+        row = counts[effect]
+        row[5] += 1
+        if 0 <= district < 5:
+            row[district] += 1
+        if effect == INFLATION and 0 <= category < 4:
+            inflation[category] += 1
+    table = (tuple(tuple(r) for r in counts), tuple(inflation))
+    if len(_TABLES) > 20_000:
+        _TABLES.clear()
+    _TABLES[key] = (c, table)
+    return table
+
+
 def has_effect(state: State | Work, c: Content, seat: int, effect: int, district: int = -1) -> int:
     """How many Event cards in play put ``effect`` (on ``district``, if given) on ``seat``."""
-    return sum(
-        1 for e, d, _ in active_effects(state, c, seat) if e == effect and (district < 0 or d == district)
-    )
+    return effect_table(state, c, seat)[0][effect][5 if district < 0 else district]
 
 
 def staff_left(state: State | Work, seat: int) -> int:

@@ -219,6 +219,16 @@ class CyberverseGame(Game[State, Action]):
             return ()
         return engine.chance_outcomes(state, self.content_pack)
 
+    def sample_chance(self, state: State, rng: random.Random) -> Action:
+        """One chance outcome by its probability (the protocol's draw, without the outcome list)."""
+        try:
+            pool = engine.chance_pool(state, self.content_pack) if state.actor == CHANCE else None
+            if pool:
+                return engine.sample_draw(pool, rng.random())
+        except _RULE_SLIPS as exc:
+            raise _slip(exc) from None
+        return super().sample_chance(state, rng)
+
     @guarded
     def apply(self, state: State, action: Action) -> State:
         if state.actor == TERMINAL:

@@ -588,6 +588,23 @@ state_with = _evolver(State)
 NO_CTX = Ctx()
 
 
+def _copier(cls: type[_T]) -> tuple[type, Callable[[_T], Any]]:
+    """A mutable twin class of a frozen slots dataclass and ``copy(obj)`` giving a twin with the same
+    fields: a :class:`Work` edits the twin in place and turns it back into ``cls`` when it freezes
+    (``__class__`` assignment between classes of one slot layout)."""
+    names = tuple(f.name for f in fields(cls))  # type: ignore[arg-type]
+    body = "".join(f"    self.{n} = {n}\n" for n in names)
+    namespace: dict[str, Any] = {}
+    exec(f"def __init__(self, {', '.join(names)}):\n{body}", namespace)
+    twin = type(f"_{cls.__name__}Draft", (), {"__slots__": names, "__init__": namespace["__init__"]})
+    namespace["_Twin"] = twin
+    exec(f"def copy(o):\n    return _Twin({', '.join(f'o.{n}' for n in names)})\n", namespace)
+    return twin, namespace["copy"]
+
+
+_CtxDraft, _ctx_draft = _copier(Ctx)
+
+
 class Work:
     """A mutable view of a :class:`State` for one ``apply`` (fields replaced, never mutated).
 
@@ -649,9 +666,15 @@ class Work:
             self.market,
             self.decks,
             self.fight,
-            self.ctx,
+            self._ctx(),
             self.adjust,
         )
+
+    def _ctx(self) -> Ctx:
+        ctx = self.ctx
+        if type(ctx) is _CtxDraft:
+            ctx.__class__ = Ctx
+        return ctx
 
     # ------------------------------------------------------------- records
     def set_org(self, seat: int, **changes: Any) -> Org:
@@ -700,7 +723,11 @@ class Work:
 
     def set_ctx(self, **changes: Any) -> None:
         """Replace fields of the flow context."""
-        self.ctx = ctx_with(self.ctx, **changes)
+        ctx = self.ctx
+        if type(ctx) is not _CtxDraft:
+            ctx = self.ctx = _ctx_draft(ctx)
+        for name, value in changes.items():
+            setattr(ctx, name, value)
 
     def set_fight(self, **changes: Any) -> Fight:
         """Replace fields of the fight under way."""

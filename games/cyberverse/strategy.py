@@ -24,7 +24,7 @@ from __future__ import annotations
 from games.cyberverse import flow, stories
 from games.cyberverse.agents import XP_TOKENS, heal, support_limit, xp_in_play
 from games.cyberverse.content import IMPLANT, SUPPORT_EFFECTS, Content
-from games.cyberverse.events import INFLATION, STRIKE, active_effects, has_effect
+from games.cyberverse.events import STRIKE, effect_table, has_effect
 from games.cyberverse.state import (
     C_RESTOCK,
     C_REVEAL,
@@ -73,10 +73,7 @@ def price(state: State | Work, c: Content, seat: int, store: int, printed: int) 
 
 def price_shift(state: State | Work, c: Content, seat: int, store: int) -> int:
     """D added to (or taken off) the printed prices of ``store`` for ``seat``."""
-    p = 0
-    for effect, _, cat in active_effects(state, c, seat):
-        if effect == INFLATION and cat == store:
-            p += INFLATION_D
+    p = INFLATION_D * effect_table(state, c, seat)[1][store]
     for u in state.orgs[seat].support:
         card = c.support[u]
         if card.effect == _DISCOUNT and card.category == store:
@@ -107,28 +104,36 @@ def legal(s: State, c: Content) -> list[Action]:
     """The Strategy actions of the Organization to decide."""
     seat = s.ctx.queue[0]
     org = s.orgs[seat]
+    money = org.money
     mine = [a for a in s.agents if a.org == seat]
     out: list[Action] = []
-    buyers = [a.sheet for a in mine if len(a.kit) < c.equipment_slots]
-    for store, stock in enumerate(s.market.stock):
-        if not buyers:
-            break
-        shift = price_shift(s, c, seat, store) if any(v != -1 for v in stock) else 0
-        for slot, v in enumerate(stock):
-            if v == -1 or max(0, slot_price(c, v) + shift) > org.money:
-                continue
-            out.extend(act("buy", store, slot, sheet) for sheet in buyers)
+    slots = c.equipment_slots
+    buyers = [a.sheet for a in mine if len(a.kit) < slots]
+    if buyers:
+        tokens = c.tokens
+        backs = c.backs
+        for store, stock in enumerate(s.market.stock):
+            shift = -1
+            for slot, v in enumerate(stock):
+                if v == -1:
+                    continue
+                if shift == -1:
+                    shift = price_shift(s, c, seat, store)
+                printed = tokens[v].price if v >= 0 else backs[-2 - v][1]
+                if max(0, printed + shift) > money:
+                    continue
+                out.extend([act("buy", store, slot, sheet) for sheet in buyers])
     for a in mine:
         for t in a.broken:
-            if resale_value(c, t) <= org.money:
+            if resale_value(c, t) <= money:
                 out.append(act("repair", a.sheet, t))
     if not org.took_support and s.market.support_row and not has_effect(s, c, seat, STRIKE):
         room = len(org.support) < support_limit(s, c, seat)
         for card in s.market.support_row:
             if room:
                 out.append(act("support", card, -1))
-            out.extend(act("support", card, held) for held in org.support)
-    out.extend(act("train", a.sheet) for a in mine if not a.trained)
+            out.extend([act("support", card, held) for held in org.support])
+    out.extend([act("train", a.sheet) for a in mine if not a.trained])
     if stories.can_draw(s, seat):
         out.append(act("story"))
     if s.options.resale == "always":
