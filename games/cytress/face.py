@@ -295,96 +295,112 @@ def _stratos_line(s: CytressState) -> str:
     parts = []
     for level in (3, 2, 1):
         counts = "/".join(str(s.stratos[LEVELS * o + level - 1]) for o in range(s.owners))
-        parts.append(f"L{level} {counts}")
-    owners = "you/automa" if s.solo else f"seats 0-{s.players - 1}"
-    return " | ".join(parts) + f" ({owners})"
+        parts.append(f"level {level} {counts}")
+    return ", ".join(parts)
 
 
-def _short(s: CytressState, o: int) -> str:
-    return "A:" if s.solo and o == AUTOMA else f"{o}:"
+def _intel_line(game: CytressGame, s: CytressState) -> str:
+    """The face-up intel cards by faction board: ``COR 06 03 14 | PRI ...`` (a card's code is its
+    board's three letters and its number; an empty slot ``--``)."""
+    c = game.pack
+    groups = []
+    for f in range(4):
+        head = FACTIONS[f][:3].upper()
+        cards = [c.intel[x].code if x != NOBODY else "--" for x in s.intel_row[f]]
+        if all(x == "--" or x.startswith(head) for x in cards):
+            cards = [x.removeprefix(head) for x in cards]
+        groups.append(f"{head} {' '.join(cards)}")
+    return " | ".join(groups)
+
+
+def _board_rows(game: CytressGame, s: CytressState) -> list[Row]:
+    """Stratos, the faction boards' intel, the Stratolites, the tubes, the transports and the
+    enforcers."""
+    c = game.pack
+    owners = "you/automa" if s.solo else "by seat"
+    decks = "/".join(str(len(d)) for d in s.intel_deck)
+    strat = " ".join(c.stratolites[x].code if x != NOBODY else "--" for x in s.strat_row)
+    bounties = " ".join(c.bounties[st[0]].code for st in s.bounty_stack if st) or "none left"
+    tubes = f"{s.tubes_left} near Stratos, {s.tubes_box} in box"
+    if not s.solo:
+        tubes += f"; first player seat {s.first}"
+    if s.end_triggered:
+        tubes += "; final round"
+    rows = [
+        Row(label=f"Stratos {owners}", value=_stratos_line(s)),
+        Row(label=f"Intel (cost {c.board_sides[s.board_side].intel_cost})", value=_intel_line(game, s)),
+        Row(label="Stratolites", value=f"{strat}; deck {len(s.strat_deck)}; intel decks {decks}"),
+        Row(label="Tube sections", value=tubes),
+    ]
+    if s.phase in (TRAVEL, EXTRA):
+        home = "/".join(str(x) for x in s.transports)
+        up = "/".join(str(x) for x in s.on_stratos)
+        rows.append(Row(label="Transports", value=f"on the tracker {home}, on Stratos {up}"))
+    claimed = "/".join(str(len(b)) for b in s.bounties)
+    rows.append(Row(label="Enforcers", value=f"bounties {bounties}; claimed {claimed}"))
+    return rows
+
+
+SEAT_WIDTH = 69
+"""The longest rebel row that fits an 80-column description on one line."""
 
 
 def _seat_row(game: CytressGame, s: CytressState, seat: int, viewer: Viewer) -> Row:
     c = game.pack
-    res = " ".join(f"{s.res[4 * seat + r]}{RESOURCES[r][0]}" for r in range(4))
+    res = "/".join(str(s.res[4 * seat + r]) for r in range(4))
     paths = "/".join(str(len(s.paths[4 * seat + f])) for f in range(4))
-    extra = []
-    if s.bounties[seat]:
-        extra.append("bounty " + ",".join(c.bounties[b].code for b in s.bounties[seat]))
-    if s.reserved[seat] != NOBODY:
-        extra.append("reserved " + c.stratolites[s.reserved[seat]].code)
     side = "?" if s.sides[seat] < 0 else "AB"[s.sides[seat]]
     rebel = c.rebels[s.rebels[seat]]
     mark = ">" if s.actor == seat and s.phase != OVER else " "
-    label = f"{mark}seat {seat}{' (you)' if viewer == seat else ''}"
-    moving = s.phase in (TRAVEL, EXTRA)
-    value = (
-        f"{rebel.name} {side}, {res}; paths {paths}; crews {s.supply[seat]}"
-        + (f"; transports {s.transports[seat]}+{s.on_stratos[seat]}" if moving else "")
-        + ("; " + "; ".join(extra) if extra else "")
-        + ("; first" if s.first == seat and not s.solo else "")
-    )
-    return Row(label=label, value=value, seat=seat)
+    value = f"{rebel.name} {side}, {res}; intel {paths}; crews {s.supply[seat]}"
+    if s.reserved[seat] != NOBODY:
+        value += f"; reserved {c.stratolites[s.reserved[seat]].code}"
+    held = s.bounties[seat]
+    if held:  # named when they fit (the enforcers' row counts them for every seat)
+        named = f"; bounties {' '.join(c.bounties[b].code for b in held)}"
+        value += named if len(value) + len(named) <= SEAT_WIDTH else ""
+    return Row(label=f"{mark}seat {seat}", value=value, seat=seat)
+
+
+def _automa_row(game: CytressGame, s: CytressState) -> Row:
+    c = game.pack
+    a = s.automa
+    assert a is not None
+    left = "/".join(str(len(t)) for t in a.tracker)
+    value = f"intel {len(a.intel)}; crews {s.supply[AUTOMA]}; tracker {left}; deck {len(a.deck)}"
+    named = f"; bounties {' '.join(c.bounties[b].code for b in s.bounties[AUTOMA])}"
+    if s.bounties[AUTOMA] and len(value) + len(named) <= SEAT_WIDTH:
+        value += named
+    return Row(label=" automa", value=value)
+
+
+MAP_TITLE = "Mini-map (hexes C/P/H/R by faction, a crew's seat, ^ a waste tube's height)"
+REBELS_TITLE = "Rebels (creds/tech/ammo/glow; intel cards on lifepaths C/P/H/R; crews left)"
 
 
 def describe(game: CytressGame, s: CytressState, viewer: Viewer) -> Description:
-    """What ``viewer`` may see: everything but deck order (the referee sees that too)."""
+    """What ``viewer`` may see: everything but deck order (the referee sees that too). Two
+    sections (the mini-map with the boards around it, and the rebels) keep 4-5 players within 24
+    lines of 80 columns."""
     c = game.pack
     if 0 <= viewer < s.players:
         s = game.observation(s, viewer)
     headline = f"Cytress, {'solo, ' if s.solo else ''}round {s.round}: {PHASE_NAMES[s.phase]}"
     if s.phase != OVER:
         headline += f", {_who(s, s.actor)} to move"
-    board_rows = [Row(label="Stratos", value=_stratos_line(s))]
-    side = c.board_sides[s.board_side]
-    intel = []
-    for f in range(4):
-        cards = " ".join(c.intel[x].code if x != NOBODY else "--" for x in s.intel_row[f])
-        intel.append(f"{cards} ({len(s.intel_deck[f])} more)")
-    board_rows.append(Row(label=f"Intel (cost {side.intel_cost})", value=" | ".join(intel)))
-    strat = " ".join(c.stratolites[x].code if x != NOBODY else "--" for x in s.strat_row)
-    bounties = " ".join(c.bounties[st[0]].code for st in s.bounty_stack if st) or "none"
-    board_rows.append(
-        Row(
-            label="Stratolites",
-            value=f"{strat}; bounties {bounties}; tubes {s.tubes_left} left, {s.tubes_box} in box"
-            + ("; final round" if s.end_triggered else ""),
-        )
-    )
-    sections = [
-        Section(title="Mini-map (C/P/H/R hex, crew seat, ^ tube height)", lines=(), rows=()),
-        Section(title="Board", rows=tuple(board_rows)),
-        Section(title="Rebels", rows=tuple(_seat_row(game, s, seat, viewer) for seat in range(s.players))),
-    ]
-    map_section = Section(
-        title=sections[0].title, rows=tuple(Row(label="", value=x) for x in _map_lines(game, s))
-    )
-    sections[0] = map_section
+    if 0 <= viewer < s.players and not s.solo:
+        headline += f"; you are seat {viewer}"
+    board = [Row(label="", value=x) for x in _map_lines(game, s)] + _board_rows(game, s)
+    rebels = [_seat_row(game, s, seat, viewer) for seat in range(s.players)]
     if s.automa is not None:
-        a = s.automa
-        left = "/".join(str(len(t)) for t in a.tracker)
-        sections[2] = Section(
-            title="Rebels",
-            rows=(
-                *sections[2].rows,
-                Row(
-                    label=" automa",
-                    value=f"intel {len(a.intel)}; crews {s.supply[AUTOMA]}; "
-                    f"tracker {left}; deck {len(a.deck)}"
-                    + (
-                        f"; bounty {','.join(c.bounties[b].code for b in s.bounties[AUTOMA])}"
-                        if s.bounties[AUTOMA]
-                        else ""
-                    ),
-                    seat=None,
-                ),
-            ),
-        )
+        rebels.append(_automa_row(game, s))
+    sections = [Section(title=MAP_TITLE, rows=tuple(board)), Section(title=REBELS_TITLE, rows=tuple(rebels))]
     if viewer == REFEREE:
-        decks = "; ".join(
-            f"{FACTIONS[f][:3]} " + " ".join(c.intel[x].code for x in s.intel_deck[f][:3]) for f in range(4)
+        decks = " | ".join(
+            " ".join(c.intel[x].code for x in s.intel_deck[f][:3]) or f"no {FACTIONS[f]} card"
+            for f in range(4)
         )
-        nxt = " ".join(c.stratolites[x].code for x in s.strat_deck[:3])
+        nxt = " ".join(c.stratolites[x].code for x in s.strat_deck[:3]) or "none"
         lines = [f"next intel: {decks}", f"next Stratolites: {nxt}"]
         if s.automa is not None:
             lines.append("AI action deck: " + " ".join(ai_card_code(x) for x in s.automa.deck))
