@@ -343,75 +343,97 @@ class Evaluator:
     # ------------------------------------------------------------------ prior
     def gains(self, s: TiberiusState, actions: Sequence[TAction]) -> list[float]:
         """One-ply gain (projected VP, roughly) of each legal action for the seat to act."""
-        seat = s.actor
-        me = s.cubes[seat]
         ctx = self._context(s)
-        now = self._total_with(s, ctx, seat, me)
+        now = self._total_with(s, ctx, s.actor, s.cubes[s.actor])
         if s.phase == CARD:
-            ranked = self._best_cards(s)
-            bids = [b for b in s.bids if b > 0]
-            later = s.players - 1 - priority_order(s.start_priority, s.players).index(seat)
-            out = []
-            for a in actions:
-                if a.kind == "bid":
-                    rank = sum(1 for b in bids if b > a.arg)
-                    card = ranked[rank] if rank < len(ranked) else 0.0
-                    # later seats may outbid a small bid; a little margin is worth a little
-                    risk = 0.5 * later / (1 + a.arg)
-                    out.append(card - risk - a.arg / 3.0)
-                elif a.kind == "buy":
-                    out.append(self.values[a.arg] - BUY_PRICE * BUY_INFLUENCE_VP + 0.5)
-                elif a.kind == "pcim":
-                    mine = list(me)
-                    move = min(PCIM_MIN_MOVES, mine[IN])
-                    mine[IN] -= move + (PCIM_PRICE if s.pcim_rule == "influence" else 0)
-                    mine[PC] += move
-                    out.append(self._total_with(s, ctx, seat, mine) - now)
-                else:  # take2
-                    out.append(min(2, CUBES_PER_PLAYER - sum(me)) / 3.0)
-            return out
+            return self._card_gains(s, actions, ctx, now)
         if s.phase == PICK:
-            family = me[IM] > 0 or s.adopted[seat] >= 0
-            out = []
-            for a in actions:
-                mine = list(me)
-                mine[BD] -= s.bids[seat]
-                black = self.place_row(mine, self.content.cards[a.arg].rows[0], family)
-                v = self._total_with(s, ctx, seat, mine) - now + BLACK_VALUE * black
-                out.append(v + self._adoption_chance(s, seat, mine, s.turns - s.turn))
-            return out
+            return self._pick_gains(s, actions, ctx, now)
         if s.phase == CUBE:
-            adopt_now = self._adoption_chance(s, seat, me, s.turns - s.turn)
-            out = []
-            for a in actions:
-                mine = list(me)
-                if a.kind == "black":
-                    mine[a.arg] += 1
-                elif a.kind == "move":
-                    mine[a.arg] -= 1
-                    mine[PC] += 1
-                elif a.kind == "row" and a.arg:
-                    row = self.content.cards[s.played[seat]].rows[a.arg]
-                    mine[EM] -= row.cost
-                    black = self.place_row(mine, row, s.family)
-                    gain = self._total_with(s, ctx, seat, mine) - now + BLACK_VALUE * black
-                    if row.priority:
-                        gain += PRIORITY_VALUE
-                    out.append(gain + self._adoption_chance(s, seat, mine, s.turns - s.turn) - adopt_now)
-                    continue
-                elif a.kind == "done":
-                    out.append(0.0)
-                    continue
-                if a.kind == "row":
-                    out.append(0.0)
-                    continue
-                gain = self._total_with(s, ctx, seat, mine) - now
-                out.append(gain + self._adoption_chance(s, seat, mine, s.turns - s.turn) - adopt_now)
-            return out
+            return self._cube_gains(s, actions, ctx, now)
         # ADOPT: being adopted is 8 VP; claiming a face-up card keeps one's own card for nobody
         return [
             8.5 if a.kind == "adopt" and a.arg >= 0 else (8.0 if a.kind == "adopt" else 0.0) for a in actions
         ]
+
+    def _card_gains(self, s: TiberiusState, actions: Sequence[TAction], ctx: _Ctx, now: float) -> list[float]:
+        """Card phase (rule: tiberius/card-phase): a bid by the card it may win less its risk and price, a
+        purchase by the card's value, the Pro-Consular Imperium Maius card by its moves, 2 influence."""
+        seat = s.actor
+        me = s.cubes[seat]
+        ranked = self._best_cards(s)
+        bids = [b for b in s.bids if b > 0]
+        later = s.players - 1 - priority_order(s.start_priority, s.players).index(seat)
+        out = []
+        for a in actions:
+            if a.kind == "bid":
+                rank = sum(1 for b in bids if b > a.arg)
+                card = ranked[rank] if rank < len(ranked) else 0.0
+                # later seats may outbid a small bid; a little margin is worth a little
+                risk = 0.5 * later / (1 + a.arg)
+                out.append(card - risk - a.arg / 3.0)
+            elif a.kind == "buy":
+                out.append(self.values[a.arg] - BUY_PRICE * BUY_INFLUENCE_VP + 0.5)
+            elif a.kind == "pcim":  # rule: tiberius/pcim-card
+                mine = list(me)
+                move = min(PCIM_MIN_MOVES, mine[IN])
+                mine[IN] -= move + (PCIM_PRICE if s.pcim_rule == "influence" else 0)
+                mine[PC] += move
+                out.append(self._total_with(s, ctx, seat, mine) - now)
+            else:  # take2
+                out.append(min(2, CUBES_PER_PLAYER - sum(me)) / 3.0)
+        return out
+
+    def _pick_gains(self, s: TiberiusState, actions: Sequence[TAction], ctx: _Ctx, now: float) -> list[float]:
+        """Picking a won card (rule: tiberius/card-phase): its first row placed, and the adoption chance."""
+        seat = s.actor
+        me = s.cubes[seat]
+        family = me[IM] > 0 or s.adopted[seat] >= 0
+        out = []
+        for a in actions:
+            mine = list(me)
+            mine[BD] -= s.bids[seat]
+            black = self.place_row(mine, self.content.cards[a.arg].rows[0], family)
+            v = self._total_with(s, ctx, seat, mine) - now + BLACK_VALUE * black
+            out.append(v + self._adoption_chance(s, seat, mine, s.turns - s.turn))
+        return out
+
+    def _cube_gains(self, s: TiberiusState, actions: Sequence[TAction], ctx: _Ctx, now: float) -> list[float]:
+        """Cube phase (rule: tiberius/cube-phase): a black icon's box, a move to gray (rule:
+        tiberius/pcim-card) or a bought row, each by the VP and adoption chance it adds."""
+        seat = s.actor
+        me = s.cubes[seat]
+        adopt_now = self._adoption_chance(s, seat, me, s.turns - s.turn)
+        out = []
+        for a in actions:
+            if a.kind == "row" and a.arg:
+                out.append(self._row_gain(s, ctx, now, a.arg) - adopt_now)
+                continue
+            if a.kind in ("done", "row"):  # the turn's cubes stay as they are
+                out.append(0.0)
+                continue
+            mine = list(me)
+            if a.kind == "black":
+                mine[a.arg] += 1
+            elif a.kind == "move":
+                mine[a.arg] -= 1
+                mine[PC] += 1
+            gain = self._total_with(s, ctx, seat, mine) - now
+            out.append(gain + self._adoption_chance(s, seat, mine, s.turns - s.turn) - adopt_now)
+        return out
+
+    def _row_gain(self, s: TiberiusState, ctx: _Ctx, now: float, k: int) -> float:
+        """The VP and adoption chance of buying row ``k`` of the played card with Emperor cubes, its black
+        icons and priority included (rule: tiberius/cube-phase, tiberius/special-cases)."""
+        seat = s.actor
+        mine = list(s.cubes[seat])
+        row = self.content.cards[s.played[seat]].rows[k]
+        mine[EM] -= row.cost
+        black = self.place_row(mine, row, s.family)
+        gain = self._total_with(s, ctx, seat, mine) - now + BLACK_VALUE * black
+        if row.priority:
+            gain += PRIORITY_VALUE
+        return gain + self._adoption_chance(s, seat, mine, s.turns - s.turn)
 
     def priors(self, s: TiberiusState, actions: Sequence[TAction] | None = None) -> list[float]:
         """A softmax of :meth:`gains` at ``temperature`` VP, mixed with ``mix`` of the uniform prior
