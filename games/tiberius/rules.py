@@ -450,71 +450,92 @@ def perform(s: TiberiusState, content: Content, action: TAction, *, trusted: boo
         raise _illegal(s, action, f"tiberius/{rule}", f"legal here: {len(legal)} actions")
     w = Work.of(s)
     seat = w.actor
-    n = w.n
+    if w.phase == CARD:
+        _card_action(w, content, seat, action)
+    elif w.phase == PICK:
+        _pick_card(w, content, seat, action.arg)
+    elif w.phase == CUBE:
+        _cube_action(w, content, seat, action)
+    else:  # ADOPT
+        _adoption_action(w, content, seat, action)
+    return w.freeze()
+
+
+def _card_action(w: Work, content: Content, seat: Seat, action: TAction) -> None:
+    """rule: tiberius/card-phase - a bid, a purchase (6 influence), the Pro-Consular Imperium Maius card
+    or 2 influence; then the next seat in priority order, or the picks once every seat has acted."""
     me = w.cubes[seat]
     kind, arg = action.kind, action.arg
-    if w.phase == CARD:
-        if kind == "bid":
-            me[IN] -= arg
-            me[BD] += arg
-            w.bids[seat] = arg
-        elif kind == "buy":
-            me[IN] -= BUY_PRICE
-            slot = w.face_up.index(arg)
-            w.face_up[slot] = w.decks[slot].pop(0) if w.decks[slot] else EMPTY
-            w.played[seat] = arg
-            w.careers[seat].append(arg)
-        elif kind == "pcim":
-            w.pcim_used[seat] = True
-            w.played[seat] = PCIM_CARD
-            if w.pcim_rule == "influence":
-                me[IN] -= PCIM_PRICE
-        else:  # take2
-            me[IN] += min(2, w.stock(seat))
-        order = priority_order(w.start_priority, n)
-        k = order.index(seat)
-        if k + 1 < n:
-            w.actor = order[k + 1]
-        else:
-            _next_pick(w, content)
-        return w.freeze()
-    if w.phase == PICK:
+    if kind == "bid":
+        me[IN] -= arg
+        me[BD] += arg
+        w.bids[seat] = arg
+    elif kind == "buy":
+        me[IN] -= BUY_PRICE
         slot = w.face_up.index(arg)
-        w.face_up[slot] = EMPTY
+        w.face_up[slot] = w.decks[slot].pop(0) if w.decks[slot] else EMPTY
         w.played[seat] = arg
         w.careers[seat].append(arg)
-        me[BD] -= w.bids[seat]
-        w.bids[seat] = 0
+    elif kind == "pcim":  # rule: tiberius/pcim-card
+        w.pcim_used[seat] = True
+        w.played[seat] = PCIM_CARD
+        if w.pcim_rule == "influence":
+            me[IN] -= PCIM_PRICE
+    else:  # take2
+        me[IN] += min(2, w.stock(seat))
+    order = priority_order(w.start_priority, w.n)
+    k = order.index(seat)
+    if k + 1 < w.n:
+        w.actor = order[k + 1]
+    else:
         _next_pick(w, content)
-        return w.freeze()
-    if w.phase == CUBE:
-        finished = False
-        if kind == "black":
-            me[arg] += 1
-            w.black -= 1
-        elif kind == "row":
-            w.row_open = False
-            if arg:
-                row = content.cards[w.played[seat]].rows[arg]
-                me[EM] -= row.cost
-                _place_row(w, seat, row)
-        elif kind == "move":
-            me[arg] -= 1
-            me[PC] += 1
-            w.moved += 1
-        else:  # done
-            finished = True
-        if finished or not _needs_decision(w, content, seat):
-            order = priority_order(w.start_priority, n)
-            _cube_from(w, content, order.index(seat) + 1)
-        return w.freeze()
-    # ADOPT
-    if kind == "adopt":
-        if arg == -1:
+
+
+def _pick_card(w: Work, content: Content, seat: Seat, card: int) -> None:
+    """rule: tiberius/card-phase - a bidder takes a face-up card; the bid goes to stock."""
+    slot = w.face_up.index(card)
+    w.face_up[slot] = EMPTY
+    w.played[seat] = card
+    w.careers[seat].append(card)
+    w.cubes[seat][BD] -= w.bids[seat]
+    w.bids[seat] = 0
+    _next_pick(w, content)
+
+
+def _cube_action(w: Work, content: Content, seat: Seat, action: TAction) -> None:
+    """rule: tiberius/cube-phase - a black icon's cube placed, a row bought with Emperor cubes (or none),
+    a cube moved to gray (rule: tiberius/pcim-card) or done; then the next seat once no decision is left."""
+    me = w.cubes[seat]
+    kind, arg = action.kind, action.arg
+    finished = False
+    if kind == "black":
+        me[arg] += 1
+        w.black -= 1
+    elif kind == "row":
+        w.row_open = False
+        if arg:
+            row = content.cards[w.played[seat]].rows[arg]
+            me[EM] -= row.cost
+            _place_row(w, seat, row)
+    elif kind == "move":
+        me[arg] -= 1
+        me[PC] += 1
+        w.moved += 1
+    else:  # done
+        finished = True
+    if finished or not _needs_decision(w, content, seat):
+        order = priority_order(w.start_priority, w.n)
+        _cube_from(w, content, order.index(seat) + 1)
+
+
+def _adoption_action(w: Work, content: Content, seat: Seat, action: TAction) -> None:
+    """rule: tiberius/adoption-phase - reveal one's own adoption card (-1) or claim a face-up one, or
+    pass; then the next seat in priority order."""
+    if action.kind == "adopt":
+        if action.arg == -1:
             w.adopted[seat] = w.secret[seat]
         else:
-            w.adopted[seat] = arg
-            w.adopt_face_up.remove(arg)
-    order = priority_order(w.start_priority, n)
+            w.adopted[seat] = action.arg
+            w.adopt_face_up.remove(action.arg)
+    order = priority_order(w.start_priority, w.n)
     _adopt_from(w, content, order.index(seat) + 1)
-    return w.freeze()
