@@ -256,9 +256,9 @@ def main(argv: list[str] | None = None) -> int:
     out["matches"] = _matches(game, games, search_games, args.sims)
 
     print("Solver (CP-SAT against brute force, same instances):", flush=True)
-    out["solver"] = [_solver_ratio(game, 2, 2)]
+    out["solver"] = [_solver_ratio(game, 2 if quick else 4, 2)]
     if not quick:
-        out["solver"].append(_solver_ratio(game, 1, 3))
+        out["solver"].append(_solver_ratio(game, 4, 3))
 
     path = Path(__file__).parent / "results" / "cytress.json"
     path.parent.mkdir(parents=True, exist_ok=True)
