@@ -139,6 +139,26 @@ def _dec_seats(v: Any, path: str) -> tuple[int, ...]:
     return tuple(_dec_seat(x, f"{path}[{i}]") for i, x in enumerate(_list(v, path)))
 
 
+def _enc_held(v: tuple[int, ...]) -> list[Any]:
+    """The step an Organization's Support card adjustment interrupted: [step name, its actor]."""
+    if not v:
+        return []
+    step, actor = v
+    return [st.STEPS[step], actor if actor >= 0 else "chance"]
+
+
+def _dec_held(v: Any, path: str) -> tuple[int, ...]:
+    items = _list(v, path, 2)
+    if not items:
+        return ()
+    if len(items) != 2 or items[0] not in st.STEPS:
+        raise _fail(path, "[] or [a step name, a seat or 'chance']", v)
+    actor = items[1]
+    if actor == "chance":
+        return (st.STEPS.index(items[0]), -1)
+    return (st.STEPS.index(items[0]), _dec_seat(actor, f"{path}[1]"))
+
+
 def _enc_mask(m: int) -> list[int]:
     return [i for i in range(16) if m >> i & 1]
 
@@ -464,6 +484,7 @@ class _Fields:
             ("State", "first"): (_enc_seat, _dec_seat),
             ("State", "order"): (_enc_seats, _dec_seats),
             ("State", "adjust"): (_enc_seats, _dec_seats),
+            ("State", "held"): (_enc_held, _dec_held),
             ("Org", "story"): (self.story.enc, self.story.dec),
             ("Org", "cases"): (self.case.enc_list, self.case.dec_list),
             ("Org", "done"): (self.enc_masks, self.dec_masks),
@@ -625,6 +646,12 @@ def _check(s: st.State, c: Content) -> None:
             )
         _check_range(o.story, -1, len(c.stories) - 1, f"{p}.story", "cyberverse/story-cards")
         _check_range(o.actions, 0, 3, f"{p}.actions", "cyberverse/activation-phase")
+    if (s.step == st.D_DROP_SUPPORT) != bool(s.held) or (s.held and not s.adjust):
+        raise InvalidStateError(
+            "held names the interrupted step exactly while an Organization in adjust discards Support cards",
+            field="held",
+            rule="cyberverse/support-cards",
+        )
     seen = set()
     for i, a in enumerate(s.agents):
         p = f"agents[{i}]"

@@ -48,6 +48,7 @@ from games.cyberverse.state import (
     D_CHOOSE_SIDE,
     D_CONVERT,
     D_DODGE,
+    D_DROP_SUPPORT,
     D_FIGHT_MOVE,
     D_INFLUENCE,
     D_KEEP_STORY,
@@ -210,6 +211,7 @@ def new_state(c: Content, players: int, options: Options, seed: int) -> State:
         None,
         NO_CTX,
         (),
+        (),
     )
     w = Work(state)
     w.set_ctx(seat=0)
@@ -346,17 +348,34 @@ def _end_of_turn(w: Work, c: Content) -> None:
 
 
 def adjust_support(w: Work, c: Content) -> None:
-    """rule: cyberverse/support-cards - an Organization that lost an Agent keeps no more Support
-    cards than its team's Reputation (reading: the most recently taken go first)."""
-    for seat in w.adjust:
-        org = w.orgs[seat]
+    """rule: cyberverse/support-cards - an Organization that lost an Agent "must adjust the number
+    of its Support cards" to its team's Reputation: it chooses the cards to discard, one decision
+    per card, before the flow goes on (the interrupted step is held in ``held``)."""
+    while w.adjust:
+        seat = w.adjust[0]
         limit = support_limit(w, c, seat)
-        support = org.support
-        while len(support) > limit:
-            w.set_market(support_discard=insert_sorted(w.market.support_discard, support[-1]))
-            support = support[:-1]
-        w.set_org(seat, support=support)
-    w.adjust = ()
+        if w.actor == flow.TERMINAL_SEAT:  # the game is over: no decision left (newest first)
+            support = w.orgs[seat].support
+            while len(support) > limit:
+                w.set_market(support_discard=insert_sorted(w.market.support_discard, support[-1]))
+                support = support[:-1]
+            w.set_org(seat, support=support)
+        elif len(w.orgs[seat].support) > limit:
+            if not w.held:
+                w.held = (w.step, w.actor)
+            flow.decide(w, D_DROP_SUPPORT, seat)
+            return
+        w.adjust = w.adjust[1:]
+    if w.held:
+        w.step, w.actor = w.held
+        w.held = ()
+
+
+def _drop_support(w: Work, c: Content, card: int) -> None:
+    """The Organization adjusting its Support cards discards ``card``."""
+    seat = w.adjust[0]
+    w.set_org(seat, support=remove_one(w.orgs[seat].support, card))
+    w.set_market(support_discard=insert_sorted(w.market.support_discard, card))
 
 
 def install(c: Content | None = None) -> None:
@@ -415,6 +434,8 @@ def legal_actions(s: State, c: Content) -> list[Action]:
         return investigation.legal_influence(s, c)
     if step == D_PAYDAY:
         return [act("pay"), *_resellable(s, c, s.ctx.queue[0])]
+    if step == D_DROP_SUPPORT:
+        return [act("drop-support", card) for card in sorted(set(s.orgs[s.adjust[0]].support))]
     return []
 
 
@@ -552,6 +573,8 @@ def perform(s: State, c: Content, a: Action) -> State:
         investigation.influence(w, c, a, w.ctx.seat)
     elif step == D_PAYDAY:
         _payday(w, c, a)
+    elif step == D_DROP_SUPPORT:
+        _drop_support(w, c, a.a)
     if w.adjust:
         adjust_support(w, c)
     return w.freeze()

@@ -13,7 +13,6 @@ engine holds no hidden order; the Modifier deck is drawn without replacement wit
 from __future__ import annotations
 
 import functools
-import math
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import fields
@@ -158,10 +157,6 @@ def _slip(exc: Exception) -> InvalidStateError:
     )
 
 
-HEURISTIC_SCALE = 15.0
-"""Value points (``policies.value``) that make one seat e times likelier to win than another."""
-
-
 class CyberverseGame(Game[State, Action]):
     """CyberVerse / New Eden, 2 to 4 Organizations.
 
@@ -256,12 +251,17 @@ class CyberverseGame(Game[State, Action]):
     @guarded
     def heuristic(self, state: State) -> tuple[float, ...]:
         """Each seat's chance to win estimated from the greedy AI's value of the position (VP,
-        Resources, Missions, Agents near their Missions): a softmax over the seats."""
-        values = [policies.value(state, self.content_pack, seat) for seat in range(state.players)]
-        top = max(values)
-        weights = [math.exp((v - top) / HEURISTIC_SCALE) for v in values]
-        total = sum(weights)
-        return tuple(w / total for w in weights)
+        Resources, Missions, Agents near their Missions): a softmax over the seats whose spread
+        narrows as the end nears (:func:`games.cyberverse.policies.win_chances`)."""
+        return policies.win_chances(state, self.content_pack)
+
+    @guarded
+    def prior(self, state: State) -> Sequence[float] | None:
+        """PUCT priors from the greedy evaluation of each legal action's result."""
+        if state.actor < 0:
+            return None
+        c = self.content_pack
+        return policies.action_priors(state, c, engine.legal_actions(state, c))
 
     # ------------------------------------------------------------------ notation and serialization
     @guarded

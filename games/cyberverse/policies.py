@@ -7,49 +7,155 @@ and plays the legal action whose result values highest (ties: the first in legal
 
 from __future__ import annotations
 
+import math
 import random
 from typing import TYPE_CHECKING
 
-from games.cyberverse import engine, scoring
+from games.cyberverse import engine
 from games.cyberverse.content import Content
 from games.cyberverse.investigation import HACK
+from games.cyberverse.scoring import DISTRICT_BONUS, OVERALL_BONUS, VP_PER_D
 from games.cyberverse.state import Action, State
 
 if TYPE_CHECKING:
     from games.cyberverse.game import CyberverseGame
 
-__all__ = ["Greedy", "value"]
+__all__ = ["Greedy", "action_priors", "value", "values", "win_chances"]
 
 
 def value(s: State, c: Content, seat: int) -> float:
     """The greedy player's value of ``s`` for ``seat``: victory points, Resources (less the
     salaries they cannot pay), validated Missions, and each Agent's closeness to an open Mission
     (its district; for a blue Mission, the Hacking position of that district)."""
-    b = scoring.breakdown(s, c)[seat]
-    org = s.orgs[seat]
-    v = 10.0 * b.total + org.money / 100.0 + 8.0 * len(org.solved) + (6.0 if org.story >= 0 else 0.0)
-    tests: set[int] = set()
-    hacks: set[int] = set()
-    for k, card in enumerate(org.cases):
-        done = org.done[k]
-        v += 4.0 * bin(done).count("1")
-        for m, mission in enumerate(c.investigations[card].missions):
-            if not done >> m & 1:
-                (hacks if mission.kind == HACK else tests).add(mission.district)
-    team = [a for a in s.agents if a.org == seat]
-    salaries = sum(c.faces[2 * a.sheet + a.side].salary for a in team)
-    v -= max(0, salaries - org.money) / 50.0
-    for n, a in enumerate(team):
-        v += (6.0 if n == 0 else 3.0) + 0.5 * a.health + 1.5 * len(a.kit)
-        if a.district < 0:
-            continue
-        board = c.boards[s.city.boards[a.district]]
-        if a.district in tests:
-            v += 3.0
-        if a.district in hacks:
+    return values(s, c)[seat]
+
+
+class _Tables:
+    """Content looked up by :func:`values`, flattened once per content pack."""
+
+    __slots__ = ("content", "hack_bonus", "missions", "salary", "story_vp")
+
+    def __init__(self, c: Content) -> None:
+        self.content = c
+        self.story_vp = tuple(st.vp for st in c.stories)
+        self.missions = tuple(
+            tuple((1 << m, mission.kind == HACK, mission.district) for m, mission in enumerate(card.missions))
+            for card in c.investigations
+        )
+        self.salary = tuple(face.salary for face in c.faces)
+        bonus = []
+        for board in c.boards:
             hack_zone = board.positions[board.hacking][0]
-            v += 4.0 - 0.5 * board.distance[a.zone][hack_zone] + (2.0 if a.spot == board.hacking else 0.0)
-    return v
+            bonus.append(
+                tuple(
+                    tuple(
+                        4.0 - 0.5 * board.distance[z][hack_zone] + (2.0 if spot == board.hacking else 0.0)
+                        for spot in range(-1, len(board.positions))
+                    )
+                    for z in range(board.zones)
+                )
+            )
+        self.hack_bonus = tuple(bonus)
+
+
+_TABLES: dict[int, _Tables] = {}
+
+
+def _tables(c: Content) -> _Tables:
+    got = _TABLES.get(id(c))
+    if got is None or got.content is not c:
+        got = _TABLES[id(c)] = _Tables(c)
+    return got
+
+
+def values(s: State, c: Content) -> list[float]:
+    """:func:`value` for every seat in one pass (victory points as :func:`scoring.breakdown`)."""
+    tb = _tables(c)
+    orgs = s.orgs
+    n = s.players
+    totals = [sum(o.influence) for o in orgs]
+    bonus = [0] * n
+    if s.options.influence_bonus:
+        for d in range(5):
+            col = [o.influence[d] for o in orgs]
+            top = max(col)
+            if top > 0 and col.count(top) == 1:
+                bonus[col.index(top)] += DISTRICT_BONUS
+        top = max(totals)
+        if top > 0 and totals.count(top) == 1:
+            bonus[totals.index(top)] += OVERALL_BONUS
+    story_vp = tb.story_vp
+    missions = tb.missions
+    salary = tb.salary
+    boards = s.city.boards
+    out = []
+    for seat in range(n):
+        org = orgs[seat]
+        money = org.money
+        vp = sum(story_vp[k] for k in org.solved) + totals[seat] + bonus[seat] + money // VP_PER_D
+        v = 10.0 * vp + money / 100.0 + 8.0 * len(org.solved) + (6.0 if org.story >= 0 else 0.0)
+        tests = 0
+        hacks = 0
+        for k, card in enumerate(org.cases):
+            done = org.done[k]
+            v += 4.0 * bin(done).count("1")
+            for bit, hack, district in missions[card]:
+                if not done & bit:
+                    if hack:
+                        hacks |= 1 << district
+                    else:
+                        tests |= 1 << district
+        team = [a for a in s.agents if a.org == seat]
+        salaries = sum(salary[2 * a.sheet + a.side] for a in team)
+        v -= max(0, salaries - money) / 50.0
+        first = True
+        for a in team:
+            v += (6.0 if first else 3.0) + 0.5 * a.health + 1.5 * len(a.kit)
+            first = False
+            d = a.district
+            if d < 0:
+                continue
+            if tests >> d & 1:
+                v += 3.0
+            if hacks >> d & 1:
+                v += tb.hack_bonus[boards[d]][a.zone][a.spot + 1]
+        out.append(v)
+    return out
+
+
+SCALE_END = 4.0
+"""Value points (10 per victory point) that make one seat e times likelier to win at the last turn."""
+SCALE_PER_TURN = 3.0
+"""... and how much that spread grows per turn left (more turns, more can change)."""
+
+
+def win_chances(s: State, c: Content) -> tuple[float, ...]:
+    """Each seat's chance to win: a softmax of :func:`values` whose temperature shrinks as the end
+    nears (the turns left to the ``max_turns`` cap, else to an authored horizon of 12 turns)."""
+    vs = values(s, c)
+    cap = s.options.max_turns or 12
+    left = max(0, cap - s.turn)
+    scale = SCALE_END + SCALE_PER_TURN * left
+    top = max(vs)
+    weights = [math.exp((v - top) / scale) for v in vs]
+    total = sum(weights)
+    return tuple(w / total for w in weights)
+
+
+PRIOR_SCALE = 5.0
+"""Value points between two actions that make the better one e times likelier in the prior."""
+
+
+def action_priors(s: State, c: Content, legal: list[Action]) -> list[float]:
+    """PUCT priors: a softmax of the greedy value of each action's result for the seat to move."""
+    seat = s.actor
+    if len(legal) == 1:
+        return [1.0]
+    vs = [value(engine.perform(s, c, a), c, seat) for a in legal]
+    top = max(vs)
+    weights = [math.exp((v - top) / PRIOR_SCALE) for v in vs]
+    total = sum(weights)
+    return [w / total for w in weights]
 
 
 class Greedy:

@@ -94,6 +94,7 @@ agent choice before the first turn, ``auxiliary`` the Auxiliary Actions of the A
     D_TEST,
     D_INFLUENCE,
     D_PAYDAY,
+    D_DROP_SUPPORT,
     C_SETUP_SHEET,
     C_AGENT_ROW,
     C_SUPPORT_ROW,
@@ -109,7 +110,7 @@ agent choice before the first turn, ``auxiliary`` the Auxiliary Actions of the A
     C_FIGHTER_TOKEN,
     C_MODIFIER,
     S_OVER,
-) = range(35)
+) = range(36)
 STEPS = (
     "choose an agent",
     "choose the side of the agent sheet",
@@ -131,6 +132,7 @@ STEPS = (
     "feature test",
     "place or remove influence",
     "payday",
+    "discard a support card over the reputation limit",
     "draw an agent sheet",
     "draw an agent sheet for the row",
     "draw a support card for the row",
@@ -497,6 +499,8 @@ class State:
         fight: the Combat under way (None).
         ctx: the flow of the turn.
         adjust: Organizations that lost an Agent and must discard Support cards, first next.
+        held: while one of them chooses the cards to discard, the step it interrupted and that
+            step's actor (``()`` otherwise); the flow takes it up again afterwards.
     """
 
     players: int
@@ -515,6 +519,7 @@ class State:
     fight: Fight | None
     ctx: Ctx
     adjust: tuple[int, ...]
+    held: tuple[int, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -621,6 +626,7 @@ class Work:
         "decks",
         "fight",
         "first",
+        "held",
         "market",
         "options",
         "order",
@@ -648,6 +654,7 @@ class Work:
         self.fight = s.fight
         self.ctx = s.ctx
         self.adjust = s.adjust
+        self.held = s.held
 
     def freeze(self) -> State:
         """The new State."""
@@ -668,6 +675,7 @@ class Work:
             self.fight,
             self._ctx(),
             self.adjust,
+            self.held,
         )
 
     def _ctx(self) -> Ctx:

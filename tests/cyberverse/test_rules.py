@@ -15,7 +15,17 @@ from games.cyberverse.agents import (
 from games.cyberverse.board import HENCHMEN_LIMIT, henchman_zone
 from games.cyberverse.combat import ENERGY_SHIELD, FRENZY, POISONED_BLADE, SMOKE_BOMB, attack, damage
 from games.cyberverse.content import ANALYSIS, COMBAT, GEAR, IMPLANT, MOVEMENT, VEHICLE, WEAPON
-from games.cyberverse.state import BLEEDING, PAYDAY, SUPPRESSION, WOUND, State, Work, agent_with
+from games.cyberverse.state import (
+    BLEEDING,
+    D_DROP_SUPPORT,
+    PAYDAY,
+    SUPPRESSION,
+    WOUND,
+    State,
+    Work,
+    act,
+    agent_with,
+)
 from tests.cyberverse.helpers import play_until
 
 GAME = CyberverseGame()
@@ -266,14 +276,24 @@ def test_ambush_spares_the_owner() -> None:
 
 def test_agent_lost_adjusts_support() -> None:
     """rule: cyberverse/support-cards - after losing an Agent, no more Support cards than the
-    team's Reputation."""
-    w = Work(_started())
+    team's Reputation; the Organization chooses which to discard (one decision per card), then the
+    interrupted step goes on."""
+    s = _started()
+    w = Work(s)
     seat = w.agents[0].org
     w.set_org(seat, support=(0, 1, 2))
     for a in [x for x in w.agents if x.org == seat]:
         agent_lost(w, C, a.sheet)
     engine.adjust_support(w, C)
-    assert w.orgs[seat].support == ()
+    t = w.freeze()
+    assert t.step == D_DROP_SUPPORT and t.actor == seat and t.held == (s.step, s.actor)
+    assert GAME.legal_actions(t) == [act("drop-support", u) for u in (0, 1, 2)]
+    assert GAME.from_dict(GAME.to_dict(t)) == t
+    t = GAME.apply(t, act("drop-support", 1))
+    assert t.orgs[seat].support == (0, 2) and t.step == D_DROP_SUPPORT
+    t = GAME.apply(GAME.apply(t, act("drop-support", 2)), act("drop-support", 0))
+    assert t.orgs[seat].support == () and 1 in t.market.support_discard
+    assert (t.step, t.actor, t.held, t.adjust) == (s.step, s.actor, (), ())
 
 
 def test_activation_three_actions_and_initiative() -> None:
