@@ -17,33 +17,69 @@ from games.core.face import (
     viewer_name,
 )
 from games.cyberverse import scoring
-from games.cyberverse.agents import feature
+from games.cyberverse.activation import travel_cost
+from games.cyberverse.agents import feature, max_health, org_xp, support_limit
 from games.cyberverse.content import (
     CATEGORIES,
     COLOURS,
+    EVENT_EFFECTS,
+    EVENT_REWARDS,
     FEATURES,
+    GEAR,
+    GEAR_KINDS,
+    IMPLANT,
+    MISSION_KINDS,
     POSITION_KINDS,
     STATUSES,
+    SUPPORT_EFFECTS,
     TOKEN_EFFECTS,
+    WEAPON,
+    WEAPON_EFFECTS,
+    AgentFace,
     Content,
+    EventCard,
+    Mission,
+    SupplyToken,
+    SupportCard,
 )
 from games.cyberverse.engine import STORIES_TO_WIN
+from games.cyberverse.engine import legal_actions as engine_legal
+from games.cyberverse.hidden import observation as hidden_observation
+from games.cyberverse.investigation import hack_gain
 from games.cyberverse.state import (
     AGENT,
     C_FIGHTER_TOKEN,
     C_STORY,
     C_TOKEN,
+    D_CHOOSE_AGENT,
+    D_INFLUENCE,
     D_KEEP_TOKEN,
+    D_MOVE,
     D_TEST,
     HENCHMAN,
+    PAYDAY,
     PHASES,
+    SETUP,
     STEPS,
+    STRATEGY,
     TEAMMATE,
     Action,
+    Agent,
+    Org,
     State,
 )
+from games.cyberverse.strategy import price, price_shift, slot_price
 
-__all__ = ["catalogue", "describe", "explain", "render"]
+__all__ = [
+    "catalogue",
+    "describe",
+    "event_text",
+    "explain",
+    "mission_text",
+    "render",
+    "support_text",
+    "token_text",
+]
 
 
 def _agent_and_supply_items(c: Content) -> list[ContentItem]:
@@ -179,12 +215,112 @@ def catalogue(c: Content) -> Catalogue:
     )
 
 
-def _step_text(s: State, c: Content) -> str:
-    if s.actor == -2:
-        totals = [b.total for b in scoring.breakdown(s, c)]
-        return "game over: " + ", ".join(f"{c.organisations[i].name} {v} VP" for i, v in enumerate(totals))
-    who = "chance" if s.actor == -1 else c.organisations[s.actor].name
-    return f"{PHASES[s.phase]} phase: {STEPS[s.step]} ({who})"
+# --------------------------------------------------------------------------- words for components
+_STORE_NAMES = ("weapons", "cyber-implants", "gear", "vehicles")
+"""The four stores (rule: cyberverse/strategy-phase; "Equipment" is the Gear store)."""
+
+
+def _plus(n: int) -> str:
+    return f"{n:+d}"
+
+
+def token_text(c: Content, t: SupplyToken) -> str:
+    """What a Supply token does, in words (``"Combat +1, ranged"``)."""
+    if t.category == WEAPON:
+        kind = "ranged" if t.ranged else "close combat"
+        effects = [WEAPON_EFFECTS[i] for i in range(len(WEAPON_EFFECTS)) if t.effects >> i & 1]
+        text = f"Combat {_plus(t.bonus)}, {kind}"
+        if effects:
+            text += ", " + " and ".join(effects)
+        return text + (", expert (needs Combat 3)" if t.expert else "")
+    if t.category == IMPLANT:
+        return f"{FEATURES[t.feature].capitalize()} +1"
+    if t.category == GEAR:
+        kind = GEAR_KINDS[t.kind]
+        if kind == "defense":
+            return f"Defense {_plus(t.value)} in combat"
+        if kind == "reputation":
+            return f"Reputation {_plus(t.value)}"
+        if kind == "test_bonus":
+            return f"{_plus(t.value)} to {FEATURES[t.feature].capitalize()} tests"
+        if kind == "ambush_guard":
+            return "protects from ambush cards"
+        return f"heals {t.value} at the start of each activation phase"
+    parts = [f"Movement {_plus(t.movement)}"] if t.movement else []
+    if t.free_travel:
+        parts.append("moving between districts costs no movement points")
+    if t.ambush_guard:
+        parts.append("protects from ambush cards")
+    return ", ".join(parts) or "no effect"
+
+
+def support_text(c: Content, u: SupportCard) -> str:
+    """What a Support card does while held, and the Henchmen it turns into Teammates."""
+    effect = SUPPORT_EFFECTS[u.effect]
+    if effect == "armor":
+        text = f"Defense {_plus(u.value)} for your agents"
+    elif effect == "test_bonus":
+        text = f"{_plus(u.value)} to {FEATURES[u.feature].capitalize()} tests"
+    elif effect == "discount":
+        text = f"{u.value} D off {_STORE_NAMES[u.category]}"
+    elif effect == "hack_bonus":
+        text = f"+{u.value} D per hacking"
+    else:
+        text = "protects your agents from ambush cards"
+    if u.teammates == 1:
+        return f"{text}; 1 henchman becomes a teammate in a combat"
+    return f"{text}; {u.teammates} henchmen become teammates in a combat"
+
+
+def event_text(c: Content, e: EventCard) -> str:
+    """An Event card's negative effect while in play (rule: cyberverse/event-phase)."""
+    effect = EVENT_EFFECTS[e.effect]
+    where = c.district_names[e.district] if e.district >= 0 else "every district"
+    if effect == "toll":
+        return f"+1 movement point to enter {where}"
+    if effect == "blackout":
+        return f"no hacking in {where}"
+    if effect == "lockdown":
+        return f"no influence token placed in {where}"
+    if effect == "scrutiny":
+        return f"-1 to feature tests in {where}"
+    if effect == "inflation":
+        return f"+100 D on {_STORE_NAMES[e.category]}"
+    if effect == "strike":
+        return "no support card taken in the strategy phase"
+    return "no lasting effect"
+
+
+def _reward_text(c: Content, e: EventCard) -> str:
+    reward = EVENT_REWARDS[e.reward]
+    if reward == "money":
+        return f"earns {e.reward_value} D"
+    if reward == "heal":
+        return "heals each of your agents by 1"
+    return f"an influence token in {c.district_names[e.reward_district]}"
+
+
+def mission_text(c: Content, m: Mission) -> str:
+    """A Mission of an Investigation card (``"Analysis test above 2 in Neon Gardens, 100 D"``)."""
+    where = c.district_names[m.district]
+    kind = MISSION_KINDS[m.kind]
+    if kind == "test":
+        what = f"{FEATURES[m.feature].capitalize()} test above {m.threshold} in {where}"
+    elif kind == "hack":
+        what = f"Hacking test above {m.threshold} in {where} (hacking position)"
+    elif kind == "combat":
+        what = f"take part in a combat in {where}"
+    else:
+        what = f"gain influence in {where}"
+    return f"{what}, {m.reward} D"
+
+
+_TABLE_HEAD = "Agent             Movement Analysis Hacking Reputation Combat Health Salary"
+
+
+def _table_row(f: AgentFace) -> str:
+    m, a, h, r, k = f.features
+    return f"{f.name:<17} {m:>5}    {a:>5}    {h:>4}    {r:>6}     {k:>4}   {f.health:>3}  {f.salary:>4} D"
 
 
 def secret_to(s: State, a: Action) -> int | None:
@@ -212,57 +348,281 @@ def hidden_line(s: State, c: Content, a: Action) -> str:
     return f"{c.organisations[s.actor].name}: keeps a combat token face down."
 
 
-def _fight_lines(s: State, c: Content, viewer: Viewer) -> tuple[str, ...]:
+def _step_text(s: State, c: Content) -> str:
+    if s.actor == -2:
+        totals = [b.total for b in scoring.breakdown(s, c)]
+        return "Game over: " + ", ".join(f"{c.organisations[i].name} {v} VP" for i, v in enumerate(totals))
+    who = "chance" if s.actor == -1 else c.organisations[s.actor].name
+    text = f"{PHASES[s.phase].capitalize()} phase: {STEPS[s.step]} ({who})"
+    ctx = s.ctx
+    if s.step == D_MOVE and ctx.agent >= 0:
+        left = s.orgs[s.actor].actions
+        text += (
+            f": {_agent_name(s, c, ctx.agent)}, {ctx.mp} movement points left, "
+            f"{left} action{'s' if left != 1 else ''} left"
+        )
+    elif s.step == D_TEST and ctx.agent >= 0:
+        text += f": {_agent_name(s, c, ctx.agent)} in {c.district_names[ctx.district]}"
+    elif s.step == D_INFLUENCE and ctx.district >= 0:
+        text += f" in {c.district_names[ctx.district]}"
+    return text
+
+
+def _agent_name(s: State, c: Content, sheet: int) -> str:
+    for a in s.agents:
+        if a.sheet == sheet:
+            return c.faces[2 * sheet + a.side].name
+    return c.faces[2 * sheet].name
+
+
+def _where(s: State, c: Content, a: Agent) -> str:
+    if a.district < 0:
+        return "in the HQ"
+    text = f"in {c.district_names[a.district]}, zone {a.zone + 1}"
+    if a.spot >= 0:
+        kind = c.boards[s.city.boards[a.district]].positions[a.spot][1]
+        text += f", on the {POSITION_KINDS[kind]} position"
+    return text
+
+
+def _agent_line(s: State, c: Content, a: Agent) -> str:
+    face = c.faces[2 * a.sheet + a.side]
+    features = ", ".join(f"{FEATURES[f].capitalize()} {feature(c, a, f)}" for f in range(5))
+    head = f"{face.name}, health {a.health} of {max_health(c, a)}, {_where(s, c, a)}"
+    notes = []
+    if a.status:
+        notes.append(" and ".join(STATUSES[i] for i in range(3) if a.status >> i & 1))
+    if a.xp:
+        notes.append(f"{a.xp} XP token{'s' if a.xp > 1 else ''}")
+    if a.recruited:
+        notes.append("recruited this turn")
+    if a.trained:
+        notes.append("trained this turn")
+    kit = [
+        f"{c.tokens[t].name}{' (broken)' if t in a.broken else ''} ({token_text(c, c.tokens[t])})"
+        for t in a.kit
+    ]
+    text = f"{head}: {features}"
+    if kit:
+        text += "; kit: " + "; ".join(kit)
+    if notes:
+        text += "; " + ", ".join(notes)
+    return text
+
+
+def _validated(org: Org, case: int) -> int:
+    return org.done[case] | org.marks[case]
+
+
+def _story_rows(s: State, c: Content, seat: int, detail: bool) -> tuple[list[Row], list[str]]:
+    org = s.orgs[seat]
+    if org.story < 0:
+        return [
+            Row(label="Story card", value="none in progress (draw one in the strategy phase)", seat=seat)
+        ], []
+    story = c.stories[org.story]
+    parts = []
+    lines = []
+    for case, card_index in enumerate(org.cases):
+        card = c.investigations[card_index]
+        done = _validated(org, case)
+        n = len(card.missions)
+        colour = COLOURS[card.colour]
+        name = card.name if colour in card.name.lower() else f"{colour} {card.name}"
+        parts.append(f"{name}: {bin(done).count('1')} of {n}")
+        if detail:
+            for m, mission in enumerate(card.missions):
+                mark = "done" if done >> m & 1 else "to do"
+                lines.append(f"{mark}: {mission_text(c, mission)}")
+    value = f"{story.name} ({story.vp} VP); missions done on " + ", ".join(parts)
+    return [Row(label="Story card", value=value, seat=seat)], lines
+
+
+def _org_section(s: State, c: Content, seat: int, viewer: Viewer) -> Section:
+    org = s.orgs[seat]
+    goal = STORIES_TO_WIN[s.players]
+    vp = sum(c.stories[x].vp for x in org.solved)
+    xp = org_xp(s, seat)
+    value = f"{org.money} D; stories solved {len(org.solved)} of {goal} ({vp} VP); XP tokens {xp}"
+    rows = [Row(label="Resources", value=value, seat=seat)]
+    story_rows, mission_lines = _story_rows(s, c, seat, detail=viewer in (seat, REFEREE))
+    rows += story_rows
+    if org.support:
+        held = "; ".join(f"{c.support[u].name} ({support_text(c, c.support[u])})" for u in org.support)
+        rows.append(Row(label="Support cards", value=held, seat=seat))
+    deck = ", ".join(_plus(x) for x in org.deck) or "none"
+    discard = ", ".join(_plus(x) for x in org.discard) or "none"
+    rows.append(
+        Row(
+            label="Modifier deck",
+            value=f"{len(org.deck)} to draw ({deck}), order unknown; discard pile: {discard}",
+            seat=seat,
+        )
+    )
+    lines = [_agent_line(s, c, a) for a in s.agents if a.org == seat] or ["no agent yet"]
+    you = ", you" if viewer == seat else ""
+    title = f"{c.organisations[seat].name} (seat {seat}{you})"
+    return Section(title=title, rows=tuple(rows), lines=tuple(lines + mission_lines), seat=seat)
+
+
+def _district_value(s: State, c: Content, d: int) -> str:
+    parts = []
+    influence = [
+        f"{c.organisations[p].name} {s.orgs[p].influence[d]}"
+        for p in range(s.players)
+        if s.orgs[p].influence[d]
+    ]
+    if influence:
+        parts.append("influence " + ", ".join(influence))
+    agents = [f"{_agent_name(s, c, a.sheet)} (zone {a.zone + 1})" for a in s.agents if a.district == d]
+    if agents:
+        parts.append("agents " + ", ".join(agents))
+    if s.fight is not None and s.fight.district == d:
+        names = [
+            f"{c.henchman_types[f.ref]} (zone {f.zone + 1})"
+            for f in s.fight.fighters
+            if f.kind == HENCHMAN and not f.gone
+        ]
+    else:
+        names = [f"{c.henchmen[card].name} (zone {zone + 1})" for card, zone in s.city.henchmen[d]]
+    if names:
+        parts.append("henchmen " + ", ".join(names))
+    if s.city.ambush[d] >= 0:
+        parts.append(f"ambush token of {c.organisations[s.city.ambush[d]].name}")
+    return "; ".join(parts) or "nobody"
+
+
+def _news_value(s: State, c: Content) -> str:
+    items = []
+    for k, e in enumerate(s.city.news):
+        if e < 0:
+            continue
+        card = c.events[e]
+        staff = [c.organisations[p].name for p in range(s.players) if s.city.staff[k] >> p & 1]
+        text = f"{k + 1}. {card.name} ({event_text(c, card)}"
+        text += f"; staff: {', '.join(staff)})" if staff else ")"
+        items.append(text)
+    return "; ".join(items) or "empty"
+
+
+def _new_eden_section(s: State, c: Content) -> Section:
+    rows = [Row(label=c.district_names[d], value=_district_value(s, c, d)) for d in range(5)]
+    rows.append(Row(label="News track", value=_news_value(s, c)))
+    return Section(title="New Eden", rows=tuple(rows))
+
+
+def _stock_value(s: State, c: Content, store: int, viewer: Viewer) -> str:
+    items = []
+    for slot, v in enumerate(s.market.stock[store]):
+        if v == -1:
+            items.append(f"{slot + 1}: empty")
+        elif v >= 0:
+            t = c.tokens[v]
+            items.append(f"{slot + 1}: {t.name} {t.price} D ({token_text(c, t)})")
+        else:
+            _, cost, expert = c.backs[-2 - v]
+            items.append(f"{slot + 1}: {cost} D{', expert' if expert else ''}")
+    text = "; ".join(items)
+    if viewer >= 0:
+        shift = price_shift(s, c, viewer, store)
+        if shift:
+            text += f" (you pay {shift:+d} D each)"
+    return text
+
+
+def _market_sections(s: State, c: Content, viewer: Viewer) -> list[Section]:
+    """The stores (rule: cyberverse/building-new-eden: cost side up), the Support card row and the
+    Agent sheets for hire."""
+    rows = [
+        Row(label=_STORE_NAMES[k].capitalize(), value=_stock_value(s, c, k, viewer))
+        for k in range(len(_STORE_NAMES))
+    ]
+    out = [
+        Section(
+            title="Stores by slot (face down, price side up; expert weapons need Combat 3)", rows=tuple(rows)
+        )
+    ]
+    support = tuple(
+        Row(label=c.support[u].name, value=support_text(c, c.support[u])) for u in s.market.support_row
+    )
+    out.append(Section(title="Support card row", rows=support or (Row(label="", value="empty"),)))
+    if s.market.agent_row:
+        lines = [_TABLE_HEAD]
+        for sheet in s.market.agent_row:
+            lines += [_table_row(c.faces[2 * sheet]), _table_row(c.faces[2 * sheet + 1])]
+        out.append(Section(title="Agent sheets to recruit (either side)", lines=tuple(lines)))
+    return out
+
+
+def _choice_section(s: State, c: Content) -> Section:
+    taken = {a.sheet for a in s.agents}
+    sheets = sorted({a.a for a in engine_legal(s, c) if a.kind == "choose"} - taken)
+    lines = [_TABLE_HEAD]
+    for sheet in sheets:
+        lines += [_table_row(c.faces[2 * sheet]), _table_row(c.faces[2 * sheet + 1])]
+    title = "Agent sheets to choose from (a side of a sheet; the last to choose begins the first turn)"
+    return Section(title=title, lines=tuple(lines), seat=s.actor if s.actor >= 0 else None)
+
+
+def _fight_section(s: State, c: Content, viewer: Viewer) -> Section | None:
     fight = s.fight
     if fight is None:
-        return ()
-    lines = [f"combat in {c.district_names[fight.district]}, brawl card {'red' if fight.red else 'green'}"]
+        return None
+    lines = []
     for j, f in enumerate(fight.fighters):
         if f.gone:
             continue
         if f.kind == AGENT:
-            name = c.faces[2 * f.ref + next(a.side for a in s.agents if a.sheet == f.ref)].name
+            name = f"{_agent_name(s, c, f.ref)} ({c.organisations[f.org].name})"
         else:
             role = "teammate" if f.kind == TEAMMATE else "henchman"
-            name = f"{c.henchman_types[f.ref]} ({role}, {f.health} HP)"
-        seen = f.shown or viewer == REFEREE or (f.kind == AGENT and viewer == f.org)
-        token = (
-            "none"
-            if f.token == -1
-            else (c.combat_tokens[f.token].id if seen and f.token >= 0 else "face down")
-        )
-        lines.append(f"{j + 1}. {name}: token {token}")
-    return tuple(lines)
+            name = f"{c.henchman_types[f.ref]} ({role}, health {f.health}, zone {f.zone + 1})"
+        if f.token == -1:
+            token = "no combat token"
+        elif f.token >= 0:
+            t = c.combat_tokens[f.token]
+            effect = f", {TOKEN_EFFECTS[t.effect].replace('_', ' ')}" if t.effect >= 0 else ""
+            hidden_note = "" if f.shown else ", face down"
+            token = f"combat token attack {t.attack}, defense {t.defense}{effect}{hidden_note}"
+        else:
+            token = "a face-down combat token"
+        done = "; has acted" if f.done else ""
+        lines.append(f"miniature {j + 1}: {name}: {token}{done}")
+    title = f"Combat in {c.district_names[fight.district]} (brawl card {'red' if fight.red else 'green'})"
+    return Section(title=title, lines=tuple(lines))
 
 
 def describe(s: State, c: Content, viewer: Viewer) -> Description:
-    """The board, every Organization's HQ and its Agents, and the Combat under way with the Combat
-    tokens ``viewer`` may see."""
-    goal = STORIES_TO_WIN[s.players]
-    sections = []
-    for seat, org in enumerate(s.orgs):
-        deck = " ".join(f"{x:+d}" for x in org.deck) or "empty"
-        influence = " ".join(str(x) for x in org.influence)
-        value = f"{org.money} D, stories {len(org.solved)}/{goal}, influence {influence}, deck {deck}"
-        rows = [Row(label="HQ", value=value, seat=seat)]
-        lines = []
-        for a in s.agents:
-            if a.org != seat:
-                continue
-            where = "HQ" if a.district < 0 else f"district {a.district + 1} zone {a.zone + 1}"
-            status = ",".join(STATUSES[i] for i in range(3) if a.status >> i & 1) or "-"
-            lines.append(f"{c.faces[2 * a.sheet + a.side].name}: {a.health} HP, {where}, status {status}")
-        sections.append(
-            Section(title=c.organisations[seat].name, rows=tuple(rows), lines=tuple(lines), seat=seat)
-        )
-    news = [c.events[e].name for e in s.city.news if e >= 0]
-    sections.append(
-        Section(title="New Eden", lines=("news: " + ("; ".join(news) or "none"), *_fight_lines(s, c, viewer)))
-    )
+    """What ``viewer`` may see (a seat: its observation): every Organization's HQ with its Agents,
+    Story card and Modifier deck, New Eden's districts and News track, the stores and rows in the
+    Strategy phase, the Agent sheets in the agent choice, the Combat under way."""
+    if viewer != REFEREE:
+        s = hidden_observation(s, viewer)
+    order = list(range(s.players))
+    if 0 <= viewer < s.players:
+        order.remove(viewer)
+        order.insert(0, viewer)
+    sections: list[Section] = []
+    if s.step == D_CHOOSE_AGENT:
+        sections.append(_choice_section(s, c))
+    fight = _fight_section(s, c, viewer)
+    if fight is not None:
+        sections.append(fight)
+    orgs = [_org_section(s, c, seat, viewer) for seat in order]
+    if 0 <= viewer < s.players:  # the viewer's HQ, then what it decides on, then the rivals
+        sections.append(orgs.pop(0))
+    if s.phase in (STRATEGY, PAYDAY):
+        sections += _market_sections(s, c, viewer)
+    if s.phase != SETUP:
+        sections.append(_new_eden_section(s, c))
+    sections += orgs
+    who = viewer_name(viewer)
+    if 0 <= viewer < s.players:
+        who = f"you are {c.organisations[viewer].name} (seat {viewer})"
     return Description(
         game="cyberverse",
         viewer=viewer,
-        headline=f"CyberVerse, turn {s.turn}: {viewer_name(viewer)}",
+        headline=f"CyberVerse, turn {s.turn}: {who}",
         step=_step_text(s, c),
         sections=tuple(sections),
     )
@@ -377,26 +737,263 @@ def render(s: State, c: Content, viewer: Viewer) -> str:
     return "".join(out)
 
 
+def _fact(label: str, value: float, text: str, unit: str = "", better: int = 0) -> Fact:
+    return Fact(label=label, value=float(value), unit=unit, better=better, text=text)
+
+
+def _story_missions(s: State, c: Content, seat: int) -> list[Mission]:
+    """The Missions of ``seat``'s Story card not validated yet."""
+    org = s.orgs[seat]
+    out = []
+    for case, card in enumerate(org.cases):
+        done = _validated(org, case)
+        out += [m for k, m in enumerate(c.investigations[card].missions) if not done >> k & 1]
+    return out
+
+
+def _face_facts(s: State, c: Content, f: AgentFace, seat: int) -> list[Fact]:
+    """An Agent sheet's side: its Features, health, initiative, salary, skill, and the open
+    Missions of the Story card it passes with a 0 Modifier card."""
+    facts = [
+        _fact(FEATURES[i], v, f"{FEATURES[i].capitalize()} {v}", better=1) for i, v in enumerate(f.features)
+    ]
+    facts += [
+        _fact("health", f.health, f"health {f.health}", better=1),
+        _fact("initiative", f.initiative, f"initiative {f.initiative} (lower acts first)", better=-1),
+        _fact("salary", f.salary, f"salary {f.salary} D a turn", "D", better=-1),
+        _fact("skill", f.skill, f"skill: {f.skill_text}"),
+    ]
+    missions = [m for m in _story_missions(s, c, seat) if m.kind in (0, 2) and m.threshold >= 0]
+    passes = [m for m in missions if f.features[m.feature] > m.threshold]
+    if missions:
+        text = f"passes {len(passes)} of the {len(missions)} open feature tests of your story with a 0 card"
+        facts.append(_fact("open story tests passed with a 0 card", len(passes), text, better=1))
+    return facts
+
+
+def _buy_facts(s: State, c: Content, a: Action) -> list[Fact]:
+    store, slot, sheet = a.a, a.b, a.c
+    seat = s.actor
+    v = s.market.stock[store][slot]
+    printed = slot_price(c, v)
+    paid = price(s, c, seat, store, printed)
+    agent = next(x for x in s.agents if x.sheet == sheet)
+    name = _agent_name(s, c, sheet)
+    if v >= 0:
+        t = c.tokens[v]
+        what = f"{t.name} ({token_text(c, t)})"
+        expert = t.expert
+    else:
+        _, _, expert = c.backs[-2 - v]
+        names = sorted(
+            {
+                f"{c.tokens[t].name} ({token_text(c, c.tokens[t])})"
+                for t in s.market.stack[store]
+                if c.tokens[t].back == -2 - v
+            }
+        )
+        what = f"a face-down {CATEGORIES[store]} token{' (expert)' if expert else ''}"
+        if names:
+            what += ", one of: " + "; ".join(names)
+    facts = [
+        _fact("price", paid, f"costs {paid} D, leaving {s.orgs[seat].money - paid} D", "D", better=-1),
+        _fact("token", store * 10 + slot, f"buys from slot {slot + 1} {what}"),
+        _fact("for agent", sheet, f"for {name} ({len(agent.kit)} of {c.equipment_slots} kit places used)"),
+    ]
+    if store == WEAPON:
+        combat = feature(c, agent, 4)
+        usable = not expert or combat >= 3
+        text = f"{name} has Combat {combat}: " + ("can use it" if usable else "cannot use an expert weapon")
+        facts.append(_fact("weapon usable", float(usable), text, better=1))
+    return facts
+
+
+def _move_facts(s: State, c: Content, a: Action) -> list[Fact]:
+    seat = s.actor
+    sheet = s.ctx.agent
+    agent = next(x for x in s.agents if x.sheet == sheet)
+    name = _agent_name(s, c, sheet)
+    if a.kind in ("enter", "go"):
+        d = a.a
+        cost = travel_cost(s, c, agent, agent.district, d) if a.kind == "go" else 0
+        open_here = [m for m in _story_missions(s, c, seat) if m.district == d]
+        tests = [_mission_odds(s, c, agent, m) for m in open_here] or ["none"]
+        hench = len(s.city.henchmen[d])
+        others = sum(1 for x in s.agents if x.district == d and x.org != seat)
+        left = s.ctx.mp - cost
+        return [
+            _fact("district", d, f"{name} goes to {c.district_names[d]}"),
+            _fact(
+                "open missions there",
+                len(open_here),
+                f"open missions of your story there: {len(open_here)} (" + "; ".join(tests) + ")",
+                better=1,
+            ),
+            _fact("movement points left", left, f"movement points left: {left}", better=1),
+            _fact(
+                "opponents there",
+                hench + others,
+                f"opponents there: {hench} henchmen, {others} rival agents (a combat if they stay)",
+                better=-1,
+            ),
+        ]
+    if a.kind == "step":
+        return [
+            _fact("zone", a.a, f"{name} steps to zone {a.a + 1}"),
+            _fact("movement points left", s.ctx.mp - 1, f"movement points left: {s.ctx.mp - 1}", better=1),
+        ]
+    if a.kind == "spot":
+        d = agent.district
+        kind = c.boards[s.city.boards[d]].positions[a.a][1]
+        text = f"{name} takes the {POSITION_KINDS[kind]} position in {c.district_names[d]}"
+        if POSITION_KINDS[kind] == "hacking":
+            text += f": hacking there gives {hack_gain(s, c, agent, d)} D in the investigation phase"
+        return [_fact("position", kind + 1, text, better=1)]
+    where = _where(s, c, agent)
+    return [_fact("district", -1, f"{name} stays {where}"), _fact("movement points left", s.ctx.mp, "")]
+
+
+def _mission_odds(s: State, c: Content, agent: Agent, m: Mission) -> str:
+    """A Mission and, for a test, the Modifier cards of the deck with which ``agent`` passes it."""
+    from games.cyberverse.investigation import test_total
+    from games.cyberverse.modifiers import deck_to_draw, succeeds
+
+    text = mission_text(c, m).rsplit(" in ", 1)[0]
+    if m.threshold < 0 or m.feature < 0:
+        return text
+    if MISSION_KINDS[m.kind] == "hack":
+        text += " from the hacking position"
+    org = s.orgs[agent.org]
+    total = test_total(s, c, agent, m.feature, xp=0, district=m.district)
+    pile = deck_to_draw(org.deck, org.discard)
+    wins = sum(1 for x in pile if succeeds(total, x, m.threshold))
+    return f"{text}: passes with {wins} of the {len(pile)} modifier cards"
+
+
+def _hq_facts(s: State, c: Content, a: Action) -> list[Fact]:
+    seat = s.actor
+    k = a.kind
+    if k in ("choose", "recruit"):
+        return _face_facts(s, c, c.faces[2 * a.a + a.b], seat)
+    if k == "buy":
+        return _buy_facts(s, c, a)
+    if k in ("repair", "resell", "lose"):
+        t = c.tokens[a.b]
+        verb = {"repair": "repairs", "resell": "resells", "lose": "loses"}[k]
+        return [_fact("token", a.b, f"{verb} {t.name} ({token_text(c, t)}) of {_agent_name(s, c, a.a)}")]
+    if k == "support":
+        u = c.support[a.a]
+        held = len(s.orgs[seat].support) + (0 if a.b >= 0 else 1)
+        limit = support_limit(s, c, seat)
+        text = f"takes {u.name}: {support_text(c, u)} (support cards held: {held} of {limit})"
+        if a.b >= 0:
+            text += f"; discards {c.support[a.b].name}"
+        return [_fact("support card", a.a, text, better=1)]
+    if k == "train":
+        agent = next(x for x in s.agents if x.sheet == a.a)
+        text = (
+            f"{_agent_name(s, c, a.a)} heals 1 (health {agent.health} of {max_health(c, agent)}) "
+            "and gains 1 XP, but is not activated this turn and draws no salary"
+        )
+        return [_fact("agent trained", a.a, text)]
+    if k == "story":
+        return [_fact("story", 1, "draws 2 story cards and keeps one: its investigation cards come with it")]
+    if k == "done":
+        salaries = sum(c.faces[2 * x.sheet + x.side].salary for x in s.agents if x.org == seat)
+        text = f"keeps {s.orgs[seat].money} D; salaries at payday: {salaries} D"
+        return [_fact("resources kept", s.orgs[seat].money, text, "D", better=1)]
+    if k == "keep" and s.fight is None:
+        st = c.stories[a.a]
+        need = ", ".join(COLOURS[x] for x in st.requires)
+        return [
+            _fact("story VP", st.vp, f"keeps {st.name}: {st.vp} VP, needs {need} investigations", better=1)
+        ]
+    if k == "keep":
+        ct = c.combat_tokens[a.a]
+        effect = f", {TOKEN_EFFECTS[ct.effect].replace('_', ' ')}" if ct.effect >= 0 else ""
+        return [
+            _fact("token attack", ct.attack, f"attack {ct.attack}{effect}", better=1),
+            _fact("token defense", ct.defense, f"defense {ct.defense}", better=1),
+        ]
+    return []
+
+
+def _fight_facts(s: State, c: Content, a: Action) -> list[Fact]:
+    """Combat moves: where the miniature goes, whom it attacks and with what."""
+    assert s.fight is not None
+    k = a.kind
+    if k == "step":
+        return [_fact("zone", a.a, f"moves to zone {a.a + 1}")]
+    if k == "spot":
+        d = s.fight.district
+        kind = c.boards[s.city.boards[d]].positions[a.a][1]
+        return [_fact("position", kind + 1, f"takes the {POSITION_KINDS[kind]} position", better=1)]
+    if k == "attack":
+        target = s.fight.fighters[a.a]
+        if target.kind == AGENT:
+            who = f"{_agent_name(s, c, target.ref)} of {c.organisations[target.org].name}"
+        else:
+            who = f"the {c.henchman_types[target.ref]} (health {target.health})"
+        facts = [_fact("target", a.a, f"attacks {who}")]
+        if a.b >= 0:
+            t = c.tokens[a.b]
+            facts.append(_fact("weapon bonus", t.bonus, f"with {t.name} ({token_text(c, t)})", better=1))
+        else:
+            facts.append(_fact("weapon bonus", 0, "bare-handed", better=1))
+        facts.append(_fact("XP spent", a.c, f"XP tokens spent: {a.c}", better=-1))
+        return facts
+    return []
+
+
+def _field_facts(s: State, c: Content, a: Action) -> list[Fact]:
+    seat = s.actor
+    k = a.kind
+    if k in ("enter", "go", "step", "spot", "stay", "stop") and s.step == D_MOVE:
+        return _move_facts(s, c, a)
+    if s.fight is not None:
+        return _fight_facts(s, c, a)
+    if k in ("place", "remove"):
+        d = a.a
+        mine = s.orgs[seat].influence[d] + (1 if k == "place" else 0)
+        best = max(
+            (
+                s.orgs[p].influence[d] - (1 if k == "remove" and p == a.b else 0)
+                for p in range(s.players)
+                if p != seat
+            ),
+            default=0,
+        )
+        text = f"your influence in {c.district_names[d]} {mine}, best rival {best}"
+        return [_fact("influence margin", mine - best, text, better=1)]
+    if k == "ambush":
+        return [_fact("district", a.a, f"an ambush token waits in {c.district_names[a.a]}")]
+    if k == "staff":
+        card = c.events[s.city.news[a.a]]
+        return [_fact("event", a.a, f"staff on {card.name}: {_reward_text(c, card)}; its effect spares you")]
+    if k == "rescue":
+        return [_fact("agent rescued", a.a, f"brings {_agent_name(s, c, a.a)} back to the HQ, healed by 1")]
+    return []
+
+
 def explain(s: State, c: Content, a: Action) -> list[Fact]:
-    """What the move changes now: Resources and victory points of the mover (same labels on every move)."""
+    """What the move does, in facts that differ between candidates: the Agent sheet's Features and
+    skill, the token and who gets it, the district's open Missions and opponents, the test odds,
+    influence margins; then the change in Resources and victory points."""
     from games.cyberverse import engine
 
     seat = s.actor
     if seat < 0:
         return []
-    before = scoring.breakdown(s, c)[seat]
-    after_state = engine.perform(s, c, a)
-    after = scoring.breakdown(after_state, c)[seat]
-    mine = [x for x in s.agents if x.org == seat]
-    analysis = max((feature(c, x, 1) for x in mine), default=0)
-    facts = [
-        Fact(label="resources change", value=float(after.resources - before.resources), unit="D", better=1),
-        Fact(label="victory points change", value=float(after.total - before.total), unit="VP", better=1),
-        Fact(label="best analysis in the team", value=float(analysis), unit="", better=1),
-    ]
+    facts = _hq_facts(s, c, a) or _field_facts(s, c, a)
     if s.step == D_TEST:
         odds = feature_test_odds(s, c, a)
         facts.append(Fact(label="test success odds", value=odds, unit="probability", better=1))
+    before = scoring.breakdown(s, c)[seat]
+    after = scoring.breakdown(engine.perform(s, c, a), c)[seat]
+    facts += [
+        Fact(label="resources change", value=float(after.resources - before.resources), unit="D", better=1),
+        Fact(label="victory points change", value=float(after.total - before.total), unit="VP", better=1),
+    ]
     return facts
 
 

@@ -1,0 +1,141 @@
+"""The face of CyberVerse as a person reads it: describe names every component (stores, Support
+card row, districts, News track, Story card, Modifier deck), hides what the rulebook hides, and
+explain gives each candidate its own facts (Features, prices, missions, odds)."""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+import pytest
+
+from games.core import SPECTATOR, GameConfig
+from games.core.face import as_facts
+from games.cyberverse import CyberverseGame
+from games.cyberverse.state import (
+    ACTIVATION,
+    D_CHOOSE_AGENT,
+    D_MOVE,
+    STRATEGY,
+    State,
+)
+from tests.cyberverse.helpers import play_until
+
+GAME = CyberverseGame()
+C = GAME.content_pack
+
+
+@cache
+def _strategy() -> State:
+    return play_until(GAME, 2, 3, lambda s: s.phase == STRATEGY and s.actor >= 0 and s.turn >= 2)
+
+
+@cache
+def _moving() -> State:
+    return play_until(GAME, 2, 3, lambda s: s.phase == ACTIVATION and s.step == D_MOVE and s.turn >= 2)
+
+
+def _sentences(s: State) -> list[tuple[str, ...]]:
+    return [tuple(f.sentence() for f in as_facts(GAME.explain(s, a))) for a in GAME.legal_actions(s)]
+
+
+def test_setup_shows_the_agent_sheets_in_words() -> None:
+    """rule: cyberverse/order-of-play - the first Organization chooses an Agent from the 14 sheets
+    and a side; rule: cyberverse/agent-sheets - Features, health and salary of each side."""
+    s = GAME.new_state(GameConfig(players=2), 3)
+    assert s.step == D_CHOOSE_AGENT
+    text = GAME.describe(s, 0).to_text(80)
+    assert "Movement Analysis Hacking Reputation Combat Health Salary" in text
+    for face in C.faces:
+        assert face.name in text
+    assert all(len(line) <= 80 for line in text.splitlines())
+
+
+def test_organisation_is_in_words() -> None:
+    """rule: cyberverse/setup - 900 D, the Modifier deck -1 0 1 1 2, the starting Story card and its
+    Investigation cards; no bare number lists ("influence 0 0 0 0 0") and no "HQ" label."""
+    s = GAME.new_state(GameConfig(players=2), 3)
+    text = GAME.describe(s, 0).to_text(100)
+    assert "900 D" in text
+    assert "Modifier deck  5 to draw (-1, +0, +1, +1, +2), order unknown" in text
+    assert "Story card" in text and "missions done on" in text
+    assert not re.search(r"\b\d \d \d \d \d\b", text)
+    assert "  HQ  " not in text
+
+
+def test_strategy_phase_shows_stores_support_row_and_new_eden() -> None:
+    """rule: cyberverse/building-new-eden - 3 tokens per store, cost side up; the Support card row;
+    rule: cyberverse/strategy-phase - what can be bought, by slot."""
+    s = _strategy()
+    d = GAME.describe(s, s.actor)
+    titles = [x.title for x in d.sections]
+    assert titles[0].startswith(C.organisations[s.actor].name)  # the viewer's HQ first
+    text = d.to_text(100)
+    for store in ("Weapons", "Cyber-implants", "Gear", "Vehicles"):
+        assert re.search(rf"^  {store}\s+1: ", text, re.M), store
+    for card in s.market.support_row:
+        assert C.support[card].name in text
+    for name in C.district_names:
+        assert name in text
+    assert "News track" in text
+
+
+def test_explain_agent_choice_differs_per_candidate() -> None:
+    """rule: cyberverse/agent-sheets - each side's Features, initiative, salary and skill are the
+    reasons: no two candidates read the same."""
+    s = GAME.new_state(GameConfig(players=2), 3)
+    rows = _sentences(s)
+    assert len(set(rows)) == len(rows)
+    texts = [GAME.action_to_text(s, a) for a in GAME.legal_actions(s)]
+    steele = rows[texts.index("choose agent Marcus Steele")]
+    assert "Combat 4" in steele and "salary 300 D a turn" in steele
+    assert all(any(x.startswith("salary ") for x in row) for row in rows)
+
+
+def test_explain_strategy_and_moves_differ_per_candidate() -> None:
+    """rule: cyberverse/strategy-phase - a purchase says its price, the tokens it may be and who
+    gets it; rule: cyberverse/moving-agents - a move says the open Missions there and the odds."""
+    for s in (_strategy(), _moving()):
+        rows = _sentences(s)
+        assert len(set(rows)) == len(rows), rows
+    buys = [r for r in _sentences(_strategy()) if any(x.startswith("buys from slot") for x in r)]
+    assert buys and all(any(x.startswith("costs ") for x in r) for r in buys)
+    moves = _sentences(_moving())
+    assert any(any("open missions of your story there" in x for x in r) for r in moves)
+
+
+def test_face_down_combat_tokens_stay_secret() -> None:
+    """rule: cyberverse/combat - the Combat token an Organization keeps is placed face down: its
+    owner reads its attack and defense, the other seats and spectators read "a face-down combat
+    token"."""
+    s = play_until(
+        GAME,
+        2,
+        11,
+        lambda s: (
+            s.fight is not None
+            and any(f.token >= 0 and not f.shown and f.kind == 0 for f in s.fight.fighters)
+        ),
+    )
+    assert s.fight is not None
+    f = next(f for f in s.fight.fighters if f.token >= 0 and not f.shown and f.kind == 0)
+    mine = GAME.describe(s, f.org).to_text(120)
+    assert "face down" in mine
+    for viewer in (1 - f.org, SPECTATOR):
+        other = GAME.describe(s, viewer).to_text(120)
+        assert "a face-down combat token" in other
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_describe_depends_only_on_the_observation(players: int) -> None:
+    """rule: cyberverse/combat - face-down Combat tokens are hidden; every seat's view is a
+    function of what it may see (check_game's face check, on a few states with a fight)."""
+    import random
+
+    from games.cyberverse.hidden import observation, sample_state
+
+    s = play_until(GAME, players, 11, lambda s: s.fight is not None and s.actor >= 0)
+    rng = random.Random(0)
+    for seat in range(players):
+        sampled = sample_state(observation(s, seat), seat, rng)
+        assert GAME.describe(sampled, seat) == GAME.describe(s, seat)
