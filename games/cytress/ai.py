@@ -13,9 +13,9 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from games.cytress.board import CREW_PRESTIGE, TUBE_COST, TUBE_PRESTIGE
+from games.cytress.board import CREW_PRESTIGE, TUBE_COST, TUBE_PRESTIGE, strict_leader
 from games.cytress.economy import cost_after_discount
-from games.cytress.scoring import Tally, card_facts, rebellion
+from games.cytress.scoring import BOUNTY_PRESTIGE, LEVEL_REWARD, Tally
 from games.cytress.setup import SOLO_ROUNDS
 from games.cytress.state import (
     AUTOMA,
@@ -25,6 +25,7 @@ from games.cytress.state import (
     HEIGHT,
     HOOLIGANG,
     INTEL,
+    LEVELS,
     OVER,
     PAYMENT,
     PRIVATEER,
@@ -55,6 +56,7 @@ class Evaluator:
     def __init__(self, ctx: Ctx) -> None:
         self.ctx = ctx
         self.card_value = [self._card_value(i) for i in range(len(ctx.content.intel))]
+        self.bounty_tf = [(BOUNTY_PRESTIGE[b.tier], b.faction) for b in ctx.content.bounties]
 
     def _card_value(self, card: int) -> float:
         intel = self.ctx.content.intel[card]
@@ -74,29 +76,87 @@ class Evaluator:
             left = min(left, float(max(0, s.round_limit - max(s.round, 1))))
         return left
 
+    def _cards(self, s: CytressState, o: int) -> tuple[list[int], int, int]:
+        """An owner's target icons per faction, its level 2 count and its bounty PRESTIGE
+        (``scoring.card_facts``)."""
+        intel_target = self.ctx.intel_target
+        targets = [0, 0, 0, 0]
+        if s.solo and o == AUTOMA:
+            assert s.automa is not None
+            per_faction = [0, 0, 0, 0]
+            for c in s.automa.intel:
+                targets[intel_target[c]] += 1
+                per_faction[self.ctx.intel_faction[c]] += 1
+            longest = max(per_faction)
+        else:
+            longest = 0
+            for p in s.paths[4 * o : 4 * o + 4]:
+                longest = max(longest, len(p))
+                for c in p:
+                    targets[intel_target[c]] += 1
+        bounty = 0
+        for b in s.bounties[o]:
+            per_icon, faction = self.bounty_tf[b]
+            bounty += per_icon * targets[faction]
+        return targets, longest, bounty
+
+    def totals(self, s: CytressState) -> tuple[list[int], list[int]]:
+        """Per owner, the rebellion's PRESTIGE now and its faction target icons: the same numbers
+        as ``scoring.rebellion`` over ``scoring.card_facts`` (``tests/cytress/test_engine.py``
+        checks), without building the tallies (this runs at every leaf of a search)."""
+        owners = s.owners
+        totals = [0] * owners
+        icons = [0] * owners
+        bases = []
+        stratos = s.stratos
+        for o in range(owners):
+            targets, longest, bounty = self._cards(s, o)
+            a, b, c = stratos[LEVELS * o : LEVELS * o + LEVELS]
+            totals[o] = CREW_PRESTIGE[0] * a + CREW_PRESTIGE[1] * b + CREW_PRESTIGE[2] * c + bounty
+            icons[o] = sum(targets)
+            bases.append((a + b + c, longest, min(targets)))
+        for k in range(LEVELS):
+            best = max(stratos[LEVELS * o + k] for o in range(owners))
+            if best:
+                for o in range(owners):
+                    if stratos[LEVELS * o + k] == best:
+                        totals[o] += LEVEL_REWARD[k] * bases[o][k]
+        crew, adjacent = s.crew, s.map.layout.adjacent
+        for h, height in enumerate(s.tube):
+            if height:
+                counts = [0] * owners
+                for n in adjacent[h]:
+                    x = crew[n]
+                    if x >= 0:
+                        counts[x] += 1
+                who = strict_leader(counts)
+                if who >= 0:
+                    totals[who] += TUBE_PRESTIGE[height]
+        return totals, icons
+
     def projected(self, s: CytressState, tallies: Sequence[Tally] | None = None) -> list[float]:
         """Per owner, projected final PRESTIGE (``tallies``: the rebellion of ``s``, if known)."""
-        ctx = self.ctx
         if tallies is None:
-            adjacent = s.map.layout.adjacent
-            tallies, _ = rebellion(card_facts(ctx.content, s), s.stratos, s.crew, s.tube, adjacent)
+            now, icons = self.totals(s)
+        else:
+            now, icons = [t.total for t in tallies], [sum(t.facts.targets) for t in tallies]
         if s.phase == OVER:
-            return [float(t.total) for t in tallies]
+            return [float(t) for t in now]
         later = self.rounds_left(s)
         live = 1.0 if later > 0 else 0.45  # the final round: only what this round can still buy
         out = []
-        for o, t in enumerate(tallies):
-            v = float(t.total)
-            on_map = sum(1 for x in s.crew if x == o)
+        for o, total in enumerate(now):
+            v = float(total)
+            on_map = s.crew.count(o)
             v += MAP_CREW_VALUE * on_map * live + UNPLACED_CREW_VALUE * s.supply[o] * live * min(1.0, later)
             if o < s.players:
                 v += RESOURCE_VALUE * live * sum(s.res[4 * o : 4 * o + 4])
-                icons = s.icons[16 * o : 16 * o + 16]
+                own = s.icons[16 * o : 16 * o + 16]
                 for f in (CORPOCRAT, PRIVATEER, HOOLIGANG, ROVER):
-                    v += ICON_ROUND_VALUE[f] * later * sum(icons[4 * f : 4 * f + 4])
-                v += TARGET_VALUE * live * sum(t.facts.targets)
+                    v += ICON_ROUND_VALUE[f] * later * sum(own[4 * f : 4 * f + 4])
+                v += TARGET_VALUE * live * icons[o]
             else:  # the automa: its deck keeps acting every round
-                v += later * 9.0 + TARGET_VALUE * live * sum(t.facts.targets)
+                v += later * 9.0 + TARGET_VALUE * live * icons[o]
             out.append(v)
         if 0 <= s.actor < s.players:
             out[s.actor] += self._pending_credit(s, later)

@@ -17,6 +17,7 @@ from dataclasses import fields
 import pytest
 
 from games.core.protocol import TERMINAL, GameConfig
+from games.cytress.scoring import final_scores
 from games.cytress.state import Automa, CytressState, make_automa, make_state
 from games.cytress.work import _LISTABLE, Work
 from tests.cytress.helpers import GAME
@@ -86,3 +87,17 @@ def test_listable_fields_are_the_sequences() -> None:
     hints = typing.get_type_hints(Work)
     seqs = {n for n, t in hints.items() if str(t).startswith(("typing.Sequence", "collections.abc.Sequence"))}
     assert seqs == set(_LISTABLE)
+
+
+def test_evaluator_totals_equal_the_rebellion() -> None:
+    """rule: cytress/score-stratos-rewards - the search's fast tally is the rulebook's scoring: every
+    owner's PRESTIGE and target icons as ``scoring.final_scores`` counts them, along random games."""
+    for players in (1, 3, 5):
+        rng = random.Random(players)
+        s = GAME.new_state(GameConfig(players=players), players)
+        while GAME.current_player(s) != TERMINAL:
+            s = GAME.apply_trusted(s, rng.choice(list(GAME.legal_actions(s))))
+            tallies = final_scores(GAME.pack, s, s.map.layout.adjacent)
+            totals, icons = GAME.evaluator.totals(s)
+            assert totals == [t.total for t in tallies]
+            assert icons == [sum(t.facts.targets) for t in tallies]
