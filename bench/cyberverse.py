@@ -63,32 +63,63 @@ def _match(game: CyberverseGame, players: int, games: int) -> tuple[float, int]:
     return total, games
 
 
-def _mcts_match(game: CyberverseGame, games: int, simulations: int) -> tuple[float, int]:
-    """ISMCTS (``simulations`` per decision, rollouts cut at depth 6 and scored by the heuristic)
-    against the greedy AI, 2 players, seats alternating game by game; returns (ISMCTS score, games)."""
-    from search.bots import SearchBot
-    from search.types import SearchLimit, SearchOptions
+SIMULATIONS = 100
+"""ISMCTS simulations per decision in the bench (the budget is in simulations, never in seconds)."""
 
+
+def search_options() -> Any:
+    """The ISMCTS options of the bench's search seat: PUCT priors from the greedy evaluation, the
+    leaf scored at once by the game's heuristic (no random rollout), no averaging over a leaf's
+    chance outcomes."""
+    from search.types import SearchOptions
+
+    return SearchOptions(rollout_depth=0, use_priors=True, chance_leaf_samples=0)
+
+
+def _mcts_game(task: tuple[int, str, int, int]) -> float:
+    """One game: the ISMCTS seat (rotating with the game number) against greedy or random seats;
+    returns the ISMCTS seat's score. A decision with one legal action is played without a search."""
+    from search.bots import SearchBot
+    from search.types import SearchLimit
+
+    players, opponent, g, simulations = task
+    game = CyberverseGame()
     greedy = game.policies()["greedy"]
-    total = 0.0
-    for g in range(games):
-        rng = random.Random(2000 + g)
-        bot = SearchBot(
-            game, limit=SearchLimit(simulations=simulations), options=SearchOptions(rollout_depth=6), seed=g
-        )
-        s = game.new_state(GameConfig(players=2), 2000 + g)
-        seat = g % 2
-        while game.current_player(s) != TERMINAL:
-            p = game.current_player(s)
-            if p == CHANCE:
-                a = game.sample_chance(s, rng)
-            elif p == seat:
-                a = bot.act(s)
-            else:
-                a = greedy(s, rng)
-            s = game.apply_trusted(s, a)
-        total += game.returns(s)[seat]
-    return total, games
+    rng = random.Random(2000 + g)
+    bot = SearchBot(game, limit=SearchLimit(simulations=simulations), options=search_options(), seed=g)
+    s = game.new_state(GameConfig(players=players), 2000 + g)
+    seat = g % players
+    while game.current_player(s) != TERMINAL:
+        p = game.current_player(s)
+        if p == CHANCE:
+            a = game.sample_chance(s, rng)
+        elif p == seat:
+            legal = game.legal_actions(s)
+            a = legal[0] if len(legal) == 1 else bot.act(s)
+        elif opponent == "greedy":
+            a = greedy(s, rng)
+        else:
+            a = rng.choice(list(game.legal_actions(s)))
+        s = game.apply_trusted(s, a)
+    return game.returns(s)[seat]
+
+
+def _mcts_matches(games: int, simulations: int, jobs: int) -> dict[str, tuple[float, int]]:
+    """ISMCTS against greedy and against random play, 2 and 4 players, ``games`` each."""
+    keys = [(players, opponent) for players in (2, 4) for opponent in ("greedy", "random")]
+    tasks = [(players, opponent, g, simulations) for players, opponent in keys for g in range(games)]
+    if jobs > 1:
+        import multiprocessing
+
+        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            scores = pool.map(_mcts_game, tasks, chunksize=1)
+    else:
+        scores = [_mcts_game(task) for task in tasks]
+    out = {}
+    for k, (players, opponent) in enumerate(keys):
+        chunk = scores[k * games : (k + 1) * games]
+        out[f"ismcts_vs_{opponent}_{players}p"] = (sum(chunk), games)
+    return out
 
 
 def _odds_speed(rounds: int) -> tuple[float, float, float]:
@@ -123,10 +154,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--mcts-games",
         type=int,
-        default=0,
-        help="also play ISMCTS (seat 0) vs greedy for this many 2-player games (slow)",
+        default=-1,
+        help="games per ISMCTS match (vs greedy and vs random, 2 and 4 players; default 100, quick 0)",
     )
-    parser.add_argument("--simulations", type=int, default=100, help="ISMCTS simulations per decision")
+    parser.add_argument(
+        "--simulations", type=int, default=SIMULATIONS, help="ISMCTS simulations per decision"
+    )
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes for the ISMCTS matches")
     args = parser.parse_args(argv)
     seconds = 2.0 if args.quick else 6.0
     games = args.games or (20 if args.quick else 100)
@@ -154,14 +188,27 @@ def main(argv: list[str] | None = None) -> int:
             f"greedy vs random {players}p: {score / n:.1%} [{lo:.1%}, {hi:.1%}] over {n} games "
             f"(a random seat: {base:.0%})"
         )
-    if args.mcts_games:
-        score, n = _mcts_match(game, args.mcts_games, args.simulations)
-        lo, hi = wilson(score, n)
-        results["ismcts_vs_greedy_2p"] = {"score": score / n, "games": n, "wilson": [lo, hi]}
-        print(
-            f"ISMCTS ({args.simulations} simulations) vs greedy 2p: {score / n:.1%} "
-            f"[{lo:.1%}, {hi:.1%}] over {n} games"
-        )
+    mcts_games = args.mcts_games if args.mcts_games >= 0 else (0 if args.quick else 100)
+    if mcts_games:
+        t0 = time.perf_counter()
+        matches = _mcts_matches(mcts_games, args.simulations, args.jobs)
+        results["ismcts_options"] = {
+            "simulations": args.simulations,
+            "rollout_depth": 0,
+            "priors": "greedy evaluation",
+            "chance_leaf_samples": 0,
+        }
+        for key, (score, n) in matches.items():
+            lo, hi = wilson(score, n)
+            players = int(key[-2])
+            results[key] = {"score": score / n, "games": n, "wilson": [lo, hi], "chance": 1 / players}
+            opponent = "greedy" if "greedy" in key else "random"
+            print(
+                f"ISMCTS ({args.simulations} simulations a decision, greedy priors, leaves scored by the "
+                f"heuristic) vs {opponent} {players}p: {score / n:.1%} [{lo:.1%}, {hi:.1%}] over {n} games "
+                f"(seats rotating; a random seat: {1 / players:.0%})"
+            )
+        results["ismcts_wall_s"] = time.perf_counter() - t0
     exact, brute, mc = _odds_speed(50)
     results["chain_odds_s"] = exact
     results["enumeration_s"] = brute

@@ -70,6 +70,7 @@ from games.cyberverse.state import (
     D_CONVERT,
     D_DODGE,
     D_FIGHT_MOVE,
+    D_HENCHMAN_TARGET,
     D_KEEP_TOKEN,
     D_PROJECT,
     D_SECOND,
@@ -678,6 +679,8 @@ def legal(s: State, c: Content) -> list[Action]:
     if step == D_ADRENALIN:
         zone, _ = _where(s, fight.fighters[i])
         return [act("hold"), *(act("step", z) for z in _adjacent_room(s, c, zone))]
+    if step == D_HENCHMAN_TARGET:
+        return [act("send", j) for j in henchman_targets(s, c, i)]
     return []
 
 
@@ -702,6 +705,8 @@ def perform(w: Work, c: Content, a: Action) -> None:
             _done(w, c)
         else:
             _begin_attack(w, c, a.a, a.b, xp=a.c)
+    elif step == D_HENCHMAN_TARGET:
+        _henchman_go(w, c, w.fight.queue[0] if w.fight else -1, a.a)
     else:
         _pending_choice(w, c, a)
 
@@ -951,8 +956,9 @@ def _apply_blow(
 
 # ------------------------------------------------------------------ Henchmen
 def henchman_target(s: Work | State, c: Content, i: int) -> int:
-    """rule: cyberverse/combat - a Henchman attacks the Organization with the most Resources; among
-    its Agents the nearest, then the lowest Initiative (agents are kept in Initiative order)."""
+    """The printed targeting rule alone (no choice): the Organization with the most Resources;
+    among its Agents the nearest, then the lowest Initiative (agents are kept in Initiative order).
+    rule: cyberverse/combat"""
     fight = s.fight
     assert fight is not None
     f = fight.fighters[i]
@@ -968,12 +974,61 @@ def henchman_target(s: Work | State, c: Content, i: int) -> int:
     return best
 
 
+def henchman_targets(s: Work | State, c: Content, i: int) -> list[int]:
+    """The characters Henchman ``i`` may be sent against (rule: cyberverse/combat): "Henchmen always
+    attack the organization with the most resources", so the enemy characters (its Agents and its
+    Teammates, "an enemy character") of the richest Organization with any on the board; "in the
+    event of a tie on resources, Henchmen attack the nearest Agent (... the lowest Initiative)", so
+    a tie leaves no choice (:func:`henchman_target`)."""
+    fight = s.fight
+    assert fight is not None
+    f = fight.fighters[i]
+    enemies = [j for j, g in enumerate(fight.fighters) if g.kind != HENCHMAN and _enemy(s, c, f, g)]
+    if not enemies:
+        return []
+    money = {fight.fighters[j].org: s.orgs[fight.fighters[j].org].money for j in enemies}
+    top = max(money.values())
+    richest = [org for org, m in money.items() if m == top]
+    if len(richest) > 1:
+        j = henchman_target(s, c, i)
+        return [j] if j >= 0 else []
+    return [j for j in enemies if fight.fighters[j].org == richest[0]]
+
+
+def henchman_controller(s: Work | State, target_org: int) -> int:
+    """The Organization that plays the Henchmen against ``target_org`` (rule: cyberverse/combat):
+    in a 2-player game its opponent ("each player controls the Henchmen who are confronting
+    opposing Agents"); otherwise an Organization with no Agent on the District board, "or, failing
+    that, which has the fewest Resources" (reading: among several, the fewest Resources, then the
+    order of play)."""
+    if s.players == 2:
+        return 1 - target_org
+    fight = s.fight
+    assert fight is not None
+    present = {a.org for a in s.agents if a.district == fight.district}
+    absent = [seat for seat in s.order if seat not in present]
+    pool = absent or [seat for seat in s.order if seat != target_org] or list(s.order)
+    return min(pool, key=lambda seat: (s.orgs[seat].money, s.order.index(seat)))
+
+
 def _henchman_turn(w: Work, c: Content, i: int) -> None:
-    """A Henchman moves toward its target (up to its Movement) and attacks it when in range."""
-    j = henchman_target(w, c, i)
-    if j < 0:
+    """A Henchman's target is chosen by the Organization playing it when the rulebook leaves a
+    choice; then it moves toward the target and attacks."""
+    targets = henchman_targets(w, c, i)
+    if not targets:
         _done(w, c)
         return
+    if len(targets) == 1:
+        _henchman_go(w, c, i, targets[0])
+        return
+    fight = w.fight
+    assert fight is not None
+    flow.decide(w, D_HENCHMAN_TARGET, henchman_controller(w, fight.fighters[targets[0]].org))
+
+
+def _henchman_go(w: Work, c: Content, i: int, j: int) -> None:
+    """Henchman ``i`` moves toward character ``j`` (up to its Movement, by the shortest way) and
+    attacks it when in range."""
     fight = w.fight
     assert fight is not None
     f = fight.fighters[i]

@@ -50,6 +50,7 @@ from games.cyberverse.state import (
     D_DODGE,
     D_DROP_SUPPORT,
     D_FIGHT_MOVE,
+    D_HENCHMAN_TARGET,
     D_INFLUENCE,
     D_KEEP_STORY,
     D_KEEP_TOKEN,
@@ -82,7 +83,18 @@ from games.cyberverse.state import (
 )
 
 COMBAT_STEPS = frozenset(
-    {D_KEEP_TOKEN, D_FIGHT_MOVE, D_ATTACK, D_SUPPORT, D_CONVERT, D_SECOND, D_PROJECT, D_DODGE, D_ADRENALIN}
+    {
+        D_KEEP_TOKEN,
+        D_FIGHT_MOVE,
+        D_ATTACK,
+        D_SUPPORT,
+        D_CONVERT,
+        D_SECOND,
+        D_PROJECT,
+        D_DODGE,
+        D_ADRENALIN,
+        D_HENCHMAN_TARGET,
+    }
 )
 """The decisions of a Combat (``combat.py``)."""
 

@@ -102,8 +102,11 @@ VARIANTS: tuple[Variant, ...] = (
     Variant(
         name="max_turns",
         description=(
-            "Engine safety cap: the game ends after this turn as if triggered (0: none; the "
-            "rulebook has no turn limit)."
+            "A variant, not a rule: the game ends after this turn as if triggered (0: none, only "
+            "the rulebook's end by story count or domination, rule: cyberverse/end-of-game). The "
+            "rulebook has no turn limit; with the authored Story and Investigation cards random "
+            "play never resolves a story and the greedy AI 0-2 in 30 turns, so without a cap a "
+            "game may not end."
         ),
         default=12,
     ),

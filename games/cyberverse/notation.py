@@ -181,6 +181,8 @@ def action_to_text(s: State, c: Content, a: Action) -> str:
         return _draw_text(s, c, a.a)
     if a.kind in _WORDS:
         return _WORDS[a.kind]
+    if a.kind == "send" and s.fight is not None:
+        return f"send {_fighter(s, c, s.fight.queue[0])} against {_fighter(s, c, a.a)}"
     if a.kind == "drop-support":
         return f"discard support card {c.support[a.a].name} over the reputation limit"
     return _hq_text(s, c, a) or _field_text(s, c, a) or f"{a.kind} {a.a} {a.b} {a.c}"

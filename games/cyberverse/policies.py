@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING
 
 from games.cyberverse import engine
 from games.cyberverse.content import Content
-from games.cyberverse.investigation import HACK
+from games.cyberverse.investigation import HACK, INFLUENCE_MAX, hack_gain
 from games.cyberverse.scoring import DISTRICT_BONUS, OVERALL_BONUS, VP_PER_D
-from games.cyberverse.state import Action, State
+from games.cyberverse.state import ACTIVATION, INVESTIGATION, Action, State
 
 if TYPE_CHECKING:
     from games.cyberverse.game import CyberverseGame
@@ -127,12 +127,46 @@ SCALE_END = 4.0
 """Value points (10 per victory point) that make one seat e times likelier to win at the last turn."""
 SCALE_PER_TURN = 3.0
 """... and how much that spread grows per turn left (more turns, more can change)."""
+PENDING_INFLUENCE = 7.0
+"""Value of an Influence token the Investigation phase will place for an Organization alone on a
+district board (10 per VP, less for the Ambush and Combat that may come first)."""
+
+
+def _pending(s: State, c: Content) -> list[float]:
+    """Per seat, what the Investigation phase still to come this turn should bring: an Influence
+    token on each district board where its Agents stand alone (rule: cyberverse/influence), and the
+    D of a Hacking for each Agent on a Hacking position (rule: cyberverse/hacking)."""
+    out = [0.0] * s.players
+    phase = s.phase
+    if phase < ACTIVATION or phase > INVESTIGATION:
+        return out
+    first = s.ctx.district if phase == INVESTIGATION else 0
+    if first < 0:
+        return out
+    owners = [-1] * 5
+    boards = s.city.boards
+    hacked = phase == INVESTIGATION and s.ctx.stage > 2  # the first district's Hacking is done
+    for a in s.agents:
+        d = a.district
+        if d < first:
+            continue
+        owners[d] = a.org if owners[d] in (-1, a.org) else -2
+        if a.spot >= 0 and a.spot == c.boards[boards[d]].hacking and not (hacked and d == first):
+            out[a.org] += hack_gain(s, c, a, d) / 100.0
+    for d in range(first, 5):
+        seat = owners[d]
+        if seat >= 0 and s.orgs[seat].influence[d] < INFLUENCE_MAX:
+            out[seat] += PENDING_INFLUENCE
+    return out
 
 
 def win_chances(s: State, c: Content) -> tuple[float, ...]:
-    """Each seat's chance to win: a softmax of :func:`values` whose temperature shrinks as the end
-    nears (the turns left to the ``max_turns`` cap, else to an authored horizon of 12 turns)."""
+    """Each seat's chance to win: a softmax of :func:`values` plus what the Investigation phase to
+    come should bring (:func:`_pending`), whose temperature shrinks as the end nears (the turns left
+    to the ``max_turns`` cap, else to an authored horizon of 12 turns)."""
     vs = values(s, c)
+    for seat, extra in enumerate(_pending(s, c)):
+        vs[seat] += extra
     cap = s.options.max_turns or 12
     left = max(0, cap - s.turn)
     scale = SCALE_END + SCALE_PER_TURN * left

@@ -95,6 +95,7 @@ agent choice before the first turn, ``auxiliary`` the Auxiliary Actions of the A
     D_INFLUENCE,
     D_PAYDAY,
     D_DROP_SUPPORT,
+    D_HENCHMAN_TARGET,
     C_SETUP_SHEET,
     C_AGENT_ROW,
     C_SUPPORT_ROW,
@@ -110,7 +111,7 @@ agent choice before the first turn, ``auxiliary`` the Auxiliary Actions of the A
     C_FIGHTER_TOKEN,
     C_MODIFIER,
     S_OVER,
-) = range(36)
+) = range(37)
 STEPS = (
     "choose an agent",
     "choose the side of the agent sheet",
@@ -133,6 +134,7 @@ STEPS = (
     "place or remove influence",
     "payday",
     "discard a support card over the reputation limit",
+    "choose the target of a henchman",
     "draw an agent sheet",
     "draw an agent sheet for the row",
     "draw a support card for the row",
@@ -182,7 +184,8 @@ class Options:
             Strategy phase.
         starting_agent: ``"choose"``: each Organization chooses its first Agent in turn;
             ``"random"``: the sheet is drawn at random and the Organization chooses the side.
-        max_turns: engine safety cap: the game ends after this turn as if triggered (0 = none).
+        max_turns: a documented variant: the game ends after this turn as if triggered (0 = none,
+            the rulebook's end only); see ``game.VARIANTS``.
         hire_cost: D paid to recruit an Agent (the rulebook prints none: 0).
         boards: the side of the district boards: ``"A"``, ``"B"`` or ``"random"`` (one per district).
     """
@@ -195,7 +198,7 @@ class Options:
     rescue_clears: bool = True
     resale: str = "payday"
     starting_agent: str = "choose"
-    max_turns: int = 30
+    max_turns: int = 12
     hire_cost: int = 0
     boards: str = "A"
 

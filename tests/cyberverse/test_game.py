@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.core import CHANCE, TERMINAL, GameConfig, check_game
-from games.cyberverse import CyberverseGame
+from games.cyberverse import CyberverseGame, engine
 from games.cyberverse.engine import STARTING_MONEY, STORIES_TO_WIN
 from games.cyberverse.state import D_CHOOSE_AGENT, SETUP
 from games.errors import ConfigError, IllegalActionError, InvalidStateError
@@ -171,3 +171,24 @@ def test_every_variant_plays(name: str) -> None:
 def test_all_variants_together_thorough() -> None:
     report = check_game(GAME, players=2, seeds=range(1), options=VARIANT_OPTIONS)
     assert report.games == 1
+
+
+def test_turn_cap_is_a_variant_and_the_rulebook_end_holds_without_it() -> None:
+    """rule: cyberverse/end-of-game - the game ends by story count or domination; ``max_turns`` is
+    a documented variant (default 12) that ends it after that turn, 0 turns it off."""
+    game = CyberverseGame()
+    assert next(v for v in game.info.variants if v.name == "max_turns").default == 12
+    for cap in (3, 0):
+        s = game.new_state(GameConfig(players=2, options={"max_turns": cap}), 5)
+        rng = random.Random(5)
+        while game.current_player(s) != TERMINAL and s.turn <= 14:
+            a = game.sample_chance(s, rng) if s.actor == CHANCE else rng.choice(list(game.legal_actions(s)))
+            s = game.apply_trusted(s, a)
+        goal = STORIES_TO_WIN[2]
+        ended_by_rule = any(len(o.solved) >= goal for o in s.orgs) or any(
+            engine.dominates(s, p, s.options.domination) for p in range(2)
+        )
+        if cap:
+            assert game.current_player(s) == TERMINAL and (s.turn == cap or ended_by_rule)
+        else:
+            assert s.turn > 12 or ended_by_rule

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from games.cyberverse import CyberverseGame, engine, events, investigation, stories, strategy
+from games.cyberverse import state as cv_state
 from games.cyberverse.activation import travel_cost
 from games.cyberverse.agents import (
     agent_lost,
@@ -13,11 +14,22 @@ from games.cyberverse.agents import (
     usable_weapons,
 )
 from games.cyberverse.board import HENCHMEN_LIMIT, henchman_zone
-from games.cyberverse.combat import ENERGY_SHIELD, FRENZY, POISONED_BLADE, SMOKE_BOMB, attack, damage
+from games.cyberverse.combat import (
+    ENERGY_SHIELD,
+    FRENZY,
+    POISONED_BLADE,
+    SMOKE_BOMB,
+    attack,
+    damage,
+    henchman_controller,
+    henchman_target,
+    henchman_targets,
+)
 from games.cyberverse.content import ANALYSIS, COMBAT, GEAR, IMPLANT, MOVEMENT, VEHICLE, WEAPON
 from games.cyberverse.state import (
     BLEEDING,
     D_DROP_SUPPORT,
+    D_HENCHMAN_TARGET,
     PAYDAY,
     SUPPRESSION,
     WOUND,
@@ -341,3 +353,49 @@ def test_support_card_turns_henchmen_into_teammates_within_reputation() -> None:
     assert action.a not in s.orgs[leader.org].support
     assert s.fight.supported >> leader.org & 1
     assert s.actor == CHANCE or s.step != D_SUPPORT or s.fight.fighters[s.fight.queue[0]].org != leader.org
+
+
+def test_henchmen_target_chosen_by_the_organization_playing_them() -> None:
+    """rule: cyberverse/combat - "Henchmen always attack the organization with the most resources"
+    (its Agents and its Teammates, "an enemy character"); the Organization playing them (in a
+    2-player game the opponent of the one attacked) chooses which; a tie on resources leaves the
+    printed rule (the nearest Agent, then the lowest Initiative) and no choice."""
+    s = play_until(GAME, 2, 0, lambda s: s.step == D_HENCHMAN_TARGET)
+    assert s.fight is not None
+    i = s.fight.queue[0]
+    targets = [a.a for a in GAME.legal_actions(s)]
+    orgs = {s.fight.fighters[j].org for j in targets}
+    assert len(targets) >= 2 and len(orgs) == 1
+    (target_org,) = orgs
+    assert s.actor == henchman_controller(s, target_org) == 1 - target_org
+    kinds = {s.fight.fighters[j].kind for j in henchman_targets(s, C, i)}
+    assert kinds <= {cv_state.AGENT, cv_state.TEAMMATE}
+    for a in GAME.legal_actions(s):
+        t = GAME.apply(s, a)
+        assert t.step != D_HENCHMAN_TARGET or t.fight is None or t.fight.queue[0] != i
+
+
+def _two_sides_against_henchmen(s: State) -> bool:
+    f = s.fight
+    if f is None or not f.red or not f.engaged:
+        return False
+    sides = {g.org for g in f.fighters if g.kind != cv_state.HENCHMAN and not g.gone}
+    return len(sides) >= 2 and any(g.kind == cv_state.HENCHMAN and not g.gone for g in f.fighters)
+
+
+def test_henchmen_tie_on_resources_leaves_the_printed_rule() -> None:
+    """rule: cyberverse/combat - "In the event of a tie on resources, Henchmen attack the nearest
+    Agent (in the event of a tie on distance, they prefer the one with the lowest Initiative
+    value)": no choice is left."""
+    s = play_until(GAME, 3, 0, _two_sides_against_henchmen)
+    assert s.fight is not None
+    w = Work(s)
+    for seat in range(3):
+        w.set_org(seat, money=500)
+    tie = w.freeze()
+    assert tie.fight is not None
+    for i, f in enumerate(tie.fight.fighters):
+        if f.kind == cv_state.HENCHMAN and not f.gone:
+            j = henchman_target(tie, C, i)
+            assert henchman_targets(tie, C, i) == ([j] if j >= 0 else [])
+            assert j < 0 or tie.fight.fighters[j].kind == cv_state.AGENT
