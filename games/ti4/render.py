@@ -16,7 +16,7 @@ __all__ = ["render_svg"]
 
 R = 58.0
 """Hex radius (centre to corner) in pixels."""
-PANEL = 380
+PANEL = 420
 FILL = {
     "blue": "#d7e6f5",
     "red": "#f4d7d2",
@@ -40,6 +40,20 @@ COLOR = {
     "pink": "#e84393",
 }
 GREEK = {"alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ"}
+SPECIALTY = {"biotic": "#2e9e5b", "cybernetic": "#d4ac0d", "propulsion": "#3a7bd5", "warfare": "#d64541"}
+"""Technology specialty colours as the printed technology cards use them (green, yellow, blue, red)."""
+
+
+def _faction_lines(name: str) -> list[str]:
+    """A faction's printed name on at most two lines of about 17 characters (``The`` dropped)."""
+    name = name.removeprefix("The ")
+    if len(name) <= 17:
+        return [name]
+    words = name.split()
+    first = ""
+    while words and len(first) + len(words[0]) + 1 <= 17:
+        first = (first + " " + words.pop(0)).strip()
+    return [first, " ".join(words)]
 
 
 def _centre(content: Content, pos: int) -> tuple[float, float]:
@@ -88,18 +102,16 @@ def _system(content: Content, tile: Tile, cx: float, cy: float) -> list[str]:
     out.append(_text(cx, cy - R * 0.62, str(tile.id), 10, "bold", ink))
     y = cy - R * 0.28
     for p in tile.planets[:3]:
-        name = p.name if len(p.name) <= 11 else p.name[:10] + "."
-        marks = ("L" if p.legendary else "") + (p.specialty[:1].upper() if p.specialty else "")
-        out.append(
-            _text(
-                cx,
-                y,
-                f"{name} {p.resources}/{p.influence}" + (f" {marks}" if marks else ""),
-                9,
-                "normal",
-                ink,
+        label = f"{'★ ' if p.legendary else ''}{p.name} {p.resources}/{p.influence}"
+        size = 9 if len(label) <= 17 else 8
+        out.append(_text(cx, y, label, size, "normal", ink))
+        if p.specialty:
+            half = len(label) * size * 0.3
+            dot = SPECIALTY.get(p.specialty, "#888")
+            out.append(
+                f'<circle cx="{cx + half + 5:.1f}" cy="{y - 3:.1f}" r="3.5" fill="{dot}">'
+                f"<title>{html.escape(p.specialty)} specialty</title></circle>"
             )
-        )
         y += 12
     if tile.anomalies:
         out.append(_text(cx, cy + R * 0.48, tile.anomalies[0].replace("-", " "), 9, "bold", ink))
@@ -143,17 +155,21 @@ def render_svg(
         _text(12, 22, title, 14, "bold", "#eee", "start"),
     ]
     homes = {h: k for k, h in enumerate(state.homes) if h}
+    later: list[tuple[int, TileId, float, float]] = []
     for pos in spaces:
         x, y = _centre(content, pos)
         cx, cy = cx0 + x, cy0 + y + 20
         t = state.galaxy[pos]
         if pos in homes:
-            out += _home(content, state, homes[pos], t, cx, cy, reports)
+            later.append((pos, t, cx, cy))
         elif t > 0 and t in content.tiles:
             out += _system(content, content.tiles[t], cx, cy)
         else:
             out.append(_hex(cx, cy, "#1d2330", "#667", 1.0, "4 3"))
-            out.append(_text(cx, cy + 4, str(pos), 10, "normal", "#889"))
+            out.append(_text(cx, cy - 2, "open", 10, "normal", "#889"))
+            out.append(_text(cx, cy + 12, f"at {pos}", 10, "normal", "#889"))
+    for pos, t, cx, cy in later:  # drawn last: their labels may pass over a neighbour
+        out += _home(content, state, homes[pos], t, cx, cy, reports)
     out += _panel(content, state, reports, int(11.2 * R), hand)
     out.append("</svg>")
     return "\n".join(out)
@@ -171,13 +187,17 @@ def _home(  # noqa: PLR0917
     colour = COLOR.get(state.colors[seat], SEAT[seat % len(SEAT)])
     out = [_hex(cx, cy, colour, "#fff", 3.0)]
     out.append(
-        _text(cx, cy - R * 0.45, f"Seat {seat}{' *' if seat == state.speaker else ''}", 11, "bold", "#fff")
+        _text(
+            cx, cy - R * 0.5, f"Seat {seat}{', speaker' if seat == state.speaker else ''}", 9, "bold", "#fff"
+        )
     )
     f = content.faction(state.factions[seat]) if state.factions[seat] else None
-    if f:
-        out.append(_text(cx, cy - R * 0.12, f.name.replace("The ", "")[:16], 9, "normal", "#fff"))
+    y = cy - R * 0.2
+    for line in _faction_lines(f.name) if f else ["home system"]:
+        out.append(_text(cx, y, line, 9, "normal", "#fff"))
+        y += 11
     if t > 0:
-        out.append(_text(cx, cy + R * 0.18, f"home {t}", 9, "normal", "#fff"))
+        out.append(_text(cx, y, f"tile {t}", 9, "normal", "#fff"))
     if seat < len(reports):
         out.append(_text(cx, cy + R * 0.5, f"{reports[seat].value:.2f}", 12, "bold", "#fff"))
     return out
@@ -188,46 +208,50 @@ def _panel(
 ) -> list[str]:
     if state.mode == "milty" and not reports:
         return _draft_panel(content, state, x0)
-    out = [_text(x0 + 10, 56, "Balance per seat (home value)", 13, "bold", "#eee", "start")]
+    out = [_text(x0 + 10, 56, "Balance per seat: home value", 13, "bold", "#eee", "start")]
     y = 80
     for k, rep in enumerate(reports):
         colour = COLOR.get(state.colors[k], SEAT[k % len(SEAT)])
         out.append(f'<rect x="{x0 + 10}" y="{y - 11}" width="12" height="12" fill="{colour}"/>')
-        name = state.factions[k] or "—"
-        out.append(_text(x0 + 28, y, f"Seat {k} {name}: {rep.value:.2f}", 12, "bold", "#eee", "start"))
+        f = content.faction(state.factions[k]) if state.factions[k] else None
+        name = f.name.removeprefix("The ") if f else "no faction yet"
+        out.append(_text(x0 + 28, y, f"Seat {k}, {name}: {rep.value:.2f}", 12, "bold", "#eee", "start"))
         out.append(
             _text(
                 x0 + 28,
                 y + 15,
-                f"R {rep.resources:.2f}  I {rep.influence:.2f}  systems {rep.systems}  "
-                f"worm {rep.wormholes}  leg {rep.legendary}",
+                f"resources {rep.resources:.2f}, influence {rep.influence:.2f}, "
+                f"{_count(rep.systems, 'system')}",
                 10,
                 "normal",
                 "#bbb",
                 "start",
             )
         )
-        lane = ", ".join(str(a) for a in rep.lane_anomalies) or "none"
-        jumps = "—" if rep.mecatol is None else str(rep.mecatol)
         out.append(
             _text(
                 x0 + 28,
                 y + 28,
-                f"Mecatol {jumps} jumps; lane anomalies {lane}",
+                f"{_count(rep.wormholes, 'wormhole')}, {_count(rep.legendary, 'legendary planet')}, "
+                f"{_count(rep.specialties, 'specialty', 'specialties')} within 2 jumps",
                 10,
                 "normal",
                 "#bbb",
                 "start",
             )
         )
-        y += 46
+        lane = ", ".join(_anomaly(content, a) for a in rep.lane_anomalies) or "none"
+        jumps = "beyond 6 jumps" if rep.mecatol is None else f"{rep.mecatol} jumps"
+        out.append(_text(x0 + 28, y + 41, f"Mecatol Rex {jumps} away", 10, "normal", "#bbb", "start"))
+        out.append(_text(x0 + 28, y + 54, f"anomalies on the lane: {lane}", 10, "normal", "#bbb", "start"))
+        y += 72
     if reports:
         vals = [r.value for r in reports]
         out.append(
             _text(
                 x0 + 10,
                 y + 6,
-                f"gap best - worst: {max(vals) - min(vals):.2f}",
+                f"gap between the best and the worst: {max(vals) - min(vals):.2f}",
                 13,
                 "bold",
                 "#f3dc8c",
@@ -236,16 +260,37 @@ def _panel(
         )
         y += 30
     if state.trade_goods and any(state.trade_goods):
-        goods = ", ".join(f"seat {k} +{g}" for k, g in enumerate(state.trade_goods) if g)
+        goods = ", ".join(f"seat {k} {g}" for k, g in enumerate(state.trade_goods) if g)
         out.append(_text(x0 + 10, y, f"trade goods: {goods}", 11, "normal", "#eee", "start"))
         y += 20
     if hand:
-        shown = ", ".join("?" if t < 0 else str(t) for t in hand)
-        out.append(_text(x0 + 10, y, f"your hand: {shown}", 11, "normal", "#eee", "start"))
+        shown = ", ".join(("a face-down tile" if t < 0 else str(t)) for t in hand)
+        out.append(_text(x0 + 10, y, f"your systems to place: {shown}", 11, "normal", "#eee", "start"))
         y += 20
-    legend = "α β wormholes · L legendary · B/C/P/W specialty · R/I = resources/influence"
-    out.append(_text(x0 + 10, y + 10, legend, 9, "normal", "#999", "start"))
+    legend = [
+        "Planet 3/1: 3 resources, 1 influence. ★ legendary planet.",
+        "α β: alpha and beta wormholes. Home value: the balance measure",
+        "(optimal resources and influence weighted by distance).",
+    ]
+    for line in legend:
+        out.append(_text(x0 + 10, y + 10, line, 10, "normal", "#aaa", "start"))
+        y += 14
+    y += 4
+    for spec, colour in SPECIALTY.items():
+        out.append(f'<circle cx="{x0 + 14}" cy="{y + 6}" r="4" fill="{colour}"/>')
+        out.append(_text(x0 + 24, y + 10, f"{spec} technology specialty", 10, "normal", "#aaa", "start"))
+        y += 14
     return out
+
+
+def _count(n: int, word: str, plural: str = "") -> str:
+    return f"{n} {word if n == 1 else plural or word + 's'}"
+
+
+def _anomaly(content: Content, t: TileId) -> str:
+    tile = content.tiles.get(t)
+    kind = tile.anomalies[0].replace("-", " ") if tile and tile.anomalies else "anomaly"
+    return f"{kind} (tile {t})"
 
 
 def _draft_panel(content: Content, state: TI4State, x0: int) -> list[str]:

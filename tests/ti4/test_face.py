@@ -1,0 +1,98 @@
+"""The face of the TI4 setup as a person reads it: systems in words (planets with resources and
+influence, anomalies, wormholes), homes named by where they are, factions by their printed names,
+the galaxy drawn as a map, hands hidden from the other seats, and placement hints with reasons."""
+
+from __future__ import annotations
+
+import re
+
+from games.core import SPECTATOR
+from games.core.face import as_facts
+from games.ti4.face import faction_name, galaxy_map, short_faction, tile_words, where
+from games.ti4.state import FACTION, OVER, PLACE
+from tests.ti4.helpers import GAME, new, play_out, play_until
+
+PACK = GAME.pack
+
+
+def test_dealt_tiles_are_counted_in_words() -> None:
+    """rule: ti4/deal-system-tiles - three players are dealt six blue-backed and two red-backed
+    systems; the seats read it in words, with each home placed on the galaxy ("ring 3, ...")."""
+    s = new(3, 3)
+    assert s.phase == FACTION
+    text = GAME.describe(s, 0).to_text(80)
+    assert "to be dealt: 6 blue-backed and 2 red-backed systems" in text
+    assert "6B" not in text and "H0" not in text
+    for home in s.homes:
+        assert where(PACK, home) in re.sub(r"\s+", " ", text)
+    assert where(PACK, 22).startswith("ring 3, ") and "(position 22)" in where(PACK, 22)
+
+
+def test_factions_by_their_printed_names() -> None:
+    """rule: ti4/factions - the hint for a faction names it and its home system in words."""
+    s = new(3, 3)
+    a = next(a for a in GAME.legal_actions(s) if a.name == "arborec")
+    sentences = [f.sentence() for f in as_facts(GAME.explain(s, a))]
+    assert any(
+        x.startswith("The Arborec: home system tile 5 (Nestphar: 3 resources, 2 influence") for x in sentences
+    )
+    s = play_until(s, PLACE, 1)
+    text = re.sub(r"\s+", " ", GAME.describe(s, SPECTATOR).to_text(100))
+    for f in s.factions:
+        assert faction_name(GAME, f) in text
+
+
+def test_hand_in_words_and_hidden_from_other_seats() -> None:
+    """rule: ti4/deal-system-tiles - the tiles are dealt face down: a seat reads its own systems
+    (planets, resources, influence) and only the backs of the others'."""
+    s = play_until(new(4, 2), PLACE, 2)
+    mine = GAME.describe(s, s.actor).to_text(120)
+    for t in s.hands[s.actor]:
+        assert f"tile {t} " in mine
+        assert tile_words(PACK, t).split(";")[0][:30] in re.sub(r"\s+", " ", mine)
+    other = (s.actor + 1) % 4
+    theirs = GAME.describe(s, other).to_text(120)
+    for t in s.hands[s.actor]:
+        assert f"tile {t} " not in theirs and f"tile {t}\n" not in theirs
+
+
+def test_galaxy_map_shows_open_positions_of_the_ring() -> None:
+    """rule: ti4/place-system-tiles - each ring is filled before the next: the map marks the
+    positions open now with the notation's word ("at 7"), homes with the faction."""
+    s = play_until(new(3, 3), PLACE, 1)
+    lines = galaxy_map(GAME, s)
+    assert len(lines) <= 13 and max(len(x) for x in lines) <= 78
+    text = "\n".join(lines)
+    assert "Mecatol" in text
+    legal = {a.pos for a in GAME.legal_actions(s) if a.kind == "place"}
+    shown = {int(x) for x in re.findall(r"at (\d+)", text)}
+    assert legal <= shown
+    assert short_faction(s.factions[0]) in text
+
+
+def test_placement_hints_give_reasons_per_candidate() -> None:
+    """rule: ti4/place-system-tiles - each candidate placement reads its tile in words, its
+    distance to the homes and what it changes in the home values; no two read the same."""
+    s = play_until(new(3, 3), PLACE, 1)
+    for _ in range(4):
+        s = GAME.apply(s, GAME.legal_actions(s)[0])
+    rows = [tuple(f.sentence() for f in as_facts(GAME.explain(s, a))) for a in GAME.legal_actions(s)]
+    assert len(set(rows)) == len(rows)
+    assert all(any("optimal resources within 2 jumps of your home" in x for x in r) for r in rows)
+    assert all(any("hexes from your home" in x for x in r) for r in rows)
+    a = GAME.legal_actions(s)[0]
+    line = GAME.log_line(s, a, SPECTATOR)
+    assert f"tile {a.tile} (" in line and where(PACK, a.pos) in line
+
+
+def test_picture_reads_without_abbreviations() -> None:
+    """rule: ti4/place-system-tiles - the finished galaxy's picture names each seat's faction in
+    full and its balance in words."""
+    s = play_out(new(4, 5))
+    assert s.phase == OVER
+    svg = GAME.render(s, 0)
+    assert "resources " in svg and "influence " in svg and "anomalies on the lane" in svg
+    assert " worm " not in svg and " leg " not in svg and "Mecatol " in svg
+    for f in s.factions:
+        name = faction_name(GAME, f).removeprefix("The ")
+        assert name.split()[0] in svg
