@@ -30,6 +30,7 @@ from games.cyberverse.content import (
     IMPLANT,
     MISSION_KINDS,
     POSITION_KINDS,
+    SKILLS,
     STATUSES,
     SUPPORT_EFFECTS,
     TOKEN_EFFECTS,
@@ -751,6 +752,15 @@ def _story_missions(s: State, c: Content, seat: int) -> list[Mission]:
     return out
 
 
+def _skill_helps(f: AgentFace, m: Mission) -> bool:
+    """Whether an Agent's skill adds to the test of Mission ``m`` (a test bonus on its Feature, or
+    extra D on a hacking)."""
+    skill = SKILLS[f.skill]
+    if skill == "test_bonus":
+        return f.skill_feature == m.feature
+    return skill == "hack_bonus" and MISSION_KINDS[m.kind] == "hack"
+
+
 def _face_facts(s: State, c: Content, f: AgentFace, seat: int) -> list[Fact]:
     """An Agent sheet's side: its Features, health, initiative, salary, skill, and the open
     Missions of the Story card it passes with a 0 Modifier card."""
@@ -761,9 +771,11 @@ def _face_facts(s: State, c: Content, f: AgentFace, seat: int) -> list[Fact]:
         _fact("health", f.health, f"health {f.health}", better=1),
         _fact("initiative", f.initiative, f"initiative {f.initiative} (lower acts first)", better=-1),
         _fact("salary", f.salary, f"salary {f.salary} D a turn", "D", better=-1),
-        _fact("skill", f.skill, f"skill: {f.skill_text}"),
     ]
     missions = [m for m in _story_missions(s, c, seat) if m.kind in (0, 2) and m.threshold >= 0]
+    helped = sum(1 for m in missions if _skill_helps(f, m))
+    text = f"skill: {f.skill_text}" + (f" (helps {helped} open missions of your story)" if helped else "")
+    facts.append(_fact("open missions the skill helps", helped, text, better=1))
     passes = [m for m in missions if f.features[m.feature] > m.threshold]
     if missions:
         text = f"passes {len(passes)} of the {len(missions)} open feature tests of your story with a 0 card"
@@ -779,6 +791,7 @@ def _buy_facts(s: State, c: Content, a: Action) -> list[Fact]:
     paid = price(s, c, seat, store, printed)
     agent = next(x for x in s.agents if x.sheet == sheet)
     name = _agent_name(s, c, sheet)
+    room = c.equipment_slots - len(agent.kit) - 1
     if v >= 0:
         t = c.tokens[v]
         what = f"{t.name} ({token_text(c, t)})"
@@ -796,9 +809,14 @@ def _buy_facts(s: State, c: Content, a: Action) -> list[Fact]:
         if names:
             what += ", one of: " + "; ".join(names)
     facts = [
-        _fact("price", paid, f"costs {paid} D, leaving {s.orgs[seat].money - paid} D", "D", better=-1),
-        _fact("token", store * 10 + slot, f"buys from slot {slot + 1} {what}"),
-        _fact("for agent", sheet, f"for {name} ({len(agent.kit)} of {c.equipment_slots} kit places used)"),
+        _fact(
+            "price",
+            paid,
+            f"costs {paid} D (leaving {s.orgs[seat].money - paid} D): from slot {slot + 1}, {what}",
+            "D",
+            better=-1,
+        ),
+        _fact("kit places left", room, f"for {name}: kit places left after it {room} of {c.equipment_slots}"),
     ]
     if store == WEAPON:
         combat = feature(c, agent, 4)
@@ -822,11 +840,12 @@ def _move_facts(s: State, c: Content, a: Action) -> list[Fact]:
         others = sum(1 for x in s.agents if x.district == d and x.org != seat)
         left = s.ctx.mp - cost
         return [
-            _fact("district", d, f"{name} goes to {c.district_names[d]}"),
             _fact(
                 "open missions there",
                 len(open_here),
-                f"open missions of your story there: {len(open_here)} (" + "; ".join(tests) + ")",
+                f"{name} goes to {c.district_names[d]}: open missions of your story there {len(open_here)} ("
+                + "; ".join(tests)
+                + ")",
                 better=1,
             ),
             _fact("movement points left", left, f"movement points left: {left}", better=1),
@@ -839,8 +858,12 @@ def _move_facts(s: State, c: Content, a: Action) -> list[Fact]:
         ]
     if a.kind == "step":
         return [
-            _fact("zone", a.a, f"{name} steps to zone {a.a + 1}"),
-            _fact("movement points left", s.ctx.mp - 1, f"movement points left: {s.ctx.mp - 1}", better=1),
+            _fact(
+                "movement points left",
+                s.ctx.mp - 1,
+                f"{name} steps to zone {a.a + 1}; movement points left {s.ctx.mp - 1}",
+                better=1,
+            ),
         ]
     if a.kind == "spot":
         d = agent.district
@@ -848,9 +871,13 @@ def _move_facts(s: State, c: Content, a: Action) -> list[Fact]:
         text = f"{name} takes the {POSITION_KINDS[kind]} position in {c.district_names[d]}"
         if POSITION_KINDS[kind] == "hacking":
             text += f": hacking there gives {hack_gain(s, c, agent, d)} D in the investigation phase"
-        return [_fact("position", kind + 1, text, better=1)]
-    where = _where(s, c, agent)
-    return [_fact("district", -1, f"{name} stays {where}"), _fact("movement points left", s.ctx.mp, "")]
+        gain = hack_gain(s, c, agent, d) if POSITION_KINDS[kind] == "hacking" else 0
+        return [_fact("hacking gain", gain, text, "D", better=1)]
+    here = [m for m in _story_missions(s, c, seat) if m.district == agent.district]
+    text = f"{name} stays {_where(s, c, agent)}"
+    if agent.district >= 0:
+        text += f": open missions of your story there {len(here)}"
+    return [_fact("open missions there", len(here), text, better=1)]
 
 
 def _mission_odds(s: State, c: Content, agent: Agent, m: Mission) -> str:
@@ -880,7 +907,8 @@ def _hq_facts(s: State, c: Content, a: Action) -> list[Fact]:
     if k in ("repair", "resell", "lose"):
         t = c.tokens[a.b]
         verb = {"repair": "repairs", "resell": "resells", "lose": "loses"}[k]
-        return [_fact("token", a.b, f"{verb} {t.name} ({token_text(c, t)}) of {_agent_name(s, c, a.a)}")]
+        text = f"{verb} {t.name} ({token_text(c, t)}) of {_agent_name(s, c, a.a)}"
+        return [_fact("token price", t.price, text, "D")]
     if k == "support":
         u = c.support[a.a]
         held = len(s.orgs[seat].support) + (0 if a.b >= 0 else 1)
@@ -888,14 +916,14 @@ def _hq_facts(s: State, c: Content, a: Action) -> list[Fact]:
         text = f"takes {u.name}: {support_text(c, u)} (support cards held: {held} of {limit})"
         if a.b >= 0:
             text += f"; discards {c.support[a.b].name}"
-        return [_fact("support card", a.a, text, better=1)]
+        return [_fact("henchmen made teammates", u.teammates, text, better=1)]
     if k == "train":
         agent = next(x for x in s.agents if x.sheet == a.a)
         text = (
             f"{_agent_name(s, c, a.a)} heals 1 (health {agent.health} of {max_health(c, agent)}) "
             "and gains 1 XP, but is not activated this turn and draws no salary"
         )
-        return [_fact("agent trained", a.a, text)]
+        return [_fact("health after", min(agent.health + 1, max_health(c, agent)), text, better=1)]
     if k == "story":
         return [_fact("story", 1, "draws 2 story cards and keeps one: its investigation cards come with it")]
     if k == "done":
@@ -918,23 +946,28 @@ def _hq_facts(s: State, c: Content, a: Action) -> list[Fact]:
     return []
 
 
+def _agent_health(s: State, sheet: int) -> int:
+    return next((x.health for x in s.agents if x.sheet == sheet), 0)
+
+
 def _fight_facts(s: State, c: Content, a: Action) -> list[Fact]:
     """Combat moves: where the miniature goes, whom it attacks and with what."""
     assert s.fight is not None
     k = a.kind
     if k == "step":
-        return [_fact("zone", a.a, f"moves to zone {a.a + 1}")]
+        return [_fact("moves in combat", 1, f"moves to zone {a.a + 1}")]
     if k == "spot":
         d = s.fight.district
         kind = c.boards[s.city.boards[d]].positions[a.a][1]
-        return [_fact("position", kind + 1, f"takes the {POSITION_KINDS[kind]} position", better=1)]
+        return [_fact("moves in combat", 1, f"takes the {POSITION_KINDS[kind]} position")]
     if k == "attack":
         target = s.fight.fighters[a.a]
         if target.kind == AGENT:
             who = f"{_agent_name(s, c, target.ref)} of {c.organisations[target.org].name}"
         else:
             who = f"the {c.henchman_types[target.ref]} (health {target.health})"
-        facts = [_fact("target", a.a, f"attacks {who}")]
+        health = target.health if target.kind != AGENT else _agent_health(s, target.ref)
+        facts = [_fact("target health", health, f"attacks {who}", better=-1)]
         if a.b >= 0:
             t = c.tokens[a.b]
             facts.append(_fact("weapon bonus", t.bonus, f"with {t.name} ({token_text(c, t)})", better=1))
@@ -966,12 +999,17 @@ def _field_facts(s: State, c: Content, a: Action) -> list[Fact]:
         text = f"your influence in {c.district_names[d]} {mine}, best rival {best}"
         return [_fact("influence margin", mine - best, text, better=1)]
     if k == "ambush":
-        return [_fact("district", a.a, f"an ambush token waits in {c.district_names[a.a]}")]
+        rivals = sum(1 for x in s.agents if x.district == a.a and x.org != seat)
+        text = f"an ambush token waits in {c.district_names[a.a]}; rival agents there now {rivals}"
+        return [_fact("rival agents there", rivals, text, better=1)]
     if k == "staff":
         card = c.events[s.city.news[a.a]]
-        return [_fact("event", a.a, f"staff on {card.name}: {_reward_text(c, card)}; its effect spares you")]
+        text = f"staff on {card.name}: {_reward_text(c, card)}; its effect spares you"
+        return [_fact("staff reward", card.reward_value if card.reward == 0 else 1, text, better=1)]
     if k == "rescue":
-        return [_fact("agent rescued", a.a, f"brings {_agent_name(s, c, a.a)} back to the HQ, healed by 1")]
+        agent = next(x for x in s.agents if x.sheet == a.a)
+        text = f"brings {_agent_name(s, c, a.a)} back to the HQ, healed by 1 (health {agent.health} now)"
+        return [_fact("health of the agent rescued", agent.health, text, better=-1)]
     return []
 
 

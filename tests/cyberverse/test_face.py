@@ -98,8 +98,8 @@ def test_explain_strategy_and_moves_differ_per_candidate() -> None:
     for s in (_strategy(), _moving()):
         rows = _sentences(s)
         assert len(set(rows)) == len(rows), rows
-    buys = [r for r in _sentences(_strategy()) if any(x.startswith("buys from slot") for x in r)]
-    assert buys and all(any(x.startswith("costs ") for x in r) for r in buys)
+    buys = [r for r in _sentences(_strategy()) if any(x.startswith("costs ") and "from slot" in x for x in r)]
+    assert buys and all(any(x.startswith("for ") and "kit places left" in x for x in r) for r in buys)
     moves = _sentences(_moving())
     assert any(any("open missions of your story there" in x for x in r) for r in moves)
 
