@@ -482,7 +482,7 @@ def explain(game: TI4Game, state: TI4State, action: TI4Action) -> list[Fact]:
         i = sum(p.influence for p in planets)
         home = f"{f.name}: home system tile {f.home} ({tile_words(game.pack, f.home)})" if f else action.name
         return [
-            Fact(label="faction", value=float(f.home if f else 0), text=home),
+            Fact(label="home system planets", value=float(len(planets)), better=1, text=home),
             Fact(label="home system resources", value=float(r), unit="resources", better=1),
             Fact(label="home system influence", value=float(i), unit="influence", better=1),
             Fact(
@@ -559,8 +559,9 @@ def _explain_place(game: TI4Game, state: TI4State, action: TI4Action) -> list[Fa
     here = _nearest_homes(game, state, action.pos)
     return [
         Fact(
-            label="system placed",
-            value=float(action.tile),
+            label="resources and influence on the tile",
+            value=float(sum(p.resources + p.influence for p in tile.planets)),
+            better=1,
             text=f"tile {action.tile} ({tile_words(pack, action.tile)}) in {where(pack, action.pos)}",
         ),
         Fact(label="hexes from your home", value=float(here[seat]), better=0, text=_nearest_text(here, seat)),
