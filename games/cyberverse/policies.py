@@ -27,7 +27,7 @@ def value(s: State, c: Content, seat: int) -> float:
     """The greedy player's value of ``s`` for ``seat``: victory points, Resources (less the
     salaries they cannot pay), validated Missions, and each Agent's closeness to an open Mission
     (its district; for a blue Mission, the Hacking position of that district)."""
-    return values(s, c)[seat]
+    return _value(s, c, seat, _bonus(s)[seat])
 
 
 class _Tables:
@@ -69,58 +69,63 @@ def _tables(c: Content) -> _Tables:
 
 
 def values(s: State, c: Content) -> list[float]:
-    """:func:`value` for every seat in one pass (victory points as :func:`scoring.breakdown`)."""
-    tb = _tables(c)
+    """:func:`value` for every seat (victory points as :func:`scoring.breakdown`)."""
+    bonus = _bonus(s)
+    return [_value(s, c, seat, bonus[seat]) for seat in range(s.players)]
+
+
+def _bonus(s: State) -> list[int]:
+    """Per seat, the influence majorities' victory points (rule: cyberverse/influence)."""
     orgs = s.orgs
-    n = s.players
-    totals = [sum(o.influence) for o in orgs]
-    bonus = [0] * n
+    bonus = [0] * s.players
     if s.options.influence_bonus:
         for d in range(5):
             col = [o.influence[d] for o in orgs]
             top = max(col)
             if top > 0 and col.count(top) == 1:
                 bonus[col.index(top)] += DISTRICT_BONUS
+        totals = [sum(o.influence) for o in orgs]
         top = max(totals)
         if top > 0 and totals.count(top) == 1:
             bonus[totals.index(top)] += OVERALL_BONUS
-    story_vp = tb.story_vp
+    return bonus
+
+
+def _value(s: State, c: Content, seat: int, bonus: int) -> float:
+    tb = _tables(c)
+    org = s.orgs[seat]
+    money = org.money
+    vp = sum(tb.story_vp[k] for k in org.solved) + sum(org.influence) + bonus + money // VP_PER_D
+    v = 10.0 * vp + money / 100.0 + 8.0 * len(org.solved) + (6.0 if org.story >= 0 else 0.0)
+    tests = 0
+    hacks = 0
     missions = tb.missions
+    for k, card in enumerate(org.cases):
+        done = org.done[k]
+        v += 4.0 * bin(done).count("1")
+        for bit, hack, district in missions[card]:
+            if not done & bit:
+                if hack:
+                    hacks |= 1 << district
+                else:
+                    tests |= 1 << district
+    team = [a for a in s.agents if a.org == seat]
     salary = tb.salary
+    salaries = sum(salary[2 * a.sheet + a.side] for a in team)
+    v -= max(0, salaries - money) / 50.0
+    first = True
     boards = s.city.boards
-    out = []
-    for seat in range(n):
-        org = orgs[seat]
-        money = org.money
-        vp = sum(story_vp[k] for k in org.solved) + totals[seat] + bonus[seat] + money // VP_PER_D
-        v = 10.0 * vp + money / 100.0 + 8.0 * len(org.solved) + (6.0 if org.story >= 0 else 0.0)
-        tests = 0
-        hacks = 0
-        for k, card in enumerate(org.cases):
-            done = org.done[k]
-            v += 4.0 * bin(done).count("1")
-            for bit, hack, district in missions[card]:
-                if not done & bit:
-                    if hack:
-                        hacks |= 1 << district
-                    else:
-                        tests |= 1 << district
-        team = [a for a in s.agents if a.org == seat]
-        salaries = sum(salary[2 * a.sheet + a.side] for a in team)
-        v -= max(0, salaries - money) / 50.0
-        first = True
-        for a in team:
-            v += (6.0 if first else 3.0) + 0.5 * a.health + 1.5 * len(a.kit)
-            first = False
-            d = a.district
-            if d < 0:
-                continue
-            if tests >> d & 1:
-                v += 3.0
-            if hacks >> d & 1:
-                v += tb.hack_bonus[boards[d]][a.zone][a.spot + 1]
-        out.append(v)
-    return out
+    for a in team:
+        v += (6.0 if first else 3.0) + 0.5 * a.health + 1.5 * len(a.kit)
+        first = False
+        d = a.district
+        if d < 0:
+            continue
+        if tests >> d & 1:
+            v += 3.0
+        if hacks >> d & 1:
+            v += tb.hack_bonus[boards[d]][a.zone][a.spot + 1]
+    return v
 
 
 SCALE_END = 4.0
