@@ -75,6 +75,16 @@ class CombatRules(Tables):
                 return (*out, STAGE2_OBJ)
         return out
 
+    def _lictor_combat_options(self, s: State, p: Player, m: int, d: int) -> list[int]:
+        """Combats of miniature ``m`` against the lictor in its district ``d`` (rule: combat-vs-lictor),
+        each with an available combat objective declared, with or without a gadget (bit 21)."""
+        base = self._fight_base[m] | LICTOR << 13  # act.interact(0, it, SUB_FIGHT, LICTOR, 0, tile, obj)
+        out: list[int] = []
+        for obj in self._combat_objectives(s, p, LICTOR, d):
+            out.append(base | obj << 25)
+            out.append(base | 1 << 21 | obj << 25)
+        return out
+
     # -- combat (rule: combat, combat-vs-miniature, combat-vs-lictor)
     def _start_fight(self, s: State, mini: int, tk: int, tseat: int, tile: int, obj: int) -> State:  # noqa: PLR0917
         seat = s.seat

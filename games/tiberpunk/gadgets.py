@@ -172,3 +172,9 @@ class GadgetRules(Tables):
             cv[_C_RD] += pend[1]
         sv[_I_CTX] = _new(Ctx, cv)
         return self._roll_or_check(_new(State, sv))
+
+    def _no_gadget(self, s: State, a: int) -> State:
+        """No (more) gadget on this roll: the quest roll fails or the combat is decided (rule:
+        gadget-cards)."""
+        assert s.ctx is not None
+        return self._quest_fail_roll(s) if s.ctx.kind == QUEST else self._resolve_fight(s)

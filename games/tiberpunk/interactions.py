@@ -16,6 +16,7 @@ from games.tiberpunk.parts import (
     _I_BLESS,
     _I_GDECK,
     _I_GDISC,
+    _I_LICTORS,
     _I_LOCK,
     _I_PHASE,
     _I_PLAYERS,
@@ -52,7 +53,6 @@ from games.tiberpunk.parts import (
 from games.tiberpunk.state import (
     CHAR,
     DRONE,
-    LICTOR,
     PH_MAIN,
     Player,
     State,
@@ -110,17 +110,23 @@ class InteractionRules(Tables):
 
     def _structure_options_all(self, s: State) -> list[int]:
         """``_structure_options`` without the quick "nothing here" check (the reference for tests)."""
-        seat = s.seat
-        p = s.players[seat]
+        p = s.players[s.seat]
+        mirror = p.ability >= 0 and self.c.abilities[p.ability].kind == AB_MIRROR
+        left = self.c.influence_markers - p.temples.bit_count() - p.hubs.bit_count()  # markers_placed
+        out = self._temple_options(s, p, mirror, left)
+        out += self._hub_options(s, p, mirror, left)
+        out += self._site_options(s, p)
+        return out
+
+    def _temple_options(self, s: State, p: Player, mirror: bool, left: int) -> list[int]:
+        """Temples: the character there (Mirror code: the drone too; rule: structure-interaction)."""
+        if left <= 0:
+            return []
         c = self.c
         lictors = s.lictors
         out: list[int] = []
-        mirror = p.ability >= 0 and c.abilities[p.ability].kind == AB_MIRROR
-        left = c.influence_markers - p.temples.bit_count() - p.hubs.bit_count()  # markers_placed
-        # temples: the character in one of the two districts (Mirror code: the drone too)
-        temple_minis = (CHAR, DRONE) if mirror else (CHAR,)
         held = p.temples | p.blessings
-        for m in temple_minis if left > 0 else ():
+        for m in (CHAR, DRONE) if mirror else (CHAR,):
             d = p.char if m == CHAR else p.drone
             if d in lictors:
                 continue
@@ -132,10 +138,14 @@ class InteractionRules(Tables):
                     out.append(self._temple_act[g][m])
         if mirror:
             out.sort()
-        # upgrade hubs: the drone in the district (Mirror code: the character too)
-        hub_minis = (DRONE, CHAR) if mirror else (DRONE,)
+        return out
+
+    def _hub_options(self, s: State, p: Player, mirror: bool, left: int) -> list[int]:
+        """Upgrade hubs: the drone there (Mirror code: the character too; rule: structure-interaction)."""
         gadget_ok = bool(s.gdeck or s.gdisc)
-        for m in hub_minis:
+        lictors = s.lictors
+        out: list[int] = []
+        for m in (DRONE, CHAR) if mirror else (DRONE,):
             d = p.char if m == CHAR else p.drone
             h = self.hub_of[d] if d >= 0 else -1
             if h < 0 or d in lictors:
@@ -148,28 +158,29 @@ class InteractionRules(Tables):
                 got = self._hub_visits(s, p, h, m, first, gadget_ok)
                 self._hub_cache[key] = got
             out += got
-        # side objective sites: either miniature there and no lictor
+        return out
+
+    def _site_options(self, s: State, p: Player) -> list[int]:
+        """Side objective sites: either miniature there, no lictor, the price paid (rule: side-objectives)."""
+        out: list[int] = []
         sites = self._site_cache.get(s.cfg.side)
         if sites is None:
             sites = self._sites_of(s.cfg.side)
+        lictors = s.lictors
         for slot, ti, kind, d in sites:
             if (p.side[slot] >> ti) & 1 or d not in (p.char, p.drone) or d in lictors:
                 continue
+            base = act.interact(0, act.IT_STRUCTURE, act.SUB_SITE, slot, ti)
             if kind == T_PRIESTS:
-                cost, _ = self.juno_cost(s, p, [3])
-                if p.coins >= cost:
-                    for k in range(3):
-                        if p.ships[k]:
-                            out.append(act.interact(0, act.IT_STRUCTURE, act.SUB_SITE, slot, ti, k))
+                if p.coins >= self.juno_cost(s, p, [3])[0]:
+                    out += [base | k << 21 for k in range(3) if p.ships[k]]  # (p3: the spaceship stack)
             elif kind == T_SENATOR:
-                cost, _ = self.juno_cost(s, p, [7])
-                if p.coins >= cost:
-                    out.append(act.interact(0, act.IT_STRUCTURE, act.SUB_SITE, slot, ti))
+                if p.coins >= self.juno_cost(s, p, [7])[0]:
+                    out.append(base)
             elif kind == T_MASTERY:
                 if any(p.skills[k] >= self.max_slot[k] for k in range(3)):
-                    out.append(act.interact(0, act.IT_STRUCTURE, act.SUB_SITE, slot, ti))
+                    out.append(base)
             else:
-                base = act.interact(0, act.IT_STRUCTURE, act.SUB_SITE, slot, ti)
                 out += [base | code << 30 for code in _combo_codes(p.hand, 3)]  # (p5: the gadgets)
         return out
 
@@ -220,43 +231,38 @@ class InteractionRules(Tables):
         story = p.story
         for skill in self._skills_for[m]:
             st = story[skill]
-            if st == 0:
-                if not lictor_here:
-                    stack = s.quests[skill]
-                    if stack and self._stage1_district[stack[0]] == d:
-                        out.append(self._q1_act[m][skill])  # rule: stage-1-quests
-            elif st == 1:
-                if skill != OFF:
-                    out += self._stage2_options(s, p, m, d, lictor_here, skill, self._it_of_mini[m])
+            if st == 0 and not lictor_here:
+                stack = s.quests[skill]
+                if stack and self._stage1_district[stack[0]] == d:
+                    out.append(self._q1_act[m][skill])  # rule: stage-1-quests
+            elif st == 1 and skill != OFF:
+                out += self._stage2_options(s, p, m, d, lictor_here, skill, self._it_of_mini[m])
             elif st == 2 and not lictor_here and self._stage3_district[p.cards[skill]] == d:
                 out.append(self._q3_act[m][skill])  # rule: stage-3-quests
         # combats (rule: combat): targets in the district, an available combat objective declared
-        if not lictor_here:
-            objs: list[Sequence[int] | None] | None = None  # per target kind, computed once
-            q = -1
-            for other in players:
-                q += 1
-                oc = other[_P_CHAR]
-                od = other[_P_DRONE]
-                if d not in (oc, od) or q == seat:
-                    continue
-                if objs is None:
-                    objs = [None, None]
-                fight = self._fight_base[m]
-                for tk, where in ((CHAR, oc), (DRONE, od)):
-                    if where == d:
-                        got = objs[tk]
-                        if got is None:
-                            got = objs[tk] = self._combat_objectives(s, p, tk, d)
-                        base = fight | tk << 13 | q << 17  # act.interact(0, it, SUB_FIGHT, tk, q, tile, obj)
-                        for obj in got:
-                            out.append(base | obj << 25)
-                            out.append(base | 1 << 21 | obj << 25)
-        else:
-            base = self._fight_base[m] | LICTOR << 13  # act.interact(0, it, SUB_FIGHT, LICTOR, 0, tile, obj)
-            for obj in self._combat_objectives(s, p, LICTOR, d):
-                out.append(base | obj << 25)
-                out.append(base | 1 << 21 | obj << 25)
+        if lictor_here:  # the lictor only (rule: combat-vs-lictor)
+            out += self._lictor_combat_options(s, p, m, d)
+            return out
+        objs: list[Sequence[int] | None] | None = None  # per target kind, computed once
+        q = -1
+        for other in players:
+            q += 1
+            oc = other[_P_CHAR]
+            od = other[_P_DRONE]
+            if d not in (oc, od) or q == seat:
+                continue
+            if objs is None:
+                objs = [None, None]
+            fight = self._fight_base[m]
+            for tk, where in ((CHAR, oc), (DRONE, od)):
+                if where == d:
+                    got = objs[tk]
+                    if got is None:
+                        got = objs[tk] = self._combat_objectives(s, p, tk, d)
+                    base = fight | tk << 13 | q << 17  # act.interact(0, it, SUB_FIGHT, tk, q, tile, obj)
+                    for obj in got:
+                        out.append(base | obj << 25)
+                        out.append(base | 1 << 21 | obj << 25)
         return out
 
     def _play_ship(self, s: State, k: int) -> State:
@@ -423,6 +429,10 @@ class InteractionRules(Tables):
             for g in _counts_to_list(p5):
                 s = self._discard_gadget(s, seat, g)
         return self._complete_side(s, seat, p1, p2)
+
+    def _place_lictor(self, s: State, a: int) -> State:
+        """A lictor from the reserve placed in the district chosen (rule: spaceship-cards)."""
+        return self._advance(_with(s, _I_LICTORS, tuple(sorted((*s.lictors, act.value(a))))))
 
     def _placement(self, s: State) -> tuple[int, ...]:
         """Where a lictor from the reserve may go (rule: spaceship-cards): ``Board.placement``, cached

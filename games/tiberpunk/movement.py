@@ -14,6 +14,7 @@ from games.tiberpunk.parts import (
     _I_PLAYERS,
     _I_TURN,
     _P_COINS,
+    _P_SHACKLES,
     MERCURY,
     _new,
     _with,
@@ -76,6 +77,14 @@ class MovementRules(Tables):
             sv[_I_TURN] = _new(Turn, tv)
             return _new(State, sv)
         return self._play_ship(s, via - 1)
+
+    def _unshackle(self, s: State, a: int) -> State:
+        """Spend the movement (or a spaceship card) to remove a miniature's shackles (rule: shackles)."""
+        via, mini = (a >> 5) & 7, (a >> 8) & 3
+        s = self._use_move(s, via)
+        p = s.players[s.seat]
+        s = self._put(s, s.seat, _with(p, _P_SHACKLES, p.shackles & ~(1 << mini)))
+        return self._advance(s) if via else s
 
     def _fast_move(self, s: State, a: int) -> State:
         """``_do_move`` with fewer intermediate states (same result)."""

@@ -56,6 +56,13 @@ class ObjectiveRules(Tables):
             return list(self.board.neighbors[param])
         return [0]  # coins, gadget: automatic
 
+    def _choose_reward(self, s: State, a: int) -> State:
+        """The recipient's choice of a skill, boost slot, spaceship stack (rule: objective-rewards) or the
+        last lictor's escape (rule: combat-vs-lictor)."""
+        seat, kind, param = s.rewards[0]
+        s = _with(s, _I_REWARDS, s.rewards[1:])
+        return self._advance(self._apply_reward(s, seat, kind, param, a >> 5))
+
     def _apply_reward(self, s: State, seat: int, kind: int, param: int, choice: int) -> State:
         """rule: objective-rewards."""
         p = s.players[seat]

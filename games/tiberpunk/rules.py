@@ -22,7 +22,11 @@ in ``parts.py``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from games.tiberpunk import actions as act
 from games.tiberpunk.combat import CombatRules
+from games.tiberpunk.content import Content
 from games.tiberpunk.gadgets import GadgetRules
 from games.tiberpunk.interactions import InteractionRules
 from games.tiberpunk.movement import MovementRules
@@ -54,7 +58,7 @@ from games.tiberpunk.parts import (
 )
 from games.tiberpunk.quests import QuestRules
 from games.tiberpunk.setup import SetupRules
-from games.tiberpunk.state import CHAR, DRONE, LICTOR
+from games.tiberpunk.state import CHAR, DRONE, LICTOR, State
 from games.tiberpunk.turn import TurnRules
 
 __all__ = [
@@ -99,3 +103,30 @@ class Rules(
     ObjectiveRules,
 ):
     """The rules engine over a content pack (the game class adds notation and the protocol glue)."""
+
+    def __init__(self, content: Content) -> None:
+        super().__init__(content)
+        self._apply_by_op = self._apply_table()
+
+    def _apply_table(self) -> tuple[Callable[[State, int], State], ...]:
+        """The handler of each op code but movement and interaction (index: the action's low 5 bits), each
+        in the module of its rulebook section (``actions.Op`` names the rule of each op code)."""
+        by_op: dict[int, Callable[[State, int], State]] = {
+            act.OP_DICE: self._do_dice,
+            act.OP_DRAFT: lambda s, a: self._draft(s, act.value(a)),  # rule: personal-abilities
+            act.OP_PLACE: self._first_placement,
+            act.OP_FAVOR: self._move_favor,
+            act.OP_UNSHACKLE: self._unshackle,
+            act.OP_END: lambda s, a: self._end_turn(s),
+            act.OP_REBOOT: self._reboot,
+            act.OP_RECHARGE: self._recharge,
+            act.OP_GADGET: self._do_gadget,
+            act.OP_STOP: self._no_gadget,
+            act.OP_PURSUE: lambda s, a: self._pursue(s, (a >> 5) & 15, (a >> 9) & 15),  # rule: stage-1-quests
+            act.OP_SKILL: self._choose_reward,
+            act.OP_BOOST: self._choose_reward,
+            act.OP_TAKE: self._choose_reward,
+            act.OP_LICTOR: self._place_lictor,
+            act.OP_ESCAPE: self._choose_reward,
+        }
+        return tuple(by_op.get(o, self._unknown_action) for o in range(32))

@@ -32,6 +32,9 @@ __all__ = ["Tables"]
 class Tables:
     """The rules' tables over a content pack (``Rules`` is this plus one mixin per rulebook section)."""
 
+    _apply_by_op: tuple[Callable[[State, int], State], ...]
+    """The apply handler of each op code but movement and interaction, by op code (``Rules``)."""
+
     def __init__(self, content: Content) -> None:
         c = content
         self.c = c
@@ -232,6 +235,9 @@ class Tables:
 
         @abstractmethod
         def _main_actions(self, s: State) -> list[int]: ...
+
+        @abstractmethod
+        def _lictor_combat_options(self, s: State, p: Player, m: int, d: int) -> list[int]: ...
 
         @abstractmethod
         def _spaceship_options(self, s: State) -> Sequence[int]: ...

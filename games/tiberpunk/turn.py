@@ -17,7 +17,6 @@ from games.tiberpunk import actions as act
 from games.tiberpunk.dice import encode_pool, outcomes
 from games.tiberpunk.parts import (
     _I_GDISC,
-    _I_LICTORS,
     _I_PHASE,
     _I_PLAYERS,
     _I_REWARDS,
@@ -25,7 +24,6 @@ from games.tiberpunk.parts import (
     _I_TURN,
     _P_COINS,
     _P_FAVOR,
-    _P_SHACKLES,
     _SEAT_DECIDES,
     _T_JUNO,
     _T_LICTOR_DUE,
@@ -59,7 +57,6 @@ from games.tiberpunk.state import (
     PH_QGADGET,
     PH_REWARD,
     PH_ROLL,
-    QUEST,
     Player,
     State,
     Turn,
@@ -211,17 +208,7 @@ class TurnRules(Tables):
         opts: list[Sequence[int] | None] = [None, None, None, None]
         ships = p.ships
         if not t.ship and (ships[0] or ships[1] or ships[2]):  # rule: spaceship-cards
-            ark = favor == STELLAR and blessings & 2
-            gained = t.gained
-            for k in range(3):
-                if ships[k] - (0 if ark else gained[k]) > 0:
-                    self._add_moves(acts, s, p, k + 1)
-                    it = self._ship_types[k]
-                    got = opts[it]
-                    if got is None:
-                        got = opts[it] = self._opt_fns[it](s)
-                    via = (act.VIA_SHIP + k) << 5
-                    acts += [o | via for o in got]
+            self._ship_card_actions(acts, s, p, opts)
         token = t.token
         if not token:  # rule: interaction-wheel
             opt_fns = self._opt_fns
@@ -241,19 +228,44 @@ class TurnRules(Tables):
                                 append(o | via)
                         else:  # token 0: the options as they are (via 0)
                             acts += got
-        if p.ability >= 0:
-            kind = self.c.abilities[p.ability].kind
-            if kind == AB_REBOOTER and not token:
-                ab = self.c.abilities[p.ability]
-                if p.wheel and p.reboots < len(ab.costs) and p.coins >= ab.costs[p.reboots]:
-                    acts.append(act.REBOOT)
-            elif kind == AB_RECHARGE and not t.recharged:
-                for g in sorted(set(t.used)):
-                    if g in s.gdisc:
-                        acts.append(act.simple(act.OP_RECHARGE, g))
+        if p.ability >= 0:  # rule: personal-abilities
+            self._ability_actions(acts, s, p)
         if token:
             acts.append(act.END)
         return acts
+
+    def _ship_card_actions(
+        self, acts: list[int], s: State, p: Player, opts: list[Sequence[int] | None]
+    ) -> None:
+        """Append each playable spaceship card with a movement or the interaction it shows (rule:
+        spaceship-cards; Stellar Ark blessed: cards gained this turn too); ``opts`` caches the
+        interaction options (via 0) by type."""
+        t = s.turn
+        ships = p.ships
+        ark = p.favor == STELLAR and p.blessings & 2
+        gained = t.gained
+        for k in range(3):
+            if ships[k] - (0 if ark else gained[k]) > 0:
+                self._add_moves(acts, s, p, k + 1)
+                it = self._ship_types[k]
+                got = opts[it]
+                if got is None:
+                    got = opts[it] = self._opt_fns[it](s)
+                via = (act.VIA_SHIP + k) << 5
+                acts += [o | via for o in got]
+
+    def _ability_actions(self, acts: list[int], s: State, p: Player) -> None:
+        """Append the Rebooter (before a token is used this turn) or Recharge option of the player's
+        ability tile (rule: personal-abilities)."""
+        t = s.turn
+        ab = self.c.abilities[p.ability]
+        if ab.kind == AB_REBOOTER and not t.token:
+            if p.wheel and p.reboots < len(ab.costs) and p.coins >= ab.costs[p.reboots]:
+                acts.append(act.REBOOT)
+        elif ab.kind == AB_RECHARGE and not t.recharged:
+            for g in sorted(set(t.used)):
+                if g in s.gdisc:
+                    acts.append(act.simple(act.OP_RECHARGE, g))
 
     def juno_cost(self, s: State, p: Player, costs: list[int]) -> tuple[int, bool]:
         """(total, uses the basic discount) of purchases in one structure interaction (rule: divine-favor)."""
@@ -306,63 +318,49 @@ class TurnRules(Tables):
                     if it == act.IT_SPACESHIP:
                         return self._fast_spaceship(s, via, (a >> 13) & 15)
             return self._do_interact(s, a)
-        if o == act.OP_DICE:
-            return self._do_dice(s, a)
-        if o == act.OP_END:
-            return self._end_turn(s)
-        if o == act.OP_FAVOR:
-            seat = s.seat
-            pv: list[Any] = list(s.players[seat])
-            pv[_P_FAVOR] = a >> 5
-            tv: list[Any] = list(s.turn)
-            tv[1] = True  # favor
-            ps = list(s.players)
-            ps[seat] = _new(Player, pv)
-            sv: list[Any] = list(s)
-            sv[_I_TURN] = _new(Turn, tv)
-            sv[_I_PLAYERS] = tuple(ps)
-            return _new(State, sv)
-        if o == act.OP_GADGET:
-            return self._do_gadget(s, a)
-        if o == act.OP_STOP:
-            assert s.ctx is not None
-            return self._quest_fail_roll(s) if s.ctx.kind == QUEST else self._resolve_fight(s)
-        if o == act.OP_PURSUE:
-            return self._pursue(s, (a >> 5) & 15, (a >> 9) & 15)
-        if o == act.OP_UNSHACKLE:
-            via, mini = (a >> 5) & 7, (a >> 8) & 3
-            s = self._use_move(s, via)
-            p = s.players[s.seat]
-            s = self._put(s, s.seat, _with(p, _P_SHACKLES, p.shackles & ~(1 << mini)))
-            return self._advance(s) if via else s
-        if o in (act.OP_SKILL, act.OP_BOOST, act.OP_TAKE, act.OP_ESCAPE):
-            seat, kind, param = s.rewards[0]
-            s = _with(s, _I_REWARDS, s.rewards[1:])
-            return self._advance(self._apply_reward(s, seat, kind, param, act.value(a)))
-        if o == act.OP_LICTOR:
-            return self._advance(_with(s, _I_LICTORS, tuple(sorted((*s.lictors, act.value(a))))))
-        if o == act.OP_PLACE:
-            d = act.value(a)
-            p = s.players[s.seat]._replace(char=d, drone=d)  # rule: game-overview (first turn)
-            return _with(self._put(s, s.seat, p), _I_PHASE, PH_MAIN)
-        if o == act.OP_DRAFT:
-            return self._draft(s, act.value(a))
-        if o == act.OP_REBOOT:
-            p = s.players[s.seat]
-            cost = self.c.abilities[p.ability].costs[p.reboots]
-            return self._put(s, s.seat, p._replace(coins=p.coins - cost, wheel=(), reboots=p.reboots + 1))
-        if o == act.OP_RECHARGE:
-            g = act.value(a)
-            disc = list(s.gdisc)
-            disc.reverse()
-            disc.remove(g)  # the most recent copy
-            disc.reverse()
-            used = list(s.turn.used)
-            used.remove(g)
-            p = _hand_add(s.players[s.seat], g, public=True)
-            s = _with(self._put(s, s.seat, p), _I_GDISC, tuple(disc))
-            return s._replace(turn=s.turn._replace(used=tuple(used), recharged=True))
+        return self._apply_by_op[o](s, a)  # the other op codes by a table (rule: their op's section)
+
+    def _unknown_action(self, s: State, a: int) -> State:
         raise IllegalActionError(f"unknown action {a!r}", field="action")
+
+    def _move_favor(self, s: State, a: int) -> State:
+        """Move the favor marker, once a turn (rule: divine-favor)."""
+        seat = s.seat
+        pv: list[Any] = list(s.players[seat])
+        pv[_P_FAVOR] = a >> 5
+        tv: list[Any] = list(s.turn)
+        tv[1] = True  # favor
+        ps = list(s.players)
+        ps[seat] = _new(Player, pv)
+        sv: list[Any] = list(s)
+        sv[_I_TURN] = _new(Turn, tv)
+        sv[_I_PLAYERS] = tuple(ps)
+        return _new(State, sv)
+
+    def _first_placement(self, s: State, a: int) -> State:
+        """rule: game-overview (first turn: the character and the drone placed together)."""
+        d = act.value(a)
+        p = s.players[s.seat]._replace(char=d, drone=d)
+        return _with(self._put(s, s.seat, p), _I_PHASE, PH_MAIN)
+
+    def _reboot(self, s: State, a: int) -> State:
+        """Rebooter: pay the next cost, take back the interaction tokens (rule: personal-abilities)."""
+        p = s.players[s.seat]
+        cost = self.c.abilities[p.ability].costs[p.reboots]
+        return self._put(s, s.seat, p._replace(coins=p.coins - cost, wheel=(), reboots=p.reboots + 1))
+
+    def _recharge(self, s: State, a: int) -> State:
+        """Recharge: a gadget used this turn back to the hand, face up (rule: personal-abilities)."""
+        g = act.value(a)
+        disc = list(s.gdisc)
+        disc.reverse()
+        disc.remove(g)  # the most recent copy
+        disc.reverse()
+        used = list(s.turn.used)
+        used.remove(g)
+        p = _hand_add(s.players[s.seat], g, public=True)
+        s = _with(self._put(s, s.seat, p), _I_GDISC, tuple(disc))
+        return s._replace(turn=s.turn._replace(used=tuple(used), recharged=True))
 
     # -- small helpers
     @staticmethod
