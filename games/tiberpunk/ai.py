@@ -251,41 +251,58 @@ def _stage2_targets(  # noqa: PLR0917
 
 def _side_targets(t: _Tables, state: State, seat: int, out: list[tuple[float, int, int]]) -> None:
     """Targets of the seat's unfinished side tasks (rule: side-objectives)."""
-    c = t.content
-    r = t.rules
     p = state.players[seat]
-    placed = p.temples.bit_count() + p.hubs.bit_count()
     for slot, card_i in enumerate(state.cfg.side):
         done = p.side[slot]
         for ti, kind in enumerate(t.side_kinds[card_i]):
             if (done >> ti) & 1:
                 continue
             if kind in (T_NETWORK, T_SUPPLY):
-                if placed < c.influence_markers:
-                    for i, h in enumerate(t.hubs):
-                        if not (p.hubs >> i) & 1:
-                            out.append((0.12, 2, h))
-            elif kind == T_DEVOTION and p.coins >= c.temple_cost:
-                for g, pair in enumerate(c.temples):
-                    if not (p.temples >> g) & 1 and state.bless[g] > 0:
-                        out.append((0.08, 1, pair[0]))
-                        out.append((0.08, 1, pair[1]))
-            elif kind == T_SENATOR:
-                out.append((0.25 * min(1.0, p.coins / 7.0) ** 2, 3, t.sites[kind - T_PRIESTS]))
-            elif kind == T_PRIESTS:
-                have = min(1.0, p.coins / 3.0) * (1.0 if sum(p.ships) else 0.4)
-                out.append((0.4 * have, 3, t.sites[kind - T_PRIESTS]))
-            elif kind == T_MERCHANTS:
-                out.append((0.4 * min(1.0, len(p.hand) / 3.0) ** 2, 3, t.sites[kind - T_PRIESTS]))
-            elif kind == T_MASTERY:
-                top = max(p.skills[k] / r.max_slot[k] for k in range(3))
-                out.append((0.4 * top**3, 3, t.sites[kind - T_PRIESTS]))
-            elif kind == T_DEF_LICTOR:
-                _fights(t, state, seat, p, target=LICTOR, district=-1, w=0.3, out=out)
-            elif kind == T_DEF_CHAR:
-                _fights(t, state, seat, p, target=CHAR, district=-1, w=0.3, out=out)
-            elif kind == T_DEF_DRONE:
-                _fights(t, state, seat, p, target=DRONE, district=-1, w=0.3, out=out)
+                _hub_task_targets(t, p, out)
+            elif kind == T_DEVOTION:
+                _temple_task_targets(t, state, p, out)
+            elif kind >= T_PRIESTS:
+                out.append((_site_task_weight(t, p, kind), 3, t.sites[kind - T_PRIESTS]))
+            elif kind in _DEFEAT_TARGET:
+                _fights(t, state, seat, p, target=_DEFEAT_TARGET[kind], district=-1, w=0.3, out=out)
+
+
+_DEFEAT_TARGET = {T_DEF_LICTOR: LICTOR, T_DEF_CHAR: CHAR, T_DEF_DRONE: DRONE}
+"""The miniature a combat side task asks to defeat, by task kind (rule: side-objectives)."""
+
+
+def _hub_task_targets(t: _Tables, p: Player, out: list[tuple[float, int, int]]) -> None:
+    """Network and supply tasks: the upgrade hubs without the seat's marker, while it has markers left
+    (rule: side-objectives)."""
+    if p.temples.bit_count() + p.hubs.bit_count() < t.content.influence_markers:
+        for i, h in enumerate(t.hubs):
+            if not (p.hubs >> i) & 1:
+                out.append((0.12, 2, h))
+
+
+def _temple_task_targets(t: _Tables, state: State, p: Player, out: list[tuple[float, int, int]]) -> None:
+    """Devotion task: both districts of each temple the seat can still buy (rule: side-objectives)."""
+    c = t.content
+    if p.coins >= c.temple_cost:
+        for g, pair in enumerate(c.temples):
+            if not (p.temples >> g) & 1 and state.bless[g] > 0:
+                out.append((0.08, 1, pair[0]))
+                out.append((0.08, 1, pair[1]))
+
+
+def _site_task_weight(t: _Tables, p: Player, kind: int) -> float:
+    """The credit of a site task, by how near the seat is to paying its price (rule: side-objectives)."""
+    if kind == T_SENATOR:
+        return 0.25 * min(1.0, p.coins / 7.0) ** 2
+    if kind == T_PRIESTS:
+        have = min(1.0, p.coins / 3.0) * (1.0 if sum(p.ships) else 0.4)
+        return 0.4 * have
+    if kind == T_MERCHANTS:
+        return 0.4 * min(1.0, len(p.hand) / 3.0) ** 2
+    if kind == T_MASTERY:  # a skill at its top slot
+        top = max(p.skills[k] / t.rules.max_slot[k] for k in range(3))
+        return 0.4 * top**3
+    return 0.0
 
 
 def _fights(
@@ -548,17 +565,93 @@ def _lictor_block(
 
 def _prior(game: TiberpunkGame, t: _Tables, state: State, legal: Sequence[int]) -> tuple[float, ...]:
     """:func:`prior` without the cache."""
-    seat = state.seat
-    p = state.players[seat]
-    common = _common(state)
-    now, targets = _seat(t, state, seat, common)
-    char, drone = p.char, p.drone
-    here = _reach(t, targets, char, drone)
-    # the seat's gain in reach with its character (or drone) moved to a district, by (miniature,
-    # district): computed for the destinations of the legal moves only
-    moved: dict[tuple[int, int], float] = {}
-    r = t.rules
-    # interaction types whose token the seat will want soon (a target within one turn)
+    ply = _OnePly(game, t, state)
+    weights = [math.exp(max(-4.0, min(8.0, ply.gain(a) / PRIOR_TEMPERATURE))) for a in legal]
+    total = sum(weights)
+    return tuple([w / total for w in weights])  # a tuple: the collector stops tracking it
+
+
+class _OnePly:
+    """The one-ply gain (tokens, roughly) of a legal action for the seat to act, with what the prior
+    computes once per state: the seat's potential and targets, its reach, the lictor block, the tokens
+    to keep."""
+
+    def __init__(self, game: TiberpunkGame, t: _Tables, state: State) -> None:
+        self.game = game
+        self.t = t
+        self.state = state
+        seat = self.seat = state.seat
+        p = self.p = state.players[seat]
+        common = _common(state)
+        self.now, targets = _seat(t, state, seat, common)
+        self.targets = targets
+        self.here = _reach(t, targets, p.char, p.drone)
+        # the seat's gain in reach with its character (or drone) moved to a district, by (miniature,
+        # district): computed for the destinations of the legal moves only
+        self.moved: dict[tuple[int, int], float] = {}
+        self.keep = _tokens_to_keep(t, targets, p.char, p.drone)
+        self.block = _lictor_block(t, state, seat, targets, common)
+
+    def gain(self, a: int) -> float:
+        """The gain of legal action ``a``."""
+        o = a & 31
+        if o == act.OP_MOVE:
+            return self._move(a)
+        if o == act.OP_INTERACT:
+            return self._interact(a)
+        if o == act.OP_FAVOR:  # rule: divine-favor (the centre a little)
+            return 0.02 if act.value(a) == 0 else 0.0
+        if o == act.OP_UNSHACKLE:  # rule: shackles
+            return SHACKLE - (SHIP if act.move_fields(a)[0] else 0.0)
+        return 0.0
+
+    def _move(self, a: int) -> float:
+        """A movement (rule: movement): a lictor by the block it makes, a miniature by the reach it gains;
+        less the coins paid and the spaceship card played."""
+        via, mini, src, dst, pay = act.move_fields(a)
+        if mini == LICTOR:
+            gain = self.block[dst] - self.block[src] - 0.02
+        else:
+            got = self.moved.get((mini, dst))
+            if got is None:
+                p, t, targets = self.p, self.t, self.targets
+                if mini == CHAR:
+                    got = _reach(t, targets, dst, p.drone) - self.here
+                else:
+                    got = _reach(t, targets, p.char, dst) - self.here
+                self.moved[mini, dst] = got
+            gain = got
+        return gain - ((COIN + 0.01) * pay + (SHIP if via else 0.0))
+
+    def _interact(self, a: int) -> float:
+        """An interaction (rule: interaction-wheel): a quest or combat by its odds, any other by the
+        seat's potential after it (one ply)."""
+        via, it, sub, p1, p2, p3, *_ = act.interact_fields(a)
+        state, seat = self.state, self.seat
+        if it in (act.IT_CHARACTER, act.IT_DRONE) and sub != act.SUB_Q2:
+            if sub == act.SUB_FIGHT:  # rule: combat
+                r = self.t.rules
+                mini = CHAR if it == act.IT_CHARACTER else DRONE
+                ka = r.dice_count(state, seat, mini, OFF)
+                kd = ka + 1 if p1 == LICTOR else r.dice_count(state, p2, p1, 0 if p1 == DRONE else 1)
+                odds = p_attacker_wins(state.cfg.tiles[p3], min(ka, 8), min(kd, 8))
+                gain = 0.8 * odds - 0.15 * (1 - odds)
+            else:  # rule: stage-1-quests, stage-3-quests
+                odds = _quest_odds(self.t, state, seat, stage=1 if sub == act.SUB_Q1 else 3, skill=p1, it=it)
+                win = 1.4 if sub == act.SUB_Q1 else 1.0 + (0.0 if (state.speed >> p1) & 1 else 1.0)
+                gain = win * odds - 0.15 * (1 - odds) - 0.05
+            return gain - SHIP if via >= act.VIA_SHIP else gain
+        # one ply: the seat's potential after the interaction
+        after = self.game.apply_trusted(state, a)
+        gain = _potential(self.t, after, seat, _common(after)) - self.now
+        if via < act.VIA_SHIP and self.p.tokens[via] & self.keep and gain < 0.5:
+            gain -= 0.1  # this token's quest is near: play another one for a minor interaction
+        return gain
+
+
+def _tokens_to_keep(t: _Tables, targets: Targets, char: int, drone: int) -> int:
+    """Interaction types (a bit mask) whose token the seat will want soon: a quest or combat target
+    within one turn of the miniature that can take it (rule: interaction-wheel)."""
     tc, td = t.turns
     dist = t.dist
     keep = 0
@@ -568,51 +661,4 @@ def _prior(game: TiberpunkGame, t: _Tables, state: State, legal: Sequence[int]) 
                 keep |= 1 << act.IT_CHARACTER
             if mask & 2 and drone >= 0 and td[dist[drone][d]] <= 1:
                 keep |= 1 << act.IT_DRONE
-    block = _lictor_block(t, state, seat, targets, common)
-    coin = COIN + 0.01
-    weights = []
-    for a in legal:
-        o = a & 31
-        if o == act.OP_MOVE:
-            via, mini, src, dst, pay = act.move_fields(a)
-            if mini == LICTOR:
-                gain = block[dst] - block[src] - 0.02
-            else:
-                got = moved.get((mini, dst))
-                if got is None:
-                    if mini == CHAR:
-                        got = _reach(t, targets, dst, drone) - here
-                    else:
-                        got = _reach(t, targets, char, dst) - here
-                    moved[mini, dst] = got
-                gain = got
-            gain -= coin * pay + (SHIP if via else 0.0)
-        elif o == act.OP_INTERACT:
-            via, it, sub, p1, p2, p3, *_ = act.interact_fields(a)
-            if it in (act.IT_CHARACTER, act.IT_DRONE) and sub != act.SUB_Q2:
-                if sub == act.SUB_FIGHT:
-                    mini = CHAR if it == act.IT_CHARACTER else DRONE
-                    ka = r.dice_count(state, seat, mini, OFF)
-                    kd = ka + 1 if p1 == LICTOR else r.dice_count(state, p2, p1, 0 if p1 == DRONE else 1)
-                    odds = p_attacker_wins(state.cfg.tiles[p3], min(ka, 8), min(kd, 8))
-                    gain = 0.8 * odds - 0.15 * (1 - odds)
-                else:
-                    odds = _quest_odds(t, state, seat, stage=1 if sub == act.SUB_Q1 else 3, skill=p1, it=it)
-                    win = 1.4 if sub == act.SUB_Q1 else 1.0 + (0.0 if (state.speed >> p1) & 1 else 1.0)
-                    gain = win * odds - 0.15 * (1 - odds) - 0.05
-                if via >= act.VIA_SHIP:
-                    gain -= SHIP
-            else:  # one ply: the seat's potential after the interaction
-                after = game.apply_trusted(state, a)
-                gain = _potential(t, after, seat, _common(after)) - now
-                if via < act.VIA_SHIP and p.tokens[via] & keep and gain < 0.5:
-                    gain -= 0.1  # this token's quest is near: play another one for a minor interaction
-        elif o == act.OP_FAVOR:
-            gain = 0.02 if act.value(a) == 0 else 0.0
-        elif o == act.OP_UNSHACKLE:
-            gain = SHACKLE - (SHIP if act.move_fields(a)[0] else 0.0)
-        else:
-            gain = 0.0
-        weights.append(math.exp(max(-4.0, min(8.0, gain / PRIOR_TEMPERATURE))))
-    total = sum(weights)
-    return tuple([w / total for w in weights])  # a tuple: the collector stops tracking it
+    return keep
