@@ -21,7 +21,7 @@ import functools
 import html
 import json
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -1400,65 +1400,97 @@ def log_line(game: TiberpunkGame, state: State, action: int, viewer: Viewer = SP
 
 
 def _log_line(game: TiberpunkGame, state: State, action: int, viewer: Viewer) -> str:
-    c = _pack(game)
-    ids = c.district_ids
     pos = _read(game, state, viewer)
     a = _decode(action)
-    me = f"Seat {pos.seat}"
-    decider = pos.decider if pos.decider >= 0 else pos.seat
-    who = f"Seat {decider}"
-    ship = (
-        f"plays a {ITYPES[c.ship_types[a.via - 1]]} spaceship card and "
-        if a.via and a.kind in ("move", "unshackle")
-        else ""
-    )
+    who = f"Seat {pos.decider if pos.decider >= 0 else pos.seat}"  # the seat deciding
     if a.kind == "dice":
         return _dice_line(game, state, pos, a)
-    if a.kind == "draft":
-        return f"{who} takes the ability tile {c.abilities[a.value].name}."
-    if a.kind == "place":
-        return f"{who} places the character and the drone in {_district(c, a.value, long=True)}."
-    if a.kind == "favor":
-        return f"{me} moves the favor marker to {_god(a.value)}."
-    if a.kind == "move":
-        mini, src, dst, pay = a.p
-        what = "a lictor" if mini == LICTOR else f"the {MINI_WORDS[mini]}"
-        paid = f", paying {_plural(pay, 'coin')}" if pay else ""
-        return f"{me} {ship}moves {what} from {ids[src]} to {ids[dst]}{paid}."
-    if a.kind == "unshackle":
-        return f"{me} {ship}removes the shackles from the {MINI_WORDS[a.p[0]]}."
     if a.kind == "interact":
         return _interact_line(game, state, pos, a, action, viewer)
-    if a.kind == "end":
-        return f"{me} ends the turn."
-    if a.kind == "reboot":
-        cost = pos.players[pos.seat].reboot_cost
-        return f"{me} uses Rebooter: pays {_plural(cost, 'coin')} and takes back the interaction tokens."
-    if a.kind == "recharge":
-        return f"{me} uses Recharge: takes back the {_gadget(a.value)} gadget card, face up."
-    if a.kind == "gadget":
-        return _gadget_line(pos, a, who)
-    if a.kind == "stop":
-        roll = pos.roll
-        if roll is not None and roll.combat:
-            return f"{who} plays no gadget: the combat is decided."
-        return f"{who} plays no gadget: the quest roll fails."
-    if a.kind == "pursue":
-        src, dst = a.p
-        return f"{who} moves the lictor from {ids[src]} to {ids[dst]}."
-    if a.kind == "skill":
-        return f"{who} upgrades {SKILLS[a.value]} (reward)."
-    if a.kind == "boost":
-        return f"{who} places a boost marker on the {MINI_WORDS[a.value]} slot (reward)."
-    if a.kind == "take":
-        return f"{who} takes a {ITYPES[c.ship_types[a.value]]} spaceship card (reward)."
-    if a.kind == "lictor":
-        return f"{me} places a lictor from the reserve in {ids[a.value]}."
-    if a.kind == "escape":
-        where = pos.rewards[0][2] if pos.rewards else -1
-        frm = f" from {ids[where]}" if where >= 0 else ""
-        return f"{who} moves the last lictor{frm} to {ids[a.value]}."
-    return f"{who} plays {game.action_to_text(state, action)}."
+    line = _LINES.get(a.kind)
+    if line is None:
+        return f"{who} plays {game.action_to_text(state, action)}."
+    return line(_pack(game), pos, a, who)
+
+
+def _ship_prefix(c: Content, a: Act) -> str:
+    """A movement or unshackling by a spaceship card, not the movement action (rule: spaceship-cards)."""
+    return f"plays a {ITYPES[c.ship_types[a.via - 1]]} spaceship card and " if a.via else ""
+
+
+def _move_line(c: Content, pos: Pos, a: Act, who: str) -> str:
+    """rule: movement (extra districts paid in coins)."""
+    mini, src, dst, pay = a.p
+    ids = c.district_ids
+    what = "a lictor" if mini == LICTOR else f"the {MINI_WORDS[mini]}"
+    paid = f", paying {_plural(pay, 'coin')}" if pay else ""
+    return f"Seat {pos.seat} {_ship_prefix(c, a)}moves {what} from {ids[src]} to {ids[dst]}{paid}."
+
+
+def _unshackle_line(c: Content, pos: Pos, a: Act, who: str) -> str:
+    """rule: shackles."""
+    return f"Seat {pos.seat} {_ship_prefix(c, a)}removes the shackles from the {MINI_WORDS[a.p[0]]}."
+
+
+def _reboot_line(c: Content, pos: Pos, a: Act, who: str) -> str:
+    """rule: personal-abilities (Rebooter)."""
+    cost = pos.players[pos.seat].reboot_cost
+    return (
+        f"Seat {pos.seat} uses Rebooter: pays {_plural(cost, 'coin')} and takes back the interaction tokens."
+    )
+
+
+def _stop_line(c: Content, pos: Pos, a: Act, who: str) -> str:
+    """rule: gadget-cards (no gadget played: the roll stands)."""
+    roll = pos.roll
+    if roll is not None and roll.combat:
+        return f"{who} plays no gadget: the combat is decided."
+    return f"{who} plays no gadget: the quest roll fails."
+
+
+def _escape_line(c: Content, pos: Pos, a: Act, who: str) -> str:
+    """rule: combat-vs-lictor (the last lictor escapes)."""
+    ids = c.district_ids
+    where = pos.rewards[0][2] if pos.rewards else -1
+    frm = f" from {ids[where]}" if where >= 0 else ""
+    return f"{who} moves the last lictor{frm} to {ids[a.value]}."
+
+
+_LINES: dict[str, Callable[[Content, Pos, Act, str], str]] = {
+    # the log line of each action kind but dice and interactions: (pack, position, action, the seat
+    # deciding) -> one sentence; "Seat {pos.seat}" is the active player
+    "draft": lambda c, pos, a, who: (  # rule: personal-abilities (the draft)
+        f"{who} takes the ability tile {c.abilities[a.value].name}."
+    ),
+    "place": lambda c, pos, a, who: (  # rule: game-overview (first turn)
+        f"{who} places the character and the drone in {_district(c, a.value, long=True)}."
+    ),
+    "favor": lambda c, pos, a, who: (  # rule: divine-favor
+        f"Seat {pos.seat} moves the favor marker to {_god(a.value)}."
+    ),
+    "move": _move_line,
+    "unshackle": _unshackle_line,
+    "end": lambda c, pos, a, who: f"Seat {pos.seat} ends the turn.",  # rule: game-overview
+    "reboot": _reboot_line,
+    "recharge": lambda c, pos, a, who: (  # rule: personal-abilities
+        f"Seat {pos.seat} uses Recharge: takes back the {_gadget(a.value)} gadget card, face up."
+    ),
+    "gadget": lambda c, pos, a, who: _gadget_line(pos, a, who),  # rule: gadget-cards
+    "stop": _stop_line,
+    "pursue": lambda c, pos, a, who: (  # rule: stage-1-quests (the lictor pursuit)
+        f"{who} moves the lictor from {c.district_ids[a.p[0]]} to {c.district_ids[a.p[1]]}."
+    ),
+    # rule: objective-rewards
+    "skill": lambda c, pos, a, who: f"{who} upgrades {SKILLS[a.value]} (reward).",
+    "boost": lambda c, pos, a, who: (
+        f"{who} places a boost marker on the {MINI_WORDS[a.value]} slot (reward)."
+    ),
+    "take": lambda c, pos, a, who: f"{who} takes a {ITYPES[c.ship_types[a.value]]} spaceship card (reward).",
+    "lictor": lambda c, pos, a, who: (  # rule: spaceship-cards
+        f"Seat {pos.seat} places a lictor from the reserve in {c.district_ids[a.value]}."
+    ),
+    "escape": _escape_line,
+}
 
 
 def _dice_line(game: TiberpunkGame, state: State, pos: Pos, a: Act) -> str:
