@@ -38,6 +38,7 @@ from games.tiberpunk.state import PHASES
 from games.tiberpunk.validate import show
 
 if TYPE_CHECKING:
+    from games.tiberpunk.content import Content
     from games.tiberpunk.rules import Rules
     from games.tiberpunk.state import State
 
@@ -61,106 +62,136 @@ def _gadget_list(code: int) -> str:
 
 def action_text(r: Rules, s: State, a: int) -> str:
     """The notation of action ``a`` in state ``s``."""
-    c = r.c
-    ids = c.district_ids
     o = a & 31
-    v = a >> 5
-    if o == act.OP_DICE:
-        return "dice " + (",".join(map(str, decode_pool(v))) or "-")
-    if o == act.OP_DRAFT:
-        return "ability " + c.abilities[v].id
-    if o == act.OP_PLACE:
-        return "place " + ids[v]
-    if o == act.OP_FAVOR:
-        return "favor " + GODS[v]
     if o in (act.OP_MOVE, act.OP_UNSHACKLE):
-        via = (a >> 5) & 7
-        prefix = f"ship:{ITYPES[c.ship_types[via - 1]]} " if via else ""
-        if o == act.OP_UNSHACKLE:
-            return f"{prefix}unshackle {MINI[(a >> 8) & 3]}"
-        via, mini, src, dst, pay = act.move_fields(a)
-        return f"{prefix}move {MINI[mini]} {ids[src]}-{ids[dst]}" + (f" pay{pay}" if pay else "")
+        return _movement_text(r.c, a)
     if o == act.OP_INTERACT:
         return _interact_text(r, s, a)
-    if o == act.OP_END:
-        return "end"
-    if o == act.OP_REBOOT:
-        return "reboot"
-    if o == act.OP_RECHARGE:
-        return "recharge " + GADGETS[v]
     if o == act.OP_GADGET:
-        g, count, targets = act.gadget_fields(a)
-        if g == 1:
-            return f"gadget {GADGETS[g]} x{count}"
-        return f"gadget {GADGETS[g]} " + ",".join(
-            f"{'AD'[side]}{val}{DELTA_TEXT[dc]}" for side, val, dc in targets
-        )
-    if o == act.OP_STOP:
-        return "stop"
-    if o == act.OP_PURSUE:
-        return f"pursue {ids[(a >> 5) & 15]}-{ids[(a >> 9) & 15]}"
-    if o == act.OP_SKILL:
-        return "skill " + SKILLS[v]
-    if o == act.OP_BOOST:
-        return "boost " + MINI[v]
-    if o == act.OP_TAKE:
-        return "take-ship " + ITYPES[c.ship_types[v]]
-    if o == act.OP_LICTOR:
-        return "lictor " + ids[v]
-    if o == act.OP_ESCAPE:
-        return "escape " + ids[v]
-    return f"?{a}"
+        return _gadget_text(a)
+    word = _WORD_TEXT.get(o)
+    if word is not None:
+        return word
+    text = _VALUE_TEXT.get(o)
+    return f"?{a}" if text is None else text(r.c, a >> 5)
+
+
+_WORD_TEXT = {act.OP_END: "end", act.OP_REBOOT: "reboot", act.OP_STOP: "stop"}
+"""The actions written as one word (rule: game-overview, personal-abilities, gadget-cards)."""
+
+_VALUE_TEXT: dict[int, Callable[[Content, int], str]] = {
+    # the actions written as a word and their one field (an action's bits above the op code)
+    act.OP_DICE: lambda c, v: "dice " + (",".join(map(str, decode_pool(v))) or "-"),  # rule: stage-1-quests
+    act.OP_DRAFT: lambda c, v: "ability " + c.abilities[v].id,  # rule: personal-abilities
+    act.OP_PLACE: lambda c, v: "place " + c.district_ids[v],  # rule: game-overview
+    act.OP_FAVOR: lambda c, v: "favor " + GODS[v],  # rule: divine-favor
+    act.OP_RECHARGE: lambda c, v: "recharge " + GADGETS[v],  # rule: personal-abilities
+    act.OP_PURSUE: lambda c, v: (  # rule: stage-1-quests (the lictor pursuit)
+        f"pursue {c.district_ids[v & 15]}-{c.district_ids[(v >> 4) & 15]}"
+    ),
+    act.OP_SKILL: lambda c, v: "skill " + SKILLS[v],  # rule: objective-rewards
+    act.OP_BOOST: lambda c, v: "boost " + MINI[v],
+    act.OP_TAKE: lambda c, v: "take-ship " + ITYPES[c.ship_types[v]],
+    act.OP_LICTOR: lambda c, v: "lictor " + c.district_ids[v],  # rule: spaceship-cards
+    act.OP_ESCAPE: lambda c, v: "escape " + c.district_ids[v],  # rule: combat-vs-lictor
+}
+
+
+def _movement_text(c: Content, a: int) -> str:
+    """A movement or unshackling, by the movement action or a spaceship card (rule: movement, shackles,
+    spaceship-cards)."""
+    via = (a >> 5) & 7
+    prefix = f"ship:{ITYPES[c.ship_types[via - 1]]} " if via else ""
+    if a & 31 == act.OP_UNSHACKLE:
+        return f"{prefix}unshackle {MINI[(a >> 8) & 3]}"
+    via, mini, src, dst, pay = act.move_fields(a)
+    ids = c.district_ids
+    return f"{prefix}move {MINI[mini]} {ids[src]}-{ids[dst]}" + (f" pay{pay}" if pay else "")
+
+
+def _gadget_text(a: int) -> str:
+    """A gadget card played on a roll (rule: gadget-cards)."""
+    g, count, targets = act.gadget_fields(a)
+    if g == 1:
+        return f"gadget {GADGETS[g]} x{count}"
+    return f"gadget {GADGETS[g]} " + ",".join(
+        f"{'AD'[side]}{val}{DELTA_TEXT[dc]}" for side, val, dc in targets
+    )
 
 
 def _interact_text(r: Rules, s: State, a: int) -> str:
     c = r.c
-    ids = c.district_ids
-    via, it, sub, p1, p2, p3, p4, p5 = act.interact_fields(a)
+    via, it, sub, p1, _p2, _p3, _p4, _p5 = act.interact_fields(a)
+    head = _interaction_head(r, s, via, it)
+    if it == act.IT_INCOME:  # rule: collect-income
+        return head + " income"
+    if it == act.IT_SPACESHIP:  # rule: spaceship-interaction
+        return f"{head} take:{ITYPES[c.ship_types[p1]]}"
+    if it == act.IT_STRUCTURE:
+        return head + _structure_text(r, s, a)
+    if sub in (act.SUB_Q1, act.SUB_Q3):  # rule: stage-1-quests, stage-3-quests
+        return f"{head} quest{1 if sub == act.SUB_Q1 else 3}:{SK[p1]}"
+    if sub == act.SUB_Q2:
+        return head + _stage2_text(r, s, a)
+    return head + _attack_text(r, s, a)
+
+
+def _interaction_head(r: Rules, s: State, via: int, it: int) -> str:
+    """``token NAMES [as TYPE]`` or ``ship:TYPE`` (rule: interaction-wheel, spaceship-cards)."""
     if via < act.VIA_SHIP:
         mask = s.players[s.seat].tokens[via]
         head = "token " + _token_name(mask)
         if it != act.IT_INCOME and mask != 1 << it:
             head += " as " + ITYPES[it]
-    else:
-        head = "ship:" + ITYPES[c.ship_types[via - act.VIA_SHIP]]
-    if it == act.IT_INCOME:
-        return head + " income"
-    if it == act.IT_SPACESHIP:
-        return f"{head} take:{ITYPES[c.ship_types[p1]]}"
-    if it == act.IT_STRUCTURE:
-        if sub == act.SUB_TEMPLE:
-            return f"{head} temple:{GODS[p1]}" + (" by:drone" if p2 == 1 else "")
-        if sub == act.SUB_HUB:
-            ups = ",".join(SK[k] for k in range(3) if (p3 >> k) & 1) or "-"
-            return (
-                f"{head} hub:{ids[c.hubs[p1]]} up:{ups}"
-                + (" gadget" if p4 else "")
-                + (" by:char" if p2 == 0 else "")
-            )
-        card = c.side_cards[s.cfg.side[p1]]
-        text = f"{head} task:{TASKS[card.tasks[p2].kind]}@{card.id}"
-        if card.tasks[p2].kind == 6:
-            text += " ship:" + ITYPES[c.ship_types[p3]]
-        if p5:
-            text += " gadgets:" + _gadget_list(p5)
-        return text
-    if sub in (act.SUB_Q1, act.SUB_Q3):
-        return f"{head} quest{1 if sub == act.SUB_Q1 else 3}:{SK[p1]}"
-    if sub == act.SUB_Q2:
-        text = f"{head} quest2:{SK[p1]}"
-        if p5:
-            text += " gadgets:" + _gadget_list(p5)
-        player = s.players[s.seat]
-        if c.stage2[player.cards[p1]].template == 5:
-            text += " ship:" + ITYPES[c.ship_types[p2]]
-        return text
+        return head
+    return "ship:" + ITYPES[r.c.ship_types[via - act.VIA_SHIP]]
+
+
+def _structure_text(r: Rules, s: State, a: int) -> str:
+    """A temple, an upgrade hub (rule: structure-interaction) or a side objective site (rule:
+    side-objectives)."""
+    c = r.c
+    _via, _it, sub, p1, p2, p3, p4, p5 = act.interact_fields(a)
+    if sub == act.SUB_TEMPLE:
+        return f" temple:{GODS[p1]}" + (" by:drone" if p2 == 1 else "")
+    if sub == act.SUB_HUB:
+        ups = ",".join(SK[k] for k in range(3) if (p3 >> k) & 1) or "-"
+        return (
+            f" hub:{c.district_ids[c.hubs[p1]]} up:{ups}"
+            + (" gadget" if p4 else "")
+            + (" by:char" if p2 == 0 else "")
+        )
+    card = c.side_cards[s.cfg.side[p1]]
+    text = f" task:{TASKS[card.tasks[p2].kind]}@{card.id}"
+    if card.tasks[p2].kind == 6:
+        text += " ship:" + ITYPES[c.ship_types[p3]]
+    if p5:
+        text += " gadgets:" + _gadget_list(p5)
+    return text
+
+
+def _stage2_text(r: Rules, s: State, a: int) -> str:
+    """A Stage II quest with its price: gadgets or a spaceship card (rule: stage-2-quests)."""
+    _via, _it, _sub, p1, p2, _p3, _p4, p5 = act.interact_fields(a)
+    text = f" quest2:{SK[p1]}"
+    if p5:
+        text += " gadgets:" + _gadget_list(p5)
+    player = s.players[s.seat]
+    if r.c.stage2[player.cards[p1]].template == 5:
+        text += " ship:" + ITYPES[r.c.ship_types[p2]]
+    return text
+
+
+def _attack_text(r: Rules, s: State, a: int) -> str:
+    """A combat: the target, the combat tile and the objective declared (rule: combat)."""
+    _via, _it, _sub, p1, p2, p3, p4, _p5 = act.interact_fields(a)
     target = "lictor" if p1 == 2 else f"{MINI[p1]}:P{p2 + 1}"
     if p4 == 15:
         obj = "quest2"
     else:
-        card = c.side_cards[s.cfg.side[p4 // 3]]
+        card = r.c.side_cards[s.cfg.side[p4 // 3]]
         obj = f"{TASKS[card.tasks[p4 % 3].kind]}@{card.id}"
-    return f"{head} attack {target} tile:{CONDITIONS[s.cfg.tiles[p3]]} for:{obj}"
+    return f" attack {target} tile:{CONDITIONS[s.cfg.tiles[p3]]} for:{obj}"
 
 
 # ---------------------------------------------------------------------------- states
@@ -382,53 +413,61 @@ def _parse_token(r: Rules, s: State, text: str, args: list[str]) -> int:
 
 def _parse_action(r: Rules, s: State, text: str) -> int:
     c = r.c
-    ids = c.district_ids
     words = text.split()
     if not words:
         raise _bad(text, "empty")
-
-    def district(name: str) -> int:
-        return _index(ids, name, "district", text)
-
-    def pair(arg: str) -> tuple[int, int]:
-        a, sep, b = arg.partition("-")
-        if not sep:
-            raise _bad(text, f"expected FROM-TO, got {arg!r}")
-        return district(a), district(b)
-
-    def ship_type(name: str) -> int:
-        it = _index(ITYPES, name, "spaceship card type", text)
-        if it not in c.ship_types:
-            raise _bad(text, f"no spaceship cards show {name!r}")
-        return c.ship_types.index(it)
-
     head, args = words[0], words[1:]
     if head == "dice" and len(args) == 1:
         return _parse_dice(text, args[0])
     simple_ops: dict[str, tuple[int, Callable[[str], int]]] = {
-        "ability": (act.OP_DRAFT, [a.id for a in c.abilities].index),
-        "place": (act.OP_PLACE, district),
-        "favor": (act.OP_FAVOR, GODS.index),
-        "recharge": (act.OP_RECHARGE, GADGETS.index),
-        "skill": (act.OP_SKILL, SKILLS.index),
+        "ability": (act.OP_DRAFT, [a.id for a in c.abilities].index),  # rule: personal-abilities
+        "place": (act.OP_PLACE, lambda name: _district_index(r, text, name)),  # rule: game-overview
+        "favor": (act.OP_FAVOR, GODS.index),  # rule: divine-favor
+        "recharge": (act.OP_RECHARGE, GADGETS.index),  # rule: personal-abilities
+        "skill": (act.OP_SKILL, SKILLS.index),  # rule: objective-rewards
         "boost": (act.OP_BOOST, MINI[:2].index),
-        "take-ship": (act.OP_TAKE, ship_type),
-        "lictor": (act.OP_LICTOR, district),
-        "escape": (act.OP_ESCAPE, district),
+        "take-ship": (act.OP_TAKE, lambda name: _ship_stack(r, text, name)),
+        "lictor": (act.OP_LICTOR, lambda name: _district_index(r, text, name)),  # rule: spaceship-cards
+        "escape": (act.OP_ESCAPE, lambda name: _district_index(r, text, name)),  # rule: combat-vs-lictor
     }
     if head in simple_ops and len(args) == 1:
         opcode, conv = simple_ops[head]
         return act.simple(opcode, conv(args[0]))
     if not args and head in ("end", "reboot", "stop"):
         return {"end": act.END, "reboot": act.REBOOT, "stop": act.STOP}[head]
-    if head == "pursue" and len(args) == 1:
-        return act.pursue(*pair(args[0]))
+    if head == "pursue" and len(args) == 1:  # rule: stage-1-quests (the lictor pursuit)
+        return act.pursue(*_district_pair(r, text, args[0]))
     if head == "gadget" and len(args) == 2:
         return _parse_gadget(text, args[0], args[1])
-    # movement and interactions, optionally from a spaceship card
+    return _parse_turn_action(r, s, text, head, args)
+
+
+def _district_index(r: Rules, text: str, name: str) -> int:
+    return _index(r.c.district_ids, name, "district", text)
+
+
+def _district_pair(r: Rules, text: str, arg: str) -> tuple[int, int]:
+    """``FROM-TO``: two districts."""
+    a, sep, b = arg.partition("-")
+    if not sep:
+        raise _bad(text, f"expected FROM-TO, got {arg!r}")
+    return _district_index(r, text, a), _district_index(r, text, b)
+
+
+def _ship_stack(r: Rules, text: str, name: str) -> int:
+    """The spaceship stack whose cards show interaction type ``name``."""
+    it = _index(ITYPES, name, "spaceship card type", text)
+    if it not in r.c.ship_types:
+        raise _bad(text, f"no spaceship cards show {name!r}")
+    return r.c.ship_types.index(it)
+
+
+def _parse_turn_action(r: Rules, s: State, text: str, head: str, args: list[str]) -> int:
+    """A movement, an unshackling or an interaction, optionally from a spaceship card (``ship:TYPE ...``;
+    rule: spaceship-cards)."""
     via_ship = -1
     if head.startswith("ship:"):
-        via_ship = ship_type(head[5:])
+        via_ship = _ship_stack(r, text, head[5:])
         if not args:
             raise _bad(text, "a spaceship card needs a movement or an interaction")
         head, args = args[0], args[1:]
@@ -436,23 +475,28 @@ def _parse_action(r: Rules, s: State, text: str) -> int:
             args = [head, *args]
             head = "ship"
     if head == "move" and len(args) in (2, 3):
-        mini = MINI.index(args[0])
-        src, dst = pair(args[1])
-        pay = 0
-        if len(args) == 3:
-            if not args[2].startswith("pay"):
-                raise _bad(text, f"expected payN, got {args[2]!r}")
-            pay = int(args[2][3:])
-            if not 1 <= pay <= 15:
-                raise _bad(text, "pay 1 to 15 coins")
-        return act.move(via_ship + 1, mini, src, dst, pay)
-    if head == "unshackle" and len(args) == 1:
+        return _parse_move(r, text, via_ship, args)
+    if head == "unshackle" and len(args) == 1:  # rule: shackles
         return act.unshackle(via_ship + 1, MINI[:2].index(args[0]))
     if head == "token" and args:
         return _parse_token(r, s, text, args)
     if head == "ship":
-        return _interaction(r, s, text, act.VIA_SHIP + via_ship, c.ship_types[via_ship], args)
+        return _interaction(r, s, text, act.VIA_SHIP + via_ship, r.c.ship_types[via_ship], args)
     raise _bad(text, "see docs/tiberpunk.md for the notation")
+
+
+def _parse_move(r: Rules, text: str, via_ship: int, args: list[str]) -> int:
+    """``move MINI FROM-TO [payN]`` (rule: movement: extra districts paid in coins)."""
+    mini = MINI.index(args[0])
+    src, dst = _district_pair(r, text, args[1])
+    pay = 0
+    if len(args) == 3:
+        if not args[2].startswith("pay"):
+            raise _bad(text, f"expected payN, got {args[2]!r}")
+        pay = int(args[2][3:])
+        if not 1 <= pay <= 15:
+            raise _bad(text, "pay 1 to 15 coins")
+    return act.move(via_ship + 1, mini, src, dst, pay)
 
 
 def _objective(r: Rules, s: State, text: str, spec: str) -> tuple[int, int]:
@@ -474,30 +518,15 @@ def _interaction(  # noqa: PLR0917
 ) -> int:
     c = r.c
     opts = dict(w.split(":", 1) for w in rest if ":" in w)
-    flags = {w for w in rest if ":" not in w}
-    if it == act.IT_INCOME:
+    if it == act.IT_INCOME:  # rule: collect-income
         return act.interact(via, act.IT_INCOME)
-    if it == act.IT_SPACESHIP:
+    if it == act.IT_SPACESHIP:  # rule: spaceship-interaction
         k = c.ship_types.index(ITYPES.index(opts["take"]))
         return act.interact(via, it, 0, k)
     if it == act.IT_STRUCTURE:
-        if "temple" in opts:
-            mini = 1 if opts.get("by") == "drone" else 0
-            return act.interact(via, it, act.SUB_TEMPLE, GODS.index(opts["temple"]), mini)
-        if "hub" in opts:
-            h = c.hubs.index(c.district_ids.index(opts["hub"]))
-            mask = 0
-            if opts.get("up", "-") != "-":
-                for name in opts["up"].split(","):
-                    mask |= 1 << SK.index(name)
-            mini = 0 if opts.get("by") == "char" else 1
-            return act.interact(via, it, act.SUB_HUB, h, mini, mask, 1 if "gadget" in flags else 0)
-        slot, ti = _objective(r, s, text, opts["task"])
-        k = c.ship_types.index(ITYPES.index(opts["ship"])) if "ship" in opts else 0
-        code = _gadget_codes(r, opts["gadgets"], text) if "gadgets" in opts else 0
-        return act.interact(via, it, act.SUB_SITE, slot, ti, k, 0, code)
+        return _structure_interaction(r, s, text, via, rest)
     for stage, sub in (("quest1", act.SUB_Q1), ("quest2", act.SUB_Q2), ("quest3", act.SUB_Q3)):
-        if stage in opts:
+        if stage in opts:  # rule: stage-1-quests, stage-2-quests, stage-3-quests
             skill = SK.index(opts[stage])
             if sub != act.SUB_Q2:
                 return act.interact(via, it, sub, skill)
@@ -505,22 +534,54 @@ def _interaction(  # noqa: PLR0917
             code = _gadget_codes(r, opts["gadgets"], text) if "gadgets" in opts else 0
             return act.interact(via, it, sub, skill, k, 0, 0, code)
     if rest and rest[0] == "attack" and len(rest) >= 2:
-        target = rest[1]
-        if target == "lictor":
-            tk, tseat = 2, 0
-        else:
-            kind, _, seat = target.partition(":")
-            tk = MINI[:2].index(kind)
-            if not seat.startswith("P"):
-                raise _bad(text, f"expected a seat P1..P4, got {seat!r}")
-            tseat = int(seat[1:]) - 1
-            if not 0 <= tseat < s.n:
-                raise _bad(text, f"expected a seat P1..P{s.n}, got {seat!r}")
-        tile = s.cfg.tiles.index(CONDITIONS.index(opts["tile"]))
-        if opts["for"] == "quest2":
-            obj = 15
-        else:
-            slot, ti = _objective(r, s, text, opts["for"])
-            obj = slot * 3 + ti
-        return act.interact(via, it, act.SUB_FIGHT, tk, tseat, tile, obj)
+        return _attack(r, s, text, via, it, rest)
     raise _bad(text, "unknown interaction option")
+
+
+def _structure_interaction(r: Rules, s: State, text: str, via: int, rest: list[str]) -> int:
+    """``temple:GOD [by:drone]``, ``hub:DISTRICT up:SKILLS [gadget] [by:char]`` (rule:
+    structure-interaction) or ``task:TASK@CARD [ship:TYPE] [gadgets:...]`` (rule: side-objectives)."""
+    c = r.c
+    it = act.IT_STRUCTURE
+    opts = dict(w.split(":", 1) for w in rest if ":" in w)
+    if "temple" in opts:
+        mini = 1 if opts.get("by") == "drone" else 0
+        return act.interact(via, it, act.SUB_TEMPLE, GODS.index(opts["temple"]), mini)
+    if "hub" in opts:
+        h = c.hubs.index(c.district_ids.index(opts["hub"]))
+        mask = 0
+        if opts.get("up", "-") != "-":
+            for name in opts["up"].split(","):
+                mask |= 1 << SK.index(name)
+        mini = 0 if opts.get("by") == "char" else 1
+        flags = {w for w in rest if ":" not in w}
+        return act.interact(via, it, act.SUB_HUB, h, mini, mask, 1 if "gadget" in flags else 0)
+    slot, ti = _objective(r, s, text, opts["task"])
+    k = c.ship_types.index(ITYPES.index(opts["ship"])) if "ship" in opts else 0
+    code = _gadget_codes(r, opts["gadgets"], text) if "gadgets" in opts else 0
+    return act.interact(via, it, act.SUB_SITE, slot, ti, k, 0, code)
+
+
+def _attack(  # noqa: PLR0917
+    r: Rules, s: State, text: str, via: int, it: int, rest: list[str]
+) -> int:
+    """``attack lictor|char:Pn|drone:Pn tile:TILE for:quest2|TASK@CARD`` (rule: combat)."""
+    opts = dict(w.split(":", 1) for w in rest if ":" in w)
+    target = rest[1]
+    if target == "lictor":
+        tk, tseat = 2, 0
+    else:
+        kind, _, seat = target.partition(":")
+        tk = MINI[:2].index(kind)
+        if not seat.startswith("P"):
+            raise _bad(text, f"expected a seat P1..P4, got {seat!r}")
+        tseat = int(seat[1:]) - 1
+        if not 0 <= tseat < s.n:
+            raise _bad(text, f"expected a seat P1..P{s.n}, got {seat!r}")
+    tile = s.cfg.tiles.index(CONDITIONS.index(opts["tile"]))
+    if opts["for"] == "quest2":
+        obj = 15
+    else:
+        slot, ti = _objective(r, s, text, opts["for"])
+        obj = slot * 3 + ti
+    return act.interact(via, it, act.SUB_FIGHT, tk, tseat, tile, obj)
