@@ -633,7 +633,7 @@ def _board_svg(s: State, c: Content, d: int, x0: int, y0: int) -> list[str]:
     board = c.boards[s.city.boards[d]]
     cell = 56
     out = [
-        f'<text x="{x0}" y="{y0 - 6}" font-size="12" font-weight="bold">{d + 1}. {html.escape(c.district_names[d])} ({board.id})</text>'  # noqa: E501
+        f'<text x="{x0}" y="{y0 - 6}" font-size="12" font-weight="bold">{d + 1}. {html.escape(c.district_names[d])} (district board {board.id})</text>'  # noqa: E501
     ]
     for z, (col, row) in enumerate(board.coords):
         x, y = x0 + col * cell, y0 + row * cell
@@ -664,23 +664,40 @@ def _board_svg(s: State, c: Content, d: int, x0: int, y0: int) -> list[str]:
     minis: list[tuple[int, str, str]] = []
     for a in s.agents:
         if a.district == d:
-            minis.append((a.zone, c.organisations[a.org].colour, c.faces[2 * a.sheet + a.side].name))
+            org = c.organisations[a.org]
+            minis.append((a.zone, org.colour, f"{c.faces[2 * a.sheet + a.side].name} ({org.name})"))
     if s.fight is not None and s.fight.district == d:
         for f in s.fight.fighters:
-            if f.kind == HENCHMAN and not f.gone:
-                minis.append((f.zone, "#333", c.henchman_types[f.ref]))
+            if f.kind != AGENT and not f.gone:
+                role = "teammate" if f.kind == TEAMMATE else "henchman"
+                colour = c.organisations[f.org].colour if f.kind == TEAMMATE else "#333"
+                minis.append((f.zone, colour, f"{c.henchman_types[f.ref]} ({role})"))
     else:
         for card, zone in s.city.henchmen[d]:
-            minis.append((zone, "#333", c.henchmen[card].name))
-    for zone, colour, name in minis:
+            minis.append((zone, "#333", f"{c.henchmen[card].name} (henchman)"))
+    infl = ", ".join(f"{c.organisations[p].name} {s.orgs[p].influence[d]}" for p in range(s.players))
+    amb = s.city.ambush[d]
+    names = [f"influence: {infl}" + (f"; ambush token of {c.organisations[amb].name}" if amb >= 0 else "")]
+    for n, (zone, colour, name) in enumerate(minis):
         k = slots.get(zone, 0)
         slots[zone] = k + 1
         col, row = board.coords[zone]
-        x, y = x0 + col * cell + 10 + 15 * k, y0 + row * cell + 34
+        x, y = x0 + col * cell + 10 + 15 * k, y0 + row * cell + 36
         out.append(
-            f'<circle cx="{x}" cy="{y}" r="6" fill="{colour}" stroke="#000"><title>{html.escape(name)}</title></circle>'  # noqa: E501
+            f'<circle cx="{x}" cy="{y}" r="7" fill="{colour}" stroke="#000"><title>{html.escape(name)}</title></circle>'  # noqa: E501
         )
+        out.append(f'<text x="{x}" y="{y + 3}" font-size="8" fill="#fff" text-anchor="middle">{n + 1}</text>')
+        names.append(f"{n + 1} {name} in zone {zone + 1}")
+    lines = _wrap_svg(names[0], 60) + _wrap_svg("; ".join(names[1:]), 60)
+    for k, line in enumerate(lines[:5]):
+        out.append(f'<text x="{x0}" y="{y0 + 128 + 12 * k}" font-size="9">{html.escape(line)}</text>')
     return out
+
+
+def _wrap_svg(text: str, width: int) -> list[str]:
+    import textwrap
+
+    return textwrap.wrap(text, width) if text else []
 
 
 def _new_eden_svg(s: State, c: Content, cx: int, cy: int) -> list[str]:
@@ -698,6 +715,10 @@ def _new_eden_svg(s: State, c: Content, cx: int, cy: int) -> list[str]:
             out.append(f'<line x1="{xa}" y1="{ya}" x2="{xb}" y2="{yb}" stroke="#bbb"/>')
             mx, my = (xa + xb) // 2, (ya + yb) // 2
             out.append(f'<text x="{mx}" y="{my}" font-size="9" fill="#777">{c.travel[a][b]}</text>')
+    out.append(
+        f'<text x="{cx - 150}" y="{cy + 96}" font-size="9" fill="#777">'
+        "numbers on the lines: movement points from district to district</text>"
+    )
     for d, (x, y) in enumerate(pts):
         out.append(f'<circle cx="{x}" cy="{y}" r="13" fill="#fff" stroke="#333"/>')
         out.append(f'<text x="{x - 4}" y="{y + 4}" font-weight="bold">{d + 1}</text>')
@@ -710,7 +731,9 @@ def _new_eden_svg(s: State, c: Content, cx: int, cy: int) -> list[str]:
 
 def render(s: State, c: Content, viewer: Viewer) -> str:
     """New Eden (the districts with their movement costs and influence) and the 5 district boards."""
-    width, height = 1000, 470
+    if viewer != REFEREE:
+        s = hidden_observation(s, viewer)
+    width, height = 1000, 520 + 16 * s.players
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" '  # noqa: E501
         'font-family="DejaVu Sans, sans-serif" font-size="11">',
@@ -719,21 +742,37 @@ def render(s: State, c: Content, viewer: Viewer) -> str:
     ]
     for d in range(5):
         x0 = 16 + (d % 3) * 330
-        y0 = 60 + (d // 3) * 170
+        y0 = 60 + (d // 3) * 200
         out.extend(_board_svg(s, c, d, x0, y0))
-        infl = " ".join(f"{c.organisations[p].name[:4]}:{s.orgs[p].influence[d]}" for p in range(s.players))
-        amb = s.city.ambush[d]
-        extra = f" ambush: {c.organisations[amb].name}" if amb >= 0 else ""
-        out.append(
-            f'<text x="{x0}" y="{y0 + 130}" font-size="10">influence {html.escape(infl)}{html.escape(extra)}</text>'  # noqa: E501
-        )
-    out.extend(_new_eden_svg(s, c, 820, 320))
-    y = 440
+    out.extend(_new_eden_svg(s, c, 826, 370))
+    y = 480
+    goal = STORIES_TO_WIN[s.players]
     for seat, org in enumerate(s.orgs):
         colour = c.organisations[seat].colour
-        text = f"{c.organisations[seat].name}: {org.money} D, {len(org.solved)} stories, support {len(org.support)}"  # noqa: E501
-        out.append(f'<rect x="{16 + 240 * seat}" y="{y}" width="12" height="12" fill="{colour}"/>')
-        out.append(f'<text x="{32 + 240 * seat}" y="{y + 10}">{html.escape(text)}</text>')
+        cards = len(org.support)
+        text = (
+            f"{c.organisations[seat].name}: {org.money} D, stories solved {len(org.solved)} of {goal}, "
+            f"{cards} support card{'' if cards == 1 else 's'}"
+        )
+        out.append(f'<rect x="16" y="{y}" width="12" height="12" fill="{colour}"/>')
+        out.append(f'<text x="32" y="{y + 10}" font-size="10">{html.escape(text)}</text>')
+        y += 16
+    legend = [
+        ("#e67e22", "advantageous position"),
+        ("#2c82c9", "covered position"),
+        ("#16a085", "hacking position"),
+    ]
+    x = 16
+    for colour, word in legend:
+        out.append(f'<circle cx="{x + 5}" cy="{y + 27}" r="5" fill="{colour}"/>')
+        out.append(f'<text x="{x + 14}" y="{y + 31}" font-size="10">{word}</text>')
+        x += 160
+    out.append(f'<rect x="{x}" y="{y + 21}" width="12" height="12" fill="#dfe9f3" stroke="#999"/>')
+    out.append(f'<text x="{x + 17}" y="{y + 31}" font-size="10">entry zone</text>')
+    out.append(
+        f'<line x1="{x + 100}" y1="{y + 27}" x2="{x + 130}" y2="{y + 27}" stroke="#222" stroke-width="4"/>'
+    )
+    out.append(f'<text x="{x + 136}" y="{y + 31}" font-size="10">wall (zones apart)</text>')
     out.append("</svg>")
     return "".join(out)
 

@@ -139,3 +139,15 @@ def test_describe_depends_only_on_the_observation(players: int) -> None:
     for seat in range(players):
         sampled = sample_state(observation(s, seat), seat, rng)
         assert GAME.describe(sampled, seat) == GAME.describe(s, seat)
+
+
+def test_picture_names_what_it_shows() -> None:
+    """rule: cyberverse/new-eden-board - the district boards with their zones, walls, entry zones
+    and tactical and hacking positions: the picture's legend names each mark, influence and
+    miniatures are written with full names."""
+    s = _moving()
+    svg = GAME.render(s, s.actor)
+    for word in ("advantageous position", "covered position", "hacking position", "entry zone", "wall"):
+        assert word in svg
+    assert "influence: " + C.organisations[0].name + " " in svg
+    assert "movement points from district to district" in svg
