@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import random
 import time
 from collections.abc import Callable
@@ -23,7 +24,7 @@ from typing import Any
 from bench._stats import wilson
 from games.core import CHANCE, TERMINAL, Game, GameConfig
 from games.cytress import CytressGame
-from search import SearchLimit
+from search import SearchLimit, SearchOptions
 from search.bots import SearchBot
 from solver.core import SolveLimits
 from solver.cytress import best_placement
@@ -88,26 +89,67 @@ def _random(game: CytressGame) -> Chooser:
     return lambda s, rng: rng.choice(list(game.legal_actions(s)))
 
 
+SIMULATIONS = 30
+"""The search's budget a move in the matches (``--sims``)."""
+SEARCH_OPTIONS = SearchOptions()
+"""The search's options in the matches (ISMCTS; the budget is ``--sims`` simulations a move)."""
+
+
 def _search(game: CytressGame, sims: int, seed: int) -> Chooser:
-    bot = SearchBot(game, limit=SearchLimit(simulations=sims), seed=seed)
+    bot = SearchBot(game, limit=SearchLimit(simulations=sims), options=SEARCH_OPTIONS, seed=seed)
     return lambda s, rng: bot.act(s)
 
 
+def _chooser(game: CytressGame, kind: str, sims: int, index: int) -> Chooser:
+    """A player by name: ``random``, a policy of ``game.policies()``, or ``search`` (seeded by the
+    game's index)."""
+    if kind == "random":
+        return _random(game)
+    if kind == "search":
+        return _search(game, sims, index)
+    return game.policies()[kind]
+
+
+_WORKER: dict[str, CytressGame] = {}
+"""The game the match workers play (set before they fork)."""
+
+
+def _one_game(job: tuple[int, str, str, int, int, int]) -> float:
+    """Seat 0's result in one game: (players, seat 0's kind, the others' kind, simulations, index,
+    seed)."""
+    players, hero, rest, sims, index, seed = job
+    game = _WORKER["game"]
+    rng = random.Random(seed)
+    s = game.new_state(GameConfig(players=players), seed)
+    me = _chooser(game, hero, sims, index)
+    others = _chooser(game, rest, sims, index)
+    while game.current_player(s) != TERMINAL:
+        a = me(s, rng) if game.current_player(s) == 0 else others(s, rng)
+        s = game.apply(s, a)
+    return game.returns(s)[0]
+
+
 def _match(
-    game: CytressGame, players: int, games: int, hero: Callable[[int], Chooser], rest: Chooser, *, seed: int
+    game: CytressGame,
+    players: int,
+    games: int,
+    hero: str,
+    rest: str,
+    *,
+    seed: int,
+    sims: int = 0,
+    jobs: int = 1,
 ) -> tuple[float, int, float]:
-    """Seat 0 plays ``hero(game index)``, the others ``rest`` (solo: the official automa plays
-    itself); returns (seat 0's wins, games, seconds)."""
+    """Seat 0 plays ``hero``, the others ``rest`` (solo: the official automa plays itself), game
+    ``g`` with seed ``seed + g``, in ``jobs`` processes; returns (seat 0's wins, games, seconds)."""
+    _WORKER["game"] = game
     t0 = time.perf_counter()
-    total = 0.0
-    for g in range(games):
-        rng = random.Random(seed + g)
-        s = game.new_state(GameConfig(players=players), seed + g)
-        me = hero(g)
-        while game.current_player(s) != TERMINAL:
-            a = me(s, rng) if game.current_player(s) == 0 else rest(s, rng)
-            s = game.apply(s, a)
-        total += game.returns(s)[0]
+    work = [(players, hero, rest, sims, g, seed + g) for g in range(games)]
+    if jobs > 1 and games > 1:
+        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            total = sum(pool.imap_unordered(_one_game, work))
+    else:
+        total = sum(_one_game(job) for job in work)
     return total, games, time.perf_counter() - t0
 
 
@@ -172,52 +214,29 @@ def _solver_ratio(game: CytressGame, instances: int, crews: int) -> dict[str, An
     }
 
 
-def _matches(game: CytressGame, games: int, search_games: int, sims: int) -> list[dict[str, Any]]:
+def _matches(game: CytressGame, games: int, search_games: int, sims: int, jobs: int) -> list[dict[str, Any]]:
     """Seat 0's win rates against the official automa (solo) and in 3-player games."""
-    pol = game.policies()
-    greedy, automa, rnd = pol["greedy"], pol["automa"], _random(game)
+    search = f"ISMCTS {sims} simulations/move"
     matches: list[dict[str, Any]] = []
+
+    def run(name: str, players: int, n: int, hero: str, rest: str, *, seed: int) -> None:
+        matches.append(_rate(name, *_match(game, players, n, hero, rest, seed=seed, sims=sims, jobs=jobs)))
+
     print("Solo against the official automa (seat 0's win rate; a tie is no win):", flush=True)
-    matches.append(_rate("random play", *_match(game, 1, games, lambda g: rnd, rnd, seed=100)))
-    matches.append(
-        _rate(
-            "automa policy (its checklists for the seat)",
-            *_match(game, 1, games, lambda g: automa, rnd, seed=100),
-        )
-    )
-    matches.append(
-        _rate("greedy (one-ply heuristic)", *_match(game, 1, games, lambda g: greedy, rnd, seed=100))
-    )
-    matches.append(
-        _rate(
-            f"ISMCTS {sims} simulations/move",
-            *_match(game, 1, search_games, lambda g: _search(game, sims, g), rnd, seed=100),
-        )
-    )
+    run("random play", 1, games, "random", "random", seed=100)
+    run("automa policy (its checklists for the seat)", 1, games, "automa", "random", seed=100)
+    run("greedy (one-ply heuristic)", 1, games, "greedy", "random", seed=100)
+    run(search, 1, search_games, "search", "random", seed=2000)
     print("3 players, seat 0 against two random seats (random's own rate: 1/3):", flush=True)
-    matches.append(
-        _rate("automa policy vs 2 random", *_match(game, 3, games, lambda g: automa, rnd, seed=200))
-    )
-    matches.append(_rate("greedy vs 2 random", *_match(game, 3, games // 2, lambda g: greedy, rnd, seed=200)))
-    matches.append(
-        _rate(
-            f"ISMCTS {sims} sims vs 2 random",
-            *_match(game, 3, search_games, lambda g: _search(game, sims, g), rnd, seed=200),
-        )
-    )
+    run("automa policy vs 2 random", 3, games, "automa", "random", seed=200)
+    run("greedy vs 2 random", 3, games // 2, "greedy", "random", seed=200)
+    run(f"{search} vs 2 random", 3, search_games, "search", "random", seed=4000)
     print("3 players, seat 0 against two greedy seats:", flush=True)
-    matches.append(_rate("random vs 2 greedy", *_match(game, 3, games // 4, lambda g: rnd, greedy, seed=300)))
-    matches.append(
-        _rate(
-            f"ISMCTS {sims} sims vs 2 greedy",
-            *_match(game, 3, search_games, lambda g: _search(game, sims, g), greedy, seed=300),
-        )
-    )
+    run("random vs 2 greedy", 3, games // 4, "random", "greedy", seed=300)
+    run(f"{search} vs 2 greedy", 3, search_games, "search", "greedy", seed=3000)
     print("3 players, seat 0 against two automa-policy seats:", flush=True)
-    matches.append(
-        _rate("greedy vs 2 automa", *_match(game, 3, games // 2, lambda g: greedy, automa, seed=400))
-    )
-    matches.append(_rate("random vs 2 automa", *_match(game, 3, games, lambda g: rnd, automa, seed=400)))
+    run("greedy vs 2 automa", 3, games // 2, "greedy", "automa", seed=400)
+    run("random vs 2 automa", 3, games, "random", "automa", seed=400)
     return matches
 
 
@@ -232,7 +251,8 @@ def main(argv: list[str] | None = None) -> int:
         default=0,
         help="games per search match (default 4; quick 2; the issue's claims: 200)",
     )
-    parser.add_argument("--sims", type=int, default=30, help="search simulations per move")
+    parser.add_argument("--sims", type=int, default=SIMULATIONS, help="search simulations per move")
+    parser.add_argument("--jobs", type=int, default=1, help="processes playing the matches' games")
     args = parser.parse_args(argv)
     quick = args.quick
     games = args.games or (12 if quick else 40)
@@ -253,7 +273,8 @@ def main(argv: list[str] | None = None) -> int:
         "ratio_to_pig": {p: v / pig for p, v in speeds.items()},
     }
 
-    out["matches"] = _matches(game, games, search_games, args.sims)
+    out["search"] = {"simulations": args.sims, "options": repr(SEARCH_OPTIONS)}
+    out["matches"] = _matches(game, games, search_games, args.sims, args.jobs)
 
     print("Solver (CP-SAT against brute force, same instances):", flush=True)
     out["solver"] = [_solver_ratio(game, 2 if quick else 4, 2)]

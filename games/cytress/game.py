@@ -32,7 +32,7 @@ from games.cytress.notation import action_text, parse_action_text
 from games.cytress.rules import legal_actions, perform
 from games.cytress.scoring import final_scores, winners
 from games.cytress.setup import Setup, new_game
-from games.cytress.state import OVER, CAction, CytressState
+from games.cytress.state import OVER, CAction, CytressState, make_automa
 from games.cytress.validate import state_from_dict
 from games.cytress.work import Ctx, Work
 from games.errors import ConfigError, InvalidStateError, NotationError
@@ -216,14 +216,14 @@ class CytressGame(Game[CytressState, CAction]):
             decks.append(tuple(cards))
         strat = list(obs.strat_deck)
         shuffle(rng, strat)
+        w = Work.of(obs)
         a = obs.automa
         if a is not None:
             ai = list(a.deck)
             shuffle(rng, ai)
-            a = replace(a, deck=tuple(ai))
-        return replace(
-            obs, intel_deck=tuple(decks), strat_deck=tuple(strat), automa=a, seed=rng.getrandbits(62)
-        )
+            w.automa = make_automa(tuple(ai), a.tracker, a.intel, a.records, a.drawn, a.program, a.moving)
+        w.intel_deck, w.strat_deck, w.seed = decks, strat, rng.getrandbits(62)
+        return w.freeze()
 
     # ------------------------------------------------------------------ notation
     def action_to_text(self, state: CytressState, action: CAction) -> str:
