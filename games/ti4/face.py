@@ -374,14 +374,16 @@ def describe(game: TI4Game, state: TI4State, viewer: Viewer) -> Description:
     if 0 <= viewer < s.players or viewer == REFEREE:
         sections += _private(game, s, viewer)
     legend = "tile N: a system placed; at N: a position open now (place T at N); . : open later"
-    sections.append(Section(title="Galaxy (north up)", lines=(*galaxy_map(game, s), legend)))
+    if s.phase != DRAFT:  # a Milty draft has no galaxy until the seats are picked
+        sections.append(Section(title="Galaxy (north up)", lines=(*galaxy_map(game, s), legend)))
     sections.append(Section(title="Seats", rows=tuple(_seat_rows(game, s, viewer))))
     if s.mode == "milty" and s.phase == DRAFT:
         slice_rows = tuple(
             Row(
                 label=f"Slice {k + 1}",
-                value="; ".join(f"tile {t}: {tile_words(pack, t)}" for t in sl)
-                + f" (slice value {ai.slice_value(pack, sl, game.weights):.1f})",
+                value=_slice_summary(game, sl)
+                + ": "
+                + "; ".join(f"tile {t}: {tile_words(pack, t)}" for t in sl),
             )
             for k, sl in enumerate(s.slices)
             if k not in s.slice_pick
@@ -399,6 +401,36 @@ def describe(game: TI4Game, state: TI4State, viewer: Viewer) -> Description:
     return Description(
         game="ti4", viewer=viewer, headline=head, step=_step(game, s), sections=tuple(sections)
     )
+
+
+def _slice_totals(pack: Content, tiles: tuple[TileId, ...]) -> tuple[float, float, int, int]:
+    """Optimal resources, optimal influence, wormholes and legendary planets of a slice."""
+    r = i = 0.0
+    worm = legend = 0
+    for t in tiles:
+        tile = pack.tiles[t]
+        worm += len(tile.wormholes)
+        for p in tile.planets:
+            legend += p.legendary
+            if p.resources > p.influence:
+                r += p.resources
+            elif p.influence > p.resources:
+                i += p.influence
+            else:
+                r += p.resources / 2
+                i += p.influence / 2
+    return r, i, worm, legend
+
+
+def _slice_summary(game: TI4Game, tiles: tuple[TileId, ...]) -> str:
+    r, i, worm, legend = _slice_totals(game.pack, tiles)
+    value = ai.slice_value(game.pack, tiles, game.weights)
+    text = f"value {value:.1f}, optimal resources {r:g}, influence {i:g}"
+    if worm:
+        text += f", {worm} wormhole{'s' if worm > 1 else ''}"
+    if legend:
+        text += f", {legend} legendary planet{'s' if legend > 1 else ''}"
+    return text
 
 
 def _private(game: TI4Game, s: TI4State, viewer: Viewer) -> list[Section]:
@@ -419,7 +451,7 @@ def _private(game: TI4Game, s: TI4State, viewer: Viewer) -> list[Section]:
             )
             rows.append(Row(label="secret objective", value=text, seat=k))
         if rows:
-            title = "Your systems to place" if k == viewer else f"Seat {k}'s systems to place"
+            title = "Yours alone (hidden from the other seats)" if k == viewer else f"Seat {k} alone"
             out.append(Section(title=title, rows=tuple(rows), seat=k))
     return out
 
@@ -494,9 +526,17 @@ def explain(game: TI4Game, state: TI4State, action: TI4Action) -> list[Fact]:
             ),
         ]
     if action.kind == "slice":
-        v = ai.slice_value(game.pack, state.slices[action.pos], game.weights)
+        sl = state.slices[action.pos]
+        v = ai.slice_value(game.pack, sl, game.weights)
+        sr, si, worm, legend = _slice_totals(game.pack, sl)
+        anomalies = sum(1 for t in sl if game.pack.tiles[t].anomalies)
         return [
-            Fact(label="slice value", value=v, unit="points", better=1, text=f"slice value {v:.2f} points")
+            Fact(label="slice value", value=v, unit="points", better=1, text=f"slice value {v:.2f} points"),
+            Fact(label="optimal resources in the slice", value=sr, unit="resources", better=1),
+            Fact(label="optimal influence in the slice", value=si, unit="influence", better=1),
+            Fact(label="wormholes in the slice", value=float(worm), better=1),
+            Fact(label="legendary planets in the slice", value=float(legend), better=1),
+            Fact(label="anomalies in the slice", value=float(anomalies), better=-1),
         ]
     if action.kind == "seat":
         return [

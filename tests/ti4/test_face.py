@@ -96,3 +96,17 @@ def test_picture_reads_without_abbreviations() -> None:
     for f in s.factions:
         name = faction_name(GAME, f).removeprefix("The ")
         assert name.split()[0] in svg
+
+
+def test_milty_draft_reads_slices_and_factions() -> None:
+    """rule: ti4/factions - in a Milty draft the factions on offer read by their printed names; each
+    slice shows its optimal resources and influence, and its hint compares them."""
+    s = new(4, 3, mode="milty")
+    text = re.sub(r"\s+", " ", GAME.describe(s, s.actor).to_text(100))
+    assert "Galaxy" not in text  # no galaxy before the seats are picked
+    assert "optimal resources" in text
+    for f in s.offered:
+        assert faction_name(GAME, f) in text
+    picks = [a for a in GAME.legal_actions(s) if a.kind == "slice"]
+    rows = [tuple(f.sentence() for f in as_facts(GAME.explain(s, a))) for a in picks]
+    assert all(any(x.startswith("optimal resources in the slice") for x in r) for r in rows)
