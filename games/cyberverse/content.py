@@ -624,10 +624,34 @@ def _board(node: Node, seen: set[str]) -> Board:
     coords = [(0, 0)] * len(zones)
     for z, n in zip(zones, numbers, strict=True):
         coords[n - 1] = (z.int("x", min=0, max=9), z.int("y", min=0, max=9))
-    adj: list[set[int]] = [set() for _ in zones]
+    adj, walls = _board_links(node, len(zones))
+    entry = node.int("entry", min=1, max=len(zones)) - 1
+    positions, position_at = _board_positions(node, len(zones))
+    hacking = [i for i, (_, k) in enumerate(positions) if k == 2]
+    if len(hacking) != 1:
+        raise node.fail("exactly one Hacking position (rule: cyberverse/hacking)", key="positions")
+    return Board(
+        id=bid,
+        district=district - 1,
+        coords=tuple(coords),
+        adjacent=tuple(tuple(sorted(a)) for a in adj),
+        walls=tuple(walls),
+        entry=entry,
+        positions=tuple(positions),
+        position_at=tuple(position_at),
+        hacking=hacking[0],
+        distance=_board_distances(node, adj),
+        authored=node.bool("authored"),
+    )
+
+
+def _board_links(node: Node, zones: int) -> tuple[list[set[int]], list[tuple[int, int]]]:
+    """A board's adjacency (its links) and its walls (rule: cyberverse/new-eden-board - walls are
+    not adjacency)."""
+    adj: list[set[int]] = [set() for _ in range(zones)]
     for link in node.list("links"):
         link.list(min_len=2, max_len=2)
-        a, b = link.int_list(min=1, max=len(zones))
+        a, b = link.int_list(min=1, max=zones)
         if a == b:
             raise link.fail("two different zones", got=link.value)
         adj[a - 1].add(b - 1)
@@ -635,26 +659,32 @@ def _board(node: Node, seen: set[str]) -> Board:
     walls = []
     for w in node.list("walls"):
         w.list(min_len=2, max_len=2)
-        a, b = w.int_list(min=1, max=len(zones))
+        a, b = w.int_list(min=1, max=zones)
         if b - 1 in adj[a - 1]:
             raise w.fail("a wall between zones that are not linked (walls are not adjacency)", got=w.value)
         walls.append((a - 1, b - 1))
-    entry = node.int("entry", min=1, max=len(zones)) - 1
+    return adj, walls
+
+
+def _board_positions(node: Node, zones: int) -> tuple[list[tuple[int, int]], list[int]]:
+    """A board's tactical positions as (zone, kind), and the position of each zone (-1 none)."""
     positions: list[tuple[int, int]] = []
-    position_at = [-1] * len(zones)
+    position_at = [-1] * zones
     for p in node.list("positions", min_len=1):
-        pz = p.int("zone", min=1, max=len(zones)) - 1
+        pz = p.int("zone", min=1, max=zones) - 1
         kind = POSITION_KINDS.index(p.str("kind", choices=POSITION_KINDS))
         if position_at[pz] >= 0:
             raise p.fail("at most one tactical position per zone", key="zone", got=pz + 1)
         position_at[pz] = len(positions)
         positions.append((pz, kind))
-    hacking = [i for i, (_, k) in enumerate(positions) if k == 2]
-    if len(hacking) != 1:
-        raise node.fail("exactly one Hacking position (rule: cyberverse/hacking)", key="positions")
+    return positions, position_at
+
+
+def _board_distances(node: Node, adj: list[set[int]]) -> tuple[tuple[int, ...], ...]:
+    """Zone-to-zone distances along the links (every zone must be reachable)."""
     distance = []
-    for start in range(len(zones)):
-        dist = [-1] * len(zones)
+    for start in range(len(adj)):
+        dist = [-1] * len(adj)
         dist[start] = 0
         todo = deque([start])
         while todo:
@@ -666,19 +696,7 @@ def _board(node: Node, seen: set[str]) -> Board:
         if min(dist) < 0:
             raise node.fail("zones all connected through links", key="links")
         distance.append(tuple(dist))
-    return Board(
-        id=bid,
-        district=district - 1,
-        coords=tuple(coords),
-        adjacent=tuple(tuple(sorted(a)) for a in adj),
-        walls=tuple(walls),
-        entry=entry,
-        positions=tuple(positions),
-        position_at=tuple(position_at),
-        hacking=hacking[0],
-        distance=tuple(distance),
-        authored=node.bool("authored"),
-    )
+    return tuple(distance)
 
 
 def _tokens(directory: Path) -> tuple[tuple[SupplyToken, ...], tuple[tuple[int, int, bool], ...]]:

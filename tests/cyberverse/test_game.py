@@ -20,7 +20,8 @@ GAME = CyberverseGame()
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_check_game_every_player_count(players: int) -> None:
-    report = check_game(GAME, players=players, seeds=range(1))
+    # 6 turns (every phase, Payday and the turn order several times) keep the test within seconds
+    report = check_game(GAME, players=players, seeds=range(1), options={"max_turns": 6})
     assert report.games == 1
 
 
