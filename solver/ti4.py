@@ -46,11 +46,13 @@ from games.ti4.ai import slice_value
 from games.ti4.balance import (
     IMPASSABLE,
     NEBULA,
+    POINTS,
     RIFT,
     SCALE,
     SHARE_UNIT,
     TILE_UNIT,
     Weights,
+    home_bonus,
     home_reports,
     home_values,
     movement,
@@ -62,6 +64,7 @@ from games.ti4.legality import check_map, check_string
 from games.ti4.mapstring import format_map_string, parse_map_string
 from games.ti4.milty import SLICE_BLUE, SLICE_RED, _arrange, slot_adjacency
 from games.ti4.placement import clash
+from games.ti4.setup import home_system_tile
 from games.ti4.state import OVER, PLACE
 from solver.core import (
     ScoreLine,
@@ -121,6 +124,15 @@ class MapProblem:
         max_wormholes_per_home: at most this many wormholes in the systems that count for each home
             (the spread of wormholes; -1: no limit).
         max_legendary_per_home: at most this many legendary planets count for each home (-1: no limit).
+        wormhole_spread: weight (value points) of a secondary term of the objective: per unit of the
+            spread (most minus fewest) of the wormholes counting for each home (0: not in the objective).
+        legendary_spread: weight of the spread of the legendary planets counting for each home.
+        specialty_missing: weight per home without a technology specialty within ``specialty_reach``
+            jumps ("no seat without a specialty" as a soft term; ``specialty_within`` is the hard one).
+        specialty_reach: the jumps of ``specialty_missing``.
+        home_tiles: the tile standing in each seat's home position (its faction's home system, or the
+            Creuss Gate), when the factions are known; each counts for its seat at ``weights.home``
+            (rule: ti4/factions). Empty: home systems unknown, counted for nobody.
     """
 
     players: int
@@ -137,6 +149,29 @@ class MapProblem:
     specialty_within: int = 0
     max_wormholes_per_home: int = -1
     max_legendary_per_home: int = -1
+    wormhole_spread: float = 0.0
+    legendary_spread: float = 0.0
+    specialty_missing: float = 0.0
+    specialty_reach: int = 2
+    home_tiles: tuple[TileId, ...] = ()
+
+    def term_units(self) -> tuple[int, int, int]:
+        """The secondary weights in home-value units (x SCALE): wormhole, legendary, specialty."""
+        out = []
+        for name in ("wormhole_spread", "legendary_spread", "specialty_missing"):
+            x = getattr(self, name)
+            pts = round(x * POINTS)
+            if abs(pts - x * POINTS) > 1e-9 or not 0 <= pts <= 100 * POINTS:
+                raise ConfigError(
+                    f"{name} must be a multiple of 0.05 between 0 and 100, not {x!r}", field=name
+                )
+            out.append(pts * (SCALE // POINTS))
+        return out[0], out[1], out[2]
+
+    @property
+    def weighted(self) -> bool:
+        """Whether the objective has secondary terms."""
+        return any(self.term_units())
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -147,8 +182,11 @@ class MapSolution:
         galaxy: the tile at each system position (fixed and placed).
         values: each home's value (value points).
         gap: best minus worst home value.
-        bound: the proven lower bound on the gap.
+        bound: the proven lower bound on the objective (the gap when there are no secondary terms).
         status: OPTIMAL, FEASIBLE, INFEASIBLE or UNKNOWN.
+        objective: the gap plus the weighted secondary terms (value points).
+        terms: the secondary terms' counts: wormhole spread, legendary spread, homes without a
+            specialty within ``specialty_reach`` jumps.
     """
 
     galaxy: Mapping[Pos, TileId]
@@ -156,6 +194,8 @@ class MapSolution:
     gap: float
     bound: float
     status: Status
+    objective: float = 0.0
+    terms: Mapping[str, int] = field(default_factory=dict)
 
 
 def map_problem(
@@ -198,10 +238,19 @@ def map_problem(
 
 
 def _values(content: Content, problem: MapProblem, galaxy: Mapping[Pos, TileId]) -> list[int]:
-    """Each home's value times SCALE (``games.ti4.balance.home_values``)."""
-    return home_values(
+    """Each home's value times SCALE (``games.ti4.balance.home_values``, with the home systems of
+    ``problem.home_tiles`` counted for their seats at ``weights.home``)."""
+    vals = home_values(
         content.board, {0: 18, **galaxy}, problem.homes, content.tiles, problem.weights, spaces=problem.spaces
     )
+    return [v + b for v, b in zip(vals, _bonus(content, problem), strict=True)]
+
+
+def _bonus(content: Content, problem: MapProblem) -> list[int]:
+    """Each seat's own home system's share of its value times SCALE (0 without ``home_tiles``)."""
+    if not problem.home_tiles:
+        return [0] * len(problem.homes)
+    return [home_bonus(t, content.tiles, problem.weights) for t in problem.home_tiles]
 
 
 def gap_of(content: Content, problem: MapProblem, galaxy: Mapping[Pos, TileId]) -> float:
@@ -301,7 +350,88 @@ def specialties_ok(content: Content, problem: MapProblem, galaxy: Mapping[Pos, T
     return True
 
 
+def secondary_terms(content: Content, problem: MapProblem, galaxy: Mapping[Pos, TileId]) -> dict[str, int]:
+    """The secondary terms' counts of ``galaxy``: ``wormhole_spread`` and ``legendary_spread`` (most
+    minus fewest wormholes / legendary planets in the systems that count for a home) and
+    ``specialty_missing`` (homes without a technology specialty within ``specialty_reach`` jumps)."""
+    from games.ti4.balance import _prepare, coefficients, distances, edges
+
+    full = {0: 18, **problem.fixed, **galaxy}
+    tiles, w = content.tiles, problem.weights
+    moves, counted, _ = _prepare(content.board, full, problem.homes, tiles, w, 0, problem.spaces)
+    worms, legs = [], []
+    for co in coefficients(content.board, moves, problem.homes, counted, w):
+        mine = [full[p] for p, c in co.items() if c and full.get(p, 0) in tiles]
+        worms.append(sum(len(tiles[t].wormholes) for t in mine))
+        legs.append(sum(_legendary(content, t) for t in mine))
+    graph = edges(content.board, moves, w)
+    missing = 0
+    for h in problem.homes:
+        near = distances(content.board, moves, h, w, limit=problem.specialty_reach, graph=graph)
+        missing += not any(
+            p != h and full.get(p, 0) in tiles and _has_specialty(content, full[p]) for p in near
+        )
+    return {
+        "wormhole_spread": max(worms) - min(worms),
+        "legendary_spread": max(legs) - min(legs),
+        "specialty_missing": missing,
+    }
+
+
+def objective_units(content: Content, problem: MapProblem, galaxy: Mapping[Pos, TileId]) -> int:
+    """The builder's objective of ``galaxy`` times SCALE (exact): the home-value gap plus each secondary
+    term's count times its weight."""
+    vals = _values(content, problem, {**problem.fixed, **galaxy})
+    out = max(vals) - min(vals)
+    if problem.weighted:
+        terms = secondary_terms(content, problem, galaxy)
+        units = problem.term_units()
+        out += sum(u * terms[k] for u, k in zip(units, TERMS, strict=True))
+    return out
+
+
+TERMS = ("wormhole_spread", "legendary_spread", "specialty_missing")
+"""The secondary terms, in the order of ``MapProblem.term_units``."""
+
+
 # ============================================================================ the CP-SAT model
+
+
+def _profile(content: Content, problem: MapProblem, t: TileId) -> tuple[Any, ...]:
+    """All the builder sees of a tile: its back, value, movement, wormholes, anomaly, legendary
+    planets, specialty and whether it is required."""
+    tile, w = content.tiles[t], problem.weights
+    return (
+        tile.pile,
+        tile_points(tile, w),
+        movement(tile, w).kind,
+        tuple(sorted(tile.wormholes)),
+        tile.is_anomaly,
+        _legendary(content, t),
+        _has_specialty(content, t),
+        t in problem.required,
+    )
+
+
+def _twins(content: Content, problem: MapProblem) -> list[list[TileId]]:
+    """Groups of pool tiles with the same :func:`_profile` (interchangeable: the empty red systems, the
+    two asteroid fields...), each sorted, of two tiles or more."""
+    groups: dict[tuple[Any, ...], list[TileId]] = {}
+    for t in problem.pool:
+        groups.setdefault(_profile(content, problem, t), []).append(t)
+    return [sorted(g) for g in groups.values() if len(g) > 1]
+
+
+def canonical(content: Content, problem: MapProblem, galaxy: Mapping[Pos, TileId]) -> dict[Pos, TileId]:
+    """``galaxy`` with interchangeable tiles renumbered into the builder's symmetry-breaking order
+    (the same map for the rules and the measure)."""
+    out = dict(galaxy)
+    rank = {p: i for i, p in enumerate(problem.open)}
+    for group in _twins(content, problem):
+        spots = sorted((p for p in problem.open if out.get(p) in group), key=rank.__getitem__)
+        for p, t in zip(spots, group, strict=False):
+            out[p] = t
+    return out
 
 
 class _Logic:
@@ -398,8 +528,27 @@ class _MapModel:
             self.kind[p] = {k: self._has(p, _kind_is(content, w, k)) for k in range(4)}
             self.worm[p] = {wh: self._has(p, _links(content, w, wh)) for wh in types}
         self.types = types
+        self.extra: list[Any] = []
+        """The weighted secondary terms of the objective (home-value units)."""
         self._rules()
+        self._symmetry()
         self.values = self._home_values()
+
+    def _symmetry(self) -> None:
+        """Symmetry breaking: tiles the rules and the measure cannot tell apart (:func:`_twins`) are
+        used in number order and placed in position order."""
+        rank = {p: i + 1 for i, p in enumerate(self.p.open)}
+        for group in _twins(self.c, self.p):
+            for a, b in itertools.pairwise(group):
+                used_a = sum(self.x[a, p] for p in self.p.open)
+                used_b = sum(self.x[b, p] for p in self.p.open)
+                self.m.add(used_b <= used_a)
+                at_a = sum(rank[p] * self.x[a, p] for p in self.p.open)
+                at_b = sum(rank[p] * self.x[b, p] for p in self.p.open)
+                flag = self.m.new_bool_var("")
+                self.m.add(used_b == 1).only_enforce_if(flag)
+                self.m.add(used_b == 0).only_enforce_if(flag.Not())
+                self.m.add(at_a < at_b).only_enforce_if(flag)
 
     def _has(self, p: Pos, pred: Callable[[TileId], bool]) -> Lit:
         """Whether position ``p`` holds a tile with ``pred`` (a literal)."""
@@ -457,7 +606,7 @@ class _MapModel:
         """``r[k][p]``: whether ``p`` is within ``k`` jumps of ``home`` (0..reach), by real movement."""
         lg, prob, w, adj = self.lg, self.p, self.p.weights, self.c.board.adjacent
         spaces = [p for p in range(len(self.c.board.rings)) if p in prob.spaces]
-        reach = w.reach
+        reach = max(w.reach, prob.specialty_within, prob.specialty_reach if prob.weighted else 0)
         r: list[dict[Pos, Lit]] = [{p: p == home for p in spaces}]
         out: list[dict[Pos, Lit]] = [{p: False for p in spaces}]
         for k in range(1, reach + 1):
@@ -536,17 +685,20 @@ class _MapModel:
                 for h in range(n):
                     totals[h].append(self._times(near[h], share, top * wp[m - 1] * SHARE_UNIT))
         self._spread(counts_for)
-        return [sum(t) for t in totals]
+        return [sum(t) + b for t, b in zip(totals, _bonus(self.c, prob), strict=True)]
 
     def _spread(self, counts_for: Mapping[tuple[int, Pos], Sequence[Lit]]) -> None:
-        """The requests ``max_wormholes_per_home`` and ``max_legendary_per_home``."""
+        """The requests ``max_wormholes_per_home`` and ``max_legendary_per_home`` (hard caps) and the
+        weighted ``wormhole_spread`` and ``legendary_spread`` terms of the objective."""
         prob = self.p
-        for cap, count in (
-            (prob.max_wormholes_per_home, _wormhole_count(self.c)),
-            (prob.max_legendary_per_home, _legendary_count(self.c)),
+        worm_u, leg_u, _ = prob.term_units()
+        for cap, unit, count in (
+            (prob.max_wormholes_per_home, worm_u, _wormhole_count(self.c)),
+            (prob.max_legendary_per_home, leg_u, _legendary_count(self.c)),
         ):
-            if cap < 0:
+            if cap < 0 and not unit:
                 continue
+            per_home: list[Any] = []
             for h in range(len(prob.homes)):
                 const, terms = 0, []
                 for (k, p), lits in counts_for.items():
@@ -562,23 +714,37 @@ class _MapModel:
                             const += count(t)
                         elif count(t) and lit is not False:
                             terms.append(count(t) * lit)
-                if terms:
-                    self.m.add(sum(terms) <= cap - const)
-                elif const > cap:
-                    self.m.add_bool_or([False])
+                if cap >= 0:
+                    if terms:
+                        self.m.add(sum(terms) <= cap - const)
+                    elif const > cap:
+                        self.m.add_bool_or([False])
+                per_home.append(const + sum(terms))
+            if unit:
+                most, fewest = self.m.new_int_var(0, 99, ""), self.m.new_int_var(0, 99, "")
+                self.m.add_max_equality(most, per_home)
+                self.m.add_min_equality(fewest, per_home)
+                self.extra.append(unit * (most - fewest))
 
     def _specialty_request(self, reach: Sequence[Sequence[Mapping[Pos, Lit]]]) -> None:
-        """The request ``specialty_within``: a specialty planet within k jumps of every home."""
-        k, prob = self.p.specialty_within, self.p
-        if not k:
-            return
+        """The request ``specialty_within`` (a specialty planet within k jumps of every home) and the
+        weighted ``specialty_missing`` term (a unit per home without one within ``specialty_reach``)."""
+        prob = self.p
+        unit = prob.term_units()[2]
         spec = {
             p: self._has(p, lambda t: _has_specialty(self.c, t))
             for p in prob.spaces
             if p and p not in prob.homes
         }
         for h in range(len(prob.homes)):
-            self.m.add_bool_or([self.lg.and_([reach[h][k][p], spec[p]]) for p in spec] + [False])
+            if prob.specialty_within:
+                k = prob.specialty_within
+                self.m.add_bool_or([self.lg.and_([reach[h][k][p], spec[p]]) for p in spec] + [False])
+            if unit:
+                k = prob.specialty_reach
+                has = self.lg.or_([self.lg.and_([reach[h][k][p], spec[p]]) for p in spec])
+                if has is not True:
+                    self.extra.append(unit * (1 - (1 if has is False else has)))
 
     def _share(self, near: Sequence[Lit], tv: Any, top: int, dist_pts: int, every: bool) -> Any:
         """The value one nearest home gets: tile value x distance points x 60 / homes tied."""
@@ -682,52 +848,84 @@ def solve_map(
     seed: int = 0,
     stop: Callable[[], bool] | None = None,
     hint: Mapping[Pos, TileId] | None = None,
-    warm_start: float = 0.25,
+    warm_start: float = 0.1,
+    lns_share: float = 0.3,
     presolve: bool | None = None,
 ) -> MapSolution:
-    """The galaxy with the smallest home-value gap (CP-SAT; see the module docstring).
+    """The galaxy with the smallest objective: the home-value gap plus the weighted secondary terms.
 
-    ``warm_start``: the share of the time spent first by :func:`hill_climb_map`, whose map is CP-SAT's
-    first answer (0: a random legal map); ``hint``: a first answer given by the caller instead. The
-    answer is never worse than the first answer. ``presolve``: CP-SAT's presolve (None: only with 20 s
-    or more; it can take seconds on this model and loaded cores).
+    Up to :data:`LNS_OPEN` open positions: the complete CP-SAT model (OPTIMAL is a proof). A full
+    galaxy: the decomposition of :func:`_decompose` (an exact CP-SAT assignment of the ordinary
+    systems under a local search over where the anomalies and wormholes go); its answer is OPTIMAL
+    when it reaches 0, the least possible value. ``warm_start``: the share of the time the
+    hill-climber spends first on a full galaxy (0: a random legal map); ``hint``: a first answer
+    given by the caller instead. The answer is never worse than the first answer. ``presolve``:
+    CP-SAT's presolve on the complete model (None: only with 20 s or more).
     """
     start = time.perf_counter()
-    why = precheck_map(content, problem)
-    if why:
+    if precheck_map(content, problem):
         return MapSolution(galaxy={}, values=(), gap=0.0, bound=0.0, status=Status.INFEASIBLE)
+    if len(problem.open) > LNS_OPEN:
+        if hint is None:
+            hint = _first_answer(content, problem, seed, warm_start * time_limit_s, stop)
+        if not hint or not legal_galaxy(content, problem, {**problem.fixed, **hint}):
+            hint = None
+        deadline = start + time_limit_s
+        split = start + (1 - lns_share) * time_limit_s
+        found = _decompose(content, problem, hint, deadline=split, workers=workers, seed=seed, stop=stop)
+        left = max(0.05, deadline - time.perf_counter())
+        if found is None:  # no legal map by local search: the complete model decides (INFEASIBLE...)
+            return _solve_full(content, problem, None, left, workers, seed, stop, presolve)
+        galaxy, units = found
+        if units == 0 or lns_share <= 0:
+            return _known(content, problem, galaxy, Status.OPTIMAL if units == 0 else Status.FEASIBLE)
+        return _solve_full(content, problem, galaxy, left, workers, seed, stop, presolve, lns=True)
+    return _solve_full(content, problem, hint, time_limit_s, workers, seed, stop, presolve)
+
+
+def _solve_full(  # noqa: PLR0917
+    content: Content,
+    problem: MapProblem,
+    hint: Mapping[Pos, TileId] | None,
+    time_limit_s: float,
+    workers: int,
+    seed: int,
+    stop: Callable[[], bool] | None,
+    presolve: bool | None,
+    *,
+    lns: bool = False,
+) -> MapSolution:
+    """The complete CP-SAT model (``lns``: large neighbourhood search only, from ``hint``), with the
+    redundant average bounds (the best home is at least the mean, the worst at most) and the
+    weighted secondary terms."""
+    start = time.perf_counter()
     mm = _MapModel(content, problem)
     hi = mm.m.new_int_var(-(10**9), 10**9, "best")
     lo = mm.m.new_int_var(-(10**9), 10**9, "worst")
     mm.m.add_max_equality(hi, mm.values)
     mm.m.add_min_equality(lo, mm.values)
-    mm.m.minimize(hi - lo)
-    big = len(problem.open) > LNS_OPEN
+    n = len(mm.values)
+    mm.m.add(n * hi >= sum(mm.values))
+    mm.m.add(n * lo <= sum(mm.values))
+    mm.m.minimize(hi - lo + sum(mm.extra))
     if hint is None:
-        hint = _first_answer(content, problem, seed, warm_start * time_limit_s if big else 0.0, stop)
-        if hint and big:
-            share = warm_start * time_limit_s
-            hint = solve_ordinary(
-                content, problem, hint, time_limit_s=share, workers=workers, seed=seed, stop=stop
-            )[0]
+        hint = _first_answer(content, problem, seed, 0.0, stop)
     if hint and legal_galaxy(content, problem, {**problem.fixed, **hint}):
         first = _known(content, problem, hint, Status.FEASIBLE)
-        if first.gap == 0:  # a gap of 0 is the least possible: proven
-            return replace(first, status=Status.OPTIMAL)
-    if hint:
-        _full_hint(mm, hint)
+        if first.objective == 0:  # 0 is the least possible: proven
+            return replace(first, status=Status.OPTIMAL, bound=0.0)
+        _full_hint(mm, canonical(content, problem, {**problem.fixed, **hint}))
     left = time_limit_s - (time.perf_counter() - start)
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = max(0.05, float(left))
     solver.parameters.num_workers = max(1, int(workers))
     solver.parameters.random_seed = int(seed) % (2**31)
     solver.parameters.cp_model_presolve = time_limit_s >= 20.0 if presolve is None else presolve
-    if len(problem.open) > LNS_OPEN:  # a full galaxy: large neighbourhood search improves the first answer
-        solver.parameters.use_lns_only = True
+    solver.parameters.use_lns_only = lns
     code = _solve_stoppable(solver, mm.m, stop)
     status = _STATUS.get(code, Status.UNKNOWN)
     if status not in (Status.OPTIMAL, Status.FEASIBLE):
-        if status == Status.UNKNOWN and hint and legal_galaxy(content, problem, hint):
+        if status == Status.UNKNOWN and hint and legal_galaxy(content, problem, {**problem.fixed, **hint}):
             return _known(content, problem, hint, Status.FEASIBLE)
         return MapSolution(galaxy={}, values=(), gap=0.0, bound=0.0, status=status)
     return _read_map(content, problem, mm, solver, status)
@@ -736,17 +934,27 @@ def solve_map(
 def _known(
     content: Content, problem: MapProblem, galaxy: Mapping[Pos, TileId], status: Status
 ) -> MapSolution:
-    """A :class:`MapSolution` of a map found without CP-SAT (bound 0, or the gap when it is 0)."""
+    """A :class:`MapSolution` of a map whose objective is proven by nothing but itself: the bound is
+    the objective when it is 0 (nothing is below 0), else 0."""
     full = {**problem.fixed, **galaxy}
     vals = _values(content, problem, full)
     gap = (max(vals) - min(vals)) / SCALE
-    return MapSolution(galaxy=full, values=tuple(v / SCALE for v in vals), gap=gap, bound=0.0, status=status)
+    units = objective_units(content, problem, full)
+    return MapSolution(
+        galaxy=full,
+        values=tuple(v / SCALE for v in vals),
+        gap=gap,
+        bound=0.0,
+        status=Status.OPTIMAL if units == 0 else status,
+        objective=units / SCALE,
+        terms=secondary_terms(content, problem, full),
+    )
 
 
 def _read_map(
     content: Content, problem: MapProblem, mm: _MapModel, solver: cp_model.CpSolver, status: Status
 ) -> MapSolution:
-    """The map of a CP-SAT answer, its values checked against the measure to the unit."""
+    """The map of a CP-SAT answer, its values and objective checked against the measure to the unit."""
     galaxy = dict(problem.fixed)
     for (t, p), v in mm.x.items():
         if solver.value(v):
@@ -755,19 +963,26 @@ def _read_map(
     model_vals = [solver.value(v) if not isinstance(v, int) else v for v in mm.values]
     if model_vals != vals:  # the model is the measure, to the unit (tests check it on many maps)
         raise LictorError(f"internal: the CP-SAT values {model_vals} differ from the measure {vals}")
-    gap = (max(vals) - min(vals)) / SCALE
-    if gap == 0:
-        status = Status.OPTIMAL  # no gap is below 0
-    bound = gap if status == Status.OPTIMAL else max(0.0, solver.best_objective_bound / SCALE)
+    units = objective_units(content, problem, galaxy)
+    if round(solver.objective_value) != units:
+        raise LictorError(f"internal: the CP-SAT objective {solver.objective_value} differs from {units}")
+    if units == 0:
+        status = Status.OPTIMAL  # nothing is below 0
+    bound = units if status == Status.OPTIMAL else max(0.0, solver.best_objective_bound)
     return MapSolution(
-        galaxy=galaxy, values=tuple(v / SCALE for v in vals), gap=gap, bound=min(bound, gap), status=status
+        galaxy=galaxy,
+        values=tuple(v / SCALE for v in vals),
+        gap=(max(vals) - min(vals)) / SCALE,
+        bound=min(bound, units) / SCALE,
+        status=status,
+        objective=units / SCALE,
+        terms=secondary_terms(content, problem, galaxy),
     )
 
 
 LNS_OPEN = 12
-"""Above this many open positions CP-SAT runs large neighbourhood search only: on full galaxies it
-finds far more even maps in the same time, and the bound it would prove is 0 either way; smaller
-problems get the complete search (OPTIMAL proofs, as in the brute-force cross-checks)."""
+"""Above this many open positions the builder decomposes (:func:`_decompose`); smaller problems get
+the complete CP-SAT model (OPTIMAL proofs, as in the brute-force cross-checks)."""
 
 
 def _special(content: Content, t: TileId) -> bool:
@@ -786,11 +1001,41 @@ def solve_ordinary(
     seed: int = 0,
     stop: Callable[[], bool] | None = None,
 ) -> tuple[dict[Pos, TileId], float]:
-    """Keep ``galaxy``'s anomalies and wormholes where they are and deal the ordinary systems anew,
-    with the smallest gap (CP-SAT). With the movement fixed each space's share per home is a
-    constant (``balance.coefficients``), so the model is a small assignment; the answer is legal
-    and never worse than ``galaxy``. Returns (galaxy, gap)."""
-    from games.ti4.balance import _prepare, coefficients
+    """Keep ``galaxy``'s anomalies and wormholes where they are and deal the ordinary systems anew
+    with the smallest objective (CP-SAT). Returns (galaxy, objective in value points); the answer is
+    legal and never worse than ``galaxy`` when ``galaxy`` is legal.
+
+    With the movement fixed, each space's share of its system's value per home is a constant
+    (``balance.coefficients``), so the model is linear; and it is *aggregated*: spaces with the same
+    shares (and the same part in the requests) form a class, tiles with the same back, value,
+    legendary planets, specialty and requirement form a class, and the variables are how many tiles
+    of each tile class go to each space class. Interchangeable tiles and spaces leave no symmetry
+    to search through, and the redundant average bounds (best >= mean >= worst) tighten the
+    relaxation.
+    """
+    out = _ordinary_model(
+        content, problem, galaxy, time_limit_s, workers, seed, stop, min(POLISH_S, time_limit_s / 4)
+    )
+    before = objective_units(content, problem, galaxy) if legal_galaxy(content, problem, galaxy) else None
+    if out is not None:
+        units = objective_units(content, problem, out)
+        if before is None or units <= before:
+            return out, units / SCALE
+    return dict(galaxy), (before if before is not None else objective_units(content, problem, galaxy)) / SCALE
+
+
+def _ordinary_model(  # noqa: PLR0917, PLR0912, PLR0915
+    content: Content,
+    problem: MapProblem,
+    galaxy: Mapping[Pos, TileId],
+    time_limit_s: float,
+    workers: int,
+    seed: int,
+    stop: Callable[[], bool] | None,
+    polish_s: float = 0.0,
+) -> dict[Pos, TileId] | None:
+    """The aggregated model of :func:`solve_ordinary`: the new legal map, or None (none found)."""
+    from games.ti4.balance import _prepare, coefficients, distances, edges
 
     tiles, w = content.tiles, problem.weights
     full = {0: 18, **problem.fixed, **galaxy}
@@ -798,93 +1043,315 @@ def solve_ordinary(
     coefs = coefficients(content.board, moves, problem.homes, counted, w)
     free = [p for p in problem.open if not _special(content, full[p])]
     kept = {p: full[p] for p in problem.open if p not in free}
-    cands = [t for t in problem.pool if not _special(content, t) and t not in kept.values()]
-    m = cp_model.CpModel()
-    y = {(t, p): m.new_bool_var("") for t in cands for p in free}
+    worm_u, leg_u, spec_u = problem.term_units()
+    graph = edges(content.board, moves, w)
+    within: list[set[Pos]] = [set(), set()]  # per request: (home, space) pairs as home * 100 + space
+    for j, jumps in enumerate((problem.specialty_within, problem.specialty_reach if spec_u else 0)):
+        if jumps:
+            for h, home in enumerate(problem.homes):
+                near = distances(content.board, moves, home, w, limit=jumps, graph=graph)
+                within[j] |= {h * 100 + p for p in near if p != home}
+    ring1 = set(content.board.adjacent[0]) if problem.red_next_to_mecatol else set()
+    homes = range(len(problem.homes))
+
+    def space_key(p: Pos) -> tuple[Any, ...]:
+        return (
+            tuple(co.get(p, 0) for co in coefs),
+            tuple(h * 100 + p in within[0] for h in homes),
+            tuple(h * 100 + p in within[1] for h in homes),
+            p in ring1,
+        )
+
+    spaces: dict[tuple[Any, ...], list[Pos]] = {}
     for p in free:
-        m.add_exactly_one(y[t, p] for t in cands)
-    for t in cands:
-        (m.add_exactly_one if t in problem.required else m.add_at_most_one)(y[t, p] for p in free)
+        spaces.setdefault(space_key(p), []).append(p)
+    kinds: dict[tuple[Any, ...], list[TileId]] = {}
+    for t in problem.pool:
+        if not _special(content, t) and t not in kept.values():
+            prof = _profile(content, problem, t)
+            kinds.setdefault((prof[0], prof[1], prof[5], prof[6], prof[7]), []).append(t)
+    m = cp_model.CpModel()
+    n = {
+        (c, k): m.new_int_var(0, min(len(ts), len(ps)), "")
+        for c, ts in kinds.items()
+        for k, ps in spaces.items()
+    }
+    for k, ps in spaces.items():
+        m.add(sum(n[c, k] for c in kinds) == len(ps))
+    for c, ts in kinds.items():
+        used = sum(n[c, k] for k in spaces)
+        m.add(used == len(ts)) if c[4] else m.add(used <= len(ts))
     for back, need in (("blue", problem.blue), ("red", problem.red)):
         have = sum(1 for t in kept.values() if tiles[t].pile == back)
-        m.add(sum(v for (t, _), v in y.items() if tiles[t].pile == back) == need - have)
-    _ordinary_requests(content, problem, m, y, full=full, free=free, moves=moves, coefs=coefs)
-    values = []
-    for co in coefs:
-        const = sum(
+        m.add(sum(v for (c, _), v in n.items() if c[0] == back) == need - have)
+    if ring1 and not any(tiles[t].pile == "red" for p, t in kept.items() if p in ring1):
+        m.add(sum(v for (c, k), v in n.items() if c[0] == "red" and k[3]) >= 1)
+    consts = [
+        b
+        + sum(
             c * tile_points(tiles[full[p]], w)
             for p, c in co.items()
             if p not in free and full.get(p, 0) in tiles
         )
-        values.append(const + sum(co.get(p, 0) * tile_points(tiles[t], w) * y[t, p] for t, p in y))
-    hi, lo = m.new_int_var(0, 10**10, ""), m.new_int_var(0, 10**10, "")
+        for co, b in zip(coefs, _bonus(content, problem), strict=True)
+    ]
+    # a coarser exact grid: every value is a multiple of the gcd of the constants, the products and
+    # the secondary weights; counting in gcds keeps the numbers (and the objective's domain) small
+    grid = math.gcd(*consts, *(k[0][h] * c[1] for c, k in n for h in homes), worm_u, leg_u, spec_u, 10**9)
+    values = [
+        consts[h] // grid + sum(k[0][h] * c[1] // grid * v for (c, k), v in n.items() if k[0][h] and c[1])
+        for h in homes
+    ]
+    top = max(
+        (consts[h] + sum(k[0][h] * c[1] * len(spaces[k]) for c, k in n if k[0][h])) // grid for h in homes
+    )
+    hi, lo = m.new_int_var(0, top, ""), m.new_int_var(0, top, "")
     m.add_max_equality(hi, values)
     m.add_min_equality(lo, values)
-    m.minimize(hi - lo)
-    for (t, p), v in y.items():
-        m.add_hint(v, full[p] == t)
+    m.add(len(values) * hi >= sum(values))
+    m.add(len(values) * lo <= sum(values))
+    extra: list[Any] = []
+    if worm_u:
+        extra.append(worm_u // grid * secondary_terms(content, problem, galaxy)["wormhole_spread"])
+    for j, unit in ((0, problem.specialty_within), (1, spec_u)):
+        if not unit:
+            continue
+        reach_k = problem.specialty_within if j == 0 else problem.specialty_reach
+        for h, home in enumerate(problem.homes):
+            near = distances(content.board, moves, home, w, limit=reach_k, graph=graph)
+            if any(p in kept and _has_specialty(content, kept[p]) for p in near if p != home):
+                continue
+            spec_count: Any = sum(v for (c, k), v in n.items() if c[3] and k[1 + j][h])
+            if j == 0:
+                m.add(spec_count >= 1)
+            else:
+                miss = m.new_bool_var("")
+                m.add(spec_count >= 1).only_enforce_if(miss.Not())
+                extra.append(unit // grid * miss)
+    if problem.max_legendary_per_home >= 0 or leg_u:
+        counts = []
+        for h, co in enumerate(coefs):
+            const = sum(_legendary(content, kept[p]) for p in kept if co.get(p, 0))
+            const += sum(
+                _legendary(content, full[p])
+                for p in co
+                if co[p] and p not in problem.open and full.get(p, 0) in tiles
+            )
+            counts.append(const + sum(c[2] * v for (c, k), v in n.items() if c[2] and k[0][h]))
+        if problem.max_legendary_per_home >= 0:
+            for x in counts:
+                m.add(x <= problem.max_legendary_per_home)
+        if leg_u:
+            most, fewest = m.new_int_var(0, 99, ""), m.new_int_var(0, 99, "")
+            m.add_max_equality(most, counts)
+            m.add_min_equality(fewest, counts)
+            extra.append(leg_u // grid * (most - fewest))
+    m.minimize(hi - lo + sum(extra))
+    plain = not (problem.specialty_within or spec_u or leg_u or problem.max_legendary_per_home >= 0)
+    if plain:  # a fast swap descent with the shares fixed first: CP-SAT starts from its map
+        full = {**full, **_polish(content, problem, full, free, coefs, polish_s, random.Random(seed))}
+    kind_of = {t: c for c, ts in kinds.items() for t in ts}
+    placed: dict[tuple[Any, ...], int] = {}
+    for k, ps in spaces.items():
+        for p in ps:
+            if full[p] in kind_of:
+                placed[kind_of[full[p]], k] = placed.get((kind_of[full[p]], k), 0) + 1
+    for key, v in n.items():  # the map as given: the first answer
+        m.add_hint(v, placed.get(key, 0))
     solver = cp_model.CpSolver()
-    solver.parameters.max_time_in_seconds = max(0.05, time_limit_s)
+    solver.parameters.max_time_in_seconds = max(0.02, time_limit_s)
     solver.parameters.num_workers = max(1, workers)
     solver.parameters.random_seed = seed % (2**31)
-    solver.parameters.cp_model_presolve = False
-    before = gap_of(content, problem, galaxy)
     if _solve_stoppable(solver, m, stop) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return dict(galaxy), before
-    out = {**{p: full[p] for p in problem.open}, **{p: t for (t, p), v in y.items() if solver.value(v)}}
-    gap = gap_of(content, problem, out)
-    better = gap <= before or not legal_galaxy(content, problem, galaxy)
-    return (out, gap) if better and legal_galaxy(content, problem, out) else (dict(galaxy), before)
+        return None
+    out = {p: full[p] for p in problem.open}
+    left = {c: list(ts) for c, ts in kinds.items()}
+    for k, ps in spaces.items():
+        queue = list(ps)
+        for c in kinds:
+            for _ in range(solver.value(n[c, k])):
+                out[queue.pop()] = left[c].pop()
+    return out if legal_galaxy(content, problem, out) else None
 
 
-def _ordinary_requests(
+def _polish(  # noqa: PLR0917
     content: Content,
     problem: MapProblem,
-    m: cp_model.CpModel,
-    y: Mapping[tuple[TileId, Pos], Any],
-    *,
     full: Mapping[Pos, TileId],
     free: Sequence[Pos],
-    moves: Sequence[Any],
     coefs: Sequence[Mapping[Pos, int]],
-) -> None:
-    """``solve_ordinary``'s constraints beyond the counts: the specialty and legendary requests and the
-    five-player red tile (rule: ti4/five-player-red-tile)."""
+    seconds: float,
+    rng: random.Random,
+) -> dict[Pos, TileId]:
+    """A swap descent on the ordinary systems with the shares fixed (two spaces swap their systems,
+    or a space takes an unused system of its back): each move changes the home values by a product,
+    so thousands are tried in a fraction of a second. Moves that keep the gap are taken too (a walk
+    on the plateau). Returns the ordinary systems' new places."""
     tiles, w = content.tiles, problem.weights
-    cands = sorted({t for t, _ in y})
-    if problem.specialty_within:
-        from games.ti4.balance import distances, edges
+    at = {p: full[p] for p in free}
+    used = set(full.values())
+    spare = [
+        t for t in problem.pool if t not in used and not _special(content, t) and t not in problem.required
+    ]
+    pts = {t: tile_points(tiles[t], w) for t in problem.pool}
+    homes = range(len(coefs))
+    vals = [
+        b + sum(c * tile_points(tiles[full[p]], w) for p, c in co.items() if full.get(p, 0) in tiles)
+        for co, b in zip(coefs, _bonus(content, problem), strict=True)
+    ]
+    ring1 = (
+        [p for p in content.board.adjacent[0] if p in problem.spaces] if problem.red_next_to_mecatol else []
+    )
+    col = {p: [co.get(p, 0) for co in coefs] for p in free}
+    gap = max(vals) - min(vals)
+    best, best_gap = dict(at), gap
+    start = time.perf_counter()
+    end = start + seconds
+    hot = max(gap / 8, SCALE / 100)  # annealing: a worse move is taken with probability exp(-loss / hot)
+    tries = 0
+    while best_gap and (tries % 256 or time.perf_counter() < end):
+        tries += 1
+        if tries % 256 == 0:
+            hot = max(1.0, SCALE / 100 * (1 - (time.perf_counter() - start) / max(seconds, 1e-9)) ** 2)
+        a = rng.choice(free)
+        ta = at[a]
+        k, b = -1, -1
+        if spare and rng.random() < 0.3:
+            k = rng.randrange(len(spare))
+            tb = spare[k]
+            if tiles[tb].pile != tiles[ta].pile or ta in problem.required:
+                continue
+            d = pts[tb] - pts[ta]
+            new = [vals[h] + col[a][h] * d for h in homes]
+        else:
+            b = rng.choice(free)
+            tb = at[b]
+            d = pts[tb] - pts[ta]
+            if not d:
+                continue
+            new = [vals[h] + (col[a][h] - col[b][h]) * d for h in homes]
+        g2 = max(new) - min(new)
+        if g2 > gap and rng.random() >= math.exp((gap - g2) / hot):
+            continue
+        if b < 0:
+            at[a], spare[k] = tb, ta
+        else:
+            at[a], at[b] = tb, ta
+        if ring1 and not any(
+            tiles[at.get(p, full.get(p, 0))].pile == "red" for p in ring1 if p in problem.open
+        ):
+            if b < 0:  # undo: the five-player red tile next to Mecatol Rex is gone
+                at[a], spare[k] = ta, tb
+            else:
+                at[a], at[b] = ta, tb
+            continue
+        vals, gap = new, g2
+        if gap < best_gap:
+            best, best_gap = dict(at), gap
+    return best
 
-        graph = edges(content.board, moves, w)
-        for h in problem.homes:
-            near = distances(content.board, moves, h, w, limit=problem.specialty_within, graph=graph)
-            have = any(
-                p in full
-                and p not in free
-                and p != h
-                and full[p] in tiles
-                and _has_specialty(content, full[p])
-                for p in near
-            )
-            if not have:
-                m.add_bool_or(
-                    [y[t, p] for p in near if p in free for t in cands if _has_specialty(content, t)]
-                    + [False]
-                )
-    if problem.max_legendary_per_home >= 0:  # wormholes stay put here: only legendary planets move
-        for co in coefs:
-            const = sum(
-                _legendary(content, full[p])
-                for p, c in co.items()
-                if c and p not in free and full.get(p, 0) in tiles
-            )
-            moving = [
-                _legendary(content, t) * y[t, p] for t, p in y if co.get(p, 0) and _legendary(content, t)
-            ]
-            m.add(sum(moving) <= problem.max_legendary_per_home - const) if moving else None
-    ring1 = [p for p in content.board.adjacent[0] if p in problem.spaces]
-    if problem.red_next_to_mecatol and not any(tiles[full[p]].pile == "red" for p in ring1 if p not in free):
-        m.add_bool_or([y[t, p] for p in ring1 if p in free for t in cands if tiles[t].pile == "red"])
+
+def _decompose(
+    content: Content,
+    problem: MapProblem,
+    first: Mapping[Pos, TileId] | None,
+    *,
+    deadline: float,
+    workers: int,
+    seed: int,
+    stop: Callable[[], bool] | None,
+) -> tuple[dict[Pos, TileId], int] | None:
+    """The builder on a full galaxy: a local search over the *special* systems (anomalies and
+    wormholes: they shape movement, so the shares of value) whose every step deals the ordinary
+    systems anew by the exact aggregated CP-SAT model of :func:`solve_ordinary`. A step moves a
+    special system to another space or swaps it with an unused tile of its back; it is kept when
+    the objective does not grow. Ends at objective 0 (proven: nothing is below), at the deadline or
+    on ``stop``. Returns (galaxy, objective units), or None if no legal map was found."""
+    rng = random.Random(seed)
+    loose = replace(problem, specialty_within=0, max_legendary_per_home=-1)  # the ordinary deal fixes these
+
+    def over() -> bool:
+        return time.perf_counter() >= deadline or (stop is not None and stop())
+
+    budget = max(0.0, deadline - time.perf_counter())
+    step = min(STEP_MAX_S, max(STEP_S, budget / 16))  # longer budgets: longer, surer steps
+
+    def step_time(first: bool = False) -> float:
+        return max(0.02, min(3 * step if first else step, deadline - time.perf_counter()))
+
+    best: dict[Pos, TileId] | None = None
+    units = 0
+    start = dict(first) if first else None
+    while best is None and not over():
+        if start is None:
+            try:
+                start = random_legal_map(content, loose, rng, tries=300)
+            except LictorError:
+                return None
+        out = _ordinary_model(
+            content, problem, start, step_time(True), 1, rng.randrange(2**31), stop, POLISH_S
+        )
+        if out is None and legal_galaxy(content, problem, start):
+            out = dict(start)
+        if out is not None:
+            best, units = out, objective_units(content, problem, out)
+        start = None
+    while best is not None and units > 0 and not over():
+        cand = _perturb(content, loose, best, rng)
+        if cand is None:
+            continue
+        out = _ordinary_model(content, problem, cand, step_time(), 1, rng.randrange(2**31), stop, POLISH_S)
+        if out is None:
+            if not legal_galaxy(content, problem, cand):
+                continue
+            out = cand
+        got = objective_units(content, problem, out)
+        if got <= units:
+            best, units = out, got
+    return (best, units) if best is not None else None
+
+
+STEP_S = 1.0
+"""Least CP-SAT time per step of :func:`_decompose` (the aggregated model; often proven sooner); a
+step gets a sixteenth of the budget up to :data:`STEP_MAX_S`, the first step three times that."""
+STEP_MAX_S = 4.0
+POLISH_S = 0.15
+"""Time of the swap descent (:func:`_polish`) before each step's CP-SAT."""
+"""CP-SAT time per step of :func:`_decompose` (the aggregated model; often proven sooner)."""
+
+
+def _perturb(
+    content: Content, problem: MapProblem, galaxy: Mapping[Pos, TileId], rng: random.Random
+) -> dict[Pos, TileId] | None:
+    """A random legal neighbour of ``galaxy`` that moves a special system (see :func:`_decompose`)."""
+    tiles = content.tiles
+    specials = [p for p in problem.open if _special(content, galaxy[p])]
+    ordinary = [p for p in problem.open if p not in specials]
+    unused = [t for t in problem.pool if t not in galaxy.values()]
+    spare_special = [t for t in unused if _special(content, t)]
+    for _ in range(50):
+        h = dict(galaxy)
+        move = rng.random()
+        if specials and ordinary and move < 0.6:  # a special system to another space
+            a, b = rng.choice(specials), rng.choice(ordinary)
+            h[a], h[b] = galaxy[b], galaxy[a]
+        elif spare_special and move < 0.8:  # an unused special system in, of the same back
+            t = rng.choice(spare_special)
+            spots = [p for p in problem.open if tiles[galaxy[p]].pile == tiles[t].pile]
+            if not spots:
+                continue
+            h[rng.choice(spots)] = t
+        elif specials:  # a special system out, an unused tile of its back in
+            a = rng.choice(specials)
+            backs = [t for t in unused if tiles[t].pile == tiles[galaxy[a]].pile]
+            if not backs:
+                continue
+            h[a] = rng.choice(backs)
+        else:
+            return None
+        if legal_galaxy(content, problem, h):
+            return h
+    return None
 
 
 def _first_answer(
@@ -929,8 +1396,9 @@ def hill_climb_map(
     stop: Callable[[], bool] | None = None,
 ) -> tuple[dict[Pos, TileId], float]:
     """The community's method: a random legal map, then swaps (two positions, or a position and an
-    unused tile of the same back) kept when the gap falls, restarting from a new random map when
-    no swap helps; returns the best (galaxy, gap) found within ``seconds``."""
+    unused tile of the same back) kept when the objective (the gap, plus the weighted secondary
+    terms if any) falls, restarting from a new random map when no swap helps; returns the best
+    (galaxy, objective in value points) found within ``seconds``."""
     end = time.perf_counter() + seconds
     tiles = content.tiles
     best: tuple[dict[Pos, TileId], float] | None = None
@@ -940,7 +1408,7 @@ def hill_climb_map(
 
     while best is None or not over():
         g = random_legal_map(content, problem, rng)
-        cur = gap_of(content, problem, g)
+        cur = objective_units(content, problem, g)
         improved = True
         while improved and cur > 0 and not over():
             improved = False
@@ -957,7 +1425,7 @@ def hill_climb_map(
                     h[a], h[b] = g[b], g[a]
                 if not legal_galaxy(content, problem, h):
                     continue
-                v = gap_of(content, problem, h)
+                v = objective_units(content, problem, h)
                 if v < cur:
                     g, cur, improved = h, v, True
                     break
@@ -967,17 +1435,18 @@ def hill_climb_map(
             best = (g, cur)
         if not restarts or best[1] == 0:
             break
-    return best
+    return best[0], best[1] / SCALE
 
 
 def brute_force_map(content: Content, problem: MapProblem) -> tuple[float, dict[Pos, TileId]] | None:
-    """The smallest gap over every legal galaxy (exhaustive: small problems only)."""
+    """The smallest objective (the gap, plus the weighted secondary terms if any) over every legal
+    galaxy, with a galaxy that has it (exhaustive: small problems only)."""
     best: tuple[float, dict[Pos, TileId]] | None = None
     for chosen in itertools.permutations(problem.pool, len(problem.open)):
         galaxy = {**problem.fixed, **dict(zip(problem.open, chosen, strict=True))}
         if not legal_galaxy(content, problem, galaxy):
             continue
-        gap = gap_of(content, problem, galaxy)
+        gap = objective_units(content, problem, galaxy) / SCALE
         if best is None or gap < best[0]:
             best = (gap, galaxy)
     return best
@@ -1293,6 +1762,43 @@ BALANCED_MAP_PARAMS: dict[str, Any] = {
             "default": -1,
             "description": "at most this many legendary planets count for each home (-1: no limit)",
         },
+        "wormhole_spread": {
+            "type": "number",
+            "minimum": 0,
+            "maximum": 100,
+            "default": 0,
+            "description": "weight (value points, a multiple of 0.05) in the objective of the spread of "
+            "wormholes (most minus fewest counting for a home); 0: not in the objective",
+        },
+        "legendary_spread": {
+            "type": "number",
+            "minimum": 0,
+            "maximum": 100,
+            "default": 0,
+            "description": "weight in the objective of the spread of legendary planets counting for a home",
+        },
+        "specialty_missing": {
+            "type": "number",
+            "minimum": 0,
+            "maximum": 100,
+            "default": 0,
+            "description": "weight in the objective per home without a technology specialty within "
+            "specialty_reach jumps",
+        },
+        "specialty_reach": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 3,
+            "default": 2,
+            "description": "the jumps of specialty_missing",
+        },
+        "factions": {
+            "type": "array",
+            "items": {"type": "string"},
+            "description": "the faction of each seat, in seat order (home positions clockwise): their home "
+            "systems stand in the home positions and count for their seats at weights.home (default 1 "
+            "when factions are named)",
+        },
         "weights": _WEIGHTS_SCHEMA,
     },
     "description": _LIMITS_NOTE,
@@ -1429,13 +1935,30 @@ def balanced_map(
         raise ConfigError(
             f"from_state must be true or false, got {shown(use_state)}", field="params.from_state"
         )
+    factions = _factions(g, params, players, expansion)
+    if factions and "home" not in params.get("weights", {}):
+        weights = replace(weights, home=1.0)  # named factions: their home systems count as printed
     problem = _problem_for(g, state, players, expansion, weights, exclude, use_state)
     problem = replace(
         problem,
         specialty_within=_int(params, "specialty_within", 0, 0, 3),
         max_wormholes_per_home=_int(params, "max_wormholes_per_home", -1, -1, 8),
         max_legendary_per_home=_int(params, "max_legendary_per_home", -1, -1, 4),
+        wormhole_spread=_num(params, "wormhole_spread", 0, 0, 100),
+        legendary_spread=_num(params, "legendary_spread", 0, 0, 100),
+        specialty_missing=_num(params, "specialty_missing", 0, 0, 100),
+        specialty_reach=_int(params, "specialty_reach", 2, 1, 3),
     )
+    if factions:
+        problem = replace(problem, home_tiles=tuple(home_system_tile(g.pack, f) for f in factions))
+    elif use_state and isinstance(state, TI4State) and state.players == players:
+        placed = tuple(state.galaxy[h] for h in problem.homes)
+        if all(t > 0 for t in placed):  # the factions are chosen: their home systems are known
+            problem = replace(problem, home_tiles=placed)
+    try:
+        problem.term_units()
+    except ConfigError as exc:
+        raise ConfigError(exc.message, field=f"params.{exc.field}") from None
     bad = [t for t in include if t not in problem.pool and t not in problem.fixed.values()]
     if bad:
         return _result(
@@ -1469,7 +1992,34 @@ def balanced_map(
             start,
             explanation="no galaxy found within the time limit: allow more time",
         )
-    return _map_answer(g, problem, sol, start)
+    return _map_answer(g, problem, sol, start, factions)
+
+
+def _factions(g: TI4Game, params: Mapping[str, Any], players: int, expansion: str) -> list[str]:
+    """The ``factions`` parameter: one known faction per seat, all different (rule: ti4/factions)."""
+    value = params.get("factions", [])
+    if not isinstance(value, list) or (value and len(value) != players):
+        raise ConfigError(
+            f"factions must list one faction per seat ({players}), got {shown(value)}",
+            field="params.factions",
+            rule="ti4/factions",
+        )
+    allowed = {f.id for f in g.pack.factions if expansion == "pok" or f.expansion == "base"}
+    for i, f in enumerate(value):
+        if not isinstance(f, str) or f not in allowed:
+            raise ConfigError(
+                f"factions[{i}] must be a faction of the {expansion} game ({', '.join(sorted(allowed))}), "
+                f"got {shown(f)}",
+                field=f"params.factions[{i}]",
+                rule="ti4/factions",
+            )
+        if f in value[:i]:
+            raise ConfigError(
+                f"factions[{i}]: {f} is chosen twice; each player takes a different faction",
+                field=f"params.factions[{i}]",
+                rule="ti4/factions",
+            )
+    return list(value)
 
 
 def _problem_for(  # noqa: PLR0917
@@ -1518,22 +2068,35 @@ def map_svg(g: TI4Game, problem: MapProblem, galaxy: Mapping[Pos, TileId], title
     base = g.new_state(GameConfig(players=problem.players), 0)
     cells = [0] * len(base.galaxy)
     cells[0] = 18
-    for p, t in galaxy.items():
+    homes = dict(zip(problem.homes, problem.home_tiles, strict=False))
+    for p, t in {**galaxy, **homes}.items():
         cells[p] = t
     shown = replace(base, galaxy=tuple(cells), homes=problem.homes, speaker=-1)
     reps = home_reports(
-        g.pack.board, {0: 18, **galaxy}, problem.homes, g.pack.tiles, problem.weights, spaces=problem.spaces
+        g.pack.board,
+        {0: 18, **galaxy, **homes},
+        problem.homes,
+        g.pack.tiles,
+        problem.weights,
+        spaces=problem.spaces,
     )
     return render_svg(g.pack, shown, reps, title=title)
 
 
-def _map_answer(g: TI4Game, problem: MapProblem, sol: MapSolution, start: float) -> SolveResult:
+def _map_answer(
+    g: TI4Game, problem: MapProblem, sol: MapSolution, start: float, factions: Sequence[str] = ()
+) -> SolveResult:
     layout = g.pack.board.layouts[problem.players]
     galaxy = [0] * 37
     galaxy[0] = 18
     for p, t in sol.galaxy.items():
         galaxy[p] = t
-    text = format_map_string(tuple(galaxy), problem.spaces, {h: 0 for h in layout.homes})
+    text = format_map_string(
+        tuple(galaxy),
+        problem.spaces,
+        layout.homes,
+        home_tiles=dict(zip(problem.homes, problem.home_tiles, strict=False)),
+    )
     vals = ", ".join(f"{v:.2f}" for v in sol.values)
     proof = (
         "proven the smallest possible"
@@ -1546,14 +2109,26 @@ def _map_answer(g: TI4Game, problem: MapProblem, sol: MapSolution, start: float)
         f"{layout.homes[0]}), gap {sol.gap:.2f} ({proof}); seat {worst}, at position {layout.homes[worst]}, "
         f"has the weakest home and should pick first"
     )
+    if problem.weighted:
+        explanation += "; secondary terms " + ", ".join(
+            f"{k.replace('_', ' ')} {v}" for k, v in sol.terms.items()
+        )
+        explanation += f" (objective {sol.objective:.2f})"
+    if problem.home_tiles:
+        explanation += "; home systems " + ", ".join(
+            f"{g.pack.tiles[t].name} at {h}" for h, t in zip(problem.homes, problem.home_tiles, strict=True)
+        )
     return _result(
         "ti4.balanced_map",
         sol.status,
         start,
-        objective=sol.gap,
+        objective=sol.objective,
         bound=sol.bound,
         answer={
             "map_string": text,
+            "objective": round(sol.objective, 4),
+            "terms": dict(sol.terms),
+            "factions": list(factions),
             "home_values": [round(v, 4) for v in sol.values],
             "home_positions": list(layout.homes),
             "gap": round(sol.gap, 4),

@@ -16,9 +16,13 @@ The measure (docs/ti4.md gives the formula with examples; every weight is in :cl
    (split equally among ties: an equidistant system is shared); with ``share="all"`` it counts for
    every home by its own distance.
 
-Mecatol Rex and home systems count for nobody. Every weight is a multiple of 0.05, so a value
-times :data:`SCALE` is an exact integer: the CP-SAT builder (``solver/ti4.py``) reproduces it to
-the unit, and a test checks the two against each other.
+Mecatol Rex counts for nobody; a home system counts only for its own seat, ``home`` times its own
+value (0 by default, as the community measures: the galaxy around the homes; with the factions
+known, ``home`` = 1 adds each faction's home planets as the tile data prints them; the Ghosts of
+Creuss count their home system, tile 51, off the board behind the Creuss Gate).
+
+Every weight is a multiple of 0.05, so a value times :data:`SCALE` is an exact integer: the CP-SAT
+builder (``solver/ti4.py``) reproduces it to the unit, and a test checks the two against each other.
 """
 
 from __future__ import annotations
@@ -41,7 +45,9 @@ __all__ = [
     "Movement",
     "Weights",
     "distances",
+    "home_bonus",
     "home_reports",
+    "home_system",
     "home_values",
     "movement",
     "optimal",
@@ -84,6 +90,8 @@ class Weights:
         antimass: whether ships may enter asteroid fields (Antimass Deflectors).
         nebula_exit: extra jumps to leave a nebula (movement ends in a nebula).
         rift_bonus: whether the step out of a gravity rift is free (+1 move leaving a rift).
+        home: share of a home system's own value (its planets, as printed) counted for its seat (0:
+            none, the community's measure of the galaxy around the homes).
     """
 
     resources: float = 1.0
@@ -97,6 +105,7 @@ class Weights:
     antimass: bool = False
     nebula_exit: int = 1
     rift_bonus: bool = True
+    home: float = 0.0
     _pts: tuple[int, ...] = field(default=(), init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -114,7 +123,7 @@ class Weights:
                 f"weights.nebula_exit must be 0..3 jumps, not {self.nebula_exit!r}",
                 field="weights.nebula_exit",
             )
-        object.__setattr__(self, "_pts", (*pts, *dist))
+        object.__setattr__(self, "_pts", (*pts, _points(self.home, "home"), *dist))
 
     @property
     def reach(self) -> int:
@@ -128,7 +137,11 @@ class Weights:
 
     def distance_points(self) -> tuple[int, ...]:
         """The distance weights in twentieths, for 1, 2, 3... jumps."""
-        return self._pts[6:]
+        return self._pts[7:]
+
+    def home_points(self) -> int:
+        """The home weight in twentieths."""
+        return self._pts[6]
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON types."""
@@ -360,7 +373,26 @@ def home_values(
     """
     moves, counted, points = _prepare(board, galaxy, homes, tiles, weights, fill, spaces)
     coefs = coefficients(board, moves, homes, counted, weights)
-    return [sum(c * points[p] for p, c in co.items()) for co in coefs]
+    return [
+        sum(c * points[p] for p, c in co.items()) + home_bonus(galaxy.get(h, 0), tiles, weights)
+        for h, co in zip(homes, coefs, strict=True)
+    ]
+
+
+def home_system(tile: TileId, tiles: Mapping[TileId, Tile]) -> Tile | None:
+    """The home system a home position's tile stands for: itself, or for the Creuss Gate (a faction's
+    tile without planets) the faction's home system with planets (tile 51, off the board)."""
+    t = tiles.get(tile)
+    if t is None or t.planets or not t.faction:
+        return t
+    return next((u for u in tiles.values() if u.faction == t.faction and u.planets and u.pile == "home"), t)
+
+
+def home_bonus(tile: TileId, tiles: Mapping[TileId, Tile], weights: Weights) -> int:
+    """A seat's own home system's share of its value times SCALE (``weights.home``; 0 without a tile)."""
+    hp = weights.home_points()
+    system = home_system(tile, tiles) if hp else None
+    return tile_points(system, weights) * hp * SHARE_UNIT if system is not None else 0
 
 
 def _prepare(  # noqa: PLR0917
@@ -460,7 +492,10 @@ def home_reports(
         out.append(
             HomeReport(
                 home=h,
-                value=sum(c * points[p] for p, c in co.items()) / SCALE,
+                value=(
+                    sum(c * points[p] for p, c in co.items()) + home_bonus(galaxy.get(h, 0), tiles, weights)
+                )
+                / SCALE,
                 resources=res,
                 influence=inf,
                 near_resources=near_r,
