@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -118,7 +119,11 @@ def _mcts_matches(games: int, simulations: int, jobs: int) -> dict[str, tuple[fl
         import multiprocessing
 
         with multiprocessing.get_context("fork").Pool(jobs) as pool:
-            scores = pool.map(_mcts_game, tasks, chunksize=1)
+            scores = []
+            for k, score in enumerate(pool.imap(_mcts_game, tasks, chunksize=1)):
+                scores.append(score)
+                if (k + 1) % 20 == 0:
+                    print(f"  ({k + 1}/{len(tasks)} ISMCTS games played)", file=sys.stderr, flush=True)
     else:
         scores = [_mcts_game(task) for task in tasks]
     out = {}
