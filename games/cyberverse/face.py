@@ -1022,8 +1022,27 @@ def _field_facts(s: State, c: Content, a: Action) -> list[Fact]:
     k = a.kind
     if k in ("enter", "go", "step", "spot", "stay", "stop") and s.step == D_MOVE:
         return _move_facts(s, c, a)
-    if s.fight is not None:
+    if s.fight is not None and k not in ("hold", "stand", "pass"):
         return _fight_facts(s, c, a)
+    if k == "test":
+        org = s.orgs[seat]
+        case = c.investigations[org.cases[a.a >> 4]]
+        m = case.missions[a.a & 15]
+        text = f"mission {(a.a & 15) + 1} of {case.name}: {mission_text(c, m)}; XP tokens spent {a.b}"
+        return [_fact("mission reward", m.reward, text, "D", better=1)]
+    if k == "pay":
+        salaries = sum(c.faces[2 * x.sheet + x.side].salary for x in s.agents if x.org == seat)
+        text = f"pays the salaries, {salaries} D, from {s.orgs[seat].money} D (an agent not paid leaves)"
+        return [_fact("salaries paid", salaries, text, "D", better=-1)]
+    if k in ("hold", "stand", "pass", "stay", "stop"):
+        words = {
+            "hold": "holds: no attack with this miniature",
+            "stand": "stands firm",
+            "pass": "passes",
+        }
+        return [_fact("acts", 0, words.get(k, "does nothing more"))]
+    if k == "no-test":
+        return [_fact("mission reward", 0, "takes no test: the modifier deck stays as it is", "D", better=1)]
     if k in ("place", "remove"):
         d = a.a
         mine = s.orgs[seat].influence[d] + (1 if k == "place" else 0)
