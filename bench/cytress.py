@@ -6,8 +6,9 @@
   rates with a 95% Wilson interval (``bench/_stats.py``), next to random play's own rate;
 - solver: ``cytress.best_placement`` by CP-SAT against brute force on the same instances (ratio).
 
-``python -m bench.cytress`` (about 2 minutes; ``--quick`` for a look in about 30 s);
-writes ``bench/results/cytress.json``.
+``python -m bench.cytress`` (about 2 minutes; ``--quick`` for a look in about 30 s); the issue's
+claims: ``--search-games 200`` (``--jobs 2`` plays the games in 2 processes; the budget is in
+simulations, so the win rates do not depend on the load); writes ``bench/results/cytress.json``.
 """
 
 from __future__ import annotations
@@ -89,8 +90,10 @@ def _random(game: CytressGame) -> Chooser:
     return lambda s, rng: rng.choice(list(game.legal_actions(s)))
 
 
-SIMULATIONS = 30
-"""The search's budget a move in the matches (``--sims``)."""
+SIMULATIONS = 60
+"""The search's budget a move in the 3-player matches (``--sims``)."""
+SOLO_SIMULATIONS = 30
+"""The search's budget a move against the official automa (``--solo-sims``)."""
 SEARCH_OPTIONS = SearchOptions()
 """The search's options in the matches (ISMCTS; the budget is ``--sims`` simulations a move)."""
 
@@ -214,19 +217,23 @@ def _solver_ratio(game: CytressGame, instances: int, crews: int) -> dict[str, An
     }
 
 
-def _matches(game: CytressGame, games: int, search_games: int, sims: int, jobs: int) -> list[dict[str, Any]]:
-    """Seat 0's win rates against the official automa (solo) and in 3-player games."""
-    search = f"ISMCTS {sims} simulations/move"
+def _matches(
+    game: CytressGame, games: int, search_games: int, sims: tuple[int, int], jobs: int
+) -> list[dict[str, Any]]:
+    """Seat 0's win rates against the official automa (solo, ``sims[0]`` simulations a move) and in
+    3-player games (``sims[1]``)."""
+    search = f"ISMCTS {sims[1]} simulations/move"
     matches: list[dict[str, Any]] = []
 
     def run(name: str, players: int, n: int, hero: str, rest: str, *, seed: int) -> None:
-        matches.append(_rate(name, *_match(game, players, n, hero, rest, seed=seed, sims=sims, jobs=jobs)))
+        budget = sims[0] if players == 1 else sims[1]
+        matches.append(_rate(name, *_match(game, players, n, hero, rest, seed=seed, sims=budget, jobs=jobs)))
 
     print("Solo against the official automa (seat 0's win rate; a tie is no win):", flush=True)
     run("random play", 1, games, "random", "random", seed=100)
     run("automa policy (its checklists for the seat)", 1, games, "automa", "random", seed=100)
     run("greedy (one-ply heuristic)", 1, games, "greedy", "random", seed=100)
-    run(search, 1, search_games, "search", "random", seed=2000)
+    run(f"ISMCTS {sims[0]} simulations/move", 1, search_games, "search", "random", seed=2000)
     print("3 players, seat 0 against two random seats (random's own rate: 1/3):", flush=True)
     run("automa policy vs 2 random", 3, games, "automa", "random", seed=200)
     run("greedy vs 2 random", 3, games // 2, "greedy", "random", seed=200)
@@ -252,6 +259,9 @@ def main(argv: list[str] | None = None) -> int:
         help="games per search match (default 4; quick 2; the issue's claims: 200)",
     )
     parser.add_argument("--sims", type=int, default=SIMULATIONS, help="search simulations per move")
+    parser.add_argument(
+        "--solo-sims", type=int, default=SOLO_SIMULATIONS, help="search simulations per move in solo"
+    )
     parser.add_argument("--jobs", type=int, default=1, help="processes playing the matches' games")
     args = parser.parse_args(argv)
     quick = args.quick
@@ -273,8 +283,12 @@ def main(argv: list[str] | None = None) -> int:
         "ratio_to_pig": {p: v / pig for p, v in speeds.items()},
     }
 
-    out["search"] = {"simulations": args.sims, "options": repr(SEARCH_OPTIONS)}
-    out["matches"] = _matches(game, games, search_games, args.sims, args.jobs)
+    out["search"] = {
+        "simulations_solo": args.solo_sims,
+        "simulations_3_players": args.sims,
+        "options": repr(SEARCH_OPTIONS),
+    }
+    out["matches"] = _matches(game, games, search_games, (args.solo_sims, args.sims), args.jobs)
 
     print("Solver (CP-SAT against brute force, same instances):", flush=True)
     out["solver"] = [_solver_ratio(game, 2 if quick else 4, 2)]
