@@ -17,7 +17,8 @@ One module per rulebook section, each a mixin of :class:`Rules`:
 - ``objectives.py``: objectives, rewards and the end trigger; ``end.py``: who wins.
 
 The precomputed tables are :class:`games.tiberpunk.tables.Tables`; constants and tuple helpers are
-in ``parts.py``.
+in ``parts.py``. :class:`Rules` builds the table from op code to the section's handler that
+``TurnRules.apply_unchecked`` dispatches through (movement and interactions are dispatched inline).
 """
 
 from __future__ import annotations
