@@ -744,7 +744,7 @@ class _MapModel:
                 k = prob.specialty_reach
                 has = self.lg.or_([self.lg.and_([reach[h][k][p], spec[p]]) for p in spec])
                 if has is not True:
-                    self.extra.append(unit * (1 - (1 if has is False else has)))
+                    self.extra.append(unit if has is False else unit * (1 - has))
 
     def _share(self, near: Sequence[Lit], tv: Any, top: int, dist_pts: int, every: bool) -> Any:
         """The value one nearest home gets: tile value x distance points x 60 / homes tied."""
@@ -877,7 +877,7 @@ def solve_map(
         if found is None:  # no legal map by local search: the complete model decides (INFEASIBLE...)
             return _solve_full(content, problem, None, left, workers, seed, stop, presolve)
         galaxy, units = found
-        if units == 0 or lns_share <= 0:
+        if units == 0 or lns_share <= 0 or left < LNS_MIN_S:  # (the complete model takes ~1 s to build)
             return _known(content, problem, galaxy, Status.OPTIMAL if units == 0 else Status.FEASIBLE)
         return _solve_full(content, problem, galaxy, left, workers, seed, stop, presolve, lns=True)
     return _solve_full(content, problem, hint, time_limit_s, workers, seed, stop, presolve)
@@ -981,6 +981,8 @@ def _read_map(
 
 
 LNS_OPEN = 12
+LNS_MIN_S = 1.0
+"""The least time left for the final large neighbourhood search on the complete model."""
 """Above this many open positions the builder decomposes (:func:`_decompose`); smaller problems get
 the complete CP-SAT model (OPTIMAL proofs, as in the brute-force cross-checks)."""
 
