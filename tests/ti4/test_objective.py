@@ -134,7 +134,9 @@ def test_balanced_map_with_factions_passes_the_checker() -> None:
     text = res.answer["map_string"]
     parsed = parse_map_string(text)
     homes = res.answer["home_positions"]
-    assert [parsed.at(h) for h in homes] == [1, 17, PACK.faction("nekro").home]
+    nekro = PACK.faction("nekro")
+    assert nekro is not None
+    assert [parsed.at(h) for h in homes] == [1, 17, nekro.home]
     assert check_string(PACK, text, players=3, expansion="pok").ok
     assert res.answer["factions"] == ["sol", "creuss", "nekro"]
     assert "home systems" in res.explanation
