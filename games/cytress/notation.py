@@ -18,6 +18,8 @@ form is ``cytress `` followed by the public form (``to_dict``) as compact JSON.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from games.cytress.board import act
 from games.cytress.content import Content, Layout
 from games.cytress.state import FACTIONS, RESOURCES, CAction
@@ -62,53 +64,38 @@ def seat_name(owner: int, players: int) -> str:
     return "the automa" if players == 1 and owner == 1 else f"seat {owner}"
 
 
+_TEXT: dict[str, Callable[[Content, Layout, int, int], str]] = {
+    "side": lambda c, lay, n, x: f"play side {'AB'[x]}",
+    "scout": lambda c, lay, n, x: f"scout {FACTIONS[x // 2]} spot {x % 2 + 1}",
+    "pad": lambda c, lay, n, x: PAD_WORDS[x],
+    "intel": lambda c, lay, n, x: f"take intel {c.intel[x].code}",
+    "crew": lambda c, lay, n, x: f"place crew at {lay.labels[x]}",
+    "spy": lambda c, lay, n, x: f"spy on {seat_name(x, n)}",
+    "nospy": lambda c, lay, n, x: "do not spy",
+    "stratolite": lambda c, lay, n, x: f"use stratolite {c.stratolites[x].code}",
+    "pay": lambda c, lay, n, x: f"pay the renegade in {RESOURCES[x]}",
+    "height": lambda c, lay, n, x: f"tube height {x}",
+    "tube": lambda c, lay, n, x: f"drop tube at {lay.labels[x]}",
+    "bounty": lambda c, lay, n, x: f"take bounty {c.bounties[x].code}",
+    "benefit": lambda c, lay, n, x: BENEFIT_WORDS[x],
+    "reserve": lambda c, lay, n, x: f"reserve stratolite {c.stratolites[x].code}",
+    "keep": lambda c, lay, n, x: "keep reservation",
+    "trade": lambda c, lay, n, x: f"trade {RESOURCES[x // 4]} for {RESOURCES[x % 4]}",
+    "amount": lambda c, lay, n, x: f"give {x}",
+    "done": lambda c, lay, n, x: "done trading",
+    "automa-crew": lambda c, lay, n, x: f"automa crew at {lay.labels[x]}",
+    "automa-move": lambda c, lay, n, x: f"automa moves crew from {lay.labels[x]}",
+    "automa-tube": lambda c, lay, n, x: f"automa tube at {lay.labels[x]}",
+}
+"""The notation of each action kind, from its argument."""
+
+
 def action_text(content: Content, layout: Layout, players: int, a: CAction) -> str:
     """The notation of ``a``."""
-    k, x = a.kind, a.arg
-    lab = layout.labels
-    if k == "side":
-        return f"play side {'AB'[x]}"
-    if k == "scout":
-        return f"scout {FACTIONS[x // 2]} spot {x % 2 + 1}"
-    if k == "pad":
-        return PAD_WORDS[x]
-    if k == "intel":
-        return f"take intel {content.intel[x].code}"
-    if k == "crew":
-        return f"place crew at {lab[x]}"
-    if k == "spy":
-        return f"spy on {seat_name(x, players)}"
-    if k == "nospy":
-        return "do not spy"
-    if k == "stratolite":
-        return f"use stratolite {content.stratolites[x].code}"
-    if k == "pay":
-        return f"pay the renegade in {RESOURCES[x]}"
-    if k == "height":
-        return f"tube height {x}"
-    if k == "tube":
-        return f"drop tube at {lab[x]}"
-    if k == "bounty":
-        return f"take bounty {content.bounties[x].code}"
-    if k == "benefit":
-        return BENEFIT_WORDS[x]
-    if k == "reserve":
-        return f"reserve stratolite {content.stratolites[x].code}"
-    if k == "keep":
-        return "keep reservation"
-    if k == "trade":
-        return f"trade {RESOURCES[x // 4]} for {RESOURCES[x % 4]}"
-    if k == "amount":
-        return f"give {x}"
-    if k == "done":
-        return "done trading"
-    if k == "automa-crew":
-        return f"automa crew at {lab[x]}"
-    if k == "automa-move":
-        return f"automa moves crew from {lab[x]}"
-    if k == "automa-tube":
-        return f"automa tube at {lab[x]}"
-    raise NotationError(f"unknown action kind {k!r}", field="action")
+    text = _TEXT.get(a.kind)
+    if text is None:
+        raise NotationError(f"unknown action kind {a.kind!r}", field="action")
+    return text(content, layout, players, a.arg)
 
 
 def _is_number(word: str) -> bool:

@@ -91,52 +91,63 @@ def automa_policy(game: CytressGame, state: CytressState, rng: random.Random) ->
     legal = list(game.legal_actions(state))
     if len(legal) == 1:
         return legal[0]
-    w = Work.of(state)
-    seat, step = state.actor, state.step
-    kinds = {a.kind: a for a in legal}
-    pick: CAction | None = None
-    if step == CHOOSE_SIDE:
-        pick = act("side", 0)
-    elif step == SCOUT_SPOT:
-        by_faction: dict[int, CAction] = {}
-        for a in legal:
-            by_faction.setdefault(a.arg // 2, a)  # the larger spot comes first
-        pick = by_faction[rng.choice(sorted(by_faction))]
-    elif step == PAD:
-        pick = _pad(game, w, seat, legal, rng)
-    elif step in (INTEL, FIXER_INTEL):
-        pick = _intel(game, state, seat, legal)
-    elif step == CREW:
-        hexes = automa.crew_candidates(w, state.pending.colour, me=seat, allowed=[a.arg for a in legal])
-        pick = act("crew", hexes[0])
-    elif step == SPY:
-        pick = kinds.get("nospy")
-    elif step == STRATOLITE:
-        pick = _stratolite(game, w, seat, legal)
-    elif step == PAYMENT:
-        pick = max(legal, key=lambda a: (state.res[4 * seat + a.arg], -a.arg))
-    elif step == HEIGHT:
-        wanted = automa.tube_height(w, me=seat)
-        pick = max(legal, key=lambda a: (a.arg <= wanted, a.arg if a.arg <= wanted else -a.arg))
-    elif step == TUBE:
-        options = set(automa.tube_candidates(w, me=seat)) & {a.arg for a in legal}
-        pick = act("tube", min(options)) if options else None
-    elif step == BOUNTY:
-        held = {game.pack.bounties[b].faction for b in state.bounties[seat]}
-        fresh = [a for a in legal if game.pack.bounties[a.arg].faction not in held]
-        pick = (fresh or legal)[0]
-    elif step == BENEFIT:
-        up = automa.bounty_ascend_level(w, me=seat)
-        choices = {a.arg for a in legal}
-        if up and BENEFIT_ASCEND_1 + up - 1 in choices:
-            pick = act("benefit", BENEFIT_ASCEND_1 + up - 1)
-        elif BENEFIT_CREW in choices:
-            pick = act("benefit", BENEFIT_CREW)
-    elif step == FIXER_RESERVE:
-        pick = kinds.get("keep")
-    elif step == TRADE:
-        pick = kinds.get("done")
+    decide = _DECIDE.get(state.step)
+    pick = decide(game, state, legal, rng) if decide is not None else None
     return pick if pick is not None and pick in legal else legal[0]
+
+
+Decide = Callable[["CytressGame", CytressState, list[CAction], random.Random], CAction | None]
+
+
+def _kind(kind: str) -> Decide:
+    """Pick the legal action of ``kind`` (never spy, keep the reservation, no trade)."""
+    return lambda game, state, legal, rng: next((a for a in legal if a.kind == kind), None)
+
+
+def _scout(game: CytressGame, state: CytressState, legal: list[CAction], rng: random.Random) -> CAction:
+    by_faction: dict[int, CAction] = {}
+    for a in legal:
+        by_faction.setdefault(a.arg // 2, a)  # the larger spot comes first
+    return by_faction[rng.choice(sorted(by_faction))]
+
+
+def _crew(game: CytressGame, state: CytressState, legal: list[CAction], rng: random.Random) -> CAction:
+    w = Work.of(state)
+    hexes = automa.crew_candidates(w, state.pending.colour, me=state.actor, allowed=[a.arg for a in legal])
+    return act("crew", hexes[0])
+
+
+def _payment(game: CytressGame, state: CytressState, legal: list[CAction], rng: random.Random) -> CAction:
+    seat = state.actor
+    return max(legal, key=lambda a: (state.res[4 * seat + a.arg], -a.arg))
+
+
+def _height(game: CytressGame, state: CytressState, legal: list[CAction], rng: random.Random) -> CAction:
+    wanted = automa.tube_height(Work.of(state), me=state.actor)
+    return max(legal, key=lambda a: (a.arg <= wanted, a.arg if a.arg <= wanted else -a.arg))
+
+
+def _tube(game: CytressGame, state: CytressState, legal: list[CAction], rng: random.Random) -> CAction | None:
+    options = set(automa.tube_candidates(Work.of(state), me=state.actor)) & {a.arg for a in legal}
+    return act("tube", min(options)) if options else None
+
+
+def _bounty(game: CytressGame, state: CytressState, legal: list[CAction], rng: random.Random) -> CAction:
+    held = {game.pack.bounties[b].faction for b in state.bounties[state.actor]}
+    fresh = [a for a in legal if game.pack.bounties[a.arg].faction not in held]
+    return (fresh or legal)[0]
+
+
+def _benefit(
+    game: CytressGame, state: CytressState, legal: list[CAction], rng: random.Random
+) -> CAction | None:
+    up = automa.bounty_ascend_level(Work.of(state), me=state.actor)
+    choices = {a.arg for a in legal}
+    if up and BENEFIT_ASCEND_1 + up - 1 in choices:
+        return act("benefit", BENEFIT_ASCEND_1 + up - 1)
+    if BENEFIT_CREW in choices:
+        return act("benefit", BENEFIT_CREW)
+    return None
 
 
 def _pad(game: CytressGame, w: Work, seat: int, legal: list[CAction], rng: random.Random) -> CAction:
@@ -195,3 +206,23 @@ def _intel(game: CytressGame, state: CytressState, seat: int, legal: list[CActio
         if targets[game.pack.intel[a.arg].target] == low:
             return a
     return legal[0]
+
+
+_DECIDE: dict[int, Decide] = {
+    CHOOSE_SIDE: lambda game, state, legal, rng: act("side", 0),
+    SCOUT_SPOT: _scout,
+    PAD: lambda game, state, legal, rng: _pad(game, Work.of(state), state.actor, legal, rng),
+    INTEL: lambda game, state, legal, rng: _intel(game, state, state.actor, legal),
+    FIXER_INTEL: lambda game, state, legal, rng: _intel(game, state, state.actor, legal),
+    CREW: _crew,
+    SPY: _kind("nospy"),
+    STRATOLITE: lambda game, state, legal, rng: _stratolite(game, Work.of(state), state.actor, legal),
+    PAYMENT: _payment,
+    HEIGHT: _height,
+    TUBE: _tube,
+    BOUNTY: _bounty,
+    BENEFIT: _benefit,
+    FIXER_RESERVE: _kind("keep"),
+    TRADE: _kind("done"),
+}
+"""The automa policy's choice at each step (None: the first legal action)."""

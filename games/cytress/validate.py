@@ -646,7 +646,7 @@ _PAD_OF_STEP = {
 
 def _check_flow(ctx: Ctx, s: CytressState) -> None:
     """The seat to move is the one whose turn it is, and its open decision is coherent."""
-    n, phase, step, actor, turn = s.players, s.phase, s.step, s.actor, s.turn
+    phase, step = s.phase, s.step
     rule = "cytress/core-concepts"
     if phase == OVER:
         if step != NONE:
@@ -660,6 +660,16 @@ def _check_flow(ctx: Ctx, s: CytressState) -> None:
     }[phase]
     if step not in allowed or (phase == EXTRA and step == STRATOLITE):
         _bad("step", f"{STEP_NAMES[step]!r} is not a decision of the {PHASE_NAMES[phase]} phase", rule)
+    _check_turn(s)
+    _check_automa_flow(s)
+    _check_pending(ctx, s)
+    if not legal_actions(ctx, s):
+        _bad("step", f"the seat to move has no legal way to {STEP_NAMES[step]}", STEP_RULE_FALLBACK)
+
+
+def _check_turn(s: CytressState) -> None:
+    """The seat to move is the one whose turn of the phase it is."""
+    n, phase, step, actor, turn = s.players, s.phase, s.step, s.actor, s.turn
     if phase == SIDES:
         if turn >= n or actor != (s.first + turn) % n or s.sides[actor] >= 0:
             _bad(
@@ -683,6 +693,11 @@ def _check_flow(ctx: Ctx, s: CytressState) -> None:
             _bad("to_move", f"it is not seat {actor}'s travel at turn {turn}", "cytress/phase-3a-travel")
     elif turn >= n:
         _bad("turn", "extra travel looks at seats in turn order", "cytress/phase-3b-extra-travel")
+
+
+def _check_automa_flow(s: CytressState) -> None:
+    """The automa's revealed cards and program belong to its turn."""
+    phase, step, turn = s.phase, s.step, s.turn
     a = s.automa
     if a is not None:
         in_turn = (phase == SCOUT and turn == 1) or step in _AUTOMA_STEPS
@@ -694,9 +709,6 @@ def _check_flow(ctx: Ctx, s: CytressState) -> None:
             )
         if phase == SCOUT and turn == 1 and len(a.drawn) != 1:
             _bad("automa.revealed", "the automa's first scout reveals one card", "cytress/solo-gameplay")
-    _check_pending(ctx, s)
-    if not legal_actions(ctx, s):
-        _bad("step", f"the seat to move has no legal way to {STEP_NAMES[step]}", STEP_RULE_FALLBACK)
 
 
 STEP_RULE_FALLBACK = "cytress/phase-3a-travel"
