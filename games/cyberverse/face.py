@@ -52,10 +52,14 @@ from games.cyberverse.state import (
     C_FIGHTER_TOKEN,
     C_STORY,
     C_TOKEN,
+    D_ATTACK,
+    D_AUX,
     D_CHOOSE_AGENT,
     D_INFLUENCE,
     D_KEEP_TOKEN,
     D_MOVE,
+    D_PAYDAY,
+    D_STRATEGY,
     D_TEST,
     HENCHMAN,
     PAYDAY,
@@ -866,57 +870,48 @@ def _buy_facts(s: State, c: Content, a: Action) -> list[Fact]:
 
 
 def _move_facts(s: State, c: Content, a: Action) -> list[Fact]:
+    """A movement step, with the same three facts on every candidate: the open Missions of the
+    story where the Agent ends up (and the modifier cards that pass them), the Movement points
+    left, the opponents there."""
     seat = s.actor
     sheet = s.ctx.agent
     agent = next(x for x in s.agents if x.sheet == sheet)
     name = _agent_name(s, c, sheet)
+    d, left = agent.district, s.ctx.mp
     if a.kind in ("enter", "go"):
         d = a.a
-        cost = travel_cost(s, c, agent, agent.district, d) if a.kind == "go" else 0
-        open_here = [m for m in _story_missions(s, c, seat) if m.district == d]
-        tests = [_mission_odds(s, c, agent, m) for m in open_here] or ["none"]
-        hench = len(s.city.henchmen[d])
-        others = sum(1 for x in s.agents if x.district == d and x.org != seat)
-        left = s.ctx.mp - cost
-        return [
-            _fact(
-                "open missions there",
-                len(open_here),
-                f"{name} goes to {c.district_names[d]}: open missions of your story there {len(open_here)} ("
-                + "; ".join(tests)
-                + ")",
-                better=1,
-            ),
-            _fact("movement points left", left, f"movement points left: {left}", better=1),
-            _fact(
-                "opponents there",
-                hench + others,
-                f"opponents there: {hench} henchmen, {others} rival agents (a combat if they stay)",
-                better=-1,
-            ),
-        ]
-    if a.kind == "step":
-        return [
-            _fact(
-                "movement points left",
-                s.ctx.mp - 1,
-                f"{name} steps to zone {a.a + 1}; movement points left {s.ctx.mp - 1}",
-                better=1,
-            ),
-        ]
-    if a.kind == "spot":
-        d = agent.district
+        left -= travel_cost(s, c, agent, agent.district, d) if a.kind == "go" else 0
+        what = f"{name} goes to {c.district_names[d]}"
+    elif a.kind == "step":
+        left -= 1
+        what = f"{name} steps to zone {a.a + 1} of {c.district_names[d]}"
+    elif a.kind == "spot":
+        left -= 1
         kind = c.boards[s.city.boards[d]].positions[a.a][1]
-        text = f"{name} takes the {POSITION_KINDS[kind]} position in {c.district_names[d]}"
+        what = f"{name} takes the {POSITION_KINDS[kind]} position in {c.district_names[d]}"
         if POSITION_KINDS[kind] == "hacking":
-            text += f": hacking there gives {hack_gain(s, c, agent, d)} D in the investigation phase"
-        gain = hack_gain(s, c, agent, d) if POSITION_KINDS[kind] == "hacking" else 0
-        return [_fact("hacking gain", gain, text, "D", better=1)]
-    here = [m for m in _story_missions(s, c, seat) if m.district == agent.district]
-    text = f"{name} stays {_where(s, c, agent)}"
-    if agent.district >= 0:
-        text += f": open missions of your story there {len(here)}"
-    return [_fact("open missions there", len(here), text, better=1)]
+            what += f" (a hacking there gives {hack_gain(s, c, agent, d)} D)"
+    else:
+        what = f"{name} stays {_where(s, c, agent)}"
+    here = [m for m in _story_missions(s, c, seat) if m.district == d] if d >= 0 else []
+    tests = "; ".join(_mission_odds(s, c, agent, m) for m in here)
+    hench = len(s.city.henchmen[d]) if d >= 0 else 0
+    others = sum(1 for x in s.agents if d >= 0 and x.district == d and x.org != seat)
+    return [
+        _fact(
+            "open missions there",
+            len(here),
+            f"{what}: open missions of your story there {len(here)}" + (f" ({tests})" if tests else ""),
+            better=1,
+        ),
+        _fact("movement points left", left, f"movement points left {left}", better=1),
+        _fact(
+            "opponents there",
+            hench + others,
+            f"opponents there: {hench} henchmen, {others} rival agents (a combat if they stay)",
+            better=-1,
+        ),
+    ]
 
 
 def _mission_odds(s: State, c: Content, agent: Agent, m: Mission) -> str:
@@ -1034,12 +1029,16 @@ def _field_facts(s: State, c: Content, a: Action) -> list[Fact]:
         salaries = sum(c.faces[2 * x.sheet + x.side].salary for x in s.agents if x.org == seat)
         text = f"pays the salaries, {salaries} D, from {s.orgs[seat].money} D (an agent not paid leaves)"
         return [_fact("salaries paid", salaries, text, "D", better=-1)]
-    if k in ("hold", "stand", "pass", "stay", "stop"):
-        words = {
-            "hold": "holds: no attack with this miniature",
-            "stand": "stands firm",
-            "pass": "passes",
-        }
+    if k == "hold" and s.step == D_ATTACK:
+        return [
+            _fact("target health", 0, "holds: no attack with this miniature", better=-1),
+            _fact("weapon bonus", 0, "no weapon used", better=1),
+            _fact("XP spent", 0, "XP tokens spent: 0", better=-1),
+        ]
+    if k == "hold":
+        return [_fact("moves in combat", 0, "stays where it is")]
+    if k in ("stand", "pass", "stay", "stop"):
+        words = {"stand": "stands firm", "pass": "passes"}
         return [_fact("acts", 0, words.get(k, "does nothing more"))]
     if k == "no-test":
         return [_fact("mission reward", 0, "takes no test: the modifier deck stays as it is", "D", better=1)]
@@ -1086,6 +1085,14 @@ def explain(s: State, c: Content, a: Action) -> list[Fact]:
         facts.append(Fact(label="test success odds", value=odds, unit="probability", better=1))
     before = scoring.breakdown(s, c)[seat]
     after = scoring.breakdown(engine.perform(s, c, a), c)[seat]
+    if s.step in (D_STRATEGY, D_AUX, D_PAYDAY):  # moves of many kinds: one fact, its cost, says it all
+        cost = before.resources - after.resources
+        words = "; ".join(f.sentence() for f in facts) or "does it"
+        if a.kind == "recruit":
+            words = f"recruits {c.faces[2 * a.a + a.b].name}: {words}"
+        if cost and "costs " not in words:
+            words += f" ({'costs' if cost > 0 else 'brings'} {abs(cost)} D)"
+        facts = [Fact(label="cost", value=float(cost), unit="D", better=-1, text=words)]
     facts += [
         Fact(label="resources change", value=float(after.resources - before.resources), unit="D", better=1),
         Fact(label="victory points change", value=float(after.total - before.total), unit="VP", better=1),
