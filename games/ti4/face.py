@@ -23,7 +23,6 @@ from games.ti4.state import (
     HIDDEN_BLUE,
     HIDDEN_RED,
     OVER,
-    PHASE_NAMES,
     PLACE,
     RED,
     SECRET,
@@ -173,12 +172,8 @@ def _step(game: TI4Game, s: TI4State) -> str:
     if s.phase == COLOR:
         return f"{who} chooses a colour"
     if s.phase == RED:
-        red = (
-            f"tile {s.red_tile} ({tile_words(game.pack, s.red_tile)})"
-            if s.red_tile > 0
-            else "a red-backed tile"
-        )
-        return f"{who}, the speaker, places the random {red} next to Mecatol Rex"
+        red = f"red tile {s.red_tile}" if s.red_tile > 0 else "a red-backed tile"
+        return f"{who}, speaker: place {red} next to Mecatol Rex"
     if s.phase == PLACE:
         layout = game.pack.board.layouts[s.players]
         done = len(s.placed) - (1 if s.red_tile else 0)
@@ -367,9 +362,9 @@ def describe(game: TI4Game, state: TI4State, viewer: Viewer) -> Description:
     the systems placed so far (last: a short screen cuts it first)."""
     s = _view(game, state, viewer)
     pack = game.pack
-    mode = "Milty draft" if s.mode == "milty" else "rulebook setup"
+    mode = ", Milty draft" if s.mode == "milty" else ""
     pok = " with Prophecy of Kings" if s.expansion == "pok" else ""
-    head = f"Twilight Imperium 4 galaxy, {s.players} players ({mode}{pok}): {PHASE_NAMES[s.phase]}"
+    head = f"Twilight Imperium 4 galaxy setup, {s.players} players{mode}{pok}"
     sections: list[Section] = []
     if 0 <= viewer < s.players or viewer == REFEREE:
         sections += _private(game, s, viewer)
