@@ -108,3 +108,36 @@ def test_public_form_matches_its_schema(seed: int, players: int, mode: str) -> N
         if s.phase == OVER:
             break
         s = GAME.apply(s, rng.choice(list(GAME.legal_actions(s))))
+
+
+@settings(max_examples=2, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 2**31 - 1),
+    players=st.integers(3, 6),
+    expansion=st.sampled_from(["base", "pok"]),
+    weighted=st.booleans(),
+)
+def test_every_built_galaxy_passes_the_checker(
+    seed: int, players: int, expansion: str, weighted: bool
+) -> None:
+    """rule: ti4/deal-system-tiles, rule: ti4/anomaly-adjacency, rule: ti4/factions - every galaxy the
+    builder makes (full map: the decomposition), with random factions and secondary weights, passes
+    the legality checker with its home systems in the map string."""
+    from games.ti4.legality import check_string
+    from solver.core import SolveLimits, Status, get_puzzle
+
+    rng = random.Random(seed)
+    allowed = [f.id for f in GAME.pack.factions if expansion == "pok" or f.expansion == "base"]
+    params: dict[str, object] = {
+        "players": players,
+        "expansion": expansion,
+        "seed": seed,
+        "factions": rng.sample(allowed, players),
+    }
+    if weighted:
+        params |= {"wormhole_spread": 0.5, "specialty_missing": 0.25}
+    _, fn = get_puzzle("ti4.balanced_map")
+    res = fn(GAME, None, params, SolveLimits(time_limit_s=0.6, workers=1))
+    assert res.status in (Status.OPTIMAL, Status.FEASIBLE)
+    report = check_string(GAME.pack, res.answer["map_string"], players=players, expansion=expansion)
+    assert report.ok, report.violations
