@@ -456,7 +456,8 @@ def render(game: TI4Game, state: TI4State, viewer: Viewer) -> str:
     s = _view(game, state, viewer)
     reports = game.reports(s)
     hand = s.hands[viewer] if 0 <= viewer < s.players else ()
-    return render_svg(game.pack, s, reports, title=describe(game, state, viewer).headline, hand=hand)
+    d = describe(game, state, viewer)
+    return render_svg(game.pack, s, reports, title=d.headline, hand=hand, step=d.step)
 
 
 def log_line(game: TI4Game, state: TI4State, action: TI4Action, viewer: Viewer) -> str:

@@ -115,6 +115,9 @@ def _system(content: Content, tile: Tile, cx: float, cy: float) -> list[str]:
         y += 12
     if tile.anomalies:
         out.append(_text(cx, cy + R * 0.48, tile.anomalies[0].replace("-", " "), 9, "bold", ink))
+    elif not tile.planets:
+        words = " and ".join(f"{w} wormhole" for w in tile.wormholes) or "empty space"
+        out.append(_text(cx, cy + R * 0.1, words, 9, "normal", ink))
     if tile.wormholes:
         out.append(
             f'<circle cx="{cx + R * 0.45:.1f}" cy="{cy - R * 0.5:.1f}" r="9" fill="#fff" stroke="#222"/>'
@@ -139,6 +142,7 @@ def render_svg(
     *,
     title: str,
     hand: Sequence[TileId] = (),
+    step: str = "",
 ) -> str:
     """The SVG of ``state``'s galaxy (built from what the viewer may see)."""
     from games.ti4.ai import spaces_in_play
@@ -146,7 +150,8 @@ def render_svg(
     spaces = spaces_in_play(state, content)
     cx0, cy0 = 5.6 * R, 6.2 * R  # the galaxy spans 5.5 R either side, 6.1 R above and below
     width = int(11.2 * R + PANEL)
-    height = int(12.4 * R + 40)
+    top = 24 if step else 0  # room for the step under the title
+    height = int(12.4 * R + 40) + top
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
         f'viewBox="0 0 {width} {height}" '
@@ -154,11 +159,13 @@ def render_svg(
         f'<rect width="{width}" height="{height}" fill="#10131a"/>',
         _text(12, 22, title, 14, "bold", "#eee", "start"),
     ]
+    if step:
+        out.append(_text(12, 42, step, 12, "normal", "#f3dc8c", "start"))
     homes = {h: k for k, h in enumerate(state.homes) if h}
     later: list[tuple[int, TileId, float, float]] = []
     for pos in spaces:
         x, y = _centre(content, pos)
-        cx, cy = cx0 + x, cy0 + y + 20
+        cx, cy = cx0 + x, cy0 + y + 20 + top
         t = state.galaxy[pos]
         if pos in homes:
             later.append((pos, t, cx, cy))
@@ -186,11 +193,7 @@ def _home(  # noqa: PLR0917
 ) -> list[str]:
     colour = COLOR.get(state.colors[seat], SEAT[seat % len(SEAT)])
     out = [_hex(cx, cy, colour, "#fff", 3.0)]
-    out.append(
-        _text(
-            cx, cy - R * 0.5, f"Seat {seat}{', speaker' if seat == state.speaker else ''}", 9, "bold", "#fff"
-        )
-    )
+    out.append(_text(cx, cy - R * 0.5, f"Seat {seat}", 10, "bold", "#fff"))
     f = content.faction(state.factions[seat]) if state.factions[seat] else None
     y = cy - R * 0.2
     for line in _faction_lines(f.name) if f else ["home system"]:
@@ -200,6 +203,8 @@ def _home(  # noqa: PLR0917
         out.append(_text(cx, y, f"tile {t}", 9, "normal", "#fff"))
     if seat < len(reports):
         out.append(_text(cx, cy + R * 0.5, f"{reports[seat].value:.2f}", 12, "bold", "#fff"))
+    if seat == state.speaker:
+        out.append(_text(cx, cy + R * 0.74, "speaker", 8, "bold", "#fff"))
     return out
 
 
