@@ -318,22 +318,25 @@ def _draft_panel(content: Content, state: TI4State, x0: int) -> list[str]:
                     if p.influence > p.resources
                     else (p.influence / 2 if p.resources == p.influence else 0)
                 )
-        who = f" - seat {owner[k]}" if k in owner else ""
+        who = f", taken by seat {owner[k]}" if k in owner else ""
         colour = "#888" if k in owner else "#eee"
-        tiles = " ".join(str(t) for t in sl)
-        out.append(_text(x0 + 10, y, f"Slice {k + 1}: {tiles}{who}", 12, "bold", colour, "start"))
-        out.append(_text(x0 + 28, y + 14, f"optimal R {r:g}  I {i:g}", 10, "normal", "#bbb", "start"))
+        tiles = ", ".join(str(t) for t in sl)
+        out.append(_text(x0 + 10, y, f"Slice {k + 1}: tiles {tiles}{who}", 12, "bold", colour, "start"))
+        out.append(
+            _text(x0 + 28, y + 14, f"optimal resources {r:g}, influence {i:g}", 10, "normal", "#bbb", "start")
+        )
         y += 34
     taken = {f for f in state.factions if f}
     offered = [(f, f in taken) for f in state.offered]
     out.append(_text(x0 + 10, y + 6, "Factions offered", 13, "bold", "#eee", "start"))
     y += 26
     for f, done in offered:
+        faction = content.faction(f)
         out.append(
             _text(
                 x0 + 28,
                 y,
-                f + (" (taken)" if done else ""),
+                (faction.name if faction else f) + (" (taken)" if done else ""),
                 10,
                 "normal",
                 "#888" if done else "#ddd",
