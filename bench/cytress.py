@@ -218,33 +218,39 @@ def _solver_ratio(game: CytressGame, instances: int, crews: int) -> dict[str, An
 
 
 def _matches(
-    game: CytressGame, games: int, search_games: int, sims: tuple[int, int], jobs: int
-) -> list[dict[str, Any]]:
+    game: CytressGame,
+    games: int,
+    search_games: int,
+    *,
+    sims: tuple[int, int],
+    jobs: int,
+    matches: list[dict[str, Any]],
+    save: Callable[[], None],
+) -> None:
     """Seat 0's win rates against the official automa (solo, ``sims[0]`` simulations a move) and in
     3-player games (``sims[1]``)."""
     search = f"ISMCTS {sims[1]} simulations/move"
-    matches: list[dict[str, Any]] = []
 
     def run(name: str, players: int, n: int, hero: str, rest: str, *, seed: int) -> None:
         budget = sims[0] if players == 1 else sims[1]
         matches.append(_rate(name, *_match(game, players, n, hero, rest, seed=seed, sims=budget, jobs=jobs)))
+        save()
 
+    print("3 players, seat 0 against two greedy seats:", flush=True)
+    run(f"{search} vs 2 greedy", 3, search_games, "search", "greedy", seed=3000)
+    run("random vs 2 greedy", 3, games // 4, "random", "greedy", seed=300)
+    print("3 players, seat 0 against two random seats (random's own rate: 1/3):", flush=True)
+    run(f"{search} vs 2 random", 3, search_games, "search", "random", seed=4000)
+    run("automa policy vs 2 random", 3, games, "automa", "random", seed=200)
+    run("greedy vs 2 random", 3, games // 2, "greedy", "random", seed=200)
     print("Solo against the official automa (seat 0's win rate; a tie is no win):", flush=True)
+    run(f"ISMCTS {sims[0]} simulations/move", 1, search_games, "search", "random", seed=2000)
     run("random play", 1, games, "random", "random", seed=100)
     run("automa policy (its checklists for the seat)", 1, games, "automa", "random", seed=100)
     run("greedy (one-ply heuristic)", 1, games, "greedy", "random", seed=100)
-    run(f"ISMCTS {sims[0]} simulations/move", 1, search_games, "search", "random", seed=2000)
-    print("3 players, seat 0 against two random seats (random's own rate: 1/3):", flush=True)
-    run("automa policy vs 2 random", 3, games, "automa", "random", seed=200)
-    run("greedy vs 2 random", 3, games // 2, "greedy", "random", seed=200)
-    run(f"{search} vs 2 random", 3, search_games, "search", "random", seed=4000)
-    print("3 players, seat 0 against two greedy seats:", flush=True)
-    run("random vs 2 greedy", 3, games // 4, "random", "greedy", seed=300)
-    run(f"{search} vs 2 greedy", 3, search_games, "search", "greedy", seed=3000)
     print("3 players, seat 0 against two automa-policy seats:", flush=True)
     run("greedy vs 2 automa", 3, games // 2, "greedy", "automa", seed=400)
     run("random vs 2 automa", 3, games, "random", "automa", seed=400)
-    return matches
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -283,21 +289,35 @@ def main(argv: list[str] | None = None) -> int:
         "ratio_to_pig": {p: v / pig for p, v in speeds.items()},
     }
 
-    out["search"] = {
-        "simulations_solo": args.solo_sims,
-        "simulations_3_players": args.sims,
-        "options": repr(SEARCH_OPTIONS),
-    }
-    out["matches"] = _matches(game, games, search_games, (args.solo_sims, args.sims), args.jobs)
+    path = Path(__file__).parent / "results" / "cytress.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+
+    def save() -> None:  # after every part, so a long run stopped early keeps what it measured
+        path.write_text(json.dumps(out, indent=1, default=str) + "\n")
 
     print("Solver (CP-SAT against brute force, same instances):", flush=True)
     out["solver"] = [_solver_ratio(game, 2 if quick else 4, 2)]
     if not quick:
         out["solver"].append(_solver_ratio(game, 4, 3))
+    save()
 
-    path = Path(__file__).parent / "results" / "cytress.json"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(out, indent=1, default=str) + "\n")
+    out["search"] = {
+        "simulations_solo": args.solo_sims,
+        "simulations_3_players": args.sims,
+        "options": repr(SEARCH_OPTIONS),
+    }
+    out["matches"] = []
+    _matches(
+        game,
+        games,
+        search_games,
+        sims=(args.solo_sims, args.sims),
+        jobs=args.jobs,
+        matches=out["matches"],
+        save=save,
+    )
+    out["complete"] = True
+    save()
     print(f"wrote {path}")
     return 0
 
