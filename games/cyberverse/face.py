@@ -56,6 +56,7 @@ from games.cyberverse.state import (
     D_AUX,
     D_CHOOSE_AGENT,
     D_INFLUENCE,
+    D_KEEP_STORY,
     D_KEEP_TOKEN,
     D_MOVE,
     D_PAYDAY,
@@ -597,6 +598,34 @@ def _fight_section(s: State, c: Content, viewer: Viewer) -> Section | None:
     return Section(title=title, lines=tuple(lines))
 
 
+def _combat_token_text(c: Content, token: int) -> str:
+    t = c.combat_tokens[token]
+    effect = f", {TOKEN_EFFECTS[t.effect].replace('_', ' ')}" if t.effect >= 0 else ""
+    return f"attack {t.attack}, defense {t.defense}{effect}"
+
+
+def _drawn_section(s: State, c: Content) -> Section | None:
+    """The cards drawn that wait for the viewer's choice (already hidden from the others by the
+    observation): two Story cards to keep one, two Combat tokens to keep one."""
+    if s.step == D_KEEP_STORY and s.ctx.cards and all(x >= 0 for x in s.ctx.cards):
+        rows = []
+        for x in s.ctx.cards:
+            st = c.stories[x]
+            need = ", ".join(COLOURS[k] for k in st.requires)
+            rows.append(
+                Row(label=st.name, value=f"{st.vp} VP; needs {need} investigation cards", seat=s.actor)
+            )
+        return Section(title="Story cards drawn: keep one, the other goes under the deck", rows=tuple(rows))
+    fight = s.fight
+    if s.step == D_KEEP_TOKEN and fight is not None and fight.pair and all(x >= 0 for x in fight.pair):
+        tokens = tuple(
+            Row(label=f"combat token {k + 1}", value=_combat_token_text(c, x), seat=s.actor)
+            for k, x in enumerate(fight.pair)
+        )
+        return Section(title="Combat tokens drawn: keep one face down", rows=tokens)
+    return None
+
+
 def describe(s: State, c: Content, viewer: Viewer) -> Description:
     """What ``viewer`` may see (a seat: its observation): every Organization's HQ with its Agents,
     Story card and Modifier deck, New Eden's districts and News track, the stores and rows in the
@@ -613,6 +642,9 @@ def describe(s: State, c: Content, viewer: Viewer) -> Description:
     fight = _fight_section(s, c, viewer)
     if fight is not None:
         sections.append(fight)
+    drawn = _drawn_section(s, c)
+    if drawn is not None:
+        sections.append(drawn)
     orgs = [_org_section(s, c, seat, viewer) for seat in order]
     if 0 <= viewer < s.players:  # the viewer's HQ, then what it decides on, then the rivals
         sections.append(orgs.pop(0))

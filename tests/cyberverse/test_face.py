@@ -156,3 +156,15 @@ def test_picture_names_what_it_shows() -> None:
         assert word in svg
     assert "influence: " + C.organisations[0].name + " " in svg
     assert "movement points from district to district" in svg
+
+
+def test_combat_tokens_drawn_shown_to_their_owner_only() -> None:
+    """rule: cyberverse/combat-tokens - the Organization draws 2 Combat tokens for its Agent and
+    keeps one face down: it reads both (attack, defense, effect); the other seats read neither."""
+    from games.cyberverse.state import D_KEEP_TOKEN
+
+    s = play_until(GAME, 2, 7, lambda s: s.step == D_KEEP_TOKEN and s.actor >= 0)
+    mine = GAME.describe(s, s.actor)
+    assert any(x.title.startswith("Combat tokens drawn") for x in mine.sections)
+    other = GAME.describe(s, 1 - s.actor)
+    assert not any(x.title.startswith("Combat tokens drawn") for x in other.sections)
