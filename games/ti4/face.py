@@ -600,7 +600,9 @@ def _explain_place(game: TI4Game, state: TI4State, action: TI4Action) -> list[Fa
             better=1,
             text=f"tile {action.tile} ({tile_words(pack, action.tile)}) in {where(pack, action.pos)}",
         ),
-        Fact(label="hexes from your home", value=float(here[seat]), better=0, text=_nearest_text(here, seat)),
+        Fact(
+            label="hexes from your home", value=float(here[seat]), better=-1, text=_nearest_text(here, seat)
+        ),
         Fact(
             label="your home value", value=dv, unit="points", better=1, text=f"{dv:+.2f} home value for you"
         ),
