@@ -839,22 +839,36 @@ def _skill_helps(f: AgentFace, m: Mission) -> bool:
 def _face_facts(s: State, c: Content, f: AgentFace, seat: int) -> list[Fact]:
     """An Agent sheet's side: its Features, health, initiative, salary, skill, and the open
     Missions of the Story card it passes with a 0 Modifier card."""
-    facts = [
-        _fact(FEATURES[i], v, f"{FEATURES[i].capitalize()} {v}", better=1) for i, v in enumerate(f.features)
-    ]
-    facts += [
-        _fact("health", f.health, f"health {f.health}", better=1),
-        _fact("initiative", f.initiative, f"initiative {f.initiative} (lower acts first)", better=-1),
-        _fact("salary", f.salary, f"salary {f.salary} D a turn", "D", better=-1),
-    ]
+    features = ", ".join(f"{FEATURES[i].capitalize()} {v}" for i, v in enumerate(f.features))
     missions = [m for m in _story_missions(s, c, seat) if m.kind in (0, 2) and m.threshold >= 0]
     helped = sum(1 for m in missions if _skill_helps(f, m))
-    text = f"skill: {f.skill_text}" + (f" (helps {helped} open missions of your story)" if helped else "")
-    facts.append(_fact("open missions the skill helps", helped, text, better=1))
     passes = [m for m in missions if f.features[m.feature] > m.threshold]
+    # the four a short hint shows come first; the rest are there for "why #1 beats #2"
+    facts = [
+        _fact("features in all", sum(f.features), f"{features} (in all {sum(f.features)})", better=1),
+        _fact(
+            "health",
+            f.health,
+            f"health {f.health}, initiative {f.initiative} (lower acts first), salary {f.salary} D a turn",
+            better=1,
+        ),
+        _fact(
+            "open missions the skill helps",
+            helped,
+            f"skill: {f.skill_text}" + (f" (helps {helped} open missions of your story)" if helped else ""),
+            better=1,
+        ),
+    ]
     if missions:
         text = f"passes {len(passes)} of the {len(missions)} open feature tests of your story with a 0 card"
         facts.append(_fact("open story tests passed with a 0 card", len(passes), text, better=1))
+    facts += [
+        _fact(FEATURES[i], v, f"{FEATURES[i].capitalize()} {v}", better=1) for i, v in enumerate(f.features)
+    ]
+    facts += [
+        _fact("initiative", f.initiative, f"initiative {f.initiative} (lower acts first)", better=-1),
+        _fact("salary", f.salary, f"salary {f.salary} D a turn", "D", better=-1),
+    ]
     return facts
 
 

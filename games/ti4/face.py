@@ -593,19 +593,30 @@ def _explain_place(game: TI4Game, state: TI4State, action: TI4Action) -> list[Fa
             else f"keeps the {kind} off your lane"
         )
     here = _nearest_homes(game, state, action.pos)
+    exception = ai.uses_exception(state, pack, action)
+    placed = f"tile {action.tile} ({tile_words(pack, action.tile)}) in {where(pack, action.pos)}, "
+    placed += _nearest_text(here, seat)
+    value_text = (
+        f"{dv:+.2f} home value for you ({dr:+.1f} optimal resources, {di:+.1f} optimal influence "
+        "within 2 jumps of your home)"
+    )
+    # the four a short hint shows come first; the rest are there for "why #1 beats #2"
     return [
         Fact(
             label="resources and influence on the tile",
             value=float(sum(p.resources + p.influence for p in tile.planets)),
             better=1,
-            text=f"tile {action.tile} ({tile_words(pack, action.tile)}) in {where(pack, action.pos)}",
+            text=placed,
         ),
+        Fact(label="your home value", value=dv, unit="points", better=1, text=value_text),
         Fact(
-            label="hexes from your home", value=float(here[seat]), better=-1, text=_nearest_text(here, seat)
+            label="best rival's home value",
+            value=rival_gain,
+            unit="points",
+            better=-1,
+            text=f"{rival_gain:+.2f} home value for the rival it helps most",
         ),
-        Fact(
-            label="your home value", value=dv, unit="points", better=1, text=f"{dv:+.2f} home value for you"
-        ),
+        Fact(label="anomalies on your lane", value=float(lane), better=-1, text=lane_text),
         Fact(
             label="optimal resources within 2 jumps of your home",
             value=dr,
@@ -621,19 +632,14 @@ def _explain_place(game: TI4Game, state: TI4State, action: TI4Action) -> list[Fa
             text=f"{di:+.1f} optimal influence within 2 jumps of your home",
         ),
         Fact(
-            label="best rival's home value",
-            value=rival_gain,
-            unit="points",
-            better=-1,
-            text=f"{rival_gain:+.2f} home value for the rival it helps most",
+            label="hexes from your home", value=float(here[seat]), better=-1, text=_nearest_text(here, seat)
         ),
-        Fact(label="anomalies on your lane", value=float(lane), better=-1, text=lane_text),
         Fact(
             label="no-other-option exception",
-            value=1.0 if ai.uses_exception(state, pack, action) else 0.0,
+            value=1.0 if exception else 0.0,
             better=-1,
             text="touches a tile it may not: legal only because there is no other option"
-            if ai.uses_exception(state, pack, action)
+            if exception
             else "obeys the adjacency rules",
         ),
     ]
