@@ -1058,6 +1058,58 @@ def _fight_facts(s: State, c: Content, a: Action) -> list[Fact]:
     return []
 
 
+def _fighter_words(s: State, c: Content, j: int) -> tuple[str, int]:
+    """A miniature of the Combat in words, and its Health points."""
+    assert s.fight is not None
+    f = s.fight.fighters[j]
+    if f.kind == AGENT:
+        return f"{_agent_name(s, c, f.ref)} of {c.organisations[f.org].name}", _agent_health(s, f.ref)
+    card = c.henchmen[f.card if f.card >= 0 else c.henchman_type_card[f.ref]]
+    kind = "ranged" if card.ranged else "close combat"
+    role = "teammate" if f.kind == TEAMMATE else "henchman"
+    words = (
+        f"the {c.henchman_types[f.ref]} {role} in zone {f.zone + 1} "
+        f"(attack {card.attack}, defense {card.defense}, {kind})"
+    )
+    return words, f.health
+
+
+def _combat_choice_facts(s: State, c: Content, a: Action) -> list[Fact]:
+    """Choices around a Combat: Support cards for Teammates, which Henchman turns, whom a Henchman
+    attacks, where a target is thrown or dodges."""
+    k = a.kind
+    if k in ("discard-support", "drop-support"):
+        u = c.support[a.a]
+        if k == "drop-support":
+            text = f"discards {u.name} ({support_text(c, u)}) to stay within the reputation limit"
+            return [_fact("henchmen made teammates", u.teammates, text, better=-1)]
+        text = f"discards {u.name}: {u.teammates} henchmen become your teammates in this combat"
+        return [_fact("henchmen made teammates", u.teammates, text, better=1)]
+    if k == "no-support":
+        return [_fact("henchmen made teammates", 0, "keeps the support cards: no teammates in this combat")]
+    if s.fight is None:
+        return []
+    if k == "convert":
+        words, health = _fighter_words(s, c, a.a)
+        return [
+            _fact("teammate's health", health, f"{words}, health {health}, fights on your side", better=1)
+        ]
+    if k == "send":
+        words, health = _fighter_words(s, c, a.a)
+        return [_fact("target health", health, f"the henchman attacks {words}, health {health}", better=-1)]
+    if k in ("project", "dodge"):
+        here = sum(1 for f in s.fight.fighters if not f.gone and f.kind != AGENT and f.zone == a.a)
+        verb = "throws the target" if k == "project" else "dodges"
+        return [
+            _fact(
+                "miniatures in that zone",
+                here,
+                f"{verb} to zone {a.a + 1}, where {here} henchmen or teammates stand",
+            )
+        ]
+    return []
+
+
 def _field_facts(s: State, c: Content, a: Action) -> list[Fact]:
     seat = s.actor
     k = a.kind
@@ -1125,7 +1177,7 @@ def explain(s: State, c: Content, a: Action) -> list[Fact]:
     seat = s.actor
     if seat < 0:
         return []
-    facts = _hq_facts(s, c, a) or _field_facts(s, c, a)
+    facts = _hq_facts(s, c, a) or _combat_choice_facts(s, c, a) or _field_facts(s, c, a)
     if s.step == D_TEST:
         odds = feature_test_odds(s, c, a)
         facts.append(Fact(label="test success odds", value=odds, unit="probability", better=1))

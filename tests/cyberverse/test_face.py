@@ -168,3 +168,24 @@ def test_combat_tokens_drawn_shown_to_their_owner_only() -> None:
     assert any(x.title.startswith("Combat tokens drawn") for x in mine.sections)
     other = GAME.describe(s, 1 - s.actor)
     assert not any(x.title.startswith("Combat tokens drawn") for x in other.sections)
+
+
+def test_every_decision_explains_each_candidate_differently() -> None:
+    """rule: cyberverse/combat, cyberverse/strategy-phase, cyberverse/activation-phase - over a
+    seeded game, no two candidates of a decision read the same reasons (teammates, targets,
+    zones, purchases, moves)."""
+    import random
+
+    from games.core import CHANCE, TERMINAL
+
+    for seed in (4, 5):
+        s = GAME.new_state(GameConfig(players=3), seed)
+        rng = random.Random(seed)
+        for _ in range(2000):
+            if GAME.current_player(s) == TERMINAL:
+                break
+            legal = list(GAME.legal_actions(s))
+            if s.actor >= 0 and len(legal) > 1:
+                rows = [tuple(f.sentence() for f in as_facts(GAME.explain(s, a))) for a in legal[:12]]
+                assert len(set(rows)) == len(rows), [GAME.action_to_text(s, a) for a in legal[:12]]
+            s = GAME.apply(s, GAME.sample_chance(s, rng) if s.actor == CHANCE else rng.choice(legal))
