@@ -503,6 +503,16 @@ def explain(game: TI4Game, state: TI4State, action: TI4Action) -> list[Fact]:
         return []
     if action.kind == "place":
         return _explain_place(game, state, action)
+    if action.kind == "color":  # rule: ti4/color-and-planets - a colour changes nothing in the balance
+        return [
+            Fact(
+                label="balance",
+                value=0.0,
+                text=f"plays {action.name}: the colour changes nothing in the balance",
+            )
+        ]
+    if action.kind == "keep":
+        return [Fact(label="balance", value=0.0, text=f"keeps {pack_name(game, action.name)} secret")]
     if action.kind == "faction":
         f = game.pack.faction(action.name)
         planets = game.pack.tiles[f.home].planets if f else ()

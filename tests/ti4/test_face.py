@@ -110,3 +110,21 @@ def test_milty_draft_reads_slices_and_factions() -> None:
     picks = [a for a in GAME.legal_actions(s) if a.kind == "slice"]
     rows = [tuple(f.sentence() for f in as_facts(GAME.explain(s, a))) for a in picks]
     assert all(any(x.startswith("optimal resources in the slice") for x in r) for r in rows)
+
+
+def test_every_decision_explains_each_candidate_differently() -> None:
+    """rule: ti4/color-and-planets, rule: ti4/objectives, rule: ti4/place-system-tiles - over a
+    seeded setup (rulebook and Milty), no two candidates of a decision read the same reasons."""
+    import random
+
+    from games.core import TERMINAL
+
+    for mode in ("rulebook", "milty"):
+        s = new(4, 4, mode=mode)
+        rng = random.Random(4)
+        while GAME.current_player(s) != TERMINAL:
+            legal = list(GAME.legal_actions(s))
+            if len(legal) > 1:
+                rows = [tuple(f.sentence() for f in as_facts(GAME.explain(s, a))) for a in legal[:8]]
+                assert len(set(rows)) == len(rows), [GAME.action_to_text(s, a) for a in legal[:8]]
+            s = GAME.apply(s, rng.choice(legal))
