@@ -1108,8 +1108,9 @@ def _ordinary_model(  # noqa: PLR0917, PLR0912, PLR0915
         (consts[h] + sum(k[0][h] * c[1] * len(spaces[k]) for c, k in n if k[0][h])) // grid for h in homes
     )
     hi, lo = m.new_int_var(0, top, ""), m.new_int_var(0, top, "")
-    m.add_max_equality(hi, values)
-    m.add_min_equality(lo, values)
+    for v in values:  # (inequalities, not max/min equalities: their domains swamp the presolve)
+        m.add(hi >= v)
+        m.add(lo <= v)
     m.add(len(values) * hi >= sum(values))
     m.add(len(values) * lo <= sum(values))
     extra: list[Any] = []
@@ -1158,8 +1159,14 @@ def _ordinary_model(  # noqa: PLR0917, PLR0912, PLR0915
         for p in ps:
             if full[p] in kind_of:
                 placed[kind_of[full[p]], k] = placed.get((kind_of[full[p]], k), 0) + 1
-    for key, v in n.items():  # the map as given: the first answer
+    for key, v in n.items():  # the map as given: the first answer (the best and worst values too)
         m.add_hint(v, placed.get(key, 0))
+    given = [
+        consts[h] // grid + sum(k[0][h] * c[1] // grid * placed.get((c, k), 0) for c, k in n if k[0][h])
+        for h in homes
+    ]
+    m.add_hint(hi, max(given))
+    m.add_hint(lo, min(given))
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = max(0.02, time_limit_s)
     solver.parameters.num_workers = max(1, workers)
@@ -1293,7 +1300,9 @@ def _decompose(
         out = _ordinary_model(
             content, problem, start, step_time(True), 1, rng.randrange(2**31), stop, POLISH_S
         )
-        if out is None and legal_galaxy(content, problem, start):
+        if legal_galaxy(content, problem, start) and (
+            out is None or objective_units(content, problem, start) < objective_units(content, problem, out)
+        ):
             out = dict(start)
         if out is not None:
             best, units = out, objective_units(content, problem, out)
