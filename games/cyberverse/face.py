@@ -579,7 +579,9 @@ def _fight_section(s: State, c: Content, viewer: Viewer) -> Section | None:
         if f.gone:
             continue
         if f.kind == AGENT:
-            name = f"{_agent_name(s, c, f.ref)} ({c.organisations[f.org].name})"
+            agent = next((x for x in s.agents if x.sheet == f.ref), None)
+            zone = f", health {agent.health}, zone {agent.zone + 1}" if agent is not None else ""
+            name = f"{_agent_name(s, c, f.ref)} ({c.organisations[f.org].name}{zone})"
         else:
             role = "teammate" if f.kind == TEAMMATE else "henchman"
             name = f"{c.henchman_types[f.ref]} ({role}, health {f.health}, zone {f.zone + 1})"
