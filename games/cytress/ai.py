@@ -46,6 +46,11 @@ MAP_CREW_VALUE = 2.5
 """PRESTIGE per crew on the mini-map beyond what it already scores (it may ascend)."""
 ICON_ROUND_VALUE = (0.75, 0.45, 0.5, 0.3)
 """PRESTIGE per icon per round left, by lifepath (income, Privateer gains, discounts, ratios)."""
+LEVEL_SPREAD = (0.35, 0.45)
+"""A Stratos level's open contest: the logistic's width over the lead in crews, a constant plus per
+round left (up to 4)."""
+TUBE_SPREAD = (0.35, 0.45)
+"""A waste tube's open contest, the same way."""
 TARGET_VALUE = 1.2
 """PRESTIGE per faction target icon beyond what bounties and sets score now."""
 
@@ -144,9 +149,10 @@ class Evaluator:
             return [float(t) for t in now]
         later = self.rounds_left(s)
         live = 1.0 if later > 0 else 0.45  # the final round: only what this round can still buy
+        contests = self.open_contests(s, later)
         out = []
         for o, total in enumerate(now):
-            v = float(total)
+            v = total + contests[o]
             on_map = s.crew.count(o)
             v += MAP_CREW_VALUE * on_map * live + UNPLACED_CREW_VALUE * s.supply[o] * live * min(1.0, later)
             if o < s.players:
@@ -161,6 +167,71 @@ class Evaluator:
         if 0 <= s.actor < s.players:
             out[s.actor] += self._pending_credit(s, later)
         return out
+
+    def open_contests(self, s: CytressState, later: float) -> list[float]:
+        """Per owner, what the majorities still open are expected to add to (or take from) what they
+        score now: each Stratos level bonus and each waste tube is scored with the chance of ruling it
+        at the end instead of the current ruler (a logistic of the lead, wider with the rounds left,
+        and for a tube only while a hex around it is empty)."""
+        owners = s.owners
+        out = [0.0] * owners
+        stratos = s.stratos
+        spread = LEVEL_SPREAD[0] + LEVEL_SPREAD[1] * min(later, 4.0)
+        bases: list[tuple[int, int, int]] = []
+        for o in range(owners):
+            _, longest, sets = self._bases(s, o)
+            a, b, c = stratos[LEVELS * o : LEVELS * o + LEVELS]
+            bases.append((a + b + c, longest, sets))
+        for k in range(LEVELS):
+            counts = [stratos[LEVELS * o + k] for o in range(owners)]
+            best = max(counts)
+            reward = LEVEL_REWARD[k]
+            for o in range(owners):
+                base = bases[o][k]
+                if not base:
+                    continue
+                mine = counts[o]
+                rival = max(c for x, c in enumerate(counts) if x != o)
+                held = 1.0 if best and mine == best else 0.0
+                if mine == 0 and s.supply[o] == 0 and o not in s.crew:
+                    chance = 0.0  # no crew left to climb with
+                else:
+                    chance = _logistic((mine - rival + 0.5) / spread)
+                out[o] += reward * base * (chance - held)
+        self._open_tubes(s, later, out)
+        return out
+
+    def _open_tubes(self, s: CytressState, later: float, out: list[float]) -> None:
+        owners = s.owners
+        crew, adjacent = s.crew, s.map.layout.adjacent
+        spread = TUBE_SPREAD[0] + TUBE_SPREAD[1] * min(later, 4.0)
+        for h, height in enumerate(s.tube):
+            if not height:
+                continue
+            counts = [0] * owners
+            empty = 0
+            for n in adjacent[h]:
+                x = crew[n]
+                if x >= 0:
+                    counts[x] += 1
+                elif not s.tube[n]:
+                    empty += 1
+            if not empty:
+                continue
+            who = strict_leader(counts)
+            worth = TUBE_PRESTIGE[height]
+            for o in range(owners):
+                rival = max(c for x, c in enumerate(counts) if x != o)
+                lead = counts[o] - rival
+                if lead + empty < 1 and lead <= 0:
+                    continue  # cannot be won any more (unless by spying)
+                chance = _logistic((lead - 0.5) / spread)
+                out[o] += worth * (chance - (1.0 if who == o else 0.0))
+
+    def _bases(self, s: CytressState, o: int) -> tuple[int, int, int]:
+        """An owner's faction target icons, longest lifepath and complete sets."""
+        targets, longest, _ = self._cards(s, o)
+        return sum(targets), longest, min(targets)
 
     def _pending_credit(self, s: CytressState, later: float) -> float:
         """What the action under way has paid for and not yet received (an intel card to take, a
@@ -213,6 +284,12 @@ class Evaluator:
             margin = proj[0] - proj[AUTOMA]
             return (1.0 / (1.0 + math.exp(-margin / temperature)),)
         return _softmax(proj, temperature)
+
+
+def _logistic(x: float) -> float:
+    if x < -30.0:
+        return 0.0
+    return 1.0 / (1.0 + math.exp(-x))
 
 
 def _softmax(values: Sequence[float], temperature: float) -> tuple[float, ...]:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from games.cytress.board import adjacent_counts, reshuffled, strict_leader
+from games.cytress.board import adjacent_counts, strict_leader
 from games.cytress.content import AI_CARDS_PER_FACTION, Content
 from games.cytress.crews import place_crew
 from games.cytress.intel import take_from_row
@@ -97,8 +97,32 @@ def scout_second(content: Content, w: Work) -> None:
             scout(content, w, AUTOMA, 2 * _faction(card))
             break
     w.automa = make_automa(
-        tuple(reshuffled(w, deck + drawn)), a.tracker, a.intel, a.records, (), a.program, a.moving
+        _reshuffled(w, deck + drawn), a.tracker, a.intel, a.records, (), a.program, a.moving
     )
+
+
+_MASK64 = (1 << 64) - 1
+_GAMMA = 0x9E3779B97F4A7C15
+
+
+def _reshuffled(w: Work, cards: list[int]) -> tuple[int, ...]:
+    """rule: cytress/solo-gameplay - the AI action deck shuffled with the revealed cards: the
+    permutation is read from one 64-bit word, the ``w.shuffles``-th output of a SplitMix64 stream
+    seeded by the game's hidden seed (Fisher-Yates, each swap index a digit of the word in mixed
+    radix: 16 cards need 2^44.2 of its 2^64 values, so every order is as likely to within 10^-6).
+
+    The automa reshuffles some 20 times a game; a fresh seeded ``random.Random`` for each cost more
+    than the rest of its turn. The seed is hidden (0 in an observation, fresh in ``sample_state``),
+    so the future order does not leak; the same seed gives the same game."""
+    z = (w.seed + (w.shuffles + 1) * _GAMMA) & _MASK64
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+    z ^= z >> 31
+    w.shuffles += 1
+    for i in range(len(cards) - 1, 0, -1):
+        z, j = divmod(z, i + 1)
+        cards[i], cards[j] = cards[j], cards[i]
+    return tuple(cards)
 
 
 # ---------------------------------------------------------------- phase 3: a turn
@@ -174,7 +198,7 @@ def run_turn(content: Content, w: Work) -> bool:
                 _replace_head(w, OP_PLACE * 16 + arg)
     a = _automa(w)
     w.automa = make_automa(
-        tuple(reshuffled(w, [*a.deck, *a.drawn])), a.tracker, a.intel, a.records, (), a.program, a.moving
+        _reshuffled(w, [*a.deck, *a.drawn]), a.tracker, a.intel, a.records, (), a.program, a.moving
     )
     return True
 

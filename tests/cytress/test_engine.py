@@ -23,8 +23,8 @@ from games.cytress.work import _LISTABLE, Work
 from tests.cytress.helpers import GAME
 
 TRACES = {
-    (1, 0): (82, "c6900127e1083889"),
-    (1, 1): (82, "0999f8b701e7fa5e"),
+    (1, 0): (85, "02af44b9d4b77a60"),
+    (1, 1): (72, "b8138df6c448fcb7"),
     (2, 0): (253, "4e762630208c82af"),
     (3, 0): (352, "f530e81610c0cf79"),
     (3, 1): (309, "f8f2356eb3a465df"),
@@ -32,7 +32,9 @@ TRACES = {
     (5, 0): (539, "68d5a81efd308a19"),
 }
 """Seeded random playouts recorded before the engine's speed-ups (issue 19): steps and a digest of
-every legal-action list, the final public form and the final state."""
+every legal-action list, the final public form and the final state. The solo traces were
+re-recorded deliberately when the automa's AI action deck reshuffles moved from a seeded
+``random.Random`` per reshuffle to one word of a SplitMix64 stream (``automa._reshuffled``)."""
 
 
 def _trace(players: int, seed: int) -> tuple[int, str]:
@@ -54,6 +56,27 @@ def _trace(players: int, seed: int) -> tuple[int, str]:
 def test_seeded_playouts_unchanged(players: int, seed: int) -> None:
     """rule: cytress/core-concepts - the recorded playouts replay step for step."""
     assert _trace(players, seed) == TRACES[(players, seed)]
+
+
+def test_automa_reshuffle_is_a_seeded_permutation() -> None:
+    """rule: cytress/solo-gameplay - the AI action deck reshuffle deals every card once, the same
+    order for the same hidden seed and count, and every order of 4 cards about equally often."""
+    from collections import Counter
+
+    from games.cytress.automa import _reshuffled
+
+    class _W:
+        def __init__(self, seed: int) -> None:
+            self.seed, self.shuffles = seed, 0
+
+    a, b = _W(7), _W(7)
+    first = [_reshuffled(a, list(range(16))) for _ in range(5)]  # type: ignore[arg-type]
+    assert first == [_reshuffled(b, list(range(16))) for _ in range(5)]  # type: ignore[arg-type]
+    assert all(sorted(order) == list(range(16)) for order in first)
+    assert len(set(first)) == 5 and a.shuffles == 5
+    w = _W(99)
+    counts = Counter(_reshuffled(w, [0, 1, 2, 3]) for _ in range(4800))  # type: ignore[arg-type]
+    assert len(counts) == 24 and min(counts.values()) > 120 and max(counts.values()) < 280
 
 
 def test_apply_trusted_equals_apply() -> None:
