@@ -1,11 +1,15 @@
 """Evaluation for searches and rule-based players: projected PRESTIGE and win chances.
 
-Not a rule: an estimate. ``projected`` is each owner's PRESTIGE if the rebellion broke out now
-(``games.cytress.scoring``) plus what its assets are likely worth by the end: resources (spent on
-tubes and intel), crews still to place, crews on the mini-map ready to ascend, its lifepaths'
-income over the rounds left, and the part of an action under way already paid for. ``win_chances``
-turns the projections into a probability per seat (a softmax whose temperature shrinks as the game
-nears its end; solo: a logistic of the margin over the automa).
+Not a rule: an estimate. ``projected`` starts from each owner's PRESTIGE if the rebellion broke out
+now (``games.cytress.scoring``), scores the majorities still open (Stratos levels, waste tubes with
+an empty hex around) by the chance of ruling them at the end (``open_contests``), and adds what its
+assets are likely worth by the end: crews on the mini-map and still to place, resources, its
+lifepaths' icons over the rounds left, its target icons, and the part of an action under way already
+paid for. The weights are fitted by least squares to the final margins of self-play positions
+(``FITTED_WEIGHTS`` with 2+ seats, ``SOLO_WEIGHTS`` solo: there ``projected`` is the seat's margin
+over the automa). ``win_chances`` turns the projections into a probability per seat (a softmax whose
+temperature shrinks as the game nears its end; solo: a logistic of the margin), its temperatures
+fitted with the weights.
 """
 
 from __future__ import annotations
@@ -19,17 +23,13 @@ from games.cytress.scoring import BOUNTY_PRESTIGE, LEVEL_REWARD, Tally
 from games.cytress.setup import SOLO_ROUNDS
 from games.cytress.state import (
     AUTOMA,
-    CORPOCRAT,
     CREW,
     FIXER_INTEL,
     HEIGHT,
-    HOOLIGANG,
     INTEL,
     LEVELS,
     OVER,
     PAYMENT,
-    PRIVATEER,
-    ROVER,
     STRATOLITE,
     TUBE,
     CytressState,
@@ -38,10 +38,9 @@ from games.cytress.work import Ctx
 
 __all__ = ["Evaluator"]
 
+
 RESOURCE_VALUE = 0.75
 """PRESTIGE per resource while rounds remain (a 2-high tube: 11 resources for 10-15 PRESTIGE)."""
-UNPLACED_CREW_VALUE = 1.0
-"""PRESTIGE per crew not yet placed (a future tube or majority)."""
 MAP_CREW_VALUE = 2.5
 """PRESTIGE per crew on the mini-map beyond what it already scores (it may ascend)."""
 ICON_ROUND_VALUE = (0.75, 0.45, 0.5, 0.3)
@@ -64,6 +63,28 @@ FITTED_WEIGHTS: tuple[tuple[float, float], ...] = (
 final PRESTIGE margins from the mean of 3236 positions of 300 3-player games between greedy,
 automa-policy and random seats (one game in five held out: R^2 0.42 against 0.27 for the hand-set
 values it replaces; the winner's log-likelihood under ``chances_from`` 0.81 against 1.00 nats)."""
+SOLO_WEIGHTS: tuple[tuple[float, float], ...] = (
+    (1.05, -0.36),  # the seat's PRESTIGE now minus the automa's
+    (1.01, -3.42),  # the open contests' expected change, the seat's minus the automa's
+    (4.65, 5.54),  # the seat's crews on the mini-map (x live)
+    (-0.87, 0.25),  # the automa's crews on the mini-map (x live)
+    (-4.72, -3.88),  # the seat's crews not yet placed (x live x min(1, rounds left))
+    (1.80, 2.99),  # the automa's crews not yet placed (the same)
+    (0.07, -0.93),  # the seat's resources (x live)
+    (-0.24, -1.04),  # Corpocrat lifepath icons x rounds left
+    (1.00, -1.28),  # Privateer lifepath icons x rounds left
+    (2.51, -1.49),  # Hooligang lifepath icons x rounds left
+    (-0.69, 2.12),  # Rover lifepath icons x rounds left
+    (-4.35, -5.01),  # the seat's faction target icons (x live)
+    (3.04, 2.61),  # the automa's faction target icons (x live)
+    (1.35, -0.73),  # the action under way (``_pending_credit``)
+)
+"""Solo, ``projected`` gives the seat the projected margin over the automa (and the automa 0): a
+linear model as ``FITTED_WEIGHTS``, fitted (ridge 1000) to the final margins of 5855 positions of
+600 solo games played by the automa policy, greedy and random (held out: R^2 0.51 against 0.03 for
+the hand-set values; the win's log-likelihood 0.49 against 0.71 nats)."""
+SOLO_TEMPERATURE = (14.0, 6.0)
+"""Solo, the logistic's temperature ``a + b * min(rounds left, 4)``, fitted with the weights."""
 FITTED_TEMPERATURE = (14.0, 1.0)
 """With 2+ seats, the softmax temperature ``a + b * min(rounds left, 4)``, fitted with the weights."""
 LEVEL_SPREAD = (0.35, 0.45)
@@ -168,27 +189,10 @@ class Evaluator:
         if s.phase == OVER:
             return [float(t) for t in now]
         later = self.rounds_left(s)
-        live = 1.0 if later > 0 else 0.45  # the final round: only what this round can still buy
         contests = self.open_contests(s, later)
         if not s.solo:
             return self._fitted(s, now, icons, contests, later)
-        out = []
-        for o, total in enumerate(now):
-            v = total + contests[o]
-            on_map = s.crew.count(o)
-            v += MAP_CREW_VALUE * on_map * live + UNPLACED_CREW_VALUE * s.supply[o] * live * min(1.0, later)
-            if o < s.players:
-                v += RESOURCE_VALUE * live * sum(s.res[4 * o : 4 * o + 4])
-                own = s.icons[16 * o : 16 * o + 16]
-                for f in (CORPOCRAT, PRIVATEER, HOOLIGANG, ROVER):
-                    v += ICON_ROUND_VALUE[f] * later * sum(own[4 * f : 4 * f + 4])
-                v += TARGET_VALUE * live * icons[o]
-            else:  # the automa: its deck keeps acting every round
-                v += later * 9.0 + TARGET_VALUE * live * icons[o]
-            out.append(v)
-        if 0 <= s.actor < s.players:
-            out[s.actor] += self._pending_credit(s, later)
-        return out
+        return [self._solo_margin(s, now, icons, contests, later), 0.0]
 
     def _fitted(
         self,
@@ -226,6 +230,36 @@ class Evaluator:
                 v += w[10] * pending
             out.append(v)
         return out
+
+    def _solo_margin(
+        self,
+        s: CytressState,
+        now: Sequence[int],
+        icons: Sequence[int],
+        contests: Sequence[float],
+        later: float,
+    ) -> float:
+        """Solo: the seat's projected margin over the automa (``SOLO_WEIGHTS``)."""
+        live = 1.0 if later > 0 else 0.45
+        t = min(later, 4.0) / 4.0
+        w = [a + b * t for a, b in SOLO_WEIGHTS]
+        crew, reach, own = s.crew, live * min(1.0, later), s.icons[0:16]
+        v = (
+            w[0] * (now[0] - now[AUTOMA])
+            + w[1] * (contests[0] - contests[AUTOMA])
+            + w[2] * crew.count(0) * live
+            + w[3] * crew.count(AUTOMA) * live
+            + w[4] * s.supply[0] * reach
+            + w[5] * s.supply[AUTOMA] * reach
+            + w[6] * sum(s.res[0:4]) * live
+            + later
+            * (w[7] * sum(own[0:4]) + w[8] * sum(own[4:8]) + w[9] * sum(own[8:12]) + w[10] * sum(own[12:16]))
+            + w[11] * icons[0] * live
+            + w[12] * icons[AUTOMA] * live
+        )
+        if s.actor == 0:
+            v += w[13] * self._pending_credit(s, later)
+        return v
 
     def open_contests(self, s: CytressState, later: float) -> list[float]:
         """Per owner, what the majorities still open are expected to add to (or take from) what they
@@ -339,7 +373,8 @@ class Evaluator:
         """``win_chances`` from the projections ``proj`` of ``s``."""
         later = self.rounds_left(s)
         if s.solo:
-            temperature = 4.0 + 3.0 * min(later, 4.0)
+            a, b = SOLO_TEMPERATURE
+            temperature = a + b * min(later, 4.0)
             margin = proj[0] - proj[AUTOMA]
             return (1.0 / (1.0 + math.exp(-margin / temperature)),)
         a, b = FITTED_TEMPERATURE
