@@ -65,7 +65,7 @@ def _match(game: CyberverseGame, players: int, games: int) -> tuple[float, int]:
     return total, games
 
 
-SIMULATIONS = 50
+SIMULATIONS = 100
 """ISMCTS simulations per decision in the bench (the budget is in simulations, never in seconds)."""
 
 

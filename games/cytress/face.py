@@ -614,7 +614,12 @@ def explain(game: CytressGame, s: CytressState, a: CAction) -> Sequence[Fact]:
             better=1,
         ),
         Fact(
-            label="projected PRESTIGE change",
+            # the heuristic's fitted projection: solo, the margin over the automa; else a fitted score
+            label=(
+                "projected margin over the automa (estimate), change"
+                if game.num_players(s) == 1
+                else "projected final PRESTIGE (estimate), change"
+            ),
             value=round(proj_after - proj_before, 2),
             unit="PRESTIGE",
             better=1,
