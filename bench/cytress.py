@@ -90,7 +90,7 @@ def _random(game: CytressGame) -> Chooser:
     return lambda s, rng: rng.choice(list(game.legal_actions(s)))
 
 
-SIMULATIONS = 60
+SIMULATIONS = 120
 """The search's budget a move in the 3-player matches (``--sims``)."""
 SOLO_SIMULATIONS = 30
 """The search's budget a move against the official automa (``--solo-sims``)."""
