@@ -90,7 +90,7 @@ def _random(game: CytressGame) -> Chooser:
     return lambda s, rng: rng.choice(list(game.legal_actions(s)))
 
 
-SIMULATIONS = 60
+SIMULATIONS = 120
 """The search's budget a move in the 3-player matches (``--sims``)."""
 SOLO_SIMULATIONS = 30
 """The search's budget a move against the official automa (``--solo-sims``)."""
@@ -226,12 +226,18 @@ def _matches(
     jobs: int,
     matches: list[dict[str, Any]],
     save: Callable[[], None],
+    only: str = "",
 ) -> None:
     """Seat 0's win rates against the official automa (solo, ``sims[0]`` simulations a move) and in
-    3-player games (``sims[1]``)."""
+    3-player games (``sims[1]``); ``only``: just the search seat's match against that opponent
+    (``greedy``, ``random`` or ``automa`` for solo)."""
     search = f"ISMCTS {sims[1]} simulations/move"
+    wanted = {"greedy": f"{search} vs 2 greedy", "random": f"{search} vs 2 random"}
+    wanted["automa"] = f"ISMCTS {sims[0]} simulations/move"
 
     def run(name: str, players: int, n: int, hero: str, rest: str, *, seed: int) -> None:
+        if only and name != wanted[only]:
+            return
         budget = sims[0] if players == 1 else sims[1]
         matches.append(_rate(name, *_match(game, players, n, hero, rest, seed=seed, sims=budget, jobs=jobs)))
         save()
@@ -269,6 +275,12 @@ def main(argv: list[str] | None = None) -> int:
         "--solo-sims", type=int, default=SOLO_SIMULATIONS, help="search simulations per move in solo"
     )
     parser.add_argument("--jobs", type=int, default=1, help="processes playing the matches' games")
+    parser.add_argument(
+        "--only",
+        choices=("greedy", "random", "automa"),
+        default="",
+        help="play only the search seat's match against two greedy, two random seats or the solo automa",
+    )
     args = parser.parse_args(argv)
     quick = args.quick
     games = args.games or (12 if quick else 40)
@@ -315,6 +327,7 @@ def main(argv: list[str] | None = None) -> int:
         jobs=args.jobs,
         matches=out["matches"],
         save=save,
+        only=args.only,
     )
     out["complete"] = True
     save()
