@@ -41,36 +41,11 @@ __all__ = [
     "galaxy_map",
     "log_line",
     "render",
-    "tile_text",
     "tile_words",
     "where",
 ]
 
 GREEK = {"alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ"}
-
-
-def planet_text(tile: Tile) -> str:
-    """``Lodor 3/1 cultural`` for each planet."""
-    parts = []
-    for p in tile.planets:
-        extra = [x for x in (p.trait, p.specialty, "legendary" if p.legendary else "") if x]
-        parts.append(f"{p.name} {p.resources}/{p.influence}" + (f" {' '.join(extra)}" if extra else ""))
-    return "; ".join(parts)
-
-
-def tile_text(content: Content, t: TileId) -> str:
-    """A tile as a person reads it: ``26 Lodor 3/1 cultural, alpha wormhole``."""
-    if t == HIDDEN_BLUE:
-        return "a blue tile"
-    if t == HIDDEN_RED:
-        return "a red tile"
-    tile = content.tiles.get(t)
-    if tile is None:
-        return str(t)
-    bits = [planet_text(tile)] if tile.planets else []
-    bits += [a.replace("-", " ") for a in tile.anomalies]
-    bits += [f"{w} wormhole" for w in tile.wormholes]
-    return f"{t} " + (", ".join(bits) if bits else "empty space")
 
 
 def catalogue(content: Content) -> Catalogue:
@@ -82,7 +57,7 @@ def catalogue(content: Content) -> Catalogue:
                 id=str(t.id),
                 kind="system tile",
                 name=t.name,
-                text=tile_text(content, t.id) + (f" ({t.note})" if t.note else ""),
+                text=f"system {t.id}: {tile_words(content, t.id)}" + (f" ({t.note})" if t.note else ""),
                 values={
                     "back": t.back,
                     "pile": t.pile,

@@ -232,10 +232,10 @@ class TI4Game(Game[TI4State, TI4Action]):
 
     # ------------------------------------------------------------------ notation
     def action_to_text(self, state: TI4State, action: TI4Action) -> str:
-        return notation.action_to_text(state, action)
+        return notation.action_to_text(self.pack, state, action)
 
     def parse_action(self, state: TI4State, text: str) -> TI4Action:
-        return notation.parse_action(state, text)
+        return notation.parse_action(self.pack, state, text)
 
     def state_to_text(self, state: TI4State) -> str:
         return notation.state_text(self.to_dict(state))

@@ -29,6 +29,7 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from games.core.cache import PerContent
 from games.tiberpunk import actions as act
 from games.tiberpunk.content import Content
 from games.tiberpunk.dice import p_attacker_wins, p_contains
@@ -137,7 +138,7 @@ class _Tables:
         return tuple(sum(1 - (1 - p) ** max(rolls, 1) for p in one) / len(one) for rolls in range(diam + 1))
 
 
-_TABLES: dict[int, _Tables] = {}
+_TABLES: PerContent[Rules, _Tables] = PerContent(_Tables)
 
 
 def prepare(game: TiberpunkGame) -> None:
@@ -146,10 +147,7 @@ def prepare(game: TiberpunkGame) -> None:
 
 
 def _tables(game: TiberpunkGame) -> _Tables:
-    t = _TABLES.get(id(game.rules))
-    if t is None or t.rules is not game.rules:
-        t = _TABLES[id(game.rules)] = _Tables(game.rules)
-    return t
+    return _TABLES(game.rules)
 
 
 def _lictor_dist(t: _Tables, state: State, d: int) -> int:

@@ -95,3 +95,21 @@ def test_layering(package: str) -> None:
                 if n.split(".")[0] in FORBIDDEN[package]
             ]
     assert not bad, bad
+
+
+def test_per_content_tables_are_built_once_per_object_by_identity() -> None:
+    """``PerContent`` builds once per object, never shares between equal objects, and stays bounded."""
+    from games.core.cache import PerContent
+
+    built: list[object] = []
+
+    def build(pack: list[int]) -> int:
+        built.append(pack)
+        return sum(pack)
+
+    tables: PerContent[list[int], int] = PerContent(build, size=2)
+    a, b = [1, 2], [1, 2]
+    assert tables(a) == 3 and tables(a) == 3 and len(built) == 1
+    assert tables(b) == 3 and len(built) == 2  # equal but another pack: its own tables
+    c = [5]
+    assert tables(c) == 5 and len(tables._built) <= 2
