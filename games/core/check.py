@@ -3,8 +3,9 @@
 It plays seeded random games and checks at every step that: random playouts terminate; a state
 is terminal iff it has no legal actions; ``apply`` never mutates its input; ``apply_trusted``
 equals ``apply``; the same seed gives the same game; ``to_dict``/``from_dict`` and the notation
-round-trip; ``returns``/``heuristic`` have one entry per seat; chance outcomes sum to one; and a
-state sampled from a seat's observation has that same observation.
+round-trip; ``returns``/``heuristic`` have one entry per seat; chance outcomes sum to one; a
+state sampled from a seat's observation has that same observation; and a seat's different moves
+read differently in the referee's log.
 """
 
 from __future__ import annotations
@@ -156,11 +157,14 @@ def _check_face(game: Game[Any, Any], state: Any, legal: list[Any], seed: int, s
     svg = game.render(state, player if player >= 0 else REFEREE)
     if not svg.lstrip().startswith("<svg") or not svg.rstrip().endswith("</svg>"):
         raise _fail("render is not an SVG document", seed, step, game, state)
+    seen: dict[str, Any] = {}
     for action in legal[:FACE_ACTIONS]:
         for viewer in (SPECTATOR, REFEREE):
             line = game.log_line(state, action, viewer)
             if not isinstance(line, str) or not line:
                 raise _fail(f"log_line is empty for {action!r}", seed, step, game, state)
+        if player >= 0 and seen.setdefault(line, action) != action:
+            raise _fail(f"two moves read the same in the log: {line!r}", seed, step, game, state)
         if player >= 0:
             for fact in as_facts(game.explain(state, action)):
                 if not math.isfinite(fact.value):

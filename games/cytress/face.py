@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import html
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from games.core.face import (
@@ -48,6 +48,7 @@ from games.cytress.state import (
     CAction,
     CytressState,
 )
+from games.cytress.undercity import ASCEND_COST, BENEFIT_ASCEND_1, BENEFIT_CREW, BENEFIT_NONE
 
 if TYPE_CHECKING:
     from games.cytress.game import CytressGame
@@ -549,38 +550,132 @@ def render(game: CytressGame, s: CytressState, viewer: Viewer) -> str:
 
 
 # ---------------------------------------------------------------- log lines
+_Line = Callable[["CytressGame", CytressState, int], str]
+"""A log line's predicate (what follows "Seat N "), from the state before the move and its argument."""
+
+
+def _title(name: str) -> str:
+    return name.capitalize()
+
+
+def _hex(game: CytressGame, s: CytressState, h: int) -> str:
+    """``hex C4 (a Privateer hex)``: its label and its faction colour."""
+    view = game.ctx.map(s.tiles)
+    return f"hex {view.layout.labels[h]} (a {_title(FACTIONS[view.faction[h]])} hex)"
+
+
+def _stratolite(game: CytressGame, x: int) -> str:
+    card = game.pack.stratolites[x]
+    return (
+        f"the Stratolite {card.name} ({card.code}: waste tubes onto {_title(FACTIONS[card.hex])} "
+        f"hexes, paid in {RESOURCES[card.resource]})"
+    )
+
+
+def _side(game: CytressGame, s: CytressState, x: int) -> str:
+    rebel = game.pack.rebels[s.rebels[s.actor]]
+    icons = "; ".join(
+        f"{_title(FACTIONS[f])} {', '.join(RESOURCES[r] for r in path)}"
+        for f, path in enumerate(rebel.sides[x])
+        if path
+    )
+    return f"plays {rebel.name}'s rebel board on side {'AB'[x]} (lifepath icons: {icons})"
+
+
+def _intel(game: CytressGame, s: CytressState, x: int) -> str:
+    card = game.pack.intel[x]
+    icons = ", ".join(RESOURCES[r] for r in card.icons) or "no resource icon"
+    return (
+        f"takes the {_title(FACTIONS[card.faction])} intel card {card.code} ({icons}) onto the "
+        f"{_title(FACTIONS[card.faction])} lifepath; it targets the {FACTION_TITLES[card.target]}"
+    )
+
+
+def _spy(game: CytressGame, s: CytressState, x: int) -> str:
+    view = game.ctx.map(s.tiles)
+    near = [h for h in view.layout.adjacent[s.pending.hex] if s.crew[h] == x]
+    gains = ", ".join(RESOURCES[view.resource[h]] for h in near)
+    return f"spies on {_who(s, x)} next to {_hex(game, s, s.pending.hex)}: gains {gains}"
+
+
+def _bounty(game: CytressGame, s: CytressState, x: int) -> str:
+    card = game.pack.bounties[x]
+    return (
+        f"meets the Enforcers and takes the tier {card.tier} bounty against the "
+        f"{FACTION_TITLES[card.faction]} ({card.code})"
+    )
+
+
+def _benefit(game: CytressGame, s: CytressState, x: int) -> str:
+    card = game.pack.bounties[s.pending.card]
+    if x == BENEFIT_NONE:
+        return "takes no immediate benefit from the bounty"
+    if x == BENEFIT_CREW:
+        return f"sends a crew to a {_title(FACTIONS[card.hex])} hex (the bounty's benefit)"
+    level = x - BENEFIT_ASCEND_1 + 1
+    return (
+        f"pays {ASCEND_COST} {RESOURCES[card.resource]} to move a crew on Stratos from level {level} to "
+        f"level {level + 1} (the bounty's benefit)"
+    )
+
+
+def _trade(game: CytressGame, s: CytressState, x: int) -> str:
+    give, get = divmod(s.pending.trade, 4)
+    return f"trades {x} {RESOURCES[give]} for {RESOURCES[get]} at the Merchant"
+
+
+def _automa(verb: str) -> _Line:
+    def line(game: CytressGame, s: CytressState, x: int) -> str:
+        return f"breaks the automa's tie: the automa {verb} {_hex(game, s, x)}"
+
+    return line
+
+
+_LINES: dict[str, _Line] = {
+    "side": _side,
+    "scout": lambda g, s, x: f"scouts the {FACTION_TITLES[x // 2]} (scouting spot {x % 2 + 1})",
+    "pad": lambda g, s, x: (
+        f"meets the {FACTION_TITLES[x]} and pays their intel cost in {RESOURCES[g.pack.faction_resource[x]]}"
+        if x < 4
+        else f"sends a transport to the {PADS[x].capitalize()} landing pad"
+    ),
+    "intel": _intel,
+    "crew": lambda g, s, x: f"places a crew on {_hex(g, s, x)}",
+    "spy": _spy,
+    "nospy": lambda g, s, x: "does not spy",
+    "stratolite": lambda g, s, x: f"meets {_stratolite(g, x)}",
+    "pay": lambda g, s, x: f"meets the Renegade and will pay in {RESOURCES[x]}",
+    "height": lambda g, s, x: (
+        f"pays {TUBE_COST[x]} {RESOURCES[s.pending.resource]} for a waste tube {x} "
+        f"section{'s' if x > 1 else ''} high"
+    ),
+    "tube": lambda g, s, x: (
+        f"drops a waste tube {s.pending.height} section{'s' if s.pending.height > 1 else ''} high "
+        f"onto {_hex(g, s, x)}; the crew there ascends to level {s.pending.height} of Stratos"
+    ),
+    "bounty": _bounty,
+    "benefit": _benefit,
+    "reserve": lambda g, s, x: f"reserves {_stratolite(g, x)}",
+    "keep": lambda g, s, x: "keeps the Stratolite already reserved",
+    "trade": lambda g, s, x: f"chooses the Merchant's trade of {RESOURCES[x // 4]} for {RESOURCES[x % 4]}",
+    "amount": _trade,
+    "done": lambda g, s, x: "is done trading at the Merchant",
+    "automa-crew": _automa("places a crew on"),
+    "automa-move": _automa("moves its crew from"),
+    "automa-tube": _automa("drops a waste tube onto"),
+}
+"""rule: cytress/phase-3a-travel (and the phases' sections) - each decision as a table's log says it."""
+
+
 def log_line(game: CytressGame, s: CytressState, a: CAction, viewer: Viewer) -> str:
     """One sentence, as an online table writes its log (nothing in an action is hidden)."""
     if s.phase == OVER:
         return "The game is over."
-    c = game.pack
+    line = _LINES.get(a.kind)
     who = _who(s, s.actor).capitalize()
-    k, x = a.kind, a.arg
-    text = game.action_to_text(s, a)
-    if k == "pad" and x < 4:
-        resource = RESOURCES[c.faction_resource[x]]
-        return f"{who} meets the {FACTION_TITLES[x]} and pays their intel cost in {resource}."
-    if k == "pad":
-        return f"{who} sends a transport to {PADS[x]}: {text}."
-    if k == "intel":
-        card = c.intel[x]
-        return (
-            f"{who} takes {card.code} onto the {FACTIONS[card.faction]} lifepath "
-            f"(targets the {FACTION_TITLES[card.target]})."
-        )
-    if k == "height":
-        return f"{who} pays for a {x}-high waste tube in {RESOURCES[s.pending.resource]}."
-    if k == "tube":
-        where = game.ctx.map(s.tiles).layout.labels[x]
-        return f"{who} drops a {s.pending.height}-high waste tube at {where}; the crew ascends."
-    if k == "amount":
-        give, get = divmod(s.pending.trade, 4)
-        return f"{who} trades {x} {RESOURCES[give]} for {RESOURCES[get]}."
-    if k.startswith("automa"):
-        return f"{who} decides the automa's tie: {text}."
-    if k == "scout":
-        return f"{who} scouts the {FACTION_TITLES[x // 2]} (spot {x % 2 + 1})."
-    return f"{who}: {text}."
+    if line is None:
+        return f"{who}: {game.action_to_text(s, a)}."
+    return f"{who} {line(game, s, a.arg)}."
 
 
 # ---------------------------------------------------------------- explain

@@ -1543,6 +1543,21 @@ def _gadget_line(pos: Pos, a: Act, who: str) -> str:
     return f"{who} plays {name}: {verb} {_and(targets)}."
 
 
+_NUMBER_WORDS = {2: "two", 3: "three", 4: "four"}
+
+
+def _paid(c: Content, gadgets: int, ship: int) -> str:
+    """What an interaction's price was paid with: the gadget cards discarded (``gadgets`` holds
+    three bits of count per gadget type) and the spaceship card given (``ship`` its type, -1 none)."""
+    counts = [(g, (gadgets >> (3 * g)) & 7) for g in range(len(GADGETS))]
+    cards = [_gadget(g) if n == 1 else f"{_NUMBER_WORDS.get(n, str(n))} {_gadget(g)}" for g, n in counts if n]
+    total = sum(n for _g, n in counts)
+    parts = [f"the gadget card{'s' if total > 1 else ''} {_and(cards)}"] if cards else []
+    if ship >= 0:
+        parts.append(f"a {ITYPES[c.ship_types[ship]]} spaceship card")
+    return f", discarding {_and(parts)}" if parts else ""
+
+
 def _interact_line(  # noqa: PLR0917
     game: TiberpunkGame, state: State, pos: Pos, a: Act, action: int, viewer: Viewer
 ) -> str:
@@ -1578,7 +1593,8 @@ def _interact_line(  # noqa: PLR0917
             return f"{me} {how}: the {by} visits the upgrade hub in {ids[c.hubs[p1]]} and {did}."
         card = c.side_cards[pos.side_cards[p1]]
         task = card.tasks[p2]
-        return f"{me} {how}: completes '{_task(task.kind)}' (side objective {card.id})."
+        paid = _paid(c, a.p[4], p3 if task.kind == 6 else -1)
+        return f"{me} {how}: completes '{_task(task.kind)}' (side objective {card.id}){paid}."
     mini = CHAR if a.it == act.IT_CHARACTER else DRONE
     where = ids[p.char if mini == CHAR else p.drone]
     if a.sub in (act.SUB_Q1, act.SUB_Q3):
@@ -1593,7 +1609,9 @@ def _interact_line(  # noqa: PLR0917
     if a.sub == act.SUB_Q2:
         number = p.cards[p1]
         text = _stage2_text(c, number).rstrip(".") if number >= 0 else ""
-        return f"{me} {how}: the {MINI_WORDS[mini]} completes the Stage II {SKILLS[p1]} quest ({text})."
+        ship = p2 if number >= 0 and c.stage2[number].template == 5 else -1
+        paid = _paid(c, a.p[4], ship)
+        return f"{me} {how}: the {MINI_WORDS[mini]} completes the Stage II {SKILLS[p1]} quest ({text}){paid}."
     target = "a lictor" if p1 == LICTOR else f"Seat {p2}'s {MINI_WORDS[p1]}"
     tile = _tile(pos.tiles[p3])
     return (

@@ -56,3 +56,28 @@ def test_seat_view_hides_deck_order() -> None:
         assert GAME.describe(s, viewer).to_text() == GAME.describe(shuffled, viewer).to_text()
         assert "Face-down" not in GAME.describe(s, viewer).to_text()
     assert "Face-down" in GAME.describe(s).to_text()
+
+
+@pytest.mark.parametrize("players", [1, 3])
+def test_log_lines_read_as_a_table_says_them(players: int) -> None:
+    """rule: cytress/phase-3a-travel - every decision's log line is a sentence in the rulebook's
+    words (no notation echoed after a colon), names hexes with their faction and cards with what
+    they show, and two moves never read the same."""
+    kinds: set[str] = set()
+    for seed in range(2):
+        rng = random.Random(seed)
+        s = GAME.new_state(GameConfig(players=players), seed)
+        while GAME.current_player(s) != TERMINAL:
+            legal = list(GAME.legal_actions(s))
+            lines = [GAME.log_line(s, a, SPECTATOR) for a in legal]
+            assert len(set(lines)) == len(lines), lines
+            for a, line in zip(legal, lines, strict=True):
+                kinds.add(a.kind)
+                assert ": " + GAME.action_to_text(s, a) not in line, line
+                assert line.endswith(".") and line[0].isupper(), line
+                if a.kind in ("crew", "tube") or a.kind.startswith("automa-"):
+                    assert "hex)" in line, line
+                if a.kind in ("stratolite", "reserve"):
+                    assert "paid in" in line, line
+            s = GAME.apply_trusted(s, rng.choice(legal))
+    assert {"side", "scout", "pad", "intel", "crew", "tube", "height"} <= kinds
