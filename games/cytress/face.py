@@ -43,6 +43,7 @@ from games.cytress.state import (
     PADS,
     PHASE_NAMES,
     RESOURCES,
+    SPY,
     STEP_NAMES,
     TRAVEL,
     CAction,
@@ -722,9 +723,69 @@ def explain(game: CytressGame, s: CytressState, a: CAction) -> Sequence[Fact]:
         Fact(label="resources spent", value=float(spent), unit="resources", better=-1),
         Fact(label="crews on Stratos", value=float(sum(mine.crews)), unit="crews", better=1),
         Fact(label="waste tubes controlled", value=float(len(mine.tubes)), unit="tubes", better=1),
+        Fact(
+            label="your crews around waste tubes, change",
+            value=float(_around_tubes(game, after, seat) - _around_tubes(game, s, seat)),
+            unit="crews",
+            better=1,
+        ),
+        *(
+            Fact(label=f"{name} after the move", value=float(after.res[4 * seat + r]), unit=name)
+            for r, name in enumerate(RESOURCES)
+        ),
+        *(
+            Fact(
+                label=f"{name} icons on your lifepaths",
+                value=float(sum(after.icons[16 * seat + 4 * path + r] for path in range(4))),
+                unit="icons",
+                better=1,
+            )
+            for r, name in enumerate(RESOURCES)
+        ),
+        *(
+            Fact(
+                label=f"your intel cards targeting the {FACTION_TITLES[f]}",
+                value=float(mine.facts.targets[f]),
+                unit="cards",
+                better=1,
+            )
+            for f in range(4)
+        ),
+        Fact(
+            label="hexes with your crew your reserved Stratolite can drop a tube on",
+            value=float(_reserved_reach(game, after, seat)),
+            unit="hexes",
+            better=1,
+        ),
+        Fact(
+            label="rivals next to the crew placed (to spy on)",
+            value=float(sum(1 for b in game.legal_actions(after) if b.kind == "spy"))
+            if after.step == SPY and after.actor == seat
+            else 0.0,
+            unit="rivals",
+            better=1,
+        ),
         Fact(label="margin over the best rival now", value=float(margin), unit="PRESTIGE", better=1),
         Fact(label="win chance (estimate)", value=round(float(chance), 4), unit="probability", better=1),
     )
+
+
+def _around_tubes(game: CytressGame, s: CytressState, seat: int) -> int:
+    """rule: cytress/score-waste-tubes - the seat's crews on hexes around waste tubes (each crew
+    counted once per tube it surrounds: what decides the tubes' majorities)."""
+    adjacent = game.ctx.map(s.tiles).layout.adjacent
+    return sum(1 for h, height in enumerate(s.tube) if height for n in adjacent[h] if s.crew[n] == seat)
+
+
+def _reserved_reach(game: CytressGame, s: CytressState, seat: int) -> int:
+    """rule: cytress/meet-the-fixer - the hexes holding the seat's crew and no tube whose type the
+    seat's reserved Stratolite drops tubes onto (0 with none reserved)."""
+    card = s.reserved[seat] if seat < len(s.reserved) else -1
+    if card < 0:
+        return 0
+    faction = game.ctx.map(s.tiles).faction
+    kind = game.pack.stratolites[card].hex
+    return sum(1 for h, o in enumerate(s.crew) if o == seat and not s.tube[h] and faction[h] == kind)
 
 
 _LAST: list[tuple[object, CytressState, tuple[Tally, ...]]] = []

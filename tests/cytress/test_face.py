@@ -81,3 +81,25 @@ def test_log_lines_read_as_a_table_says_them(players: int) -> None:
                     assert "paid in" in line, line
             s = GAME.apply_trusted(s, rng.choice(legal))
     assert {"side", "scout", "pad", "intel", "crew", "tube", "height"} <= kinds
+
+
+def test_explanations_tell_apart_amounts_intel_and_spying() -> None:
+    """rule: cytress/meet-the-merchant, rule: cytress/phase-3a-travel - a hint's reasons differ
+    between the Merchant's amounts and between intel cards (the resources and lifepath icons after
+    the move), and placing a crew counts the rivals it may spy on."""
+    from games.core.face import as_facts
+
+    seen: set[str] = set()
+    for seed in range(2):
+        rng = random.Random(seed)
+        s = GAME.new_state(GameConfig(players=3), seed)
+        while GAME.current_player(s) != TERMINAL:
+            legal = list(GAME.legal_actions(s))
+            if legal[0].kind in ("amount", "intel") and len(legal) > 1:
+                rows = {tuple(f.value for f in as_facts(GAME.explain(s, a))) for a in legal}
+                cards = [GAME.pack.intel[a.arg] for a in legal if a.kind == "intel"]
+                if not cards or len({(c.icons, c.target) for c in cards}) > 1:  # (twins read alike)
+                    seen.add(legal[0].kind)
+                    assert len(rows) > 1, [GAME.action_to_text(s, a) for a in legal]
+            s = GAME.apply_trusted(s, rng.choice(legal))
+    assert seen == {"amount", "intel"}
