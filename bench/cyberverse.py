@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import random
 import sys
 import time
@@ -111,9 +112,14 @@ def _mcts_game(task: tuple[int, str, int, int]) -> float:
     return game.returns(s)[seat]
 
 
-def _mcts_matches(games: int, simulations: int, jobs: int) -> dict[str, tuple[float, int]]:
-    """ISMCTS against greedy and against random play, 2 and 4 players, ``games`` each."""
-    keys = [(players, opponent) for players in (2, 4) for opponent in ("greedy", "random")]
+MATCHES = ("greedy-2p", "random-2p", "greedy-4p", "random-4p")
+"""The ISMCTS matches, by the names ``--only`` takes."""
+
+
+def _mcts_matches(games: int, simulations: int, jobs: int, only: str = "") -> dict[str, tuple[float, int]]:
+    """ISMCTS against greedy and against random play, 2 and 4 players, ``games`` each (``only``:
+    just that match, a name of :data:`MATCHES`)."""
+    keys = [(int(name[-2]), name.split("-")[0]) for name in MATCHES if not only or name == only]
     tasks = [(players, opponent, g, simulations) for players, opponent in keys for g in range(games)]
     if jobs > 1:
         import multiprocessing
@@ -130,6 +136,114 @@ def _mcts_matches(games: int, simulations: int, jobs: int) -> dict[str, tuple[fl
     for k, (players, opponent) in enumerate(keys):
         chunk = scores[k * games : (k + 1) * games]
         out[f"ismcts_vs_{opponent}_{players}p"] = (sum(chunk), games)
+    return out
+
+
+FIT_SEEDS = range(50_000, 51_200)
+"""Seeds of the games the win model is fitted on (disjoint from the bench's 1000+ and 2000+)."""
+
+
+def _fit_positions(seed: int) -> dict[str, Any]:
+    """One game of greedy seats that play at random with a probability drawn per game (0, 5, 15 or
+    30%), 2, 3, 4 or 4 players by the seed; about 8% of its decision positions with their win-model
+    features and the fraction of the game left, and the game's returns."""
+    from games.cyberverse.policies import win_features
+
+    game = _GAME[0] if _GAME else CyberverseGame()
+    _GAME[:] = [game]
+    players = (2, 3, 4, 4)[seed % 4]
+    rng = random.Random(seed)
+    greedy = game.policies()["greedy"]
+    s = game.new_state(GameConfig(players=players), seed)
+    eps = rng.choice((0.0, 0.05, 0.15, 0.3))
+    rows = []
+    while game.current_player(s) != TERMINAL:
+        p = game.current_player(s)
+        if p == CHANCE:
+            a = game.sample_chance(s, rng)
+        else:
+            if rng.random() < 0.08:
+                cap = s.options.max_turns or 12
+                rows.append((max(0, cap - s.turn) / cap, win_features(s, game.content_pack)))
+            a = rng.choice(list(game.legal_actions(s))) if rng.random() < eps else greedy(s, rng)
+        s = game.apply_trusted(s, a)
+    return {"returns": list(game.returns(s)), "rows": rows}
+
+
+def fit_win_model(jobs: int) -> dict[str, Any]:
+    """Fit the heuristic's win model (``policies.WIN_WEIGHTS`` and ``WIN_WEIGHTS_LEFT``): a
+    conditional logit of the winner among the seats on each seat's features and the same times the
+    fraction of the game left, by Newton's method (a small ridge), on the first 80% of the
+    :data:`FIT_SEEDS` games; the log-loss and the winner ranked first on the last 20% (held out),
+    against chance and the weights in the code now."""
+    import numpy as np
+
+    from games.cyberverse.policies import WIN_WEIGHTS, WIN_WEIGHTS_LEFT
+
+    if jobs > 1:
+        import multiprocessing
+
+        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            games = pool.map(_fit_positions, FIT_SEEDS, chunksize=4)
+    else:
+        games = [_fit_positions(seed) for seed in FIT_SEEDS]
+
+    def groups(chunk: list[dict[str, Any]]) -> list[tuple[Any, Any]]:
+        out = []
+        for g in chunk:
+            y = np.array(g["returns"])
+            for left, feats in g["rows"]:
+                x = np.array(feats)
+                out.append((np.hstack([x, left * x]), y))
+        return out
+
+    cut = len(games) * 4 // 5
+    train, test = groups(games[:cut]), groups(games[cut:])
+    dim = train[0][0].shape[1]
+    w = np.zeros(dim)
+    ridge = 1e-3 * len(train)
+    for _ in range(30):
+        grad = ridge * w
+        hess = ridge * np.eye(dim)
+        for x, y in train:
+            u = x @ w
+            p = np.exp(u - u.max())
+            p /= p.sum()
+            grad = grad + x.T @ (p - y)
+            hess = hess + x.T @ (np.diag(p) - np.outer(p, p)) @ x
+        step = np.linalg.solve(hess, grad)
+        w = w - step
+        if np.abs(step).max() < 1e-7:
+            break
+
+    def score(chunk: list[tuple[Any, Any]], weights: Any) -> tuple[float, float]:
+        loss = first = 0.0
+        for x, y in chunk:
+            u = x @ weights
+            p = np.exp(u - u.max())
+            p /= p.sum()
+            loss -= float(np.sum(y * np.log(np.maximum(p, 1e-12))))
+            first += float(y[int(np.argmax(p))])
+        return loss / len(chunk), first / len(chunk)
+
+    now = np.array([*WIN_WEIGHTS, *WIN_WEIGHTS_LEFT])
+    out: dict[str, Any] = {
+        "games": len(games),
+        "positions": [len(train), len(test)],
+        "weights": [round(float(v), 4) for v in w[: dim // 2]],
+        "weights_left": [round(float(v), 4) for v in w[dim // 2 :]],
+    }
+    for k in (0, 2, 3, 4):
+        sub = [g for g in test if k in (0, len(g[1]))]
+        if not sub:
+            continue
+        chance = sum(-math.log(1 / len(g[1])) for g in sub) / len(sub)
+        out[f"held_out_{k or 'all'}"] = {
+            "positions": len(sub),
+            "log_loss_chance": chance,
+            "fitted": score(sub, w),
+            "in_code": score(sub, now),
+        }
     return out
 
 
@@ -171,42 +285,65 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--simulations", type=int, default=SIMULATIONS, help="ISMCTS simulations per decision"
     )
-    parser.add_argument("--jobs", type=int, default=1, help="worker processes for the ISMCTS matches")
+    parser.add_argument(
+        "--jobs", type=int, default=1, help="worker processes for the ISMCTS matches and the fit"
+    )
+    parser.add_argument(
+        "--only",
+        choices=(*MATCHES, "engine", "fit"),
+        default="",
+        help="play only that ISMCTS match (the search seat against greedy or random seats, 2 or 4 "
+        "players); 'engine': measure only the engine; 'fit': fit the heuristic's win model and "
+        "print its weights (games of seeds 50000-51199)",
+    )
     args = parser.parse_args(argv)
+    only = args.only
+    out = Path(__file__).parent / "results"
+    out.mkdir(exist_ok=True)
+    target = out / (f"cyberverse-{only}.json" if only else "cyberverse.json")
+    if only == "fit":
+        fitted = fit_win_model(args.jobs)
+        print(json.dumps(fitted, indent=1))
+        target.write_text(json.dumps(fitted, indent=1))
+        return 0
     seconds = 2.0 if args.quick else 6.0
     games = args.games or (20 if args.quick else 100)
     game = CyberverseGame()
-    pig = _steps_per_s(PigGame(), 2, seconds)
-    results: dict[str, Any] = {"pig_steps_per_s": pig}
-    for players in (2, 4):
-        cv = _steps_per_s(game, players, seconds)
-        results[f"steps_per_s_{players}p"] = cv
-        print(
-            f"engine {players}p: {cv:,.0f} random-playout steps/s = "
-            f"{cv / pig:.3f}x the Pig fixture ({pig:,.0f}/s)"
-        )
-    for players in (2, 4):
-        score, n = _match(game, players, games)
-        lo, hi = wilson(score, n)
-        base = 1 / players
-        results[f"greedy_vs_random_{players}p"] = {
-            "score": score / n,
-            "games": n,
-            "wilson": [lo, hi],
-            "chance": base,
-        }
-        print(
-            f"greedy vs random {players}p: {score / n:.1%} [{lo:.1%}, {hi:.1%}] over {n} games "
-            f"(a random seat: {base:.0%})"
-        )
+    results: dict[str, Any] = {}
+    if only in ("", "engine"):
+        pig = _steps_per_s(PigGame(), 2, seconds)
+        results["pig_steps_per_s"] = pig
+        for players in (2, 4):
+            cv = _steps_per_s(game, players, seconds)
+            results[f"steps_per_s_{players}p"] = cv
+            print(
+                f"engine {players}p: {cv:,.0f} random-playout steps/s = "
+                f"{cv / pig:.3f}x the Pig fixture ({pig:,.0f}/s)"
+            )
+    if not only:
+        for players in (2, 4):
+            score, n = _match(game, players, games)
+            lo, hi = wilson(score, n)
+            base = 1 / players
+            results[f"greedy_vs_random_{players}p"] = {
+                "score": score / n,
+                "games": n,
+                "wilson": [lo, hi],
+                "chance": base,
+            }
+            print(
+                f"greedy vs random {players}p: {score / n:.1%} [{lo:.1%}, {hi:.1%}] over {n} games "
+                f"(a random seat: {base:.0%})"
+            )
     mcts_games = args.mcts_games if args.mcts_games >= 0 else (0 if args.quick else 100)
-    if mcts_games:
+    if mcts_games and only != "engine":
         t0 = time.perf_counter()
-        matches = _mcts_matches(mcts_games, args.simulations, args.jobs)
+        matches = _mcts_matches(mcts_games, args.simulations, args.jobs, only)
         results["ismcts_options"] = {
             "simulations": args.simulations,
             "rollout_depth": 0,
             "priors": "greedy evaluation",
+            "heuristic": "fitted win model (conditional logit)",
             "puct_c": 0.5,
             "chance_leaf_samples": 0,
         }
@@ -217,22 +354,21 @@ def main(argv: list[str] | None = None) -> int:
             opponent = "greedy" if "greedy" in key else "random"
             print(
                 f"ISMCTS ({args.simulations} simulations a decision, greedy priors, PUCT 0.5, leaves "
-                f"scored by the heuristic) vs {opponent} {players}p: {score / n:.1%} "
+                f"scored by the fitted win model) vs {opponent} {players}p: {score / n:.1%} "
                 f"[{lo:.1%}, {hi:.1%}] over {n} games (seats rotating; a random seat: {1 / players:.0%})"
             )
         results["ismcts_wall_s"] = time.perf_counter() - t0
-    exact, brute, mc = _odds_speed(50)
-    results["chain_odds_s"] = exact
-    results["enumeration_s"] = brute
-    results["monte_carlo_2000_s"] = mc
-    print(
-        f"exact odds of a 2-test chain: {exact * 1e3:.3f} ms = {exact / brute:.4f}x the enumeration of "
-        f"every deck order ({brute * 1e3:.0f} ms), "
-        f"{exact / mc:.4f}x a 2,000-run Monte Carlo ({mc * 1e3:.0f} ms)"
-    )
-    out = Path(__file__).parent / "results"
-    out.mkdir(exist_ok=True)
-    (out / "cyberverse.json").write_text(json.dumps(results, indent=1))
+    if not only:
+        exact, brute, mc = _odds_speed(50)
+        results["chain_odds_s"] = exact
+        results["enumeration_s"] = brute
+        results["monte_carlo_2000_s"] = mc
+        print(
+            f"exact odds of a 2-test chain: {exact * 1e3:.3f} ms = {exact / brute:.4f}x the enumeration "
+            f"of every deck order ({brute * 1e3:.0f} ms), "
+            f"{exact / mc:.4f}x a 2,000-run Monte Carlo ({mc * 1e3:.0f} ms)"
+        )
+    target.write_text(json.dumps(results, indent=1))
     return 0
 
 

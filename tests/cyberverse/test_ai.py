@@ -7,6 +7,7 @@ import random
 from games.core import CHANCE, TERMINAL, GameConfig
 from games.core.face import as_facts
 from games.cyberverse import CyberverseGame
+from games.cyberverse.state import State
 
 GAME = CyberverseGame()
 
@@ -37,3 +38,39 @@ def test_explain_gives_the_same_labels_for_every_move() -> None:
     buy = next(a for a in GAME.legal_actions(s) if a.kind == "buy")
     money = next(f for f in as_facts(GAME.explain(s, buy)) if f.label == "resources change")
     assert money.value < 0
+
+
+def _play_to_turn(players: int, turn: int, seed: int) -> State:
+    s = GAME.new_state(GameConfig(players=players), seed)
+    rng = random.Random(seed)
+    while GAME.current_player(s) != TERMINAL and s.turn < turn:
+        acts = None if s.actor == CHANCE else GAME.legal_actions(s)
+        s = GAME.apply_trusted(s, GAME.sample_chance(s, rng) if acts is None else rng.choice(list(acts)))
+    return s
+
+
+def test_heuristic_is_a_win_chance_per_seat() -> None:
+    """The fitted win model gives each seat a probability; they sum to 1 (rule: cyberverse/end-of-game)."""
+    for players in (2, 3, 4):
+        s = _play_to_turn(players, 3, players)
+        chances = GAME.heuristic(s)
+        assert len(chances) == players
+        assert all(0.0 < p < 1.0 for p in chances)
+        assert abs(sum(chances) - 1.0) < 1e-9
+
+
+def test_heuristic_favours_victory_points_more_as_the_end_nears() -> None:
+    """rule: cyberverse/influence - an Organization with more Influence tokens (1 VP each and the
+    majorities) is likelier to win, and its edge counts for more at the last turn than at the first."""
+    from dataclasses import replace
+
+    base = _play_to_turn(4, 1, 5)
+    orgs = list(base.orgs)
+    orgs = [replace(o, influence=(0, 0, 0, 0, 0), solved=(), money=900) for o in orgs]
+    orgs[2] = replace(orgs[2], influence=(1, 1, 0, 0, 0))
+    early = replace(base, orgs=tuple(orgs), turn=1)
+    late = replace(early, turn=12)
+    for s in (early, late):
+        chances = GAME.heuristic(s)
+        assert max(chances) == chances[2]
+    assert GAME.heuristic(late)[2] > GAME.heuristic(early)[2]
