@@ -277,9 +277,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1, help="processes playing the matches' games")
     parser.add_argument(
         "--only",
-        choices=("greedy", "random", "automa"),
+        choices=("greedy", "random", "automa", "engine", "solver"),
         default="",
-        help="play only the search seat's match against two greedy, two random seats or the solo automa",
+        help="play only the search seat's match against two greedy, two random seats or the solo automa; "
+        "'engine' or 'solver': measure only that part",
     )
     args = parser.parse_args(argv)
     quick = args.quick
@@ -288,30 +289,38 @@ def main(argv: list[str] | None = None) -> int:
     game = CytressGame()
     out: dict[str, Any] = {"quick": quick}
 
-    print("Cytress engine (random playouts, apply_trusted):", flush=True)
-    secs = 1.0 if quick else 3.0
-    pig, speeds = _speeds(game, secs)
-    for p, v in speeds.items():
-        print(
-            f"  {p} player{'s' if p > 1 else ''}: {v:,.0f} steps per CPU s = {v / pig:.2f}x Pig ({pig:,.0f})"
-        )
-    out["engine"] = {
-        "pig_steps_per_s": pig,
-        "steps_per_s": speeds,
-        "ratio_to_pig": {p: v / pig for p, v in speeds.items()},
-    }
-
-    path = Path(__file__).parent / "results" / "cytress.json"
+    name = f"cytress-{args.only}.json" if args.only in ("engine", "solver") else "cytress.json"
+    path = Path(__file__).parent / "results" / name
     path.parent.mkdir(parents=True, exist_ok=True)
 
     def save() -> None:  # after every part, so a long run stopped early keeps what it measured
         path.write_text(json.dumps(out, indent=1, default=str) + "\n")
+
+    if args.only != "solver":
+        print("Cytress engine (random playouts, apply_trusted):", flush=True)
+        secs = 1.0 if quick else 3.0
+        pig, speeds = _speeds(game, secs)
+        for p, v in speeds.items():
+            seats = f"{p} player{'s' if p > 1 else ''}"
+            print(f"  {seats}: {v:,.0f} steps per CPU s = {v / pig:.2f}x Pig ({pig:,.0f})")
+        out["engine"] = {
+            "pig_steps_per_s": pig,
+            "steps_per_s": speeds,
+            "ratio_to_pig": {p: v / pig for p, v in speeds.items()},
+        }
+        save()
+    if args.only == "engine":
+        print(f"wrote {path}")
+        return 0
 
     print("Solver (CP-SAT against brute force, same instances):", flush=True)
     out["solver"] = [_solver_ratio(game, 2 if quick else 4, 2)]
     if not quick:
         out["solver"].append(_solver_ratio(game, 4, 3))
     save()
+    if args.only == "solver":
+        print(f"wrote {path}")
+        return 0
 
     out["search"] = {
         "simulations_solo": args.solo_sims,

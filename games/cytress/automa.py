@@ -32,6 +32,7 @@ from games.cytress.state import (
     AUTOMA_MOVE,
     AUTOMA_TUBE,
     LEVELS,
+    NO_PENDING,
     NOBODY,
     NONE,
     OP_BOUNTY_ASCEND,
@@ -40,8 +41,8 @@ from games.cytress.state import (
     OP_NORMAL,
     OP_PLACE,
     Automa,
-    Pending,
     make_automa,
+    make_pending,
 )
 from games.cytress.tubes import drop_tube
 from games.cytress.work import Pos, Work
@@ -158,49 +159,60 @@ def begin_turn(content: Content, w: Work) -> None:
 
 def run_turn(content: Content, w: Work) -> bool:
     """Carry on the automa's turn; False when it waits for the solo player's choice, True when the
-    turn is over (both cards shuffled back into the deck: rule: cytress/solo-gameplay)."""
-    if not _automa(w).drawn:
+    turn is over (both cards shuffled back into the deck: rule: cytress/solo-gameplay).
+
+    The program, the intel taken and the tube records are kept in locals and written back once
+    (when the turn ends or waits for the solo player), not rebuilt into an ``Automa`` per step."""
+    a = _automa(w)
+    if not a.drawn:
         begin_turn(content, w)
-    while _automa(w).program:
         a = _automa(w)
-        code, arg = divmod(a.program[0], 16)
-        if code in (OP_BOUNTY_CREW, OP_PLACE):
-            if not place(w, arg):
+    program, intel, records, moving = a.program, a.intel, a.records, a.moving
+    while program:
+        code, arg = divmod(program[0], 16)
+        if code == OP_INTEL:
+            card = _intel_choice(content, w.intel_row[arg], intel)
+            if card == NOBODY:
+                program, moving = program[1:], NOBODY
+            else:
+                take_from_row(content, w, card)
+                intel = (*intel, card)
+                program = (OP_PLACE * 16 + arg, *program[1:])
+        elif code == OP_NORMAL:
+            hexes = tube_candidates(w)
+            if not hexes:
+                program = (OP_INTEL * 16 + arg, *program[1:])
+            elif len(hexes) == 1:
+                records += _drop(w, hexes[0])
+                program, moving = program[1:], NOBODY
+            else:
+                _save(w, intel, records, program, moving)
+                _ask(w, AUTOMA_TUBE, hexes)
                 return False
-            _pop(w)
         elif code == OP_BOUNTY_ASCEND:
             level = bounty_ascend_level(w)
             if level:
                 stratos = w.stratos_()
                 stratos[LEVELS * AUTOMA + level - 1] -= 1
                 stratos[LEVELS * AUTOMA + level] += 1
-            _pop(w)
-        elif code == OP_NORMAL:
-            hexes = tube_candidates(w)
-            if not hexes:
-                _replace_head(w, OP_INTEL * 16 + arg)
-            elif len(hexes) == 1:
-                drop(w, hexes[0])
-                _pop(w)
-            else:
-                _ask(w, AUTOMA_TUBE, hexes)
+            program, moving = program[1:], NOBODY
+        else:  # OP_BOUNTY_CREW, OP_PLACE
+            done, moving = _place(w, arg, moving)
+            if not done:
+                _save(w, intel, records, program, moving)
                 return False
-        else:  # OP_INTEL
-            card = choose_intel(content, w, arg)
-            if card == NOBODY:
-                _pop(w)
-            else:
-                take_from_row(content, w, card)
-                a = _automa(w)
-                w.automa = make_automa(
-                    a.deck, a.tracker, (*a.intel, card), a.records, a.drawn, a.program, a.moving
-                )
-                _replace_head(w, OP_PLACE * 16 + arg)
+            program, moving = program[1:], NOBODY
     a = _automa(w)
     w.automa = make_automa(
-        _reshuffled(w, [*a.deck, *a.drawn]), a.tracker, a.intel, a.records, (), a.program, a.moving
+        _reshuffled(w, [*a.deck, *a.drawn]), a.tracker, intel, records, (), program, moving
     )
     return True
+
+
+def _save(w: Work, intel: tuple[int, ...], records: int, program: tuple[int, ...], moving: int) -> None:
+    """Write the turn's locals back into the automa (it waits for the solo player)."""
+    a = _automa(w)
+    w.automa = make_automa(a.deck, a.tracker, intel, records, a.drawn, program, moving)
 
 
 def _pop(w: Work) -> None:
@@ -208,16 +220,11 @@ def _pop(w: Work) -> None:
     w.automa = make_automa(a.deck, a.tracker, a.intel, a.records, a.drawn, a.program[1:], NOBODY)
 
 
-def _replace_head(w: Work, op: int) -> None:
-    a = _automa(w)
-    w.automa = make_automa(a.deck, a.tracker, a.intel, a.records, a.drawn, (op, *a.program[1:]), a.moving)
-
-
 def _ask(w: Work, step: int, options: list[int]) -> None:
     """The solo player decides a tie of the automa's checklist ("you choose")."""
     w.step = step
     w.actor = PLAYER
-    w.pending = Pending(options=tuple(options))
+    w.pending = make_pending(-1, -1, -1, -1, 0, -1, 0, -1, tuple(options))
 
 
 def answer(w: Work, step: int, h: int) -> None:
@@ -230,7 +237,7 @@ def answer(w: Work, step: int, h: int) -> None:
     else:
         drop(w, h)
         _pop(w)
-    w.pending = Pending()
+    w.pending = NO_PENDING
     w.step = NONE  # the automa's turn goes on
 
 
@@ -239,15 +246,21 @@ def choose_intel(content: Content, w: Work, faction: int) -> int:
     """rule: cytress/solo-ai-actions - from the top, the first face-up intel card of ``faction``
     whose target helps complete a set of the 4 faction targets (a target it has fewest of); if
     none helps, the topmost (-1: the board is empty)."""
-    cards = [c for c in w.intel_row[faction] if c != NOBODY]
+    return _intel_choice(content, w.intel_row[faction], _automa(w).intel)
+
+
+def _intel_choice(content: Content, row: Sequence[int], taken: Sequence[int]) -> int:
+    """``choose_intel`` on a faction's face-up ``row`` for an automa holding the intel ``taken``."""
+    cards = [c for c in row if c != NOBODY]
     if not cards:
         return NOBODY
+    target = content.intel_target
     targets = [0, 0, 0, 0]
-    for c in _automa(w).intel:
-        targets[content.intel[c].target] += 1
+    for c in taken:
+        targets[target[c]] += 1
     low = min(targets)
     for c in cards:
-        if targets[content.intel[c].target] == low:
+        if targets[target[c]] == low:
             return c
     return cards[0]
 
@@ -258,25 +271,35 @@ def place(w: Work, colour: int) -> bool:
     placed first moves from a hex where it is not vying for, or losing, an adjacent tube; none:
     it passes). True when done, False when the solo player must choose."""
     a = _automa(w)
+    done, moving = _place(w, colour, a.moving)
+    if moving != _automa(w).moving:
+        a = _automa(w)
+        w.automa = make_automa(a.deck, a.tracker, a.intel, a.records, a.drawn, a.program, moving)
+    return done
+
+
+def _place(w: Work, colour: int, moving: int) -> tuple[bool, int]:
+    """``place`` with the automa's crew being moved (``moving``) in and out: (done, moving)."""
     if w.supply[AUTOMA] <= 0:
         movable = ai_movable(w)
         if not movable:
-            return True
+            return True, moving
         if len(movable) > 1:
             _ask(w, AUTOMA_MOVE, movable)
-            return False
-        answer_lift(w, movable[0])
-        a = _automa(w)
-    options = crew_candidates(w, colour, exclude=a.moving)
+            return False, moving
+        moving = movable[0]
+        w.crew_()[moving] = NOBODY
+        w.supply_()[AUTOMA] += 1
+    options = crew_candidates(w, colour, exclude=moving)
     if not options:
-        if a.moving != NOBODY:  # nowhere else to go: it stays
-            place_crew(w, AUTOMA, a.moving)
-        return True
+        if moving != NOBODY:  # nowhere else to go: it stays
+            place_crew(w, AUTOMA, moving)
+        return True, moving
     if len(options) == 1:
         place_crew(w, AUTOMA, options[0])
-        return True
+        return True, moving
     _ask(w, AUTOMA_CREW, options)
-    return False
+    return False, moving
 
 
 def answer_lift(w: Work, h: int) -> None:
@@ -287,18 +310,51 @@ def answer_lift(w: Work, h: int) -> None:
     w.automa = make_automa(a.deck, a.tracker, a.intel, a.records, a.drawn, a.program, h)
 
 
+def _positions(seq: Sequence[int], value: int) -> list[int]:
+    """The indices holding ``value``, ascending (found by ``index``, not a Python loop per hex)."""
+    out = []
+    i = -1
+    for _ in range(seq.count(value)):
+        i = seq.index(value, i + 1)
+        out.append(i)
+    return out
+
+
+def _tube_hexes(tube: Sequence[int]) -> list[int]:
+    """The hexes holding a waste tube (1, 2 or 3 sections high), by height."""
+    if tube.count(0) == len(tube):
+        return []
+    return [*_positions(tube, 1), *_positions(tube, 2), *_positions(tube, 3)]
+
+
+def _empties(crew: Sequence[int], tube: Sequence[int], exclude: int) -> list[int]:
+    """The empty hexes (no crew, no waste tube) but ``exclude``, ascending."""
+    return [h for h in _positions(crew, NOBODY) if not tube[h] and h != exclude]
+
+
 def ai_movable(w: Pos, me: int = AUTOMA) -> list[int]:
     """rule: cytress/solo-ai-actions - the automa's crews that may move once all 12 are placed:
     on a hex adjacent to no waste tube, or adjacent to one whose control it is losing (a rival has
     more crews around it)."""
     adj, crew, tube, owners = w.map.layout.adjacent, w.crew, w.tube, w.owners
+    losing: dict[int, bool] = {}  # per tube, whether a rival has more crews around it than ``me``
     out = []
-    for h, o in enumerate(crew):
-        if o != me:
-            continue
-        tubes = [t for t in adj[h] if tube[t]]
-        if not tubes or any(_losing(adjacent_counts(adj[t], crew, owners), me) for t in tubes):
-            out.append(h)
+    for h in _positions(crew, me):
+        near = False
+        for t in adj[h]:
+            if not tube[t]:
+                continue
+            near = True
+            lost = losing.get(t)
+            if lost is None:
+                counts = adjacent_counts(adj[t], crew, owners)
+                lost = losing[t] = _losing(counts, me)
+            if lost:
+                break
+        else:
+            if near:
+                continue
+        out.append(h)
     return out
 
 
@@ -308,6 +364,22 @@ def _losing(counts: list[int], me: int) -> bool:
 
 def _rival_most(counts: list[int], me: int) -> int:
     return max((c for o, c in enumerate(counts) if o != me), default=0)
+
+
+def _around(adjacent: Sequence[int], crew: Sequence[int], me: int, owners: int) -> tuple[int, int]:
+    """(``me``'s crews, the most crews of one rival) on the hexes ``adjacent``."""
+    if owners == 2:
+        mine = other = 0
+        for n in adjacent:
+            o = crew[n]
+            if o >= 0:
+                if o == me:
+                    mine += 1
+                else:
+                    other += 1
+        return mine, other
+    counts = adjacent_counts(adjacent, crew, owners)
+    return counts[me], _rival_most(counts, me)
 
 
 def crew_candidates(
@@ -320,82 +392,139 @@ def crew_candidates(
     automa crews (fewest crews), (2) automa crews (fewest), (3) rival crews (fewest); ties and the
     rest are the solo player's choice. ``me``/``allowed``: the same checklist for a seat played by
     the automa policy, among its legal hexes."""
-    adj, crew, tube, owners = w.map.layout.adjacent, w.crew, w.tube, w.owners
-    if allowed is None:
-        empties = [h for h in range(len(crew)) if crew[h] == NOBODY and not tube[h] and h != exclude]
-    else:
-        empties = list(allowed)
-    if any(tube):
-        rogue = _rogue(adj, crew, tube, empties, me=me, owners=owners)
+    view = w.map
+    adj, crew, tube, owners = view.layout.adjacent, w.crew, w.tube, w.owners
+    spots = None if allowed is None else set(allowed)
+    tubes = _tube_hexes(tube)
+    if tubes:
+        rogue = _rogue(adj, crew, tube, tubes, spots=spots, exclude=exclude, me=me, owners=owners)
         if rogue:
             return rogue
-    faction = w.map.faction
-    matching = [h for h in empties if faction[h] == colour] if colour >= 0 and allowed is None else empties
-    if not matching:
-        return empties
-    rated = []
+    if allowed is not None:
+        matching = list(allowed)
+    elif colour >= 0:
+        matching = [h for h in view.by_faction[colour] if crew[h] < 0 and not tube[h] and h != exclude]
+        if not matching:
+            return _empties(crew, tube, exclude)
+    else:
+        matching = _empties(crew, tube, exclude)
+    return _colour_tiers(adj, crew, matching, me, owners)
+
+
+def _colour_tiers(
+    adj: Sequence[Sequence[int]], crew: Sequence[int], matching: list[int], me: int, owners: int
+) -> list[int]:
+    """The colour checklist's best tier among ``matching``: next to as many rival as own crews,
+    else own crews, else rival crews (each fewest first); none of them: ``matching``."""
+    even: list[tuple[int, int]] = []
+    ours: list[tuple[int, int]] = []
+    theirs: list[tuple[int, int]] = []
     for h in matching:
-        c = adjacent_counts(adj[h], crew, owners)
-        mine = c[me]
-        rated.append((h, mine, sum(c) - mine))
-    tiers = (
-        [(a + r, h) for h, a, r in rated if a == r >= 1],
-        [(a, h) for h, a, r in rated if a >= 1],
-        [(r, h) for h, a, r in rated if r >= 1],
-    )
-    for tier in tiers:
+        if owners == 2:
+            a, r = _around(adj[h], crew, me, 2)
+        else:
+            c = adjacent_counts(adj[h], crew, owners)
+            a = c[me]
+            r = sum(c) - a
+        if a:
+            if a == r:
+                even.append((a + r, h))
+            ours.append((a, h))
+        if r:
+            theirs.append((r, h))
+    for tier in (even, ours, theirs):
         if tier:
             best = min(k for k, _ in tier)
             return [h for k, h in tier if k == best]
     return matching
 
 
+_GAIN, _LOSS, _HELD, _NEITHER = range(4)
+"""How one more crew of the automa changes a tube's control: it takes it, it takes it from a rival
+(a tie), the automa holds it already, or none of these."""
+
+
+def _rate(near: Sequence[int], crew: Sequence[int], me: int, owners: int) -> tuple[int, int]:
+    """(``_GAIN``/``_LOSS``/``_HELD``/``_NEITHER``, ``me``'s margin when it holds the tube) for a tube
+    whose adjacent hexes are ``near``."""
+    if owners == 2:  # solo: ``me`` against one rival, no list of counts
+        mine, other = _around(near, crew, me, 2)
+        if mine > other:
+            return _HELD, mine - other
+        if mine == other:  # nobody controls it: one more crew takes it
+            return _GAIN, 0
+        # the rival controls it: one more crew ties it when it leads by one
+        return (_LOSS if mine + 1 == other else _NEITHER), 0
+    counts = adjacent_counts(near, crew, owners)
+    who = strict_leader(counts)
+    if who == me:
+        return _HELD, counts[me] - _rival_most(counts, me)
+    counts[me] += 1
+    now = strict_leader(counts)
+    if now == me:
+        return _GAIN, 0
+    return (_LOSS if who not in (NOBODY, now) else _NEITHER), 0
+
+
 def _rogue(
     adj: Sequence[Sequence[int]],
     crew: Sequence[int],
     tube: Sequence[int],
-    empties: list[int],
+    tubes: list[int],
     *,
+    spots: set[int] | None,
+    exclude: int,
     me: int,
     owners: int,
 ) -> list[int]:
-    """The rogue placements next to waste tubes (see ``crew_candidates``), or []."""
-    before: dict[int, tuple[list[int], int]] = {}
-    for t, height in enumerate(tube):
-        if height:
-            counts = adjacent_counts(adj[t], crew, owners)
-            before[t] = (counts, strict_leader(counts))
+    """The rogue placements next to waste tubes (see ``crew_candidates``), or []. The places are
+    ``spots`` (None: the empty hexes but ``exclude``).
+
+    One more crew of ``me`` next to a tube changes its control the same whichever empty hex next to
+    it takes the crew, so each tube is rated once and its rating goes to its free neighbours."""
     gains: dict[int, int] = {}
     losses: dict[int, int] = {}
-    for h in empties:
-        for t in adj[h]:
-            if t not in before:
-                continue
-            counts, who = before[t]
-            after = list(counts)
-            after[me] += 1
-            now = strict_leader(after)
-            if who != me and now == me:
-                gains[h] = max(gains.get(h, 0), tube[t])
-            elif who not in (me, NOBODY) and now != who:
-                losses[h] = max(losses.get(h, 0), tube[t])
+    held = []
+    for t in tubes:
+        near = adj[t]
+        if spots is None:
+            free = [n for n in near if crew[n] < 0 and not tube[n] and n != exclude]
+        else:
+            free = [n for n in near if n in spots]
+        if not free:
+            continue
+        kind, margin = _rate(near, crew, me, owners)
+        height = tube[t]
+        if kind == _HELD:
+            held.append((margin, -height, t, free))
+        elif kind != _NEITHER:
+            table = gains if kind == _GAIN else losses
+            for n in free:
+                if table.get(n, 0) < height:
+                    table[n] = height
     for table in (gains, losses):
         if table:
             best = max(table.values())
             return sorted(h for h, v in table.items() if v == best)
-    spots = set(empties)
-    held = []
-    for t, (counts, who) in before.items():
-        if who == me and any(n in spots for n in adj[t]):
-            held.append((counts[me] - _rival_most(counts, me), -tube[t], t))
     if not held:
         return []
     low = min(held)[:2]
-    tubes = [t for m, neg, t in held if (m, neg) == low]
-    return sorted({n for t in tubes for n in adj[t] if n in spots})
+    return sorted({n for m, neg, _, free in held if (m, neg) == low for n in free})
 
 
 # ---------------------------------------------------------------- the waste tube checklist
+def _fragile(near: Sequence[int], crew: Sequence[int], me: int, owners: int) -> bool:
+    """Whether ``me`` controls the tube with adjacent hexes ``near`` by one crew (losing one loses it)."""
+    if owners == 2:
+        mine, other = _around(near, crew, me, 2)
+        return mine == other + 1
+    counts = adjacent_counts(near, crew, owners)
+    if strict_leader(counts) != me:
+        return False
+    counts[me] -= 1
+    return strict_leader(counts) != me
+
+
 def tube_candidates(w: Pos, me: int = AUTOMA) -> list[int]:
     """rule: cytress/solo-ai-actions - hexes with an automa crew where dropping a tube (1) gives up
     control of no adjacent tube it controls and (2) leaves it at least neutral around the new tube;
@@ -404,28 +533,33 @@ def tube_candidates(w: Pos, me: int = AUTOMA) -> list[int]:
     if w.tubes_left + w.tubes_box <= 0:
         return []
     adj, crew, tube, owners = w.map.layout.adjacent, w.crew, w.tube, w.owners
-    rated = []
-    for h, o in enumerate(crew):
-        if o != me:
-            continue
-        keeps = True
-        for t in adj[h]:
-            if tube[t]:
-                counts = adjacent_counts(adj[t], crew, owners)
-                if strict_leader(counts) == me:
-                    counts[me] -= 1
-                    if strict_leader(counts) != me:
-                        keeps = False
-                        break
-        if not keeps:
-            continue
-        around = adjacent_counts(adj[h], crew, owners)
-        if around[me] >= _rival_most(around, me):
-            rated.append((around[me], h))
-    if not rated:
-        return []
-    best = max(a for a, _ in rated)
-    return [h for a, h in rated if a == best]
+    fragile: dict[int, bool] = {}
+    best = -1
+    out: list[int] = []
+    for h in _positions(crew, me):
+        mine = other = 0
+        for n in adj[h]:  # a hex holds a crew or a tube, never both (validate.py)
+            o = crew[n]
+            if o >= 0:
+                if o == me:
+                    mine += 1
+                else:
+                    other += 1
+            elif tube[n]:
+                lost = fragile.get(n)
+                if lost is None:
+                    lost = fragile[n] = _fragile(adj[n], crew, me, owners)
+                if lost:
+                    break
+        else:
+            if owners != 2:
+                mine, other = _around(adj[h], crew, me, owners)
+            if mine >= other:
+                if mine > best:
+                    best, out = mine, [h]
+                elif mine == best:
+                    out.append(h)
+    return out
 
 
 def tube_height(w: Pos, me: int = AUTOMA) -> int:
@@ -445,11 +579,18 @@ def tube_height(w: Pos, me: int = AUTOMA) -> int:
 def drop(w: Work, h: int) -> None:
     """Drop the automa's tube on ``h`` (its crew ascends) and record it with a tube piece from the box
     on the AI tracker board."""
+    if _drop(w, h):
+        a = _automa(w)
+        w.automa = make_automa(a.deck, a.tracker, a.intel, a.records + 1, a.drawn, a.program, a.moving)
+
+
+def _drop(w: Work, h: int) -> int:
+    """``drop`` but the record: 1 when a tube piece from the box records it on the tracker, else 0."""
     drop_tube(w, AUTOMA, h, tube_height(w))
-    a = _automa(w)
     if w.tubes_box > 0:
         w.tubes_box -= 1
-        w.automa = make_automa(a.deck, a.tracker, a.intel, a.records + 1, a.drawn, a.program, a.moving)
+        return 1
+    return 0
 
 
 # ---------------------------------------------------------------- the bounty's ascent

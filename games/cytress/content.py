@@ -13,7 +13,7 @@ raises ``ContentError`` naming the file and the field.
 from __future__ import annotations
 
 import string
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import networkx as nx
@@ -243,6 +243,8 @@ class Content:
         stratolites: the 12 Stratolite cards.
         bounties: the 8 bounty cards.
         market: the trade market's two sides.
+        intel_target: each intel card's target faction (``intel[c].target``, as a flat table).
+        intel_faction: each intel card's faction (``intel[c].faction``, the same way).
     """
 
     name: str
@@ -261,6 +263,8 @@ class Content:
     stratolites: tuple[Stratolite, ...]
     bounties: tuple[Bounty, ...]
     market: tuple[MarketSide, ...]
+    intel_target: tuple[int, ...] = field(default=(), repr=False, compare=False)
+    intel_faction: tuple[int, ...] = field(default=(), repr=False, compare=False)
 
 
 def hex_label(col: int, row: int) -> str:
@@ -503,4 +507,6 @@ def load_content(content_path: str = "") -> Content:
         stratolites=_stratolites(load_json(directory / "stratolites.json")),
         bounties=_bounties(load_json(directory / "bounties.json")),
         market=_market(load_json(directory / "market.json")),
+        intel_target=tuple(c.target for c in intel),
+        intel_faction=tuple(c.faction for c in intel),
     )

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from games.cytress.content import MapView
 from games.cytress.economy import gain
-from games.cytress.state import NOBODY, SPY, Pending
+from games.cytress.state import NOBODY, SPY, pending
 from games.cytress.work import Pos, Work
 
 __all__ = ["after_crew", "crew_hexes", "place_crew", "spy", "spy_rivals", "start_crew"]
@@ -58,6 +58,6 @@ def after_crew(w: Work, seat: int, h: int) -> None:
     is complete."""
     if spy_rivals(w.map, w.crew, h, seat):
         w.step = SPY
-        w.pending = Pending(pad=w.pending.pad, hex=h)
+        w.pending = pending(w.pending.pad, hex=h)
     else:
         w.finish()

@@ -18,10 +18,18 @@ def scouts_per_round(players: int) -> int:
     return 2 if players <= 3 else 1
 
 
+_OPEN: dict[tuple[int, int, int], tuple[Content, tuple[int, ...]]] = {}
+"""``open_spots`` by (content pack's id, board side, players), with the pack it was made for."""
+
+
 def open_spots(content: Content, board_side: int, players: int) -> tuple[int, ...]:
     """rule: cytress/phase-2-scout - the scouting spots in play (``faction * 2 + spot``): a spot
     marked for more players is closed (in a 2-player game only the 3-resource spot of each
     district); solo (rule: cytress/solo-gameplay): only the largest spot of each district."""
+    key = (id(content), board_side, players)
+    hit = _OPEN.get(key)
+    if hit is not None and hit[0] is content:
+        return hit[1]
     spots = content.board_sides[board_side].spots
     out = []
     for f in range(4):
@@ -30,6 +38,7 @@ def open_spots(content: Content, board_side: int, players: int) -> tuple[int, ..
                 continue
             if players == 1 or players >= min_players:
                 out.append(2 * f + k)
+    _OPEN[key] = (content, tuple(out))
     return tuple(out)
 
 
@@ -44,12 +53,10 @@ def scout_options(
     """rule: cytress/phase-2-scout - where ``owner``'s leader may scout: an open spot with no other
     rebel leader on it; a second scout goes to a spot in a different district from the first."""
     here = leader[owner]
-    taken = set(leader)
-    return [
-        s
-        for s in open_spots(content, board_side, players)
-        if s not in taken and (here == NOBODY or s // 2 != here // 2)
-    ]
+    if here == NOBODY:
+        return [s for s in open_spots(content, board_side, players) if s not in leader]
+    district = here // 2
+    return [s for s in open_spots(content, board_side, players) if s not in leader and s // 2 != district]
 
 
 def scout(content: Content, w: Work, owner: int, spot: int) -> None:

@@ -31,6 +31,7 @@ __all__ = [
     "Hex",
     "Pending",
     "Resource",
+    "pending",
     "positional_builder",
 ]
 
@@ -325,3 +326,26 @@ make_state: Callable[..., CytressState] = positional_builder(CytressState)
 """``CytressState(*values)`` in declaration order, without a call per field."""
 make_automa: Callable[..., Automa] = positional_builder(Automa)
 """``Automa(deck, tracker, intel, records, drawn, program, moving)``, the same way."""
+make_pending: Callable[..., Pending] = positional_builder(Pending)
+"""``Pending(pad, colour, card, resource, height, hex, trades, trade, options)``, the same way."""
+_PENDINGS: dict[tuple[int, ...], Pending] = {}
+
+
+def pending(
+    pad: int,
+    colour: int = -1,
+    card: int = -1,
+    resource: int = -1,
+    height: int = 0,
+    *,
+    hex: int = -1,
+    trades: int = 0,
+    trade: int = -1,
+) -> Pending:
+    """The shared (immutable) ``Pending`` of these choices and no options: a frozen dataclass's
+    keyword constructor costs more than the rest of most actions."""
+    key = (pad, colour, card, resource, height, hex, trades, trade)
+    p = _PENDINGS.get(key)
+    if p is None:
+        p = _PENDINGS[key] = make_pending(pad, colour, card, resource, height, hex, trades, trade, ())
+    return p

@@ -30,7 +30,7 @@ from games.cytress.state import (
     PAYMENT,
     STRATOLITE,
     TRADE,
-    Pending,
+    pending,
 )
 from games.cytress.tubes import renegade_resources, stratolites_open
 from games.cytress.undercity import after_free_intel
@@ -63,13 +63,16 @@ def pad_options(content: Content, w: Pos, seat: int) -> list[int]:
     cost = content.board_sides[w.board_side].intel_cost
     mine, hooligang = 4 * seat, 16 * seat + 4 * HOOLIGANG
     for f, resource in enumerate(content.faction_resource):
-        if res[mine + resource] >= cost - icons[hooligang + resource] and max(rows[f], default=NOBODY) >= 0:
+        row = rows[f]
+        if res[mine + resource] >= cost - icons[hooligang + resource] and row.count(NOBODY) != len(row):
             out.append(f)  # a card is left: card ids are >= 0, an empty slot NOBODY (-1)
-    if w.tubes_left + w.tubes_box > 0 and seat in w.crew and renegade_resources(icons, res, seat):
-        # a Stratolite needs the same as the Renegade and more (rule: cytress/meet-a-stratolite)
-        if w.phase != EXTRA and stratolites_open(content, w, seat):
-            out.append(PAD_STRATOLITES)
-        out.append(PAD_RENEGADE)
+    if w.tubes_left + w.tubes_box > 0 and seat in w.crew:
+        payable = renegade_resources(icons, res, seat)
+        if payable:
+            # a Stratolite needs the same as the Renegade and more (rule: cytress/meet-a-stratolite)
+            if w.phase != EXTRA and stratolites_open(content, w, seat, payable):
+                out.append(PAD_STRATOLITES)
+            out.append(PAD_RENEGADE)
     if any(w.bounty_stack):
         out.append(PAD_ENFORCERS)
     out.append(PAD_FIXER)  # always complete: the marker (and whatever intel and Stratolites are left)
@@ -87,7 +90,7 @@ def start_pad(content: Content, w: Work, pad: int) -> None:
         w.transports_()[seat] -= 1
         if pad == PAD_STRATOLITES:
             w.on_stratos_()[seat] += 1
-    w.pending = Pending(pad=pad)
+    w.pending = pending(pad)
     if pad < 4:
         resource, cost = intel_cost(content, w, seat, pad)
         pay(w, seat, resource, cost)
@@ -114,7 +117,7 @@ def meet_faction_intel(content: Content, w: Work, card: int) -> None:
     take_intel(content, w, seat, card)
     faction = content.intel[card].faction
     if start_crew(w, seat, faction):
-        w.pending = Pending(pad=w.pending.pad, colour=faction)
+        w.pending = pending(w.pending.pad, faction)
         w.step = CREW
     else:
         w.finish()

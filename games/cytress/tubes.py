@@ -16,11 +16,12 @@ is the final round.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import compress
 
 from games.cytress.board import TUBE_COST, slide_stratolites
 from games.cytress.content import Content, MapView
 from games.cytress.economy import cost_after_discount, pay
-from games.cytress.state import HEIGHT, LEVELS, NOBODY, TUBE, Pending
+from games.cytress.state import HEIGHT, HOOLIGANG, LEVELS, NOBODY, TUBE, pending
 from games.cytress.work import Pos, Work
 
 __all__ = [
@@ -55,27 +56,29 @@ def tube_hexes(view: MapView, crew: Sequence[int], seat: int, colour: int) -> li
     return [h for h in hexes if crew[h] == seat]
 
 
-def stratolites_open(content: Content, w: Pos, seat: int) -> list[int]:
+def stratolites_open(content: Content, w: Pos, seat: int, payable: Sequence[int] | None = None) -> list[int]:
     """rule: cytress/meet-a-stratolite - the Stratolites (the row's left to right, then the
     reserved one) the seat can complete a meeting with: a crew on a hex of the card's type and a
-    height it can pay for ("you must be able to complete the action in full")."""
+    height it can pay for ("you must be able to complete the action in full"). ``payable``: the
+    seat's ``renegade_resources`` if the caller has them."""
     if w.tubes_left + w.tubes_box <= 0:
         return []
     # a tube can be paid in a resource iff a 1-high one can (costs rise with the height)
-    payable = renegade_resources(w.icons, w.res, seat)
+    if payable is None:
+        payable = renegade_resources(w.icons, w.res, seat)
     if not payable:
         return []
-    crew, faction = w.crew, w.map.faction
+    stratolites = content.stratolites
     mine: set[int] | None = None
     out = []
     for card in (*w.strat_row, w.reserved[seat]):
         if card == NOBODY:
             continue
-        st = content.stratolites[card]
+        st = stratolites[card]
         if st.resource not in payable:
             continue
-        if mine is None:
-            mine = {faction[h] for h, o in enumerate(crew) if o == seat}
+        if mine is None:  # the factions of the hexes holding the seat's crews
+            mine = set(compress(w.map.faction, map(seat.__eq__, w.crew)))
         if st.hex in mine:
             out.append(card)
     return out
@@ -83,8 +86,10 @@ def stratolites_open(content: Content, w: Pos, seat: int) -> list[int]:
 
 def renegade_resources(icons: Sequence[int], res: Sequence[int], seat: int) -> list[int]:
     """rule: cytress/meet-the-renegade - the resources the seat can pay at least a 1-high tube
-    in (after the Hooligang discount)."""
-    return [r for r in range(4) if cost_after_discount(icons, seat, r, TUBE_COST[1]) <= res[4 * seat + r]]
+    in (after the Hooligang discount: ``cost_after_discount``, inlined; a resource is never
+    below 0, so the discount's floor at 0 changes nothing here)."""
+    mine, hooligang, cost = 4 * seat, 16 * seat + 4 * HOOLIGANG, TUBE_COST[1]
+    return [r for r in range(4) if cost - icons[hooligang + r] <= res[mine + r]]
 
 
 def can_meet_renegade(
@@ -98,13 +103,13 @@ def can_meet_renegade(
 def choose_stratolite(content: Content, w: Work, card: int) -> None:
     """The Stratolite chosen: its hex type and resource fix the tube's."""
     st = content.stratolites[card]
-    w.pending = Pending(pad=w.pending.pad, card=card, colour=st.hex, resource=st.resource)
+    w.pending = pending(w.pending.pad, st.hex, card, st.resource)
     w.step = HEIGHT
 
 
 def choose_payment(w: Work, resource: int) -> None:
     """rule: cytress/meet-the-renegade - any 1 type of resource pays; any hex with a crew."""
-    w.pending = Pending(pad=w.pending.pad, resource=resource, colour=-1)
+    w.pending = pending(w.pending.pad, -1, -1, resource)
     w.step = HEIGHT
 
 
@@ -112,7 +117,7 @@ def choose_height(w: Work, height: int) -> None:
     """rule: cytress/waste-tubes - pay the height's cost (less the Hooligang discount)."""
     p = w.pending
     pay(w, w.actor, p.resource, cost_after_discount(w.icons, w.actor, p.resource, TUBE_COST[height]))
-    w.pending = Pending(pad=p.pad, card=p.card, colour=p.colour, resource=p.resource, height=height)
+    w.pending = pending(p.pad, p.colour, p.card, p.resource, height)
     w.step = TUBE
 
 

@@ -29,7 +29,7 @@ from games.cytress.state import (
     LEVELS,
     NOBODY,
     TRADE,
-    Pending,
+    pending,
 )
 from games.cytress.work import Pos, Work
 
@@ -71,7 +71,7 @@ def take_bounty(content: Content, w: Work, seat: int, card: int) -> None:
     stacks[f] = stacks[f][1:]
     bounties = w.bounties_()
     bounties[seat] = (*bounties[seat], card)
-    w.pending = Pending(pad=w.pending.pad, card=card)
+    w.pending = pending(w.pending.pad, card=card)
     w.step = BENEFIT
 
 
@@ -95,7 +95,7 @@ def benefit(content: Content, w: Work, choice: int) -> None:
     seat, card = w.actor, w.pending.card
     bounty = content.bounties[card]
     if choice == BENEFIT_CREW:
-        w.pending = Pending(pad=w.pending.pad, card=card, colour=bounty.hex)
+        w.pending = pending(w.pending.pad, bounty.hex, card)
         w.step = CREW
         return
     if choice in (BENEFIT_ASCEND_1, BENEFIT_ASCEND_2):
@@ -162,7 +162,7 @@ def trade_options(
 def choose_trade(w: Work, trade: int) -> None:
     """The trade chosen; how many is the next decision."""
     p = w.pending
-    w.pending = Pending(pad=p.pad, trades=p.trades, trade=trade)
+    w.pending = pending(p.pad, trades=p.trades, trade=trade)
     w.step = AMOUNT
 
 
@@ -177,5 +177,5 @@ def amount(w: Work, count: int) -> None:
     if trades >= MERCHANT_TRADES:
         w.finish()
     else:
-        w.pending = Pending(pad=p.pad, trades=trades)
+        w.pending = pending(p.pad, trades=trades)
         w.step = TRADE
