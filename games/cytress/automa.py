@@ -132,42 +132,52 @@ def begin_turn(content: Content, w: Work) -> None:
     from the AI tracker board; rule: cytress/solo-ai-actions - the third removal from a space
     completes the matching bounty first (if the automa has none against that faction)."""
     a = _automa(w)
+    tracker, drawn, program = _begin(content, w, a)
+    w.automa = make_automa(a.deck[1:], tracker, a.intel, a.records, drawn, program, a.moving)
+
+
+def _begin(
+    content: Content, w: Work, a: Automa
+) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...]]:
+    """``begin_turn``'s (tracker, cards drawn, program); the card drawn is ``a.deck[0]``."""
     card = a.deck[0]
-    f = _faction(card)
-    drawn = [card]
+    f = card // AI_CARDS_PER_FACTION
+    space = a.tracker[f]
+    if not space:
+        return a.tracker, (card,), ((OP_NORMAL * 16 + f),)
     tracker = list(a.tracker)
-    reveal = 0
-    if tracker[f]:
-        drawn.append(tracker[f][0])
-        tracker[f] = tracker[f][1:]
-        reveal = 3 - len(tracker[f])
-    program = []
+    tracker[f] = space[1:]
+    reveal = 4 - len(space)
+    if reveal == 1:
+        return tuple(tracker), (card, space[0]), ((OP_INTEL * 16 + f),)
+    op = OP_NORMAL * 16 + f
     if reveal == 3:
         stack = w.bounty_stack[f]
-        held = {content.bounties[b].faction for b in w.bounties[AUTOMA]}
-        if stack and f not in held:
+        if stack and all(content.bounties[b].faction != f for b in w.bounties[AUTOMA]):
             bounty = content.bounties[stack[0]]
             w.bounty_stack_()[f] = stack[1:]
             bounties = w.bounties_()
             bounties[AUTOMA] = (*bounties[AUTOMA], bounty.id)
-            program += [OP_BOUNTY_CREW * 16 + bounty.hex, OP_BOUNTY_ASCEND * 16]
-    program.append((OP_INTEL if reveal == 1 else OP_NORMAL) * 16 + f)
-    w.automa = make_automa(
-        a.deck[1:], tuple(tracker), a.intel, a.records, tuple(drawn), tuple(program), a.moving
-    )
+            return (
+                tuple(tracker),
+                (card, space[0]),
+                (OP_BOUNTY_CREW * 16 + bounty.hex, OP_BOUNTY_ASCEND * 16, op),
+            )
+    return tuple(tracker), (card, space[0]), (op,)
 
 
 def run_turn(content: Content, w: Work) -> bool:
     """Carry on the automa's turn; False when it waits for the solo player's choice, True when the
     turn is over (both cards shuffled back into the deck: rule: cytress/solo-gameplay).
 
-    The program, the intel taken and the tube records are kept in locals and written back once
-    (when the turn ends or waits for the solo player), not rebuilt into an ``Automa`` per step."""
-    a = _automa(w)
-    if not a.drawn:
-        begin_turn(content, w)
-        a = _automa(w)
-    program, intel, records, moving = a.program, a.intel, a.records, a.moving
+    The automa's record is kept in locals and written back once (when the turn ends or waits for
+    the solo player), not rebuilt per step."""
+    a: Automa = w.automa  # type: ignore[assignment]
+    deck, tracker, drawn, program = a.deck, a.tracker, a.drawn, a.program
+    if not drawn:
+        tracker, drawn, program = _begin(content, w, a)
+        deck = deck[1:]
+    intel, records, moving = a.intel, a.records, a.moving
     while program:
         code, arg = divmod(program[0], 16)
         if code == OP_INTEL:
@@ -186,7 +196,7 @@ def run_turn(content: Content, w: Work) -> bool:
                 records += _drop(w, hexes[0])
                 program, moving = program[1:], NOBODY
             else:
-                _save(w, intel, records, program, moving)
+                w.automa = make_automa(deck, tracker, intel, records, drawn, program, moving)
                 _ask(w, AUTOMA_TUBE, hexes)
                 return False
         elif code == OP_BOUNTY_ASCEND:
@@ -199,20 +209,11 @@ def run_turn(content: Content, w: Work) -> bool:
         else:  # OP_BOUNTY_CREW, OP_PLACE
             done, moving = _place(w, arg, moving)
             if not done:
-                _save(w, intel, records, program, moving)
+                w.automa = make_automa(deck, tracker, intel, records, drawn, program, moving)
                 return False
             program, moving = program[1:], NOBODY
-    a = _automa(w)
-    w.automa = make_automa(
-        _reshuffled(w, [*a.deck, *a.drawn]), a.tracker, intel, records, (), program, moving
-    )
+    w.automa = make_automa(_reshuffled(w, [*deck, *drawn]), tracker, intel, records, (), program, moving)
     return True
-
-
-def _save(w: Work, intel: tuple[int, ...], records: int, program: tuple[int, ...], moving: int) -> None:
-    """Write the turn's locals back into the automa (it waits for the solo player)."""
-    a = _automa(w)
-    w.automa = make_automa(a.deck, a.tracker, intel, records, a.drawn, program, moving)
 
 
 def _pop(w: Work) -> None:

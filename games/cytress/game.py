@@ -29,7 +29,7 @@ from games.cytress.codec import state_to_dict
 from games.cytress.content import Content, load_content
 from games.cytress.flow import advance
 from games.cytress.notation import action_text, parse_action_text
-from games.cytress.rules import legal_actions, perform
+from games.cytress.rules import STEP_LEGAL, perform, perform_trusted
 from games.cytress.scoring import final_scores, winners
 from games.cytress.setup import Setup, new_game
 from games.cytress.state import OVER, CAction, CytressState, make_automa
@@ -142,14 +142,16 @@ class CytressGame(Game[CytressState, CAction]):
         return TERMINAL if state.phase == OVER else state.actor
 
     def legal_actions(self, state: CytressState) -> Sequence[CAction]:
-        return legal_actions(self.ctx, state)
+        if state.phase == OVER:
+            return []
+        return STEP_LEGAL[state.step](self.pack, state)
 
     def apply(self, state: CytressState, action: CAction) -> CytressState:
         return perform(self.ctx, state, action)
 
     def apply_trusted(self, state: CytressState, action: CAction) -> CytressState:
         """``apply`` without re-checking legality (``tests/cytress/test_engine.py`` proves equal)."""
-        return perform(self.ctx, state, action, check=False)
+        return perform_trusted(self.pack, state, action)
 
     # ------------------------------------------------------------------ scoring
     def scores(self, state: CytressState) -> list[int]:

@@ -66,10 +66,10 @@ from games.cytress.undercity import (
     take_bounty,
     trade_options,
 )
-from games.cytress.work import Ctx, Pos, Work
+from games.cytress.work import Ctx, Pos, Work, freeze_work, load_work
 from games.errors import IllegalActionError, WrongSeatError
 
-__all__ = ["STEP_RULE", "legal_actions", "perform"]
+__all__ = ["STEP_LEGAL", "STEP_RULE", "legal_actions", "perform", "perform_trusted"]
 
 STEP_RULE: dict[int, str] = {
     CHOOSE_SIDE: "cytress/solo-setup",
@@ -99,7 +99,7 @@ def legal_actions(ctx: Ctx, state: CytressState) -> list[CAction]:
     """The legal actions of the open decision, in a fixed order (empty once the game is over)."""
     if state.phase == OVER:
         return []
-    return _LEGAL[state.step](ctx.content, state)
+    return STEP_LEGAL[state.step](ctx.content, state)
 
 
 class _Table(dict[int, CAction]):
@@ -210,7 +210,7 @@ def _automa_choice(kind: str) -> Callable[[Content, Pos], list[CAction]]:
     return options
 
 
-_LEGAL: dict[int, Callable[[Content, Pos], list[CAction]]] = {
+STEP_LEGAL: dict[int, Callable[[Content, Pos], list[CAction]]] = {
     CHOOSE_SIDE: _sides,
     SCOUT_SPOT: _scout,
     PAD: _pad,
@@ -243,6 +243,15 @@ def perform(ctx: Ctx, state: CytressState, action: CAction, *, check: bool = Tru
     _DO[state.step](ctx.content, w, action)
     advance(ctx.content, w)
     return w.freeze()
+
+
+def perform_trusted(content: Content, state: CytressState, action: CAction) -> CytressState:
+    """``perform`` without the legality check (``Work.of`` and ``freeze`` inlined: this runs on
+    every step of a playout)."""
+    w = load_work(state)
+    _DO[state.step](content, w, action)
+    advance(content, w)
+    return freeze_work(w)
 
 
 def _check(ctx: Ctx, state: CytressState, action: CAction) -> None:

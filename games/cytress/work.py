@@ -22,7 +22,7 @@ from games.cytress.state import (
     Pending,
 )
 
-__all__ = ["Ctx", "Pos", "Work"]
+__all__ = ["Ctx", "Pos", "Work", "freeze_work", "load_work"]
 
 
 class Ctx:
@@ -295,3 +295,13 @@ _namespace: dict[str, object] = {"CytressState": CytressState}
 exec(_CODE, _namespace)
 _load: Callable[[Work, CytressState], Work] = cast(Callable[[Work, CytressState], Work], _namespace["_load"])
 _freeze: Callable[[Work], CytressState] = cast(Callable[[Work], CytressState], _namespace["_freeze"])
+
+
+def load_work(state: CytressState) -> Work:
+    """``Work.of(state)``, one call fewer."""
+    return _load(_new(Work), state)
+
+
+_new = object.__new__
+freeze_work = _freeze
+"""``w.freeze()``, one call fewer."""
