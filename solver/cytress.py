@@ -122,6 +122,14 @@ def _state(state: Any) -> CytressState:
     return state
 
 
+class _Model(cp_model.CpModel):
+    """A ``CpModel`` without the pre-PEP 8 method aliases its constructor adds one by one (a
+    millisecond per model, more than solving a small placement model; nothing here uses them)."""
+
+    def _add_pre_pep8_methods(self) -> None:
+        pass
+
+
 def _owner_name(s: CytressState, o: int) -> str:
     if o == NOBODY:
         return "nobody"
@@ -129,15 +137,24 @@ def _owner_name(s: CytressState, o: int) -> str:
 
 
 def _solve(
-    model: cp_model.CpModel, limits: SolveLimits, *, linearization: int = 2, probing: int = 2
+    model: cp_model.CpModel,
+    limits: SolveLimits,
+    *,
+    linearization: int = 2,
+    probing: int = 2,
+    presolve: bool = True,
 ) -> tuple[cp_model.CpSolver, Any]:
     """Solve with the limits; ``linearization`` 2 (the default here: the majorities' LP relaxation,
-    ~1.6x faster on tube control) and ``probing`` (presolve probing level, CP-SAT's default 2)."""
+    ~1.6x faster on tube control), ``probing`` (presolve probing level, CP-SAT's default 2) and
+    ``presolve`` (False: no presolve and no symmetry detection, for models too small to repay them)."""
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = max(0.01, float(limits.time_limit_s))
     solver.parameters.num_workers = max(1, int(limits.workers))
     solver.parameters.linearization_level = linearization
     solver.parameters.cp_model_probing_level = probing
+    if not presolve:
+        solver.parameters.cp_model_presolve = False
+        solver.parameters.symmetry_level = 0
     stop = limits.stop
     if stop is None:
         return solver, solver.solve(model)
@@ -626,13 +643,16 @@ class _PlaceModel:
     constraints that forbid claiming it without cause (``ctrl -> mine > rival best``), and one that
     only adds to a rival's needs only those forcing it on (``mine < rival best -> rival controls``):
     at the optimum every such boolean takes its true value, and half the constraints of a full
-    reification are gone (the LP relaxation is tighter too). The answer's margin is re-scored by the
-    engine (``margin_of``)."""
+    reification are gone (the LP relaxation is tighter too). Counts the placement cannot push past a
+    threshold fold to constants (``_at_least``), and the crews ascending to each level and the new
+    tubes' PRESTIGE are variables whose domains say "at most ``tubes``", so propagation alone bounds
+    the margin near the optimum (66 against 39 on a 2-crew instance, where sums bounded host by host
+    gave 527). The answer's margin is re-scored by the engine (``margin_of``)."""
 
     def __init__(self, g: CytressGame, s: CytressState, inst: _PlaceInstance) -> None:
         self.s, self.inst, self.seat, self.owners = s, inst, inst.seat, s.owners
         self.facts = card_facts(g.pack, s)
-        m = self.m = cp_model.CpModel()
+        m = self.m = _Model()
         cand = set(inst.candidates)
         self.place = {h: m.new_bool_var(f"p{h}") for h in inst.candidates}
         m.add(sum(self.place.values()) <= inst.crews)
@@ -673,49 +693,83 @@ class _PlaceModel:
         return base
 
     def add_tubes(self) -> None:
-        """Tube PRESTIGE of every tube that stands or may be dropped (rule: cytress/score-waste-tubes)."""
-        s, m, seat, owners = self.s, self.m, self.seat, self.owners
+        """Tube PRESTIGE of every tube that stands or may be dropped (rule: cytress/score-waste-tubes).
+
+        The seat's crews around a tube lie between its crews there now less the tubes it may drop and
+        those plus the crews it may place next to it: a control the seat cannot reach, or cannot
+        lose, is a constant, not a boolean (the model shrinks and its bound tightens)."""
+        s, m, seat, owners, inst = self.s, self.m, self.seat, self.owners, self.inst
         adj = s.map.layout.adjacent
         rivals_crew = [o if o != seat else NOBODY for o in s.crew]
+        own_tubes: list[Any] = []
         for h in range(len(s.crew)):
-            if not s.tube[h] and h not in self.hosts:
+            if not s.tube[h] and (h not in self.hosts or not self.heights):
                 continue
             others = adjacent_counts(adj[h], rivals_crew, owners)
             rival_best = max((others[o] for o in range(owners) if o != seat), default=0)
-            mine = sum(self.mine_at(n) for n in adj[h])
             leaders = [o for o in range(owners) if o != seat and others[o] == rival_best > 0]
             lone = leaders[0] if len(leaders) == 1 else NOBODY
-            i_ctrl = m.new_bool_var(f"ctrl{h}")  # may be 1 only if the seat has the majority
-            m.add(mine >= rival_best + 1).only_enforce_if(i_ctrl)
+            here = sum(1 for n in adj[h] if s.crew[n] == seat)
+            lo = max(0, here - inst.tubes)
+            hi = here + min(inst.crews, sum(1 for n in adj[h] if n in self.place))
+            mine = sum(self.mine_at(n) for n in adj[h])
+            i_ctrl = self._at_least(mine, lo, hi, rival_best + 1, f"ctrl{h}")  # 1 only with the majority
             r_ctrl: Any = 0
-            if lone != NOBODY:  # must be 1 unless the seat ties or passes the lone leader
-                r_ctrl = m.new_bool_var(f"rctrl{h}")
-                m.add(mine >= rival_best).only_enforce_if(~r_ctrl)
+            if lone != NOBODY:  # 1 unless the seat ties or passes the lone leader
+                r_ctrl = 1 - self._at_least(mine, lo, hi, rival_best, f"rnot{h}")
             if s.tube[h]:
                 pts = TUBE_PRESTIGE[s.tube[h]]
                 self.totals[seat] += pts * i_ctrl
                 if lone != NOBODY:
                     self.totals[lone] += pts * r_ctrl
                 continue
-            for k in self.heights:
-                d = self.drop[h, k]
-                both = m.new_bool_var(f"own{h}_{k}")  # at most drop and control
-                m.add_implication(both, d)
-                m.add_implication(both, i_ctrl)
-                self.totals[seat] += TUBE_PRESTIGE[k] * both
-                if lone != NOBODY:
-                    theirs = m.new_bool_var(f"their{h}_{k}")  # at least drop and rival control
-                    m.add_bool_or([theirs, ~d, ~r_ctrl])
-                    self.totals[lone] += TUBE_PRESTIGE[k] * theirs
+            # the new tube's PRESTIGE: at most its height's (0 without a drop) and 0 without control
+            # for the seat; at least its height's under the lone rival's control
+            top = TUBE_PRESTIGE[self.heights[-1]]
+            worth = sum(TUBE_PRESTIGE[k] * self.drop[h, k] for k in self.heights)
+            if not isinstance(i_ctrl, int) or i_ctrl:
+                own = m.new_int_var(0, top, f"own{h}")
+                m.add(own <= worth)
+                if not isinstance(i_ctrl, int):
+                    m.add(own <= top * i_ctrl)
+                own_tubes.append(own)
+            if lone != NOBODY and (not isinstance(r_ctrl, int) or r_ctrl):
+                theirs = m.new_int_var(0, top, f"their{h}")
+                m.add(theirs >= worth - top * (1 - r_ctrl))
+                self.totals[lone] += theirs
+        if own_tubes:  # at most ``tubes`` new tubes, each worth at most the tallest's PRESTIGE
+            top = TUBE_PRESTIGE[self.heights[-1]]
+            dropped = m.new_int_var(0, top * inst.tubes, "own_new_tubes")
+            m.add(dropped == sum(own_tubes))
+            self.totals[seat] += dropped
+
+    def _at_least(self, expr: Any, lo: int, hi: int, need: int, name: str) -> Any:
+        """A boolean that may be 1 only if ``expr`` (within ``lo``..``hi``) reaches ``need``: the
+        constant 0 when it cannot, 1 when it always does."""
+        if hi < need:
+            return 0
+        if lo >= need:
+            return 1
+        b = self.m.new_bool_var(name)
+        self.m.add(expr >= need).only_enforce_if(b)
+        return b
 
     def add_stratos(self) -> None:
         """Crews on Stratos and the level rewards (rule: cytress/score-crews-on-stratos,
         cytress/score-stratos-rewards), and the bounties (constant)."""
         s, m, seat, owners, facts = self.s, self.m, self.seat, self.owners, self.facts
-        level: list[Any] = [
-            s.stratos[LEVELS * seat + k] + sum(v for (h, kk), v in self.drop.items() if kk == k + 1)
-            for k in range(LEVELS)
-        ]
+        # the seat's crews ascending to each level: at most ``tubes`` (and the sections) in all, so
+        # each count is a variable of that domain rather than a sum bounded by every host
+        level: list[Any] = []
+        for k in range(LEVELS):
+            ups = [v for (h, kk), v in self.drop.items() if kk == k + 1]
+            base = s.stratos[LEVELS * seat + k]
+            if not ups:
+                level.append(base)
+                continue
+            up = m.new_int_var(0, min(self.inst.tubes, self.inst.sections // (k + 1), len(ups)), f"up{k + 1}")
+            m.add(up == sum(ups))
+            level.append(base + up)
         for o in range(owners):
             crews = level if o == seat else [s.stratos[LEVELS * o + k] for k in range(LEVELS)]
             self.totals[o] += sum(CREW_PRESTIGE[k] * crews[k] for k in range(LEVELS)) + facts[o].bounty
@@ -753,9 +807,9 @@ class _PlaceModel:
             if o != seat:
                 m.add(margin <= mine - self.totals[o])
         m.maximize(margin)
-        # the monotone model is small and propagates well: no LP and no presolve probing (3x
-        # faster than with them on 3-crew instances; measured in bench/cytress.py)
-        solver, status = _solve(m, limits, linearization=0, probing=0)
+        # the monotone model is small and propagates well: no LP, no presolve, no symmetry search
+        # (each costs more than it saves here; measured in bench/cytress.py)
+        solver, status = _solve(m, limits, linearization=0, probing=0, presolve=False)
         st = _STATUS[status]
         if st not in (Status.OPTIMAL, Status.FEASIBLE):
             return st, 0, 0, Placement((), ())
