@@ -106,17 +106,22 @@ def varying_labels(facts: Sequence[Sequence[Fact]]) -> set[str]:
 
 
 def hint_reasons(
-    facts: Sequence[Fact], cand: Any, analysis: Analysis, varying: set[str] | None = None
+    facts: Sequence[Fact],
+    cand: Any,
+    analysis: Analysis,
+    varying: set[str] | None = None,
+    against: Sequence[Fact] = (),
 ) -> list[advisor_pb.Reason]:
     """A hint's reasons: the number hints are ranked by first, then the game's facts that differ
-    between candidates (all of them when ``varying`` is None), then the search's other numbers."""
+    between candidates (all of them when ``varying`` is None) — first those where it differs from
+    ``against`` (the closest rival hint), so a short list still says what sets it apart — then the
+    search's other numbers."""
     share = _share(cand, analysis)
     reasons = [_reason(RANKED_BY, share, "share", f"the search chose it in {share:.0%} of its simulations")]
-    reasons += [
-        _reason(f.label, f.value, f.unit, f.sentence())
-        for f in facts
-        if varying is None or f.label in varying
-    ]
+    rival = {f.label: f.value for f in against}
+    shown = [f for f in facts if varying is None or f.label in varying]
+    shown.sort(key=lambda f: rival.get(f.label, f.value) == f.value)  # stable: the game's order kept
+    reasons += [_reason(f.label, f.value, f.unit, f.sentence()) for f in shown]
     seat = analysis.seat
     mine = _mover_value(cand, seat)
     if mine is not None:
@@ -337,7 +342,9 @@ class AdvisorServicer(advisor_grpc.AdvisorServiceServicer):  # type: ignore[misc
             reply.hints.add(
                 rank=i + 1,
                 action=c.text,
-                reasons=hint_reasons(facts[i], c, analysis, varying),
+                reasons=hint_reasons(
+                    facts[i], c, analysis, varying, against=facts[1 if i == 0 else 0] if len(top) > 1 else ()
+                ),
                 candidate=convert.candidate_to_pb(c),
             )
         if len(top) > 1:

@@ -460,6 +460,17 @@ def board_lines(description: Any, width: int, height: int, seat: int | None) -> 
     return [*out, _clip("… more: b shows the whole board", width)]
 
 
+def log_lines(log: list[str], width: int, room: int) -> list[str]:
+    """The newest log entries that fit ``room`` lines of ``width``, each wrapped, never cut."""
+    out: list[str] = []
+    for entry in reversed(log):
+        wrapped = _wrap(entry, width)
+        if out and len(out) + len(wrapped) > room:
+            break
+        out = wrapped + out
+    return out[-room:] if room > 0 else []
+
+
 def _clip(text: str, width: int) -> str:
     return text if len(text) <= width else text[: max(0, width - 1)] + "…"
 
@@ -468,11 +479,12 @@ def _pad(lines: list[str], width: int) -> list[str]:
     return [line[:width].ljust(width) for line in lines]
 
 
-def side_by_side(left: list[str], right: list[str], width: int) -> list[str]:
-    """Two columns: ``left`` in the first half of ``width``, ``right`` in the second."""
-    half = width // 2
+def side_by_side(left: list[str], right: list[str], width: int, left_w: int = 0) -> list[str]:
+    """Two columns: ``left`` in the first ``left_w`` columns (half of ``width`` by default),
+    ``right`` after it."""
+    left_w = left_w or width // 2 - 1
     rows = max(len(left), len(right))
-    left = _pad(left + [""] * (rows - len(left)), half - 1)
+    left = _pad(left + [""] * (rows - len(left)), left_w)
     right = right + [""] * (rows - len(right))
     return [f"{a} │ {b}"[:width].rstrip() for a, b in zip(left, right, strict=True)]
 
@@ -670,19 +682,23 @@ def table_screen(table: GameTable, seat: int, legal: list[str], width: int, heig
     keys = _wrap("h hints · a analysis · u take back · b board · m moves · q resign · ? help", width)[:1]
     status = [table.message[:width]] if table.message else []
     table.message = ""
+    from games.core.face import drawn_width
+
     description = table.describe(_seat_viewer(seat), width if width < 120 else width // 2 - 2)
-    if width >= 120:
-        half = width // 2 - 2
+    left_w = max(width // 2 - 2, drawn_width(description.sections))  # never cut a drawn map
+    if width >= 120 and width - left_w - 3 >= 40:
+        right_w = width - left_w - 3
+        moves = [moves[0], *fitted_moves(legal, right_w, budget)]
         room = height - len(keys) - len(status) - 1
-        left = board_lines(description, half, room, seat)
+        left = board_lines(description, left_w, room, seat)
         log_room = max(3, room - len(moves) - 1)
-        right = ["Game log:"] + [_clip(line, half) for line in table.log[-(log_room - 1) :]] + [""] + moves
-        return side_by_side(left, right[:room], width) + status + keys
+        right = ["Game log:", *log_lines(table.log, right_w, log_room - 1), "", *moves]
+        return side_by_side(left, right[:room], width, left_w) + status + keys
     log_n = min(5, max(2, len(table.log)))
     fixed = len(moves) + log_n + 1 + len(keys) + len(status) + 1
     room = max(4, height - fixed)
     board = board_lines(description, width, room, seat)
-    log = ["Game log:"] + [_clip(line, width) for line in table.log[-log_n:]]
+    log = ["Game log:", *log_lines(table.log, width, log_n)]
     lines = board + log + moves + status + keys
     return lines[: height - 1]
 

@@ -36,6 +36,8 @@ __all__ = [
     "Section",
     "Viewer",
     "as_facts",
+    "drawn_width",
+    "is_drawn",
     "text_svg",
     "viewer_name",
 ]
@@ -196,20 +198,59 @@ class Description:
         }
 
     def to_text(self, width: int = 80) -> str:
-        """The description as plain text lines no wider than ``width``."""
+        """The description as plain text lines no wider than ``width``: sentences wrap, a drawn
+        line (a map row, a grid: see :func:`is_drawn`) keeps its spacing and is clipped instead."""
         out = [_clip(self.headline, width), _clip(self.step, width)]
         for s in self.sections:
             out.append("")
             out.append(_clip(s.title, width))
-            label_w = min(max((len(r.label) for r in s.rows), default=0), width // 2)
+            label_w = _label_width(s, width)
             for r in s.rows:
                 lead = f"  {r.label.ljust(label_w)}  "
+                if is_drawn(r.value):
+                    out.append(_clip(lead + r.value, width))
+                    continue
                 wrapped = textwrap.wrap(r.value, max(10, width - len(lead))) or [""]
                 out.append(lead + wrapped[0])
                 out.extend(" " * len(lead) + w for w in wrapped[1:])
             for line in s.lines:
+                if is_drawn(line):
+                    out.append(_clip("  " + line, width))
+                    continue
                 out.extend(textwrap.wrap(line, width, initial_indent="  ", subsequent_indent="  ") or [""])
         return "\n".join(out)
+
+    def drawn_width(self) -> int:
+        """The columns the widest drawn line needs (0 when there is none): a terminal narrower than
+        this cuts the map, so a screen layout gives the description at least this much."""
+        return drawn_width(self.sections)
+
+
+def is_drawn(text: str) -> bool:
+    """A line drawn in text (a map row, a grid): it aligns its cells with runs of spaces (one run of
+    three or more, leading ones too, or two runs of two), which a sentence never has."""
+    inner = text.rstrip()
+    return "   " in inner or inner.strip().count("  ") >= 2
+
+
+def _label_width(section: Any, width: int) -> int:
+    return int(min(max((len(r.label) for r in section.rows), default=0), width // 2))
+
+
+def drawn_width(sections: Sequence[Any]) -> int:
+    """:meth:`Description.drawn_width` of any sections with ``rows`` (``label``, ``value``) and
+    ``lines`` (the dataclasses here or their gRPC messages)."""
+    need = 0
+    for s in sections:
+        label_w = _label_width(s, 200)
+        need = max(
+            [
+                need,
+                *(len(r.value) + label_w + 4 for r in s.rows if is_drawn(r.value)),
+                *(len(line) + 2 for line in s.lines if is_drawn(line)),
+            ]
+        )
+    return need
 
 
 def _clip(text: str, width: int) -> str:

@@ -72,13 +72,19 @@ def test_hint_gives_top_k_with_reasons(api, name):
     reply = api.advisor.Hint(request, timeout=60)
     assert 1 <= len(reply.hints) <= 2
     assert [h.rank for h in reply.hints] == list(range(1, len(reply.hints) + 1))
-    for h in reply.hints:
+    rows = [list(as_facts(game.explain(state, game.parse_action(state, h.action)))) for h in reply.hints]
+    for i, h in enumerate(reply.hints):
         assert h.reasons and all(r.text for r in h.reasons)
         assert h.candidate.action == h.action
         assert h.reasons[0].text == RANKED_BY  # hints are ranked by the number shown first
-        facts = [f.sentence() for f in as_facts(game.explain(state, game.parse_action(state, h.action)))]
+        facts = [f.sentence() for f in rows[i]]
         shown = [r.sentence for r in h.reasons[1:] if r.sentence in facts]
-        assert shown == [f for f in facts if f in shown]  # the game's facts, in the game's order
+        # the game's facts: first those that set it apart from the other hint, each part in the
+        # game's order
+        rival = {f.label: f.value for f in rows[1 - i]} if len(rows) == 2 else {}
+        apart = [f.sentence() for f in rows[i] if rival.get(f.label, f.value) != f.value]
+        expected = [f for f in facts if f in apart] + [f for f in facts if f not in apart]
+        assert shown == [f for f in expected if f in shown]
 
 
 def test_advisor_bad_inputs(api):

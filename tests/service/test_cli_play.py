@@ -293,3 +293,49 @@ def test_moves_fit_their_budget_and_keep_their_numbers():
         assert all(len(line) <= 80 for line in short)
     assert fitted_moves(moves, 80, 6)[1].startswith("move       [3] char 0-1")
     assert fitted_moves(moves, 80, 20) == full
+
+
+@pytest.mark.skipif(TMUX is None, reason="needs tmux")
+@pytest.mark.parametrize("name", ["cytress", "ti4"])
+def test_a_drawn_map_is_never_cut_in_two_columns(server, terminal, name):
+    """At 120 columns the board column widens to the map drawn in text (never wrapped or cut), and
+    the log beside it wraps its sentences instead of cutting them."""
+    seats = ",".join(["human"] + ["ai:1"] * (players_for(name) - 1))
+    t = Terminal(
+        _cli("play", name, "--seats", seats, "--seed", "2", "--server", f"127.0.0.1:{server[1]}"),
+        120,
+        40,
+    )
+    terminal.append(t)
+    screen = t.wait_for("seat 0>", timeout=90)
+    lines = _lines(screen)
+    assert all(len(line) <= 120 for line in lines)
+    left = [line.split(" │ ")[0] for line in lines if " │ " in line]
+    if name == "cytress":
+        header = [line.split() for line in left if line.split()[:3] == ["A", "B", "C"]]
+        assert header and all(len(w) == 1 for w in header[0]) and len(header[0]) >= 6, screen
+    else:
+        assert any("Mecatol" in line for line in left), screen
+    assert not any(line.rstrip().endswith("…") for line in left if "tile" in line or " C." in line)
+
+
+def test_drawn_lines_keep_their_spacing():
+    from games.core.face import Description, Section, is_drawn
+
+    grid = "   A   B   C"
+    assert is_drawn(grid) and is_drawn("C.  P.  H.") and not is_drawn("a sentence.  Two spaces once")
+    d = Description(
+        game="g", viewer=0, headline="h", step="s", sections=(Section(title="Map", lines=(grid,)),)
+    )
+    assert d.drawn_width() == len(grid) + 2
+    assert "  " + grid in d.to_text(80).splitlines()
+    assert d.to_text(8).splitlines()[-1] == "     A …"  # too narrow: cut with a mark, never re-wrapped
+
+
+def test_log_lines_wrap_the_newest_entries_into_their_room():
+    from service.cli import log_lines
+
+    log = [f"Seat {i % 2} plays a long move number {i} that needs more than one line here" for i in range(9)]
+    out = log_lines(log, 40, 6)
+    assert len(out) <= 6 and all(len(line) <= 40 for line in out)
+    assert "number 8" in " ".join(out) and "number 0" not in " ".join(out)
