@@ -439,55 +439,79 @@ def _svg_stratos(game: CytressGame, s: CytressState, sx: float) -> list[str]:
     # Stratos: three levels, widest at the bottom
     for k, level in enumerate((3, 2, 1)):
         y = 40.0 + 34 * k
-        wlev = 180 + 40 * k
-        x0 = sx + (260 - wlev) / 2
+        wlev = 220 + 40 * k
+        x0 = sx + (300 - wlev) / 2
         out.append(
             f'<rect x="{x0:.1f}" y="{y}" width="{wlev}" height="28" rx="6" fill="#2c3140" stroke="#7d8aa8"/>'
         )
-        out.append(f'<text x="{x0 + 6:.1f}" y="{y + 17}" fill="#cfd6e6">L{level}</text>')
+        out.append(f'<text x="{x0 + 6:.1f}" y="{y + 17}" fill="#cfd6e6">level {level}</text>')
         for o in range(s.owners):
             cnt = s.stratos[LEVELS * o + level - 1]
             for i in range(cnt):
                 out.append(
-                    f'<circle cx="{x0 + 34 + 11 * (i + 4 * o):.1f}" cy="{y + 14}" r="4.5" '
+                    f'<circle cx="{x0 + 56 + 11 * (i + 4 * o):.1f}" cy="{y + 14}" r="4.5" '
                     f'fill="{_owner_fill(game, s, o)}" stroke="#fff" stroke-width="0.6"/>'
                 )
     return out
 
 
+def _svg_text(x: float, y: float, text: str, fill: str = "#e8e8e8") -> str:
+    return f'<text x="{x}" y="{y}" fill="{fill}">{html.escape(text)}</text>'
+
+
+def _intel_words(c: Content, x: int) -> str:
+    """``COR08 creds, tech → Privateers`` (its resource icons and the faction it targets); ``empty``
+    for an empty slot."""
+    if x == NOBODY:
+        return "empty"
+    card = c.intel[x]
+    icons = ", ".join(RESOURCES[r] for r in card.icons)
+    return f"{card.code} {icons} → {FACTION_TITLES[card.target]}"
+
+
 def _svg_side(game: CytressGame, s: CytressState, sx: float) -> list[str]:
-    """The rebels' holdings, the faction boards' intel, the Stratolites and the tubes."""
+    """The rebels' holdings, the faction boards' intel, the Stratolites and the tubes, in words."""
     out: list[str] = []
-    # the rebels
+    c = game.pack
     y = 160.0
     for seat in range(s.players):
-        res = "  ".join(f"{RESOURCES[r]} {s.res[4 * seat + r]}" for r in range(4))
-        paths = "/".join(str(len(s.paths[4 * seat + f])) for f in range(4))
+        res = ", ".join(f"{s.res[4 * seat + r]} {RESOURCES[r]}" for r in range(4))
+        paths = ", ".join(f"{_title(FACTIONS[f])} {len(s.paths[4 * seat + f])}" for f in range(4))
+        rebel = c.rebels[s.rebels[seat]]
+        side = f", side {'AB'[s.sides[seat]]}" if s.sides[seat] >= 0 else ""
         out.append(f'<circle cx="{sx + 6}" cy="{y - 4}" r="5" fill="{_owner_fill(game, s, seat)}"/>')
         out.append(
-            f'<text x="{sx + 16}" y="{y}" fill="#e8e8e8">seat {seat}: {res}; paths {paths}; '
-            f"crews {s.supply[seat]}</text>"
+            _svg_text(sx + 16, y, f"seat {seat} ({rebel.name}{side}): {res}; {s.supply[seat]} crews left")
         )
-        y += 22
+        out.append(_svg_text(sx + 16, y + 14, f"intel cards on lifepaths: {paths}", "#b8b8b8"))
+        y += 34
     if s.automa is not None:
         out.append(f'<circle cx="{sx + 6}" cy="{y - 4}" r="5" fill="{_owner_fill(game, s, AUTOMA)}"/>')
         out.append(
-            f'<text x="{sx + 16}" y="{y}" fill="#e8e8e8">automa: intel {len(s.automa.intel)}; crews '
-            f"{s.supply[AUTOMA]}</text>"
+            _svg_text(sx + 16, y, f"automa: {len(s.automa.intel)} intel cards; {s.supply[AUTOMA]} crews left")
         )
         y += 22
-    c = game.pack
-    for f in range(4):
-        cards = " ".join(c.intel[x].code if x != NOBODY else "--" for x in s.intel_row[f])
-        out.append(f'<rect x="{sx}" y="{y - 9}" width="10" height="10" fill="{FACTION_FILL[f]}"/>')
-        out.append(f'<text x="{sx + 16}" y="{y}" fill="#e8e8e8">{FACTION_TITLES[f]}: {cards}</text>')
-        y += 18
-    strat = " ".join(c.stratolites[x].code if x != NOBODY else "--" for x in s.strat_row)
-    out.append(f'<text x="{sx}" y="{y}" fill="#e8e8e8">Stratolites: {strat}</text>')
-    y += 18
+    cost = c.board_sides[s.board_side].intel_cost
     out.append(
-        f'<text x="{sx}" y="{y}" fill="#e8e8e8">Tubes: {s.tubes_left} near Stratos, '
-        f"{s.tubes_box} in the box</text>"
+        _svg_text(sx, y, f"Intel for sale (cost {cost}; a card's resource icons → the faction it targets):")
+    )
+    y += 16
+    for f in range(4):
+        cards = "  ·  ".join(_intel_words(c, x) for x in s.intel_row[f])
+        out.append(f'<rect x="{sx}" y="{y - 9}" width="10" height="10" fill="{FACTION_FILL[f]}"/>')
+        out.append(_svg_text(sx + 16, y, f"{FACTION_TITLES[f]}:"))
+        out.append(_svg_text(sx + 96, y, cards, "#d0d0d0"))
+        y += 16
+    out.append(_svg_text(sx, y + 4, f"Stratolites on Stratos ({len(s.strat_deck)} in the deck):"))
+    y += 20
+    for x in s.strat_row:
+        if x != NOBODY:
+            card = c.stratolites[x]
+            text = f"{card.name} ({card.code}): tubes onto {_title(FACTIONS[card.hex])} hexes, paid in "
+            out.append(_svg_text(sx + 16, y, text + RESOURCES[card.resource]))
+            y += 16
+    out.append(
+        _svg_text(sx, y + 4, f"Waste tube sections: {s.tubes_left} near Stratos, {s.tubes_box} in the box")
     )
     return out
 
@@ -502,8 +526,8 @@ def render(game: CytressGame, s: CytressState, viewer: Viewer) -> str:
     out: list[str] = []
     map_w = (max(c for c, _ in view.layout.coords) + 1.5) * w3 + 20
     map_h = (max(r for _, r in view.layout.coords) + 1) * HEX_R * 1.5 + HEX_R + 20
-    width = int(map_w + 470)
-    height = int(max(map_h + 150, 140 + 22 * s.players + 250))
+    width = int(map_w + 650)
+    height = int(max(map_h + 150, 160 + 34 * s.players + 22 + 16 * 5 + 20 + 16 * 5 + 60))
     out.append(
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
         f'viewBox="0 0 {width} {height}" '

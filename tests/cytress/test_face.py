@@ -103,3 +103,18 @@ def test_explanations_tell_apart_amounts_intel_and_spying() -> None:
                     assert len(rows) > 1, [GAME.action_to_text(s, a) for a in legal]
             s = GAME.apply_trusted(s, rng.choice(legal))
     assert seen == {"amount", "intel"}
+
+
+def test_the_picture_names_what_it_shows() -> None:
+    """rule: cytress/minimap-stratos - the SVG shows Stratos' levels in words, every rebel's holdings
+    in words, the intel for sale with its icons and targets, and the Stratolites by name."""
+    s = GAME.new_state(GameConfig(players=3), 4)
+    rng = random.Random(4)
+    for _ in range(60):
+        s = GAME.apply_trusted(s, rng.choice(list(GAME.legal_actions(s))))
+    svg = GAME.render(s, 0)
+    assert "level 3" in svg and "crews left" in svg and "intel cards on lifepaths" in svg
+    for x in s.strat_row:
+        if x >= 0:
+            assert GAME.pack.stratolites[x].name in svg
+    assert "→" in svg and "targets" in svg
