@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import fields, is_dataclass
 from typing import Any
 
+from games.core.cache import PerContent
 from games.cyberverse import state as st
 from games.cyberverse.content import CATEGORIES, COLOURS, Content
 from games.errors import InvalidStateError
@@ -584,14 +585,11 @@ def _record(tp: type, parts: list[tuple[str, Decoder]]) -> Decoder:
     return read
 
 
-_CODECS: dict[int, _Codec] = {}
+_CODECS: PerContent[Content, _Codec] = PerContent(_Codec)
 
 
 def _codec(c: Content) -> _Codec:
-    got = _CODECS.get(id(c))
-    if got is None or got.c is not c:
-        got = _CODECS[id(c)] = _Codec(c)
-    return got
+    return _CODECS(c)
 
 
 def to_dict(s: st.State, c: Content) -> dict[str, Any]:
