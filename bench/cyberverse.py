@@ -73,8 +73,8 @@ SIMULATIONS = 100
 def search_options() -> Any:
     """The ISMCTS options of the bench's search seat: PUCT priors from the greedy evaluation with a
     low exploration constant (0.5: the search stays near the greedy choices and looks deeper), the
-    leaf scored at once by the game's heuristic (no random rollout), no averaging over a leaf's
-    chance outcomes."""
+    leaf scored at once by the game's heuristic (the fitted win model, ``--only fit``; no random
+    rollout), no averaging over a leaf's chance outcomes."""
     from search.types import SearchOptions
 
     return SearchOptions(rollout_depth=0, use_priors=True, chance_leaf_samples=0, puct_c=0.5)

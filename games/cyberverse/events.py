@@ -14,6 +14,8 @@ come back to their Organization when their card leaves the track.
 
 from __future__ import annotations
 
+from typing import Any
+
 from games.cyberverse import flow
 from games.cyberverse.board import board_of, henchman_zone, occupancy
 from games.cyberverse.content import EVENT_EFFECTS, Content
@@ -44,15 +46,23 @@ EffectTable = tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]
 """Per effect, the count of its Event cards in play on each district (0-4) and in all (index 5);
 per store, the count of ``inflation`` cards on it."""
 _TABLES: dict[tuple[int, tuple[int, ...], tuple[int, ...], int], tuple[Content, EffectTable]] = {}
+_LAST: list[Any] = [None, None, -1, None, None]
+"""The last table looked up, with its News track, Staff tokens, seat and content pack (the same
+tuples pass unchanged from state to state: an identity check finds them without hashing)."""
 
 
 def effect_table(state: State | Work, c: Content, seat: int) -> EffectTable:
     """The negative effects in play for ``seat`` counted by effect and district (cached by the
     News track and its Staff tokens: the same cards give the same table)."""
     city = state.city
-    key = (id(c), city.news, city.staff, seat)
+    news, staff = city.news, city.staff
+    last = _LAST
+    if last[0] is news and last[1] is staff and last[2] == seat and last[3] is c:
+        return last[4]  # type: ignore[no-any-return]
+    key = (id(c), news, staff, seat)
     hit = _TABLES.get(key)
     if hit is not None and hit[0] is c:
+        last[:] = (news, staff, seat, c, hit[1])
         return hit[1]
     counts = [[0] * 6 for _ in EVENT_EFFECTS]
     inflation = [0, 0, 0, 0]
@@ -67,6 +77,7 @@ def effect_table(state: State | Work, c: Content, seat: int) -> EffectTable:
     if len(_TABLES) > 20_000:
         _TABLES.clear()
     _TABLES[key] = (c, table)
+    last[:] = (news, staff, seat, c, table)
     return table
 
 

@@ -105,19 +105,19 @@ def run(w: Work, c: Content) -> None:
         if stage == 0 and _ambush(w, c, d):
             return
         if stage <= 1:
-            w.set_ctx(stage=1)
+            w.ctx_draft().stage = 1
             if combat.start(w, c, d):
                 return
         if stage <= 2:
-            w.set_ctx(stage=2)
+            w.ctx_draft().stage = 2
             if _hacking(w, c, d):
                 return
         if stage <= 3:
-            w.set_ctx(stage=3)
+            w.ctx_draft().stage = 3
             if _investigate(w, c, d):
                 return
         if stage <= 4:
-            w.set_ctx(stage=4)
+            w.ctx_draft().stage = 4
             if _influence(w, c, d):
                 return
         w.set_ctx(district=d + 1, stage=0, queue=(), started=False, agent=-1)

@@ -740,6 +740,14 @@ class Work:
         for name, value in changes.items():
             setattr(ctx, name, value)
 
+    def ctx_draft(self) -> Any:
+        """The flow context as a draft this ``apply`` edits in place (its fields assigned directly,
+        as :meth:`set_ctx` does)."""
+        ctx = self.ctx
+        if type(ctx) is not _CtxDraft:
+            ctx = self.ctx = _ctx_draft(ctx)
+        return ctx
+
     def set_fight(self, **changes: Any) -> Fight:
         """Replace fields of the fight under way."""
         assert self.fight is not None
