@@ -20,6 +20,7 @@ left the solo player picks any empty hex; when neither height rule applies the t
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import compress
 
 from games.cytress.board import adjacent_counts, strict_leader
 from games.cytress.content import AI_CARDS_PER_FACTION, Content
@@ -120,10 +121,18 @@ def _reshuffled(w: Work, cards: list[int]) -> tuple[int, ...]:
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
     z ^= z >> 31
     w.shuffles += 1
-    for i in range(len(cards) - 1, 0, -1):
-        z, j = divmod(z, i + 1)
+    n = len(cards)
+    for i, k in _SWAPS[n] if n < len(_SWAPS) else ((i, i + 1) for i in range(n - 1, 0, -1)):
+        j = z % k
+        z //= k
         cards[i], cards[j] = cards[j], cards[i]
     return tuple(cards)
+
+
+_SWAPS: tuple[tuple[tuple[int, int], ...], ...] = tuple(
+    tuple((i, i + 1) for i in range(n - 1, 0, -1)) for n in range(4 * AI_CARDS_PER_FACTION + 1)
+)
+"""Per deck size, the Fisher-Yates steps (index, radix) from the end."""
 
 
 # ---------------------------------------------------------------- phase 3: a turn
@@ -322,10 +331,8 @@ def _positions(seq: Sequence[int], value: int) -> list[int]:
 
 
 def _tube_hexes(tube: Sequence[int]) -> list[int]:
-    """The hexes holding a waste tube (1, 2 or 3 sections high), by height."""
-    if tube.count(0) == len(tube):
-        return []
-    return [*_positions(tube, 1), *_positions(tube, 2), *_positions(tube, 3)]
+    """The hexes holding a waste tube, ascending."""
+    return list(compress(range(len(tube)), tube))
 
 
 def _empties(crew: Sequence[int], tube: Sequence[int], exclude: int) -> list[int]:
@@ -422,7 +429,14 @@ def _colour_tiers(
     theirs: list[tuple[int, int]] = []
     for h in matching:
         if owners == 2:
-            a, r = _around(adj[h], crew, me, 2)
+            a = r = 0
+            for n in adj[h]:
+                o = crew[n]
+                if o >= 0:
+                    if o == me:
+                        a += 1
+                    else:
+                        r += 1
         else:
             c = adjacent_counts(adj[h], crew, owners)
             a = c[me]
@@ -467,6 +481,28 @@ def _rate(near: Sequence[int], crew: Sequence[int], me: int, owners: int) -> tup
     return (_LOSS if who not in (NOBODY, now) else _NEITHER), 0
 
 
+def _rate_solo(
+    near: Sequence[int], crew: Sequence[int], tube: Sequence[int], exclude: int, me: int
+) -> tuple[int, int, list[int]]:
+    """``_rate`` with one rival, and the empty hexes of ``near`` but ``exclude``, in one pass."""
+    free = []
+    mine = other = 0
+    for n in near:
+        o = crew[n]
+        if o < 0:
+            if not tube[n] and n != exclude:
+                free.append(n)
+        elif o == me:
+            mine += 1
+        else:
+            other += 1
+    if mine > other:
+        return _HELD, mine - other, free
+    if mine == other:
+        return _GAIN, 0, free
+    return (_LOSS if mine + 1 == other else _NEITHER), 0, free
+
+
 def _rogue(
     adj: Sequence[Sequence[int]],
     crew: Sequence[int],
@@ -488,13 +524,18 @@ def _rogue(
     held = []
     for t in tubes:
         near = adj[t]
-        if spots is None:
-            free = [n for n in near if crew[n] < 0 and not tube[n] and n != exclude]
+        if spots is None and owners == 2:
+            kind, margin, free = _rate_solo(near, crew, tube, exclude, me)
+            if not free:
+                continue
         else:
-            free = [n for n in near if n in spots]
-        if not free:
-            continue
-        kind, margin = _rate(near, crew, me, owners)
+            if spots is None:
+                free = [n for n in near if crew[n] < 0 and not tube[n] and n != exclude]
+            else:
+                free = [n for n in near if n in spots]
+            if not free:
+                continue
+            kind, margin = _rate(near, crew, me, owners)
         height = tube[t]
         if kind == _HELD:
             held.append((margin, -height, t, free))

@@ -77,7 +77,7 @@ def _next_scout(content: Content, w: Work) -> None:
     every leader scouts twice (all once, then again); solo: the automa, you, the automa, you
     (rule: cytress/solo-gameplay). A seat with no open spot skips its scout."""
     n = w.players
-    if w.solo:
+    if n == 1:  # solo
         if w.turn >= 4:
             _start_travel(w)
         elif w.turn % 2 == 0:
@@ -107,11 +107,12 @@ def _next_travel(content: Content, w: Work) -> None:
     """rule: cytress/phase-3a-travel - players take turns moving one transport until all 3 of each
     have moved; solo: the automa's turn, then yours, three times (rule: cytress/solo-gameplay)."""
     n = w.players
-    total = 2 * TRANSPORTS if w.solo else TRANSPORTS * n
+    solo = n == 1
+    total = 2 * TRANSPORTS if solo else TRANSPORTS * n
     if w.turn >= total:
         w.phase, w.turn = EXTRA, w.first % n  # rule: cytress/phase-3b-extra-travel
         return
-    if w.solo:
+    if solo:
         if w.turn % 2 == 0:
             if automa.run_turn(content, w):
                 w.turn += 1
