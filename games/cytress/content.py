@@ -245,6 +245,8 @@ class Content:
         market: the trade market's two sides.
         intel_target: each intel card's target faction (``intel[c].target``, as a flat table).
         intel_faction: each intel card's faction (``intel[c].faction``, the same way).
+        strat_resource: each Stratolite's resource (``stratolites[c].resource``, the same way).
+        strat_hex: each Stratolite's hex faction (``stratolites[c].hex``, the same way).
     """
 
     name: str
@@ -265,6 +267,8 @@ class Content:
     market: tuple[MarketSide, ...]
     intel_target: tuple[int, ...] = field(default=(), repr=False, compare=False)
     intel_faction: tuple[int, ...] = field(default=(), repr=False, compare=False)
+    strat_resource: tuple[int, ...] = field(default=(), repr=False, compare=False)
+    strat_hex: tuple[int, ...] = field(default=(), repr=False, compare=False)
 
 
 def hex_label(col: int, row: int) -> str:
@@ -490,6 +494,7 @@ def load_content(content_path: str = "") -> Content:
             file=automa.file,
             field="cards_per_faction",
         )
+    stratolites = _stratolites(load_json(directory / "stratolites.json"))
     return Content(
         name=manifest.name,
         version=manifest.version,
@@ -504,9 +509,11 @@ def load_content(content_path: str = "") -> Content:
         rebels=_rebels(load_json(directory / "rebels.json")),
         tiles=_tiles(map_node),
         layouts=layouts,
-        stratolites=_stratolites(load_json(directory / "stratolites.json")),
+        stratolites=stratolites,
         bounties=_bounties(load_json(directory / "bounties.json")),
         market=_market(load_json(directory / "market.json")),
+        strat_resource=tuple(c.resource for c in stratolites),
+        strat_hex=tuple(c.hex for c in stratolites),
         intel_target=tuple(c.target for c in intel),
         intel_faction=tuple(c.faction for c in intel),
     )

@@ -10,6 +10,9 @@ hex of that faction and may spy on one adjacent rival.
 
 from __future__ import annotations
 
+from itertools import compress
+
+from games.cytress.board import TUBE_COST
 from games.cytress.content import Content
 from games.cytress.crews import start_crew
 from games.cytress.economy import cost_after_discount, pay
@@ -32,7 +35,6 @@ from games.cytress.state import (
     TRADE,
     pending,
 )
-from games.cytress.tubes import renegade_resources, stratolites_open
 from games.cytress.undercity import after_free_intel
 from games.cytress.work import Pos, Work
 
@@ -67,10 +69,20 @@ def pad_options(content: Content, w: Pos, seat: int) -> list[int]:
         if res[mine + resource] >= cost - icons[hooligang + resource] and row.count(NOBODY) != len(row):
             out.append(f)  # a card is left: card ids are >= 0, an empty slot NOBODY (-1)
     if w.tubes_left + w.tubes_box > 0 and seat in w.crew:
-        payable = renegade_resources(icons, res, seat)
+        # the resources a 1-high tube can be paid in (``renegade_resources``, unrolled)
+        tube = TUBE_COST[1]
+        payable = []
+        if tube - icons[hooligang] <= res[mine]:
+            payable.append(0)
+        if tube - icons[hooligang + 1] <= res[mine + 1]:
+            payable.append(1)
+        if tube - icons[hooligang + 2] <= res[mine + 2]:
+            payable.append(2)
+        if tube - icons[hooligang + 3] <= res[mine + 3]:
+            payable.append(3)
         if payable:
             # a Stratolite needs the same as the Renegade and more (rule: cytress/meet-a-stratolite)
-            if w.phase != EXTRA and stratolites_open(content, w, seat, payable):
+            if w.phase != EXTRA and _any_stratolite(content, w, seat, payable):
                 out.append(PAD_STRATOLITES)
             out.append(PAD_RENEGADE)
     if any(w.bounty_stack):
@@ -78,6 +90,20 @@ def pad_options(content: Content, w: Pos, seat: int) -> list[int]:
     out.append(PAD_FIXER)  # always complete: the marker (and whatever intel and Stratolites are left)
     out.append(PAD_MERCHANT)  # "up to 2 trades": none is a complete visit
     return out
+
+
+def _any_stratolite(content: Content, w: Pos, seat: int, payable: list[int]) -> bool:
+    """Whether ``stratolites_open`` is not empty (the first card found will do)."""
+    resource, colour = content.strat_resource, content.strat_hex
+    mine: set[int] | None = None
+    for card in (*w.strat_row, w.reserved[seat]):
+        if card < 0 or resource[card] not in payable:
+            continue
+        if mine is None:  # the factions of the hexes holding the seat's crews
+            mine = set(compress(w.map.faction, map(seat.__eq__, w.crew)))
+        if colour[card] in mine:
+            return True
+    return False
 
 
 def start_pad(content: Content, w: Work, pad: int) -> None:
