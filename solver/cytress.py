@@ -658,17 +658,29 @@ class _PlaceModel:
         m.add(sum(self.place.values()) <= inst.crews)
         self.hosts = {h for h in range(len(s.crew)) if s.crew[h] == self.seat or h in cand}
         heights = self.heights = [k for k in (1, 2, 3) if k <= inst.sections]
-        self.drop = {(h, k): m.new_bool_var(f"d{h}_{k}") for h in sorted(self.hosts) for k in heights}
-        self.dropped = {h: sum(self.drop[h, k] for k in heights) for h in self.hosts}
-        for h in self.hosts:
-            if s.crew[h] == self.seat:
+        hosts = sorted(self.hosts)
+        # one tube to drop: a boolean per host and one per height (the tube's), not one per pair
+        self.single = inst.tubes == 1 and bool(heights)
+        if self.single:
+            self.drop = {(h, 0): m.new_bool_var(f"d{h}") for h in hosts}
+            self.tall = {k: m.new_bool_var(f"h{k}") for k in heights}
+            m.add_at_most_one(self.drop.values())
+            m.add(sum(self.tall.values()) == sum(self.drop.values()))
+            self.dropped: dict[int, Any] = {h: self.drop[h, 0] for h in hosts}
+            self.ups = {k: [self.tall[k]] for k in heights}
+            self.worth: Any = sum(TUBE_PRESTIGE[k] * v for k, v in self.tall.items())
+        else:
+            self.drop = {(h, k): m.new_bool_var(f"d{h}_{k}") for h in hosts for k in heights}
+            self.dropped = {h: sum(self.drop[h, k] for k in heights) for h in hosts}
+            self.ups = {k: [self.drop[h, k] for h in hosts] for k in heights}
+            for h in hosts:
                 m.add_at_most_one(self.drop[h, k] for k in heights)
-            else:
-                for k in heights:
-                    m.add_implication(self.drop[h, k], self.place[h])
-                m.add_at_most_one(self.drop[h, k] for k in heights)
-        m.add(sum(self.drop.values()) <= inst.tubes)
-        m.add(sum(k * v for (h, k), v in self.drop.items()) <= inst.sections)
+            m.add(sum(self.drop.values()) <= inst.tubes)
+            m.add(sum(k * v for (h, k), v in self.drop.items()) <= inst.sections)
+        for h in hosts:
+            if s.crew[h] != self.seat:
+                for v in self._drops_at(h):
+                    m.add_implication(v, self.place[h])
         # dominance: a crew scores only next to a tube or as a tube's host, so a crew away from every
         # standing tube goes where a tube is dropped on it or next to it (or stays in the supply:
         # the same margin with fewer crews placed)
@@ -676,9 +688,15 @@ class _PlaceModel:
         for h in inst.candidates:
             if any(s.tube[n] for n in adj[h]):
                 continue
-            near = [self.drop[n, k] for n in (h, *adj[h]) if n in self.hosts for k in heights]
+            near = [v for n in (h, *adj[h]) if n in self.hosts for v in self._drops_at(n)]
             m.add_bool_or([*near, ~self.place[h]])
         self.totals: list[Any] = [0] * self.owners
+
+    def _drops_at(self, h: int) -> list[Any]:
+        """The booleans of a tube dropped on host ``h``."""
+        if self.single:
+            return [self.drop[h, 0]]
+        return [self.drop[h, k] for k in self.heights]
 
     def mine_at(self, h: int) -> Any:
         """The seat's crew on ``h`` after the placement (0/1)."""
@@ -725,11 +743,17 @@ class _PlaceModel:
                 continue
             # the new tube's PRESTIGE: at most its height's (0 without a drop) and 0 without control
             # for the seat; at least its height's under the lone rival's control
+            # (one tube: its worth is the height's, and only this host's drop lets it count here)
             top = TUBE_PRESTIGE[self.heights[-1]]
-            worth = sum(TUBE_PRESTIGE[k] * self.drop[h, k] for k in self.heights)
+            if self.single:
+                here_drop = self.drop[h, 0]
+                worth = self.worth - top * (1 - here_drop)
+            else:
+                here_drop = None
+                worth = sum(TUBE_PRESTIGE[k] * self.drop[h, k] for k in self.heights)
             if not isinstance(i_ctrl, int) or i_ctrl:
                 own = m.new_int_var(0, top, f"own{h}")
-                m.add(own <= worth)
+                m.add(own <= (top * here_drop if here_drop is not None else worth))
                 if not isinstance(i_ctrl, int):
                     m.add(own <= top * i_ctrl)
                 own_tubes.append(own)
@@ -741,6 +765,8 @@ class _PlaceModel:
             top = TUBE_PRESTIGE[self.heights[-1]]
             dropped = m.new_int_var(0, top * inst.tubes, "own_new_tubes")
             m.add(dropped == sum(own_tubes))
+            if self.single:  # the one new tube is worth its height's PRESTIGE
+                m.add(dropped <= self.worth)
             self.totals[seat] += dropped
 
     def _at_least(self, expr: Any, lo: int, hi: int, need: int, name: str) -> Any:
@@ -762,7 +788,7 @@ class _PlaceModel:
         # each count is a variable of that domain rather than a sum bounded by every host
         level: list[Any] = []
         for k in range(LEVELS):
-            ups = [v for (h, kk), v in self.drop.items() if kk == k + 1]
+            ups = self.ups.get(k + 1, [])
             base = s.stratos[LEVELS * seat + k]
             if not ups:
                 level.append(base)
@@ -814,7 +840,11 @@ class _PlaceModel:
         if st not in (Status.OPTIMAL, Status.FEASIBLE):
             return st, 0, 0, Placement((), ())
         placed = tuple(h for h, v in self.place.items() if solver.value(v))
-        tubes = tuple((h, k) for (h, k), v in self.drop.items() if solver.value(v))
+        if self.single:
+            tall = [k for k, v in self.tall.items() if solver.value(v)]
+            tubes = tuple((h, tall[0]) for (h, _), v in self.drop.items() if solver.value(v))
+        else:
+            tubes = tuple((h, k) for (h, k), v in self.drop.items() if solver.value(v))
         return st, int(solver.value(margin)), int(solver.best_objective_bound), Placement(placed, tubes)
 
 

@@ -160,6 +160,22 @@ def test_best_placement_cpsat_equals_brute_force_300(part: int) -> None:
         assert r.objective == found[0], (params, r.answer, found)
 
 
+def test_best_placement_two_tubes_equals_brute_force() -> None:
+    """rule: cytress/waste-tubes, cytress/score-waste-tubes - with two tubes to drop (the model's
+    general form: a boolean per host and height) CP-SAT's best margin still equals the brute
+    force's."""
+    if not _INSTANCES:
+        _INSTANCES.extend(_small_instances(300))
+    for s, params in _INSTANCES[::10]:
+        two = {**params, "crews": min(params["crews"], 1), "tubes": 2}
+        inst = _place_instance(s, two)
+        found = best_placement_enumeration(GAME, s, inst)
+        assert found is not None
+        r = best_placement(GAME, s, {**two, "method": "cp-sat"}, LIMITS)
+        assert r.status == Status.OPTIMAL, two
+        assert r.objective == found[0], (two, r.answer, found)
+
+
 def test_best_placement_answer_is_actionable() -> None:
     """The answer names hexes and heights, and its margin is what the scoring gives."""
     s = _positions(1, 3, 21)[0]
