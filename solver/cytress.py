@@ -720,6 +720,8 @@ class _PlaceModel:
         adj = s.map.layout.adjacent
         rivals_crew = [o if o != seat else NOBODY for o in s.crew]
         own_tubes: list[Any] = []
+        held: list[Any] = []  # one new tube: what lets the seat hold it
+        theirs: dict[int, list[Any]] = {}  # one new tube: each lone rival's lower bounds
         for h in range(len(s.crew)):
             if not s.tube[h] and (h not in self.hosts or not self.heights):
                 continue
@@ -741,33 +743,61 @@ class _PlaceModel:
                 if lone != NOBODY:
                     self.totals[lone] += pts * r_ctrl
                 continue
+            if self.single:
+                self._one_new_tube(h, i_ctrl, lone, r_ctrl, held=held, theirs=theirs)
+                continue
             # the new tube's PRESTIGE: at most its height's (0 without a drop) and 0 without control
             # for the seat; at least its height's under the lone rival's control
-            # (one tube: its worth is the height's, and only this host's drop lets it count here)
             top = TUBE_PRESTIGE[self.heights[-1]]
-            if self.single:
-                here_drop = self.drop[h, 0]
-                worth = self.worth - top * (1 - here_drop)
-            else:
-                here_drop = None
-                worth = sum(TUBE_PRESTIGE[k] * self.drop[h, k] for k in self.heights)
+            worth = sum(TUBE_PRESTIGE[k] * self.drop[h, k] for k in self.heights)
             if not isinstance(i_ctrl, int) or i_ctrl:
                 own = m.new_int_var(0, top, f"own{h}")
-                m.add(own <= (top * here_drop if here_drop is not None else worth))
+                m.add(own <= worth)
                 if not isinstance(i_ctrl, int):
                     m.add(own <= top * i_ctrl)
                 own_tubes.append(own)
             if lone != NOBODY and (not isinstance(r_ctrl, int) or r_ctrl):
-                theirs = m.new_int_var(0, top, f"their{h}")
-                m.add(theirs >= worth - top * (1 - r_ctrl))
-                self.totals[lone] += theirs
+                their = m.new_int_var(0, top, f"their{h}")
+                m.add(their >= worth - top * (1 - r_ctrl))
+                self.totals[lone] += their
         if own_tubes:  # at most ``tubes`` new tubes, each worth at most the tallest's PRESTIGE
             top = TUBE_PRESTIGE[self.heights[-1]]
             dropped = m.new_int_var(0, top * inst.tubes, "own_new_tubes")
             m.add(dropped == sum(own_tubes))
-            if self.single:  # the one new tube is worth its height's PRESTIGE
-                m.add(dropped <= self.worth)
             self.totals[seat] += dropped
+        if self.single:
+            self._one_new_tube_totals(held, theirs)
+
+    def _one_new_tube(
+        self, h: int, i_ctrl: Any, lone: int, r_ctrl: Any, *, held: list[Any], theirs: dict[int, list[Any]]
+    ) -> None:
+        """One tube to drop, on host ``h``: the seat holds it if it is dropped here and the seat
+        controls ``h``'s neighbours (``held``); a lone rival's lower bounds (``theirs``)."""
+        d = self.drop[h, 0]
+        if isinstance(i_ctrl, int):
+            if i_ctrl:
+                held.append(d)
+        else:
+            self.m.add_implication(i_ctrl, d)  # control of this host counts only for a tube here
+            held.append(i_ctrl)
+        if lone != NOBODY and (not isinstance(r_ctrl, int) or r_ctrl):
+            top = TUBE_PRESTIGE[self.heights[-1]]
+            theirs.setdefault(lone, []).append(self.worth - top * (1 - d) - top * (1 - r_ctrl))
+
+    def _one_new_tube_totals(self, held: list[Any], theirs: dict[int, list[Any]]) -> None:
+        """The one new tube's PRESTIGE: the seat's at most its height's and 0 unless it holds it; a
+        lone rival's at least its height's where it controls the host (one variable each)."""
+        m, top = self.m, TUBE_PRESTIGE[self.heights[-1]]
+        if held:
+            own = m.new_int_var(0, top, "own_new_tube")
+            m.add(own <= self.worth)
+            m.add(own <= top * sum(held))
+            self.totals[self.seat] += own
+        for o, bounds in theirs.items():
+            their = m.new_int_var(0, top, f"their_new_tube{o}")
+            for b in bounds:
+                m.add(their >= b)
+            self.totals[o] += their
 
     def _at_least(self, expr: Any, lo: int, hi: int, need: int, name: str) -> Any:
         """A boolean that may be 1 only if ``expr`` (within ``lo``..``hi``) reaches ``need``: the
