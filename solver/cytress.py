@@ -146,7 +146,8 @@ def _solve(
 ) -> tuple[cp_model.CpSolver, Any]:
     """Solve with the limits; ``linearization`` 2 (the default here: the majorities' LP relaxation,
     ~1.6x faster on tube control), ``probing`` (presolve probing level, CP-SAT's default 2) and
-    ``presolve`` (False: no presolve and no symmetry detection, for models too small to repay them)."""
+    ``presolve`` (False: no presolve, symmetry detection or SAT inprocessing, for models too small to
+    repay them)."""
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = max(0.01, float(limits.time_limit_s))
     solver.parameters.num_workers = max(1, int(limits.workers))
@@ -155,6 +156,7 @@ def _solve(
     if not presolve:
         solver.parameters.cp_model_presolve = False
         solver.parameters.symmetry_level = 0
+        solver.parameters.use_sat_inprocessing = False
     stop = limits.stop
     if stop is None:
         return solver, solver.solve(model)
@@ -710,6 +712,27 @@ class _PlaceModel:
             return base - self.dropped[h]
         return base
 
+    def _mine_around(self, h: int) -> Any:
+        """The seat's crews on the hexes next to ``h`` after the placement (a linear expression)."""
+        if not self.single:
+            return sum(self.mine_at(n) for n in self.s.map.layout.adjacent[h])
+        crew, seat, place, drop = self.s.crew, self.seat, self.place, self.drop
+        terms: list[Any] = []
+        coefs: list[int] = []
+        base = 0
+        for n in self.s.map.layout.adjacent[h]:
+            if crew[n] == seat:
+                base += 1
+            elif n in place:
+                terms.append(place[n])
+                coefs.append(1)
+            else:
+                continue
+            if n in self.hosts:
+                terms.append(drop[n, 0])
+                coefs.append(-1)
+        return cp_model.LinearExpr.weighted_sum(terms, coefs) + base
+
     def add_tubes(self) -> None:
         """Tube PRESTIGE of every tube that stands or may be dropped (rule: cytress/score-waste-tubes).
 
@@ -732,7 +755,8 @@ class _PlaceModel:
             here = sum(1 for n in adj[h] if s.crew[n] == seat)
             lo = max(0, here - inst.tubes)
             hi = here + min(inst.crews, sum(1 for n in adj[h] if n in self.place))
-            mine = sum(self.mine_at(n) for n in adj[h])
+            open_ = lo < rival_best + 1 <= hi or (lone != NOBODY and lo < rival_best <= hi)
+            mine = self._mine_around(h) if open_ else None  # only when a threshold is in doubt
             i_ctrl = self._at_least(mine, lo, hi, rival_best + 1, f"ctrl{h}")  # 1 only with the majority
             r_ctrl: Any = 0
             if lone != NOBODY:  # 1 unless the seat ties or passes the lone leader
@@ -905,10 +929,11 @@ def best_placement(
         status, bound = Status.OPTIMAL, value
     else:
         status, value, bound, placement = _best_placement_cpsat(g, s, inst, limits)
-        if status in (Status.OPTIMAL, Status.FEASIBLE):  # the engine's own score of the answer
-            value = margin_of(card_facts(g.pack, s), s, inst.seat, placement)
+    facts = card_facts(g.pack, s)
+    if method != "enumeration" and status in (Status.OPTIMAL, Status.FEASIBLE):
+        value = margin_of(facts, s, inst.seat, placement)  # the engine's own score of the answer
     labels = s.map.layout.labels
-    before = margin_of(card_facts(g.pack, s), s, inst.seat, Placement((), ()))
+    before = margin_of(facts, s, inst.seat, Placement((), ()))
     steps = [f"a crew on {labels[h]}" for h in placement.crews]
     steps += [
         f"a {k}-high waste tube on {labels[h]} (its crew ascends to level {k})" for h, k in placement.tubes
