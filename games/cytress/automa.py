@@ -610,11 +610,17 @@ def tube_height(w: Pos, me: int = AUTOMA) -> int:
     none, on all 3 levels: 3; neither (reading): 3. At most the sections left."""
     s, owners = w.stratos, w.owners
     height = 3
-    for level in range(LEVELS):
-        mine = s[LEVELS * me + level]
-        if mine == max(s[LEVELS * o + level] for o in range(owners) if o != me):
-            height = level + 1
-            break
+    if owners == 2:  # one rival
+        mine, other = LEVELS * me, LEVELS * (1 - me)
+        for level in range(LEVELS):
+            if s[mine + level] == s[other + level]:
+                height = level + 1
+                break
+    else:
+        for level in range(LEVELS):
+            if s[LEVELS * me + level] == max(s[LEVELS * o + level] for o in range(owners) if o != me):
+                height = level + 1
+                break
     return min(height, w.tubes_left + w.tubes_box)
 
 

@@ -34,7 +34,7 @@ from games.cytress.scoring import final_scores, winners
 from games.cytress.setup import Setup, new_game
 from games.cytress.state import OVER, CAction, CytressState, make_automa
 from games.cytress.validate import state_from_dict
-from games.cytress.work import Ctx, Work
+from games.cytress.work import Ctx, Work, freeze_work, load_work
 from games.errors import ConfigError, InvalidStateError, NotationError
 
 __all__ = ["CytressGame"]
@@ -57,6 +57,8 @@ class CytressGame(Game[CytressState, CAction]):
         self.ctx = Ctx(self.pack)
         self.evaluator = Evaluator(self.ctx)
         self._last_observation: tuple[CytressState, CytressState] | None = None
+        self._setups: dict[Any, Setup] = {}
+        """Validated setups by (players, options with their types) (``new_state``; bounded)."""
         self.map_lines_cache: dict[tuple[object, ...], list[str]] = {}
         """The text mini-map by (tiles, crews, tubes, players) (``face.describe``; bounded)."""
         self.info = GameInfo(
@@ -106,6 +108,21 @@ class CytressGame(Game[CytressState, CAction]):
     # ------------------------------------------------------------------ setup and flow
     def new_state(self, config: GameConfig, seed: int) -> CytressState:
         """rule: cytress/setup (solo: rule: cytress/solo-setup), then the first decision."""
+        try:  # the same players and options (values and their types) make the same setup
+            key: Any = (config.players, tuple(sorted((k, type(v), v) for k, v in config.options.items())))
+            setup = self._setups.get(key)
+        except TypeError:  # an unhashable option value: checked (and refused) below
+            key, setup = None, None
+        if setup is None:
+            setup = self._setup(config)
+            if key is not None and len(self._setups) < 256:
+                self._setups[key] = setup
+        w = load_work(new_game(self.ctx, setup, seed))
+        advance(self.pack, w)
+        return freeze_work(w)
+
+    def _setup(self, config: GameConfig) -> Setup:
+        """The validated setup choices of ``config`` (``ConfigError`` naming the option)."""
         self.check_players(config)
         n = config.players
         first = self.option(config, "first_player")
@@ -123,7 +140,7 @@ class CytressGame(Game[CytressState, CAction]):
         sides = ("choose", "A", "B").index(str(self.option(config, "rebel_sides"))) - 1
         solo_side = 1 if self.option(config, "solo_board_side") == "4+" else 0
         board_side = solo_side if n == 1 else (1 if n >= 4 else 0)
-        setup = Setup(
+        return Setup(
             players=n,
             first_player=first,
             market_side=market,
@@ -131,9 +148,6 @@ class CytressGame(Game[CytressState, CAction]):
             fixed_side=sides,
             round_limit=limit,
         )
-        w = Work.of(new_game(self.ctx, setup, seed))
-        advance(self.pack, w)
-        return w.freeze()
 
     def num_players(self, state: CytressState) -> int:
         return state.players

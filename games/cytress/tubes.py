@@ -132,7 +132,7 @@ def drop_tube(w: Work, owner: int, h: int, height: int) -> None:
     take = min(w.tubes_left, height)
     if take:
         w.tubes_left -= take
-        if w.tubes_left == 0 and not w.solo:
+        if w.tubes_left == 0 and w.players != 1:  # not in solo
             w.end_triggered = True
     w.tubes_box -= height - take
 
