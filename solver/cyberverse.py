@@ -30,7 +30,7 @@ from ortools.sat.python import cp_model
 from games.core import Game
 from games.cyberverse import scoring
 from games.cyberverse.agents import attack_bonus, defense_bonus, feature, movement_points, usable_weapons
-from games.cyberverse.combat import attack, damage
+from games.cyberverse.combat import attack, damage, keep_better
 from games.cyberverse.content import COMBAT, FEATURES, STATUSES, Content
 from games.cyberverse.game import CyberverseGame
 from games.cyberverse.investigation import TEST, test_total
@@ -344,13 +344,6 @@ class Side:
     cover: bool = False
 
 
-def _keep(c: Content, pair: tuple[int, int], role: str) -> int:
-    a, b = (c.combat_tokens[t] for t in pair)
-    ka = (a.attack, a.defense) if role == "attack" else (a.defense, a.attack)
-    kb = (b.attack, b.defense) if role == "attack" else (b.defense, b.attack)
-    return pair[0] if ka >= kb else pair[1]
-
-
 def combat_distribution(
     c: Content, pool: Sequence[int], attacker: Side, target: Side
 ) -> dict[tuple[int, int], float]:
@@ -388,12 +381,12 @@ def combat_distribution(
         draws_a = [((pool[i],), (i,)) for i in range(n)]
     wa = 1.0 / len(draws_a)
     for tokens, used in draws_a:
-        ta = _keep(c, (tokens[0], tokens[1]), "attack") if len(tokens) == 2 else tokens[0]
+        ta = keep_better(c, (tokens[0], tokens[1]), "attack") if len(tokens) == 2 else tokens[0]
         rest = [pool[k] for k in range(n) if k not in used]
         if target.agent:
             pairs = list(itertools.combinations(rest, 2))
             for pair in pairs:
-                hits(ta, _keep(c, pair, "defense"), wa / len(pairs))
+                hits(ta, keep_better(c, pair, "defense"), wa / len(pairs))
         else:
             for td in rest:
                 hits(ta, td, wa / len(rest))

@@ -33,6 +33,8 @@ grilled Cyber-Implant is the target's first intact one.
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from games.cyberverse import flow
@@ -59,6 +61,7 @@ from games.cyberverse.content import (
     Content,
     HenchmanCard,
 )
+from games.cyberverse.hidden import UNKNOWN
 from games.cyberverse.state import (
     AGENT,
     BLEEDING,
@@ -865,20 +868,21 @@ def _discard_token(w: Work, j: int) -> None:
     w.set_fight(aside=(*fight.aside, (-1, g.token)))
 
 
-def _strike(w: Work, c: Content, i: int, j: int, weapon: int, *, xp: int = 0) -> tuple[int, ...]:
-    """Fighter ``i`` attacks fighter ``j`` (with Weapon token ``weapon`` or -1); returns the effects
-    left to resolve (Projection, Adrenalin)."""
-    _reveal(w, c, i)
-    _reveal(w, c, j)
-    fight = w.fight
+def strike(
+    s: Work | State, c: Content, i: int, j: int, weapon: int, *, xp: int, tokens: tuple[int, int]
+) -> tuple[Blow, int]:
+    """rule: cyberverse/combat - the numbers of fighter ``i``'s attack on ``j`` with Weapon token
+    ``weapon`` (-1 bare-handed) and ``xp`` XP tokens, when their Combat tokens are ``tokens``
+    (attacker's, target's; -1 none): the Blow read on the Damage table and the Weapon's effects.
+    Pure: the engine's attack and the exact odds in its explanations share it."""
+    fight = s.fight
     assert fight is not None
     f, g = fight.fighters[i], fight.fighters[j]
-    board = board_of(w, c, fight.district)
-    zf, sf = _where(w, f)
-    zg, sg = _where(w, g)
-    a_eff, d_eff = _effect(c, f), _effect(c, g)
+    board = board_of(s, c, fight.district)
+    zf, sf = _where(s, f)
+    zg, sg = _where(s, g)
     if f.kind == AGENT:
-        agent = w.agent(f.ref)
+        agent = next(a for a in s.agents if a.sheet == f.ref)
         combat = min(FEATURE_MAX, feature(c, agent, COMBAT) + xp) + attack_bonus(c, agent)
         tok = c.tokens[weapon] if weapon >= 0 else None
         bonus = tok.bonus if tok else 0
@@ -887,23 +891,82 @@ def _strike(w: Work, c: Content, i: int, j: int, weapon: int, *, xp: int = 0) ->
     else:
         h = _card(c, f)
         combat, bonus, ranged, effects = h.attack, 0, h.ranged, h.effects
-    t_attack = c.combat_tokens[f.token].attack if f.token >= 0 else 0
-    t_defense = c.combat_tokens[g.token].defense if g.token >= 0 else 0
-    defense = defense_bonus(c, w, w.agent(g.ref)) if g.kind == AGENT else _card(c, g).defense
+    if g.kind == AGENT:
+        defense = defense_bonus(c, s, next(a for a in s.agents if a.sheet == g.ref))
+    else:
+        defense = _card(c, g).defense
     blow = attack(
         combat=combat,
-        token_attack=t_attack,
+        token_attack=c.combat_tokens[tokens[0]].attack if tokens[0] >= 0 else 0,
         weapon_bonus=bonus,
         ranged_weapon=ranged,
-        attacker_effect=a_eff,
+        attacker_effect=_token_effect(c, tokens[0]),
         advantage=_spot_kind(board, sf) == 0,
         other_zone_reach=bool(effects & W_REACH) and zf != zg,
         defense=defense,
-        token_defense=t_defense,
-        defender_effect=d_eff,
+        token_defense=c.combat_tokens[tokens[1]].defense if tokens[1] >= 0 else 0,
+        defender_effect=_token_effect(c, tokens[1]),
         cover=_spot_kind(board, sg) == 1,
         target_is_agent=g.kind == AGENT,
     )
+    return blow, effects
+
+
+def keep_better(c: Content, pair: Sequence[int], role: str) -> int:
+    """The token of ``pair`` a fighter keeps for ``role`` (``attack``: the higher Attack, then
+    Defense; ``defense``: the other way round): our reading of a choice nobody else sees."""
+    a, b = (c.combat_tokens[t] for t in pair)
+    ka = (a.attack, a.defense) if role == "attack" else (a.defense, a.attack)
+    kb = (b.attack, b.defense) if role == "attack" else (b.defense, b.attack)
+    return pair[0] if ka >= kb else pair[1]
+
+
+def _token_draws(
+    c: Content, f: Fighter, pool: list[int], role: str
+) -> list[tuple[int, float, tuple[int, ...]]]:
+    """(token, probability, pool indices used) for fighter ``f``'s Combat token as seen: the token
+    itself when known (-1 none); else an Agent's better of 2 drawn, a Henchman's one draw."""
+    if f.token != UNKNOWN:
+        return [(f.token, 1.0, ())]
+    n = len(pool)
+    if f.kind == AGENT and n >= 2:
+        pairs = list(itertools.combinations(range(n), 2))
+        return [(keep_better(c, (pool[x], pool[y]), role), 1 / len(pairs), (x, y)) for x, y in pairs]
+    return [(pool[x], 1 / n, (x,)) for x in range(n)] if n else [(-1, 1.0, ())]
+
+
+def attack_outcomes(
+    obs: State, c: Content, i: int, j: int, *, weapon: int, xp: int
+) -> dict[tuple[int, int], float]:
+    """rule: cyberverse/combat-tokens, rule: cyberverse/damage-table - the exact distribution of
+    (Health points lost, Status bit) of fighter ``i``'s attack on ``j`` as the seat of ``obs`` (an
+    observation) sees the Combat: a token it cannot see is one drawn from the tokens it has not
+    seen, without replacement (an Agent's the better of 2 for its role). A Smoke bomb or Stealth
+    counts as no damage."""
+    fight = obs.fight
+    assert fight is not None
+    f, g = fight.fighters[i], fight.fighters[j]
+    pool = list(obs.decks.tokens)
+    out: dict[tuple[int, int], float] = {}
+    for ta, pa, used in _token_draws(c, f, pool, "attack"):
+        rest = [t for k, t in enumerate(pool) if k not in used]
+        for td, pd, _ in _token_draws(c, g, rest, "defense"):
+            blow, _effects = strike(obs, c, i, j, weapon, xp=xp, tokens=(ta, td))
+            key = (blow.health, blow.status)
+            out[key] = out.get(key, 0.0) + pa * pd
+    return out
+
+
+def _strike(w: Work, c: Content, i: int, j: int, weapon: int, *, xp: int = 0) -> tuple[int, ...]:
+    """Fighter ``i`` attacks fighter ``j`` (with Weapon token ``weapon`` or -1); returns the effects
+    left to resolve (Projection, Adrenalin)."""
+    _reveal(w, c, i)
+    _reveal(w, c, j)
+    fight = w.fight
+    assert fight is not None
+    f, g = fight.fighters[i], fight.fighters[j]
+    a_eff, d_eff = _effect(c, f), _effect(c, g)
+    blow, effects = strike(w, c, i, j, weapon, xp=xp, tokens=(f.token, g.token))
     pending: list[int] = []
     if d_eff in (ENERGY_SHIELD, SMOKE_BOMB, ADRENALIN_DEFENSE):  # the token is discarded after use
         _discard_token(w, j)

@@ -19,6 +19,7 @@ from games.core.face import (
 from games.cyberverse import scoring
 from games.cyberverse.activation import travel_cost
 from games.cyberverse.agents import feature, max_health, org_xp, support_limit
+from games.cyberverse.combat import attack_outcomes
 from games.cyberverse.content import (
     CATEGORIES,
     COLOURS,
@@ -60,6 +61,7 @@ from games.cyberverse.state import (
     D_KEEP_TOKEN,
     D_MOVE,
     D_PAYDAY,
+    D_SECOND,
     D_STRATEGY,
     D_TEST,
     HENCHMAN,
@@ -1056,8 +1058,32 @@ def _fight_facts(s: State, c: Content, a: Action) -> list[Fact]:
         else:
             facts.append(_fact("weapon bonus", 0, "bare-handed", better=1))
         facts.append(_fact("XP spent", a.c, f"XP tokens spent: {a.c}", better=-1))
-        return facts
+        return facts + _attack_odds(s, c, a, health)
     return []
+
+
+def _attack_odds(s: State, c: Content, a: Action, health: int) -> list[Fact]:
+    """rule: cyberverse/damage-table - the exact odds of the attack over the Combat tokens its
+    Organization cannot see (``combat.attack_outcomes`` on the seat's observation)."""
+    assert s.fight is not None
+    xp = s.fight.xp if s.step == D_SECOND else a.c
+    obs = hidden_observation(s, s.actor)
+    dist = attack_outcomes(obs, c, s.fight.queue[0], a.a, weapon=a.b, xp=xp)
+    hurt = sum(p for (hp, _), p in dist.items() if hp > 0)
+    out = sum(p for (hp, _), p in dist.items() if hp >= health > 0)
+    expected = sum(hp * p for (hp, _), p in dist.items())
+    return [
+        Fact(
+            label="chance to take Health points (exact)",
+            value=round(hurt, 4),
+            unit="probability",
+            better=1,
+            text=f"takes at least 1 Health point with probability {hurt:.0%} (over the Combat tokens "
+            "you cannot see)",
+        ),
+        Fact(label="expected Health points taken", value=round(expected, 3), unit="health", better=1),
+        Fact(label="chance to put the target out (exact)", value=round(out, 4), unit="probability", better=1),
+    ]
 
 
 def _fighter_words(s: State, c: Content, j: int) -> tuple[str, int]:
