@@ -5,6 +5,8 @@ Hand Gun``), parsed back by matching the legal actions' texts; the state's text 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
+from typing import Protocol
 
 from games.cyberverse import codec, engine
 from games.cyberverse.content import CATEGORIES, FEATURES, POSITION_KINDS, Content
@@ -41,27 +43,47 @@ def agent_name(s: State, c: Content, sheet: int) -> str:
     return f"{c.faces[2 * sheet].name} / {c.faces[2 * sheet + 1].name}"
 
 
-def _draw_text(s: State, c: Content, x: int) -> str:
+class _Named(Protocol):
+    @property
+    def id(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+
+
+def _card(x: _Named, cards: Sequence[_Named], ids: bool) -> str:
+    """A card by its name, with its id only when another card of the pack has the same name (or
+    always with ``ids``: the older notation, still read)."""
+    if ids or sum(1 for y in cards if y.name == x.name) > 1:
+        return f"{x.name} ({x.id})"
+    return x.name
+
+
+def _case(c: Content, card: int, ids: bool) -> str:
+    """An Investigation card by its name (by its id in the older notation)."""
+    return c.investigations[card].id if ids else c.investigations[card].name
+
+
+def _draw_text(s: State, c: Content, x: int, ids: bool) -> str:
     step = s.step
     if step in (C_SETUP_SHEET, C_AGENT_ROW):
         return f"draw agent sheet {c.sheet_ids[x]}"
     if step == C_SUPPORT_ROW:
-        return f"draw support card {c.support[x].name} ({c.support[x].id})"
+        return f"draw support card {_card(c.support[x], c.support, ids)}"
     if step == C_EVENT:
-        return f"draw event card {c.events[x].name} ({c.events[x].id})"
+        return f"draw event card {_card(c.events[x], c.events, ids)}"
     if step == C_HENCHMAN:
-        return f"draw henchman card {c.henchmen[x].name} ({c.henchmen[x].id})"
+        return f"draw henchman card {_card(c.henchmen[x], c.henchmen, ids)}"
     if step == C_REVEAL:
-        return f"the token bought is {c.tokens[x].name} ({c.tokens[x].id})"
+        return f"the token bought is {_card(c.tokens[x], c.tokens, ids)}"
     if step == C_RESTOCK:
         cat, price, expert = c.backs[x]
         return f"restock a {CATEGORIES[cat]} token at {price} D{' (expert)' if expert else ''}"
     if step == C_STORY:
-        return f"draw story card {c.stories[x].name} ({c.stories[x].id})"
+        return f"draw story card {_card(c.stories[x], c.stories, ids)}"
     if step == C_CASE:
-        return f"draw investigation card {c.investigations[x].id}"
+        return f"draw investigation card {_case(c, x, ids)}"
     if step == C_AMBUSH:
-        return f"draw ambush card {c.ambush[x].name} ({c.ambush[x].id})"
+        return f"draw ambush card {_card(c.ambush[x], c.ambush, ids)}"
     if step == C_BRAWL:
         return f"draw brawl card {c.brawl[x].id} ({'red' if c.brawl[x].red else 'green'})"
     if step in (C_TOKEN, C_FIGHTER_TOKEN):
@@ -81,7 +103,7 @@ def _fighter(s: State, c: Content, j: int) -> str:
     return f"the {c.henchman_types[f.ref]} {who} in zone {f.zone + 1} (miniature {j + 1})"
 
 
-def _hq_text(s: State, c: Content, a: Action) -> str:
+def _hq_text(s: State, c: Content, a: Action, ids: bool) -> str:
     """Setup, Strategy and HQ actions ("" if ``a`` is none of them)."""
     k = a.kind
     if k == "choose":
@@ -91,9 +113,9 @@ def _hq_text(s: State, c: Content, a: Action) -> str:
     if k == "buy":
         return f"buy the {CATEGORIES[a.a]} token in slot {a.b + 1} for {agent_name(s, c, a.c)}"
     if k == "repair":
-        return f"repair {c.tokens[a.b].name} ({c.tokens[a.b].id}) of {agent_name(s, c, a.a)}"
+        return f"repair {_card(c.tokens[a.b], c.tokens, ids)} of {agent_name(s, c, a.a)}"
     if k == "resell":
-        return f"resell {c.tokens[a.b].name} ({c.tokens[a.b].id}) of {agent_name(s, c, a.a)}"
+        return f"resell {_card(c.tokens[a.b], c.tokens, ids)} of {agent_name(s, c, a.a)}"
     if k == "support":
         text = f"take support card {c.support[a.a].name}"
         return text + (f" discarding {c.support[a.b].name}" if a.b >= 0 else "")
@@ -107,7 +129,7 @@ def _hq_text(s: State, c: Content, a: Action) -> str:
         if s.fight is not None:
             t = c.combat_tokens[a.a]
             return f"keep combat token {t.id} (attack {t.attack}, defense {t.defense})"
-        return f"keep story card {c.stories[a.a].name} ({c.stories[a.a].id})"
+        return f"keep story card {_card(c.stories[a.a], c.stories, ids)}"
     if k == "discard-support":
         return f"discard support card {c.support[a.a].name} for teammates"
     if k == "convert":
@@ -119,7 +141,7 @@ def _hq_text(s: State, c: Content, a: Action) -> str:
     return ""
 
 
-def _field_text(s: State, c: Content, a: Action) -> str:
+def _field_text(s: State, c: Content, a: Action, ids: bool) -> str:
     """Moves, Auxiliary Actions, Combat, tests and influence ("" if ``a`` is none of them)."""
     k = a.kind
     district = c.district_names
@@ -144,17 +166,17 @@ def _field_text(s: State, c: Content, a: Action) -> str:
     if k == "rescue":
         return f"rescue {agent_name(s, c, a.a)}"
     if k == "lose":
-        return f"lose {c.tokens[a.b].name} ({c.tokens[a.b].id}) of {agent_name(s, c, a.a)}"
+        return f"lose {_card(c.tokens[a.b], c.tokens, ids)} of {agent_name(s, c, a.a)}"
     if k == "attack":
         weapon = f"with {c.tokens[a.b].name}" if a.b >= 0 else "bare-handed"
         xp = f" and {a.c} XP" if a.c else ""
         return f"attack {_fighter(s, c, a.a)} {weapon}{xp}"
     if k == "test":
         org = s.orgs[s.actor]
-        card = c.investigations[org.cases[a.a >> 4]]
-        m = card.missions[a.a & 15]
+        case = org.cases[a.a >> 4]
+        m = c.investigations[case].missions[a.a & 15]
         xp = f" with {a.b} XP" if a.b else ""
-        return f"test {FEATURES[m.feature]} for mission {(a.a & 15) + 1} of {card.id}{xp}"
+        return f"test {FEATURES[m.feature]} for mission {(a.a & 15) + 1} of {_case(c, case, ids)}{xp}"
     if k == "place":
         return f"place an influence token in {district[a.a]}"
     if k == "remove":
@@ -175,17 +197,18 @@ _WORDS = {
 """Actions without arguments, in the rulebook's words."""
 
 
-def action_to_text(s: State, c: Content, a: Action) -> str:
-    """The action in the rulebook's words."""
+def action_to_text(s: State, c: Content, a: Action, *, ids: bool = False) -> str:
+    """The action in the rulebook's words: cards by name (with their id only where two cards share
+    a name); ``ids`` gives the older notation that named every card with its id, still read."""
     if a.kind == "draw":
-        return _draw_text(s, c, a.a)
+        return _draw_text(s, c, a.a, ids)
     if a.kind in _WORDS:
         return _WORDS[a.kind]
     if a.kind == "send" and s.fight is not None:
         return f"send {_fighter(s, c, s.fight.queue[0])} against {_fighter(s, c, a.a)}"
     if a.kind == "drop-support":
         return f"discard support card {c.support[a.a].name} over the reputation limit"
-    return _hq_text(s, c, a) or _field_text(s, c, a) or f"{a.kind} {a.a} {a.b} {a.c}"
+    return _hq_text(s, c, a, ids) or _field_text(s, c, a, ids) or f"{a.kind} {a.a} {a.b} {a.c}"
 
 
 def parse_action(s: State, c: Content, text: str) -> Action:
@@ -193,9 +216,11 @@ def parse_action(s: State, c: Content, text: str) -> Action:
     if not isinstance(text, str):
         raise NotationError("an action is a string", field="action")
     want = " ".join(text.split()).lower()
-    for a in engine.legal_actions(s, c):
-        if action_to_text(s, c, a).lower() == want:
-            return a
+    legal = engine.legal_actions(s, c)
+    for ids in (False, True):  # the notation, then the older one with every card's id
+        for a in legal:
+            if action_to_text(s, c, a, ids=ids).lower() == want:
+                return a
     raise NotationError(f"no legal action reads {text[:80]!r}", field="action")
 
 
