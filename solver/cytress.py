@@ -841,23 +841,37 @@ class _PlaceModel:
         # the seat's crews ascending to each level: at most ``tubes`` (and the sections) in all, so
         # each count is a variable of that domain rather than a sum bounded by every host
         level: list[Any] = []
+        most: list[int] = []  # the most crews that may ascend to each level
+        ups_all: list[Any] = []
         for k in range(LEVELS):
             ups = self.ups.get(k + 1, [])
             base = s.stratos[LEVELS * seat + k]
-            if not ups:
+            hi = min(self.inst.tubes, self.inst.sections // (k + 1), len(ups))
+            most.append(hi if ups else 0)
+            if not ups or not hi:
                 level.append(base)
                 continue
-            up = m.new_int_var(0, min(self.inst.tubes, self.inst.sections // (k + 1), len(ups)), f"up{k + 1}")
+            up = m.new_int_var(0, hi, f"up{k + 1}")
             m.add(up == sum(ups))
             level.append(base + up)
+            ups_all.append((k, up))
         for o in range(owners):
-            crews = level if o == seat else [s.stratos[LEVELS * o + k] for k in range(LEVELS)]
+            crews = [s.stratos[LEVELS * o + k] for k in range(LEVELS)]
             self.totals[o] += sum(CREW_PRESTIGE[k] * crews[k] for k in range(LEVELS)) + facts[o].bounty
+        if ups_all:  # the crews ascending: at most ``tubes`` of them, each worth its level's PRESTIGE
+            top = CREW_PRESTIGE[max(k for k, _ in ups_all)] * self.inst.tubes
+            ascents = m.new_int_var(0, top, "ascents")
+            m.add(ascents == sum(CREW_PRESTIGE[k] * up for k, up in ups_all))
+            self.totals[seat] += ascents
+        climbs: list[Any] = []  # the majorities won by crews still to ascend, each needing that many
         for k in range(LEVELS):
             rival_top = max((s.stratos[LEVELS * o + k] for o in range(owners) if o != seat), default=0)
-            maj = m.new_bool_var(f"maj{k}")  # the seat has the absolute or tied majority (and a crew)
             need = max(1, rival_top)
-            m.add(level[k] >= need).only_enforce_if(maj)
+            base_k = s.stratos[LEVELS * seat + k]
+            # the seat has the absolute or tied majority (and a crew)
+            maj = self._at_least(level[k], base_k, base_k + most[k], need, f"maj{k}")
+            if not isinstance(maj, int):
+                climbs.append((need - base_k) * maj)
             if k == 0:
                 cap = LEVEL_REWARD[0] * (sum(s.stratos[LEVELS * seat : LEVELS * seat + LEVELS]) + 3)
                 reward = m.new_int_var(0, cap, "reward1")  # at most the reward, and 0 without majority
@@ -871,11 +885,13 @@ class _PlaceModel:
                 theirs = s.stratos[LEVELS * o + k]
                 if o == seat or theirs == 0 or theirs < rival_top:
                     continue
-                keeps = m.new_bool_var(f"keep{o}_{k}")  # must be 1 unless the seat passes them
-                m.add(level[k] >= theirs + 1).only_enforce_if(~keeps)
+                # 1 unless the seat passes them
+                keeps = 1 - self._at_least(level[k], base_k, base_k + most[k], theirs + 1, f"pass{o}_{k}")
                 f = facts[o]
                 base_o = (sum(s.stratos[LEVELS * o : LEVELS * o + LEVELS]), f.longest, f.sets)[k]
                 self.totals[o] += LEVEL_REWARD[k] * base_o * keeps
+        if len(climbs) > 1:  # redundant: the climbs share the ``tubes`` crews that may ascend
+            m.add(sum(climbs) <= self.inst.tubes)
 
     def solve(self, limits: SolveLimits) -> tuple[Status, int, int, Placement]:
         """Maximise the margin; (status, margin, bound, placement)."""
