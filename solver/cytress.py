@@ -745,6 +745,7 @@ class _PlaceModel:
         own_tubes: list[Any] = []
         held: list[Any] = []  # one new tube: what lets the seat hold it
         theirs: dict[int, list[Any]] = {}  # one new tube: each lone rival's lower bounds
+        gains: list[Any] = []  # standing tubes the seat takes or ties, times the crews it needs there
         for h in range(len(s.crew)):
             if not s.tube[h] and (h not in self.hosts or not self.heights):
                 continue
@@ -766,6 +767,13 @@ class _PlaceModel:
                 self.totals[seat] += pts * i_ctrl
                 if lone != NOBODY:
                     self.totals[lone] += pts * r_ctrl
+                # the crews the seat needs next to this tube to tie the lone leader, and one more to
+                # take it (counted once: taking it also ties)
+                ties = lone != NOBODY and not isinstance(r_ctrl, int) and rival_best > here
+                if ties:
+                    gains.append((rival_best - here) * (1 - r_ctrl))
+                if not isinstance(i_ctrl, int):
+                    gains.append((1 if ties else rival_best + 1 - here) * i_ctrl)
                 continue
             if self.single:
                 self._one_new_tube(h, i_ctrl, lone, r_ctrl, held=held, theirs=theirs)
@@ -791,6 +799,9 @@ class _PlaceModel:
             self.totals[seat] += dropped
         if self.single:
             self._one_new_tube_totals(held, theirs)
+        if len(gains) > 1:  # redundant: the crews placed reach at most so many tubes each
+            reach = max((sum(1 for n in adj[h] if s.tube[n]) for h in self.place), default=0)
+            m.add(sum(gains) <= inst.crews * reach)
 
     def _one_new_tube(
         self, h: int, i_ctrl: Any, lone: int, r_ctrl: Any, *, held: list[Any], theirs: dict[int, list[Any]]
