@@ -635,6 +635,19 @@ def best_placement_enumeration(
     return best
 
 
+def _needs(i_ctrl: Any, r_ctrl: Any, short: int) -> list[Any]:
+    """The crews the seat needs next to a standing tube it is ``short`` of the best rival's count
+    there: ``short`` to tie the lone leader (``r_ctrl`` 0), one more to take it (counted once:
+    taking it also ties); constants need nothing."""
+    out: list[Any] = []
+    ties = not isinstance(r_ctrl, int) and short > 0
+    if ties:
+        out.append(short * (1 - r_ctrl))
+    if not isinstance(i_ctrl, int):
+        out.append((1 if ties else short + 1) * i_ctrl)
+    return out
+
+
 class _PlaceModel:
     """The CP-SAT model of ``best_placement``: crews and tube drops as booleans; tube control by
     strict majority of the adjacent crews; Stratos majorities (absolute or tied) per level; every
@@ -716,6 +729,9 @@ class _PlaceModel:
         """The seat's crews on the hexes next to ``h`` after the placement (a linear expression)."""
         if not self.single:
             return sum(self.mine_at(n) for n in self.s.map.layout.adjacent[h])
+        # around a host of the one new tube the count matters only with the tube dropped here, and
+        # then no neighbour's crew ascends: the drops are left out
+        standing = bool(self.s.tube[h])
         crew, seat, place, drop = self.s.crew, self.seat, self.place, self.drop
         terms: list[Any] = []
         coefs: list[int] = []
@@ -728,7 +744,7 @@ class _PlaceModel:
                 coefs.append(1)
             else:
                 continue
-            if n in self.hosts:
+            if standing and n in self.hosts:
                 terms.append(drop[n, 0])
                 coefs.append(-1)
         return cp_model.LinearExpr.weighted_sum(terms, coefs) + base
@@ -739,7 +755,7 @@ class _PlaceModel:
         The seat's crews around a tube lie between its crews there now less the tubes it may drop and
         those plus the crews it may place next to it: a control the seat cannot reach, or cannot
         lose, is a constant, not a boolean (the model shrinks and its bound tightens)."""
-        s, m, seat, owners, inst = self.s, self.m, self.seat, self.owners, self.inst
+        s, m, seat, inst = self.s, self.m, self.seat, self.inst
         adj = s.map.layout.adjacent
         rivals_crew = [o if o != seat else NOBODY for o in s.crew]
         own_tubes: list[Any] = []
@@ -749,13 +765,7 @@ class _PlaceModel:
         for h in range(len(s.crew)):
             if not s.tube[h] and (h not in self.hosts or not self.heights):
                 continue
-            others = adjacent_counts(adj[h], rivals_crew, owners)
-            rival_best = max((others[o] for o in range(owners) if o != seat), default=0)
-            leaders = [o for o in range(owners) if o != seat and others[o] == rival_best > 0]
-            lone = leaders[0] if len(leaders) == 1 else NOBODY
-            here = sum(1 for n in adj[h] if s.crew[n] == seat)
-            lo = max(0, here - inst.tubes)
-            hi = here + min(inst.crews, sum(1 for n in adj[h] if n in self.place))
+            rival_best, lone, here, lo, hi = self._around(h, rivals_crew)
             open_ = lo < rival_best + 1 <= hi or (lone != NOBODY and lo < rival_best <= hi)
             mine = self._mine_around(h) if open_ else None  # only when a threshold is in doubt
             i_ctrl = self._at_least(mine, lo, hi, rival_best + 1, f"ctrl{h}")  # 1 only with the majority
@@ -767,13 +777,7 @@ class _PlaceModel:
                 self.totals[seat] += pts * i_ctrl
                 if lone != NOBODY:
                     self.totals[lone] += pts * r_ctrl
-                # the crews the seat needs next to this tube to tie the lone leader, and one more to
-                # take it (counted once: taking it also ties)
-                ties = lone != NOBODY and not isinstance(r_ctrl, int) and rival_best > here
-                if ties:
-                    gains.append((rival_best - here) * (1 - r_ctrl))
-                if not isinstance(i_ctrl, int):
-                    gains.append((1 if ties else rival_best + 1 - here) * i_ctrl)
+                gains += _needs(i_ctrl, r_ctrl if lone != NOBODY else 0, rival_best - here)
                 continue
             if self.single:
                 self._one_new_tube(h, i_ctrl, lone, r_ctrl, held=held, theirs=theirs)
@@ -802,6 +806,23 @@ class _PlaceModel:
         if len(gains) > 1:  # redundant: the crews placed reach at most so many tubes each
             reach = max((sum(1 for n in adj[h] if s.tube[n]) for h in self.place), default=0)
             m.add(sum(gains) <= inst.crews * reach)
+
+    def _around(self, h: int, rivals_crew: list[int]) -> tuple[int, int, int, int, int]:
+        """Around hex ``h``: (the best rival's crews, the lone leader or -1, the seat's crews now, and
+        the least and most the seat may have there after the placement)."""
+        s, seat, owners, inst = self.s, self.seat, self.owners, self.inst
+        adj = s.map.layout.adjacent[h]
+        others = adjacent_counts(adj, rivals_crew, owners)
+        rival_best = max((others[o] for o in range(owners) if o != seat), default=0)
+        leaders = [o for o in range(owners) if o != seat and others[o] == rival_best > 0]
+        lone = leaders[0] if len(leaders) == 1 else NOBODY
+        here = sum(1 for n in adj if s.crew[n] == seat)
+        near = sum(1 for n in adj if n in self.place)
+        if self.single and not s.tube[h]:
+            # this count matters only with the one tube dropped here: then no neighbour's crew
+            # ascends, and a crew placed here to host it is one fewer for the neighbours
+            return rival_best, lone, here, here, here + min(inst.crews - (h in self.place), near)
+        return rival_best, lone, here, max(0, here - inst.tubes), here + min(inst.crews, near)
 
     def _one_new_tube(
         self, h: int, i_ctrl: Any, lone: int, r_ctrl: Any, *, held: list[Any], theirs: dict[int, list[Any]]
