@@ -22,9 +22,11 @@ board) to change Henchmen into Teammates, no more than the card says nor the Age
 Teammates act after the Agents.
 
 Simplified (docs/cyberverse.md, "Simplified"): one round of Combat, each character acts once (an
-"extra Combat Action" Weapon gives a second attack); Henchmen move and attack by the printed
-targeting rule (the richest Organization's nearest Agent) without a player choosing for them, and
-their Projection and Adrenalin are applied automatically (the first adjacent zone with room).
+"extra Combat Action" Weapon gives a second attack). The Organization playing the Henchmen
+(:func:`henchman_controller`) chooses a Henchman's target among the richest Organization's
+characters, where its Projection throws the target, its Multiple shot's second target (one of the
+same Organization, a reading) and where its Adrenalin moves it; the Henchman's way to its target is
+still automatic (the shortest, lowest zone first).
 
 Readings: a Combat is engaged on a board when the Brawl card is red and Henchmen stand there, or
 when Agents of two Organizations stand there; otherwise the Henchmen leave the board at once. A
@@ -641,14 +643,19 @@ def _targets(s: Work | State, c: Content, i: int) -> list[Action]:
 
 def _second_targets(s: Work | State, c: Content) -> list[Action]:
     """Multiple shot: another character in the first target's zone; a Weapon aiming at two: any
-    other valid target with the same Weapon."""
+    other valid target with the same Weapon. Reading: a Henchman's second target is one of the
+    same Organization as its first ("Henchmen always attack the organization with the most
+    resources", rule: cyberverse/combat)."""
     fight = s.fight
     assert fight is not None
     i, first = fight.queue[0], fight.target
     zone, _ = _where(s, fight.fighters[first])
+    henchman = fight.fighters[i].kind == HENCHMAN
     out: list[Action] = []
     for j, g in enumerate(fight.fighters):
         if j == first or (fight.targets == 1 and _where(s, g)[0] != zone):
+            continue
+        if henchman and g.org != fight.fighters[first].org:
             continue
         out.extend(a for a in _attacks_on(s, c, i, j) if a.b == fight.weapon and a.c == 0)
     return out
@@ -775,9 +782,20 @@ def _begin_attack(w: Work, c: Content, j: int, weapon: int, *, xp: int = 0) -> N
     _resolve(w, c)
 
 
+def effect_chooser(s: Work | State, f: Fighter) -> int:
+    """Who decides the attack effects (Projection, Multiple shot, Adrenalin) of the acting
+    character ``f``: its Organization, or for a Henchman the Organization playing it against the
+    Organization of its target (rule: cyberverse/combat, :func:`henchman_controller`)."""
+    if f.kind != HENCHMAN:
+        return f.org
+    fight = s.fight
+    assert fight is not None
+    return henchman_controller(s, fight.fighters[fight.target].org)
+
+
 def _resolve(w: Work, c: Content) -> None:
-    """Resolve the pending effects of the attack just made (a decision each, or automatic for a
-    Henchman), then the attacker goes on."""
+    """Resolve the pending effects of the attack just made (a decision each, a Henchman's by the
+    Organization playing it), then the attacker goes on."""
     fight = w.fight
     assert fight is not None
     i = fight.queue[0]
@@ -786,18 +804,16 @@ def _resolve(w: Work, c: Content) -> None:
         e = fight.pending[0]
         g = fight.fighters[fight.target]
         if e == E_PROJECT and not g.gone and _adjacent_room(w, c, _where(w, g)[0]):
-            if f.kind != HENCHMAN:
-                flow.decide(w, D_PROJECT, f.org)
-                return
-            _place(w, fight.target, _adjacent_room(w, c, _where(w, g)[0])[0])
-        elif e == E_DODGE and not g.gone and g.kind != HENCHMAN and _adjacent_room(w, c, _where(w, g)[0]):
+            flow.decide(w, D_PROJECT, effect_chooser(w, f))
+            return
+        if e == E_DODGE and not g.gone and g.kind != HENCHMAN and _adjacent_room(w, c, _where(w, g)[0]):
             flow.decide(w, D_DODGE, g.org)
             return
-        elif e == E_SECOND and f.kind != HENCHMAN and not f.gone and _second_targets(w, c):
-            flow.decide(w, D_SECOND, f.org)
+        if e == E_SECOND and not f.gone and _second_targets(w, c):
+            flow.decide(w, D_SECOND, effect_chooser(w, f))
             return
-        elif e == E_ADRENALIN and f.kind != HENCHMAN and not f.gone and _adjacent_room(w, c, _where(w, f)[0]):
-            flow.decide(w, D_ADRENALIN, f.org)
+        if e == E_ADRENALIN and not f.gone and _adjacent_room(w, c, _where(w, f)[0]):
+            flow.decide(w, D_ADRENALIN, effect_chooser(w, f))
             return
         fight = w.set_fight(pending=fight.pending[1:])
     _after_attack(w, c)

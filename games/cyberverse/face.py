@@ -1180,7 +1180,13 @@ def _field_facts(s: State, c: Content, a: Action) -> list[Fact]:
             default=0,
         )
         text = f"your influence in {c.district_names[d]} {mine}, best rival {best}"
-        return [_fact("influence margin", mine - best, text, better=1)]
+        facts = [_fact("influence margin", mine - best, text, better=1)]
+        if k == "remove":
+            left = s.orgs[a.b].influence[d] - 1
+            who = c.organisations[a.b].name
+            text = f"{who} keeps {left} influence tokens in {c.district_names[d]}"
+            facts.append(_fact("rival influence left", left, text, better=-1))
+        return facts
     if k == "ambush":
         rivals = sum(1 for x in s.agents if x.district == a.a and x.org != seat)
         text = f"an ambush token waits in {c.district_names[a.a]}; rival agents there now {rivals}"

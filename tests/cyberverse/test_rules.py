@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from games.cyberverse import CyberverseGame, engine, events, investigation, stories, strategy
 from games.cyberverse import state as cv_state
 from games.cyberverse.activation import travel_cost
@@ -399,3 +401,105 @@ def test_henchmen_tie_on_resources_leaves_the_printed_rule() -> None:
             j = henchman_target(tie, C, i)
             assert henchman_targets(tie, C, i) == ([j] if j >= 0 else [])
             assert j < 0 or tie.fight.fighters[j].kind == cv_state.AGENT
+
+
+def _henchman_at(step: int) -> Callable[[State], bool]:
+    def stop(s: State) -> bool:
+        f = s.fight
+        return s.step == step and f is not None and f.fighters[f.queue[0]].kind == cv_state.HENCHMAN
+
+    return stop
+
+
+def test_henchman_projection_chosen_by_the_organization_playing_it() -> None:
+    """rule: cyberverse/combat-tokens - Projection: "Targeted character is moved to an adjacent
+    zone"; rule: cyberverse/combat - for a Henchman the Organization playing it (in a 2-player game
+    the opponent of the one attacked; with 3 one with no Agent on the board or the fewest
+    Resources) chooses the zone, among the adjacent ones with room."""
+    for players in (2, 3):
+        s = play_until(GAME, players, 0, _henchman_at(cv_state.D_PROJECT))
+        assert s.fight is not None
+        target = s.fight.fighters[s.fight.target]
+        assert s.actor == henchman_controller(s, target.org) != target.org
+        if players == 2:
+            assert s.actor == 1 - target.org
+        legal = GAME.legal_actions(s)
+        zone = next(a.zone for a in s.agents if a.sheet == target.ref) if target.kind == 0 else target.zone
+        board = C.boards[s.city.boards[s.fight.district]]
+        assert len(legal) >= 2 and all(a.kind == "project" and a.a in board.adjacent[zone] for a in legal)
+        for a in legal:
+            t = GAME.apply(s, a)
+            moved = next((x.zone for x in t.agents if x.sheet == target.ref), -1) if target.kind == 0 else -1
+            if target.kind == 0 and moved >= 0:
+                assert moved == a.a
+            assert GAME.parse_action(s, GAME.action_to_text(s, a)) == a
+
+
+def test_henchman_adrenalin_chosen_by_the_organization_playing_it() -> None:
+    """rule: cyberverse/combat-tokens - Adrenalin (attack): "Character can move to an adjacent zone
+    after performing an Attack"; rule: cyberverse/combat - for a Henchman the Organization playing
+    it chooses to hold or the zone (adjacent, with room), and the Henchman moves there."""
+    for players in (2, 3):
+        s = play_until(GAME, players, 0, _henchman_at(cv_state.D_ADRENALIN))
+        assert s.fight is not None
+        i = s.fight.queue[0]
+        target = s.fight.fighters[s.fight.target]
+        assert s.actor == henchman_controller(s, target.org) != target.org
+        legal = GAME.legal_actions(s)
+        assert legal[0].kind == "hold" and len(legal) >= 2
+        zone = s.fight.fighters[i].zone
+        board = C.boards[s.city.boards[s.fight.district]]
+        for a in legal[1:]:
+            assert a.kind == "step" and a.a in board.adjacent[zone]
+            t = GAME.apply(s, a)
+            assert t.fight is None or t.fight.fighters[i].zone == a.a
+        t = GAME.apply(s, legal[0])
+        assert t.fight is None or t.fight.fighters[i].zone == zone
+
+
+def test_henchman_multiple_shot_second_target_chosen_by_the_organization_playing_it() -> None:
+    """rule: cyberverse/combat-tokens - Multiple shot: "Character can target 2 characters in the
+    same zone"; rule: cyberverse/combat - for a Henchman the Organization playing it chooses the
+    second target (reading: one of the same Organization as the first, "Henchmen always attack the
+    organization with the most resources") or holds."""
+    from games.cyberverse.combat import MULTIPLE_SHOT
+
+    s = play_until(GAME, 2, 0, lambda s: s.step == D_HENCHMAN_TARGET)
+    assert s.fight is not None
+    i = s.fight.queue[0]
+    # the second target an Agent, whose Health and Status outlive the Combat
+    kinds = [f.kind for f in s.fight.fighters]
+    first, second = sorted((a.a for a in GAME.legal_actions(s)[:2]), key=lambda j: -kinds[j])
+    assert kinds[second] == cv_state.AGENT
+    w = Work(s)
+    zone = s.fight.fighters[i].zone
+    shot = next(t for t, tok in enumerate(C.combat_tokens) if tok.effect == MULTIPLE_SHOT)
+    w.set_fighter(i, token=shot, shown=False, grappled=False)
+    for j in (first, second):
+        g = s.fight.fighters[j]
+        if g.kind == cv_state.AGENT:
+            w.set_agent(g.ref, zone=zone, spot=-1)
+        else:
+            w.set_fighter(j, zone=zone, spot=-1)
+        w.set_fighter(j, token=-1, shown=False)
+    s = w.freeze()
+    s = GAME.apply(s, act("send", first))
+    assert s.step == cv_state.D_SECOND and s.fight is not None and s.fight.queue[0] == i
+    target_org = s.fight.fighters[first].org
+    assert s.actor == henchman_controller(s, target_org) == 1 - target_org
+    legal = GAME.legal_actions(s)
+    assert legal[0].kind == "hold"
+    assert second in [a.a for a in legal[1:]]
+    assert all(a.kind == "attack" and s.fight.fighters[a.a].org == target_org for a in legal[1:])
+    a = next(a for a in legal if a.a == second and a.kind == "attack")
+    assert GAME.parse_action(s, GAME.action_to_text(s, a)) == a
+    GAME.explain(s, a)
+    from games.cyberverse.combat import strike
+
+    blow, _ = strike(s, C, i, second, -1, xp=0, tokens=(shot, -1))
+    g = s.fight.fighters[second]
+    t = GAME.apply(s, a)
+    before = next(x for x in s.agents if x.sheet == g.ref)
+    after = next((x for x in t.agents if x.sheet == g.ref), None)
+    hit = after is None or (after.health, after.status) != (before.health, before.status)
+    assert hit == bool(blow.health or blow.status)

@@ -8,8 +8,10 @@ deliberately changes.
 
 History: the records were first made before the engine's speed rewrite (commit 3b4b9d4) and held
 through it (commit 594691a, where the new Support card decision was taken as the old engine did);
-they were made again when the Henchmen's target became a decision (rule: cyberverse/combat), so
-from here they prove later rewrites keep the rules' behaviour.
+they were made again when the Henchmen's target became a decision (rule: cyberverse/combat), and
+again when a Henchman's Projection, Multiple shot and Adrenalin became the decisions of the
+Organization playing it (rule: cyberverse/combat-tokens; 2 of the 12 games changed: 3-1-random,
+2-9-greedy), so from here they prove later rewrites keep the rules' behaviour.
 """
 
 from __future__ import annotations
