@@ -24,9 +24,10 @@ Teammates act after the Agents.
 Simplified (docs/cyberverse.md, "Simplified"): one round of Combat, each character acts once (an
 "extra Combat Action" Weapon gives a second attack). The Organization playing the Henchmen
 (:func:`henchman_controller`) chooses a Henchman's target among the richest Organization's
-characters, where its Projection throws the target, its Multiple shot's second target (one of the
-same Organization, a reading) and where its Adrenalin moves it; the Henchman's way to its target is
-still automatic (the shortest, lowest zone first).
+characters, which way it moves toward the target when two zones lead on a shortest way (it still
+always moves toward its target by a shortest way until in range or out of Movement), where its
+Projection throws the target, its Multiple shot's second target (one of the same Organization, a
+reading) and where its Adrenalin moves it.
 
 Readings: a Combat is engaged on a board when the Brawl card is red and Henchmen stand there, or
 when Agents of two Organizations stand there; otherwise the Henchmen leave the board at once. A
@@ -675,6 +676,8 @@ def legal(s: State, c: Content) -> list[Action]:
         return [act("convert", j) for j in _free_henchmen(fight)]
     i = fight.queue[0]
     if step == D_FIGHT_MOVE:
+        if fight.fighters[i].kind == HENCHMAN:
+            return [act("step", z) for z in henchman_ways(s, c, i, fight.target)]
         return [act("hold"), *_moves(s, c, i)]
     if step == D_ATTACK:
         return [act("hold"), *_targets(s, c, i)]
@@ -709,7 +712,10 @@ def perform(w: Work, c: Content, a: Action) -> None:
         _convert(w, a.a)
         _next_convert(w, c)
     elif step == D_FIGHT_MOVE:
-        _fight_move(w, c, a)
+        if w.fight is not None and w.fight.fighters[w.fight.queue[0]].kind == HENCHMAN:
+            _henchman_step(w, c, a.a)
+        else:
+            _fight_move(w, c, a)
     elif step == D_ATTACK:
         if a.kind == "hold":
             _done(w, c)
@@ -1106,33 +1112,59 @@ def _henchman_turn(w: Work, c: Content, i: int) -> None:
 
 
 def _henchman_go(w: Work, c: Content, i: int, j: int) -> None:
-    """Henchman ``i`` moves toward character ``j`` (up to its Movement, by the shortest way) and
-    attacks it when in range."""
+    """Henchman ``i`` sets off toward character ``j`` with its Movement (none when grappled)."""
     fight = w.fight
     assert fight is not None
     f = fight.fighters[i]
-    h = _card(c, f)
-    board = board_of(w, c, fight.district)
-    steps = 0 if f.grappled else h.movement
-    while steps > 0 and not _in_range(w, c, fight.fighters[i], fight.fighters[j], h.ranged):
-        zf = fight.fighters[i].zone
-        zg, _ = _where(w, fight.fighters[j])
-        zones, _ = _zone_counts(w, c)
-        nxt = [
-            z
-            for z in board.adjacent[zf]
-            if board.distance[z][zg] < board.distance[zf][zg] and zones[z] < ZONE_LIMIT
-        ]
-        if not nxt:
+    w.set_fight(mp=0 if f.grappled else _card(c, f).movement, target=j)
+    _henchman_walk(w, c)
+
+
+def henchman_ways(s: Work | State, c: Content, i: int, j: int) -> list[int]:
+    """The zones Henchman ``i``'s next step toward character ``j`` may enter: adjacent (walls are
+    not adjacency), with room for one more miniature, and one zone nearer to ``j`` (a shortest
+    way). rule: cyberverse/henchmen - Movement, "the maximum number of adjacent zones he can move"."""
+    fight = s.fight
+    assert fight is not None
+    board = board_of(s, c, fight.district)
+    zf = fight.fighters[i].zone
+    zg, _ = _where(s, fight.fighters[j])
+    zones, _ = _zone_counts(s, c)
+    here = board.distance[zf][zg]
+    return [z for z in board.adjacent[zf] if board.distance[z][zg] < here and zones[z] < ZONE_LIMIT]
+
+
+def _henchman_walk(w: Work, c: Content) -> None:
+    """The acting Henchman steps toward its target (``fight.target``) while it has Movement left
+    and is out of range, by a shortest way; where two zones lead on a shortest way the Organization
+    playing it chooses (step "move in combat"); in range, it attacks."""
+    fight = w.fight
+    assert fight is not None
+    i, j = fight.queue[0], fight.target
+    ranged = _card(c, fight.fighters[i]).ranged
+    while fight.mp > 0 and not _in_range(w, c, fight.fighters[i], fight.fighters[j], ranged):
+        ways = henchman_ways(w, c, i, j)
+        if not ways:
             break
-        w.set_fighter(i, zone=min(nxt), spot=-1)
-        fight = w.fight
-        assert fight is not None
-        steps -= 1
-    if _in_range(w, c, fight.fighters[i], fight.fighters[j], h.ranged):
+        if len(ways) > 1:
+            flow.decide(w, D_FIGHT_MOVE, henchman_controller(w, fight.fighters[j].org))
+            return
+        _place(w, i, ways[0])
+        fight = w.set_fight(mp=fight.mp - 1)
+    fight = w.set_fight(mp=0)
+    if _in_range(w, c, fight.fighters[i], fight.fighters[j], ranged):
         _begin_attack(w, c, j, -1)
     else:
         _done(w, c)
+
+
+def _henchman_step(w: Work, c: Content, zone: int) -> None:
+    """The Organization playing the Henchman chose the zone of its next step."""
+    fight = w.fight
+    assert fight is not None
+    _place(w, fight.queue[0], zone)
+    w.set_fight(mp=fight.mp - 1)
+    _henchman_walk(w, c)
 
 
 # ------------------------------------------------------------------ end of the Combat

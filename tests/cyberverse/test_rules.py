@@ -503,3 +503,33 @@ def test_henchman_multiple_shot_second_target_chosen_by_the_organization_playing
     after = next((x for x in t.agents if x.sheet == g.ref), None)
     hit = after is None or (after.health, after.status) != (before.health, before.status)
     assert hit == bool(blow.health or blow.status)
+
+
+def test_henchman_way_chosen_by_the_organization_playing_it() -> None:
+    """rule: cyberverse/henchmen - a Henchman moves up to its Movement ("the maximum number of
+    adjacent zones he can move") toward its target; rule: cyberverse/combat - where two zones lead
+    on a shortest way, the Organization playing it chooses (step "move in combat", `move to zone
+    N`); the Henchman steps there and walks on or attacks."""
+    from games.cyberverse.combat import henchman_ways
+
+    for players in (2, 3):
+        s = play_until(GAME, players, 0, _henchman_at(cv_state.D_FIGHT_MOVE))
+        assert s.fight is not None
+        i, j = s.fight.queue[0], s.fight.target
+        target = s.fight.fighters[j]
+        assert s.actor == henchman_controller(s, target.org) != target.org
+        board = C.boards[s.city.boards[s.fight.district]]
+        zone = s.fight.fighters[i].zone
+        goal = next(a.zone for a in s.agents if a.sheet == target.ref) if target.kind == 0 else target.zone
+        legal = GAME.legal_actions(s)
+        assert [a.a for a in legal] == henchman_ways(s, C, i, j) and len(legal) >= 2
+        for a in legal:
+            assert a.kind == "step" and a.a in board.adjacent[zone]
+            assert board.distance[a.a][goal] == board.distance[zone][goal] - 1
+            assert GAME.parse_action(s, GAME.action_to_text(s, a)) == a
+            assert GAME.action_to_text(s, a) == f"move to zone {a.a + 1}"
+            t = GAME.apply(s, a)
+            assert t.fight is not None and t.fight.fighters[i].zone in (
+                a.a,
+                *board.adjacent[a.a],
+            )

@@ -11,7 +11,9 @@ through it (commit 594691a, where the new Support card decision was taken as the
 they were made again when the Henchmen's target became a decision (rule: cyberverse/combat), and
 again when a Henchman's Projection, Multiple shot and Adrenalin became the decisions of the
 Organization playing it (rule: cyberverse/combat-tokens; 2 of the 12 games changed: 3-1-random,
-2-9-greedy), so from here they prove later rewrites keep the rules' behaviour.
+2-9-greedy), and again when its way to the target became a decision where two zones lead on a
+shortest way (rule: cyberverse/henchmen; 7 of the 12 changed), so from here they prove later
+rewrites keep the rules' behaviour.
 """
 
 from __future__ import annotations
