@@ -22,7 +22,16 @@ from games.core.face import REFEREE, SPECTATOR, Catalogue, Description, Fact, Vi
 from games.core.protocol import CHANCE, TERMINAL, Game, GameConfig, GameInfo, Variant
 from games.cyberverse import codec, engine, face, hidden, notation, policies, scoring
 from games.cyberverse.content import Content, load_content
-from games.cyberverse.state import Action, Options, State
+from games.cyberverse.state import (
+    D_ADRENALIN,
+    D_FIGHT_MOVE,
+    D_PROJECT,
+    D_SECOND,
+    HENCHMAN,
+    Action,
+    Options,
+    State,
+)
 from games.errors import IllegalActionError, InvalidStateError, LictorError, WrongSeatError
 
 __all__ = ["VARIANTS", "CyberverseGame"]
@@ -328,7 +337,15 @@ class CyberverseGame(Game[State, Action]):
         text = self.action_to_text(state, action)
         if state.actor == CHANCE:
             return f"Chance: {text}."
-        return f"{self.content_pack.organisations[state.actor].name}: {text}."
+        who = self.content_pack.organisations[state.actor].name
+        fight = state.fight
+        if fight is not None and fight.queue:
+            f = fight.fighters[fight.queue[0]]
+            if f.kind == HENCHMAN and state.step in (D_FIGHT_MOVE, D_PROJECT, D_SECOND, D_ADRENALIN):
+                # rule: cyberverse/combat - the Organization playing the Henchman decides for it
+                kind = self.content_pack.henchman_types[f.ref]
+                who += f", playing the {kind} henchman in zone {f.zone + 1}"
+        return f"{who}: {text}."
 
     @guarded
     def explain(self, state: State, action: Action) -> Sequence[Fact]:

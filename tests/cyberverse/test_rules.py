@@ -533,3 +533,18 @@ def test_henchman_way_chosen_by_the_organization_playing_it() -> None:
                 a.a,
                 *board.adjacent[a.a],
             )
+
+
+def test_henchman_decisions_round_trip_and_read() -> None:
+    """rule: cyberverse/combat - each Henchman decision (its way, Projection, Adrenalin) is a state
+    like any other: its JSON form round-trips, the deciding seat's observation keeps the same
+    choices, and every choice has a log line, reasons and a description that do not fail."""
+    for step in (cv_state.D_FIGHT_MOVE, cv_state.D_PROJECT, cv_state.D_ADRENALIN):
+        s = play_until(GAME, 3, 0, _henchman_at(step))
+        assert GAME.from_dict(GAME.to_dict(s)) == s
+        legal = list(GAME.legal_actions(s))
+        assert list(GAME.legal_actions(GAME.observation(s, s.actor))) == legal
+        GAME.describe(s, s.actor)
+        for a in legal:
+            assert ", playing the " in GAME.log_line(s, a) and GAME.action_to_text(s, a)
+            assert GAME.explain(s, a)
