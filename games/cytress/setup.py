@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from games.core.rng import shuffle
 from games.cytress.board import CREWS, STRAT_ROW, TUBE_SECTIONS
-from games.cytress.content import AI_CARDS_PER_FACTION
+from games.cytress.content import AI_CARDS_PER_FACTION, Content
 from games.cytress.economy import START_RESOURCE, lifepath_icons
 from games.cytress.state import (
     NO_PENDING,
@@ -87,6 +87,24 @@ def _new_automa(rng: random.Random) -> Automa:
     return Automa(deck=tuple(ai_deck), tracker=tracker)
 
 
+_STACKS: dict[tuple[int, int], tuple[Content, tuple[tuple[int, ...], ...]]] = {}
+"""``_bounty_stacks`` by (content pack's id, players), with the pack it was made for."""
+
+
+def _bounty_stacks(content: Content, n: int) -> tuple[tuple[int, ...], ...]:
+    """rule: cytress/setup - per faction, its enforcer bounty stack, top first: tier 1 only with
+    1-3 players, tier 2 below it with 4-5."""
+    key = (id(content), n)
+    hit = _STACKS.get(key)
+    if hit is not None and hit[0] is content:
+        return hit[1]
+    tier1 = {b.faction: b.id for b in content.bounties if b.tier == 1}
+    tier2 = {b.faction: b.id for b in content.bounties if b.tier == 2}
+    stacks = tuple((tier1[f], tier2[f]) if n >= 4 else (tier1[f],) for f in range(4))
+    _STACKS[key] = (content, stacks)
+    return stacks
+
+
 def new_game(ctx: Ctx, setup: Setup, seed: int) -> CytressState:
     """rule: cytress/setup - the mini-map (1 random tile per player; solo 3: rule:
     cytress/solo-setup), faction boards on the side for the player count, shuffled intel decks with
@@ -108,9 +126,7 @@ def new_game(ctx: Ctx, setup: Setup, seed: int) -> CytressState:
     decks, rows = _deal_intel(content.intel_decks, rng)
     strat = list(range(len(content.stratolites)))
     shuffle(rng, strat)
-    tier1 = {b.faction: b.id for b in content.bounties if b.tier == 1}
-    tier2 = {b.faction: b.id for b in content.bounties if b.tier == 2}
-    stacks = tuple((tier1[f], tier2[f]) if n >= 4 else (tier1[f],) for f in range(4))
+    stacks = _bounty_stacks(content, n)
     rebels = tuple(rng.sample(range(len(content.rebels)), owners))
     first = setup.first_player if setup.first_player >= 0 else rng.randrange(n)
     allocated = SOLO_TUBES if solo else TUBES_PER_PLAYER * n

@@ -10,8 +10,6 @@ hex of that faction and may spy on one adjacent rival.
 
 from __future__ import annotations
 
-from itertools import compress
-
 from games.cytress.board import TUBE_COST
 from games.cytress.content import Content
 from games.cytress.crews import start_crew
@@ -95,14 +93,18 @@ def pad_options(content: Content, w: Pos, seat: int) -> list[int]:
 def _any_stratolite(content: Content, w: Pos, seat: int, payable: list[int]) -> bool:
     """Whether ``stratolites_open`` is not empty (the first card found will do)."""
     resource, colour = content.strat_resource, content.strat_hex
-    mine: set[int] | None = None
+    by_faction, crew = w.map.by_faction, w.crew
+    seen = 0  # the colours already looked at (bits): the seat has no crew on their hexes
     for card in (*w.strat_row, w.reserved[seat]):
         if card < 0 or resource[card] not in payable:
             continue
-        if mine is None:  # the factions of the hexes holding the seat's crews
-            mine = set(compress(w.map.faction, map(seat.__eq__, w.crew)))
-        if colour[card] in mine:
-            return True
+        c = colour[card]
+        if seen >> c & 1:
+            continue
+        for h in by_faction[c]:  # a crew of the seat on a hex of the card's colour
+            if crew[h] == seat:
+                return True
+        seen |= 1 << c
     return False
 
 

@@ -69,10 +69,12 @@ _LISTABLE = (
     "on_stratos",
 )
 """The fields a rule may turn into a list (the ``Sequence`` fields of :class:`Work`)."""
-_FREEZE = "".join(f"    if type(w.{n}) is list:\n        w.{n} = tuple(w.{n})\n" for n in _LISTABLE)
+_FREEZE = "".join(f"    if w.{n}.__class__ is list:\n        w.{n} = tuple(w.{n})\n" for n in _LISTABLE)
 _CODE = (
     f"def _load(w, s):\n{_LOAD}    return w\n"
-    f"def _freeze(w):\n{_FREEZE}    w.__class__ = CytressState\n    return w\n"
+    f"def _load_new(s):\n    w = _new(Work)\n{_LOAD}    return w\n"
+    f"def _freeze(w, list=list, tuple=tuple, CytressState=CytressState):\n{_FREEZE}"
+    "    w.__class__ = CytressState\n    return w\n"
 )
 
 
@@ -291,17 +293,11 @@ class Work:
 Pos: TypeAlias = "Work | CytressState"
 """A position read by the rules: the frozen state, or the working copy an action is changing."""
 
-_namespace: dict[str, object] = {"CytressState": CytressState}
+_namespace: dict[str, object] = {"CytressState": CytressState, "Work": Work, "_new": object.__new__}
 exec(_CODE, _namespace)
 _load: Callable[[Work, CytressState], Work] = cast(Callable[[Work, CytressState], Work], _namespace["_load"])
 _freeze: Callable[[Work], CytressState] = cast(Callable[[Work], CytressState], _namespace["_freeze"])
-
-
-def load_work(state: CytressState) -> Work:
-    """``Work.of(state)``, one call fewer."""
-    return _load(_new(Work), state)
-
-
-_new = object.__new__
+load_work: Callable[[CytressState], Work] = cast(Callable[[CytressState], Work], _namespace["_load_new"])
+"""``Work.of(state)``, one call fewer (the new object made in the generated loader)."""
 freeze_work = _freeze
 """``w.freeze()``, one call fewer."""
