@@ -25,9 +25,10 @@ Simplified (docs/cyberverse.md, "Simplified"): one round of Combat, each charact
 "extra Combat Action" Weapon gives a second attack). The Organization playing the Henchmen
 (:func:`henchman_controller`) chooses a Henchman's target among the richest Organization's
 characters, which way it moves toward the target when two zones lead on a shortest way (it still
-always moves toward its target by a shortest way until in range or out of Movement), where its
-Projection throws the target, its Multiple shot's second target (one of the same Organization, a
-reading) and where its Adrenalin moves it.
+always moves toward its target by a shortest way until in range or out of Movement), whether, in
+range with Movement left, it takes its zone's free tactical position (not the Hacking one), where
+its Projection throws the target, its Multiple shot's second target (one of the same Organization,
+a reading) and where its Adrenalin moves it.
 
 Readings: a Combat is engaged on a board when the Brawl card is red and Henchmen stand there, or
 when Agents of two Organizations stand there; otherwise the Henchmen leave the board at once. A
@@ -677,7 +678,7 @@ def legal(s: State, c: Content) -> list[Action]:
     i = fight.queue[0]
     if step == D_FIGHT_MOVE:
         if fight.fighters[i].kind == HENCHMAN:
-            return [act("step", z) for z in henchman_ways(s, c, i, fight.target)]
+            return henchman_moves(s, c, i, fight.target)
         return [act("hold"), *_moves(s, c, i)]
     if step == D_ATTACK:
         return [act("hold"), *_targets(s, c, i)]
@@ -713,7 +714,7 @@ def perform(w: Work, c: Content, a: Action) -> None:
         _next_convert(w, c)
     elif step == D_FIGHT_MOVE:
         if w.fight is not None and w.fight.fighters[w.fight.queue[0]].kind == HENCHMAN:
-            _henchman_step(w, c, a.a)
+            _henchman_move(w, c, a)
         else:
             _fight_move(w, c, a)
     elif step == D_ATTACK:
@@ -1134,36 +1135,66 @@ def henchman_ways(s: Work | State, c: Content, i: int, j: int) -> list[int]:
     return [z for z in board.adjacent[zf] if board.distance[z][zg] < here and zones[z] < ZONE_LIMIT]
 
 
+def henchman_moves(s: Work | State, c: Content, i: int, j: int) -> list[Action]:
+    """The moves Henchman ``i`` may make toward character ``j`` with the Movement left: out of
+    range, a step by a shortest way (:func:`henchman_ways`); in range, hold or take the free
+    tactical position of its zone (1 Movement point; never the Hacking position). rule:
+    cyberverse/tactical-positions - "A character must spend 1 Movement point to occupy a Tactical
+    Position"; rule: cyberverse/hacking - "Henchmen cannot be placed in tactical Hacking positions"."""
+    fight = s.fight
+    assert fight is not None
+    f = fight.fighters[i]
+    if fight.mp <= 0:
+        return []
+    if not _in_range(s, c, f, fight.fighters[j], _card(c, f).ranged):
+        return [act("step", z) for z in henchman_ways(s, c, i, j)]
+    board = board_of(s, c, fight.district)
+    _, spots = _zone_counts(s, c)
+    p = board.position_at[f.zone]
+    if p >= 0 and p not in (board.hacking, f.spot) and not spots[p]:
+        return [act("hold"), act("spot", p)]
+    return []
+
+
 def _henchman_walk(w: Work, c: Content) -> None:
-    """The acting Henchman steps toward its target (``fight.target``) while it has Movement left
-    and is out of range, by a shortest way; where two zones lead on a shortest way the Organization
-    playing it chooses (step "move in combat"); in range, it attacks."""
+    """The acting Henchman moves toward its target (``fight.target``) while it has Movement left:
+    out of range by a shortest way, in range it may take its zone's tactical position; where there
+    is a choice (two zones on a shortest way, or the position) the Organization playing it decides
+    (step "move in combat"). Then it attacks when in range."""
     fight = w.fight
     assert fight is not None
     i, j = fight.queue[0], fight.target
-    ranged = _card(c, fight.fighters[i]).ranged
-    while fight.mp > 0 and not _in_range(w, c, fight.fighters[i], fight.fighters[j], ranged):
-        ways = henchman_ways(w, c, i, j)
-        if not ways:
-            break
-        if len(ways) > 1:
+    while True:
+        moves = henchman_moves(w, c, i, j)
+        if len(moves) > 1:
             flow.decide(w, D_FIGHT_MOVE, henchman_controller(w, fight.fighters[j].org))
             return
-        _place(w, i, ways[0])
+        if not moves:
+            break
+        _place(w, i, moves[0].a)
         fight = w.set_fight(mp=fight.mp - 1)
     fight = w.set_fight(mp=0)
-    if _in_range(w, c, fight.fighters[i], fight.fighters[j], ranged):
+    if _in_range(w, c, fight.fighters[i], fight.fighters[j], _card(c, fight.fighters[i]).ranged):
         _begin_attack(w, c, j, -1)
     else:
         _done(w, c)
 
 
-def _henchman_step(w: Work, c: Content, zone: int) -> None:
-    """The Organization playing the Henchman chose the zone of its next step."""
+def _henchman_move(w: Work, c: Content, a: Action) -> None:
+    """The Organization playing the Henchman chose its move: hold (it attacks), a step to a zone,
+    or its zone's tactical position."""
     fight = w.fight
     assert fight is not None
-    _place(w, fight.queue[0], zone)
-    w.set_fight(mp=fight.mp - 1)
+    i = fight.queue[0]
+    if a.kind == "hold":
+        w.set_fight(mp=0)
+    else:
+        f = fight.fighters[i]
+        if a.kind == "step":
+            _place(w, i, a.a)
+        else:
+            _place(w, i, f.zone, a.a)
+        w.set_fight(mp=fight.mp - 1)
     _henchman_walk(w, c)
 
 

@@ -512,8 +512,11 @@ def test_henchman_way_chosen_by_the_organization_playing_it() -> None:
     N`); the Henchman steps there and walks on or attacks."""
     from games.cyberverse.combat import henchman_ways
 
+    def way(s: State) -> bool:
+        return _henchman_at(cv_state.D_FIGHT_MOVE)(s) and GAME.legal_actions(s)[0].kind == "step"
+
     for players in (2, 3):
-        s = play_until(GAME, players, 0, _henchman_at(cv_state.D_FIGHT_MOVE))
+        s = play_until(GAME, players, 0, way)
         assert s.fight is not None
         i, j = s.fight.queue[0], s.fight.target
         target = s.fight.fighters[j]
@@ -548,3 +551,35 @@ def test_henchman_decisions_round_trip_and_read() -> None:
         for a in legal:
             assert ", playing the " in GAME.log_line(s, a) and GAME.action_to_text(s, a)
             assert GAME.explain(s, a)
+
+
+def test_henchman_tactical_position_chosen_by_the_organization_playing_it() -> None:
+    """rule: cyberverse/tactical-positions - "A character must spend 1 Movement point to occupy a
+    Tactical Position" (advantageous: +2 Attack); rule: cyberverse/hacking - "Henchmen cannot be
+    placed in tactical Hacking positions"; rule: cyberverse/henchmen - a Henchman in range of its
+    target with Movement left may take its zone's free position, the choice of the Organization
+    playing it (`take the advantageous position` or `hold`), and then attacks."""
+    from games.cyberverse.combat import henchman_moves
+    from games.cyberverse.content import POSITION_KINDS
+
+    def position(s: State) -> bool:
+        # another Henchman acts after it, so the Combat is still on after its attack
+        ok = _henchman_at(cv_state.D_FIGHT_MOVE)(s) and GAME.legal_actions(s)[-1].kind == "spot"
+        return ok and s.fight is not None and len(s.fight.queue) > 1
+
+    s = play_until(GAME, 3, 0, position)
+    assert s.fight is not None
+    i, j = s.fight.queue[0], s.fight.target
+    f = s.fight.fighters[i]
+    assert s.actor == henchman_controller(s, s.fight.fighters[j].org)
+    board = C.boards[s.city.boards[s.fight.district]]
+    hold, spot = GAME.legal_actions(s)
+    assert list(GAME.legal_actions(s)) == henchman_moves(s, C, i, j)
+    assert hold.kind == "hold" and spot.a == board.position_at[f.zone] != board.hacking
+    kind = POSITION_KINDS[board.positions[spot.a][1]]
+    assert kind != "hacking" and GAME.action_to_text(s, spot) == f"take the {kind} position"
+    assert GAME.parse_action(s, GAME.action_to_text(s, spot)) == spot
+    for a, where in ((spot, spot.a), (hold, f.spot)):
+        t = GAME.apply(s, a)
+        assert t.fight is not None and t.fight.district == s.fight.district
+        assert t.fight.fighters[i].spot == where and t.fight.fighters[i].done

@@ -12,8 +12,9 @@ they were made again when the Henchmen's target became a decision (rule: cyberve
 again when a Henchman's Projection, Multiple shot and Adrenalin became the decisions of the
 Organization playing it (rule: cyberverse/combat-tokens; 2 of the 12 games changed: 3-1-random,
 2-9-greedy), and again when its way to the target became a decision where two zones lead on a
-shortest way (rule: cyberverse/henchmen; 7 of the 12 changed), so from here they prove later
-rewrites keep the rules' behaviour.
+shortest way (rule: cyberverse/henchmen; 7 of the 12 changed), and again when, in range, taking
+its zone's tactical position became one too (rule: cyberverse/tactical-positions; 5 of the 12
+changed), so from here they prove later rewrites keep the rules' behaviour.
 """
 
 from __future__ import annotations
