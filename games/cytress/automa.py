@@ -19,8 +19,9 @@ left the solo player picks any empty hex; when neither height rule applies the t
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import compress
+from typing import Any, cast
 
 from games.cytress.board import adjacent_counts, strict_leader
 from games.cytress.content import AI_CARDS_PER_FACTION, Content
@@ -122,17 +123,29 @@ def _reshuffled(w: Work, cards: list[int]) -> tuple[int, ...]:
     z ^= z >> 31
     w.shuffles += 1
     n = len(cards)
-    for i, k in _SWAPS[n] if n < len(_SWAPS) else ((i, i + 1) for i in range(n - 1, 0, -1)):
-        j = z % k
-        z //= k
+    if n < len(_PERMUTE):
+        return _PERMUTE[n](z, cards)
+    for i in range(n - 1, 0, -1):
+        j = z % (i + 1)
+        z //= i + 1
         cards[i], cards[j] = cards[j], cards[i]
     return tuple(cards)
 
 
-_SWAPS: tuple[tuple[tuple[int, int], ...], ...] = tuple(
-    tuple((i, i + 1) for i in range(n - 1, 0, -1)) for n in range(4 * AI_CARDS_PER_FACTION + 1)
-)
-"""Per deck size, the Fisher-Yates steps (index, radix) from the end."""
+def _permuter(n: int) -> Callable[[int, list[int]], tuple[int, ...]]:
+    """The Fisher-Yates steps of ``_reshuffled`` for ``n`` cards, unrolled (the same swaps: from the
+    end, swap index ``i`` with digit ``z % (i + 1)``, then ``z //= i + 1``)."""
+    body = "".join(
+        f"    j = z % {i + 1}\n    z //= {i + 1}\n    c[{i}], c[j] = c[j], c[{i}]\n"
+        for i in range(n - 1, 0, -1)
+    )
+    namespace: dict[str, Any] = {}
+    exec(f"def permute(z, c):\n{body}    return tuple(c)\n", namespace)
+    return cast(Callable[[int, list[int]], tuple[int, ...]], namespace["permute"])
+
+
+_PERMUTE = tuple(_permuter(n) for n in range(4 * AI_CARDS_PER_FACTION + 1))
+"""Per deck size (up to the 16 AI action cards), ``_reshuffled``'s swaps unrolled."""
 
 
 # ---------------------------------------------------------------- phase 3: a turn
@@ -330,9 +343,20 @@ def _positions(seq: Sequence[int], value: int) -> list[int]:
     return out
 
 
-def _tube_hexes(tube: Sequence[int]) -> list[int]:
+_TUBES: list[tuple[object, tuple[int, ...]]] = [((), ())]
+"""The last frozen ``tube`` tuple ``_tube_hexes`` saw, and its answer (states share the tuple until
+a tube drops; the pair is read and replaced whole)."""
+
+
+def _tube_hexes(tube: Sequence[int]) -> tuple[int, ...]:
     """The hexes holding a waste tube, ascending."""
-    return list(compress(range(len(tube)), tube))
+    last = _TUBES[0]
+    if last[0] is tube:
+        return last[1]
+    hexes = tuple(compress(range(len(tube)), tube))
+    if type(tube) is tuple:  # immutable: its answer stays true (a list may change)
+        _TUBES[0] = (tube, hexes)
+    return hexes
 
 
 def _empties(crew: Sequence[int], tube: Sequence[int], exclude: int) -> list[int]:
@@ -507,7 +531,7 @@ def _rogue(
     adj: Sequence[Sequence[int]],
     crew: Sequence[int],
     tube: Sequence[int],
-    tubes: list[int],
+    tubes: Sequence[int],
     *,
     spots: set[int] | None,
     exclude: int,

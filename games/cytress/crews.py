@@ -29,7 +29,12 @@ def start_crew(w: Pos, seat: int, colour: int) -> bool:
         return False
     hexes = w.map.by_faction[colour] if colour >= 0 else range(len(w.crew))
     crew, tube = w.crew, w.tube
-    return any(crew[h] == NOBODY and not tube[h] for h in hexes)
+    for h in hexes:  # a loop, not ``any`` over a generator: this runs on every faction visit
+        if crew[h] == NOBODY and not tube[h]:
+            break
+    else:
+        return False
+    return True
 
 
 def place_crew(w: Work, owner: int, h: int) -> None:
@@ -56,8 +61,13 @@ def spy(w: Work, seat: int, h: int, rival: int) -> None:
 def after_crew(w: Work, seat: int, h: int) -> None:
     """After a seat's crew lands on ``h``: the spy decision if a rival is adjacent, else the action
     is complete."""
-    if spy_rivals(w.map, w.crew, h, seat):
-        w.step = SPY
-        w.pending = pending(w.pending.pad, hex=h)
+    crew = w.crew
+    for n in w.map.layout.adjacent[h]:  # a rival's crew adjacent (``spy_rivals`` not empty)
+        o = crew[n]
+        if o >= 0 and o != seat:  # NOBODY is -1
+            break
     else:
         w.finish()
+        return
+    w.step = SPY
+    w.pending = pending(w.pending.pad, hex=h)

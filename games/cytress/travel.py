@@ -108,6 +108,10 @@ def _any_stratolite(content: Content, w: Pos, seat: int, payable: list[int]) -> 
     return False
 
 
+_PAD_PENDING = tuple(pending(pad) for pad in range(PAD_MERCHANT + 1))
+"""The shared ``Pending`` of a visit to each landing pad, nothing chosen yet."""
+
+
 def start_pad(content: Content, w: Work, pad: int) -> None:
     """Move a transport to ``pad``: from the tracker board (travel) or off Stratos (extra travel);
     a transport meeting the Stratolites stays on Stratos (rule: cytress/phase-3b-extra-travel)."""
@@ -118,7 +122,7 @@ def start_pad(content: Content, w: Work, pad: int) -> None:
         w.transports_()[seat] -= 1
         if pad == PAD_STRATOLITES:
             w.on_stratos_()[seat] += 1
-    w.pending = pending(pad)
+    w.pending = _PAD_PENDING[pad]
     if pad < 4:
         resource, cost = intel_cost(content, w, seat, pad)
         pay(w, seat, resource, cost)
