@@ -201,7 +201,8 @@ def run_turn(content: Content, w: Work) -> bool:
         deck = deck[1:]
     intel, records, moving = a.intel, a.records, a.moving
     while program:
-        code, arg = divmod(program[0], 16)
+        op = program[0]
+        code, arg = op >> 4, op & 15  # ``OP_* * 16 + argument``
         if code == OP_INTEL:
             card = _intel_choice(content, w.intel_row[arg], intel)
             if card == NOBODY:
@@ -368,7 +369,7 @@ def ai_movable(w: Pos, me: int = AUTOMA) -> list[int]:
     """rule: cytress/solo-ai-actions - the automa's crews that may move once all 12 are placed:
     on a hex adjacent to no waste tube, or adjacent to one whose control it is losing (a rival has
     more crews around it)."""
-    adj, crew, tube, owners = w.map.layout.adjacent, w.crew, w.tube, w.owners
+    adj, crew, tube, owners = w.map.layout.adjacent, w.crew, w.tube, w.players + (w.players == 1)
     losing: dict[int, bool] = {}  # per tube, whether a rival has more crews around it than ``me``
     out = []
     for h in _positions(crew, me):
@@ -425,7 +426,7 @@ def crew_candidates(
     rest are the solo player's choice. ``me``/``allowed``: the same checklist for a seat played by
     the automa policy, among its legal hexes."""
     view = w.map
-    adj, crew, tube, owners = view.layout.adjacent, w.crew, w.tube, w.owners
+    adj, crew, tube, owners = view.layout.adjacent, w.crew, w.tube, w.players + (w.players == 1)
     spots = None if allowed is None else set(allowed)
     tubes = _tube_hexes(tube)
     if tubes:
@@ -571,7 +572,9 @@ def _rogue(
     for table in (gains, losses):
         if table:
             best = max(table.values())
-            return sorted(h for h, v in table.items() if v == best)
+            out = [h for h, v in table.items() if v == best]
+            out.sort()
+            return out
     if not held:
         return []
     low = min(held)[:2]
@@ -598,7 +601,7 @@ def tube_candidates(w: Pos, me: int = AUTOMA) -> list[int]:
     tube section is left)."""
     if w.tubes_left + w.tubes_box <= 0:
         return []
-    adj, crew, tube, owners = w.map.layout.adjacent, w.crew, w.tube, w.owners
+    adj, crew, tube, owners = w.map.layout.adjacent, w.crew, w.tube, w.players + (w.players == 1)
     fragile: dict[int, bool] = {}
     best = -1
     out: list[int] = []
@@ -632,7 +635,7 @@ def tube_height(w: Pos, me: int = AUTOMA) -> int:
     """rule: cytress/solo-ai-actions - from level 1 up, the first level where one more crew
     establishes the automa's majority (a tied level); if it has the majority, or the player has
     none, on all 3 levels: 3; neither (reading): 3. At most the sections left."""
-    s, owners = w.stratos, w.owners
+    s, owners = w.stratos, w.players + (w.players == 1)
     height = 3
     if owners == 2:  # one rival
         mine, other = LEVELS * me, LEVELS * (1 - me)
@@ -670,7 +673,7 @@ def bounty_ascend_level(w: Pos, me: int = AUTOMA) -> int:
     """rule: cytress/solo-ai-actions - starting from level 1, the level an automa crew moves up from:
     one where moving it neither gives up the automa's majority nor hands the majority to the solo
     player (0: none)."""
-    s, owners = w.stratos, w.owners
+    s, owners = w.stratos, w.players + (w.players == 1)
     for level in (1, 2):
         a = s[LEVELS * me + level - 1]
         p = max(s[LEVELS * o + level - 1] for o in range(owners) if o != me)

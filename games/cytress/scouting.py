@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from games.cytress.content import Content
-from games.cytress.economy import gain, privateer_gain
-from games.cytress.state import LEVELS, NOBODY
+from games.cytress.economy import gain
+from games.cytress.state import LEVELS, NOBODY, PRIVATEER
 from games.cytress.work import Work
 
 __all__ = ["open_spots", "scout", "scout_options", "scouts_per_round", "spot_value"]
@@ -73,4 +73,6 @@ def scout(content: Content, w: Work, owner: int, spot: int) -> None:
     icons = w.icons
     for seat in range(w.players):
         if seat != owner:
-            gain(w, seat, resource, privateer_gain(icons, seat, resource))
+            k = icons[16 * seat + 4 * PRIVATEER + resource]  # ``privateer_gain``, inlined
+            if k:
+                gain(w, seat, resource, k)
