@@ -273,15 +273,28 @@ def choose_intel(content: Content, w: Work, faction: int) -> int:
     return _intel_choice(content, w.intel_row[faction], _automa(w).intel)
 
 
+_TARGETS: list[tuple[object, object, tuple[int, ...]]] = [((), (), (0, 0, 0, 0))]
+"""The last (intel taken, the pack's ``intel_target``, the count of each target among them) of
+``_intel_choice`` (the automa keeps its tuple of intel until it takes a card; the triple is read
+and replaced whole)."""
+
+
 def _intel_choice(content: Content, row: Sequence[int], taken: Sequence[int]) -> int:
     """``choose_intel`` on a faction's face-up ``row`` for an automa holding the intel ``taken``."""
     cards = [c for c in row if c != NOBODY]
     if not cards:
         return NOBODY
     target = content.intel_target
-    targets = [0, 0, 0, 0]
-    for c in taken:
-        targets[target[c]] += 1
+    last = _TARGETS[0]
+    if last[0] is taken and last[1] is target:
+        targets = last[2]
+    else:
+        counts = [0, 0, 0, 0]
+        for c in taken:
+            counts[target[c]] += 1
+        targets = tuple(counts)
+        if type(taken) is tuple:  # immutable: the counts stay true
+            _TARGETS[0] = (taken, target, targets)
     low = min(targets)
     for c in cards:
         if targets[target[c]] == low:

@@ -34,6 +34,7 @@ from games.cytress.state import (
     NOBODY,
     OVER,
     PAD,
+    PAD_MERCHANT,
     PAYMENT,
     SCOUT_SPOT,
     SPY,
@@ -44,7 +45,7 @@ from games.cytress.state import (
     CAction,
     CytressState,
 )
-from games.cytress.travel import meet_faction_intel, pad_options, start_pad
+from games.cytress.travel import meet_faction_intel, pad_choices, start_pad
 from games.cytress.tubes import (
     choose_height,
     choose_payment,
@@ -129,9 +130,11 @@ def _scout(c: Content, w: Pos) -> list[CAction]:
     return [t[s] for s in scout_options(c, w.board_side, w.players, w.leader, w.actor)]
 
 
+_PADS = tuple(_PAD[p] for p in range(PAD_MERCHANT + 1))
+
+
 def _pad(c: Content, w: Pos) -> list[CAction]:
-    t = _PAD
-    return [t[p] for p in pad_options(c, w, w.actor)]
+    return pad_choices(c, w, w.actor, _PADS)
 
 
 def _intel(c: Content, w: Pos) -> list[CAction]:

@@ -10,6 +10,9 @@ hex of that faction and may spy on one adjacent rival.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TypeVar
+
 from games.cytress.board import TUBE_COST
 from games.cytress.content import Content
 from games.cytress.crews import start_crew
@@ -36,7 +39,7 @@ from games.cytress.state import (
 from games.cytress.undercity import after_free_intel
 from games.cytress.work import Pos, Work
 
-__all__ = ["intel_cost", "meet_faction_intel", "pad_options", "start_pad"]
+__all__ = ["intel_cost", "meet_faction_intel", "pad_choices", "pad_options", "start_pad"]
 
 
 def intel_cost(content: Content, w: Pos, seat: int, faction: int) -> tuple[int, int]:
@@ -54,7 +57,17 @@ def sections(w: Pos) -> int:
 
 def pad_options(content: Content, w: Pos, seat: int) -> list[int]:
     """rule: cytress/phase-3a-travel - the landing pads where ``seat`` can complete the action in
-    full (extra travel: any but the Stratolites: rule: cytress/phase-3b-extra-travel).
+    full (extra travel: any but the Stratolites: rule: cytress/phase-3b-extra-travel)."""
+    return pad_choices(content, w, seat, _PAD_NUMBERS)
+
+
+_PAD_NUMBERS = tuple(range(PAD_MERCHANT + 1))
+_T = TypeVar("_T")
+
+
+def pad_choices(content: Content, w: Pos, seat: int, names: Sequence[_T]) -> list[_T]:
+    """``pad_options``, each pad ``p`` given as ``names[p]`` (the legal actions take the shared
+    action objects straight from here).
 
     The faction pads: the intel cost in the faction's resource less the Hooligang discount is
     affordable and a face-up card is left (``intel_cost``, inlined: this runs on every travel)."""
@@ -65,7 +78,7 @@ def pad_options(content: Content, w: Pos, seat: int) -> list[int]:
     for f, resource in enumerate(content.faction_resource):
         row = rows[f]
         if res[mine + resource] >= cost - icons[hooligang + resource] and row.count(NOBODY) != len(row):
-            out.append(f)  # a card is left: card ids are >= 0, an empty slot NOBODY (-1)
+            out.append(names[f])  # a card is left: card ids are >= 0, an empty slot NOBODY (-1)
     if w.tubes_left + w.tubes_box > 0 and seat in w.crew:
         # the resources a 1-high tube can be paid in (``renegade_resources``, unrolled)
         tube = TUBE_COST[1]
@@ -81,12 +94,12 @@ def pad_options(content: Content, w: Pos, seat: int) -> list[int]:
         if payable:
             # a Stratolite needs the same as the Renegade and more (rule: cytress/meet-a-stratolite)
             if w.phase != EXTRA and _any_stratolite(content, w, seat, payable):
-                out.append(PAD_STRATOLITES)
-            out.append(PAD_RENEGADE)
+                out.append(names[PAD_STRATOLITES])
+            out.append(names[PAD_RENEGADE])
     if any(w.bounty_stack):
-        out.append(PAD_ENFORCERS)
-    out.append(PAD_FIXER)  # always complete: the marker (and whatever intel and Stratolites are left)
-    out.append(PAD_MERCHANT)  # "up to 2 trades": none is a complete visit
+        out.append(names[PAD_ENFORCERS])
+    out.append(names[PAD_FIXER])  # always complete: the marker (and whatever intel and Stratolites are left)
+    out.append(names[PAD_MERCHANT])  # "up to 2 trades": none is a complete visit
     return out
 
 
