@@ -9,7 +9,7 @@ functions take ``(ctx, w)``: :class:`Ctx` holds the content pack and per-map cac
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TypeAlias, cast
+from typing import TYPE_CHECKING, TypeAlias, cast
 
 from games.cytress.content import Content, MapView
 from games.cytress.state import (
@@ -78,10 +78,23 @@ _CODE = (
 )
 
 
-class Work:
-    """A working copy of a state: fields by reference until a rule asks for one as a list."""
+if TYPE_CHECKING:
+    _Slots = object
+else:
+    _Slots = CytressState
 
-    __slots__ = STATE_FIELDS
+
+class Work(_Slots):
+    """A working copy of a state: fields by reference until a rule asks for one as a list.
+
+    At run time a subclass of :class:`CytressState` adding no slots and writable (the generic
+    ``__setattr__``), so ``freeze`` turning it into a ``CytressState`` is the cheap ``__class__``
+    change between two types of one layout (no comparison of the 40 slot names); the type checker
+    sees a plain class of writable fields."""
+
+    __slots__ = ()
+    __setattr__ = object.__setattr__
+    __delattr__ = object.__delattr__
 
     players: int
     round: int

@@ -17,6 +17,7 @@ from dataclasses import fields
 import pytest
 
 from games.core.protocol import TERMINAL, GameConfig
+from games.cytress.content import MapView
 from games.cytress.scoring import final_scores
 from games.cytress.state import Automa, CytressState, make_automa, make_state
 from games.cytress.work import _LISTABLE, Work
@@ -107,7 +108,7 @@ def test_builders_equal_constructors() -> None:
 
 def test_listable_fields_are_the_sequences() -> None:
     """The freeze turns back every field the working copy types as a sequence."""
-    hints = typing.get_type_hints(Work)
+    hints = typing.get_type_hints(Work, localns={"MapView": MapView})  # Work's, over CytressState's
     seqs = {n for n, t in hints.items() if str(t).startswith(("typing.Sequence", "collections.abc.Sequence"))}
     assert seqs == set(_LISTABLE)
 
