@@ -47,7 +47,7 @@ from games.cytress.state import (
     make_pending,
 )
 from games.cytress.tubes import drop_tube
-from games.cytress.work import Pos, Work
+from games.cytress.work import Pos, Work, put
 
 __all__ = [
     "ai_movable",
@@ -177,9 +177,9 @@ def _begin(
         stack = w.bounty_stack[f]
         if stack and all(content.bounties[b].faction != f for b in w.bounties[AUTOMA]):
             bounty = content.bounties[stack[0]]
-            w.bounty_stack_()[f] = stack[1:]
-            bounties = w.bounties_()
-            bounties[AUTOMA] = (*bounties[AUTOMA], bounty.id)
+            w.bounty_stack = put(w.bounty_stack, f, stack[1:])
+            bounties = w.bounties
+            w.bounties = put(bounties, AUTOMA, (*bounties[AUTOMA], bounty.id))
             return (
                 tuple(tracker),
                 (card, space[0]),

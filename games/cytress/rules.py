@@ -67,7 +67,7 @@ from games.cytress.undercity import (
     take_bounty,
     trade_options,
 )
-from games.cytress.work import Ctx, Pos, Work, freeze_work, load_work
+from games.cytress.work import Ctx, Pos, Work, freeze_work, load_work, put
 from games.errors import IllegalActionError, WrongSeatError
 
 __all__ = ["STEP_LEGAL", "STEP_RULE", "legal_actions", "perform", "perform_trusted"]
@@ -274,7 +274,7 @@ def _check(ctx: Ctx, state: CytressState, action: CAction) -> None:
 
 def _do_side(c: Content, w: Work, a: CAction) -> None:
     seat = w.actor
-    w.sides_()[seat] = a.arg
+    w.sides = put(w.sides, seat, a.arg)
     icons = lifepath_icons(c, w.rebels[seat], a.arg, w.paths[4 * seat : 4 * seat + 4])
     w.icons_()[16 * seat : 16 * seat + 16] = icons
     w.finish()

@@ -37,7 +37,7 @@ from games.cytress.state import (
     pending,
 )
 from games.cytress.undercity import after_free_intel
-from games.cytress.work import Pos, Work
+from games.cytress.work import Pos, Work, put
 
 __all__ = ["intel_cost", "meet_faction_intel", "pad_choices", "pad_options", "start_pad"]
 
@@ -130,11 +130,11 @@ def start_pad(content: Content, w: Work, pad: int) -> None:
     a transport meeting the Stratolites stays on Stratos (rule: cytress/phase-3b-extra-travel)."""
     seat = w.actor
     if w.phase == EXTRA:
-        w.on_stratos_()[seat] -= 1
+        w.on_stratos = put(w.on_stratos, seat, w.on_stratos[seat] - 1)
     else:
         w.transports_()[seat] -= 1
         if pad == PAD_STRATOLITES:
-            w.on_stratos_()[seat] += 1
+            w.on_stratos = put(w.on_stratos, seat, w.on_stratos[seat] + 1)
     w.pending = _PAD_PENDING[pad]
     if pad < 4:
         resource, cost = intel_cost(content, w, seat, pad)

@@ -22,7 +22,7 @@ from games.cytress.board import TUBE_COST, slide_stratolites
 from games.cytress.content import Content, MapView
 from games.cytress.economy import cost_after_discount, pay
 from games.cytress.state import HEIGHT, HOOLIGANG, LEVELS, NOBODY, TUBE, pending
-from games.cytress.work import Pos, Work
+from games.cytress.work import Pos, Work, put
 
 __all__ = [
     "can_meet_renegade",
@@ -147,7 +147,7 @@ def finish_tube(content: Content, w: Work, h: int) -> None:
     if card != NOBODY:
         w.strat_discard_().append(card)
         if w.reserved[seat] == card:
-            w.reserved_()[seat] = NOBODY
+            w.reserved = put(w.reserved, seat, NOBODY)
         else:
             slide_stratolites(w, list(w.strat_row).index(card))
     w.finish()

@@ -31,7 +31,7 @@ from games.cytress.state import (
     TRADE,
     pending,
 )
-from games.cytress.work import Pos, Work
+from games.cytress.work import Pos, Work, put
 
 __all__ = [
     "ASCEND_COST",
@@ -67,10 +67,10 @@ def bounty_options(stacks: Sequence[tuple[int, ...]]) -> list[int]:
 def take_bounty(content: Content, w: Work, seat: int, card: int) -> None:
     """Take the bounty card; its benefit is the next decision."""
     f = content.bounties[card].faction
-    stacks = w.bounty_stack_()
-    stacks[f] = stacks[f][1:]
-    bounties = w.bounties_()
-    bounties[seat] = (*bounties[seat], card)
+    stacks = w.bounty_stack
+    w.bounty_stack = put(stacks, f, stacks[f][1:])
+    bounties = w.bounties
+    w.bounties = put(bounties, seat, (*bounties[seat], card))
     w.pending = pending(w.pending.pad, card=card)
     w.step = BENEFIT
 
@@ -139,7 +139,7 @@ def reserve(w: Work, card: int) -> None:
         old = w.reserved[seat]
         if old != NOBODY:
             w.strat_discard_().append(old)
-        w.reserved_()[seat] = card
+        w.reserved = put(w.reserved, seat, card)
         slide_stratolites(w, list(w.strat_row).index(card))
     take_marker(w)
 

@@ -9,7 +9,7 @@ functions take ``(ctx, w)``: :class:`Ctx` holds the content pack and per-map cac
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, TypeAlias, cast
+from typing import TYPE_CHECKING, TypeAlias, TypeVar, cast
 
 from games.cytress.content import Content, MapView
 from games.cytress.state import (
@@ -22,7 +22,7 @@ from games.cytress.state import (
     Pending,
 )
 
-__all__ = ["Ctx", "Pos", "Work", "freeze_work", "load_work"]
+__all__ = ["Ctx", "Pos", "Work", "freeze_work", "load_work", "put"]
 
 
 class Ctx:
@@ -48,7 +48,6 @@ class Ctx:
 
 _LOAD = "".join(f"    w.{n} = s.{n}\n" for n in STATE_FIELDS)
 _LISTABLE = (
-    "sides",
     "res",
     "paths",
     "icons",
@@ -61,14 +60,12 @@ _LISTABLE = (
     "strat_deck",
     "strat_row",
     "strat_discard",
-    "reserved",
-    "bounty_stack",
-    "bounties",
     "leader",
     "transports",
-    "on_stratos",
 )
-"""The fields a rule may turn into a list (the ``Sequence`` fields of :class:`Work`)."""
+"""The fields a rule may turn into a list (the ``Sequence`` fields of :class:`Work`). The fields a
+rule changes a few times a game (``sides``, ``reserved``, ``bounty_stack``, ``bounties``,
+``on_stratos``) are replaced whole by tuples (``put``), so the freeze need not look at them."""
 _FREEZE = "".join(f"    if w.{n}.__class__ is list:\n        w.{n} = tuple(w.{n})\n" for n in _LISTABLE)
 _CODE = (
     f"def _load(w, s):\n{_LOAD}    return w\n"
@@ -109,7 +106,7 @@ class Work(_Slots):
     market: int
     board_side: int
     rebels: tuple[int, ...]
-    sides: Sequence[int]
+    sides: tuple[int, ...]
     res: Sequence[int]
     paths: Sequence[tuple[int, ...]]
     icons: Sequence[int]
@@ -122,14 +119,14 @@ class Work(_Slots):
     strat_deck: Sequence[int]
     strat_row: Sequence[int]
     strat_discard: Sequence[int]
-    reserved: Sequence[int]
-    bounty_stack: Sequence[tuple[int, ...]]
-    bounties: Sequence[tuple[int, ...]]
+    reserved: tuple[int, ...]
+    bounty_stack: tuple[tuple[int, ...], ...]
+    bounties: tuple[tuple[int, ...], ...]
     tubes_left: int
     tubes_box: int
     leader: Sequence[int]
     transports: Sequence[int]
-    on_stratos: Sequence[int]
+    on_stratos: tuple[int, ...]
     end_triggered: bool
     automa: Automa | None
     seed: int
@@ -169,13 +166,6 @@ class Work(_Slots):
             self.turn += 1
 
     # -- lists on demand (copied once per apply)
-    def sides_(self) -> list[int]:
-        """``sides`` as a list."""
-        v = self.sides
-        if type(v) is not list:
-            v = self.sides = list(v)
-        return v
-
     def res_(self) -> list[int]:
         """``res`` as a list."""
         v = self.res
@@ -260,27 +250,6 @@ class Work(_Slots):
             v = self.strat_discard = list(v)
         return v
 
-    def reserved_(self) -> list[int]:
-        """``reserved`` as a list."""
-        v = self.reserved
-        if type(v) is not list:
-            v = self.reserved = list(v)
-        return v
-
-    def bounty_stack_(self) -> list[tuple[int, ...]]:
-        """``bounty_stack`` as a list."""
-        v = self.bounty_stack
-        if type(v) is not list:
-            v = self.bounty_stack = list(v)
-        return v
-
-    def bounties_(self) -> list[tuple[int, ...]]:
-        """``bounties`` as a list."""
-        v = self.bounties
-        if type(v) is not list:
-            v = self.bounties = list(v)
-        return v
-
     def leader_(self) -> list[int]:
         """``leader`` as a list."""
         v = self.leader
@@ -295,12 +264,13 @@ class Work(_Slots):
             v = self.transports = list(v)
         return v
 
-    def on_stratos_(self) -> list[int]:
-        """``on_stratos`` as a list."""
-        v = self.on_stratos
-        if type(v) is not list:
-            v = self.on_stratos = list(v)
-        return v
+
+_T = TypeVar("_T")
+
+
+def put(seq: tuple[_T, ...], i: int, value: _T) -> tuple[_T, ...]:
+    """``seq`` with ``value`` at ``i`` (a new tuple: for the fields the freeze does not look at)."""
+    return (*seq[:i], value, *seq[i + 1 :])
 
 
 Pos: TypeAlias = "Work | CytressState"
