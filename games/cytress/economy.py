@@ -57,7 +57,8 @@ def gain(w: Work, seat: int, resource: int, amount: int) -> None:
         return
     res = w.res_()
     i = 4 * seat + resource
-    res[i] = min(MAX_RESOURCE, res[i] + amount)
+    v = res[i] + amount
+    res[i] = v if v < MAX_RESOURCE else MAX_RESOURCE
 
 
 def pay(w: Work, seat: int, resource: int, amount: int) -> None:

@@ -22,7 +22,7 @@ def face_up(rows: Sequence[tuple[int, ...]], faction: int = -1) -> list[int]:
 def take_from_row(content: Content, w: Work, card: int) -> None:
     """Take ``card`` from its faction board and refill the empty slot from the top of that
     faction's deck if possible (an empty deck leaves the slot empty)."""
-    f = content.intel[card].faction
+    f = content.intel_faction[card]
     rows = w.intel_row_()
     row = list(rows[f])
     slot = row.index(card)

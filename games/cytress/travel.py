@@ -160,7 +160,7 @@ def meet_faction_intel(content: Content, w: Work, card: int) -> None:
     hex of the faction met (when the seat has a crew and such a hex is empty)."""
     seat = w.actor
     take_intel(content, w, seat, card)
-    faction = content.intel[card].faction
+    faction = content.intel_faction[card]
     if start_crew(w, seat, faction):
         w.pending = pending(w.pending.pad, faction)
         w.step = CREW
