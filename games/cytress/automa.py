@@ -412,18 +412,23 @@ def _rival_most(counts: list[int], me: int) -> int:
     return max((c for o, c in enumerate(counts) if o != me), default=0)
 
 
+def _mine_other(adjacent: Sequence[int], crew: Sequence[int], me: int) -> tuple[int, int]:
+    """(``me``'s crews, the other owner's crews) on the hexes ``adjacent``, with two owners."""
+    mine = other = 0
+    for n in adjacent:
+        o = crew[n]
+        if o >= 0:
+            if o == me:
+                mine += 1
+            else:
+                other += 1
+    return mine, other
+
+
 def _around(adjacent: Sequence[int], crew: Sequence[int], me: int, owners: int) -> tuple[int, int]:
     """(``me``'s crews, the most crews of one rival) on the hexes ``adjacent``."""
     if owners == 2:
-        mine = other = 0
-        for n in adjacent:
-            o = crew[n]
-            if o >= 0:
-                if o == me:
-                    mine += 1
-                else:
-                    other += 1
-        return mine, other
+        return _mine_other(adjacent, crew, me)
     counts = adjacent_counts(adjacent, crew, owners)
     return counts[me], _rival_most(counts, me)
 
@@ -627,14 +632,7 @@ def _rogue_solo(
 # ---------------------------------------------------------------- the waste tube checklist
 def _leads_by_one(near: Sequence[int], crew: Sequence[int], me: int) -> bool:
     """``_fragile`` against one rival: ``me`` has exactly one crew more than the rival on ``near``."""
-    mine = other = 0
-    for n in near:
-        o = crew[n]
-        if o >= 0:
-            if o == me:
-                mine += 1
-            else:
-                other += 1
+    mine, other = _mine_other(near, crew, me)
     return mine == other + 1
 
 
