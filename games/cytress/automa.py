@@ -475,15 +475,8 @@ def _colour_tiers(
     theirs: list[tuple[int, int]] = []
     solo = owners == 2
     for h in matching:
-        a = r = 0
         if solo:
-            for n in adj[h]:
-                o = crew[n]
-                if o >= 0:
-                    if o == me:
-                        a += 1
-                    else:
-                        r += 1
+            a, r = _mine_other(adj[h], crew, me)
         else:
             c = adjacent_counts(adj[h], crew, owners)
             a = c[me]
@@ -510,7 +503,7 @@ def _rate(near: Sequence[int], crew: Sequence[int], me: int, owners: int) -> tup
     """(``_GAIN``/``_LOSS``/``_HELD``/``_NEITHER``, ``me``'s margin when it holds the tube) for a tube
     whose adjacent hexes are ``near``."""
     if owners == 2:  # solo: ``me`` against one rival, no list of counts
-        mine, other = _around(near, crew, me, 2)
+        mine, other = _mine_other(near, crew, me)
         if mine > other:
             return _HELD, mine - other
         if mine == other:  # nobody controls it: one more crew takes it
