@@ -11,6 +11,7 @@ import math
 import random
 from typing import TYPE_CHECKING
 
+from games.core.cache import PerContent
 from games.cyberverse import engine
 from games.cyberverse.content import Content
 from games.cyberverse.investigation import HACK, INFLUENCE_MAX, hack_gain
@@ -58,14 +59,8 @@ class _Tables:
         self.hack_bonus = tuple(bonus)
 
 
-_TABLES: dict[int, _Tables] = {}
-
-
-def _tables(c: Content) -> _Tables:
-    got = _TABLES.get(id(c))
-    if got is None or got.content is not c:
-        got = _TABLES[id(c)] = _Tables(c)
-    return got
+_tables: PerContent[Content, _Tables] = PerContent(_Tables)
+"""The tables of a content pack, built once (``_tables(c)``)."""
 
 
 def values(s: State, c: Content) -> list[float]:
