@@ -674,21 +674,17 @@ def _seat_viewer(seat: int) -> Any:
 def table_screen(table: GameTable, seat: int, legal: list[str], width: int, height: int) -> list[str]:
     """The screen of ``seat``'s decision: the board, the log, the numbered moves, the keys; fits
     ``width`` x ``height`` (two columns when the terminal is wide)."""
+    from games.core.face import drawn_width
+
     budget = max(3, height // 2 - 3)
-    moves = [
-        f"Your moves (seat {seat}):",
-        *fitted_moves(legal, width if width < 120 else width // 2 - 2, budget),
-    ]
     keys = _wrap("h hints · a analysis · u take back · b board · m moves · q resign · ? help", width)[:1]
     status = [table.message[:width]] if table.message else []
     table.message = ""
-    from games.core.face import drawn_width
-
     description = table.describe(_seat_viewer(seat), width if width < 120 else width // 2 - 2)
     left_w = max(width // 2 - 2, drawn_width(description.sections))  # never cut a drawn map
-    if width >= 120 and width - left_w - 3 >= 40:
-        right_w = width - left_w - 3
-        moves = [moves[0], *fitted_moves(legal, right_w, budget)]
+    right_w = width - left_w - 3 if width >= 120 and width - left_w - 3 >= 40 else 0
+    moves = [f"Your moves (seat {seat}):", *fitted_moves(legal, right_w or width, budget)]
+    if right_w:
         room = height - len(keys) - len(status) - 1
         left = board_lines(description, left_w, room, seat)
         log_room = max(3, room - len(moves) - 1)

@@ -203,9 +203,7 @@ class Evaluator:
         later: float,
     ) -> list[float]:
         """``projected`` with 2+ seats: ``FITTED_WEIGHTS`` over the owner's features."""
-        live = 1.0 if later > 0 else 0.45
-        t = min(later, 4.0) / 4.0
-        w = [a + b * t for a, b in FITTED_WEIGHTS]
+        live, w = _blend(FITTED_WEIGHTS, later)
         crew, reach = s.crew, live * min(1.0, later)
         pending = self._pending_credit(s, later) if 0 <= s.actor < s.players else 0.0
         out = []
@@ -240,9 +238,7 @@ class Evaluator:
         later: float,
     ) -> float:
         """Solo: the seat's projected margin over the automa (``SOLO_WEIGHTS``)."""
-        live = 1.0 if later > 0 else 0.45
-        t = min(later, 4.0) / 4.0
-        w = [a + b * t for a, b in SOLO_WEIGHTS]
+        live, w = _blend(SOLO_WEIGHTS, later)
         crew, reach, own = s.crew, live * min(1.0, later), s.icons[0:16]
         v = (
             w[0] * (now[0] - now[AUTOMA])
@@ -379,6 +375,13 @@ class Evaluator:
             return (1.0 / (1.0 + math.exp(-margin / temperature)),)
         a, b = FITTED_TEMPERATURE
         return _softmax(proj, a + b * min(later, 4.0))
+
+
+def _blend(weights: Sequence[tuple[float, float]], later: float) -> tuple[float, list[float]]:
+    """(how much what stands on the board still counts: 1 with rounds left, 0.45 in the last; each
+    weight pair ``(a, b)`` as ``a + b * t``, ``t`` the rounds left out of 4)."""
+    t = min(later, 4.0) / 4.0
+    return (1.0 if later > 0 else 0.45), [a + b * t for a, b in weights]
 
 
 def _logistic(x: float) -> float:

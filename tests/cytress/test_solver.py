@@ -152,12 +152,16 @@ def test_best_placement_cpsat_equals_brute_force_300(part: int) -> None:
         _INSTANCES.extend(_small_instances(300))
     assert len(_INSTANCES) == 300
     for s, params in _INSTANCES[100 * part : 100 * part + 100]:
-        inst = _place_instance(s, params)
-        found = best_placement_enumeration(GAME, s, inst)
-        assert found is not None
-        r = best_placement(GAME, s, {**params, "method": "cp-sat"}, LIMITS)
-        assert r.status == Status.OPTIMAL, params
-        assert r.objective == found[0], (params, r.answer, found)
+        _assert_cpsat_equals_brute_force(s, params)
+
+
+def _assert_cpsat_equals_brute_force(s: CytressState, params: dict[str, Any]) -> None:
+    """CP-SAT proves the best margin of ``params``'s placement, and it is brute force's."""
+    found = best_placement_enumeration(GAME, s, _place_instance(s, params))
+    assert found is not None
+    r = best_placement(GAME, s, {**params, "method": "cp-sat"}, LIMITS)
+    assert r.status == Status.OPTIMAL, params
+    assert r.objective == found[0], (params, r.answer, found)
 
 
 def test_best_placement_two_tubes_equals_brute_force() -> None:
@@ -167,13 +171,7 @@ def test_best_placement_two_tubes_equals_brute_force() -> None:
     if not _INSTANCES:
         _INSTANCES.extend(_small_instances(300))
     for s, params in _INSTANCES[::10]:
-        two = {**params, "crews": min(params["crews"], 1), "tubes": 2}
-        inst = _place_instance(s, two)
-        found = best_placement_enumeration(GAME, s, inst)
-        assert found is not None
-        r = best_placement(GAME, s, {**two, "method": "cp-sat"}, LIMITS)
-        assert r.status == Status.OPTIMAL, two
-        assert r.objective == found[0], (two, r.answer, found)
+        _assert_cpsat_equals_brute_force(s, {**params, "crews": min(params["crews"], 1), "tubes": 2})
 
 
 def test_best_placement_answer_is_actionable() -> None:

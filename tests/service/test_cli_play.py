@@ -235,17 +235,23 @@ def test_render_writes_svg_and_png(server, tmp_path):
     assert bad.exit_code != 0 and ".svg or .png" in bad.output
 
 
-@pytest.mark.parametrize("name", sorted(BUILTIN_GAMES))
-def test_every_builtin_game_opens_at_80x24(server, terminal, name):
-    """The first screen of each shipped game fits 80x24: the headline on top, the moves, the prompt."""
+def _first_screen(server, terminal, name: str, width: int, height: int) -> str:
+    """``lictor play NAME`` (seat 0 human, the others AI level 1) in a ``width`` x ``height``
+    terminal: the screen of seat 0's first decision."""
     seats = ",".join(["human"] + ["ai:1"] * (players_for(name) - 1))
     t = Terminal(
         _cli("play", name, "--seats", seats, "--seed", "2", "--server", f"127.0.0.1:{server[1]}"),
-        80,
-        24,
+        width,
+        height,
     )
     terminal.append(t)
-    screen = t.wait_for("seat 0>", timeout=90)
+    return t.wait_for("seat 0>", timeout=90)
+
+
+@pytest.mark.parametrize("name", sorted(BUILTIN_GAMES))
+def test_every_builtin_game_opens_at_80x24(server, terminal, name):
+    """The first screen of each shipped game fits 80x24: the headline on top, the moves, the prompt."""
+    screen = _first_screen(server, terminal, name, 80, 24)
     lines = _lines(screen)
     assert len(lines) <= 24 and lines[0].strip() and not lines[0].startswith(("Traceback", "INTERNAL"))
     assert "Your moves (seat 0):" in screen and "[1] " in screen
@@ -300,14 +306,7 @@ def test_moves_fit_their_budget_and_keep_their_numbers():
 def test_a_drawn_map_is_never_cut_in_two_columns(server, terminal, name):
     """At 120 columns the board column widens to the map drawn in text (never wrapped or cut), and
     the log beside it wraps its sentences instead of cutting them."""
-    seats = ",".join(["human"] + ["ai:1"] * (players_for(name) - 1))
-    t = Terminal(
-        _cli("play", name, "--seats", seats, "--seed", "2", "--server", f"127.0.0.1:{server[1]}"),
-        120,
-        40,
-    )
-    terminal.append(t)
-    screen = t.wait_for("seat 0>", timeout=90)
+    screen = _first_screen(server, terminal, name, 120, 40)
     lines = _lines(screen)
     assert all(len(line) <= 120 for line in lines)
     left = [line.split(" │ ")[0] for line in lines if " │ " in line]
