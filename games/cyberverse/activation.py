@@ -48,11 +48,10 @@ from games.cyberverse.state import (
     Action,
     Agent,
     State,
-    Work,
     act,
     make_agent,
-    remove_one,
 )
+from games.cyberverse.work import Work, remove_one
 
 __all__ = [
     "ACTIONS",

@@ -29,7 +29,12 @@ from games.cyberverse.content import (
     Content,
     SupplyToken,
 )
-from games.cyberverse.state import SUPPRESSION, Agent, State, Work
+from games.cyberverse.state import (
+    SUPPRESSION,
+    Agent,
+    State,
+)
+from games.cyberverse.work import Work
 
 __all__ = [
     "FEATURE_MAX",

@@ -11,7 +11,11 @@ rule: cyberverse/hacking - Henchmen cannot be placed in a tactical Hacking posit
 from __future__ import annotations
 
 from games.cyberverse.content import Board, Content
-from games.cyberverse.state import AGENT, State, Work
+from games.cyberverse.state import (
+    AGENT,
+    State,
+)
+from games.cyberverse.work import Work
 
 __all__ = [
     "BOARD_LIMIT",

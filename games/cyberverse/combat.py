@@ -94,12 +94,10 @@ from games.cyberverse.state import (
     Fight,
     Fighter,
     State,
-    Work,
     act,
-    insert_sorted,
     make_fighter,
-    remove_one,
 )
+from games.cyberverse.work import Work, insert_sorted, remove_one
 
 __all__ = [
     "ADVANTAGE",

@@ -75,12 +75,10 @@ from games.cyberverse.state import (
     Options,
     Org,
     State,
-    Work,
     act,
     agent_with,
-    insert_sorted,
-    remove_one,
 )
+from games.cyberverse.work import Work, insert_sorted, remove_one
 
 COMBAT_STEPS = frozenset(
     {

@@ -19,7 +19,12 @@ from typing import Any
 from games.cyberverse import flow
 from games.cyberverse.board import board_of, henchman_zone, occupancy
 from games.cyberverse.content import EVENT_EFFECTS, Content
-from games.cyberverse.state import C_EVENT, C_HENCHMAN, State, Work, insert_sorted, remove_one
+from games.cyberverse.state import (
+    C_EVENT,
+    C_HENCHMAN,
+    State,
+)
+from games.cyberverse.work import Work, insert_sorted, remove_one
 
 __all__ = ["STAFF_TOKENS", "active_effects", "begin", "on_event", "on_henchman"]
 

@@ -11,7 +11,11 @@ from collections.abc import Callable
 from functools import lru_cache
 
 from games.cyberverse.content import Content
-from games.cyberverse.state import OVER, S_OVER, Work
+from games.cyberverse.state import (
+    OVER,
+    S_OVER,
+)
+from games.cyberverse.work import Work
 
 __all__ = ["BEGIN", "NEXT", "RESUME", "chance", "decide", "draw_outcomes", "finish", "game_over"]
 

@@ -53,11 +53,9 @@ from games.cyberverse.state import (
     Action,
     Agent,
     State,
-    Work,
     act,
-    insert_sorted,
-    remove_one,
 )
+from games.cyberverse.work import Work, insert_sorted, remove_one
 
 __all__ = [
     "HACK_PER_INFLUENCE",

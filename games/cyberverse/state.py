@@ -21,8 +21,9 @@ modifier deck drawn without replacement). Cards put *under* a deck (a Story card
 bottom, a resold Supply token, a dead Agent's sheet) are kept in order apart and drawn only once
 the shuffled part is empty.
 
-Inside one ``apply`` the rules work on :class:`Work`, a mutable copy-on-write view whose fields are
-replaced (never mutated in place) and frozen back into a new :class:`State`.
+Inside one ``apply`` the rules work on :class:`~games.cyberverse.work.Work` (``work.py``), a mutable
+copy-on-write view whose fields are replaced (never mutated in place) and frozen back into a new
+:class:`State`.
 """
 
 from __future__ import annotations
@@ -54,7 +55,6 @@ __all__ = [
     "Options",
     "Org",
     "State",
-    "Work",
     "act",
 ]
 
@@ -611,169 +611,3 @@ def _copier(cls: type[_T]) -> tuple[type, Callable[[_T], Any]]:
 
 
 _CtxDraft, _ctx_draft = _copier(Ctx)
-
-
-class Work:
-    """A mutable view of a :class:`State` for one ``apply`` (fields replaced, never mutated).
-
-    Attributes are the State's fields; the records inside stay immutable and are swapped with the
-    ``set_*`` helpers. ``freeze()`` builds the new State.
-    """
-
-    __slots__ = (
-        "actor",
-        "adjust",
-        "agents",
-        "city",
-        "ctx",
-        "decks",
-        "fight",
-        "first",
-        "held",
-        "market",
-        "options",
-        "order",
-        "orgs",
-        "phase",
-        "players",
-        "step",
-        "turn",
-    )
-
-    def __init__(self, s: State) -> None:
-        self.players = s.players
-        self.options = s.options
-        self.turn = s.turn
-        self.phase = s.phase
-        self.step = s.step
-        self.actor = s.actor
-        self.first = s.first
-        self.order = s.order
-        self.orgs = s.orgs
-        self.agents = s.agents
-        self.city = s.city
-        self.market = s.market
-        self.decks = s.decks
-        self.fight = s.fight
-        self.ctx = s.ctx
-        self.adjust = s.adjust
-        self.held = s.held
-
-    def freeze(self) -> State:
-        """The new State."""
-        return make_state(
-            self.players,
-            self.options,
-            self.turn,
-            self.phase,
-            self.step,
-            self.actor,
-            self.first,
-            self.order,
-            self.orgs,
-            self.agents,
-            self.city,
-            self.market,
-            self.decks,
-            self.fight,
-            self._ctx(),
-            self.adjust,
-            self.held,
-        )
-
-    def _ctx(self) -> Ctx:
-        ctx = self.ctx
-        if type(ctx) is _CtxDraft:
-            ctx.__class__ = Ctx
-        return ctx
-
-    # ------------------------------------------------------------- records
-    def set_org(self, seat: int, **changes: Any) -> Org:
-        """Replace fields of an Organization; returns the new record."""
-        org = org_with(self.orgs[seat], **changes)
-        orgs = list(self.orgs)
-        orgs[seat] = org
-        self.orgs = tuple(orgs)
-        return org
-
-    def agent_at(self, sheet: int) -> int:
-        """Index of the agent of ``sheet`` in ``agents`` (-1 if not recruited)."""
-        for i, a in enumerate(self.agents):
-            if a.sheet == sheet:
-                return i
-        return -1
-
-    def agent(self, sheet: int) -> Agent:
-        """The recruited agent of ``sheet``."""
-        for a in self.agents:
-            if a.sheet == sheet:
-                return a
-        raise KeyError(sheet)
-
-    def set_agent(self, sheet: int, **changes: Any) -> Agent:
-        """Replace fields of an agent; returns the new record."""
-        agents = list(self.agents)
-        for i, a in enumerate(agents):
-            if a.sheet == sheet:
-                agents[i] = new = agent_with(a, **changes)
-                self.agents = tuple(agents)
-                return new
-        raise KeyError(sheet)
-
-    def set_city(self, **changes: Any) -> None:
-        """Replace fields of the city."""
-        self.city = city_with(self.city, **changes)
-
-    def set_market(self, **changes: Any) -> None:
-        """Replace fields of the market."""
-        self.market = market_with(self.market, **changes)
-
-    def set_decks(self, **changes: Any) -> None:
-        """Replace fields of the decks."""
-        self.decks = decks_with(self.decks, **changes)
-
-    def set_ctx(self, **changes: Any) -> None:
-        """Replace fields of the flow context."""
-        ctx = self.ctx
-        if type(ctx) is not _CtxDraft:
-            ctx = self.ctx = _ctx_draft(ctx)
-        for name, value in changes.items():
-            setattr(ctx, name, value)
-
-    def ctx_draft(self) -> Any:
-        """The flow context as a draft this ``apply`` edits in place (its fields assigned directly,
-        as :meth:`set_ctx` does)."""
-        ctx = self.ctx
-        if type(ctx) is not _CtxDraft:
-            ctx = self.ctx = _ctx_draft(ctx)
-        return ctx
-
-    def set_fight(self, **changes: Any) -> Fight:
-        """Replace fields of the fight under way."""
-        assert self.fight is not None
-        self.fight = fight_with(self.fight, **changes)
-        return self.fight
-
-    def set_fighter(self, index: int, **changes: Any) -> Fighter:
-        """Replace fields of a fighter of the fight under way."""
-        fight = self.fight
-        assert fight is not None
-        fighters = list(fight.fighters)
-        fighters[index] = new = fighter_with(fighters[index], **changes)
-        self.fight = fight_with(fight, fighters=tuple(fighters))
-        return new
-
-
-def remove_one(items: tuple[int, ...], value: int) -> tuple[int, ...]:
-    """``items`` (sorted) without one ``value``."""
-    i = items.index(value)
-    return items[:i] + items[i + 1 :]
-
-
-def insert_sorted(items: tuple[int, ...], value: int) -> tuple[int, ...]:
-    """``items`` (sorted) with ``value`` added in order."""
-    i = 0
-    n = len(items)
-    while i < n and items[i] <= value:
-        i += 1
-    return (*items[:i], value, *items[i:])

@@ -19,7 +19,13 @@ from __future__ import annotations
 from games.cyberverse import flow
 from games.cyberverse.agents import XP_TOKENS, xp_in_play
 from games.cyberverse.content import Content
-from games.cyberverse.state import C_CASE, C_STORY, D_KEEP_STORY, State, Work, remove_one
+from games.cyberverse.state import (
+    C_CASE,
+    C_STORY,
+    D_KEEP_STORY,
+    State,
+)
+from games.cyberverse.work import Work, remove_one
 
 __all__ = ["can_draw", "can_replace", "keep", "on_case", "on_story", "start_draw", "validate"]
 

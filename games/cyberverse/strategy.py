@@ -32,11 +32,9 @@ from games.cyberverse.state import (
     D_STRATEGY,
     Action,
     State,
-    Work,
     act,
-    insert_sorted,
-    remove_one,
 )
+from games.cyberverse.work import Work, insert_sorted, remove_one
 
 __all__ = [
     "STOCK",

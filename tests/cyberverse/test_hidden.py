@@ -7,7 +7,14 @@ import random
 from games.core import CHANCE, REFEREE, SPECTATOR
 from games.cyberverse import CyberverseGame
 from games.cyberverse.hidden import UNKNOWN
-from games.cyberverse.state import C_FIGHTER_TOKEN, C_TOKEN, D_KEEP_STORY, D_KEEP_TOKEN, Work, act
+from games.cyberverse.state import (
+    C_FIGHTER_TOKEN,
+    C_TOKEN,
+    D_KEEP_STORY,
+    D_KEEP_TOKEN,
+    act,
+)
+from games.cyberverse.work import Work
 from tests.cyberverse.helpers import play_until
 
 GAME = CyberverseGame()

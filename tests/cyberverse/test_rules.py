@@ -36,10 +36,10 @@ from games.cyberverse.state import (
     SUPPRESSION,
     WOUND,
     State,
-    Work,
     act,
     agent_with,
 )
+from games.cyberverse.work import Work
 from tests.cyberverse.helpers import play_until
 
 GAME = CyberverseGame()
