@@ -5,9 +5,11 @@ by their ids (``"AG04"``, ``"W13"``, ``"S01"``, ``"Y08"``, ``"E01"``, ``"T05"``,
 districts, zones, tactical positions and Mission numbers from 1, Status tokens and fighter kinds by
 name, store stock as a token id or its back (``{"store": "weapon", "price": 300, "expert": false}``),
 phases and steps by name; seats are 0-based; ``null`` where the rulebook has nothing (an empty
-slot, an Agent in its HQ). Observations write a hidden card as ``"unknown"``. The flow bookkeeping
-(``ctx``: the queue of the step under way) stays numeric. ``from_dict`` raises
-``InvalidStateError`` naming the first bad field; no other exception escapes it.
+slot, an Agent in its HQ). Observations write a hidden card as ``"unknown"``. The flow of the turn
+(``ctx``) is written by what each field means in the phase under way (:func:`_ctx_out`): only the
+fields in use, the queue as Agent sheet ids, seats or district numbers, the investigation stage,
+store and Ambush effect by name, the Mission under test as its Investigation card and number.
+``from_dict`` raises ``InvalidStateError`` naming the first bad field; no other exception escapes it.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from typing import Any
 
 from games.core.cache import PerContent
 from games.cyberverse import state as st
-from games.cyberverse.content import CATEGORIES, COLOURS, Content
+from games.cyberverse.content import AMBUSH_EFFECTS, CATEGORIES, COLOURS, Content
 from games.errors import InvalidStateError
 
 __all__ = ["from_dict", "state_schema", "to_dict"]
@@ -194,7 +196,8 @@ class _Codec:
         self.c = c
         self.encoders: dict[Any, Encoder] = {}
         self.decoders: dict[Any, Decoder] = {}
-        self.overrides = _overrides(c)
+        self.fields = _Fields(c)
+        self.overrides = self.fields.table()
 
     def encoder(self, tp: Any) -> Encoder:
         got = self.encoders.get(tp)
@@ -547,11 +550,6 @@ class _Fields:
         }
 
 
-def _overrides(c: Content) -> dict[tuple[str, str], tuple[Encoder, Decoder]]:
-    """The fields written as component ids, names or 1-based numbers instead of pack indices."""
-    return _Fields(c).table()
-
-
 def _list_of(one: Decoder) -> Decoder:
     def read(value: Any, path: str) -> tuple[Any, ...]:
         if type(value) is not list or len(value) > 500:
@@ -592,9 +590,264 @@ def _codec(c: Content) -> _Codec:
     return _CODECS(c)
 
 
+# ------------------------------------------------------------------ the flow of the turn (ctx)
+STAGES = ("ambush", "combat", "hacking", "investigation", "influence")
+"""rule: cyberverse/investigation-phase - the stages of a district's investigation, in order."""
+_CTX_KEYS = (
+    "queue",
+    "agent",
+    "movement_points",
+    "districts_visited",
+    "started",
+    "district",
+    "stage",
+    "cards",
+    "store",
+    "henchmen_left",
+    "ambush_effect",
+    "slot",
+    "placement",
+    "seat",
+    "colours",
+    "mission",
+    "xp_spent",
+)
+
+
+def _queue_kind(phase: int) -> str:
+    """What ``ctx.queue`` holds in a phase: Organizations (Strategy, Payday), Agents (Activation,
+    Investigation) or districts (the Event's Henchmen)."""
+    if phase == st.EVENT:
+        return "district"
+    if phase in (st.ACTIVATION, st.INVESTIGATION):
+        return "agent"
+    return "seat"
+
+
+def _cards_ids(f: _Fields, phase: int) -> _Ids:
+    """What ``ctx.cards`` holds: the Agent sheet drawn (setup), the Event card placing Henchmen,
+    or the Story cards drawn for a choice."""
+    if phase == st.SETUP:
+        return f.sheet
+    if phase == st.EVENT:
+        return f.event
+    return f.story
+
+
+def _ctx_out(s: st.State, f: _Fields) -> dict[str, Any]:
+    """The flow of the turn in words: only the fields in use, each by what it means in this phase."""
+    ctx, phase = s.ctx, s.phase
+    out: dict[str, Any] = {}
+    if ctx.queue:
+        kind = _queue_kind(phase)
+        if kind == "agent":
+            out["queue"] = f.sheet.enc_list(ctx.queue)
+        elif kind == "district":
+            out["queue"] = [_enc_number(x) for x in ctx.queue]
+        else:
+            out["queue"] = _enc_seats(ctx.queue)
+    if ctx.agent != -1:
+        out["agent"] = f.sheet.enc(ctx.agent)
+    if ctx.mp:
+        out["movement_points"] = ctx.mp
+    if ctx.visited:
+        out["districts_visited"] = [d + 1 for d in range(5) if ctx.visited >> d & 1]
+    if ctx.started:
+        out["started"] = True
+    if ctx.district != -1:
+        out["district"] = _enc_number(ctx.district)
+    if phase == st.INVESTIGATION or ctx.stage:
+        out["stage"] = STAGES[ctx.stage] if 0 <= ctx.stage < len(STAGES) else ctx.stage
+    out.update(_ctx_out_cards(s, f))
+    return out
+
+
+def _ctx_out_cards(s: st.State, f: _Fields) -> dict[str, Any]:
+    """:func:`_ctx_out` continued: the cards, store, slot, seat and Mission of the step under way."""
+    ctx, phase = s.ctx, s.phase
+    out: dict[str, Any] = {}
+    if ctx.cards:
+        out["cards"] = _cards_ids(f, phase).enc_list(ctx.cards)
+    if ctx.store != -1:
+        if phase == st.EVENT:
+            out["henchmen_left"] = ctx.store
+        elif phase == st.INVESTIGATION and 0 <= ctx.store < len(AMBUSH_EFFECTS):
+            out["ambush_effect"] = AMBUSH_EFFECTS[ctx.store]
+        elif 0 <= ctx.store < len(CATEGORIES):
+            out["store"] = CATEGORIES[ctx.store]
+    if ctx.slot != -1:
+        out["placement" if phase == st.EVENT else "slot"] = _enc_number(ctx.slot)
+    if ctx.seat != -1:
+        out["seat"] = ctx.seat
+    if ctx.colours:
+        out["colours"] = [COLOURS[x] for x in ctx.colours]
+    if ctx.mission != -1:
+        case, m = ctx.mission >> 4, ctx.mission & 15
+        cases = s.orgs[ctx.seat].cases if 0 <= ctx.seat < len(s.orgs) else ()
+        card = f.case.enc(cases[case]) if case < len(cases) else None
+        out["mission"] = {"investigation": case + 1, "card": card, "mission": m + 1}
+    if ctx.xp:
+        out["xp_spent"] = ctx.xp
+    return out
+
+
+def _name(value: Any, names: tuple[str, ...], path: str) -> int:
+    if value not in names or type(value) is not str:
+        raise _fail(path, f"one of {list(names)}", value)
+    return names.index(value)
+
+
+def _count(value: Any, path: str, top: int) -> int:
+    if type(value) is not int or not 0 <= value <= top:
+        raise _fail(path, f"a number from 0 to {top}", value)
+    return value
+
+
+def _district(value: Any, path: str) -> int:
+    """A district number 1 to 5 (or null) -> 0-based (-1)."""
+    d = _dec_number(value, path)
+    if d > 4:
+        raise _fail(path, "a district number from 1 to 5, or null", value)
+    return d
+
+
+def _ctx_in(value: Any, phase: int, f: _Fields) -> dict[str, Any]:
+    """The numeric fields of ``Ctx`` from the words of :func:`_ctx_out` (missing fields: unused)."""
+    if not isinstance(value, Mapping):
+        raise _fail("ctx", "an object", value)
+    bad = next((k for k in value if k not in _CTX_KEYS), None)
+    if bad is not None:
+        raise InvalidStateError(
+            f"ctx.{str(bad)[:40]} is not a field of the flow (fields: {', '.join(_CTX_KEYS)})",
+            field=f"ctx.{str(bad)[:40]}",
+        )
+    out: dict[str, Any] = {
+        "queue": [],
+        "agent": -1,
+        "mp": 0,
+        "visited": 0,
+        "started": False,
+        "district": -1,
+        "stage": 0,
+        "cards": [],
+        "store": -1,
+        "slot": -1,
+        "seat": -1,
+        "colours": [],
+        "mission": -1,
+        "xp": 0,
+    }
+    if "queue" in value:
+        kind, items = _queue_kind(phase), _list(value["queue"], "ctx.queue", 20)
+        if kind == "agent":
+            out["queue"] = list(f.sheet.dec_list(items, "ctx.queue"))
+        elif kind == "district":
+            out["queue"] = [_district(x, f"ctx.queue[{i}]") for i, x in enumerate(items)]
+        else:
+            out["queue"] = list(_dec_seats(items, "ctx.queue"))
+    if "agent" in value:
+        out["agent"] = f.sheet.dec(value["agent"], "ctx.agent")
+    if "movement_points" in value:
+        out["mp"] = _count(value["movement_points"], "ctx.movement_points", 99)
+    if "districts_visited" in value:
+        for i, d in enumerate(_list(value["districts_visited"], "ctx.districts_visited", 5)):
+            x = _district(d, f"ctx.districts_visited[{i}]")
+            if x < 0:
+                raise _fail(f"ctx.districts_visited[{i}]", "a district number from 1 to 5", d)
+            out["visited"] |= 1 << x
+    if "started" in value:
+        out["started"] = _bool(value["started"], "ctx.started")
+    if "district" in value:
+        out["district"] = _district(value["district"], "ctx.district")
+    if "stage" in value:
+        out["stage"] = _name(value["stage"], STAGES, "ctx.stage")
+    out.update(_ctx_in_cards(value, phase, f))
+    return out
+
+
+def _ctx_in_cards(value: Mapping[str, Any], phase: int, f: _Fields) -> dict[str, Any]:
+    """:func:`_ctx_in` continued: the cards, store, slot, seat and Mission of the step under way."""
+    out: dict[str, Any] = {}
+    if "cards" in value:
+        cards = _list(value["cards"], "ctx.cards", 10)
+        out["cards"] = list(_cards_ids(f, phase).dec_list(cards, "ctx.cards"))
+    if "store" in value:
+        out["store"] = _name(value["store"], CATEGORIES, "ctx.store")
+    if "henchmen_left" in value:
+        out["store"] = _count(value["henchmen_left"], "ctx.henchmen_left", 20)
+    if "ambush_effect" in value:
+        out["store"] = _name(value["ambush_effect"], AMBUSH_EFFECTS, "ctx.ambush_effect")
+    for key in ("slot", "placement"):
+        if key in value:
+            out["slot"] = _dec_number(value[key], f"ctx.{key}")
+    if "seat" in value:
+        out["seat"] = _dec_seat(value["seat"], "ctx.seat")
+    if "colours" in value:
+        out["colours"] = [
+            _name(x, COLOURS, f"ctx.colours[{i}]")
+            for i, x in enumerate(_list(value["colours"], "ctx.colours", 3))
+        ]
+    if "mission" in value:
+        mission = value["mission"]
+        if not isinstance(mission, Mapping):
+            raise _fail("ctx.mission", "an object {investigation, card, mission}", mission)
+        case = _dec_number(mission.get("investigation"), "ctx.mission.investigation")
+        m = _dec_number(mission.get("mission"), "ctx.mission.mission")
+        if not 0 <= case < len(COLOURS) or not 0 <= m < 16:
+            raise _fail("ctx.mission", "an Investigation card's number and a Mission number", mission)
+        out["mission"] = case << 4 | m
+    if "xp_spent" in value:
+        out["xp"] = _count(value["xp_spent"], "ctx.xp_spent", 20)
+    return out
+
+
+def _ctx_schema() -> dict[str, Any]:
+    number = {"type": "integer", "minimum": 1}
+    seat = {"type": "integer", "minimum": 0, "maximum": 3}
+    ident = {"type": ["string", "null"], "description": "a component id of the content pack"}
+    props: dict[str, Any] = {
+        "queue": {
+            "type": "array",
+            "items": {"type": ["string", "integer", "null"]},
+            "description": "Agent sheet ids (Activation, Investigation), seats (Strategy, Payday) or "
+            "district numbers (the Event's Henchmen) still to handle, the first now",
+        },
+        "agent": {**ident, "description": "the Agent sheet id of the Agent concerned"},
+        "movement_points": {"type": "integer", "minimum": 0},
+        "districts_visited": {"type": "array", "items": number},
+        "started": {"type": "boolean"},
+        "district": number,
+        "stage": {"enum": list(STAGES)},
+        "cards": {"type": "array", "items": ident},
+        "store": {"enum": list(CATEGORIES)},
+        "henchmen_left": {"type": "integer", "minimum": 0},
+        "ambush_effect": {"enum": list(AMBUSH_EFFECTS)},
+        "slot": number,
+        "placement": number,
+        "seat": seat,
+        "colours": {"type": "array", "items": {"enum": list(COLOURS)}},
+        "mission": {
+            "type": "object",
+            "properties": {"investigation": number, "card": ident, "mission": number},
+            "required": ["investigation", "mission"],
+            "additionalProperties": False,
+        },
+        "xp_spent": {"type": "integer", "minimum": 0},
+    }
+    assert tuple(props) == _CTX_KEYS
+    return {
+        "type": "object",
+        "properties": props,
+        "additionalProperties": False,
+        "description": "the flow of the turn: only the fields in use",
+    }
+
+
 def to_dict(s: st.State, c: Content) -> dict[str, Any]:
     """The state as plain JSON types: component ids, names and 1-based numbers."""
-    data: dict[str, Any] = _codec(c).encoder(st.State)(s)
+    codec = _codec(c)
+    data: dict[str, Any] = codec.encoder(st.State)(s)
+    data["ctx"] = _ctx_out(s, codec.fields)
     data["phase"] = st.PHASES[s.phase]
     data["step"] = st.STEPS[s.step]
     data["game"] = "cyberverse"
@@ -698,8 +951,10 @@ def from_dict(data: Mapping[str, Any], c: Content) -> st.State:
         raise _fail("step", "a step name", step)
     body["phase"] = st.PHASES.index(phase)
     body["step"] = st.STEPS.index(step)
+    codec = _codec(c)
     try:
-        s = _codec(c).decoder(st.State)(body, "")
+        body["ctx"] = _ctx_in(body.get("ctx", {}), body["phase"], codec.fields)
+        s = codec.decoder(st.State)(body, "")
         _check(s, c)
     except InvalidStateError:
         raise
@@ -770,6 +1025,7 @@ def state_schema(c: Content) -> dict[str, Any]:
         return {"type": "object", "properties": props, "required": list(props), "additionalProperties": False}
 
     root = schema(st.State)
+    root["properties"]["ctx"] = _ctx_schema()
     root["properties"]["phase"] = {"enum": list(st.PHASES)}
     root["properties"]["step"] = {"enum": list(st.STEPS)}
     root["properties"]["game"] = {"const": "cyberverse"}

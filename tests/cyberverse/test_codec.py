@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from games.core import GameConfig
 from games.cyberverse import CyberverseGame
-from games.cyberverse.state import State
+from games.cyberverse.state import NO_CTX, State
 from games.errors import InvalidStateError, NotationError
 from tests.cyberverse.helpers import play_until
 
@@ -151,3 +151,71 @@ def test_public_form_matches_its_schema() -> None:
         validator.validate(data)
     validator.validate(BASE)
     assert BASE["orgs"][0]["story"] in {s.id for s in GAME.content_pack.stories}
+
+
+def _flow_states() -> list[State]:
+    """States of seeded random games (2, 3 and 4 players) covering every step of the flow."""
+    states = []
+    for players in (2, 3, 4):
+        rng = random.Random(players)
+        s = GAME.new_state(GameConfig(players=players), players)
+        while GAME.current_player(s) != -2:
+            states.append(s)
+            a = (
+                GAME.sample_chance(s, rng)
+                if GAME.current_player(s) == -1
+                else rng.choice(list(GAME.legal_actions(s)))
+            )
+            s = GAME.apply_trusted(s, a)
+    return states
+
+
+def test_flow_reads_in_words() -> None:
+    """The flow of the turn (ctx) is written in the rulebook's words: Agents by sheet id, districts
+    and slots from 1, the investigation stage, stores and Ambush effects by name, the Mission under
+    test by its Investigation card; only the fields in use; it reads back to the same state."""
+    c = GAME.content_pack
+    sheets = set(c.sheet_ids)
+    seen_keys: set[str] = set()
+    for s in _flow_states():
+        data = GAME.to_dict(s)
+        ctx = data["ctx"]
+        seen_keys |= set(ctx)
+        assert GAME.from_dict(data) == s
+        assert not {"mp", "visited", "xp"} & set(ctx)
+        if data["phase"] in ("activation", "investigation"):
+            assert set(ctx.get("queue", [])) <= sheets
+        if "agent" in ctx:
+            assert ctx["agent"] in sheets
+        if data["phase"] == "investigation":
+            assert ctx["stage"] in ("ambush", "combat", "hacking", "investigation", "influence")
+        if "mission" in ctx:
+            seat, where = ctx["seat"], ctx["mission"]["investigation"] - 1
+            assert ctx["mission"]["card"] == data["orgs"][seat]["cases"][where]
+        if "district" in ctx:
+            assert 1 <= ctx["district"] <= 5
+        if s.ctx == NO_CTX:
+            assert ctx == {}
+    assert {"queue", "agent", "movement_points", "stage", "store", "slot", "mission"} <= seen_keys
+
+
+def test_flow_fields_are_validated() -> None:
+    """A ctx field the flow does not have, or a value of the wrong kind, is named in the error."""
+    for field, value, where in [
+        ("mp", 3, "ctx.mp"),
+        ("stage", "lunch", "ctx.stage"),
+        ("store", "bakery", "ctx.store"),
+        ("queue", ["nobody"], "ctx.queue"),
+        ("mission", {"investigation": 0, "mission": 1}, "ctx.mission.investigation"),
+        ("districts_visited", [9], "ctx.districts_visited[0]"),
+    ]:
+        data = copy.deepcopy(BASE)
+        data["ctx"] = {**data["ctx"], field: value}
+        if field == "queue":
+            data["phase"] = "activation"
+        try:
+            GAME.from_dict(data)
+        except InvalidStateError as exc:
+            assert exc.field.startswith(where), (field, exc.field)
+        else:
+            raise AssertionError(f"ctx.{field} = {value!r} was accepted")

@@ -14,7 +14,9 @@ Organization playing it (rule: cyberverse/combat-tokens; 2 of the 12 games chang
 2-9-greedy), and again when its way to the target became a decision where two zones lead on a
 shortest way (rule: cyberverse/henchmen; 7 of the 12 changed), and again when, in range, taking
 its zone's tactical position became one too (rule: cyberverse/tactical-positions; 5 of the 12
-changed), so from here they prove later rewrites keep the rules' behaviour.
+changed), so from here they prove later rewrites keep the rules' behaviour. When the flow of the turn
+(``ctx``) took words in the public form, only the 12 final-form digests changed (the action digests,
+step counts and returns held).
 """
 
 from __future__ import annotations
