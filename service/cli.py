@@ -374,18 +374,29 @@ def move_groups(texts: list[str]) -> list[tuple[str, list[tuple[int, str]]]]:
 
 def move_lines(texts: list[str], width: int) -> list[str]:
     """The numbered legal moves, one block per kind, packed to ``width`` columns."""
+    import textwrap
+
     lines: list[str] = []
     for kind, items in move_groups(texts):
         lead = "" if not kind else (f"{kind:<10} " if len(kind) <= 10 else f"{kind} ")
+        pad = " " * min(len(lead), 11)
         line, cells = lead, 0
         for number, rest in items:
             cell = f"[{number}] {rest}"
             if cells and len(line) + len(cell) > width:
                 lines.append(line.rstrip())
-                line, cells = " " * min(len(lead), 11), 0
+                line, cells = pad, 0
+            if len(line) + len(cell) > width:  # longer than the column: wrapped under its words
+                hang = " " * (len(str(number)) + 3)
+                parts = textwrap.wrap(cell, max(12, width - len(line)), subsequent_indent=hang)
+                lines.append((line + parts[0])[:width])
+                lines.extend((pad + part)[:width] for part in parts[1:])
+                line, cells = pad, 0
+                continue
             line += cell + "  "
             cells += 1
-        lines.append(line.rstrip()[:width])
+        if cells or not lines:
+            lines.append(line.rstrip()[:width])
     return lines
 
 

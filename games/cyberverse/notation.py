@@ -36,7 +36,7 @@ __all__ = ["action_to_text", "agent_name", "parse_action", "parse_state", "state
 
 
 def agent_name(s: State, c: Content, sheet: int) -> str:
-    """The name on the recruited side of an Agent sheet (or the sheet's id)."""
+    """The name on the recruited side of an Agent sheet (or both sides' names, not recruited)."""
     for a in s.agents:
         if a.sheet == sheet:
             return c.faces[2 * sheet + a.side].name
@@ -66,7 +66,9 @@ def _case(c: Content, card: int, ids: bool) -> str:
 def _draw_text(s: State, c: Content, x: int, ids: bool) -> str:
     step = s.step
     if step in (C_SETUP_SHEET, C_AGENT_ROW):
-        return f"draw agent sheet {c.sheet_ids[x]}"
+        if ids:
+            return f"draw agent sheet {c.sheet_ids[x]}"
+        return f"draw agent sheet {c.faces[2 * x].name} / {c.faces[2 * x + 1].name}"
     if step == C_SUPPORT_ROW:
         return f"draw support card {_card(c.support[x], c.support, ids)}"
     if step == C_EVENT:

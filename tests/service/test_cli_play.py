@@ -301,6 +301,24 @@ def test_moves_fit_their_budget_and_keep_their_numbers():
     assert fitted_moves(moves, 80, 20) == full
 
 
+def test_a_move_longer_than_its_column_wraps_under_its_words():
+    """A move wider than the moves column (a long faction or token name) is wrapped, its words
+    indented under the first, never cut."""
+    from service.cli import move_lines
+
+    moves = [
+        "buy the weapon token in slot 1 for Molly Kuwata",
+        "buy the cyber-implant token in slot 2 for Molly Kuwata of the Neon Syndicate",
+        "done",
+    ]
+    lines = move_lines(moves, 50)
+    assert all(len(line) <= 50 for line in lines)
+    text = " ".join(" ".join(lines).split())
+    assert "[2] the cyber-implant token in slot 2 for Molly Kuwata of the Neon Syndicate" in text
+    second = next(i for i, line in enumerate(lines) if "[2]" in line)
+    assert lines[second + 1].startswith(" " * 15) and lines[-1] == "[3] done"
+
+
 @pytest.mark.skipif(TMUX is None, reason="needs tmux")
 @pytest.mark.parametrize("name", ["cytress", "ti4"])
 def test_a_drawn_map_is_never_cut_in_two_columns(server, terminal, name):
