@@ -327,7 +327,7 @@ def test_a_drawn_map_is_never_cut_in_two_columns(server, terminal, name):
     screen = _first_screen(server, terminal, name, 120, 40)
     lines = _lines(screen)
     assert all(len(line) <= 120 for line in lines)
-    left = [line.split(" │ ")[0] for line in lines if " │ " in line]
+    left = [line.split("│")[0].rstrip() for line in lines if "│" in line]  # a right side may be empty
     if name == "cytress":
         header = [line.split() for line in left if line.split()[:3] == ["A", "B", "C"]]
         assert header and all(len(w) == 1 for w in header[0]) and len(header[0]) >= 6, screen
