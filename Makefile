@@ -6,7 +6,11 @@ HOST ?= 127.0.0.1
 PORT ?= 50051
 DB ?= ./lictor.db
 
-.PHONY: serve test lint typecheck buf-lint pytest bench proto clean venv dev
+# The CyberVerse rules compiled with mypyc into build/compiled/ (docs/compiled.md): a no-op when fresh;
+# it prints the mode the package runs in. LICTOR_PURE=1 forces pure Python.
+COMPILE := $(BIN)/python tools/build_compiled.py
+
+.PHONY: serve test lint typecheck buf-lint pytest bench proto clean venv dev fast
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -20,13 +24,27 @@ $(VENV)/.installed-dev: $(BIN)/python pyproject.toml
 	$(BIN)/pip install -q -e '.[dev]'
 	touch $(VENV)/.installed $@
 
+$(VENV)/.installed-fast: $(BIN)/python pyproject.toml
+	$(BIN)/pip install -q -e '.[fast]'
+	touch $(VENV)/.installed $@
+
 venv: $(VENV)/.installed
 dev: $(VENV)/.installed-dev
 
+# Fails (exit 2) where it cannot compile (no C compiler or Python headers).
+fast: $(VENV)/.installed-fast
+	$(COMPILE)
+
+# Compiled when it can be (a C compiler, mypy), pure Python otherwise: one line says which.
 serve: $(VENV)/.installed
+	-@[ -f $(VENV)/.installed-fast ] || [ -f $(VENV)/.installed-dev ] || $(MAKE) -s $(VENV)/.installed-fast
+	@$(COMPILE) --quiet --or-pure
 	$(BIN)/lictor serve --host $(HOST) --port $(PORT) --db $(DB)
 
+# The compiled build first (where a C compiler is), so tests/core/test_compiled.py compares it with
+# pure Python.
 test: $(VENV)/.installed-dev buf-lint
+	@$(COMPILE) --quiet --if-possible
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
@@ -54,7 +72,8 @@ proto: $(VENV)/.installed-dev
 
 bench: $(VENV)/.installed-dev
 	$(BIN)/pip install -q -e '.[dev,bench]'
+	@$(COMPILE) --quiet --if-possible
 	$(BIN)/python -m bench
 
 clean:
-	rm -rf $(VENV) .tools .mypy_cache .ruff_cache
+	rm -rf $(VENV) .tools .mypy_cache .ruff_cache build/compiled
