@@ -2,6 +2,10 @@
 and the exact feature-test chain against Monte Carlo simulation, all measured in the same run.
 
 ``python -m bench.cyberverse`` (``--quick`` for a short run); writes ``bench/results/cyberverse.json``.
+
+The engine is measured in each mode available (docs/compiled.md): pure Python, and compiled with
+mypyc when a fresh build exists (``make fast``). The mode is fixed per process at import, so each is
+measured in a child process of its own, with the Pig fixture timed in that same child.
 """
 
 from __future__ import annotations
@@ -9,15 +13,17 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import random
+import subprocess
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
 from bench._stats import wilson
-from games.core import CHANCE, TERMINAL, Game, GameConfig
-from games.cyberverse import CyberverseGame
+from games.core import CHANCE, TERMINAL, Game, GameConfig, compiled
+from games.cyberverse import COMPILED, CyberverseGame
 from games.cyberverse.modifiers import after_draw
 from solver.cyberverse import _chain, chain_by_orders, chain_odds
 from tests.fixtures.pig import PigGame
@@ -44,6 +50,86 @@ def _steps_per_s(game: Game[Any, Any], players: int, seconds: float) -> float:
             s = game.apply_trusted(s, a)
             steps += 1
     return steps / (time.process_time() - t0)
+
+
+MODES = {"pure": "pure Python", "compiled": "compiled, mypyc"}
+"""The engine's modes, by ``compiled.mode`` and as the bench prints them."""
+
+
+def _engine_child(seconds: float) -> dict[str, Any]:
+    """In this process's mode: the Pig fixture, then CyberVerse 2p and 4p, random-playout steps/s."""
+    pig = _steps_per_s(PigGame(), 2, seconds)
+    game = CyberverseGame()
+    out: dict[str, Any] = {
+        "mode": compiled.mode("games.cyberverse"),
+        "reason": compiled.reason("games.cyberverse"),
+        "pig_steps_per_s": pig,
+    }
+    for players in (2, 4):
+        out[f"steps_per_s_{players}p"] = _steps_per_s(game, players, seconds)
+    return out
+
+
+def _compiled_available() -> str:
+    """Why the compiled engine cannot be measured ("" when a fresh build exists)."""
+    from games import cyberverse
+
+    root = compiled.source_root(cyberverse.__file__ or "", "games.cyberverse")
+    build = compiled.package_dir(compiled.build_root(root), "games.cyberverse")
+    why, _ = compiled.check("games.cyberverse", COMPILED, root, build)
+    return why
+
+
+def _engine(seconds: float) -> dict[str, Any]:
+    """The engine in each mode available, each in a child process (pure Python first); prints one
+    line per mode and players, and the compiled/pure ratio."""
+    root = Path(__file__).resolve().parents[1]
+    env = {k: v for k, v in os.environ.items() if k != compiled.PURE_ENV}
+    modes: dict[str, Any] = {}
+    why = _compiled_available()
+    for mode in ("pure", "compiled"):
+        if mode == "compiled" and why:
+            print(f"engine ({MODES[mode]}): not measured: {why}")
+            modes[mode] = {"not_measured": why}
+            continue
+        child_env = {**env, compiled.PURE_ENV: "1"} if mode == "pure" else env
+        proc = subprocess.run(
+            [sys.executable, "-m", "bench.cyberverse", "--engine-child", str(seconds)],
+            cwd=root,
+            env=child_env,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        got = json.loads(proc.stdout)
+        if got["mode"] != mode:
+            raise RuntimeError(f"the {mode} engine child ran {got['mode']} ({got['reason']})")
+        modes[mode] = got
+        pig = got["pig_steps_per_s"]
+        for players in (2, 4):
+            cv = got[f"steps_per_s_{players}p"]
+            print(
+                f"engine {players}p ({MODES[mode]}): {cv:,.0f} random-playout steps/s = "
+                f"{cv / pig:.3f}x the Pig fixture ({pig:,.0f}/s)"
+            )
+    out: dict[str, Any] = {"engine": modes}
+    pure = modes["pure"]
+    out["pig_steps_per_s"] = pure["pig_steps_per_s"]
+    for players in (2, 4):
+        out[f"steps_per_s_{players}p"] = pure[f"steps_per_s_{players}p"]
+    fast = modes["compiled"]
+    if "not_measured" not in fast:
+        for players in (2, 4):
+            key = f"steps_per_s_{players}p"
+            raw = fast[key] / pure[key]
+            ratio = (fast[key] / fast["pig_steps_per_s"]) / (pure[key] / pure["pig_steps_per_s"])
+            out[f"compiled_speedup_{players}p"] = ratio
+            out[f"compiled_speedup_raw_{players}p"] = raw
+            print(
+                f"engine {players}p: compiled = {ratio:.2f}x pure Python against each child's Pig "
+                f"({raw:.2f}x the steps/s)"
+            )
+    return out
 
 
 def _match(game: CyberverseGame, players: int, games: int) -> tuple[float, int]:
@@ -296,7 +382,11 @@ def main(argv: list[str] | None = None) -> int:
         "players); 'engine': measure only the engine; 'fit': fit the heuristic's win model and "
         "print its weights (games of seeds 50000-51199)",
     )
+    parser.add_argument("--engine-child", type=float, default=0.0, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.engine_child:
+        json.dump(_engine_child(args.engine_child), sys.stdout)
+        return 0
     only = args.only
     out = Path(__file__).parent / "results"
     out.mkdir(exist_ok=True)
@@ -309,17 +399,9 @@ def main(argv: list[str] | None = None) -> int:
     seconds = 2.0 if args.quick else 6.0
     games = args.games or (20 if args.quick else 100)
     game = CyberverseGame()
-    results: dict[str, Any] = {}
+    results: dict[str, Any] = {"mode": compiled.mode("games.cyberverse")}
     if only in ("", "engine"):
-        pig = _steps_per_s(PigGame(), 2, seconds)
-        results["pig_steps_per_s"] = pig
-        for players in (2, 4):
-            cv = _steps_per_s(game, players, seconds)
-            results[f"steps_per_s_{players}p"] = cv
-            print(
-                f"engine {players}p: {cv:,.0f} random-playout steps/s = "
-                f"{cv / pig:.3f}x the Pig fixture ({pig:,.0f}/s)"
-            )
+        results.update(_engine(seconds))
     if not only:
         for players in (2, 4):
             score, n = _match(game, players, games)
