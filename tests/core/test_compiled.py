@@ -125,6 +125,7 @@ from games.cyberverse import CyberverseGame
 import games.cyberverse.engine as engine
 
 game = CyberverseGame()
+greedy = game.policies()["greedy"]
 traces = {}
 for players in (2, 3, 4):
     for seed in range(6):
@@ -141,6 +142,28 @@ for players in (2, 3, 4):
             digest.update(game.state_to_text(state).encode())
             steps += 1
         traces[f"{players}p seed {seed}"] = [steps, digest.hexdigest()]
+# The policies, the scoring and the hidden information: seat 0 greedy, the heuristic, the priors and
+# a determinization of the seat to play now and then.
+for players in (2, 4):
+    for seed in range(2):
+        rng = random.Random(100 + seed)
+        state = game.new_state(GameConfig(players=players), 100 + seed)
+        digest = hashlib.sha256()
+        steps = 0
+        while game.current_player(state) != TERMINAL:
+            seat = game.current_player(state)
+            if seat == CHANCE:
+                action = game.sample_chance(state, rng)
+            else:
+                if steps % 7 == 0:
+                    seen = game.sample_state(game.observation(state, seat), seat, random.Random(steps))
+                    digest.update(game.state_to_text(seen).encode())
+                    digest.update(repr((game.heuristic(state), game.prior(state))).encode())
+                action = greedy(state, rng) if seat == 0 else rng.choice(list(game.legal_actions(state)))
+            state = game.apply(state, action)
+            digest.update(game.state_to_text(state).encode())
+            steps += 1
+        traces[f"{players}p greedy seed {100 + seed}"] = [steps, digest.hexdigest(), game.returns(state)]
 json.dump({"mode": compiled.mode("games.cyberverse"), "reason": compiled.reason("games.cyberverse"),
            "engine": engine.__file__, "traces": traces}, sys.stdout)
 """
@@ -165,7 +188,8 @@ def _playouts(pure: bool) -> dict[str, object]:
 
 
 def test_compiled_cyberverse_plays_the_same_games_as_pure_python() -> None:
-    """Seeded random games, 2, 3 and 4 players, whole: the same positions one after the other."""
+    """Seeded random games, 2, 3 and 4 players, whole: the same positions one after the other; and a
+    few with a greedy seat, the heuristic, the priors and determinizations: the same values."""
     from games import cyberverse
 
     init = cyberverse.__file__ or ""
@@ -180,4 +204,5 @@ def test_compiled_cyberverse_plays_the_same_games_as_pure_python() -> None:
     assert str(fast["engine"]).endswith(SUFFIX)
     assert (slow["mode"], slow["reason"]) == ("pure", "LICTOR_PURE=1")
     assert str(slow["engine"]).endswith(".py")
+    assert isinstance(fast["traces"], dict) and len(fast["traces"]) == 3 * 6 + 2 * 2
     assert fast["traces"] == slow["traces"]
