@@ -36,7 +36,9 @@ from pathlib import Path
 from typing import Any
 
 __all__ = [
+    "DIR_ENV",
     "FORMAT",
+    "MANIFEST",
     "PURE_ENV",
     "Status",
     "activate",
@@ -119,6 +121,13 @@ def _pure_forced() -> bool:
 def check(package: str, modules: tuple[str, ...], root: Path, build: Path) -> tuple[str, dict[str, Any]]:
     """Why the build in ``build`` cannot be used for ``package`` (sources under ``root``), or ``""``
     and its manifest when it can (it does not look at ``LICTOR_PURE``)."""
+    try:
+        return _check(package, modules, root, build)
+    except (AttributeError, KeyError, TypeError) as err:
+        return f"unreadable manifest {build / MANIFEST}: {err!r}", {}
+
+
+def _check(package: str, modules: tuple[str, ...], root: Path, build: Path) -> tuple[str, dict[str, Any]]:
     try:
         manifest: dict[str, Any] = json.loads((build / MANIFEST).read_text())
     except FileNotFoundError:

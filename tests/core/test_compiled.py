@@ -108,6 +108,17 @@ def test_another_module_list_or_interpreter_is_pure_python(
     assert _activate(src, modules)[0].reason.startswith("built for another interpreter (version")
 
 
+def test_a_corrupt_manifest_is_pure_python(fake: tuple[Path, Path, tuple[str, ...]]) -> None:
+    src, builds, modules = fake
+    manifest_file = builds / "fakepkg" / "manifest.json"
+    manifest = json.loads(manifest_file.read_text())
+    manifest["interpreter"] = "cpython"
+    manifest_file.write_text(json.dumps(manifest))
+    assert _activate(src, modules)[0].reason.startswith("unreadable manifest")
+    manifest_file.write_text("{")
+    assert _activate(src, modules)[0].reason.startswith("unreadable manifest")
+
+
 def test_a_build_that_does_not_load_is_pure_python(fake: tuple[Path, Path, tuple[str, ...]]) -> None:
     """The manifest matches but the shared library is no extension module (an empty file here)."""
     src, _, modules = fake
