@@ -100,8 +100,14 @@ def run(w: Work, c: Content) -> None:
 
     while w.ctx.district < 5:
         d, stage = w.ctx.district, w.ctx.stage
-        if stage == 0 and _ambush(w, c, d):
-            return
+        if stage == 0:
+            if _ambush(w, c, d):
+                return
+            if not any(a.district == d for a in w.agents):
+                # no Agent on the board: no Combat (its Henchmen leave), Hacking, test or Influence
+                combat.start(w, c, d)
+                w.set_ctx(district=d + 1, stage=0, queue=(), started=False, agent=-1)
+                continue
         if stage <= 1:
             w.ctx_draft().stage = 1
             if combat.start(w, c, d):
