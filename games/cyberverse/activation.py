@@ -25,6 +25,8 @@ Auxiliary Action is possible.
 
 from __future__ import annotations
 
+from typing import Any
+
 from games.cyberverse import flow, stories
 from games.cyberverse.agents import (
     free_travel,
@@ -36,7 +38,7 @@ from games.cyberverse.agents import (
 )
 from games.cyberverse.board import BOARD_LIMIT, ZONE_LIMIT, board_of, occupancy
 from games.cyberverse.content import Content
-from games.cyberverse.events import STAFF_TOKENS, TOLL, has_effect
+from games.cyberverse.events import STAFF_TOKENS, TOLL, effect_table
 from games.cyberverse.investigation import gain_influence
 from games.cyberverse.state import (
     AGENT,
@@ -72,6 +74,7 @@ __all__ = [
     "rescue_cost",
     "resume_aux",
     "travel_cost",
+    "travel_costs",
 ]
 
 ACTIONS = 3
@@ -123,12 +126,22 @@ def _next_agent(w: Work, c: Content) -> None:
     flow.finish(w, c)
 
 
+def travel_costs(state: State | Work, c: Content, agent: Agent, src: int) -> list[int]:
+    """Per district, the Movement points to go there from district ``src`` (rule:
+    cyberverse/moving-agents): the New Eden board's cost (none with a vehicle that makes district
+    moves free, 1 less with the skill ``fast_travel``), plus 1 per ``toll`` Event card on the
+    destination (authored)."""
+    toll = effect_table(state, c, agent.org)[0][TOLL]
+    if free_travel(c, agent):
+        return [toll[x] for x in range(5)]
+    row = c.travel[src]
+    off = travel_discount(c, agent)
+    return [max(0, row[x] - off) + toll[x] for x in range(5)]
+
+
 def travel_cost(state: State | Work, c: Content, agent: Agent, src: int, dst: int) -> int:
-    """Movement points to go from district ``src`` to ``dst`` (rule: cyberverse/moving-agents): the
-    New Eden board's cost (none with a vehicle that makes district moves free, 1 less with the skill
-    ``fast_travel``), plus 1 per ``toll`` Event card on ``dst`` (authored)."""
-    cost = 0 if free_travel(c, agent) else max(0, c.travel[src][dst] - travel_discount(c, agent))
-    return cost + has_effect(state, c, agent.org, TOLL, dst)
+    """Movement points to go from district ``src`` to ``dst`` (:func:`travel_costs`)."""
+    return travel_costs(state, c, agent, src)[dst]
 
 
 def _room(state: State | Work, c: Content, d: int, zone: int) -> bool:
@@ -169,8 +182,28 @@ def _entry_room(s: State | Work, c: Content) -> list[bool]:
     return [total[x] < BOARD_LIMIT and at_entry[x] < ZONE_LIMIT for x in range(5)]
 
 
+_AFTER_MOVE: list[tuple[Any, ...] | None] = [None]
+"""The moving Agent's next steps that :func:`move` found, with the records they were read from
+(context, agents, city, fight, content pack): the next :func:`legal_move` on the State it gives
+(the same records, now frozen) takes them instead of finding them again."""
+
+
 def legal_move(s: State | Work, c: Content) -> list[Action]:
     """The moving Agent's next step, or stop (rule: cyberverse/moving-agents)."""
+    memo = _AFTER_MOVE[0]
+    if (
+        memo is not None
+        and memo[0] is s.ctx
+        and memo[1] is s.agents
+        and memo[2] is s.city
+        and memo[3] is s.fight
+        and memo[4] is c
+    ):
+        return list(memo[5])
+    return _legal_move(s, c)
+
+
+def _legal_move(s: State | Work, c: Content) -> list[Action]:
     ctx = s.ctx
     sheet = ctx.agent
     agent = next(a for a in s.agents if a.sheet == sheet)
@@ -185,9 +218,10 @@ def legal_move(s: State | Work, c: Content) -> list[Action]:
     if agent.zone == board.entry and not agent.status & WOUND:
         visited = ctx.visited
         mp = ctx.mp
+        cost = travel_costs(s, c, agent, d)
         room: list[bool] | None = None
         for x in range(5):
-            if x != d and not visited >> x & 1 and travel_cost(s, c, agent, d, x) <= mp:
+            if x != d and not visited >> x & 1 and cost[x] <= mp:
                 if room is None:
                     room = _entry_room(s, c)
                 if room[x]:
@@ -227,8 +261,11 @@ def move(w: Work, c: Content, a: Action) -> None:
         mp -= 1
         w.set_agent(sheet, spot=a.a)
     w.set_ctx(mp=mp, visited=visited, started=True)
-    if len(legal_move(w, c)) == 1:  # only "stop" is left
+    steps = _legal_move(w, c)
+    if len(steps) == 1:  # only "stop" is left
         _next_agent(w, c)
+    else:
+        _AFTER_MOVE[0] = (w.ctx, w.agents, w.city, w.fight, c, steps)
 
 
 # ------------------------------------------------------------------ auxiliary actions
