@@ -70,13 +70,19 @@ def price(state: State | Work, c: Content, seat: int, store: int, printed: int) 
 
 
 def price_shift(state: State | Work, c: Content, seat: int, store: int) -> int:
-    """D added to (or taken off) the printed prices of ``store`` for ``seat``."""
-    p = INFLATION_D * effect_table(state, c, seat)[1][store]
+    """D added to (or taken off) the printed prices of ``store`` for ``seat`` (:func:`price_shifts`)."""
+    return price_shifts(state, c, seat)[store]
+
+
+def price_shifts(state: State | Work, c: Content, seat: int) -> list[int]:
+    """Per store, D added to (or taken off) its printed prices for ``seat``."""
+    inflation = effect_table(state, c, seat)[1]
+    shifts = [INFLATION_D * n for n in inflation]
     for u in state.orgs[seat].support:
         card = c.support[u]
-        if card.effect == _DISCOUNT and card.category == store:
-            p -= card.value
-    return p
+        if card.effect == _DISCOUNT and 0 <= card.category < len(shifts):
+            shifts[card.category] -= card.value
+    return shifts
 
 
 def resale_value(c: Content, token: int) -> int:
@@ -110,17 +116,18 @@ def legal(s: State, c: Content) -> list[Action]:
     if buyers:
         tokens = c.tokens
         backs = c.backs
+        shifts: list[int] | None = None
         for store, stock in enumerate(s.market.stock):
-            shift = -1
             for slot, v in enumerate(stock):
                 if v == -1:
                     continue
-                if shift == -1:
-                    shift = price_shift(s, c, seat, store)
-                printed = tokens[v].price if v >= 0 else backs[-2 - v][1]
-                if max(0, printed + shift) > money:
+                if shifts is None:
+                    shifts = price_shifts(s, c, seat)
+                paid = (tokens[v].price if v >= 0 else backs[-2 - v][1]) + shifts[store]
+                if (paid if paid > 0 else 0) > money:  # (a price never goes below 0)
                     continue
-                out.extend([act("buy", store, slot, sheet) for sheet in buyers])
+                for sheet in buyers:
+                    out.append(act("buy", store, slot, sheet))
     for a in mine:
         for t in a.broken:
             if resale_value(c, t) <= money:
