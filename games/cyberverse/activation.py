@@ -278,12 +278,12 @@ def resume_aux(w: Work, c: Content) -> None:
     """The Organization with the most Actions left decides (ties: the richest, then the order of
     play); the phase ends when no Action is left."""
     best = -1
-    key = (0, 0, 0)
-    for rank, seat in enumerate(w.order):
+    most = richest = 0
+    for seat in w.order:
         org = w.orgs[seat]
-        k = (org.actions, org.money, -rank)
-        if org.actions > 0 and (best < 0 or k > key):
-            best, key = seat, k
+        n = org.actions
+        if n > 0 and (best < 0 or n > most or (n == most and org.money > richest)):
+            best, most, richest = seat, n, org.money
     if best < 0:
         flow.finish(w, c)
         return
@@ -313,14 +313,20 @@ def legal_aux(s: State, c: Content) -> list[Action]:
             out.append(act("recruit", sheet, 1))
     city = s.city
     bit = 1 << seat
-    staff = city.staff
-    if sum(1 for m in staff if m & bit) < STAFF_TOKENS:
-        out.extend(
-            [act("staff", slot) for slot, card in enumerate(city.news) if card >= 0 and not staff[slot] & bit]
-        )
+    placed = 0
+    free: list[Action] = []
+    for slot, m in enumerate(city.staff):
+        if m & bit:
+            placed += 1
+        elif city.news[slot] >= 0:
+            free.append(act("staff", slot))
+    if placed < STAFF_TOKENS:
+        out.extend(free)
     ambush = city.ambush
     if ambush.count(seat) < AMBUSH_TOKENS:
-        out.extend([act("ambush", d) for d in range(5) if ambush[d] < 0])
+        for d in range(5):
+            if ambush[d] < 0:
+                out.append(act("ambush", d))
     for a in team:
         if a.district >= 0 and rescue_cost(a) <= money:
             out.append(act("rescue", a.sheet))
@@ -359,7 +365,7 @@ def aux(w: Work, c: Content, a: Action) -> None:
     w.set_org(seat, actions=org.actions - 1)
     kind = a.kind
     if kind == "recruit":
-        w.set_market(agent_row=tuple(x for x in w.market.agent_row if x != a.a))
+        w.set_market(agent_row=remove_one(w.market.agent_row, a.a))
         w.set_org(seat, money=w.orgs[seat].money - w.options.hire_cost)
         add_agent(w, c, new_agent(c, a.a, a.b, seat, recruited=True))
         if refill_agents(w):
