@@ -113,9 +113,10 @@ def _next_agent(w: Work, c: Content) -> None:
     while queue:
         sheet = queue[0]
         queue = queue[1:]
-        if w.agent_at(sheet) < 0:
+        i = w.agent_at(sheet)
+        if i < 0:
             continue
-        agent = w.agent(sheet)
+        agent = w.agents[i]
         if w.orgs[agent.org].actions <= 0:
             continue
         visited = 1 << agent.district if agent.district >= 0 else 0
@@ -212,7 +213,9 @@ def _legal_move(s: State | Work, c: Content) -> list[Action]:
     if d < 0:
         if not ctx.started:
             free = _entry_room(s, c)
-            out.extend([act("enter", x) for x in range(5) if free[x]])
+            for x in range(5):
+                if free[x]:
+                    out.append(act("enter", x))
         return out
     board = c.boards[s.city.boards[d]]
     if agent.zone == board.entry and not agent.status & WOUND:
@@ -228,7 +231,9 @@ def _legal_move(s: State | Work, c: Content) -> list[Action]:
                     out.append(act("go", x))
     if ctx.mp >= 1:
         zones, _, _, spots = occupancy(s, c, d)
-        out.extend([act("step", z) for z in board.adjacent[agent.zone] if zones[z] < ZONE_LIMIT])
+        for z in board.adjacent[agent.zone]:
+            if zones[z] < ZONE_LIMIT:
+                out.append(act("step", z))
         p = board.position_at[agent.zone]
         if p >= 0 and agent.spot != p and spots[p] < 0:
             out.append(act("spot", p))

@@ -183,7 +183,12 @@ def free_travel(c: Content, agent: Agent) -> bool:
 
     rule: cyberverse/supply-vehicles
     """
-    return any(tok.category == VEHICLE and tok.free_travel for tok in _intact(agent, c))
+    broken = agent.broken
+    for t in agent.kit:
+        tok = c.tokens[t]
+        if tok.category == VEHICLE and tok.free_travel and t not in broken:
+            return True
+    return False
 
 
 def heals_each_turn(c: Content, agent: Agent) -> int:

@@ -539,10 +539,18 @@ def _zone_counts(w: Work | State, c: Content) -> tuple[list[int], list[int]]:
     board = board_of(w, c, fight.district)
     zones = [0] * board.zones
     spots = [0] * len(board.positions)
+    agents = w.agents
     for f in fight.fighters:
         if f.gone:
             continue
-        z, s = _where(w, f)
+        if f.kind == AGENT:  # (as _where, inline: the hot path of every Combat step)
+            z = s = -1
+            for a in agents:
+                if a.sheet == f.ref:
+                    z, s = a.zone, a.spot
+                    break
+        else:
+            z, s = f.zone, f.spot
         if z >= 0:
             zones[z] += 1
         if s >= 0:
@@ -550,11 +558,13 @@ def _zone_counts(w: Work | State, c: Content) -> tuple[list[int], list[int]]:
     return zones, spots
 
 
-def _adjacent_room(s: Work | State, c: Content, zone: int) -> list[int]:
-    """Zones adjacent to ``zone`` (walls are not adjacency) with room for one more miniature."""
+def _adjacent_room(s: Work | State, c: Content, zone: int, zones: list[int] | None = None) -> list[int]:
+    """Zones adjacent to ``zone`` (walls are not adjacency) with room for one more miniature
+    (``zones``: the miniatures per zone, if already counted)."""
     fight = s.fight
     assert fight is not None
-    zones, _ = _zone_counts(s, c)
+    if zones is None:
+        zones, _ = _zone_counts(s, c)
     return [z for z in board_of(s, c, fight.district).adjacent[zone] if zones[z] < ZONE_LIMIT]
 
 
@@ -569,8 +579,8 @@ def _moves(s: Work | State, c: Content, i: int) -> list[Action]:
     f = fight.fighters[i]
     zone, spot = _where(s, f)
     board = board_of(s, c, fight.district)
-    _, spots = _zone_counts(s, c)
-    out = [act("step", z) for z in _adjacent_room(s, c, zone)]
+    zones, spots = _zone_counts(s, c)
+    out = [act("step", z) for z in _adjacent_room(s, c, zone, zones)]
     p = board.position_at[zone]
     if p >= 0 and spot != p and not spots[p] and (f.kind == AGENT or p != board.hacking):
         out.append(act("spot", p))
