@@ -843,11 +843,31 @@ def _ctx_schema() -> dict[str, Any]:
     }
 
 
+_FIGHT_WORDS = {"mp": "movement_points", "xp": "xp_spent"}
+"""The Combat's fields written in words in the public form (the record's names are short)."""
+
+
+def _fight_in(value: Any) -> Any:
+    """The Combat's public keys back to the record's field names (a key of the record's own name is
+    not accepted: the public form has one spelling)."""
+    if not isinstance(value, Mapping):
+        return value
+    short = next((k for k in _FIGHT_WORDS if k in value), None)
+    if short is not None:
+        raise InvalidStateError(
+            f"fight.{short} is written fight.{_FIGHT_WORDS[short]}", field=f"fight.{short}"
+        )
+    words = {v: k for k, v in _FIGHT_WORDS.items()}
+    return {words.get(k, k): v for k, v in value.items()}
+
+
 def to_dict(s: st.State, c: Content) -> dict[str, Any]:
     """The state as plain JSON types: component ids, names and 1-based numbers."""
     codec = _codec(c)
     data: dict[str, Any] = codec.encoder(st.State)(s)
     data["ctx"] = _ctx_out(s, codec.fields)
+    if data["fight"] is not None:
+        data["fight"] = {_FIGHT_WORDS.get(k, k): v for k, v in data["fight"].items()}
     data["phase"] = st.PHASES[s.phase]
     data["step"] = st.STEPS[s.step]
     data["game"] = "cyberverse"
@@ -954,6 +974,7 @@ def from_dict(data: Mapping[str, Any], c: Content) -> st.State:
     codec = _codec(c)
     try:
         body["ctx"] = _ctx_in(body.get("ctx", {}), body["phase"], codec.fields)
+        body["fight"] = _fight_in(body.get("fight"))
         s = codec.decoder(st.State)(body, "")
         _check(s, c)
     except InvalidStateError:
@@ -1026,6 +1047,9 @@ def state_schema(c: Content) -> dict[str, Any]:
 
     root = schema(st.State)
     root["properties"]["ctx"] = _ctx_schema()
+    fight = next(x for x in root["properties"]["fight"]["anyOf"] if x.get("type") == "object")
+    fight["properties"] = {_FIGHT_WORDS.get(k, k): v for k, v in fight["properties"].items()}
+    fight["required"] = [_FIGHT_WORDS.get(k, k) for k in fight["required"]]
     root["properties"]["phase"] = {"enum": list(st.PHASES)}
     root["properties"]["step"] = {"enum": list(st.STEPS)}
     root["properties"]["game"] = {"const": "cyberverse"}
