@@ -16,7 +16,7 @@ from games.cyberverse import engine
 from games.cyberverse.content import Content
 from games.cyberverse.investigation import HACK, INFLUENCE_MAX, hack_gain
 from games.cyberverse.scoring import DISTRICT_BONUS, OVERALL_BONUS, VP_PER_D
-from games.cyberverse.state import ACTIVATION, INVESTIGATION, Action, State
+from games.cyberverse.state import ACTIVATION, C_CASE, C_STORY, D_KEEP_STORY, INVESTIGATION, Action, State
 
 if TYPE_CHECKING:
     from games.cyberverse.game import CyberverseGame
@@ -86,12 +86,18 @@ def _bonus(s: State) -> list[int]:
     return bonus
 
 
+_STORY_DRAW = frozenset({C_STORY, D_KEEP_STORY, C_CASE})
+"""The steps of a Story card being drawn (rule: cyberverse/story-cards): the Organization drawing
+is valued as holding one already, so that the draw itself is worth its Action."""
+
+
 def _value(s: State, c: Content, seat: int, bonus: int) -> float:
     tb = _tables(c)
     org = s.orgs[seat]
     money = org.money
     vp = sum(tb.story_vp[k] for k in org.solved) + sum(org.influence) + bonus + money // VP_PER_D
-    v = 10.0 * vp + money / 100.0 + 8.0 * len(org.solved) + (6.0 if org.story >= 0 else 0.0)
+    story = org.story >= 0 or (s.step in _STORY_DRAW and s.ctx.seat == seat)
+    v = 10.0 * vp + money / 100.0 + 8.0 * len(org.solved) + (6.0 if story else 0.0)
     tests = 0
     hacks = 0
     missions = tb.missions

@@ -8,6 +8,7 @@ from games.core import CHANCE, TERMINAL, GameConfig
 from games.core.face import as_facts
 from games.cyberverse import CyberverseGame
 from games.cyberverse.state import State
+from tests.cyberverse.helpers import play_until
 
 GAME = CyberverseGame()
 
@@ -74,3 +75,23 @@ def test_heuristic_favours_victory_points_more_as_the_end_nears() -> None:
         chances = GAME.heuristic(s)
         assert max(chances) == chances[2]
     assert GAME.heuristic(late)[2] > GAME.heuristic(early)[2]
+
+
+def test_greedy_values_drawing_a_story_card() -> None:
+    """rule: cyberverse/story-cards - an Organization with no Story card in progress may draw one as a
+    Strategy action; the greedy value counts the card being drawn as held (the draw is a chance step,
+    so without this the one-step lookahead never saw what the Action buys and never drew)."""
+    from games.cyberverse.policies import value
+    from games.cyberverse.state import D_STRATEGY, act, org_with, state_with
+
+    game = CyberverseGame()
+    c = game.content_pack
+    s = play_until(game, 2, 400, lambda s: s.step == D_STRATEGY)
+    seat = s.actor
+    orgs = list(s.orgs)  # its story resolved: no Story card in progress
+    orgs[seat] = org_with(orgs[seat], story=-1, cases=(), done=(), spent=(), marks=())
+    s = state_with(s, orgs=tuple(orgs))
+    assert act("story") in game.legal_actions(s)
+    after = game.apply(s, act("story"))
+    assert after.orgs[seat].story < 0 and game.current_player(after) == -1  # the draw: a chance step
+    assert value(after, c, seat) == value(s, c, seat) + 6.0
