@@ -630,6 +630,13 @@ def _drawn_section(s: State, c: Content) -> Section | None:
     return None
 
 
+def _turn_cap(s: State) -> str:
+    """The turn cap in the headline when the game has one (the ``max_turns`` variant: the game ends
+    after that turn if the rulebook's end, rule: cyberverse/end-of-game, has not come first)."""
+    cap = s.options.max_turns
+    return f" of at most {cap}" if cap else ""
+
+
 def describe(s: State, c: Content, viewer: Viewer) -> Description:
     """What ``viewer`` may see (a seat: its observation): every Organization's HQ with its Agents,
     Story card and Modifier deck, New Eden's districts and News track, the stores and rows in the
@@ -663,7 +670,7 @@ def describe(s: State, c: Content, viewer: Viewer) -> Description:
     return Description(
         game="cyberverse",
         viewer=viewer,
-        headline=f"CyberVerse, turn {s.turn}: {who}",
+        headline=f"CyberVerse, turn {s.turn}{_turn_cap(s)}: {who}",
         step=_step_text(s, c),
         sections=tuple(sections),
     )

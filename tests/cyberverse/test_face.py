@@ -189,3 +189,13 @@ def test_every_decision_explains_each_candidate_differently() -> None:
                 rows = [tuple(f.sentence() for f in as_facts(GAME.explain(s, a))) for a in legal[:12]]
                 assert len(set(rows)) == len(rows), [GAME.action_to_text(s, a) for a in legal[:12]]
             s = GAME.apply(s, GAME.sample_chance(s, rng) if s.actor == CHANCE else rng.choice(legal))
+
+
+def test_headline_tells_the_turn_cap() -> None:
+    """rule: cyberverse/end-of-game - the game ends by stories or domination; with the ``max_turns``
+    variant (the default 12) it also ends after that turn, and the headline says so; without it,
+    only the turn is shown."""
+    capped = GAME.new_state(GameConfig(players=2), 1)
+    assert GAME.describe(capped, 0).headline.startswith("CyberVerse, turn 1 of at most 12: ")
+    free = GAME.new_state(GameConfig(players=2, options={"max_turns": 0}), 1)
+    assert GAME.describe(free, 0).headline.startswith("CyberVerse, turn 1: ")
