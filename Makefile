@@ -42,13 +42,15 @@ serve: $(VENV)/.installed
 	$(BIN)/lictor serve --host $(HOST) --port $(PORT) --db $(DB)
 
 # The compiled build first (where a C compiler is), so tests/core/test_compiled.py compares it with
-# pure Python.
+# pure Python; CyberVerse's own tests then run once more in pure Python (LICTOR_PURE=1), the mode of
+# a machine without a compiler.
 test: $(VENV)/.installed-dev buf-lint
 	@$(COMPILE) --quiet --if-possible
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	$(BIN)/pytest
+	LICTOR_PURE=1 $(BIN)/pytest -q tests/cyberverse
 
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check .
