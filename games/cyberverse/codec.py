@@ -28,6 +28,15 @@ from games.errors import InvalidStateError
 __all__ = ["from_dict", "state_schema", "to_dict"]
 
 _HINTS: dict[type, dict[str, Any]] = {}
+PUBLIC_KEYS = {("Fight", "mp"): "movement_points", ("Fight", "xp"): "xp_spent"}
+"""Fields whose public key is in words where the record's name is short (record, field) -> key."""
+
+
+def _key(tp: type, name: str) -> str:
+    """The public key of field ``name`` of record ``tp``."""
+    return PUBLIC_KEYS.get((tp.__name__, name), name)
+
+
 _LIMIT = 10**9
 
 
@@ -225,13 +234,14 @@ class _Codec:
             parts = [
                 (
                     f.name,
+                    _key(tp, f.name),
                     self.overrides[tp.__name__, f.name][0]
                     if (tp.__name__, f.name) in self.overrides
                     else self.encoder(hints[f.name]),
                 )
                 for f in fields(tp)
             ]
-            fn = lambda v: {name: e(getattr(v, name)) for name, e in parts}  # noqa: E731
+            fn = lambda v: {key: e(getattr(v, name)) for name, key, e in parts}  # noqa: E731
         else:  # pragma: no cover - every field type is handled above
             raise TypeError(tp)
         self.encoders[tp] = fn
@@ -265,6 +275,7 @@ class _Codec:
             parts = [
                 (
                     f.name,
+                    _key(tp, f.name),
                     self.overrides[tp.__name__, f.name][1]
                     if (tp.__name__, f.name) in self.overrides
                     else self.decoder(hints[f.name]),
@@ -568,16 +579,19 @@ def _fixed(parts: tuple[Decoder, ...]) -> Decoder:
     return read
 
 
-def _record(tp: type, parts: list[tuple[str, Decoder]]) -> Decoder:
+def _record(tp: type, parts: list[tuple[str, str, Decoder]]) -> Decoder:
     def read(value: Any, path: str) -> Any:
         if not isinstance(value, Mapping):
             raise _fail(path, "an object", value)
         out = []
-        for name, d in parts:
-            where = f"{path}.{name}" if path else name
-            if name not in value:
+        for name, key, d in parts:
+            where = f"{path}.{key}" if path else key
+            if name != key and name in value:  # the record's short name: one public spelling
+                short = f"{path}.{name}" if path else name
+                raise InvalidStateError(f"{short} is written {where}", field=short)
+            if key not in value:
                 raise InvalidStateError(f"{where} is missing", field=where)
-            out.append(d(value[name], where))
+            out.append(d(value[key], where))
         return tp(*out)
 
     return read
@@ -591,8 +605,6 @@ def _codec(c: Content) -> _Codec:
 
 
 # ------------------------------------------------------------------ the flow of the turn (ctx)
-STAGES = ("ambush", "combat", "hacking", "investigation", "influence")
-"""rule: cyberverse/investigation-phase - the stages of a district's investigation, in order."""
 _CTX_KEYS = (
     "queue",
     "agent",
@@ -657,7 +669,7 @@ def _ctx_out(s: st.State, f: _Fields) -> dict[str, Any]:
     if ctx.district != -1:
         out["district"] = _enc_number(ctx.district)
     if phase == st.INVESTIGATION or ctx.stage:
-        out["stage"] = STAGES[ctx.stage] if 0 <= ctx.stage < len(STAGES) else ctx.stage
+        out["stage"] = st.STAGES[ctx.stage] if 0 <= ctx.stage < len(st.STAGES) else ctx.stage
     out.update(_ctx_out_cards(s, f))
     return out
 
@@ -760,7 +772,7 @@ def _ctx_in(value: Any, phase: int, f: _Fields) -> dict[str, Any]:
     if "district" in value:
         out["district"] = _district(value["district"], "ctx.district")
     if "stage" in value:
-        out["stage"] = _name(value["stage"], STAGES, "ctx.stage")
+        out["stage"] = _name(value["stage"], st.STAGES, "ctx.stage")
     out.update(_ctx_in_cards(value, phase, f))
     return out
 
@@ -817,7 +829,7 @@ def _ctx_schema() -> dict[str, Any]:
         "districts_visited": {"type": "array", "items": number},
         "started": {"type": "boolean"},
         "district": number,
-        "stage": {"enum": list(STAGES)},
+        "stage": {"enum": list(st.STAGES)},
         "cards": {"type": "array", "items": ident},
         "store": {"enum": list(CATEGORIES)},
         "henchmen_left": {"type": "integer", "minimum": 0},
@@ -843,31 +855,11 @@ def _ctx_schema() -> dict[str, Any]:
     }
 
 
-_FIGHT_WORDS = {"mp": "movement_points", "xp": "xp_spent"}
-"""The Combat's fields written in words in the public form (the record's names are short)."""
-
-
-def _fight_in(value: Any) -> Any:
-    """The Combat's public keys back to the record's field names (a key of the record's own name is
-    not accepted: the public form has one spelling)."""
-    if not isinstance(value, Mapping):
-        return value
-    short = next((k for k in _FIGHT_WORDS if k in value), None)
-    if short is not None:
-        raise InvalidStateError(
-            f"fight.{short} is written fight.{_FIGHT_WORDS[short]}", field=f"fight.{short}"
-        )
-    words = {v: k for k, v in _FIGHT_WORDS.items()}
-    return {words.get(k, k): v for k, v in value.items()}
-
-
 def to_dict(s: st.State, c: Content) -> dict[str, Any]:
     """The state as plain JSON types: component ids, names and 1-based numbers."""
     codec = _codec(c)
     data: dict[str, Any] = codec.encoder(st.State)(s)
     data["ctx"] = _ctx_out(s, codec.fields)
-    if data["fight"] is not None:
-        data["fight"] = {_FIGHT_WORDS.get(k, k): v for k, v in data["fight"].items()}
     data["phase"] = st.PHASES[s.phase]
     data["step"] = st.STEPS[s.step]
     data["game"] = "cyberverse"
@@ -974,7 +966,6 @@ def from_dict(data: Mapping[str, Any], c: Content) -> st.State:
     codec = _codec(c)
     try:
         body["ctx"] = _ctx_in(body.get("ctx", {}), body["phase"], codec.fields)
-        body["fight"] = _fight_in(body.get("fight"))
         s = codec.decoder(st.State)(body, "")
         _check(s, c)
     except InvalidStateError:
@@ -1038,7 +1029,7 @@ def state_schema(c: Content) -> dict[str, Any]:
         props = {}
         for f in fields(tp):
             key = (tp.__name__, f.name)
-            props[f.name] = (
+            props[_key(tp, f.name)] = (
                 _schema_of_encoder(codec.overrides[key][0])
                 if key in codec.overrides
                 else schema(hints[f.name])
@@ -1047,9 +1038,6 @@ def state_schema(c: Content) -> dict[str, Any]:
 
     root = schema(st.State)
     root["properties"]["ctx"] = _ctx_schema()
-    fight = next(x for x in root["properties"]["fight"]["anyOf"] if x.get("type") == "object")
-    fight["properties"] = {_FIGHT_WORDS.get(k, k): v for k, v in fight["properties"].items()}
-    fight["required"] = [_FIGHT_WORDS.get(k, k) for k in fight["required"]]
     root["properties"]["phase"] = {"enum": list(st.PHASES)}
     root["properties"]["step"] = {"enum": list(st.STEPS)}
     root["properties"]["game"] = {"const": "cyberverse"}

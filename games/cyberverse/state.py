@@ -42,6 +42,7 @@ __all__ = [
     "PAYDAY",
     "PHASES",
     "SETUP",
+    "STAGES",
     "STEPS",
     "STRATEGY",
     "Action",
@@ -71,6 +72,11 @@ SETUP, EVENT, STRATEGY, ACTIVATION, AUXILIARY, INVESTIGATION, PAYDAY, OVER = ran
 PHASES = ("setup", "event", "strategy", "activation", "auxiliary", "investigation", "payday", "over")
 """The phases of a game turn (rule: cyberverse/event-phase ... cyberverse/payday); ``setup`` is the
 agent choice before the first turn, ``auxiliary`` the Auxiliary Actions of the Activation phase."""
+
+STAGES = ("ambush", "combat", "hacking", "investigation", "influence")
+"""The stages of one district's Investigation phase, in order (``Ctx.stage``; rule:
+cyberverse/ambush, cyberverse/combat, cyberverse/hacking, cyberverse/investigation,
+cyberverse/influence)."""
 
 # Steps: the pending decision (D_) or chance draw (C_).
 (
@@ -454,8 +460,8 @@ class Ctx:
         visited: bit mask of the districts the moving agent has stood in this activation.
         started: the moving agent has begun its move (the Action is spent).
         district: the district under investigation or receiving event Henchmen.
-        stage: the investigation stage in that district (0 ambush, 1 combat, 2 hacking,
-            3 investigation, 4 influence).
+        stage: the investigation stage in that district, an index of ``STAGES`` (0 ambush, 1 combat,
+            2 hacking, 3 investigation, 4 influence).
         cards: cards drawn awaiting a choice (two Story cards), or tokens to lose.
         store: the store of a purchase (or the henchmen left to place).
         slot: the stock slot of a purchase (or the placement index of event henchmen).
