@@ -183,12 +183,7 @@ def free_travel(c: Content, agent: Agent) -> bool:
 
     rule: cyberverse/supply-vehicles
     """
-    broken = agent.broken
-    for t in agent.kit:
-        tok = c.tokens[t]
-        if tok.category == VEHICLE and tok.free_travel and t not in broken:
-            return True
-    return False
+    return any(tok.category == VEHICLE and tok.free_travel for tok in _intact(agent, c))
 
 
 def heals_each_turn(c: Content, agent: Agent) -> int:

@@ -539,18 +539,10 @@ def _zone_counts(w: Work | State, c: Content) -> tuple[list[int], list[int]]:
     board = board_of(w, c, fight.district)
     zones = [0] * board.zones
     spots = [0] * len(board.positions)
-    agents = w.agents
     for f in fight.fighters:
         if f.gone:
             continue
-        if f.kind == AGENT:  # (as _where, inline: the hot path of every Combat step)
-            z = s = -1
-            for a in agents:
-                if a.sheet == f.ref:
-                    z, s = a.zone, a.spot
-                    break
-        else:
-            z, s = f.zone, f.spot
+        z, s = _where(w, f)
         if z >= 0:
             zones[z] += 1
         if s >= 0:

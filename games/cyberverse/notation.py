@@ -66,9 +66,7 @@ def _case(c: Content, card: int, ids: bool) -> str:
 def _draw_text(s: State, c: Content, x: int, ids: bool) -> str:
     step = s.step
     if step in (C_SETUP_SHEET, C_AGENT_ROW):
-        if ids:
-            return f"draw agent sheet {c.sheet_ids[x]}"
-        return f"draw agent sheet {c.faces[2 * x].name} / {c.faces[2 * x + 1].name}"
+        return f"draw agent sheet {c.sheet_ids[x] if ids else agent_name(s, c, x)}"
     if step == C_SUPPORT_ROW:
         return f"draw support card {_card(c.support[x], c.support, ids)}"
     if step == C_EVENT:

@@ -16,7 +16,7 @@ from games.cyberverse import engine
 from games.cyberverse.content import Content
 from games.cyberverse.investigation import HACK, INFLUENCE_MAX, hack_gain
 from games.cyberverse.scoring import DISTRICT_BONUS, OVERALL_BONUS, VP_PER_D
-from games.cyberverse.state import ACTIVATION, C_CASE, C_STORY, D_KEEP_STORY, INVESTIGATION, Action, State
+from games.cyberverse.state import ACTIVATION, C_STORY, D_KEEP_STORY, INVESTIGATION, Action, State
 
 if TYPE_CHECKING:
     from games.cyberverse.game import CyberverseGame
@@ -86,9 +86,10 @@ def _bonus(s: State) -> list[int]:
     return bonus
 
 
-_STORY_DRAW = frozenset({C_STORY, D_KEEP_STORY, C_CASE})
-"""The steps of a Story card being drawn (rule: cyberverse/story-cards): the Organization drawing
-is valued as holding one already, so that the draw itself is worth its Action."""
+_STORY_DRAW = frozenset({C_STORY, D_KEEP_STORY})
+"""The steps of a Story card being drawn, before one is kept (rule: cyberverse/story-cards): the
+Organization drawing is valued as holding one already, so that the draw itself is worth its
+Action (once kept, while its Investigation cards are drawn, it holds it)."""
 
 
 def _value(s: State, c: Content, seat: int, bonus: int) -> float:
