@@ -116,15 +116,13 @@ def legal(s: State, c: Content) -> list[Action]:
     if buyers:
         tokens = c.tokens
         backs = c.backs
-        shifts: list[int] | None = None
+        shifts = price_shifts(s, c, seat)
         for store, stock in enumerate(s.market.stock):
             for slot, v in enumerate(stock):
                 if v == -1:
                     continue
-                if shifts is None:
-                    shifts = price_shifts(s, c, seat)
-                paid = (tokens[v].price if v >= 0 else backs[-2 - v][1]) + shifts[store]
-                if (paid if paid > 0 else 0) > money:  # (a price never goes below 0)
+                printed = tokens[v].price if v >= 0 else backs[-2 - v][1]  # slot_price, inline
+                if max(0, printed + shifts[store]) > money:  # price(), the shifts found once
                     continue
                 for sheet in buyers:
                     out.append(act("buy", store, slot, sheet))
