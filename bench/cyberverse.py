@@ -74,8 +74,7 @@ def _compiled_available() -> str:
     """Why the compiled engine cannot be measured ("" when a fresh build exists)."""
     from games import cyberverse
 
-    root = compiled.source_root(cyberverse.__file__ or "", "games.cyberverse")
-    build = compiled.package_dir(compiled.build_root(root), "games.cyberverse")
+    root, build = compiled.locate("games.cyberverse", cyberverse.__file__ or "")
     why, _ = compiled.check("games.cyberverse", COMPILED, root, build)
     return why
 

@@ -124,19 +124,21 @@ def preflight() -> str:
 def build(package: str, modules: tuple[str, ...], force: bool, quiet: bool) -> str:
     """Build ``package`` (a no-op when fresh; one build at a time); returns a line saying what was
     done."""
-    init = importlib.import_module(package).__file__ or ""
-    builds = compiled.build_root(compiled.source_root(init, package))
+    builds = _locate(package)[1].parent
     builds.mkdir(parents=True, exist_ok=True)
     with (builds / ".lock").open("w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         return _build(package, modules, force, quiet)
 
 
+def _locate(package: str) -> tuple[Path, Path]:
+    """(the sources' root, the build directory) of ``package`` (imported for its location)."""
+    return compiled.locate(package, importlib.import_module(package).__file__ or "")
+
+
 def _build(package: str, modules: tuple[str, ...], force: bool, quiet: bool) -> str:
-    init = importlib.import_module(package).__file__ or ""
-    root = compiled.source_root(init, package)
-    builds = compiled.build_root(root)
-    target = compiled.package_dir(builds, package)
+    root, target = _locate(package)
+    builds = target.parent
     why, _ = compiled.check(package, modules, root, target)
     if not why and not force:
         return f"{package}: compiled build up to date ({target})"
@@ -212,9 +214,7 @@ def _build(package: str, modules: tuple[str, ...], force: bool, quiet: bool) -> 
 def mode_line(package: str, modules: tuple[str, ...], failure: str = "") -> str:
     """The mode ``package`` runs in with this build, as :func:`games.core.compiled.activate` sees it
     (``failure``: why the build was not made, shown instead of the loader's reason)."""
-    init = importlib.import_module(package).__file__ or ""
-    root = compiled.source_root(init, package)
-    target = compiled.package_dir(compiled.build_root(root), package)
+    root, target = _locate(package)
     why, _ = compiled.check(package, modules, root, target)
     if USER_PURE not in ("", "0"):
         why = f"LICTOR_PURE={USER_PURE}"

@@ -45,6 +45,7 @@ __all__ = [
     "build_root",
     "check",
     "interpreter",
+    "locate",
     "mode",
     "package_dir",
     "reason",
@@ -114,6 +115,13 @@ def package_dir(builds: Path, package: str) -> Path:
     return builds / package
 
 
+def locate(package: str, package_file: str) -> tuple[Path, Path]:
+    """(the directory of the sources' top-level package, the package's build directory), given the
+    package's ``__init__`` file."""
+    root = source_root(package_file, package)
+    return root, package_dir(build_root(root), package)
+
+
 def _pure_forced() -> bool:
     return os.environ.get(PURE_ENV, "") not in ("", "0")
 
@@ -166,9 +174,7 @@ def activate(package: str, path: list[str], modules: tuple[str, ...], *, package
     """Run ``package`` compiled when its build is fresh: put the build first on ``path`` (the
     package's ``__path__``) and its shared library's directory on ``sys.path``. Call it from the
     package's ``__init__`` before importing any of its modules. Returns (and records) the status."""
-    init = package_file or sys.modules[package].__file__ or ""
-    root = source_root(init, package)
-    build = package_dir(build_root(root), package)
+    root, build = locate(package, package_file or sys.modules[package].__file__ or "")
     why = f"{PURE_ENV}={os.environ.get(PURE_ENV)}" if _pure_forced() else ""
     manifest: dict[str, Any] = {}
     if not why:

@@ -203,9 +203,7 @@ def test_compiled_cyberverse_plays_the_same_games_as_pure_python() -> None:
     few with a greedy seat, the heuristic, the priors and determinizations: the same values."""
     from games import cyberverse
 
-    init = cyberverse.__file__ or ""
-    root = compiled.source_root(init, "games.cyberverse")
-    build = compiled.package_dir(compiled.build_root(root), "games.cyberverse")
+    root, build = compiled.locate("games.cyberverse", cyberverse.__file__ or "")
     why, _ = compiled.check("games.cyberverse", cyberverse.COMPILED, root, build)
     if why:
         pytest.skip(f"no fresh compiled build of games.cyberverse: {why}")
