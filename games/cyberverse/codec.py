@@ -605,25 +605,6 @@ def _codec(c: Content) -> _Codec:
 
 
 # ------------------------------------------------------------------ the flow of the turn (ctx)
-_CTX_KEYS = (
-    "queue",
-    "agent",
-    "movement_points",
-    "districts_visited",
-    "started",
-    "district",
-    "stage",
-    "cards",
-    "store",
-    "henchmen_left",
-    "ambush_effect",
-    "slot",
-    "placement",
-    "seat",
-    "colours",
-    "mission",
-    "xp_spent",
-)
 
 
 def _queue_kind(phase: int) -> str:
@@ -846,13 +827,16 @@ def _ctx_schema() -> dict[str, Any]:
         },
         "xp_spent": {"type": "integer", "minimum": 0},
     }
-    assert tuple(props) == _CTX_KEYS
     return {
         "type": "object",
         "properties": props,
         "additionalProperties": False,
         "description": "the flow of the turn: only the fields in use",
     }
+
+
+_CTX_KEYS = tuple(_ctx_schema()["properties"])
+"""The fields of the flow in the public form (the order of :func:`_ctx_schema`)."""
 
 
 def to_dict(s: st.State, c: Content) -> dict[str, Any]:
