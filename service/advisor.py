@@ -17,6 +17,7 @@ import grpc
 
 from games.core import CHANCE, TERMINAL, Fact, Game, as_facts
 from games.core.registry import GameEntry
+from games.core.views import check_known
 from games.errors import LictorError, WrongSeatError
 from lictor.v1 import advisor_service_pb2 as advisor_pb
 from lictor.v1 import advisor_service_pb2_grpc as advisor_grpc
@@ -26,7 +27,7 @@ from service.errors import RequestError, grpc_errors
 from service.jobs import Hint, Move
 from service.limits import Limits, answer_by, give_up_at, search_limit
 from service.matches.servicer import StreamGate, client_of
-from service.workers import Job, JobOutcome, WorkerPool
+from service.workers import Job, JobOutcome, WorkerPool, wait_until
 
 __all__ = [
     "RANKED_BY",
@@ -44,7 +45,8 @@ MIN_REPORT_EVERY_S = 0.02
 
 
 def check_searchable(game: Game[Any, Any], state: Any) -> None:
-    """WrongSeatError (FAILED_PRECONDITION) unless a seat is to decide."""
+    """WrongSeatError (FAILED_PRECONDITION) unless a seat is to decide and the position holds what
+    it decides on (not another viewer's view of it: ``games.core.views.check_known``)."""
     player = game.current_player(state)
     if player == TERMINAL:
         raise WrongSeatError("the game is over; there is no move to search", field="position")
@@ -53,6 +55,7 @@ def check_searchable(game: Game[Any, Any], state: Any) -> None:
             "the position is at a chance node; apply a chance outcome first (see GetLegalActions)",
             field="position",
         )
+    check_known(game, state)
 
 
 RANKED_BY = "share of the search's simulations"
@@ -275,7 +278,7 @@ class AdvisorServicer(advisor_grpc.AdvisorServiceServicer):  # type: ignore[misc
             reports.put_nowait(analysis)
 
         with self.gate.hold(client_of(context)):
-            worker = await self.pool.acquire(wait=False)
+            worker = await self.pool.acquire(wait=False, until=wait_until(by))
             run = asyncio.ensure_future(
                 self.pool.run(
                     job, worker=worker, give_up_at=_give_up_at(context, by), on_progress=on_progress

@@ -76,7 +76,9 @@ def serve(  # noqa: PLR0917
     auth_token_file: Annotated[
         Path | None, typer.Option("--auth-token-file", help="require this bearer token (health stays open)")
     ] = None,
-    grace: Annotated[float, typer.Option(help="seconds to drain in-flight calls on SIGTERM")] = 10.0,
+    grace: Annotated[
+        float, typer.Option(help="seconds to drain in-flight calls on SIGTERM or SIGINT (Ctrl-C)")
+    ] = 10.0,
     content_root: Annotated[
         Path | None, typer.Option("--content-root", help="directory of user content packs requests may name")
     ] = None,
@@ -84,7 +86,7 @@ def serve(  # noqa: PLR0917
         int, typer.Option(help="searches at once; more get RESOURCE_EXHAUSTED")
     ] = 4,
 ) -> None:
-    """Run the gRPC server until SIGTERM or Ctrl-C."""
+    """Run the gRPC server until SIGTERM or Ctrl-C (then drain for --grace seconds and exit 0)."""
     from service.auth import read_token_file
     from service.limits import Limits
     from service.server import StartupError
@@ -271,6 +273,8 @@ def score(
         breakdown = "; ".join(f"{line.category} {line.points:g}" for line in seat.breakdown)
         table.add_row(str(seat.seat), str(seat.rank), f"{seat.total:g}", breakdown, ", ".join(seat.tiebreak))
     console.print(table)
+    if reply.ended_by:
+        console.print(f"The game ended: {reply.ended_by}.")
 
 
 @app.command()
@@ -734,6 +738,8 @@ def final_lines(table: GameTable, width: int) -> list[str]:
         except grpc.RpcError:
             reply = None
     if reply is not None:
+        if reply.ended_by:
+            lines += _wrap(f"the game ended: {reply.ended_by}", width, "  ")
         for s in reply.seats:
             lines += _wrap(f"seat {s.seat}: rank {s.rank}, {s.total:g} points", width, "  ")
             for line in s.breakdown:

@@ -9,17 +9,23 @@ while reading a request get the request path prepended to their ``field``.
 from __future__ import annotations
 
 import json
+import logging
+import os
 import pickle
+import re
+import stat
 import threading
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
 from games.core import CHANCE, TERMINAL, Game, GameConfig, GameInfo, get_game
+from games.core.content import MAX_PACK_FILES, NO_PACK, check_pack_dir
 from games.core.protocol import OptionValue
-from games.errors import InvalidStateError, LictorError, LimitError
+from games.errors import ContentError, InvalidStateError, LictorError, LimitError
 from lictor.v1 import advisor_service_pb2 as advisor_pb
 from lictor.v1 import game_service_pb2 as game_pb
 from lictor.v1 import position_pb2 as pos_pb
@@ -28,7 +34,11 @@ from service.errors import RequestError, with_field
 from solver.core import ScoreReport, SolveResult, Status
 
 __all__ = [
+    "MAX_PACK_NAME_CHARS",
+    "MAX_PACK_NAME_PARTS",
+    "MAX_PACK_PART_CHARS",
     "MAX_RECORD_ACTIONS",
+    "PACK_NAME_RULE",
     "ByteLru",
     "Resolved",
     "analysis_to_pb",
@@ -37,10 +47,12 @@ __all__ = [
     "configure_caches",
     "game_info_or_unknown",
     "game_info_to_pb",
+    "game_with_pack",
     "lookup_game",
     "new_game",
     "option_value_to_pb",
     "options_from_pb",
+    "pack_name_problem",
     "parse_action",
     "parse_json",
     "position_key",
@@ -55,6 +67,8 @@ __all__ = [
     "summary_of",
     "unknown_game_info",
 ]
+
+log = logging.getLogger("lictor.service")
 
 MAX_RECORD_ACTIONS = 20_000
 """Most actions a record may hold (a LimitError beyond)."""
@@ -177,30 +191,206 @@ def game_info_or_unknown(name: str) -> GameInfo:
         return unknown_game_info(name)
 
 
-# ---------------------------------------------------------------------------------------- games
-def resolve_pack(content_pack: str, root: str | None, *, field: str) -> str:
-    """The directory of a request's content pack, which must lie under the server's content root.
+# ---------------------------------------------------------------------------------------- content packs
+MAX_PACK_NAME_CHARS = 128
+"""Longest content pack name a request may give."""
+MAX_PACK_NAME_PARTS = 8
+"""Most ``/``-separated parts in a pack name (directories below the content root)."""
+MAX_PACK_PART_CHARS = 64
+"""Longest part of a pack name."""
 
-    "" (the reference pack) stays "". Without a content root the server loads no user packs.
+PACK_NAME_RULE = (
+    f"a pack name is a path relative to the server's content root: 1 to {MAX_PACK_NAME_PARTS} parts "
+    f"joined by '/', each of 1 to {MAX_PACK_PART_CHARS} letters, digits, '-', '_' or '.' not starting "
+    f"with '.', at most {MAX_PACK_NAME_CHARS} characters in all (e.g. 'mypack' or 'season2/promo')"
+)
+"""What a valid pack name looks like (said by every refusal of a name)."""
+
+_PACK_PART = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9._-]*\Z")
+
+
+def _shown(content_pack: str) -> str:
+    return content_pack if len(content_pack) <= 60 else content_pack[:60] + "..."
+
+
+def pack_name_problem(content_pack: str) -> str:
+    """What is wrong with a pack name ("" when it is a valid name; see :data:`PACK_NAME_RULE`)."""
+    if len(content_pack) > MAX_PACK_NAME_CHARS:
+        return f"it is {len(content_pack)} characters long"
+    if any(c < " " or c == "\x7f" for c in content_pack):
+        return "it holds a control character"
+    if content_pack.startswith("/"):
+        return "it is an absolute path"
+    parts = content_pack.split("/")
+    if len(parts) > MAX_PACK_NAME_PARTS:
+        return f"it has {len(parts)} parts"
+    for part in parts:
+        if part in ("", ".", ".."):
+            return f"it has a part {part!r}"
+        if len(part) > MAX_PACK_PART_CHARS:
+            return f"a part is {len(part)} characters long"
+        if not _PACK_PART.match(part):
+            return f"part {_shown(part)!r} holds a character not allowed or starts with '.'"
+    return ""
+
+
+def resolve_pack(content_pack: str, root: str | None, *, field: str) -> str:
+    """The directory of a request's content pack, a real directory under the server's content root.
+
+    "" (the reference pack) stays "". The name is checked first (:func:`pack_name_problem`); then
+    every directory on the way down must be a real directory (a symlink is never followed) and the
+    last one a pack (:func:`games.core.content.check_pack_dir`). A missing pack gets one message
+    whatever is missing, and no message shows a path of the server.
     """
     if not content_pack:
         return ""
+    shown = _shown(content_pack)
+    problem = pack_name_problem(content_pack)
+    if problem:
+        raise RequestError(
+            f"content pack {shown!r} is not a valid pack name ({problem}); {PACK_NAME_RULE}", field=field
+        )
     if not root:
         raise RequestError(
-            f"this server loads no content packs (asked for {content_pack!r}); start it with --content-root",
+            f"this server loads no content packs (asked for {shown!r}); start it with --content-root",
             field=field,
         )
-    base = Path(root).resolve()
-    path = (base / content_pack).resolve()
-    if not path.is_relative_to(base) or not path.is_dir():
-        raise RequestError(
-            f"content pack {content_pack!r} is not a directory under the server's content root", field=field
-        )
+    missing = RequestError(
+        f"no content pack named {shown!r} on this server (a pack is a directory under the content root, "
+        "not a symlink, holding a pack.json file)",
+        field=field,
+    )
+    path = _root_dir(root)
+    for part in content_pack.split("/"):
+        path = path / part
+        try:
+            if not stat.S_ISDIR(os.lstat(path).st_mode):  # (a symlink is S_ISLNK)
+                raise missing
+        except OSError:
+            raise missing from None
+    try:
+        check_pack_dir(path)
+    except ContentError as exc:
+        if exc.message == NO_PACK:
+            raise missing from None
+        raise RequestError(f"content pack {shown!r} is not valid: {exc.message}", field=field) from None
     return str(path)
 
 
+_ROOTS: dict[str, Path] = {}
+
+
+def _root_dir(root: str) -> Path:
+    """The content root with its own symlinks resolved (the operator's choice), kept per root."""
+    path = _ROOTS.get(root)
+    if path is None:
+        path = _ROOTS[root] = Path(root).resolve()
+    return path
+
+
+class _PackFailures:
+    """Packs that failed to load, by (game, directory), with a stamp of their files: a bad pack is
+    refused from memory (not parsed again) until a file in it changes."""
+
+    def __init__(self, capacity: int = 256) -> None:
+        self.capacity = capacity
+        self._data: OrderedDict[tuple[str, str], tuple[tuple[Any, ...], str]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[str, str]) -> tuple[tuple[Any, ...], str] | None:
+        return self._data.get(key)
+
+    def put(self, key: tuple[str, str], stamp: tuple[Any, ...], message: str) -> None:
+        with self._lock:
+            self._data[key] = (stamp, message)
+            while len(self._data) > self.capacity:
+                self._data.popitem(last=False)
+
+    def forget(self, key: tuple[str, str]) -> None:
+        with self._lock:
+            self._data.pop(key, None)
+
+
+_PACK_FAILURES = _PackFailures()
+
+
+def _pack_stamp(directory: str) -> tuple[Any, ...]:
+    """What changes when any file of the pack changes: each entry's name, mtime, size and inode."""
+    try:
+        with os.scandir(directory) as entries:
+            found = [(e.name, e.stat(follow_symlinks=False)) for e in islice(entries, MAX_PACK_FILES + 1)]
+        own = os.lstat(directory)
+    except OSError:
+        return ()
+    return (own.st_mtime_ns, *sorted((n, s.st_mtime_ns, s.st_size, s.st_ino) for n, s in found))
+
+
+def _pack_error_message(name: str, content_pack: str, directory: str, exc: ContentError) -> str:
+    """A pack's load error as a client may read it: the pack as it named it, the file relative to
+    the pack, never a path of the server."""
+    file = Path(exc.file).name if exc.file else ""
+    at = exc.field if exc.field not in ("", "content_path", "<root>") else ""
+    where = ", ".join(x for x in (file, at) if x)
+    text = exc.message.replace(directory, "<pack>")
+    return (
+        f"content pack {_shown(content_pack)!r} is not valid for {name}: "
+        + (f"{where}: " if where else "")
+        + text
+    )
+
+
+def game_with_pack(
+    name: str, content_pack: str, root: str | None, *, prefix: str = ""
+) -> tuple[Game[Any, Any], str]:
+    """The game ``name`` with the content pack a request named, and the pack's directory ("" = reference).
+
+    The one door of every RPC naming a pack: the name is checked (:func:`resolve_pack`), the pack
+    loaded under the caps of :mod:`games.core.content`, and a pack that fails is refused with
+    INVALID_ARGUMENT naming ``<prefix>.content_pack`` (remembered until its files change).
+
+    Args:
+        name: the game.
+        content_pack: the pack as the request named it ("" = the reference pack).
+        root: the server's content root (None: no user packs).
+        prefix: the request path of the message holding the fields (``"position"``; "" = top level).
+    """
+    game_field = f"{prefix}.game" if prefix else "game"
+    pack_field = f"{prefix}.content_pack" if prefix else "content_pack"
+    pack = resolve_pack(content_pack, root, field=pack_field)
+    reference = lookup_game(name, field=game_field)  # (an unknown game is NOT_FOUND before any pack is read)
+    if not pack:
+        return reference, ""
+    key = (name, pack)
+    stamp = _pack_stamp(pack)  # (before loading: a pack that changes while it loads is loaded again)
+    failed = _PACK_FAILURES.get(key)
+    if failed is not None and failed[0] == stamp:
+        raise ContentError(failed[1], field=pack_field)
+    try:
+        game = get_game(name, content_path=pack)
+    except ContentError as exc:
+        message = _pack_error_message(name, content_pack, pack, exc)
+    except (LookupError, TypeError, ValueError, AttributeError, RecursionError, OSError) as exc:
+        log.warning("content pack %s for %s broke its loader", pack, name, exc_info=exc)
+        message = (
+            f"content pack {_shown(content_pack)!r} is not valid for {name}: "
+            "its files break the game's loader (the server log has the details)"
+        )
+    else:
+        if failed is not None:
+            _PACK_FAILURES.forget(key)
+        return game, pack
+    log.warning("content pack %s for %s refused: %s", pack, name, message)
+    _PACK_FAILURES.put(key, stamp, message)
+    raise ContentError(message, field=pack_field)
+
+
+# ---------------------------------------------------------------------------------------- games
 def lookup_game(name: str, content_pack: str = "", *, field: str = "game") -> Game[Any, Any]:
-    """The registered game ``name`` (UnknownGameError → NOT_FOUND); RequestError when empty."""
+    """The registered game ``name`` (UnknownGameError → NOT_FOUND); RequestError when empty.
+
+    ``content_pack`` is a pack directory :func:`resolve_pack` returned (RPCs go through
+    :func:`game_with_pack`, which also turns a pack's errors into what a client may read).
+    """
     if not name:
         raise RequestError("the game name is required", field=field)
     try:
@@ -482,9 +672,7 @@ def resolve_position(
 
 
 def _resolve_position(msg: pos_pb.Position, *, field: str, content_root: str | None) -> Resolved:
-    content_pack = msg.content_pack
-    pack = resolve_pack(content_pack, content_root, field=f"{field}.content_pack") if content_pack else ""
-    game = lookup_game(msg.game, pack, field=f"{field}.game")
+    game, pack = game_with_pack(msg.game, msg.content_pack, content_root, prefix=field)
     kind = msg.WhichOneof("kind")
     if kind is None:
         raise RequestError(
@@ -662,7 +850,7 @@ _STATUS = {
 def score_to_pb(report: ScoreReport) -> solver_pb.ScoreResponse:
     """An exact score as its message (the Score servicer keeps recent answers: one cache, at its
     boundary)."""
-    out = solver_pb.ScoreResponse(game=report.game, final=report.final)
+    out = solver_pb.ScoreResponse(game=report.game, final=report.final, ended_by=report.ended_by)
     for s in report.seats:
         seat = out.seats.add()
         seat.seat = s.seat

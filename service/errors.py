@@ -4,7 +4,9 @@
 exception              status code            details
 =====================  =====================  ===========================================
 UnauthenticatedError   UNAUTHENTICATED        ErrorInfo
-UnavailableError       UNAVAILABLE            ErrorInfo (the server is shutting down)
+StorageFullError       RESOURCE_EXHAUSTED     QuotaFailure (the match database's disk is full)
+UnavailableError       UNAVAILABLE            ErrorInfo (shutting down; StorageError: the match
+                                              database cannot be written or read just now)
 PermissionDeniedError  PERMISSION_DENIED      ErrorInfo (field: the missing or wrong secret)
 StaleMoveError         ABORTED                ErrorInfo (expected vs actual move number)
 WrongSeatError         FAILED_PRECONDITION    PreconditionFailure (field, rule)
@@ -60,6 +62,8 @@ __all__ = [
     "PermissionDeniedError",
     "RequestError",
     "StaleMoveError",
+    "StorageError",
+    "StorageFullError",
     "UnauthenticatedError",
     "UnavailableError",
     "abort",
@@ -95,9 +99,19 @@ class UnavailableError(LictorError):
     """The server is shutting down: retry against another replica or after the restart."""
 
 
+class StorageError(UnavailableError):
+    """The match database cannot be written or read just now (an I/O error, locked past the busy
+    timeout, read-only): nothing was saved; retry later."""
+
+
+class StorageFullError(StorageError):
+    """The match database's disk is full: nothing was saved; retry once space is freed."""
+
+
 # Most specific first: the first row whose class matches wins.
 ERROR_TABLE: tuple[tuple[type[BaseException], grpc.StatusCode], ...] = (
     (UnauthenticatedError, grpc.StatusCode.UNAUTHENTICATED),
+    (StorageFullError, grpc.StatusCode.RESOURCE_EXHAUSTED),
     (UnavailableError, grpc.StatusCode.UNAVAILABLE),
     (PermissionDeniedError, grpc.StatusCode.PERMISSION_DENIED),
     (StaleMoveError, grpc.StatusCode.ABORTED),

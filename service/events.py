@@ -1,18 +1,20 @@
 """What happened in a game, as events a viewer may read (``lictor.v1.Event``).
 
 An :class:`EventRecord` keeps the state before the action, so each viewer's event is written
-from it: the description is the game's ``log_line`` as that viewer may read it (a card drawn face
-down reads "draws a card" to the other seats), and a chance outcome's notation is shown only to
-the referee or in a game without hidden information.
+from it by the one per-viewer rule (``games.core.views``): the action's notation only to the
+viewers who can tell it apart by their own view of the result (``seen_by``: the actor and the
+referee always; a card drawn face down or a secret objective kept, nobody else), and the
+description is the game's ``log_line`` as that viewer may read it ("draws a card").
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from games.core import CHANCE, REFEREE, TERMINAL, Game, Viewer
+from games.core import CHANCE, TERMINAL, Game, Viewer
+from games.core.views import seen_by
 from lictor.v1 import position_pb2 as pos_pb
 
 __all__ = ["EventRecord", "action_record", "created_record", "game_over_record", "resign_record", "to_pb"]
@@ -31,6 +33,7 @@ class EventRecord:
         action: the action object (None when none).
         returns: final returns (game over).
         description: a fixed description (events without an action).
+        seen: who sees the action's notation (``seen_by``), found on first need and kept.
     """
 
     kind: int
@@ -41,6 +44,13 @@ class EventRecord:
     action: Any = None
     returns: tuple[float, ...] = ()
     description: str = ""
+    seen: list[frozenset[Viewer]] = field(default_factory=list, compare=False, repr=False)
+
+    def seen_by(self, game: Game[Any, Any]) -> frozenset[Viewer]:
+        """The viewers who see which action this was (found once; a few ms at most)."""
+        if not self.seen:
+            self.seen.append(seen_by(game, self.before, self.action))
+        return self.seen[0]
 
 
 def action_record(game: Game[Any, Any], before: Any, action: Any, text: str, move_number: int) -> EventRecord:
@@ -98,6 +108,6 @@ def to_pb(game: Game[Any, Any], record: EventRecord, viewer: Viewer) -> pos_pb.E
         event.description = record.description
         return event
     event.description = game.log_line(record.before, record.action, viewer)
-    if viewer in (REFEREE, record.seat) or game.is_public(record.before, record.action):
+    if viewer in record.seen_by(game):
         event.action = record.text
     return event

@@ -4,12 +4,12 @@ Called by :class:`service.game.GameServicer` (``GetContent``, ``Describe``, ``Re
 ``DescribeAction``); every game is reached through the Game protocol and the registry, none is
 named here.
 
-Who looks is a ``lictor.v1.Viewer``: a seat, a spectator (the default) or the referee. A seat sees
-its own view only: in a game with hidden information the seat's description and picture are drawn
-from a state sampled from that seat's observation (``sample_state(observation(state, seat))``), so
-no other seat's secret can reach the answer even through a game's bug (the Game protocol asks the
-same of ``describe``/``render`` themselves; ``check_game`` tests it). A spectator's view is the
-game's public ``describe(state, SPECTATOR)``.
+Who looks is a ``lictor.v1.Viewer``: a seat, a spectator (the default) or the referee. Every
+viewer but the referee sees its own view only, by the one per-viewer rule of ``games.core.views``:
+in a game with hidden information the description and the picture are drawn from a state sampled
+from that viewer's observation (``seen_state``), so no secret can reach the answer even through a
+game's bug (the Game protocol asks the same of ``describe``/``render`` themselves; ``check_game``
+tests it), and an action's notation is shown only to those who see which it was (``seen_by``).
 """
 
 from __future__ import annotations
@@ -22,7 +22,8 @@ import threading
 import weakref
 from typing import Any
 
-from games.core import CHANCE, REFEREE, SPECTATOR, Catalogue, Description, Game, Viewer, make_rng
+from games.core import CHANCE, REFEREE, SPECTATOR, Catalogue, Description, Game, Viewer
+from games.core.views import check_known, seen_by, seen_state
 from games.errors import IllegalActionError, LictorError
 from lictor.v1 import game_service_pb2 as game_pb
 from service import convert
@@ -53,9 +54,6 @@ MAX_WIDTH = 400
 MAX_PNG_SIDE = 8192
 """Largest PNG side in pixels a Render answers (a bigger picture is refused, not drawn)."""
 
-_SAMPLE_SEED = 0x5EED_FACE
-"""Seed of the determinization a seat's view is drawn from (any consistent sample shows the same)."""
-
 
 # ---------------------------------------------------------------------------------------- viewers
 def viewer_from_pb(msg: game_pb.Viewer, players: int, *, field: str = "viewer") -> Viewer:
@@ -84,14 +82,6 @@ def viewer_to_pb(viewer: Viewer) -> game_pb.Viewer:
     if viewer == SPECTATOR:
         return game_pb.Viewer(role=game_pb.VIEWER_ROLE_SPECTATOR)
     return game_pb.Viewer(role=game_pb.VIEWER_ROLE_SEAT, seat=viewer)
-
-
-def seen_state(game: Game[Any, Any], state: Any, viewer: Viewer) -> Any:
-    """The state the face draws for ``viewer``: for a seat of a hidden-information game, one sampled
-    from its observation (so only what the seat may know can show); else ``state`` itself."""
-    if viewer < 0 or not game.info.hidden_information:
-        return state
-    return game.sample_state(game.observation(state, viewer), viewer, make_rng(_SAMPLE_SEED))
 
 
 # ---------------------------------------------------------------------------------------- content
@@ -285,6 +275,7 @@ def describe_action(
         raise RequestError("the action is required", field="action")
     action = convert.parse_action(game, state, request.action, field="action")
     seat = game.current_player(state)
+    check_known(game, state)
     if seat == CHANCE:
         if action not in [a for a, _ in game.chance_outcomes(state)]:
             text = game.action_to_text(state, action)
@@ -292,6 +283,6 @@ def describe_action(
     else:
         game.check_action(state, action)
     reply = game_pb.DescribeActionResponse(log_line=game.log_line(state, action, viewer), seat=seat)
-    if viewer in (REFEREE, seat) or game.is_public(state, action):
+    if viewer in seen_by(game, state, action):
         reply.action = game.action_to_text(state, action)
     return reply

@@ -12,6 +12,7 @@ import grpc
 from games.core import CHANCE, REFEREE, TERMINAL, Game, game_names, get_game, make_rng
 from games.core.registry import GameEntry, entries
 from games.core.rng import derive_seed
+from games.core.views import check_known
 from games.errors import LictorError
 from lictor.v1 import diagnostics_service_pb2 as diag_pb
 from lictor.v1 import diagnostics_service_pb2_grpc as diag_grpc
@@ -108,8 +109,7 @@ class GameServicer(game_grpc.GameServiceServicer):  # type: ignore[misc]
         self, request: game_pb.NewGameRequest, context: grpc.aio.ServicerContext
     ) -> game_pb.NewGameResponse:
         """Set a game up."""
-        pack = convert.resolve_pack(request.content_pack, self.content_root, field="content_pack")
-        game = convert.lookup_game(request.game, pack, field="game")
+        game, pack = convert.game_with_pack(request.game, request.content_pack, self.content_root)
         setup = convert.setup_from_pb(request.setup, field="setup")
         state = convert.new_game(game, setup, field="setup", content_pack=pack)
         return game_pb.NewGameResponse(
@@ -124,6 +124,7 @@ class GameServicer(game_grpc.GameServiceServicer):  # type: ignore[misc]
         """The legal actions of a position."""
         res = convert.resolve_position(request.position, content_root=self.content_root)
         game, state = res.game, res.state
+        check_known(game, state)
         if game.current_player(state) == CHANCE:
             actions = [
                 game_pb.LegalAction(text=game.action_to_text(state, a), probability=float(p))
@@ -149,6 +150,7 @@ class GameServicer(game_grpc.GameServiceServicer):  # type: ignore[misc]
         """Apply one action (and resolve the chance nodes after it if asked)."""
         res = convert.resolve_position(request.position, content_root=self.content_root)
         game = res.game
+        check_known(game, res.state)
         action = convert.parse_action(game, res.state, request.action, field="action")
         try:
             state, played, events = apply_with_events(
@@ -200,8 +202,7 @@ class GameServicer(game_grpc.GameServiceServicer):  # type: ignore[misc]
         self, request: game_pb.GetContentRequest, context: grpc.aio.ServicerContext
     ) -> game_pb.GetContentResponse:
         """The game's components as a person reads them (service/face.py)."""
-        pack = convert.resolve_pack(request.content_pack, self.content_root, field="content_pack")
-        game = convert.lookup_game(request.game, pack, field="game")
+        game, pack = convert.game_with_pack(request.game, request.content_pack, self.content_root)
         return face.content_response(request.game, pack, game, request.if_none_match)
 
     @grpc_errors
@@ -230,8 +231,7 @@ class GameServicer(game_grpc.GameServiceServicer):  # type: ignore[misc]
         self, request: game_pb.GetSchemaRequest, context: grpc.aio.ServicerContext
     ) -> game_pb.GetSchemaResponse:
         """The JSON Schemas of a game's public forms and of its puzzles' parameters."""
-        pack = convert.resolve_pack(request.content_pack, self.content_root, field="content_pack")
-        game = convert.lookup_game(request.game, pack, field="game")
+        game, _ = convert.game_with_pack(request.game, request.content_pack, self.content_root)
         sheet = game.score_sheet_schema()
         reply = game_pb.GetSchemaResponse(
             game=request.game,
@@ -254,8 +254,9 @@ def _sanity(game: Game[Any, Any], state: Any) -> list[game_pb.Problem]:
     problems = []
     player = game.current_player(state)
     n = game.num_players(state)
-    legal = game.legal_actions(state)
-    if (player == TERMINAL) != (len(legal) == 0):
+    hidden = 0 <= player < n and game.hides(state, player)  # a view: the mover's moves are unknown
+    legal = () if hidden else game.legal_actions(state)
+    if not hidden and (player == TERMINAL) != (len(legal) == 0):
         problems.append(
             game_pb.Problem(
                 field="position", message=f"terminal is {player == TERMINAL} but {len(legal)} legal actions"

@@ -23,6 +23,7 @@ import gc
 import logging
 import signal
 import threading
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from types import FrameType
@@ -206,6 +207,8 @@ class LictorServer:
     async def _stop(self, grace: float | None) -> None:
         try:
             grace = grace or 0.0
+            self.calls.drain()  # no worker process is replaced from now on
+            self.seats.drain()
             stopping = asyncio.ensure_future(self.grpc_server.stop(grace))
             await asyncio.sleep(0)  # the stop task runs until it waits: no new calls from now on
             self._refusing.set()
@@ -399,8 +402,22 @@ def serve(
 ) -> None:
     """Run a server until SIGTERM or SIGINT, then drain in-flight calls within ``grace_s``.
 
+    The signals are taken before the server starts (one during start-up stops it once it is up).
+    Sent to the whole process group (Ctrl-C in a terminal, ``timeout``, a service manager), they
+    reach the worker processes too, which ignore them: the server drains (no worker is replaced
+    meanwhile), then stops its workers, and returns (exit code 0).
+
     Raises :class:`StartupError` when it cannot start (the CLI prints it in one line, exit 2).
     """
+    stopping = threading.Event()
+    signals: list[int] = []
+
+    def on_signal(signum: int, frame: FrameType | None) -> None:
+        signals.append(signum)
+        stopping.set()
+
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, on_signal)
     server, port = create_server(address, db_path=db_path, start=False, **kwargs)
     tune_gc()  # before the first call
     server.start()
@@ -410,17 +427,10 @@ def serve(
         print(warning, flush=True)
     log.info("lictor serving on %s:%d (db %s)", host, port, db_path)
     print(f"lictor serving on {host}:{port} (db {db_path})", flush=True)
-    stopping = threading.Event()
-
-    def on_signal(signum: int, frame: FrameType | None) -> None:
-        if stopping.is_set():
-            return
-        stopping.set()
-        log.info("signal %d: draining for up to %.1f s", signum, grace_s)
-        server.stop(grace_s)
-
-    signal.signal(signal.SIGTERM, on_signal)
-    signal.signal(signal.SIGINT, on_signal)
-    while not server.wait_for_termination(0.5):
+    while not stopping.wait(0.5):
         pass
+    t0 = time.monotonic()
+    log.info("%s: draining for up to %.1f s", signal.Signals(signals[0]).name, grace_s)
+    server.stop(grace_s).wait()
     server.close()
+    log.info("lictor stopped in %.1f s", time.monotonic() - t0)

@@ -20,14 +20,20 @@ from games.errors import LictorError
 from lictor.v1 import solver_service_pb2 as solver_pb
 from lictor.v1 import solver_service_pb2_grpc as solver_grpc
 from service import convert
-from service.errors import RequestError, grpc_errors
+from service.errors import RequestError, UnavailableError, grpc_errors
 from service.limits import Limits, answer_by, check_number, give_up_at
-from service.workers import Job, WorkerPool
+from service.workers import STOP_GRACE_S, Job, JobLateError, WorkerPool
 from solver.core import SolveResult, Status, get_puzzle_spec, get_scorer
 
-__all__ = ["SolverServicer", "message_params", "puzzle_of"]
+__all__ = ["SolverServicer", "message_params", "puzzle_of", "solve_slack"]
 
 DEFAULT_SOLVE_S = 10.0
+
+
+def solve_slack(time_limit_s: float) -> float:
+    """Seconds a solve may run past its time limit before its stop flag is set: a quarter of the
+    limit, at least 0.5 s (a solver watches its limit itself; the flag is the backstop)."""
+    return max(0.5, 0.25 * time_limit_s)
 
 
 def message_params(msg: Any) -> dict[str, Any]:
@@ -142,8 +148,13 @@ class SolverServicer(solver_grpc.SolverServiceServicer):  # type: ignore[misc]
         if lim.workers < 0:
             raise RequestError(f"limits.workers must be >= 0, not {lim.workers!r}", field="limits.workers")
         time_limit = min(lim.time_limit_s or DEFAULT_SOLVE_S, self.limits.max_search_s)
-        by = answer_by(context.time_remaining(), self.limits)
-        time_limit = max(0.01, min(time_limit, by - time.monotonic()))
+        remaining = context.time_remaining()
+        by = answer_by(remaining, self.limits)
+        now = time.monotonic()
+        time_limit = max(0.01, min(time_limit, by - now))
+        # The solver stops itself at its time limit; the stop flag backs it up a little later (and
+        # never after the client's deadline allows), and a solver that ignores both is killed.
+        stop_at = min(by, now + time_limit + solve_slack(time_limit))
         workers = min(lim.workers or self.limits.max_solve_workers, self.limits.max_solve_workers)
         job = Job(
             kind="solve",
@@ -157,11 +168,16 @@ class SolverServicer(solver_grpc.SolverServiceServicer):  # type: ignore[misc]
                 "time_limit_s": time_limit,
                 "workers": workers,
             },
-            deadline=by,
+            deadline=stop_at,
             progress=False,
         )
+        answer_at = min(give_up_at(remaining, by, grace=2.0), stop_at + STOP_GRACE_S)
         try:
-            outcome = await self.pool.run(job, give_up_at=give_up_at(context.time_remaining(), by, grace=2.0))
+            outcome = await self.pool.run(job, give_up_at=answer_at)
+        except JobLateError as exc:  # no answer in time: the best so far is "unknown", and why
+            return convert.solve_to_pb(SolveResult(kind=kind, status=Status.UNKNOWN, explanation=exc.message))
+        except UnavailableError:  # the process died, or the server is stopping: not the request's fault
+            raise
         except LictorError as exc:
             raise _solver_field(exc, where) from None
         result: SolveResult = outcome.value

@@ -151,11 +151,15 @@ class ScoreReport:
         game: the game's name.
         final: True when the game is over (else the score if it ended now).
         seats: per-seat scores, by seat.
+        ended_by: how the game ended, in the rulebook's words ("a player placed an 8th triumph
+            token"); a variant's limit says it is one ("the max_rounds cap of 40 rounds, a variant
+            not in the rulebook"); "" before the end.
     """
 
     game: str
     final: bool
     seats: tuple[SeatScore, ...]
+    ended_by: str = ""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -2388,7 +2388,11 @@ def score(game: Game[Any, Any], state: Any) -> ScoreReport:
         )
         for s, r in enumerate(reps)
     )
-    return ScoreReport(game="ti4", final=state.phase == OVER, seats=seats)
+    over = state.phase == OVER
+    ended = (
+        "the galaxy is set up: every system tile is placed and every secret objective kept" if over else ""
+    )
+    return ScoreReport(game="ti4", final=over, seats=seats, ended_by=ended)
 
 
 register_scorer("ti4", score)

@@ -66,6 +66,7 @@ from games.tiberius.model import (
     PICK,
     PR,
     TR,
+    TURNS,
     positional_builder,
 )
 from games.tiberius.rules import (
@@ -182,8 +183,10 @@ _seat_score: Callable[[int, float, int, tuple[ScoreLine, ...], tuple[str, ...]],
     positional_builder(SeatScore)
 )
 """``SeatScore(seat=, total=, rank=, breakdown=, tiebreak=)``, positionally and without a call per field."""
-_score_report: Callable[[str, bool, tuple[SeatScore, ...]], ScoreReport] = positional_builder(ScoreReport)
-"""``ScoreReport(game=, final=, seats=)``, likewise (``games.tiberius.model.positional_builder``)."""
+_score_report: Callable[[str, bool, tuple[SeatScore, ...], str], ScoreReport] = positional_builder(
+    ScoreReport
+)
+"""``ScoreReport(game=, final=, seats=, ended_by=)``, likewise (``model.positional_builder``)."""
 
 
 def _score_line(line: Line) -> ScoreLine:
@@ -235,7 +238,16 @@ def score(game: Game[Any, Any], state: Any) -> ScoreReport:
                 for seat, t in enumerate(tallies)
             ]
         ),
+        _ended_by(s) if s.phase == OVER else "",
     )
+
+
+def _ended_by(s: TiberiusState) -> str:
+    """rule: tiberius/end-of-game - the game lasts 8 turns (the ``turns`` variant: the 7 of the turn
+    track)."""
+    if s.turns == TURNS:
+        return f"the game lasts {TURNS} turns: turn {TURNS} was played"
+    return f"the {s.turns} turns of the printed turn track were played (the turns variant)"
 
 
 # ============================================================================ the objective

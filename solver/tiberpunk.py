@@ -30,6 +30,7 @@ from games.core import Game
 from games.errors import ConfigError, InvalidStateError, LimitError
 from games.tiberpunk.content import GADGETS, SKILLS
 from games.tiberpunk.dice import contains, outcomes, p_contains
+from games.tiberpunk.validate import MAX_COINS
 from solver.core import (
     ScoreLine,
     ScoreReport,
@@ -538,7 +539,7 @@ def solve_route_plan(
     if "to" not in params:
         raise ConfigError(f"to (the destination district) is required: one of {list(ids)}", field="params.to")
     dst = ids.index(_choice_param(params, "to", ids, ids[0]))
-    coins = _int_param(params, "coins", p.coins, 0, rules.c.bank)
+    coins = _int_param(params, "coins", p.coins, 0, state.cfg.bank or MAX_COINS)
     base = (1 if mini == 0 else 2) + (1 if p.favor == 0 else 0)
     src = rules.pos(p, mini)
     if src < 0:
@@ -701,7 +702,7 @@ def score(game: Game[Any, Any], state: Any) -> ScoreReport:
     """Standings by the end-of-game rule (rule: tiberpunk/end-of-game): most triumph tokens placed on
     objective cards, then most coins; players still tied share the victory. Before the end, the
     standings if the game ended now (``final`` false)."""
-    from games.tiberpunk.end import places, standing_key
+    from games.tiberpunk.end import ended_by, places, standing_key
     from games.tiberpunk.game import TiberpunkGame
     from games.tiberpunk.state import PH_OVER, State
 
@@ -727,7 +728,10 @@ def score(game: Game[Any, Any], state: Any) -> ScoreReport:
                 tiebreak=_tiebreak(keys, seat),
             )
         )
-    return ScoreReport(game="tiberpunk", final=state.phase == PH_OVER, seats=tuple(seats))
+    over = state.phase == PH_OVER
+    return ScoreReport(
+        game="tiberpunk", final=over, seats=tuple(seats), ended_by=ended_by(state) if over else ""
+    )
 
 
 def _tiebreak(keys: Sequence[tuple[int, int]], seat: int) -> tuple[str, ...]:

@@ -4,8 +4,16 @@ It plays seeded random games and checks at every step that: random playouts term
 is terminal iff it has no legal actions; ``apply`` never mutates its input; ``apply_trusted``
 equals ``apply``; the same seed gives the same game; ``to_dict``/``from_dict`` and the notation
 round-trip; ``returns``/``heuristic`` have one entry per seat; chance outcomes sum to one; a
-state sampled from a seat's observation has that same observation; and a seat's different moves
-read differently in the referee's log.
+state sampled from a seat's observation has that same observation; a seat's different moves
+read differently in the referee's log; and, in a game with hidden information:
+
+- **every view is a position** (``_check_views``): each viewer's observation (the spectator's,
+  every seat's) round-trips, describes, renders and estimates, and either lists exactly the legal
+  moves of the full state or refuses by name because it hides what the mover decides on
+  (``Game.hides``; a seat's own view never does);
+- **no log line tells more than the viewer's view** (``_check_events``): two moves whose results
+  the viewer's observation cannot tell apart read the same to that viewer
+  (``games.core.views.seen_by`` decides whether the move's notation is shown at all).
 """
 
 from __future__ import annotations
@@ -19,6 +27,8 @@ from typing import Any
 from games.core.face import REFEREE, SPECTATOR, as_facts
 from games.core.protocol import CHANCE, TERMINAL, Game, GameConfig
 from games.core.rng import derive_seed
+from games.core.views import check_known, moves_of, viewers_of
+from games.errors import LictorError, WrongSeatError
 
 __all__ = ["CheckReport", "GameCheckError", "check_game", "random_playout"]
 
@@ -83,6 +93,9 @@ def _check_state(game: Game[Any, Any], state: Any, seed: int, step: int, rng: ra
     _check_values(game, state, legal, seed, step)
     if game.info.hidden_information and 0 <= player < n:
         _check_hidden(game, state, legal, seed, step, rng=rng)
+    if game.info.hidden_information:
+        _check_views(game, state, legal, seed, step, rng=rng)
+        _check_events(game, state, seed, step)
     _check_face(game, state, legal, seed, step)
 
 
@@ -140,6 +153,82 @@ def _check_hidden(
         raise _fail("describe(state, seat) shows more than the seat's observation", seed, step, game, state)
     if game.render(sampled, player) != game.render(state, player):
         raise _fail("render(state, seat) shows more than the seat's observation", seed, step, game, state)
+
+
+def _check_views(
+    game: Game[Any, Any], state: Any, legal: list[Any], seed: int, step: int, *, rng: random.Random
+) -> None:
+    """Every viewer's view of ``state`` is a position every call takes (see the module doc)."""
+    player = game.current_player(state)
+    texts = [game.action_to_text(state, a) for a in legal]
+    for seat in range(game.num_players(state)):
+        if game.hides(state, seat):
+            raise _fail(f"the full state hides seat {seat}'s secrets", seed, step, game, state)
+    for viewer in viewers_of(game, state):
+        view = game.observation(state, viewer)
+        where = f"the view of viewer {viewer}"
+        if game.observation(view, viewer) != view:
+            raise _fail(f"{where}: observing it again changes it", seed, step, game, state)
+        if game.from_dict(json.loads(json.dumps(game.to_dict(view)))) != view:
+            raise _fail(f"{where} does not round-trip through to_dict", seed, step, game, state)
+        if game.current_player(view) != player:
+            raise _fail(f"{where} has another seat to move", seed, step, game, state)
+        try:
+            game.describe(view, viewer)
+            game.render(view, viewer)
+            game.heuristic(view)
+            game.sample_state(view, viewer, rng)
+            check_known(game, view)
+        except WrongSeatError:
+            if viewer == player:
+                raise _fail(
+                    f"{where}: the mover's own view hides its secrets", seed, step, game, state
+                ) from None
+            continue
+        except LictorError:
+            continue
+        except Exception as exc:
+            raise _fail(f"{where} breaks a call: {exc!r}", seed, step, game, state) from exc
+        moves = list(game.legal_actions(view)) if player >= 0 else []
+        if player >= 0 and [game.action_to_text(view, a) for a in moves] != texts:
+            raise _fail(
+                f"{where} lists other legal moves but does not say it hides them", seed, step, game, state
+            )
+        for action in moves[:1]:
+            try:
+                game.apply(view, action)
+                game.explain(view, action)
+            except LictorError:
+                pass
+
+
+EVENT_MOVES = 12
+"""Moves per state whose log lines ``_check_events`` compares for each viewer."""
+
+
+def _check_events(game: Game[Any, Any], state: Any, seed: int, step: int) -> None:
+    """Moves a viewer cannot tell apart by its view of the result read the same to that viewer."""
+    player = game.current_player(state)
+    moves = list(moves_of(game, state))[:EVENT_MOVES]
+    results = [game.apply(state, a) for a in moves]
+    for viewer in viewers_of(game, state):
+        if viewer == player:
+            continue
+        seen: list[tuple[Any, Any, str, Any]] = []
+        for action, result in zip(moves, results, strict=True):
+            view = game.observation(result, viewer)
+            line = game.log_line(state, action, viewer)
+            for other, other_result, other_line, other_view in seen:
+                if other_view == view and other_result != result and other_line != line:
+                    raise _fail(
+                        f"viewer {viewer} cannot tell {game.action_to_text(state, other)!r} from "
+                        f"{game.action_to_text(state, action)!r} but reads {other_line!r} and {line!r}",
+                        seed,
+                        step,
+                        game,
+                        state,
+                    )
+            seen.append((action, result, line, view))
 
 
 FACE_ACTIONS = 12

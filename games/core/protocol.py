@@ -224,27 +224,29 @@ class Game(ABC, Generic[S, A]):
     def log_line(self, state: S, action: A, viewer: Viewer = SPECTATOR) -> str:
         """One sentence for ``action`` played in ``state``, as ``viewer`` may read it.
 
-        Hidden information stays hidden: a card drawn face down reads "draws a card" to everyone
-        but its holder (and the referee). Games override it with the rulebook's words.
+        Hidden information stays hidden: a move the viewer cannot tell apart from another by its
+        own view (``games.core.views.seen_by``: a card drawn face down, a secret kept) must read the
+        same whichever it was ("draws a card"); ``check_game`` proves it. Games override it with
+        the rulebook's words.
         """
+        from games.core.views import seen_by  # views builds on this module
+
         player = self.current_player(state)
-        text = self.action_to_text(state, action)
+        seen = viewer in seen_by(self, state, action)
+        text = self.action_to_text(state, action) if seen else ""
         if player == CHANCE:
-            if self.info.hidden_information and viewer != REFEREE:
-                return "Chance decides."
-            return f"Chance: {text}."
-        return f"Seat {player} plays {text}."
+            return f"Chance: {text}." if seen else "Chance decides."
+        return f"Seat {player} plays {text}." if seen else f"Seat {player} moves."
 
-    def is_public(self, state: S, action: A) -> bool:
-        """Whether everyone at the table sees ``action`` (its notation) as it is played in ``state``.
+    def hides(self, state: S, seat: Seat) -> str:
+        """What of ``seat``'s own secrets ``state`` does not hold, in words ("" when it holds all).
 
-        Default: a seat's actions are played openly; a chance outcome (a die, a draw) is public
-        only in a game without hidden information. A game whose dice are rolled in the open, or
-        whose seats act in secret, says so here; ``log_line`` tells each viewer what it may know.
+        A full state and the seat's own view hold them all; another viewer's view (GetMatch as
+        seat 0, a spectator's) may not: "its system tiles" while seat 1 is to place one. Such a
+        position cannot list or play ``seat``'s moves (``games.core.views.check_known``). Games
+        with secrets a seat decides on override it.
         """
-        if self.current_player(state) == CHANCE:
-            return not self.info.hidden_information
-        return True
+        return ""
 
     def policies(self) -> Mapping[str, Callable[[S, random.Random], A]]:
         """Rule-based players the game ships, by engine name (e.g. ``"automa"``, ``"greedy"``).

@@ -443,7 +443,7 @@ def load_content(content_path: str = "") -> Content:
         raise milty.fail("a five-space slice and seats among the six-player home positions")
     for n in (3, 4, 5, 6):
         if n not in board.layouts:
-            raise ContentError(f"no layout for {n} players", file=str(directory / "board.json"))
+            raise ContentError(f"no layout for {n} players", file="board.json")
     setup = load_json(directory / "setup.json")
     starting = {s.str("faction"): s for s in setup.list("starting")}
     factions_node = load_json(directory / "factions.json")

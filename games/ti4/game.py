@@ -204,6 +204,9 @@ class TI4Game(Game[TI4State, TI4Action]):
     def sample_state(self, observation: Any, seat: Seat, rng: random.Random) -> TI4State:
         return hidden.sample(observation, self.pack, seat, rng)
 
+    def hides(self, state: TI4State, seat: Seat) -> str:
+        return hidden.hides(state, seat)
+
     # ------------------------------------------------------------------ the face
     def content(self) -> Catalogue:
         """Every system tile, faction, strategy card and objective of the pack."""

@@ -23,11 +23,13 @@ from games.ti4.state import (
     HIDDEN_BLUE,
     HIDDEN_RED,
     OVER,
+    PLACE,
+    RED,
     SECRET,
     TI4State,
 )
 
-__all__ = ["observe", "sample"]
+__all__ = ["hides", "observe", "sample"]
 
 
 def _mask(content: Content, tiles: Sequence[TileId]) -> tuple[TileId, ...]:
@@ -69,6 +71,21 @@ def observe(state: TI4State, content: Content, seat: Seat) -> TI4State:
         stage1=stage1,
         stage2=stage2,
     )
+
+
+def hides(state: TI4State, seat: Seat) -> str:
+    """What ``seat``'s decision depends on that ``state`` (another seat's view) does not show: its
+    system tiles while tiles are placed, the red tile the speaker places, its secret objectives
+    while one is kept ("" when nothing)."""
+    if not 0 <= seat < state.players:
+        return ""
+    if state.phase == PLACE and any(t < 0 for t in state.hands[seat]):
+        return f"seat {seat}'s system tiles"
+    if state.phase == RED and state.red_tile < 0:
+        return "the red tile the speaker draws"
+    if state.phase == SECRET and (HIDDEN in state.secret_drawn[seat] or state.secret_kept[seat] == HIDDEN):
+        return f"seat {seat}'s secret objectives"
+    return ""
 
 
 def _unseen_tiles(obs: TI4State, content: Content) -> dict[str, list[TileId]]:

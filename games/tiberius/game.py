@@ -28,6 +28,7 @@ from games.tiberius import rules
 from games.tiberius.ai import Evaluator
 from games.tiberius.face import Face
 from games.tiberius.model import (
+    ADOPT,
     BOX_CODES,
     BOX_KEYS,
     CARD,
@@ -323,6 +324,15 @@ class TiberiusGame(Game[TiberiusState, TAction]):
             secret=tuple(secret),
             adopt_unused=tuple(sorted(pool)),
         )
+
+    def hides(self, state: TiberiusState, seat: Seat) -> str:
+        """Another seat's view hides this seat's secret adoption card until it is revealed: the
+        adoption phase's choices depend on it (rule: tiberius/adoption-phase)."""
+        if state.phase != ADOPT or not 0 <= seat < len(state.secret):
+            return ""
+        if state.secret[seat] == HIDDEN and state.adopted[seat] < 0:
+            return f"seat {seat}'s secret adoption card"
+        return ""
 
     def sample_state(self, observation: Any, seat: Seat, rng: random.Random) -> TiberiusState:
         """Shuffle each deck and deal the unseen adoption cards to the seats whose card is hidden."""

@@ -10,7 +10,17 @@ from __future__ import annotations
 
 from games.tiberpunk.state import State
 
-__all__ = ["places", "standing_key", "standings", "winners"]
+__all__ = ["ended_by", "places", "standing_key", "standings", "winners"]
+
+
+def ended_by(state: State) -> str:
+    """How a finished game ended: the rulebook's trigger (an 8th triumph token placed, the round then
+    played out), or the ``max_rounds`` cap, a variant ("" before the end or with no round played)."""
+    if state.end:
+        return "a player placed an 8th triumph token and the round was played out"
+    if state.cfg.max_rounds and state.rnd >= state.cfg.max_rounds:
+        return f"the max_rounds cap of {state.cfg.max_rounds} rounds (a variant, not in the rulebook)"
+    return ""
 
 
 def standing_key(state: State, seat: int) -> tuple[int, int]:

@@ -231,6 +231,7 @@ class Pos:
     draft: tuple[int, ...]
     winners: tuple[int, ...]  # who wins if the game ended now (rule: tiberpunk/end-of-game, end.py)
     players: tuple[Seat, ...] = field(default=())
+    ended_by: str = ""  # how a finished game ended (end.ended_by)
 
 
 def _rules(game: TiberpunkGame) -> Rules:
@@ -354,6 +355,7 @@ def _read(game: TiberpunkGame, state: State, viewer: Viewer = REFEREE) -> Pos:
         draft=state.draft,
         winners=tuple(end.winners(state)),
         players=players,
+        ended_by=end.ended_by(state) if state.phase == PH_OVER else "",
     )
 
 
@@ -720,7 +722,8 @@ def _step(game: TiberpunkGame, pos: Pos) -> str:
 
 def _headline(pos: Pos) -> str:
     if pos.phase == PH_OVER:
-        return f"Tiberpunk, round {pos.rnd}: the game is over"
+        how = f": {pos.ended_by}" if pos.ended_by else ""
+        return f"Tiberpunk, round {pos.rnd}: the game is over{how}"
     if pos.decider == -1:
         to = "the dice decide"
     else:

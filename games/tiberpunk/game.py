@@ -17,7 +17,7 @@ from games.tiberpunk import ai, end, face, public
 from games.tiberpunk.content import Content, load_content
 from games.tiberpunk.notation import action_text, parse_action_text, parse_state_text
 from games.tiberpunk.rules import Rules
-from games.tiberpunk.state import PH_MAIN, PH_OVER, PH_ROLL, Player, State
+from games.tiberpunk.state import PH_CGADGET, PH_MAIN, PH_OVER, PH_QGADGET, PH_ROLL, Player, State
 from games.tiberpunk.validate import MAX_ROUNDS, check_state, show
 
 __all__ = ["TiberpunkGame"]
@@ -201,9 +201,15 @@ class TiberpunkGame(Game[State, int]):
                 ),
                 Variant(
                     name="max_rounds",
-                    description="engine safety cap: the game ends after this round as if triggered "
-                    "(not in the rulebook; 0 = no cap)",
-                    default=80,
+                    description="a safety cap, not in the rulebook (which ends the game only with an "
+                    "8th triumph token): the game ends after this round as if triggered; 0 = no cap",
+                    default=0,
+                ),
+                Variant(
+                    name="coin_bank",
+                    description="the bank holds only the box's coins (20 of 1 and 10 of 5: 70) and an "
+                    "empty bank pays nothing; not in the rulebook, which limits no coins",
+                    default=False,
                 ),
             ),
             content_version=self.pack.version,
@@ -235,7 +241,9 @@ class TiberpunkGame(Game[State, int]):
         abilities = self.option(config, "abilities")
         side = self.option(config, "side_objectives")
         max_rounds = self.option(config, "max_rounds")
+        coin_bank = self.option(config, "coin_bank")
         assert isinstance(abilities, bool) and isinstance(side, str) and isinstance(max_rounds, int)
+        assert isinstance(coin_bank, bool)
         if not 0 <= max_rounds <= MAX_ROUNDS:
             raise ConfigError(
                 f"option 'max_rounds' is a round number from 0 (no cap) to {MAX_ROUNDS}, not {max_rounds!r}",
@@ -243,7 +251,12 @@ class TiberpunkGame(Game[State, int]):
                 rule="tiberpunk/end-of-game",
             )
         return self.rules.setup(
-            config.players, abilities=abilities, max_rounds=max_rounds, side=side, seed=seed
+            config.players,
+            abilities=abilities,
+            max_rounds=max_rounds,
+            side=side,
+            seed=seed,
+            bank=self.pack.bank if coin_bank else 0,
         )
 
     def num_players(self, state: State) -> int:
@@ -345,6 +358,15 @@ class TiberpunkGame(Game[State, int]):
         sv[_I_C3DECK] = _hidden(len(state.c3deck))
         sv[_I_QUESTS] = tuple(q if len(q) <= 1 else (q[0], *_hidden(len(q) - 1)) for q in state.quests)
         return _new(State, sv)
+
+    def hides(self, state: State, seat: int) -> str:
+        """Another seat's view shows this seat's face-down gadget cards as backs (-1): the main
+        actions and the gadget steps of a quest or a combat depend on them."""
+        if state.phase not in (PH_MAIN, PH_QGADGET, PH_CGADGET):
+            return ""
+        if 0 <= seat < len(state.players) and -1 in state.players[seat].hand:
+            return f"seat {seat}'s face-down gadget cards"
+        return ""
 
     def sample_state(self, observation: Any, seat: int, rng: random.Random) -> State:
         """A full state consistent with ``observation`` (uniform over the unseen cards).
@@ -471,10 +493,6 @@ class TiberpunkGame(Game[State, int]):
 
     def log_line(self, state: State, action: int, viewer: Viewer = SPECTATOR) -> str:
         return face.log_line(self, state, action, viewer)
-
-    def is_public(self, state: State, action: int) -> bool:
-        """Everything is played in the open, the dice too (rule: tiberpunk/stage-1-quests)."""
-        return True
 
     # ------------------------------------------------------------------ notation
     def action_to_text(self, state: State, action: int) -> str:

@@ -57,6 +57,7 @@ from games.tiberpunk.state import (
     Player,
     State,
     Turn,
+    bank_left,
 )
 from games.tiberpunk.tables import Tables
 
@@ -291,9 +292,7 @@ class InteractionRules(Tables):
         wheel = (*p.wheel, via)
         pv[_P_WHEEL] = wheel[1:] if len(wheel) == 3 else wheel
         amount = self.c.income[(p.temples.bit_count() + p.hubs.bit_count())]
-        bank = self.c.bank
-        for q in players:
-            bank -= q.coins
+        bank = bank_left(s)
         pv[0] += amount if amount < bank else bank
         tv: list[Any] = list(s.turn)
         tv[0] = True  # token

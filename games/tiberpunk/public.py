@@ -122,6 +122,7 @@ def to_public(c: Content, s: State) -> dict[str, Any]:
         "setup": {
             "personal_abilities": s.cfg.abilities,
             "max_rounds": s.cfg.max_rounds,
+            "coin_bank": s.cfg.bank,
             "side_objectives": [ids.sides[i] for i in s.cfg.side],
             "combat_tiles": [CONDITIONS[t] for t in s.cfg.tiles],
         },
@@ -443,7 +444,9 @@ def from_public(c: Content, data: Any, path: str = "state") -> State:
 
 
 def _setup(ids: _Ids, r: _Reader) -> Cfg:
-    r.obj(("personal_abilities", "max_rounds", "side_objectives", "combat_tiles"))
+    keys = ("personal_abilities", "max_rounds", "side_objectives", "combat_tiles")
+    older = isinstance(r.data, Mapping) and "coin_bank" not in r.data  # written before the variant
+    r.obj(keys if older else (*keys, "coin_bank"))
     side = r.at("side_objectives").words(ids.sides, "a side objective card", 4)
     tiles = r.at("combat_tiles").items(2)
     if len(tiles) != 2:
@@ -451,6 +454,8 @@ def _setup(ids: _Ids, r: _Reader) -> Cfg:
     return Cfg(
         abilities=r.at("personal_abilities").boolean(),
         max_rounds=r.at("max_rounds").integer(0, 1_000_000),
+        # a form written before the coin_bank variant played with the box's coins
+        bank=ids.c.bank if older else r.at("coin_bank").integer(0, 1_000_000),
         side=tuple(side),
         tiles=(
             tiles[0].word(CONDITIONS, "a combat tile side"),
@@ -861,13 +866,16 @@ def state_schema(c: Content) -> dict[str, Any]:
 
 
 def _setup_schema(ids: _Ids) -> dict[str, Any]:
-    return _obj(
+    schema = _obj(
         {
             "personal_abilities": {
                 "type": "boolean",
                 "description": "the Personal Abilities module is used",
             },
-            "max_rounds": _int(0, "engine cap on rounds (0: none); the game then ends as if triggered"),
+            "max_rounds": _int(0, "a safety cap on rounds, not in the rulebook (0: none, the default)"),
+            "coin_bank": _int(
+                0, "coins in the bank (0: unlimited, the default; the coin_bank variant: the box's coins)"
+            ),
             "side_objectives": _arr(
                 _enum(ids.sides, "a side objective card id"), "side objective cards in play"
             ),
@@ -875,6 +883,8 @@ def _setup_schema(ids: _Ids) -> dict[str, Any]:
         },
         "the setup choices (rule: general-setup)",
     )
+    schema["required"] = [k for k in schema["required"] if k != "coin_bank"]  # older forms lack it
+    return schema
 
 
 def _turn_schema(ships: Sequence[str], gadget: dict[str, Any]) -> dict[str, Any]:

@@ -32,8 +32,11 @@ class SetupRules(Tables):
     """General setup, player setup and the ability draft."""
 
     # ------------------------------------------------------------------ setup (rule: general-setup)
-    def setup(self, n: int, *, abilities: bool, max_rounds: int, side: str, seed: int) -> State:
-        """General setup and player setup for ``n`` players (rule: general-setup, player-setup)."""
+    def setup(
+        self, n: int, *, abilities: bool, max_rounds: int, side: str, seed: int, bank: int = 0
+    ) -> State:
+        """General setup and player setup for ``n`` players (rule: general-setup, player-setup);
+        ``bank``: the coins in the bank (0: unlimited)."""
         c = self.c
         if n == 1:
             raise ConfigError(
@@ -63,7 +66,7 @@ class SetupRules(Tables):
             deck = deck[c.start_gadgets :]
         return State(
             n=n,
-            cfg=Cfg(abilities=abilities, max_rounds=max_rounds, side=sides, tiles=tiles),
+            cfg=Cfg(abilities=abilities, max_rounds=max_rounds, side=sides, tiles=tiles, bank=bank),
             seed=derive_seed(seed, "tiberpunk", "reshuffle"),
             seat=n - 1 if abilities else 0,
             phase=PH_DRAFT if abilities else PH_PLACE,

@@ -20,11 +20,13 @@ __all__ = [
     "PH_REWARD",
     "PH_ROLL",
     "QUEST",
+    "UNLIMITED",
     "Cfg",
     "Ctx",
     "Player",
     "State",
     "Turn",
+    "bank_left",
 ]
 
 CHAR, DRONE, LICTOR = 0, 1, 2
@@ -64,12 +66,15 @@ class Cfg(NamedTuple):
         max_rounds: engine cap on rounds (0: none); the game then ends as if triggered.
         side: the side objective cards in play (content indices).
         tiles: the face-up side of each combat tile (condition indices).
+        bank: coins in the bank (0: unlimited, the default: the rulebook limits no coins; the
+            ``coin_bank`` variant plays with the box's coins only).
     """
 
     abilities: bool
     max_rounds: int
     side: tuple[int, ...]
     tiles: tuple[int, int]
+    bank: int = 0
 
 
 class Player(NamedTuple):
@@ -246,6 +251,21 @@ class State(NamedTuple):
     draft: tuple[int, ...]
     ctx: Ctx | None
     rewards: tuple[tuple[int, int, int], ...]
+
+
+UNLIMITED = 1 << 30
+"""The coins left in a bank the rulebook does not limit (more than any game can pay out)."""
+
+
+def bank_left(s: State) -> int:
+    """Coins left in the bank: :data:`UNLIMITED` (the rulebook limits no coins), or with the
+    ``coin_bank`` variant the box's coins less those the players hold (an empty bank pays nothing).
+
+    rule: tiberpunk/collect-income
+    """
+    if not s.cfg.bank:
+        return UNLIMITED
+    return s.cfg.bank - sum(p.coins for p in s.players)
 
 
 def _fast_replace_for(cls: type) -> None:

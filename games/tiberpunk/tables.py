@@ -177,7 +177,9 @@ class Tables:
     if TYPE_CHECKING:
 
         @abstractmethod
-        def setup(self, n: int, *, abilities: bool, max_rounds: int, side: str, seed: int) -> State: ...
+        def setup(
+            self, n: int, *, abilities: bool, max_rounds: int, side: str, seed: int, bank: int = 0
+        ) -> State: ...
 
         @abstractmethod
         def side_cards_for(self, n: int, side: str) -> tuple[int, ...]: ...

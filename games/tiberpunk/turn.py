@@ -60,6 +60,7 @@ from games.tiberpunk.state import (
     Player,
     State,
     Turn,
+    bank_left,
 )
 from games.tiberpunk.tables import Tables
 
@@ -372,14 +373,13 @@ class TurnRules(Tables):
         return _new(State, sv)
 
     def bank(self, s: State) -> int:
-        """Coins left in the bank (the box holds ``content.bank`` in coins)."""
-        return self.c.bank - sum(p.coins for p in s.players)
+        """Coins left in the bank: ``UNLIMITED`` unless the ``coin_bank`` variant limits the bank to
+        the box's coins (``cfg.bank``); an empty bank pays nothing."""
+        return bank_left(s)
 
     def _gain(self, s: State, seat: int, amount: int) -> State:
         ps = list(s.players)
-        bank = self.c.bank
-        for q in ps:
-            bank -= q.coins
+        bank = bank_left(s)
         pv: list[Any] = list(ps[seat])
         pv[_P_COINS] += amount if amount < bank else bank
         ps[seat] = _new(Player, pv)

@@ -47,10 +47,13 @@ from games.tiberpunk.state import (
 if TYPE_CHECKING:
     from games.tiberpunk.rules import Rules
 
-__all__ = ["MAX_DICE", "MAX_ROUNDS", "check_state", "show"]
+__all__ = ["MAX_COINS", "MAX_DICE", "MAX_ROUNDS", "check_state", "show"]
 
 MAX_ROUNDS = 1_000_000
 """The largest round number (and ``max_rounds`` cap) a position may have."""
+MAX_COINS = 1_000_000
+"""The most coins a player may hold in a position (the rulebook limits no coins; the ``coin_bank``
+variant limits them to the bank's)."""
 MAX_DICE = 15
 """The most dice one side of a roll may hold (rolled plus still to roll)."""
 MAX_SEED = 1 << 63
@@ -156,6 +159,7 @@ def _check_setup(r: Rules, s: State) -> None:
         _fail(f"players lists {len(s.players)} player(s) for n={s.n}", "players")
     cfg = s.cfg
     _range(cfg.max_rounds, 0, MAX_ROUNDS, "cfg.max_rounds", "tiberpunk/end-of-game")
+    _range(cfg.bank, 0, MAX_COINS, "cfg.bank", "tiberpunk/collect-income")
     group, want = ("2", 1) if s.n == 2 else ("3-4", 2)
     rule = "tiberpunk/side-objective-combinations"
     if len(cfg.side) != want:
@@ -241,7 +245,7 @@ def _check_player(r: Rules, s: State, i: int, p: Player) -> None:
     """One player's components in range (rule: player-setup and the sections of each component)."""
     c = r.c
     f = f"players[{i}]"
-    _range(p.coins, 0, c.bank, f"{f}.coins", "tiberpunk/collect-income")
+    _range(p.coins, 0, s.cfg.bank or MAX_COINS, f"{f}.coins", "tiberpunk/collect-income")
     _range(p.ability, -1, len(c.abilities) - 1, f"{f}.ability", "tiberpunk/personal-abilities")
     costs = len(c.abilities[p.ability].costs) if p.ability >= 0 else 0
     _range(p.reboots, 0, costs, f"{f}.reboots", "tiberpunk/personal-abilities")
@@ -338,8 +342,12 @@ def _check_conservation(r: Rules, s: State) -> None:
     """Components neither created nor lost (rule: general-setup and each component's section)."""
     c = r.c
     coins = sum(p.coins for p in s.players)
-    if coins > c.bank:
-        _fail(f"the players hold {coins} coins; the box has {c.bank}", "players", "tiberpunk/collect-income")
+    if s.cfg.bank and coins > s.cfg.bank:
+        _fail(
+            f"the players hold {coins} coins; the bank (coin_bank variant) has {s.cfg.bank}",
+            "players",
+            "tiberpunk/collect-income",
+        )
     # gadgets: deck + discard + hands = the gadget deck
     cards = [*s.gdeck, *s.gdisc, *(g for p in s.players for g in p.hand)]
     _conserved(cards, c.gadget_deck, "gdeck", "gadget cards", "tiberpunk/gadget-cards")

@@ -25,7 +25,7 @@ _sym_db = _symbol_database.Default()
 from lictor.v1 import position_pb2 as lictor_dot_v1_dot_position__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1elictor/v1/solver_service.proto\x12\tlictor.v1\x1a\x18lictor/v1/position.proto\"5\n\x0cScoreRequest\x12%\n\x08position\x18\x01 \x01(\x0b\x32\x13.lictor.v1.Position\"=\n\tScoreLine\x12\x10\n\x08\x63\x61tegory\x18\x01 \x01(\t\x12\x0e\n\x06points\x18\x02 \x01(\x01\x12\x0e\n\x06\x64\x65tail\x18\x03 \x01(\t\"q\n\tSeatScore\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\r\n\x05total\x18\x02 \x01(\x01\x12\x0c\n\x04rank\x18\x03 \x01(\x05\x12\'\n\tbreakdown\x18\x04 \x03(\x0b\x32\x14.lictor.v1.ScoreLine\x12\x10\n\x08tiebreak\x18\x05 \x03(\t\"Q\n\rScoreResponse\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\r\n\x05\x66inal\x18\x02 \x01(\x08\x12#\n\x05seats\x18\x03 \x03(\x0b\x32\x14.lictor.v1.SeatScore\"4\n\x0bSolveLimits\x12\x14\n\x0ctime_limit_s\x18\x01 \x01(\x01\x12\x0f\n\x07workers\x18\x02 \x01(\x05\"2\n\rGenericPuzzle\x12\x0c\n\x04kind\x18\x01 \x01(\t\x12\x13\n\x0bparams_json\x18\x02 \x01(\t\"\x84\x01\n\x15TiberiusBestBidPuzzle\x12<\n\x06others\x18\x01 \x03(\x0b\x32,.lictor.v1.TiberiusBestBidPuzzle.OthersEntry\x1a-\n\x0bOthersEntry\x12\x0b\n\x03key\x18\x01 \x01(\x05\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"\x1d\n\x1bTiberiusBestPlacementPuzzle\"J\n\x19TiberiusEliminationPuzzle\x12\x11\n\x04seat\x18\x01 \x01(\x05H\x00\x88\x01\x01\x12\x11\n\tmax_nodes\x18\x02 \x01(\x05\x42\x07\n\x05_seat\"\xad\x01\n\x18TiberpunkQuestOddsPuzzle\x12\r\n\x05skill\x18\x01 \x01(\t\x12\r\n\x05stage\x18\x02 \x01(\x05\x12\x0c\n\x04mini\x18\x03 \x01(\t\x12\x0c\n\x04\x64ice\x18\x04 \x01(\x05\x12\x0c\n\x04need\x18\x05 \x03(\x05\x12\x0f\n\x07gadgets\x18\x06 \x03(\x05\x12\r\n\x05rolls\x18\x07 \x01(\x05\x12\x10\n\x08per_roll\x18\x08 \x01(\x05\x12\x17\n\x0f\x64ice_per_gadget\x18\t \x01(\x05\"R\n\x18TiberpunkRoutePlanPuzzle\x12\x0c\n\x04mini\x18\x01 \x01(\t\x12\n\n\x02to\x18\x02 \x01(\t\x12\x12\n\x05\x63oins\x18\x03 \x01(\x05H\x00\x88\x01\x01\x42\x08\n\x06_coins\"\xee\x03\n\x0cSolveRequest\x12%\n\x08position\x18\x01 \x01(\x0b\x32\x13.lictor.v1.Position\x12&\n\x06limits\x18\x02 \x01(\x0b\x32\x16.lictor.v1.SolveLimits\x12+\n\x07generic\x18\x03 \x01(\x0b\x32\x18.lictor.v1.GenericPuzzleH\x00\x12=\n\x11tiberius_best_bid\x18\x04 \x01(\x0b\x32 .lictor.v1.TiberiusBestBidPuzzleH\x00\x12I\n\x17tiberius_best_placement\x18\x05 \x01(\x0b\x32&.lictor.v1.TiberiusBestPlacementPuzzleH\x00\x12\x44\n\x14tiberius_elimination\x18\x06 \x01(\x0b\x32$.lictor.v1.TiberiusEliminationPuzzleH\x00\x12\x43\n\x14tiberpunk_quest_odds\x18\x07 \x01(\x0b\x32#.lictor.v1.TiberpunkQuestOddsPuzzleH\x00\x12\x43\n\x14tiberpunk_route_plan\x18\x08 \x01(\x0b\x32#.lictor.v1.TiberpunkRoutePlanPuzzleH\x00\x42\x08\n\x06puzzle\"\xb1\x01\n\rSolveResponse\x12\x0c\n\x04kind\x18\x01 \x01(\t\x12&\n\x06status\x18\x02 \x01(\x0e\x32\x16.lictor.v1.SolveStatus\x12\x11\n\tobjective\x18\x03 \x01(\x01\x12\r\n\x05\x62ound\x18\x04 \x01(\x01\x12\x13\n\x0b\x61nswer_json\x18\x05 \x01(\t\x12\x13\n\x0b\x65xplanation\x18\x06 \x01(\t\x12\x0e\n\x06method\x18\x07 \x01(\t\x12\x0e\n\x06wall_s\x18\x08 \x01(\x01*\x97\x01\n\x0bSolveStatus\x12\x1c\n\x18SOLVE_STATUS_UNSPECIFIED\x10\x00\x12\x18\n\x14SOLVE_STATUS_OPTIMAL\x10\x01\x12\x19\n\x15SOLVE_STATUS_FEASIBLE\x10\x02\x12\x1b\n\x17SOLVE_STATUS_INFEASIBLE\x10\x03\x12\x18\n\x14SOLVE_STATUS_UNKNOWN\x10\x04\x32\x87\x01\n\rSolverService\x12:\n\x05Score\x12\x17.lictor.v1.ScoreRequest\x1a\x18.lictor.v1.ScoreResponse\x12:\n\x05Solve\x12\x17.lictor.v1.SolveRequest\x1a\x18.lictor.v1.SolveResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1elictor/v1/solver_service.proto\x12\tlictor.v1\x1a\x18lictor/v1/position.proto\"5\n\x0cScoreRequest\x12%\n\x08position\x18\x01 \x01(\x0b\x32\x13.lictor.v1.Position\"=\n\tScoreLine\x12\x10\n\x08\x63\x61tegory\x18\x01 \x01(\t\x12\x0e\n\x06points\x18\x02 \x01(\x01\x12\x0e\n\x06\x64\x65tail\x18\x03 \x01(\t\"q\n\tSeatScore\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\r\n\x05total\x18\x02 \x01(\x01\x12\x0c\n\x04rank\x18\x03 \x01(\x05\x12\'\n\tbreakdown\x18\x04 \x03(\x0b\x32\x14.lictor.v1.ScoreLine\x12\x10\n\x08tiebreak\x18\x05 \x03(\t\"c\n\rScoreResponse\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\r\n\x05\x66inal\x18\x02 \x01(\x08\x12#\n\x05seats\x18\x03 \x03(\x0b\x32\x14.lictor.v1.SeatScore\x12\x10\n\x08\x65nded_by\x18\x04 \x01(\t\"4\n\x0bSolveLimits\x12\x14\n\x0ctime_limit_s\x18\x01 \x01(\x01\x12\x0f\n\x07workers\x18\x02 \x01(\x05\"2\n\rGenericPuzzle\x12\x0c\n\x04kind\x18\x01 \x01(\t\x12\x13\n\x0bparams_json\x18\x02 \x01(\t\"\x84\x01\n\x15TiberiusBestBidPuzzle\x12<\n\x06others\x18\x01 \x03(\x0b\x32,.lictor.v1.TiberiusBestBidPuzzle.OthersEntry\x1a-\n\x0bOthersEntry\x12\x0b\n\x03key\x18\x01 \x01(\x05\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"\x1d\n\x1bTiberiusBestPlacementPuzzle\"J\n\x19TiberiusEliminationPuzzle\x12\x11\n\x04seat\x18\x01 \x01(\x05H\x00\x88\x01\x01\x12\x11\n\tmax_nodes\x18\x02 \x01(\x05\x42\x07\n\x05_seat\"\xad\x01\n\x18TiberpunkQuestOddsPuzzle\x12\r\n\x05skill\x18\x01 \x01(\t\x12\r\n\x05stage\x18\x02 \x01(\x05\x12\x0c\n\x04mini\x18\x03 \x01(\t\x12\x0c\n\x04\x64ice\x18\x04 \x01(\x05\x12\x0c\n\x04need\x18\x05 \x03(\x05\x12\x0f\n\x07gadgets\x18\x06 \x03(\x05\x12\r\n\x05rolls\x18\x07 \x01(\x05\x12\x10\n\x08per_roll\x18\x08 \x01(\x05\x12\x17\n\x0f\x64ice_per_gadget\x18\t \x01(\x05\"R\n\x18TiberpunkRoutePlanPuzzle\x12\x0c\n\x04mini\x18\x01 \x01(\t\x12\n\n\x02to\x18\x02 \x01(\t\x12\x12\n\x05\x63oins\x18\x03 \x01(\x05H\x00\x88\x01\x01\x42\x08\n\x06_coins\"\xee\x03\n\x0cSolveRequest\x12%\n\x08position\x18\x01 \x01(\x0b\x32\x13.lictor.v1.Position\x12&\n\x06limits\x18\x02 \x01(\x0b\x32\x16.lictor.v1.SolveLimits\x12+\n\x07generic\x18\x03 \x01(\x0b\x32\x18.lictor.v1.GenericPuzzleH\x00\x12=\n\x11tiberius_best_bid\x18\x04 \x01(\x0b\x32 .lictor.v1.TiberiusBestBidPuzzleH\x00\x12I\n\x17tiberius_best_placement\x18\x05 \x01(\x0b\x32&.lictor.v1.TiberiusBestPlacementPuzzleH\x00\x12\x44\n\x14tiberius_elimination\x18\x06 \x01(\x0b\x32$.lictor.v1.TiberiusEliminationPuzzleH\x00\x12\x43\n\x14tiberpunk_quest_odds\x18\x07 \x01(\x0b\x32#.lictor.v1.TiberpunkQuestOddsPuzzleH\x00\x12\x43\n\x14tiberpunk_route_plan\x18\x08 \x01(\x0b\x32#.lictor.v1.TiberpunkRoutePlanPuzzleH\x00\x42\x08\n\x06puzzle\"\xb1\x01\n\rSolveResponse\x12\x0c\n\x04kind\x18\x01 \x01(\t\x12&\n\x06status\x18\x02 \x01(\x0e\x32\x16.lictor.v1.SolveStatus\x12\x11\n\tobjective\x18\x03 \x01(\x01\x12\r\n\x05\x62ound\x18\x04 \x01(\x01\x12\x13\n\x0b\x61nswer_json\x18\x05 \x01(\t\x12\x13\n\x0b\x65xplanation\x18\x06 \x01(\t\x12\x0e\n\x06method\x18\x07 \x01(\t\x12\x0e\n\x06wall_s\x18\x08 \x01(\x01*\x97\x01\n\x0bSolveStatus\x12\x1c\n\x18SOLVE_STATUS_UNSPECIFIED\x10\x00\x12\x18\n\x14SOLVE_STATUS_OPTIMAL\x10\x01\x12\x19\n\x15SOLVE_STATUS_FEASIBLE\x10\x02\x12\x1b\n\x17SOLVE_STATUS_INFEASIBLE\x10\x03\x12\x18\n\x14SOLVE_STATUS_UNKNOWN\x10\x04\x32\x87\x01\n\rSolverService\x12:\n\x05Score\x12\x17.lictor.v1.ScoreRequest\x1a\x18.lictor.v1.ScoreResponse\x12:\n\x05Solve\x12\x17.lictor.v1.SolveRequest\x1a\x18.lictor.v1.SolveResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -34,8 +34,8 @@ if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
   _globals['_TIBERIUSBESTBIDPUZZLE_OTHERSENTRY']._loaded_options = None
   _globals['_TIBERIUSBESTBIDPUZZLE_OTHERSENTRY']._serialized_options = b'8\001'
-  _globals['_SOLVESTATUS']._serialized_start=1673
-  _globals['_SOLVESTATUS']._serialized_end=1824
+  _globals['_SOLVESTATUS']._serialized_start=1691
+  _globals['_SOLVESTATUS']._serialized_end=1842
   _globals['_SCOREREQUEST']._serialized_start=71
   _globals['_SCOREREQUEST']._serialized_end=124
   _globals['_SCORELINE']._serialized_start=126
@@ -43,27 +43,27 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_SEATSCORE']._serialized_start=189
   _globals['_SEATSCORE']._serialized_end=302
   _globals['_SCORERESPONSE']._serialized_start=304
-  _globals['_SCORERESPONSE']._serialized_end=385
-  _globals['_SOLVELIMITS']._serialized_start=387
-  _globals['_SOLVELIMITS']._serialized_end=439
-  _globals['_GENERICPUZZLE']._serialized_start=441
-  _globals['_GENERICPUZZLE']._serialized_end=491
-  _globals['_TIBERIUSBESTBIDPUZZLE']._serialized_start=494
-  _globals['_TIBERIUSBESTBIDPUZZLE']._serialized_end=626
-  _globals['_TIBERIUSBESTBIDPUZZLE_OTHERSENTRY']._serialized_start=581
-  _globals['_TIBERIUSBESTBIDPUZZLE_OTHERSENTRY']._serialized_end=626
-  _globals['_TIBERIUSBESTPLACEMENTPUZZLE']._serialized_start=628
-  _globals['_TIBERIUSBESTPLACEMENTPUZZLE']._serialized_end=657
-  _globals['_TIBERIUSELIMINATIONPUZZLE']._serialized_start=659
-  _globals['_TIBERIUSELIMINATIONPUZZLE']._serialized_end=733
-  _globals['_TIBERPUNKQUESTODDSPUZZLE']._serialized_start=736
-  _globals['_TIBERPUNKQUESTODDSPUZZLE']._serialized_end=909
-  _globals['_TIBERPUNKROUTEPLANPUZZLE']._serialized_start=911
-  _globals['_TIBERPUNKROUTEPLANPUZZLE']._serialized_end=993
-  _globals['_SOLVEREQUEST']._serialized_start=996
-  _globals['_SOLVEREQUEST']._serialized_end=1490
-  _globals['_SOLVERESPONSE']._serialized_start=1493
-  _globals['_SOLVERESPONSE']._serialized_end=1670
-  _globals['_SOLVERSERVICE']._serialized_start=1827
-  _globals['_SOLVERSERVICE']._serialized_end=1962
+  _globals['_SCORERESPONSE']._serialized_end=403
+  _globals['_SOLVELIMITS']._serialized_start=405
+  _globals['_SOLVELIMITS']._serialized_end=457
+  _globals['_GENERICPUZZLE']._serialized_start=459
+  _globals['_GENERICPUZZLE']._serialized_end=509
+  _globals['_TIBERIUSBESTBIDPUZZLE']._serialized_start=512
+  _globals['_TIBERIUSBESTBIDPUZZLE']._serialized_end=644
+  _globals['_TIBERIUSBESTBIDPUZZLE_OTHERSENTRY']._serialized_start=599
+  _globals['_TIBERIUSBESTBIDPUZZLE_OTHERSENTRY']._serialized_end=644
+  _globals['_TIBERIUSBESTPLACEMENTPUZZLE']._serialized_start=646
+  _globals['_TIBERIUSBESTPLACEMENTPUZZLE']._serialized_end=675
+  _globals['_TIBERIUSELIMINATIONPUZZLE']._serialized_start=677
+  _globals['_TIBERIUSELIMINATIONPUZZLE']._serialized_end=751
+  _globals['_TIBERPUNKQUESTODDSPUZZLE']._serialized_start=754
+  _globals['_TIBERPUNKQUESTODDSPUZZLE']._serialized_end=927
+  _globals['_TIBERPUNKROUTEPLANPUZZLE']._serialized_start=929
+  _globals['_TIBERPUNKROUTEPLANPUZZLE']._serialized_end=1011
+  _globals['_SOLVEREQUEST']._serialized_start=1014
+  _globals['_SOLVEREQUEST']._serialized_end=1508
+  _globals['_SOLVERESPONSE']._serialized_start=1511
+  _globals['_SOLVERESPONSE']._serialized_end=1688
+  _globals['_SOLVERSERVICE']._serialized_start=1845
+  _globals['_SOLVERSERVICE']._serialized_end=1980
 # @@protoc_insertion_point(module_scope)

@@ -52,14 +52,16 @@ class SeatScore(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., total: _Optional[float] = ..., rank: _Optional[int] = ..., breakdown: _Optional[_Iterable[_Union[ScoreLine, _Mapping]]] = ..., tiebreak: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class ScoreResponse(_message.Message):
-    __slots__ = ("game", "final", "seats")
+    __slots__ = ("game", "final", "seats", "ended_by")
     GAME_FIELD_NUMBER: _ClassVar[int]
     FINAL_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
+    ENDED_BY_FIELD_NUMBER: _ClassVar[int]
     game: str
     final: bool
     seats: _containers.RepeatedCompositeFieldContainer[SeatScore]
-    def __init__(self, game: _Optional[str] = ..., final: bool = ..., seats: _Optional[_Iterable[_Union[SeatScore, _Mapping]]] = ...) -> None: ...
+    ended_by: str
+    def __init__(self, game: _Optional[str] = ..., final: bool = ..., seats: _Optional[_Iterable[_Union[SeatScore, _Mapping]]] = ..., ended_by: _Optional[str] = ...) -> None: ...
 
 class SolveLimits(_message.Message):
     __slots__ = ("time_limit_s", "workers")

@@ -57,16 +57,18 @@ class TiberpunkInts(_message.Message):
     def __init__(self, values: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class TiberpunkConfig(_message.Message):
-    __slots__ = ("abilities", "max_rounds", "side", "tiles")
+    __slots__ = ("abilities", "max_rounds", "side", "tiles", "bank")
     ABILITIES_FIELD_NUMBER: _ClassVar[int]
     MAX_ROUNDS_FIELD_NUMBER: _ClassVar[int]
     SIDE_FIELD_NUMBER: _ClassVar[int]
     TILES_FIELD_NUMBER: _ClassVar[int]
+    BANK_FIELD_NUMBER: _ClassVar[int]
     abilities: bool
     max_rounds: int
     side: _containers.RepeatedScalarFieldContainer[int]
     tiles: _containers.RepeatedScalarFieldContainer[int]
-    def __init__(self, abilities: bool = ..., max_rounds: _Optional[int] = ..., side: _Optional[_Iterable[int]] = ..., tiles: _Optional[_Iterable[int]] = ...) -> None: ...
+    bank: int
+    def __init__(self, abilities: bool = ..., max_rounds: _Optional[int] = ..., side: _Optional[_Iterable[int]] = ..., tiles: _Optional[_Iterable[int]] = ..., bank: _Optional[int] = ...) -> None: ...
 
 class TiberpunkTurn(_message.Message):
     __slots__ = ("token", "favor", "moves", "ship", "gained", "lictor_due", "juno", "used", "recharged")

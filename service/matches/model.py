@@ -273,7 +273,8 @@ class LiveMatch:
             resigned_seat=self.resigned_seat,
             created_at=self.created_at,
             seat_secrets=self.has_secrets,
-            seed_commitment=commitment(self.match_id, self.setup.seed),
+            # a damaged match whose setup could not be read commits to nothing (seed 0 is never drawn)
+            seed_commitment=commitment(self.match_id, self.setup.seed) if self.setup.seed else "",
             damage=self.damage,
             seed_revealed=self.seed_revealed,
         )

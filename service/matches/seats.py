@@ -6,6 +6,10 @@ move is played). A *heavy* move (a level whose budget is over :data:`HEAVY_S` se
 every process but one: the last is kept for light moves, so two AI-only level-10 matches can never
 starve a level-1 seat of a third (it moves within a light move's time plus the queue of light
 moves before it). Rule-based engines (``Seat.engine``) are light.
+
+A move the database cannot save (a full disk, an I/O error) is kept, not searched again, and saved
+again after :data:`STORAGE_RETRY_S`, doubling up to :data:`STORAGE_RETRY_MAX_S`, until it is saved
+or the match moved on: it is played once, when the fault passes, and the match waits meanwhile.
 """
 
 from __future__ import annotations
@@ -15,13 +19,14 @@ import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any
 
 import search
 from games.core import CHANCE
 from games.core.rng import derive_seed
 from games.errors import LictorError
-from service.errors import StaleMoveError
+from service.errors import StaleMoveError, StorageError
 from service.jobs import Move
 from service.matches.model import LiveMatch
 from service.matches.store import MatchStore
@@ -35,6 +40,31 @@ HEAVY_S = 0.6
 """A move whose level budget is over this many seconds is heavy (levels 6-10)."""
 LATE_S = 5.0
 """A move not answered this long after its level's budget plays the search's best move so far."""
+STORAGE_RETRY_S = 0.5
+"""A move the database could not save is saved again after this many seconds (doubling)..."""
+STORAGE_RETRY_MAX_S = 5.0
+"""... up to this many seconds between tries."""
+
+
+@dataclass(slots=True, kw_only=True)
+class _Unsaved:
+    """An AI seat's move found but not yet saved.
+
+    Attributes:
+        move: the move number it was found for.
+        seat: the seat.
+        text: the move in notation.
+        level: the seat's level.
+        since: when the match became due (monotonic seconds).
+        tries: failed saves so far.
+    """
+
+    move: int
+    seat: int
+    text: str
+    level: int
+    since: float
+    tries: int = 0
 
 
 class AiSeats:
@@ -62,6 +92,8 @@ class AiSeats:
         self._due: dict[str, tuple[float, LiveMatch]] = {}  # match id -> (due since, match)
         self._running: dict[str, bool] = {}  # match id -> heavy
         self._tasks: set[asyncio.Task[None]] = set()
+        self._unsaved: dict[str, _Unsaved] = {}  # match id -> its move the database did not save
+        self._retry: dict[str, asyncio.TimerHandle] = {}  # match id -> its next save
         self._closed = False
         self.waits: list[tuple[int, float]] = []  # (level, seconds from due to played), most recent last
 
@@ -69,6 +101,7 @@ class AiSeats:
         """Take notice of every change to a match from now on."""
         self._loop = loop
         self.store.on_change.append(self.notify)
+        self.pool.on_idle.append(self._dispatch)  # a process freed or replaced: due matches may go
 
     def notify(self, live: LiveMatch) -> None:
         """A match changed (from any thread): it may be due."""
@@ -79,7 +112,7 @@ class AiSeats:
             loop.call_soon_threadsafe(self._check, live)
 
     def _check(self, live: LiveMatch) -> None:
-        if self._closed or live.match_id in self._running:
+        if self._closed or live.match_id in self._running or live.match_id in self._retry:
             return
         with live.lock:
             due = live.ai_to_move()
@@ -87,6 +120,7 @@ class AiSeats:
             self._due.setdefault(live.match_id, (time.monotonic(), live))
         else:
             self._due.pop(live.match_id, None)
+            self._unsaved.pop(live.match_id, None)  # (the match ended while its move waited)
         self._dispatch()
 
     def _heavy(self, live: LiveMatch) -> bool:
@@ -98,7 +132,7 @@ class AiSeats:
         return not spec.engine and search.level(spec.level).time_s > HEAVY_S
 
     def _dispatch(self) -> None:
-        while self._due and self.pool.idle:
+        while not self._closed and self._due and self.pool.idle:
             heavy_running = sum(self._running.values())
             chosen = None
             for _, live in sorted(self._due.values(), key=lambda d: d[0]):
@@ -112,14 +146,19 @@ class AiSeats:
             live, heavy = chosen
             since, _ = self._due.pop(live.match_id)
             self._running[live.match_id] = heavy
-            task = asyncio.ensure_future(self._play(live, since))
+            worker = self.pool.try_acquire()  # taken now: the loop's next turn sees one process fewer
+            task = asyncio.ensure_future(self._play(live, since, worker))
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
 
-    async def _play(self, live: LiveMatch, since: float) -> None:
+    async def _play(self, live: LiveMatch, since: float, worker: Any) -> None:
         try:
-            worker = await self.pool.acquire(wait=False)
-            await self._move(live, worker, since)
+            unsaved = self._unsaved.get(live.match_id)
+            if unsaved is not None:
+                self.pool.release(worker)
+                await self._save(live, unsaved)
+            else:
+                await self._move(live, worker, since)
         except (JobCrashedError, LictorError) as exc:
             if not self._closed:
                 log.warning("AI seat of match %s: %s", live.match_id, exc)
@@ -161,18 +200,60 @@ class AiSeats:
         )
         outcome = await self.pool.run(job, worker=worker, give_up_at=time.monotonic() + budget + LATE_S)
         text = outcome.value.text if isinstance(outcome.value, Move) else outcome.value.best.text
+        await self._save(live, _Unsaved(move=move, seat=seat, text=text, level=spec.level, since=since))
+
+    async def _save(self, live: LiveMatch, unsaved: _Unsaved) -> None:
+        match_id = live.match_id
         try:
             await self._run_db(
-                self.store.submit, live, seat=seat, expected_move_number=move, action_msg=text, by_ai=True
+                self.store.submit,
+                live,
+                seat=unsaved.seat,
+                expected_move_number=unsaved.move,
+                action_msg=unsaved.text,
+                by_ai=True,
             )
+        except StorageError as exc:  # kept; saved again later (the store has logged the fault)
+            unsaved.tries += 1
+            self._unsaved[match_id] = unsaved
+            delay = min(STORAGE_RETRY_MAX_S, STORAGE_RETRY_S * 2 ** (unsaved.tries - 1))
+            if unsaved.tries == 1 and not self._closed:
+                log.warning(
+                    "AI seat %d of match %s: move %d is not saved yet (%s); it is saved again every "
+                    "%.1f-%.1f s until it is",
+                    unsaved.seat,
+                    match_id,
+                    unsaved.move,
+                    type(exc).__name__,
+                    STORAGE_RETRY_S,
+                    STORAGE_RETRY_MAX_S,
+                )
+            if self._loop is not None and not self._closed:
+                self._retry[match_id] = self._loop.call_later(delay, self._retry_now, live)
+            return
         except StaleMoveError:
+            self._unsaved.pop(match_id, None)
             return  # someone else moved first: _check looks again
-        self.waits.append((spec.level, time.monotonic() - since))
+        except LictorError:
+            self._unsaved.pop(match_id, None)  # the match ended meanwhile (resigned)
+            raise
+        self._unsaved.pop(match_id, None)
+        if unsaved.tries:
+            log.info("AI seat %d of match %s: move %d saved", unsaved.seat, match_id, unsaved.move)
+        self.waits.append((unsaved.level, time.monotonic() - unsaved.since))
         del self.waits[:-1000]
+
+    def _retry_now(self, live: LiveMatch) -> None:
+        self._retry.pop(live.match_id, None)
+        self._check(live)
 
     async def close(self) -> None:
         """Stop scheduling; running moves end with the pool."""
         self._closed = True
+        for handle in self._retry.values():
+            handle.cancel()
+        self._retry.clear()
+        self._unsaved.clear()
         for task in list(self._tasks):
             task.cancel()
         for task in list(self._tasks):

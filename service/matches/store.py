@@ -8,26 +8,36 @@ append (status, moves, the seat to move, returns, damage) so that listings never
 acknowledged action (committed before the RPC answers) survives a SIGKILL, and the key makes a
 double move impossible even across processes.
 
-A match whose log no longer replays (a content pack or the rules changed) is quarantined: it is
-marked ``damaged`` with the reason, shown as such, and nothing else is affected.
+A match whose stored row does not read back (a column that is not what was written, a game no
+longer served, a log that no longer replays: a content pack or the rules changed) is quarantined:
+it is marked ``damaged`` with a reason a person can read, shown as such, refuses every action, and
+nothing else is affected. No stored row can stop the server.
 
-The store fails loudly: a database it cannot write or read is refused when it opens
-(:class:`StoreError`, one line).
+Storage faults stay local too. A database it cannot use at all is refused when it opens
+(:class:`StoreError`, one line). Once open, a write that fails (disk full, I/O error, locked past
+:data:`BUSY_TIMEOUT_S`, read-only) is rolled back whole and raised as
+:class:`~service.errors.StorageFullError` (RESOURCE_EXHAUSTED) or
+:class:`~service.errors.StorageError` (UNAVAILABLE); memory changes only after a commit, so memory
+and disk never disagree and nothing acknowledged is lost. The next write tries again: the store
+recovers by itself when the fault passes. The log says when writes start failing (then at most
+once per :data:`STORAGE_LOG_EVERY_S`) and when they work again.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
+import math
 import sqlite3
 import threading
 import time
 import uuid
 from collections import OrderedDict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from games.core import CHANCE, TERMINAL, make_rng
 from games.core.rng import derive_seed
@@ -35,8 +45,8 @@ from games.errors import LictorError, NotFoundError, WrongSeatError
 from lictor.v1 import match_service_pb2 as match_pb
 from lictor.v1 import position_pb2 as pos_pb
 from service import convert, events
-from service.errors import RequestError, StaleMoveError
-from service.matches.model import LiveMatch, SeatSpec, commitment, hash_secret
+from service.errors import RequestError, StaleMoveError, StorageError, StorageFullError
+from service.matches.model import MAX_LEVEL, PUBLIC_VIEW, LiveMatch, SeatSpec, commitment, hash_secret
 
 __all__ = ["ListedMatch", "MatchStore", "StoreError"]
 
@@ -92,6 +102,11 @@ _LISTED = (
 MAX_CHANCE_STEPS = 10_000
 FINISHED_KEPT = 256
 """Finished or damaged matches kept in memory (active ones always are)."""
+BUSY_TIMEOUT_S = 10.0
+"""How long a call waits for another connection's lock on the database before it fails
+(UNAVAILABLE)."""
+STORAGE_LOG_EVERY_S = 60.0
+"""While writes keep failing, the log says so at most once per this many seconds."""
 
 
 class StoreError(Exception):
@@ -114,29 +129,39 @@ class ListedMatch:
 
 
 class MatchStore:
-    """Matches in SQLite plus their live copies in memory. Thread-safe."""
+    """Matches in SQLite plus their live copies in memory. Thread-safe.
+
+    Attributes:
+        on_change: called with every match that changed (after its write is committed).
+        write_fault: a test seam: called inside every write transaction with what it saves
+            (``"the action"``, ...); raising a ``sqlite3.Error`` there is a storage fault.
+    """
 
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
         try:
-            if self.path != ":memory:":
+            if self.path != ":memory:" and not self.path.startswith("file:"):  # (a URI names its own)
                 Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=10.0)
+            self._db = sqlite3.connect(
+                self.path, check_same_thread=False, isolation_level=None, timeout=BUSY_TIMEOUT_S
+            )
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.executescript(_SCHEMA)
             self._migrate()
-            # Refuse a database that opens but cannot be written (a read-only file or directory):
-            # better now, in one line, than INTERNAL on every write later.
-            self._db.execute(
-                "INSERT OR REPLACE INTO meta (key, value) VALUES ('opened_at', ?)", (repr(time.time()),)
-            )
+            self._probe_write()
         except (sqlite3.Error, OSError) as exc:
             raise StoreError(f"cannot use the match database {self.path!r}: {exc}") from None
         self._db_lock = threading.Lock()
         self._live: OrderedDict[str, LiveMatch] = OrderedDict()
         self._live_lock = threading.Lock()
         self.on_change: list[Callable[[LiveMatch], None]] = []
+        self.write_fault: Callable[[str], None] | None = None
+        self._faults = 0  # storage faults since the last write that worked
+        self._unlogged = 0  # storage faults no log line has counted yet
+        self._failing_at = -STORAGE_LOG_EVERY_S  # when the last "not saved" line was logged
+        self._working_at = -STORAGE_LOG_EVERY_S  # when the last "work again" line was logged
+        self._said_failing = False  # a "not saved" line awaits its "work again"
 
     def _migrate(self) -> None:
         columns = {row[1] for row in self._db.execute("PRAGMA table_info(matches)")}
@@ -145,14 +170,104 @@ class MatchStore:
                 self._db.execute(f"ALTER TABLE matches ADD COLUMN {name} {decl}")
         self._db.execute("CREATE INDEX IF NOT EXISTS matches_by_status ON matches(status, creator)")
 
+    def _probe_write(self) -> None:
+        # Refuse a database that opens but cannot be written (a read-only file or directory):
+        # better now, in one line, than a failure on every write later. A full disk is not refused:
+        # it passes, and until it does writes answer RESOURCE_EXHAUSTED while reads still work.
+        try:
+            self._db.execute(
+                "INSERT OR REPLACE INTO meta (key, value) VALUES ('opened_at', ?)", (repr(time.time()),)
+            )
+        except sqlite3.Error as exc:
+            if _primary_code(exc) != sqlite3.SQLITE_FULL:
+                raise
+            log.warning(
+                "the match database %s is full (no space left on its disk): matches can be read; "
+                "writes answer RESOURCE_EXHAUSTED until space is freed",
+                self.path,
+            )
+
     def close(self) -> None:
         """Close the database."""
         with self._db_lock:
             self._db.close()
 
+    # ------------------------------------------------------------------------------ storage
+    @contextlib.contextmanager
+    def _reading(self, what: str) -> Iterator[sqlite3.Connection]:
+        # The database under its lock; a storage fault is a StorageError.
+        with self._db_lock:
+            try:
+                yield self._db
+            except sqlite3.Error as exc:
+                raise self._fault(exc, f"{what} could not be read") from None
+
+    @contextlib.contextmanager
+    def _transaction(self, what: str) -> Iterator[sqlite3.Connection]:
+        # One write transaction under the database lock, committed whole or not at all. A storage
+        # fault rolls it back and is a StorageError; the caller changes memory only after this
+        # block (so memory and disk never disagree).
+        with self._db_lock:
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+                if self.write_fault is not None:
+                    self.write_fault(what)
+                yield self._db
+                self._db.execute("COMMIT")
+            except BaseException as exc:
+                if self._db.in_transaction:
+                    with contextlib.suppress(sqlite3.Error):  # (SQLite may have rolled back already)
+                        self._db.execute("ROLLBACK")
+                if isinstance(exc, sqlite3.Error):
+                    raise self._fault(exc, f"{what} was not saved") from None
+                raise
+            if self._faults:
+                self._worked()
+
+    def _worked(self) -> None:
+        # Caller holds _db_lock: a write worked after storage faults. Said once after a "not saved"
+        # line, else at most once per STORAGE_LOG_EVERY_S (a fault that comes and goes).
+        now = time.monotonic()
+        if self._said_failing or (self._unlogged and now - self._working_at >= STORAGE_LOG_EVERY_S):
+            log.warning(
+                "match database: writes work again (%d more storage fault(s) since the last line)",
+                self._unlogged,
+            )
+            self._working_at, self._unlogged, self._said_failing = now, 0, False
+        self._faults = 0
+
+    def _fault(self, exc: sqlite3.Error, outcome: str) -> StorageError:
+        # Caller holds _db_lock. The client's error, and a log line at most once per
+        # STORAGE_LOG_EVERY_S (however often the fault comes and goes).
+        code = _primary_code(exc)
+        self._faults += 1
+        self._unlogged += 1
+        now = time.monotonic()
+        if now - self._failing_at >= STORAGE_LOG_EVERY_S:
+            log.warning(
+                "match database: %s (%s): clients get %s until it works again (%d storage fault(s) "
+                "since the last line)",
+                outcome,
+                exc,
+                "RESOURCE_EXHAUSTED" if code == sqlite3.SQLITE_FULL else "UNAVAILABLE",
+                self._unlogged,
+            )
+            self._failing_at, self._unlogged, self._said_failing = now, 0, True
+        if code == sqlite3.SQLITE_FULL:
+            return StorageFullError(
+                f"the match database is full (no space left on its disk): {outcome}; retry once the "
+                "server's operator has freed space",
+                field="",
+            )
+        reason = _FAULTS.get(code or 0, "a storage error")
+        return StorageError(f"the match database cannot be used just now ({reason}): {outcome}; retry later")
+
     # ------------------------------------------------------------------------------ reading
     def get(self, match_id: str, *, field_name: str = "match_id") -> LiveMatch:
-        """The live match (loaded and replayed on first use); NotFoundError if unknown."""
+        """The live match (loaded and replayed on first use); NotFoundError if unknown.
+
+        A stored match that does not read back is returned quarantined (``damage`` says why).
+        """
         if not match_id:
             raise RequestError("match_id is required", field=field_name)
         with self._live_lock:
@@ -174,55 +289,97 @@ class MatchStore:
             del self._live[key]
 
     def _load(self, match_id: str, field_name: str) -> LiveMatch:
-        with self._db_lock:
-            row = self._db.execute(
+        with self._reading("the match") as db:
+            row = db.execute(
                 "SELECT game, setup_json, seats_json, created_at, seat_secrets_json, client_seed "
                 "FROM matches WHERE match_id = ?",
                 (match_id,),
             ).fetchone()
-            rows = self._db.execute(
-                "SELECT kind, seat, action FROM log WHERE match_id = ? ORDER BY seq", (match_id,)
+            rows = db.execute(
+                "SELECT seq, kind, seat, action FROM log WHERE match_id = ? ORDER BY seq", (match_id,)
             ).fetchall()
         if row is None:
             raise NotFoundError(f"no match {match_id[:64]!r}", field=field_name)
-        name, setup_json, seats_json, created_at, secrets_json, client_seed = row
-        setup_d = json.loads(setup_json)
-        setup = convert.Setup(players=setup_d["players"], options=setup_d["options"], seed=setup_d["seed"])
-        seats = tuple(SeatSpec(**s) for s in json.loads(seats_json))
+        name = row[0] if isinstance(row[0], str) else ""
         live = LiveMatch(
             match_id=match_id,
             name=name,
             game=None,  # type: ignore[arg-type]  # set below, or the match is damaged
-            setup=setup,
-            seats=seats,
-            created_at=created_at,
+            setup=convert.Setup(players=0, options={}, seed=0),  # until read
+            seats=(),
+            created_at=0.0,
             state=None,
-            client_seed=bool(client_seed),
-            secret_hashes=tuple(json.loads(secrets_json)) if secrets_json else (),
         )
         try:
-            live.game = convert.lookup_game(name)
-            live.state = convert.new_game(live.game, setup, field="setup")
-            live.events.append(_created(live))
-            self._replay(live, rows)
-        except LictorError as exc:
-            self._quarantine(live, f"its log no longer replays: {exc}")
-        except Exception as exc:  # a bug in a game must not take the listing down either
-            log.exception("match %s does not replay", match_id)
-            self._quarantine(live, f"its log no longer replays: {type(exc).__name__}")
+            self._rebuild(live, row, rows)
+        except _DamageError as exc:
+            self._quarantine(live, str(exc))
+        except Exception:  # a bug must not take the server or the listing down either
+            log.exception("match %s does not read back", match_id)
+            self._quarantine(live, "it does not read back (details in the server log)")
         else:
             self._summarize(live)
         return live
 
-    def _replay(self, live: LiveMatch, rows: Iterable[tuple[str, int, str]]) -> None:
+    def _rebuild(self, live: LiveMatch, row: tuple[Any, ...], rows: list[tuple[Any, ...]]) -> None:
+        # The match from its stored row and log; _DamageError says what does not read back.
+        name, setup_json, seats_json, created_at, secrets_json, client_seed = row
+        if not live.name:
+            raise _DamageError("its stored game name is unreadable")
+        live.setup = _decode_setup(setup_json)
+        live.seats = _decode_seats(seats_json, live.setup.players)
+        live.secret_hashes = _decode_secrets(secrets_json, len(live.seats))
+        live.created_at = _decode_time(created_at)
+        live.client_seed = _decode_flag(client_seed, "seed's origin")
+        try:
+            live.game = convert.lookup_game(name)
+        except LictorError:
+            raise _DamageError(f"its game {_quote(name)} is not served by this server") from None
+        engines = live.game.policies()
+        for i, seat in enumerate(live.seats):
+            if seat.engine and seat.engine not in engines:
+                raise _DamageError(f"seat {i}'s engine {_quote(seat.engine)} is not an engine of this game")
+        try:
+            live.state = convert.new_game(live.game, live.setup, field="setup")
+        except LictorError as exc:
+            raise _DamageError(f"its setup is no longer accepted: {exc.message}") from None
+        except Exception:  # a bug in a game: logged, and the match alone is quarantined
+            log.exception("match %s: its setup fails", live.match_id)
+            raise _DamageError(
+                "its setup is no longer accepted: the game's rules fail on it (details in the server log)"
+            ) from None
+        live.events.append(_created(live))
+        self._replay(live, rows)
+
+    def _replay(self, live: LiveMatch, rows: Iterable[tuple[Any, ...]]) -> None:
         game = live.game
-        for kind, seat, text in rows:
+        for i, (seq, kind, seat, text) in enumerate(rows):
+            where = f"move {i} of its log"
+            if seq != i:
+                raise _DamageError(f"its log misses move {i}")
+            if live.finished:
+                raise _DamageError(f"{where} comes after the end of the match")
             if kind == "resign":
+                if not (_is_int(seat) and 0 <= seat < len(live.seats)):
+                    raise _DamageError(f"{where} is a resignation of no seat of the match")
                 self._record_resign(live, seat)
                 continue
-            before = live.state
-            action = game.parse_action(before, text)
-            live.state = game.apply(before, action)
+            if kind not in ("action", "chance") or not isinstance(text, str):
+                raise _DamageError(f"{where} is unreadable")
+            try:
+                before = live.state
+                action = game.parse_action(before, text)
+                live.state = game.apply(before, action)
+            except LictorError as exc:
+                raise _DamageError(
+                    f"its log no longer replays at move {i} ({_quote(text)}): {exc.message}"
+                ) from None
+            except Exception:  # a bug in a game: logged, and the match alone is quarantined
+                log.exception("match %s does not replay at move %d", live.match_id, i)
+                raise _DamageError(
+                    f"its log no longer replays at move {i} ({_quote(text)}): the game's rules fail on it "
+                    "(details in the server log)"
+                ) from None
             live.actions.append(text)
             live.events.append(events.action_record(game, before, action, text, len(live.actions)))
             if game.current_player(live.state) == TERMINAL:
@@ -234,49 +391,55 @@ class MatchStore:
         if live.game is None:
 
             class _Unknown:  # a stand-in so the match can still be shown
-                info = convert.unknown_game_info(live.name)
+                info = convert.unknown_game_info(live.name or "?")
 
             live.game = _Unknown()  # type: ignore[assignment]
-        with self._db_lock:
-            self._db.execute(
+        with contextlib.suppress(StorageError), self._transaction("the quarantine mark") as db:
+            db.execute(
                 "UPDATE matches SET status = 'damaged', damage = ?, summarized = 1 WHERE match_id = ?",
                 (live.damage, live.match_id),
             )
 
     def _summarize(self, live: LiveMatch) -> None:
-        with self._db_lock:
-            self._db.execute(
+        # A cache of the match (listings read it): a storage fault leaves the old one.
+        with contextlib.suppress(StorageError), self._transaction("the match's summary") as db:
+            db.execute(
                 "UPDATE matches SET status = ?, moves = ?, to_move = ?, resigned_seat = ?, returns_json = ?, "
                 "damage = '', summarized = 1 WHERE match_id = ?",
                 (*_summary(live), live.match_id),
             )
 
     def list_page(self, *, game: str, offset: int, limit: int) -> list[ListedMatch]:
-        """Matches newest first, from their summary rows (a match never summarized is loaded once)."""
+        """Matches newest first, from their summary rows. A match whose row does not read back as
+        it was written (never summarized, or a damaged column) is loaded: it shows what GetMatch
+        shows (quarantined, if it is damaged)."""
         query = f"SELECT {_LISTED} FROM matches "
         args: tuple[Any, ...] = (limit, offset)
         if game:
             query += "WHERE game = ? "
             args = (game, *args)
         query += "ORDER BY created_at DESC, match_id LIMIT ? OFFSET ?"
-        with self._db_lock:
-            rows = self._db.execute(query, args).fetchall()
+        with self._reading("the list of matches") as db:
+            rows = db.execute(query, args).fetchall()
         out = []
         for row in rows:
-            match_id, name = row[0], row[1]
-            if not row[-1]:  # from an older database: summarize it once
-                self.get(match_id)
-                with self._db_lock:
-                    row = self._db.execute(
-                        f"SELECT {_LISTED} FROM matches WHERE match_id = ?", (match_id,)
-                    ).fetchone()
-            out.append(ListedMatch(match_id=match_id, game=name, message=_listed_pb(row)))
+            match_id = str(row[0])
+            try:
+                message = _listed_pb(row)
+            except _DamageError:
+                try:
+                    live = self.get(match_id)
+                except (NotFoundError, RequestError):  # a row without an id, or gone meanwhile
+                    continue
+                with live.lock:
+                    message = live.to_pb(PUBLIC_VIEW, light=True)
+            out.append(ListedMatch(match_id=match_id, game=message.game, message=message))
         return out
 
     def active_ids(self) -> list[str]:
         """Ids of the matches still being played."""
-        with self._db_lock:
-            rows = self._db.execute(
+        with self._reading("the list of active matches") as db:
+            rows = db.execute(
                 "SELECT match_id FROM matches WHERE status = 'active' ORDER BY created_at"
             ).fetchall()
         return [r[0] for r in rows]
@@ -292,8 +455,8 @@ class MatchStore:
             args.append(creator)
         if where:
             query += " WHERE " + " AND ".join(where)
-        with self._db_lock:
-            (n,) = self._db.execute(query, args).fetchone()
+        with self._reading("the number of matches") as db:
+            (n,) = db.execute(query, args).fetchone()
         return int(n)
 
     # ------------------------------------------------------------------------------ writing
@@ -311,7 +474,7 @@ class MatchStore:
 
         ``seat_secrets``: seat -> secret; only their hashes are stored. ``setup.seed`` is kept in
         the database and shown only as its commitment until the match is over (unless
-        ``client_seed``).
+        ``client_seed``). A storage fault (StorageError) leaves no trace of the match.
         """
         game = convert.lookup_game(name)
         state = convert.new_game(game, setup, field="")
@@ -335,28 +498,22 @@ class MatchStore:
         )
         live.events.append(_created(live))
         rows = self._chance_rows(live)
-        with self._db_lock:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                self._db.execute(
-                    "INSERT INTO matches (match_id, game, setup_json, seats_json, created_at, "
-                    "seat_secrets_json, client_seed, creator, summarized) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1)",
-                    (
-                        match_id,
-                        name,
-                        json.dumps({"players": setup.players, "options": setup.options, "seed": setup.seed}),
-                        json.dumps([s.to_json() for s in seats]),
-                        now,
-                        json.dumps(list(hashes)) if hashes else "",
-                        int(client_seed),
-                        creator[:64],
-                    ),
-                )
-                self._write_rows(live, 0, rows)
-                self._db.execute("COMMIT")
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
+        with self._transaction("the new match") as db:
+            db.execute(
+                "INSERT INTO matches (match_id, game, setup_json, seats_json, created_at, "
+                "seat_secrets_json, client_seed, creator, summarized) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1)",
+                (
+                    match_id,
+                    name,
+                    json.dumps({"players": setup.players, "options": setup.options, "seed": setup.seed}),
+                    json.dumps([s.to_json() for s in seats]),
+                    now,
+                    json.dumps(list(hashes)) if hashes else "",
+                    int(client_seed),
+                    creator[:64],
+                ),
+            )
+            self._write_rows(live, 0, rows)
         self._advance(live, rows)
         with self._live_lock:
             self._live[match_id] = live
@@ -367,7 +524,10 @@ class MatchStore:
     def submit(
         self, live: LiveMatch, *, seat: int, expected_move_number: int, action_msg: Any, by_ai: bool = False
     ) -> list[events.EventRecord]:
-        """Append one seat's action (checked), then the chance outcomes after it. Returns the events."""
+        """Append one seat's action (checked), then the chance outcomes after it. Returns the events.
+
+        A storage fault (StorageError) leaves the match as it was, in memory and on disk.
+        """
         with live.lock:
             if live.damage:
                 raise WrongSeatError(
@@ -396,21 +556,15 @@ class MatchStore:
             start = len(live.events)
             rows = [_Row("action", seat, text, live.state, action, after)]
             rows += self._chance_rows(live, after=after, move=len(live.actions) + 1)
-            with self._db_lock:
-                self._db.execute("BEGIN IMMEDIATE")
-                try:
-                    self._write_rows(live, len(live.actions), rows)
-                    self._db.execute("COMMIT")
-                except BaseException:
-                    self._db.execute("ROLLBACK")
-                    raise
+            with self._transaction("the action"):
+                self._write_rows(live, len(live.actions), rows)
             self._advance(live, rows)
             new = live.events[start:]
         self._changed(live)
         return new
 
     def resign(self, live: LiveMatch, seat: int) -> None:
-        """A seat resigns; the match ends."""
+        """A seat resigns; the match ends (a storage fault: StorageError, and it goes on)."""
         with live.lock:
             if live.damage:
                 raise WrongSeatError(f"the match is damaged ({live.damage})", field="match_id")
@@ -418,30 +572,33 @@ class MatchStore:
                 raise WrongSeatError("the match is already over", field="match_id")
             if not 0 <= seat < len(live.seats):
                 raise RequestError(f"seat {seat!r} is not in 0..{len(live.seats) - 1}", field="seat")
-            with self._db_lock:
-                self._db.execute("BEGIN IMMEDIATE")
-                try:
-                    self._insert(live, len(live.actions), "resign", seat, "resign")
-                    live.resigned_seat = seat
-                    self._db.execute(
-                        "UPDATE matches SET status = ?, moves = ?, to_move = ?, resigned_seat = ?, "
-                        "returns_json = ? WHERE match_id = ?",
-                        (*_summary(live), live.match_id),
-                    )
-                    self._db.execute("COMMIT")
-                except BaseException:
-                    live.resigned_seat = -1
-                    self._db.execute("ROLLBACK")
-                    raise
+            live.resigned_seat = seat  # (under live.lock: nobody sees it before it is restored)
+            summary = _summary(live)
             live.resigned_seat = -1
+            with self._transaction("the resignation") as db:
+                self._insert(live, len(live.actions), "resign", seat, "resign")
+                db.execute(
+                    "UPDATE matches SET status = ?, moves = ?, to_move = ?, resigned_seat = ?, "
+                    "returns_json = ? WHERE match_id = ?",
+                    (*summary, live.match_id),
+                )
             self._record_resign(live, seat)
         self._changed(live)
 
     def resume(self) -> list[LiveMatch]:
-        """Load every active match (after a restart); quarantines those that no longer replay."""
-        out = []
-        for match_id in self.active_ids():
-            live = self.get(match_id)
+        """Load every active match (after a restart); quarantines those that do not read back."""
+        out: list[LiveMatch] = []
+        try:
+            ids = self.active_ids()
+        except StorageError as exc:
+            log.warning("the active matches are not resumed: %s", exc)
+            return out
+        for match_id in ids:
+            try:
+                live = self.get(match_id)
+            except LictorError as exc:
+                log.warning("match %s is not resumed: %s", match_id, exc)
+                continue
             if live.damage or live.finished:
                 continue
             out.append(live)
@@ -521,6 +678,129 @@ class _Row:
     after: Any
 
 
+# ---------------------------------------------------------------------------------- storage faults
+_FAULTS = {
+    sqlite3.SQLITE_IOERR: "a disk I/O error",
+    sqlite3.SQLITE_BUSY: "another process holds its lock",
+    sqlite3.SQLITE_LOCKED: "another process holds its lock",
+    sqlite3.SQLITE_READONLY: "it is read-only",
+    sqlite3.SQLITE_CANTOPEN: "its file cannot be opened",
+    sqlite3.SQLITE_CORRUPT: "its file is damaged",
+    sqlite3.SQLITE_NOTADB: "its file is damaged",
+    sqlite3.SQLITE_NOMEM: "the server is out of memory",
+    sqlite3.SQLITE_MISUSE: "the server is stopping",
+}
+"""What a person reads for a storage fault (SQLite's primary result code) other than a full disk."""
+
+
+def _primary_code(exc: sqlite3.Error) -> int | None:
+    """SQLite's primary result code of a fault (``SQLITE_FULL``, ``SQLITE_IOERR``, ...), if known."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    if isinstance(code, int):
+        return code & 0xFF
+    if "database or disk is full" in str(exc):  # (a message without its code)
+        return sqlite3.SQLITE_FULL
+    if isinstance(exc, sqlite3.ProgrammingError):  # e.g. the database is closed: the server stops
+        return sqlite3.SQLITE_MISUSE
+    return None
+
+
+# ---------------------------------------------------------------------------------- stored rows
+class _DamageError(Exception):
+    """A stored match that does not read back; the message says what, for a person."""
+
+
+def _is_int(value: Any) -> TypeGuard[int]:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _quote(value: Any, cap: int = 40) -> str:
+    text = str(value)
+    return repr(text if len(text) <= cap else text[: cap - 3] + "...")
+
+
+def _json(text: Any, what: str) -> Any:
+    if not isinstance(text, str):
+        raise _DamageError(f"its stored {what} is not text")
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        raise _DamageError(f"its stored {what} is not JSON") from None
+
+
+def _decode_setup(text: Any) -> convert.Setup:
+    d = _json(text, "setup")
+    if not isinstance(d, dict):
+        raise _DamageError("its stored setup is not an object")
+    players, options, seed = d.get("players"), d.get("options"), d.get("seed")
+    if not (_is_int(players) and 1 <= players <= 1024):
+        raise _DamageError("its stored setup has no valid player count")
+    if not isinstance(options, dict) or not all(_option_ok(v) for v in options.values()):
+        raise _DamageError("its stored setup's options are unreadable")
+    if not (_is_int(seed) and 0 <= seed < 2**64):
+        raise _DamageError("its stored setup has no valid seed")
+    return convert.Setup(players=players, options=options, seed=seed)
+
+
+def _option_ok(value: Any) -> bool:
+    if _is_int(value):
+        return bool(-(2**63) <= value < 2**63)
+    return isinstance(value, (bool, float, str))
+
+
+def _decode_seats(text: Any, players: int) -> tuple[SeatSpec, ...]:
+    items = _json(text, "seats")
+    if not isinstance(items, list) or not all(isinstance(s, dict) for s in items):
+        raise _DamageError("its stored seats are unreadable")
+    if len(items) != players:
+        raise _DamageError(f"it stores {len(items)} seats for {players} players")
+    seats = []
+    for i, s in enumerate(items):
+        ai, level, name, engine = s.get("ai"), s.get("level", 5), s.get("name", ""), s.get("engine", "")
+        if not isinstance(ai, bool) or not (_is_int(level) and 1 <= level <= MAX_LEVEL):
+            raise _DamageError(f"its stored seat {i} is unreadable")
+        if not isinstance(name, str) or not isinstance(engine, str):
+            raise _DamageError(f"its stored seat {i} is unreadable")
+        seats.append(SeatSpec(ai=ai, level=level, name=name, engine=engine))
+    return tuple(seats)
+
+
+def _decode_secrets(text: Any, seats: int) -> tuple[str, ...]:
+    if text == "":
+        return ()
+    hashes = _json(text, "seat secrets")
+    if not isinstance(hashes, list) or len(hashes) != seats or not all(isinstance(h, str) for h in hashes):
+        raise _DamageError("its stored seat secrets are unreadable")
+    return tuple(hashes)
+
+
+def _decode_time(value: Any) -> float:
+    if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value):
+        raise _DamageError("its stored creation time is not a time")
+    return float(value)
+
+
+def _decode_flag(value: Any, what: str) -> bool:
+    if value not in (0, 1) or not _is_int(value):
+        raise _DamageError(f"its stored {what} is unreadable")
+    return bool(value)
+
+
+def _decode_int(value: Any, what: str, low: int = -(2**31), high: int = 2**31 - 1) -> int:
+    if not (_is_int(value) and low <= value <= high):
+        raise _DamageError(f"its stored {what} is unreadable")
+    return int(value)
+
+
+def _decode_returns(text: Any) -> list[float]:
+    values = _json(text, "returns")
+    if not isinstance(values, list) or not all(
+        isinstance(v, (int, float)) and not isinstance(v, bool) for v in values
+    ):
+        raise _DamageError("its stored returns are unreadable")
+    return [float(v) for v in values]
+
+
 def _summary(live: LiveMatch) -> tuple[str, int, int, int, str]:
     status = "damaged" if live.damage else "finished" if live.finished else "active"
     return status, len(live.actions), live.to_move(), live.resigned_seat, json.dumps(live.returns())
@@ -535,6 +815,8 @@ def _created(live: LiveMatch) -> events.EventRecord:
 
 
 def _listed_pb(row: tuple[Any, ...]) -> match_pb.Match:
+    """A listing's light ``Match`` from its summary row; _DamageError when the row is not as written
+    (then the listing loads the match instead)."""
     (
         match_id,
         name,
@@ -549,20 +831,27 @@ def _listed_pb(row: tuple[Any, ...]) -> match_pb.Match:
         returns_json,
         damage,
         client_seed,
-        _,
+        summarized,
     ) = row
-    setup_d = json.loads(setup_json)
-    seats = [SeatSpec(**s) for s in json.loads(seats_json)]
-    info = convert.game_info_or_unknown(name)
-    hides = info.hidden_information or info.stochastic
-    revealed = status == "finished" or bool(client_seed) or not hides
-    setup = convert.setup_to_pb(
-        convert.Setup(players=setup_d["players"], options=setup_d["options"], seed=setup_d["seed"])
+    if not summarized or status not in _STATUS or not isinstance(damage, str):
+        raise _DamageError("no summary")
+    try:
+        info = convert.lookup_game(name).info
+    except LictorError:
+        raise _DamageError("no game") from None
+    setup_d = _decode_setup(setup_json)
+    seats = _decode_seats(seats_json, setup_d.players)
+    revealed = (
+        status == "finished"
+        or _decode_flag(client_seed, "seed's origin")
+        or not (info.hidden_information or info.stochastic)
     )
+    setup = convert.setup_to_pb(setup_d)
     if not revealed:
         setup.seed = 0
-    returns = json.loads(returns_json)
-    player = TERMINAL if status != "active" else to_move
+    returns = _decode_returns(returns_json)
+    moves = _decode_int(moves, "move count", 0)
+    player = TERMINAL if status != "active" else _decode_int(to_move, "seat to move")
     return match_pb.Match(
         match_id=match_id,
         game=name,
@@ -576,7 +865,7 @@ def _listed_pb(row: tuple[Any, ...]) -> match_pb.Match:
             for s in seats
         ],
         setup=setup,
-        status=_STATUS.get(status, match_pb.MATCH_STATUS_DAMAGED),
+        status=_STATUS[status],
         move_number=moves,
         summary=pos_pb.PositionSummary(
             game=name,
@@ -588,11 +877,11 @@ def _listed_pb(row: tuple[Any, ...]) -> match_pb.Match:
             move_number=moves,
         ),
         returns=returns,
-        resigned_seat=resigned_seat,
-        created_at=created_at,
+        resigned_seat=_decode_int(resigned_seat, "resigned seat"),
+        created_at=_decode_time(created_at),
         view=match_pb.MATCH_VIEW_PUBLIC if info.hidden_information else match_pb.MATCH_VIEW_FULL,
-        seat_secrets=any(json.loads(secrets_json)) if secrets_json else False,
-        seed_commitment=commitment(match_id, setup_d["seed"]),
+        seat_secrets=any(_decode_secrets(secrets_json, len(seats))),
+        seed_commitment=commitment(match_id, setup_d.seed),
         damage=damage,
         seed_revealed=revealed,
     )

@@ -99,9 +99,6 @@ class FacePig(PigGame):
         )
         return f'<svg xmlns="http://www.w3.org/2000/svg" width="300" height="160">{bars}</svg>'
 
-    def is_public(self, state: PigState, action: str) -> bool:
-        return True  # the die is rolled in the open
-
     def log_line(self, state: PigState, action: str, viewer: int = SPECTATOR) -> str:
         if state.rolling:
             return f"Seat {state.turn} rolls a {action[1:]}."
@@ -306,7 +303,7 @@ def test_describe_action_writes_the_log_line_for_the_viewer(api):
     state = game.apply(game.new_state(__import__("games.core").core.GameConfig(players=2), 1), "roll")
     assert game.current_player(state) == CHANCE
     assert reply.log_line == game.log_line(state, "d4", 0) and reply.seat == CHANCE
-    assert reply.action == ""  # a hidden-information game's die, unseen by a seat
+    assert reply.action == "d4"  # the die shows in the turn total everyone sees (views.seen_by)
     req.viewer.CopyFrom(_viewer(role=game_pb.VIEWER_ROLE_REFEREE))
     assert api.games.DescribeAction(req, timeout=30).action == "d4"
     face = api.games.DescribeAction(

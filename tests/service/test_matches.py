@@ -85,8 +85,10 @@ def test_submit_then_dice_by_the_server(api):
     assert reply.events[0].kind == pos_pb.EVENT_KIND_ACTION and reply.events[0].seat == 0
     assert reply.events[1].kind == pos_pb.EVENT_KIND_CHANCE  # the server rolled
     assert reply.match.move_number == 2
-    assert reply.match.view == match_pb.MATCH_VIEW_SEAT  # the submitter's view: no record, no dice
-    assert reply.events[1].action == "" and not reply.match.position.HasField("record")
+    assert reply.match.view == match_pb.MATCH_VIEW_SEAT  # the submitter's view: no record
+    assert not reply.match.position.HasField("record")
+    # the die shows in everyone's view of the turn total, so everyone sees which it was (views.seen_by)
+    assert reply.events[1].action.startswith("d")
 
 
 def test_stale_submission_is_aborted_never_a_double_move(api):
@@ -342,7 +344,8 @@ def test_viewer_seat_sees_only_its_observation(api):
     it = api.matches.WatchMatch(match_pb.WatchMatchRequest(match_id=m.match_id, viewer_seat=1), timeout=5)
     events = [next(it).event for _ in range(3)]
     it.cancel()
-    assert events[2].kind == pos_pb.EVENT_KIND_CHANCE and events[2].action == ""
+    # the die shows in the turn total everyone sees: its notation too (games.core.views.seen_by)
+    assert events[2].kind == pos_pb.EVENT_KIND_CHANCE and events[2].action.startswith("d")
     with pytest.raises(grpc.RpcError) as err:
         api.matches.GetMatch(match_pb.GetMatchRequest(match_id=m.match_id, viewer_seat=2), timeout=10)
     assert violations(err.value)[0][0] == "viewer_seat"
@@ -405,7 +408,7 @@ def test_hidden_information_is_not_shown_by_default(api):
         assert v.view == match_pb.MATCH_VIEW_PUBLIC
         assert v.position.WhichOneof("kind") is None and v.setup.seed == 0
         assert not v.summary.state_json and not v.summary.state_text
-    assert streamed[2].event.kind == pos_pb.EVENT_KIND_CHANCE and streamed[2].event.action == ""
+    assert streamed[2].event.kind == pos_pb.EVENT_KIND_CHANCE and streamed[2].event.action.startswith("d")
     assert reply.match.setup.seed == 0 and reply.match.view == match_pb.MATCH_VIEW_SEAT
     # reveal_all is refused while a human seat's secrets are at stake ...
     for call in (

@@ -242,6 +242,7 @@ def test_score_report_equals_one_built_by_the_constructors(players):
                 SeatScore(seat=x.seat, total=x.total, rank=x.rank, breakdown=x.breakdown, tiebreak=x.tiebreak)
                 for x in report.seats
             ),
+            ended_by=report.ended_by,
         )
         assert type(report) is ScoreReport and all(type(x) is SeatScore for x in report.seats)
         assert report == rebuilt and hash(report.seats) == hash(rebuilt.seats)

@@ -83,3 +83,61 @@ def test_score_of_a_finished_game_matches_returns() -> None:
 def test_score_refuses_another_game() -> None:
     with pytest.raises(InvalidStateError):
         get_scorer("tiberpunk")(GAME, "not a state")
+
+
+def _play(players: int, seed: int, policy: str, **options: object) -> State:
+    s = GAME.new_state(GameConfig(players=players, options=dict(options)), seed)
+    rng = random.Random(seed)
+    while GAME.current_player(s) != TERMINAL:
+        if GAME.current_player(s) == CHANCE:
+            a = GAME.sample_chance(s, rng)
+        else:
+            acts, weights = GAME.legal_actions(s), GAME.prior(s)
+            a = rng.choices(acts, weights=weights)[0] if policy == "prior" and weights else rng.choice(acts)
+        s = GAME.apply(s, a)
+    return s
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_games_end_by_the_rulebook_without_a_cap(players: int) -> None:
+    """rule: tiberpunk/end-of-game — with the defaults (no round cap, no coin limit: issue 28) games
+    end by an 8th triumph token, with a purposeful policy (the prior) and with random play; the score
+    says how it ended."""
+    for seed in range(4):
+        for policy in ("prior", "random") if seed == 0 else ("prior",):
+            last = _play(players, seed, policy)
+            assert last.phase == PH_OVER and last.end and last.cfg.max_rounds == 0, (seed, policy)
+            assert max(sum(p.otoks) for p in last.players) >= 8
+            report = get_scorer("tiberpunk")(GAME, last)
+            assert report.final and "8th triumph token" in report.ended_by
+            assert "8th triumph token" in GAME.describe(last).headline
+
+
+def test_a_game_ended_by_the_cap_says_so() -> None:
+    """rule: tiberpunk/end-of-game — the max_rounds variant's end is named as a variant."""
+    last = _play(3, 2, "random", max_rounds=5)
+    assert last.phase == PH_OVER and not last.end and last.rnd == 5
+    report = get_scorer("tiberpunk")(GAME, last)
+    assert "max_rounds cap of 5 rounds (a variant, not in the rulebook)" in report.ended_by
+    assert "a variant" in GAME.describe(last).headline
+
+
+def test_the_coin_bank_variant_pays_only_what_the_box_holds() -> None:
+    """rule: tiberpunk/collect-income — by default no coin limit; with coin_bank the players never
+    hold more than the box's 70 coins between them."""
+    most = {}
+    for bank in (False, True):
+        top = 0
+        for seed in range(6):
+            s = GAME.new_state(GameConfig(players=4, options={"coin_bank": bank}), seed)
+            rng = random.Random(seed)
+            while GAME.current_player(s) != TERMINAL:
+                player = GAME.current_player(s)
+                if player == CHANCE:
+                    s = GAME.apply(s, GAME.sample_chance(s, rng))
+                    continue
+                acts, weights = GAME.legal_actions(s), GAME.prior(s)
+                s = GAME.apply(s, rng.choices(acts, weights=weights)[0] if weights else rng.choice(acts))
+                top = max(top, sum(p.coins for p in s.players))
+        most[bank] = top
+    assert most[True] <= 70 < most[False]

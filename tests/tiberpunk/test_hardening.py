@@ -323,7 +323,7 @@ def test_out_of_range_fields_are_named(path: tuple[Any, ...], value: Any, field:
 
 def test_conservation_is_checked() -> None:
     """rule: tiberpunk/general-setup — a card created or lost, a blessing tile from nowhere, tokens
-    without objectives, coins beyond the box: refused."""
+    without objectives, coins beyond the bank of the coin_bank variant: refused."""
     base = _main_phase()
     for path, value in (
         (("gadget_discard",), "append"),
@@ -333,6 +333,7 @@ def test_conservation_is_checked() -> None:
         (("players", 0, "coins"), 71),
     ):
         data = _copy(base)
+        data["setup"]["coin_bank"] = 70
         node = _get(data, path)
         if value == "append":
             node.append("reroll")
@@ -344,6 +345,21 @@ def test_conservation_is_checked() -> None:
             _set(data, path, value)
         with pytest.raises(InvalidStateError):
             GAME.from_dict(data)
+
+
+def test_coins_are_unlimited_by_default() -> None:
+    """rule: tiberpunk/collect-income — the rulebook limits no coins: a player may hold more than the
+    box's 70 (the coin_bank variant limits the bank to them, see test_conservation_is_checked)."""
+    data = _main_phase()
+    assert data["setup"]["coin_bank"] == 0
+    data["players"][0]["coins"] = 500
+    assert GAME.from_dict(data).players[0].coins == 500
+    older = _copy(data)
+    del older["setup"]["coin_bank"]  # a form written before the variant played with the box's coins
+    with pytest.raises(InvalidStateError):
+        GAME.from_dict(older)
+    older["players"][0]["coins"] = 3
+    assert GAME.from_dict(older).cfg.bank == 70
 
 
 def test_deep_nesting_and_huge_numbers() -> None:

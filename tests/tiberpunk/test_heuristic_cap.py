@@ -30,11 +30,12 @@ def play_random(players: int, seed: int, **options: Any) -> list[State]:
     return out
 
 
-def test_max_rounds_is_a_documented_engine_option() -> None:
-    """rule: tiberpunk/end-of-game — the cap is an option, default 80, described as not in the rulebook."""
+def test_max_rounds_is_an_opt_in_variant() -> None:
+    """rule: tiberpunk/end-of-game — the rulebook ends the game only with an 8th triumph token: the
+    cap is an opt-in option, off by default, described as not in the rulebook (issue 28)."""
     v = {x.name: x for x in GAME.info.variants}["max_rounds"]
-    assert v.default == 80 and "not in the rulebook" in v.description
-    assert GAME.new_state(GameConfig(players=2), 1).cfg.max_rounds == 80
+    assert v.default == 0 and "not in the rulebook" in v.description
+    assert GAME.new_state(GameConfig(players=2), 1).cfg.max_rounds == 0
 
 
 def test_the_cap_ends_the_game_after_its_round() -> None:
@@ -68,7 +69,7 @@ def test_heuristic_counts_tokens_quest_progress_and_coins() -> None:
 def test_heuristic_in_the_final_round_leans_to_the_standings() -> None:
     """rule: tiberpunk/end-of-game — after the trigger (or in the cap's round) the leader by tokens,
     then coins, gets at least half; a finished game gives ``returns``."""
-    s = put(put(placed(2), 0, otoks=(3, 2, 1, 1)), 1, otoks=(3, 2, 1, 0), coins=30)
+    s = put(put(placed(2, max_rounds=40), 0, otoks=(3, 2, 1, 1)), 1, otoks=(3, 2, 1, 0), coins=30)
     mid = GAME.heuristic(s)
     final = GAME.heuristic(s._replace(end=True))
     capped = GAME.heuristic(s._replace(rnd=s.cfg.max_rounds))

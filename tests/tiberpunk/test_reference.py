@@ -1,14 +1,17 @@
 """The engine's fast paths equal the reference behaviour recorded before the speed work.
 
 ``reference_games.json`` holds 60 seeded random games (20 each for 2, 3 and 4 players; some with the
-abilities module, side-objective scenarios or a short ``max_rounds``), recorded with the engine as it
+abilities module, side-objective scenarios, the ``coin_bank`` variant or a short ``max_rounds``;
+the others play to the rulebook's end, with no cap), recorded with the engine as it
 was before the hot paths were optimised: per game the number of steps and short SHA-256 digests of the
 action texts, of every legal-action list and of the final state (``internal_dict``, the engine's
 form). Replaying them must give the same digests, so the fast paths (cached legal actions, private
 constructors, precomputed tables) behave exactly like the original pure code
 (rule: tiberpunk/game-overview, rule: tiberpunk/end-of-game).
 
-Regenerate only on a deliberate rule change: ``python -m tests.tiberpunk.test_reference``.
+Regenerate only on a deliberate rule change: ``python -m tests.tiberpunk.test_reference``. (Last: the
+``max_rounds`` cap and the 70-coin bank became opt-in variants, issue 28; replayed with both on, the
+60 games gave the recorded actions, legal lists and lengths before the fixture was made anew.)
 """
 
 from __future__ import annotations
@@ -71,6 +74,8 @@ def cases() -> list[tuple[int, int, dict[str, Any]]]:
             options: dict[str, Any] = {"abilities": True} if seed % 4 == 3 else {}
             if seed % 5 == 4:
                 options = {**options, "max_rounds": 12}
+            if seed % 7 == 6:
+                options = {**options, "coin_bank": True}
             scen = ("", "gang-war", "mixed", "peace", "mixed")[seed % 5 if seed % 3 else 0]
             if scen:
                 options = {**options, "side_objectives": scen}
