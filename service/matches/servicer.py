@@ -25,6 +25,7 @@ from lictor.v1 import match_service_pb2 as match_pb
 from lictor.v1 import match_service_pb2_grpc as match_grpc
 from service import convert
 from service.errors import RequestError, UnavailableError, grpc_errors
+from service.events import EventRecord
 from service.limits import Limits
 from service.matches.model import MAX_LEVEL, LiveMatch, SeatSpec
 from service.matches.store import MatchStore
@@ -295,6 +296,10 @@ class MatchServicer(match_grpc.MatchServiceServicer):  # type: ignore[misc]
                     batch = live.events[idx:]
                     idx = len(live.events)
                     over = live.finished or bool(live.damage)
+                unseen = [e for e in batch if e.action is not None and not e.seen]
+                if unseen:  # (events replayed at load: who sees each is found once, off the loop)
+                    await asyncio.to_thread(_find_who_sees, live, unseen)
+                with live.lock:
                     snapshot = live.to_pb(view) if batch else None
                     out = [live.event_pb(e, view) for e in batch]
                 for event in out:
@@ -314,3 +319,9 @@ class MatchServicer(match_grpc.MatchServiceServicer):  # type: ignore[misc]
         await self._db(self.store.resign, live, request.seat)
         with live.lock:
             return match_pb.ResignMatchResponse(match=live.to_pb(live.view_of(None, reveal_all=True)))
+
+
+def _find_who_sees(live: LiveMatch, records: list[EventRecord]) -> None:
+    """Who sees each of ``records`` (``EventRecord.seen_by``), found and kept (in a thread)."""
+    for record in records:
+        record.seen_by(live.game)

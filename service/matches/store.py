@@ -656,9 +656,9 @@ class MatchStore:
         for row in rows:
             live.state = row.after
             live.actions.append(row.text)
-            live.events.append(
-                events.action_record(live.game, row.before, row.action, row.text, len(live.actions))
-            )
+            record = events.action_record(live.game, row.before, row.action, row.text, len(live.actions))
+            record.seen_by(live.game)  # found here, off the event loop: every watcher's event reads it
+            live.events.append(record)
             if live.game.current_player(row.after) == TERMINAL:
                 live.events.append(events.game_over_record(live.game, row.after, len(live.actions)))
         live.version += 1
