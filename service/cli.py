@@ -1009,6 +1009,60 @@ def render(  # noqa: PLR0917
     console.print(f"wrote {output} ({len(reply.image)} bytes, {reply.media_type})")
 
 
+@app.command()
+def tournament(  # noqa: PLR0917
+    game: Annotated[str, typer.Argument(help="the game (lictor games lists them)")],
+    entrants: Annotated[
+        str,
+        typer.Option(help="comma-separated: random, greedy, engine:NAME, level:1..10, sims:N"),
+    ] = "random,greedy,level:1,level:3,level:5",
+    games_per_pair: Annotated[int, typer.Option("--games", help="games per pair of entrants")] = 20,
+    players: Annotated[int, typer.Option(help="seats at the table (entrants alternate)")] = 2,
+    seed: Annotated[int, typer.Option(help="the seed every deal and player derives from")] = 0,
+    jobs: Annotated[int, typer.Option(help="local worker processes")] = 1,
+    ray: Annotated[
+        str | None, typer.Option("--ray", help="play on Ray: 'local', or a cluster's address")
+    ] = None,
+    json_out: Annotated[Path | None, typer.Option("--json", help="write the results as JSON")] = None,
+    plot: Annotated[Path | None, typer.Option(help="write a PNG of strength vs thinking time")] = None,
+) -> None:
+    """A round robin between AI configurations, with Bradley–Terry ratings (docs/search.md)."""
+    import json as json_module
+
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+    from batch.report import pair_table, ratings_table
+    from batch.tournament import run
+    from games.errors import LictorError
+
+    names = [e.strip() for e in entrants.split(",") if e.strip()]
+    with Progress("{task.description}", BarColumn(), MofNCompleteColumn(), TimeElapsedColumn()) as bar:
+        task = bar.add_task(f"{game}: {len(names)} entrants", total=None)
+        try:
+            result = run(
+                game,
+                names,
+                games=games_per_pair,
+                players=players,
+                seed=seed,
+                jobs=jobs,
+                ray_address=ray,
+                progress=lambda done, total: bar.update(task, completed=done, total=total),
+            )
+        except LictorError as exc:
+            console.print(f"[red]{exc.message}[/red]")
+            raise typer.Exit(2) from None
+    console.print(ratings_table(result))
+    console.print(pair_table(result))
+    if json_out is not None:
+        json_out.write_text(json_module.dumps(result.to_json(), indent=1) + "\n")
+        console.print(f"wrote {json_out}")
+    if plot is not None:
+        from batch.plots import strength_plot
+
+        console.print(f"wrote {strength_plot(result, plot)}")
+
+
 def main() -> None:
     """Console-script entry point."""
     app()
