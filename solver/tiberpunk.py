@@ -713,12 +713,17 @@ def score(game: Game[Any, Any], state: Any) -> ScoreReport:
     names = [*SKILLS, *(f"side objective {game.pack.side_cards[i].id}" for i in state.cfg.side)]
     seats = []
     for seat, p in enumerate(state.players):
+        # rule: tiberpunk/end-of-game - each triumph token placed on an objective card counts 1;
+        # the coins only break a tie on tokens (said in ``tiebreak``, where they decide)
         lines = [
-            ScoreLine(category="triumph tokens", points=float(n), detail=f"on the {name} card")
+            ScoreLine(
+                category=f"triumph tokens on the {name} card",
+                points=float(n),
+                detail=f"{n} token{'s' if n != 1 else ''} × 1",
+            )
             for name, n in zip(names, p.otoks, strict=True)
             if n
         ]
-        lines.append(ScoreLine(category="coins (tie-break)", points=0.0, detail=f"{p.coins} coins"))
         seats.append(
             SeatScore(
                 seat=seat,

@@ -61,7 +61,11 @@ def test_score_answers_with_reasons() -> None:
     assert [x.rank for x in report.seats] == [2, 1, 3]
     assert "most coins" in report.seats[0].tiebreak[0] and "behind" in report.seats[0].tiebreak[1]
     assert report.seats[2].tiebreak == ()
-    assert any(line.category == "triumph tokens" for line in report.seats[0].breakdown)
+    lines = report.seats[0].breakdown
+    assert [(x.category, x.points, x.detail) for x in lines] == [
+        ("triumph tokens on the hacking card", 3.0, "3 tokens × 1")
+    ]
+    assert sum(x.points for x in lines) == report.seats[0].total  # the sheet adds up; coins are no part
     s = _with(s, 0, tokens=3, coins=7)
     shared = get_scorer("tiberpunk")(GAME, s)
     assert [x.rank for x in shared.seats] == [1, 1, 3] and "shared" in shared.seats[0].tiebreak[1]
