@@ -27,6 +27,7 @@ from typing import Any
 
 from batch.ratings import PairResult, Rating, rate
 from games.core import CHANCE, TERMINAL, Game, GameConfig, derive_seed, get_game, make_rng
+from games.core.text import is_digits
 from games.errors import ConfigError
 from search import LEVELS, GreedyBot, RandomBot, SearchBot, SearchLimit
 
@@ -71,7 +72,7 @@ def entrant(game: Game[Any, Any], spec: str, *, seed: int) -> Any:
         return GreedyBot(game, seed=seed)
     if kind == "engine" and arg:
         return PolicyBot(game, arg, seed=seed)
-    if kind in ("level", "sims") and arg.isdigit():
+    if kind in ("level", "sims") and is_digits(arg):
         number = int(arg)
         if kind == "level":
             if not 1 <= number <= len(LEVELS):
@@ -89,9 +90,9 @@ def entrant(game: Game[Any, Any], spec: str, *, seed: int) -> Any:
 def budget_of(spec: str) -> int | None:
     """Simulations a move of a search entrant (None for the others): the x of a strength plot."""
     kind, _, arg = spec.partition(":")
-    if kind == "level" and arg.isdigit() and 1 <= int(arg) <= len(LEVELS):
+    if kind == "level" and is_digits(arg) and 1 <= int(arg) <= len(LEVELS):
         return LEVELS[int(arg) - 1].simulations
-    if kind == "sims" and arg.isdigit():
+    if kind == "sims" and is_digits(arg):
         return int(arg)
     return None
 

@@ -1,7 +1,8 @@
 """The service under load, each figure against a baseline measured in the same run.
 
-Run: ``python -m bench.service [--fuzz 20000]`` (about 5 minutes). A real server runs as a
-subprocess (``lictor serve --port 0``); the clients are this process.
+Run: ``python -m bench.service [--fuzz 50000] [--only-fuzz]`` (the fuzz alone takes about 4
+minutes on 2 cores). A real server runs as a subprocess (``lictor serve --port 0``; the fuzz's own
+server with few search slots and a content root of its own); the clients are this process.
 
 1. Light calls under heavy work (issue 16): p99 of ListGames, GetLegalActions and ApplyAction
    while 4 searches run (SuggestAction, 30 s budgets, in worker processes), against their p99 on
@@ -16,8 +17,12 @@ subprocess (``lictor serve --port 0``); the clients are this process.
 5. Soak: the server's memory (its process and its worker processes, RSS) when warm, right after a
    soak of searches, solves and scores on many distinct positions, and after a short rest (target:
    back within 20% of warm).
-6. Fuzz: ``--fuzz`` hostile requests (service/fuzz.py) across every RPC and every registered game,
-   4 clients at once: counts by status (target: 0 INTERNAL, UNKNOWN or hang).
+6. Fuzz: ``--fuzz`` hostile requests (service/fuzz.py, 50,000 by default) across every RPC and
+   every registered game: generic ones from 4 clients at once, content packs (broken, escaping,
+   oversized, hostile names), seats' and the spectator's views (local and from hosted matches)
+   through every read RPC, Solves of every puzzle kind from 6 threads on 2 search slots; counts by
+   status, by RPC and by generator, the slowest answer, the bad replies (target: 0 INTERNAL,
+   UNKNOWN, DATA_LOSS, UNAVAILABLE, hang or server path in a reply).
 
 Results are printed and written as JSON to ``bench/results/service.json``.
 """
@@ -26,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import json
 import os
 import random
@@ -345,62 +351,120 @@ def soak(api: Any, pid: int, games: list[str], rounds: int) -> dict[str, Any]:
     return out
 
 
-def fuzz(port: int, total: int, clients: int = 4) -> dict[str, Any]:
-    from hypothesis import HealthCheck, given, settings
-    from hypothesis import strategies as st
+_FUZZ_SERVER = """
+import json, logging, sys
+from service.limits import Limits
+from service.server import serve
+logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+serve("127.0.0.1:0", db_path=sys.argv[1], content_root=sys.argv[2], limits=Limits(**json.loads(sys.argv[3])))
+"""
+"""The server under fuzz: few search slots, short default budgets, the fuzz's content root."""
 
-    from service.fuzz import FuzzResult, corpus, methods, request, send
+FUZZ_LIMITS = {"max_concurrent_searches": 2, "ai_workers": 2, "default_search_s": 0.05, "max_search_s": 5.0}
 
-    c = corpus(seed=11, positions_per_game=4)
-    ms = methods()
-    result = FuzzResult()
-    per_example = 10
-    examples = max(1, total // (per_example * clients))
 
-    def client(k: int) -> None:
-        channel = grpc.insecure_channel(f"127.0.0.1:{port}")
-
-        @settings(
-            max_examples=examples,
-            deadline=None,
-            database=None,
-            suppress_health_check=list(HealthCheck),
+def _start_fuzz_server(base: Path, root: Path, log: Path) -> tuple[subprocess.Popen[str], int]:
+    with log.open("w") as err:
+        proc = subprocess.Popen(
+            [sys.executable, "-c", _FUZZ_SERVER, str(base / "fuzz.db"), str(root), json.dumps(FUZZ_LIMITS)],
+            stdout=subprocess.PIPE,
+            stderr=err,
+            text=True,
         )
-        @given(data=st.data())
-        def run(data: Any) -> None:
-            for _ in range(per_example):
-                method = data.draw(st.sampled_from(ms))
-                send(channel, method, data.draw(request(method, c)), result, timeout=10.0, stream_timeout=1.5)
+    assert proc.stdout is not None
+    for line in proc.stdout:
+        if "serving on" in line:
+            return proc, int(line.split()[3].rsplit(":", 1)[1])
+    proc.kill()
+    raise RuntimeError(f"the fuzz server did not start: {log.read_text()[-2000:]}")
 
-        run()
-        channel.close()
 
-    t0 = time.monotonic()
-    threads = [threading.Thread(target=client, args=(k,)) for k in range(clients)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    wall = time.monotonic() - t0
-    bad = sum(
-        result.counts[s] for s in ("INTERNAL", "UNKNOWN", "DEADLINE_EXCEEDED", "UNAVAILABLE", "DATA_LOSS")
-    )
-    out = {
-        "requests": result.total,
-        "by_status": dict(result.counts.most_common()),
-        "bad": bad,
-        "examples": result.bad[:5],
-        "slowest_s": result.slowest_s,
-        "wall_s": wall,
+def _log_errors(log: Path) -> dict[str, Any]:
+    """ERROR lines and tracebacks in the server's log: how many, and the first distinct ones."""
+    lines = log.read_text(errors="replace").splitlines() if log.exists() else []
+    errors = [line for line in lines if " ERROR " in line or " CRITICAL " in line]
+    distinct = list(dict.fromkeys(line.split(": ", 1)[-1][:200] for line in errors))
+    return {
+        "error_lines": len(errors),
+        "tracebacks": sum("Traceback (most recent call last)" in line for line in lines),
+        "warnings": sum(" WARNING " in line for line in lines),
+        "first_errors": distinct[:10],
     }
+
+
+def _say(line: str) -> None:
+    print(f"    {line}", flush=True)
+
+
+def fuzz(total: int, clients: int = 4, seed: int = 11) -> dict[str, Any]:
+    """``total`` hostile requests (service/fuzz.py) against a server of its own (see FUZZ_LIMITS)
+    holding the fuzz's content root; the generic ones from ``clients`` threads, the Solves from 6."""
+    from service.fuzz import (
+        FuzzResult,
+        Plan,
+        corpus,
+        create_matches,
+        env_seed,
+        load_schemas,
+        make_content_root,
+        make_oracle,
+        run_plan,
+    )
+
+    seed = env_seed(seed)
+    result = FuzzResult()
+    plan = Plan.of(total, clients=clients)
+    t0 = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="lictor-fuzz-") as tmp:
+        base = Path(tmp)
+        packs = make_content_root(base, game_names())
+        log = base / "server.log"
+        proc, port = _start_fuzz_server(base, packs.root, log)
+        target = f"127.0.0.1:{port}"
+        try:
+            c = corpus(seed, positions_per_game=4, views_per_game=6, packs=packs)
+            load_schemas(target, c)
+            create_matches(target, c)
+            oracle = make_oracle(packs)
+            run_plan(target, c, plan, result, seed=seed, oracle=oracle, log=_say)
+            if result.total < total:  # top up with generic requests
+                extra = Plan(generic=total - result.total, clients=clients)
+                run_plan(target, c, extra, result, seed=seed + 1, oracle=oracle, phases=["generic"], log=_say)
+            alive = proc.poll() is None
+        finally:
+            _stop(proc)
+        server_log = _log_errors(log)
+    wall = time.monotonic() - t0
+    out = result.summary() | {
+        "seed": seed,
+        "clients": clients,
+        "plan": dataclasses.asdict(plan),
+        "games": c.games,
+        "rpcs": len(result.by_rpc),
+        "wall_s": round(wall, 1),
+        "server_alive_at_end": alive,
+        "server_log": server_log,
+    }
+    bad = out["bad"]
     print(
-        f"[6] fuzz: {result.total} hostile requests over {len(ms)} RPCs and {len(c.games)} games,"
-        f" {clients} clients, {wall:.0f} s; by status {out['by_status']};"
-        f" INTERNAL/UNKNOWN/hangs: {bad} (target 0: {'met' if bad == 0 else 'missed'});"
-        f" slowest answer {result.slowest_s:.2f} s",
+        f"[6] fuzz (seed {seed}): {result.total} hostile requests over {len(result.by_rpc)} RPCs and"
+        f" {len(c.games)} games in {wall:.0f} s; by status {out['by_status']};"
+        f" bad (INTERNAL, UNKNOWN, DATA_LOSS, UNAVAILABLE, hangs, path leaks, packs taken): {bad}"
+        f" (target 0: {'met' if bad == 0 else 'missed'});"
+        f" hangs {out['hangs']}, path leaks {out['path_leaks']};"
+        f" slowest answer {result.slowest_s:.2f} s ({result.slowest})",
         flush=True,
     )
-    for line in result.bad[:5]:
+    print(f"    by phase: {out['by_phase']}", flush=True)
+    print(f"    by RPC: {out['by_rpc']}", flush=True)
+    print(
+        f"    server log: {server_log['error_lines']} ERROR lines, {server_log['tracebacks']} tracebacks,"
+        f" {server_log['warnings']} warnings; the server {'stayed up' if alive else 'DIED'}",
+        flush=True,
+    )
+    if result.bad_kinds:
+        print(f"    bad replies by kind: {dict(result.bad_kinds.most_common())}", flush=True)
+    for line in result.bad[:20]:
         print("    " + line.replace("\n", "\n    "), flush=True)
     return out
 
@@ -413,8 +477,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--calls", type=int, default=300, help="calls per latency run")
     parser.add_argument("--fairness-s", type=float, default=12.0, help="seconds per fairness run")
     parser.add_argument("--soak-rounds", type=int, default=40, help="rounds of the soak")
-    parser.add_argument("--fuzz", type=int, default=20_000, help="hostile requests")
+    parser.add_argument("--fuzz", type=int, default=50_000, help="hostile requests")
+    parser.add_argument("--only-fuzz", action="store_true", help="run the fuzz alone (other results kept)")
     ns = parser.parse_args(argv)
+    if ns.only_fuzz:
+        kept: dict[str, Any] = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
+        kept["fuzz"] = fuzz(ns.fuzz)
+        RESULTS.parent.mkdir(exist_ok=True)
+        RESULTS.write_text(json.dumps(kept, indent=2))
+        return 0
     names = game_names()
     if not names:
         print("no registered game: nothing to measure")
@@ -441,11 +512,7 @@ def main(argv: list[str] | None = None) -> int:
             channel.close()
         finally:
             _stop(proc)
-        proc, port = _start_server(Path(tmp) / "fuzz.db")
-        try:
-            results["fuzz"] = fuzz(port, ns.fuzz)
-        finally:
-            _stop(proc)
+        results["fuzz"] = fuzz(ns.fuzz)
     RESULTS.parent.mkdir(exist_ok=True)
     RESULTS.write_text(json.dumps(results, indent=2))
     return 0

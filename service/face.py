@@ -23,6 +23,7 @@ import weakref
 from typing import Any
 
 from games.core import CHANCE, REFEREE, SPECTATOR, Catalogue, Description, Game, Viewer
+from games.core.text import is_digits
 from games.core.views import check_known, seen_by, seen_state
 from games.errors import IllegalActionError, LictorError
 from lictor.v1 import game_service_pb2 as game_pb
@@ -190,7 +191,7 @@ def _check_png_size(svg: str) -> None:
         if at < 0:
             continue
         raw = head[at + len(attr) + 3 :].split('"', 1)[0]
-        number = "".join(ch for ch in raw if ch.isdigit() or ch == ".")
+        number = "".join(ch for ch in raw if is_digits(ch) or ch == ".")
         try:
             size = float(number)
         except ValueError:

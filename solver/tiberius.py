@@ -42,6 +42,7 @@ from typing import Any
 from ortools.sat.python import cp_model
 
 from games.core import Game, make_rng
+from games.core.text import is_digits, is_integer
 from games.errors import ConfigError, IllegalActionError, InvalidStateError, NotationError
 from games.tiberius import TAction, TiberiusGame, TiberiusState
 from games.tiberius.game import SOLO_TARGET
@@ -139,7 +140,7 @@ def _int_param(params: Mapping[str, Any], key: str, default: int, lo: int, hi: i
         number = value
     elif isinstance(value, float) and math.isfinite(value) and value.is_integer():
         number = int(value)
-    elif isinstance(value, str) and 0 < len(value.strip()) <= 20 and value.strip().lstrip("-").isdigit():
+    elif isinstance(value, str) and 0 < len(value.strip()) <= 20 and is_integer(value.strip()):
         number = int(value.strip())
     if number is None or not lo <= number <= hi:
         raise ConfigError(f"{key} must be an integer {lo}..{hi}, got {shown(value)}", field=f"params.{key}")
@@ -1119,7 +1120,7 @@ def _seat_key(key: Any) -> int | None:
         return None
     if isinstance(key, int):
         return key
-    if isinstance(key, str) and 0 < len(key) <= 2 and key.isdigit():
+    if isinstance(key, str) and 0 < len(key) <= 2 and is_digits(key):
         return int(key)
     return None
 
@@ -1178,7 +1179,7 @@ def _bid_candidates(
     for others in scenarios:
         for v in others.values():
             words = v.split()
-            if len(words) == 2 and words[0] == "bid" and words[1].isdigit():
+            if len(words) == 2 and words[0] == "bid" and is_digits(words[1]):
                 planned.add(int(words[1]))
     thresholds = sorted({b for b in state.bids if b > 0} | planned)
     keep: list[TAction] = []
@@ -1266,7 +1267,7 @@ def _bid_explanation(
         rest.remove(picked)
     if best.action.kind == "bid":
         planned = [
-            int(v.split()[1]) for v in first.values() if v.startswith("bid ") and v.split()[1].isdigit()
+            int(v.split()[1]) for v in first.values() if v.startswith("bid ") and is_digits(v.split()[1])
         ]
         bids = [b for b in state.bids if b > 0] + planned
         rank = 1 + sum(1 for b in bids if b > best.action.arg)

@@ -27,6 +27,7 @@ from functools import lru_cache
 from typing import Any
 
 from games.core import Game
+from games.core.text import is_integer
 from games.errors import ConfigError, InvalidStateError, LimitError
 from games.tiberpunk.content import GADGETS, SKILLS
 from games.tiberpunk.dice import contains, outcomes, p_contains
@@ -214,7 +215,7 @@ def _int_param(
         number = value
     elif isinstance(value, float) and math.isfinite(value) and value.is_integer():
         number = int(value)
-    elif isinstance(value, str) and 0 < len(value.strip()) <= 20 and value.strip().lstrip("-").isdigit():
+    elif isinstance(value, str) and 0 < len(value.strip()) <= 20 and is_integer(value.strip()):
         number = int(value.strip())
     if number is not None and cap is not None and cap < number <= hi:
         raise LimitError(

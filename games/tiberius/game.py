@@ -23,6 +23,7 @@ from typing import Any
 from games.core.face import REFEREE, SPECTATOR, Catalogue, Description, Fact, Viewer
 from games.core.protocol import TERMINAL, Game, GameConfig, GameInfo, OptionValue, Seat
 from games.core.rng import make_rng
+from games.core.text import is_digits
 from games.errors import ConfigError, NotationError
 from games.tiberius import rules
 from games.tiberius.ai import Evaluator
@@ -380,7 +381,7 @@ class TiberiusGame(Game[TiberiusState, TAction]):
         if len(words) != 2:
             raise NotationError(f"{text!r} is not a tiberius action; try {hint}", field="action")
         k, a = words
-        if k == "bid" and a.isdigit():
+        if k == "bid" and is_digits(a):
             return TAction("bid", int(a))
         if k in ("buy", "pick") and a.upper() in self._by_code:
             return TAction(k, self._by_code[a.upper()])

@@ -30,6 +30,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from games.core.text import is_digits
 from games.errors import NotationError
 from games.tiberpunk import actions as act
 from games.tiberpunk.content import CONDITIONS, GADGETS, GODS, ITYPES, SKILLS, TASKS
@@ -224,7 +225,7 @@ def _flatten(r: Rules, prefix: str, v: Any, out: list[str], shape: dict[str, str
         for i, x in enumerate(v):
             _flatten(r, f"{prefix}.{i}", x, out, shape)
     elif isinstance(v, list):
-        pattern = ".".join("#" if part.isdigit() else part for part in prefix.split("."))
+        pattern = ".".join("#" if is_digits(part) else part for part in prefix.split("."))
         if shape.get(pattern) == "intss":
             out.append(
                 f"{prefix}=" + "/".join(",".join(_fmt_scalar(r, prefix, y) for y in x) or "-" for x in v)
@@ -280,7 +281,7 @@ def parse_state_text(r: Rules, text: str, shape: dict[str, str]) -> dict[str, An
         key, sep, val = line.partition("=")
         if not sep:
             raise NotationError(f"expected key=value, got {show(line)}", field="state")
-        pattern = ".".join("#" if part.isdigit() else part for part in key.split("."))
+        pattern = ".".join("#" if is_digits(part) else part for part in key.split("."))
         kind = shape.get(pattern)
         if kind is None:
             raise NotationError(f"unknown state field {show(key)}", field="state")
@@ -311,8 +312,8 @@ def _place(data: dict[str, Any], parts: list[str], value: Any) -> None:
     node: Any = data
     for i, part in enumerate(parts):
         last = i == len(parts) - 1
-        fresh: Any = value if last else ([] if parts[i + 1].isdigit() else {})
-        if part.isdigit():
+        fresh: Any = value if last else ([] if is_digits(parts[i + 1]) else {})
+        if is_digits(part):
             idx = int(part)
             if not isinstance(node, list) or idx > MAX_INDEX:
                 raise ValueError(part)
