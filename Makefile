@@ -4,13 +4,14 @@ VENV := .venv
 BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 50051
+HTTP_PORT ?= 8080
 DB ?= ./lictor.db
 
 # The CyberVerse rules compiled with mypyc into build/compiled/ (docs/compiled.md): a no-op when fresh;
 # it prints the mode the package runs in. LICTOR_PURE=1 forces pure Python.
 COMPILE := $(BIN)/python tools/build_compiled.py
 
-.PHONY: serve test lint typecheck buf-lint pytest bench proto clean venv dev fast
+.PHONY: serve test lint typecheck buf-lint pytest bench proto clean venv dev fast chromium
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -39,18 +40,27 @@ fast: $(VENV)/.installed-fast
 serve: $(VENV)/.installed
 	-@[ -f $(VENV)/.installed-fast ] || [ -f $(VENV)/.installed-dev ] || $(MAKE) -s $(VENV)/.installed-fast
 	@$(COMPILE) --quiet --or-pure
-	$(BIN)/lictor serve --host $(HOST) --port $(PORT) --db $(DB)
+	$(BIN)/lictor serve --host $(HOST) --port $(PORT) --http-port $(HTTP_PORT) --db $(DB)
 
 # The compiled build first (where a C compiler is), so tests/core/test_compiled.py compares it with
 # pure Python; CyberVerse's own tests then run once more in pure Python (LICTOR_PURE=1), the mode of
 # a machine without a compiler.
-test: $(VENV)/.installed-dev buf-lint
+test: $(VENV)/.installed-dev buf-lint chromium
 	@$(COMPILE) --quiet --if-possible
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	$(BIN)/pytest
 	LICTOR_PURE=1 $(BIN)/pytest -q tests/cyberverse
+
+# The browser tests (tests/web) drive Debian's Chromium through Playwright; installed where missing
+# (they skip, saying why, only where it cannot be installed).
+chromium:
+	@command -v chromium >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1 || { \
+	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO="sudo -n"; \
+	  $$SUDO apt-get install -y -q chromium >/dev/null 2>&1 || \
+	  { $$SUDO apt-get update -q >/dev/null 2>&1 && $$SUDO apt-get install -y -q chromium >/dev/null 2>&1; } || \
+	  echo "chromium could not be installed: the browser tests will be skipped"; }
 
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check .

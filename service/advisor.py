@@ -1,10 +1,10 @@
-# ruff: noqa: N802  (gRPC servicer methods are named after the RPCs)
+# ruff: noqa: N802  (handler methods are named after the RPCs)
 """AdvisorService: the AI's move, streamed analyses, hints with reasons.
 
 Thin: read the position on the event loop, run the search in a worker process
 (:mod:`service.jobs`), convert the answer. The client's deadline bounds every search, which
 answers its best so far a little before it (:func:`service.limits.answer_by`); a cancelled call
-stops its search.
+stops its search. Transport-neutral (:mod:`service.rpc`): served over gRPC and HTTP alike.
 """
 
 from __future__ import annotations
@@ -13,20 +13,18 @@ import asyncio
 from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any
 
-import grpc
-
 from games.core import CHANCE, TERMINAL, Fact, Game, as_facts
 from games.core.registry import GameEntry
 from games.core.views import check_known
 from games.errors import LictorError, WrongSeatError
 from lictor.v1 import advisor_service_pb2 as advisor_pb
-from lictor.v1 import advisor_service_pb2_grpc as advisor_grpc
 from search import Analysis
 from service import convert, face
-from service.errors import RequestError, grpc_errors
+from service.errors import RequestError
 from service.jobs import Hint, Move
 from service.limits import Limits, answer_by, give_up_at, search_limit
-from service.matches.servicer import StreamGate, client_of
+from service.matches.servicer import StreamGate
+from service.rpc import Call, checked
 from service.workers import Job, JobOutcome, WorkerPool, wait_until
 
 __all__ = [
@@ -172,12 +170,12 @@ def why_first(
     return f"{first.text} over {second.text}: " + "; ".join(parts)
 
 
-def _give_up_at(context: grpc.aio.ServicerContext, by: float) -> float:
-    return give_up_at(context.time_remaining(), by)
+def _give_up_at(call: Call, by: float) -> float:
+    return give_up_at(call.time_remaining(), by)
 
 
-class AdvisorServicer(advisor_grpc.AdvisorServiceServicer):  # type: ignore[misc]
-    """The AI over gRPC.
+class AdvisorServicer:
+    """The AI (one method per RPC of ``lictor.v1.AdvisorService``).
 
     Args:
         limits: the server's caps.
@@ -215,16 +213,16 @@ class AdvisorServicer(advisor_grpc.AdvisorServiceServicer):  # type: ignore[misc
             deadline=by,
         )
 
-    @grpc_errors
+    @checked
     async def SuggestAction(
-        self, request: advisor_pb.SuggestActionRequest, context: grpc.aio.ServicerContext
+        self, request: advisor_pb.SuggestActionRequest, call: Call
     ) -> advisor_pb.SuggestActionResponse:
         """The AI seat's move."""
         res = self._resolve(request)
         level = request.level or 5
         if not 1 <= level <= 10:
             raise RequestError(f"level must be 1..10, not {request.level!r}", field="level")
-        by = answer_by(context.time_remaining(), self.limits)
+        by = answer_by(call.time_remaining(), self.limits)
         budget = request.budget
         limit = search_limit(
             self.limits, simulations=budget.simulations, time_s=budget.time_s, by=by, use_default=False
@@ -242,7 +240,7 @@ class AdvisorServicer(advisor_grpc.AdvisorServiceServicer):  # type: ignore[misc
             temperature=0.0 if request.level == 0 and limit is not None else None,
             engine="",
         )
-        outcome = await self.pool.run(job, give_up_at=_give_up_at(context, by))
+        outcome = await self.pool.run(job, give_up_at=_give_up_at(call, by))
         if isinstance(outcome.value, Move):
             assert outcome.value.analysis is not None
             text, analysis = outcome.value.text, outcome.value.analysis
@@ -255,16 +253,16 @@ class AdvisorServicer(advisor_grpc.AdvisorServiceServicer):  # type: ignore[misc
             reply.analysis.stopped_by = "deadline"
         return reply
 
-    @grpc_errors
+    @checked
     async def Analyze(
-        self, request: advisor_pb.AnalyzeRequest, context: grpc.aio.ServicerContext
+        self, request: advisor_pb.AnalyzeRequest, call: Call
     ) -> AsyncIterator[advisor_pb.AnalyzeResponse]:
         """Progress reports, then the final one."""
         res = self._resolve(request)
         if request.report_every_ms < 0 or request.max_candidates < 0:
             field = "report_every_ms" if request.report_every_ms < 0 else "max_candidates"
             raise RequestError(f"{field} must be >= 0", field=field)
-        by = answer_by(context.time_remaining(), self.limits)
+        by = answer_by(call.time_remaining(), self.limits)
         limit = search_limit(
             self.limits, simulations=request.budget.simulations, time_s=request.budget.time_s, by=by
         )
@@ -277,12 +275,10 @@ class AdvisorServicer(advisor_grpc.AdvisorServiceServicer):  # type: ignore[misc
                 reports.get_nowait()
             reports.put_nowait(analysis)
 
-        with self.gate.hold(client_of(context)):
+        with self.gate.hold(call.client):
             worker = await self.pool.acquire(wait=False, until=wait_until(by))
             run = asyncio.ensure_future(
-                self.pool.run(
-                    job, worker=worker, give_up_at=_give_up_at(context, by), on_progress=on_progress
-                )
+                self.pool.run(job, worker=worker, give_up_at=_give_up_at(call, by), on_progress=on_progress)
             )
             try:
                 while not run.done() or not reports.empty():
@@ -305,10 +301,8 @@ class AdvisorServicer(advisor_grpc.AdvisorServiceServicer):  # type: ignore[misc
                 final.stopped_by = "deadline"
             yield advisor_pb.AnalyzeResponse(analysis=final)
 
-    @grpc_errors
-    async def Hint(
-        self, request: advisor_pb.HintRequest, context: grpc.aio.ServicerContext
-    ) -> advisor_pb.HintResponse:
+    @checked
+    async def Hint(self, request: advisor_pb.HintRequest, call: Call) -> advisor_pb.HintResponse:
         """Top-k moves with reasons."""
         res = self._resolve(request)
         top_k = request.top_k or DEFAULT_TOP_K
@@ -316,12 +310,12 @@ class AdvisorServicer(advisor_grpc.AdvisorServiceServicer):  # type: ignore[misc
             raise RequestError(
                 f"top_k must be 1..{self.limits.max_top_k}, not {request.top_k!r}", field="top_k"
             )
-        by = answer_by(context.time_remaining(), self.limits)
+        by = answer_by(call.time_remaining(), self.limits)
         limit = search_limit(
             self.limits, simulations=request.budget.simulations, time_s=request.budget.time_s, by=by
         )
         job = self._job("hint", res, by, limit=limit, seed=request.seed, top_k=top_k)
-        outcome = await self.pool.run(job, give_up_at=_give_up_at(context, by))
+        outcome = await self.pool.run(job, give_up_at=_give_up_at(call, by))
         if isinstance(outcome.value, Hint):
             analysis, facts = outcome.value.analysis, list(outcome.value.facts)
         else:  # late: the search's last report; the game's facts are read here

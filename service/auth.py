@@ -1,7 +1,8 @@
-"""Bearer-token authentication as a server interceptor (health stays open).
+"""Bearer-token authentication (health stays open), one check for both transports.
 
-The token is checked on the call's metadata, before its body is read: a call without the right
-token is refused with UNAUTHENTICATED and its request bytes are never decoded.
+The token is checked on the call's metadata (gRPC) or headers (HTTP: ``service.http``), before its
+body is read: a call without the right token is refused with UNAUTHENTICATED and its request bytes
+are never decoded. :func:`bearer_refusal` is the one check; the gRPC interceptor is here.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import Any
 
 import grpc
 
-__all__ = ["OPEN_PREFIXES", "BearerTokenInterceptor", "is_loopback", "read_token_file"]
+__all__ = ["OPEN_PREFIXES", "BearerTokenInterceptor", "bearer_refusal", "is_loopback", "read_token_file"]
 
 OPEN_PREFIXES = ("/grpc.health.v1.Health/",)
 """Methods callable without a token."""
@@ -36,6 +37,17 @@ def is_loopback(host: str) -> bool:
     return host in ("localhost", "::1") or host.startswith("127.")
 
 
+def bearer_refusal(token: str, given: str) -> str | None:
+    """Why a call whose ``authorization`` value is ``given`` is refused (None: it carries ``token``)."""
+    if len(given) <= MAX_TOKEN_CHARS:
+        scheme, _, value = given.partition(" ")
+        if hmac.compare_digest(f"{scheme.lower()} {value.strip()}".encode(), f"bearer {token}".encode()):
+            return None
+    return ("missing bearer token" if not given else "invalid bearer token") + (
+        "; send metadata 'authorization: Bearer <token>'"
+    )
+
+
 def _deny(message: str) -> Callable[[Any, grpc.aio.ServicerContext], Awaitable[Any]]:
     async def deny(request: Any, context: grpc.aio.ServicerContext) -> Any:
         await context.abort(grpc.StatusCode.UNAUTHENTICATED, message)
@@ -55,7 +67,7 @@ class BearerTokenInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]
     """Refuse calls without ``authorization: Bearer <token>`` metadata with UNAUTHENTICATED."""
 
     def __init__(self, token: str) -> None:
-        self._expected = f"bearer {token}".encode()
+        self._token = token
 
     async def intercept_service(
         self,
@@ -71,13 +83,9 @@ class BearerTokenInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]
             if key == "authorization":
                 given = value if isinstance(value, str) else value.decode("latin-1")
                 break
-        if len(given) <= MAX_TOKEN_CHARS:
-            scheme, _, value = given.partition(" ")
-            if hmac.compare_digest(f"{scheme.lower()} {value.strip()}".encode(), self._expected):
-                return await continuation(handler_call_details)
-        message = ("missing bearer token" if not given else "invalid bearer token") + (
-            "; send metadata 'authorization: Bearer <token>'"
-        )
+        message = bearer_refusal(self._token, given)
+        if message is None:
+            return await continuation(handler_call_details)
         handler = await continuation(handler_call_details)
         if handler is None:
             return None

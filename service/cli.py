@@ -19,13 +19,14 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from games.core.text import is_digits
 from lictor import __version__
 
 __all__ = ["app", "main"]
 
 app = typer.Typer(
     name="lictor",
-    help="Lictor: rules referee, AI opponent and solver service for tabletop games, over gRPC.",
+    help="Lictor: rules referee, AI opponent and solver service for tabletop games, over gRPC and HTTP.",
     no_args_is_help=True,
     add_completion=False,
 )
@@ -50,7 +51,7 @@ def _root(
         bool, typer.Option("--version", callback=_version, is_eager=True, help="print the version and exit")
     ] = False,
 ) -> None:
-    """Lictor: rules referee, AI opponent and solver service for tabletop games, over gRPC."""
+    """Lictor: rules referee, AI opponent and solver service for tabletop games, over gRPC and HTTP."""
 
 
 def _session(server: str | None, token_file: Path | None, ca: Path | None) -> Any:
@@ -85,8 +86,26 @@ def serve(  # noqa: PLR0917
     max_concurrent_searches: Annotated[
         int, typer.Option(help="searches at once; more get RESOURCE_EXHAUSTED")
     ] = 4,
+    http_port: Annotated[
+        int | None,
+        typer.Option(
+            "--http-port",
+            help="HTTP port on --host: the web table at / and the same API over Connect and gRPC-Web "
+            "(default 8080, or a free port when --port is 0; 0 = no HTTP)",
+            show_default=False,
+        ),
+    ] = None,
+    http_cors_origin: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--http-cors-origin",
+            help="an origin whose pages may call the HTTP API (repeatable; '*' = any; none by default)",
+        ),
+    ] = None,
 ) -> None:
-    """Run the gRPC server until SIGTERM or Ctrl-C (then drain for --grace seconds and exit 0)."""
+    """Run the server until SIGTERM or Ctrl-C (then drain for --grace seconds and exit 0): gRPC on
+    --port, and on --http-port (default 8080) the web table and the same API over HTTP (Connect,
+    gRPC-Web): open http://127.0.0.1:8080/ to play."""
     from service.auth import read_token_file
     from service.limits import Limits
     from service.server import StartupError
@@ -106,11 +125,20 @@ def serve(  # noqa: PLR0917
             auth_token=read_token_file(auth_token_file) if auth_token_file else None,
             limits=Limits(max_concurrent_searches=max_concurrent_searches),
             content_root=content_root,
+            http_address=_http_address(host, port, http_port),
+            cors_origins=tuple(http_cors_origin or ()),
         )
     except (StartupError, OSError, ValueError) as exc:
         # One line, no traceback: a port in use, an unusable database, an unreadable file.
         print(f"lictor: {exc}", file=sys.stderr, flush=True)
         raise typer.Exit(code=2) from None
+
+
+def _http_address(host: str, port: int, http_port: int | None) -> str | None:
+    """Where ``serve`` answers over HTTP: --http-port, else 8080 (a free port beside --port 0)."""
+    if http_port is None:
+        return f"{host}:{8080 if port else 0}"
+    return f"{host}:{http_port}" if http_port else None
 
 
 def _option_text(value: Any) -> str:
@@ -335,7 +363,7 @@ def _parse_seats(spec: str) -> list[tuple[str, int]]:
             seats.append((HUMAN, 0))
             continue
         kind, _, level = part.partition(":")
-        if kind != AI or (level and not (level.isdigit() and 1 <= int(level) <= 10)):
+        if kind != AI or (level and not (is_digits(level) and 1 <= int(level) <= 10)):
             raise typer.BadParameter(f"seat {part!r}: use human or ai[:LEVEL 1..10]", param_hint="--seats")
         seats.append((AI, int(level or 5)))
     if len(seats) > 16:
@@ -905,7 +933,7 @@ def human_turn(table: GameTable, seat: int, read: Any, out: Any, size: Any) -> N
     if key is not None:
         key(_Turn(table, seat, legal, read, out, width, height))
         return
-    text = legal[int(answer) - 1] if answer.isdigit() and 0 < int(answer) <= len(legal) else answer
+    text = legal[int(answer) - 1] if is_digits(answer) and 0 < int(answer) <= len(legal) else answer
     try:
         table.play(text)
     except grpc.RpcError as exc:
@@ -991,7 +1019,7 @@ def render(  # noqa: PLR0917
     suffix = output.suffix.lower()
     if suffix not in (".svg", ".png"):
         raise typer.BadParameter(f"{output.name!r}: the output ends in .svg or .png", param_hint="--output")
-    if viewer.isdigit():
+    if is_digits(viewer):
         who = game_pb.Viewer(role=game_pb.VIEWER_ROLE_SEAT, seat=int(viewer))
     elif viewer in ("referee", "spectator"):
         role = game_pb.VIEWER_ROLE_REFEREE if viewer == "referee" else game_pb.VIEWER_ROLE_SPECTATOR

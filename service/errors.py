@@ -1,4 +1,4 @@
-"""The one table that maps Lictor's exception tree to gRPC status codes.
+"""The one table that maps Lictor's exception tree to status codes (gRPC's; Connect's are the same).
 
 =====================  =====================  ===========================================
 exception              status code            details
@@ -23,19 +23,18 @@ LictorError (other)    INVALID_ARGUMENT       BadRequest field violation
 any other exception    INTERNAL               (logged)
 =====================  =====================  ===========================================
 
-Every status carries a ``google.rpc.Status`` in the ``grpc-status-details-bin`` trailer with an
-``ErrorInfo`` (reason = the exception class, metadata = field and rule) and the detail above.
+Every status carries a ``google.rpc.Status`` (:func:`rich_status`) with an ``ErrorInfo`` (reason =
+the exception class, metadata = field and rule) and the detail above: over gRPC and gRPC-Web in the
+``grpc-status-details-bin`` trailer, over the Connect protocol as the error's ``details``
+(``service.http``), the same messages on every transport.
 Messages are cut to 500 characters and field paths to 200 (a message quotes bad input with ``!r``;
 request caps keep inputs short, the cut keeps any trailer small).
 """
 
 from __future__ import annotations
 
-import functools
-import inspect
 import logging
-from collections.abc import AsyncIterator, Callable
-from typing import Any, TypeVar, cast
+from typing import Any, cast
 
 import grpc
 from google.protobuf import any_pb2  # type: ignore[import-untyped]
@@ -67,8 +66,9 @@ __all__ = [
     "UnauthenticatedError",
     "UnavailableError",
     "abort",
+    "call_status",
     "clipped",
-    "grpc_errors",
+    "rich_status",
     "status_code_of",
     "to_rpc_status",
     "with_field",
@@ -157,8 +157,8 @@ def _pack(msg: Any) -> any_pb2.Any:
     return packed
 
 
-def to_rpc_status(exc: BaseException) -> grpc.Status:
-    """The ``grpc.Status`` (code, message, rich details) for an exception."""
+def rich_status(exc: BaseException) -> status_pb2.Status:
+    """The ``google.rpc.Status`` (code, message, details) of an exception: what every transport sends."""
     code = status_code_of(exc)
     message = str(exc) if isinstance(exc, LictorError) else f"internal error: {type(exc).__name__}"
     details = status_pb2.Status(code=getattr(code_pb2, code.name), message=message)
@@ -187,10 +187,13 @@ def to_rpc_status(exc: BaseException) -> grpc.Status:
             quota = error_details_pb2.QuotaFailure()
             quota.violations.add(subject=exc.field, description=exc.message)
             details.details.append(_pack(quota))
-    return cast(grpc.Status, rpc_status.to_status(details))
+    return details
 
 
-F = TypeVar("F", bound=Callable[..., Any])
+def to_rpc_status(exc: BaseException) -> grpc.Status:
+    """The ``grpc.Status`` (code, message, rich details) for an exception."""
+    return cast(grpc.Status, rpc_status.to_status(rich_status(exc)))
+
 
 MAX_MESSAGE_CHARS = 500
 """Longest error message sent (a message quotes at most this much of any bad input)."""
@@ -211,43 +214,15 @@ def clipped(exc: BaseException) -> BaseException:
     return exc
 
 
-async def abort(context: grpc.aio.ServicerContext, exc: BaseException) -> None:
-    """End the call with the status of ``exc`` per :data:`ERROR_TABLE` (logs the unexpected)."""
+def call_status(exc: BaseException) -> status_pb2.Status:
+    """The status a call ends with for ``exc``, on any transport: per :data:`ERROR_TABLE`, clipped,
+    and logged when unexpected (anything but a LictorError is a bug: INTERNAL)."""
     if not isinstance(exc, LictorError):
         log.error("internal error in RPC", exc_info=exc)
-    status = to_rpc_status(clipped(exc))
+    return rich_status(clipped(exc))
+
+
+async def abort(context: grpc.aio.ServicerContext, exc: BaseException) -> None:
+    """End a gRPC call with the status of ``exc`` (:func:`call_status`)."""
+    status = rpc_status.to_status(call_status(exc))
     await context.abort(status.code, status.details, status.trailing_metadata)
-
-
-def grpc_errors(fn: F) -> F:
-    """Decorate an async servicer method (unary or server-streaming): its request is bounded first
-    (:func:`service.requests.check_request`), and errors go through the table."""
-    from service.requests import check_request
-
-    if inspect.isasyncgenfunction(fn):
-
-        @functools.wraps(fn)
-        async def stream(self: Any, request: Any, context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
-            try:
-                check_request(request)
-                async for item in fn(self, request, context):
-                    yield item
-            except grpc.aio.AbortError:
-                raise
-            except Exception as exc:
-                await abort(context, exc)
-
-        return cast(F, stream)
-
-    @functools.wraps(fn)
-    async def unary(self: Any, request: Any, context: grpc.aio.ServicerContext) -> Any:
-        try:
-            check_request(request)
-            return await fn(self, request, context)
-        except grpc.aio.AbortError:
-            raise
-        except Exception as exc:
-            await abort(context, exc)
-            raise  # unreachable: abort raises
-
-    return cast(F, unary)

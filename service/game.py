@@ -1,5 +1,8 @@
-# ruff: noqa: N802  (gRPC servicer methods are named after the RPCs)
-"""GameService (the rules referee) and DiagnosticsService (echo). Thin: convert, call, convert back."""
+# ruff: noqa: N802  (handler methods are named after the RPCs)
+"""GameService (the rules referee) and DiagnosticsService (echo). Thin: convert, call, convert back.
+
+Transport-neutral (:mod:`service.rpc`): served over gRPC and over HTTP (Connect, gRPC-Web) alike.
+"""
 
 from __future__ import annotations
 
@@ -7,20 +10,16 @@ import json
 import logging
 from typing import Any
 
-import grpc
-
 from games.core import CHANCE, REFEREE, TERMINAL, Game, game_names, get_game, make_rng
 from games.core.registry import GameEntry, entries
 from games.core.rng import derive_seed
 from games.core.views import check_known
 from games.errors import LictorError
 from lictor.v1 import diagnostics_service_pb2 as diag_pb
-from lictor.v1 import diagnostics_service_pb2_grpc as diag_grpc
 from lictor.v1 import game_service_pb2 as game_pb
-from lictor.v1 import game_service_pb2_grpc as game_grpc
 from lictor.v1 import position_pb2 as pos_pb
 from service import convert, events, face, typed
-from service.errors import grpc_errors
+from service.rpc import Call, checked
 from solver.core import get_puzzle_spec, get_scorer, puzzle_kinds
 
 __all__ = ["DiagnosticsServicer", "GameServicer", "apply_with_events", "list_game_infos"]
@@ -87,27 +86,23 @@ def apply_with_events(
     return state, played, [events.to_pb(game, r, REFEREE) for r in records]
 
 
-class GameServicer(game_grpc.GameServiceServicer):  # type: ignore[misc]
-    """The rules referee."""
+class GameServicer:
+    """The rules referee (one method per RPC of ``lictor.v1.GameService``)."""
 
     def __init__(self, *, content_root: str | None = None) -> None:
         self.content_root = content_root
         self._listing: tuple[tuple[GameEntry, ...], game_pb.ListGamesResponse] | None = None
 
-    @grpc_errors
-    async def ListGames(
-        self, request: game_pb.ListGamesRequest, context: grpc.aio.ServicerContext
-    ) -> game_pb.ListGamesResponse:
+    @checked
+    async def ListGames(self, request: game_pb.ListGamesRequest, call: Call) -> game_pb.ListGamesResponse:
         """Every registered game (the listing is made once per set of registrations)."""
         key = entries()
         if self._listing is None or self._listing[0] != key:
             self._listing = (key, game_pb.ListGamesResponse(games=list_game_infos()))
         return self._listing[1]
 
-    @grpc_errors
-    async def NewGame(
-        self, request: game_pb.NewGameRequest, context: grpc.aio.ServicerContext
-    ) -> game_pb.NewGameResponse:
+    @checked
+    async def NewGame(self, request: game_pb.NewGameRequest, call: Call) -> game_pb.NewGameResponse:
         """Set a game up."""
         game, pack = convert.game_with_pack(request.game, request.content_pack, self.content_root)
         setup = convert.setup_from_pb(request.setup, field="setup")
@@ -117,9 +112,9 @@ class GameServicer(game_grpc.GameServiceServicer):  # type: ignore[misc]
             summary=convert.summary_of(game, request.game, state, 0),
         )
 
-    @grpc_errors
+    @checked
     async def GetLegalActions(
-        self, request: game_pb.GetLegalActionsRequest, context: grpc.aio.ServicerContext
+        self, request: game_pb.GetLegalActionsRequest, call: Call
     ) -> game_pb.GetLegalActionsResponse:
         """The legal actions of a position."""
         res = convert.resolve_position(request.position, content_root=self.content_root)
@@ -143,9 +138,9 @@ class GameServicer(game_grpc.GameServiceServicer):  # type: ignore[misc]
             actions=actions, summary=convert.summary_of(game, res.name, state, res.move_number)
         )
 
-    @grpc_errors
+    @checked
     async def ApplyAction(
-        self, request: game_pb.ApplyActionRequest, context: grpc.aio.ServicerContext
+        self, request: game_pb.ApplyActionRequest, call: Call
     ) -> game_pb.ApplyActionResponse:
         """Apply one action (and resolve the chance nodes after it if asked)."""
         res = convert.resolve_position(request.position, content_root=self.content_root)
@@ -171,9 +166,9 @@ class GameServicer(game_grpc.GameServiceServicer):  # type: ignore[misc]
             summary=convert.summary_of(game, res.name, state, res.move_number + len(played)),
         )
 
-    @grpc_errors
+    @checked
     async def ValidateState(
-        self, request: game_pb.ValidateStateRequest, context: grpc.aio.ServicerContext
+        self, request: game_pb.ValidateStateRequest, call: Call
     ) -> game_pb.ValidateStateResponse:
         """Check a position; rule problems are reported in the answer."""
         try:
@@ -197,39 +192,31 @@ class GameServicer(game_grpc.GameServiceServicer):  # type: ignore[misc]
             valid=True, summary=convert.summary_of(game, res.name, state, res.move_number)
         )
 
-    @grpc_errors
-    async def GetContent(
-        self, request: game_pb.GetContentRequest, context: grpc.aio.ServicerContext
-    ) -> game_pb.GetContentResponse:
+    @checked
+    async def GetContent(self, request: game_pb.GetContentRequest, call: Call) -> game_pb.GetContentResponse:
         """The game's components as a person reads them (service/face.py)."""
         game, pack = convert.game_with_pack(request.game, request.content_pack, self.content_root)
         return face.content_response(request.game, pack, game, request.if_none_match)
 
-    @grpc_errors
-    async def Describe(
-        self, request: game_pb.DescribeRequest, context: grpc.aio.ServicerContext
-    ) -> game_pb.DescribeResponse:
+    @checked
+    async def Describe(self, request: game_pb.DescribeRequest, call: Call) -> game_pb.DescribeResponse:
         """What a viewer may see of a position, readable (service/face.py)."""
         return face.describe(request, content_root=self.content_root)
 
-    @grpc_errors
-    async def Render(
-        self, request: game_pb.RenderRequest, context: grpc.aio.ServicerContext
-    ) -> game_pb.RenderResponse:
+    @checked
+    async def Render(self, request: game_pb.RenderRequest, call: Call) -> game_pb.RenderResponse:
         """A picture of a position as a viewer may see it (service/face.py)."""
         return await face.render(request, content_root=self.content_root)
 
-    @grpc_errors
+    @checked
     async def DescribeAction(
-        self, request: game_pb.DescribeActionRequest, context: grpc.aio.ServicerContext
+        self, request: game_pb.DescribeActionRequest, call: Call
     ) -> game_pb.DescribeActionResponse:
         """One action as a viewer reads it in the log (service/face.py)."""
         return face.describe_action(request, content_root=self.content_root)
 
-    @grpc_errors
-    async def GetSchema(
-        self, request: game_pb.GetSchemaRequest, context: grpc.aio.ServicerContext
-    ) -> game_pb.GetSchemaResponse:
+    @checked
+    async def GetSchema(self, request: game_pb.GetSchemaRequest, call: Call) -> game_pb.GetSchemaResponse:
         """The JSON Schemas of a game's public forms and of its puzzles' parameters."""
         game, _ = convert.game_with_pack(request.game, request.content_pack, self.content_root)
         sheet = game.score_sheet_schema()
@@ -275,11 +262,9 @@ def _sanity(game: Game[Any, Any], state: Any) -> list[game_pb.Problem]:
     return problems
 
 
-class DiagnosticsServicer(diag_grpc.DiagnosticsServiceServicer):  # type: ignore[misc]
+class DiagnosticsServicer:
     """Echo: the latency baseline."""
 
-    async def Echo(
-        self, request: diag_pb.EchoRequest, context: grpc.aio.ServicerContext
-    ) -> diag_pb.EchoResponse:
+    async def Echo(self, request: diag_pb.EchoRequest, call: Call) -> diag_pb.EchoResponse:
         """The payload back."""
         return diag_pb.EchoResponse(payload=request.payload)

@@ -1,23 +1,34 @@
 """Regenerate the Python code of the ``lictor.v1`` contract from ``proto/`` (``make proto``).
 
 Runs ``grpc_tools.protoc`` with ``-I proto`` and writes ``lictor/v1/*_pb2.py``, ``*_pb2.pyi`` and
-``*_pb2_grpc.py`` under the output root (the repository root by default), so the generated imports
-``lictor.v1.x_pb2`` resolve. ``python -m service.protogen [--out DIR]``.
+``*_pb2_grpc.py`` (gRPC) and, from the connectrpc organisation's generator ``protoc-gen-connectrpc``
+(for google.protobuf messages), ``*_connect.py`` (the Connect protocol and gRPC-Web: ASGI
+applications and clients) under the output root (the repository root by default), so the generated
+imports ``lictor.v1.x_pb2`` resolve. ``python -m service.protogen [--out DIR]``.
 """
 
 from __future__ import annotations
 
 import argparse
+import shutil
 import sys
 from importlib import resources
 from pathlib import Path
 
-__all__ = ["GENERATED_SUFFIXES", "REPO_ROOT", "generate", "generated_files", "main", "proto_files"]
+__all__ = [
+    "GENERATED_SUFFIXES",
+    "REPO_ROOT",
+    "connect_plugin",
+    "generate",
+    "generated_files",
+    "main",
+    "proto_files",
+]
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 """The repository root (holds ``proto/`` and the ``lictor`` package)."""
 
-GENERATED_SUFFIXES = ("_pb2.py", "_pb2.pyi", "_pb2_grpc.py")
+GENERATED_SUFFIXES = ("_pb2.py", "_pb2.pyi", "_pb2_grpc.py", "_connect.py")
 """Endings of the files protoc writes."""
 
 _INIT = '"""Generated code of the lictor.v1 contract (``make proto``; do not edit)."""\n'
@@ -32,6 +43,15 @@ def generated_files(out_root: Path) -> list[Path]:
     """The generated files under ``out_root/lictor/v1``, sorted."""
     pkg = out_root / "lictor" / "v1"
     return sorted(p for p in pkg.iterdir() if p.name.endswith(GENERATED_SUFFIXES)) if pkg.is_dir() else []
+
+
+def connect_plugin() -> str:
+    """The path of ``protoc-gen-connectrpc`` (installed beside this Python, or on PATH)."""
+    beside = Path(sys.executable).parent / "protoc-gen-connectrpc"
+    found = str(beside) if beside.exists() else shutil.which("protoc-gen-connectrpc")
+    if not found:
+        raise RuntimeError("protoc-gen-connectrpc is not installed: pip install -e '.[dev]'")
+    return found
 
 
 def generate(out_root: Path = REPO_ROOT, proto_root: Path = REPO_ROOT / "proto") -> list[Path]:
@@ -57,6 +77,8 @@ def generate(out_root: Path = REPO_ROOT, proto_root: Path = REPO_ROOT / "proto")
         f"--python_out={out_root}",
         f"--pyi_out={out_root}",
         f"--grpc_python_out={out_root}",
+        f"--plugin=protoc-gen-connectrpc={connect_plugin()}",
+        f"--connectrpc_out=protobuf=google:{out_root}",
         *files,
     ]
     code = protoc.main(args)

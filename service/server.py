@@ -8,10 +8,12 @@ calls. The SQLite store is used from one thread of its own, so the loop never wa
 
 ``create_server(address, db_path=...)`` builds and starts a server with every ``lictor.v1``
 service, the standard health service (overall and per service) and reflection, and returns it with
-its bound port (``"127.0.0.1:0"`` picks a free one). It binds the port before it opens the
-database (a port in use leaves no database file behind) and raises :class:`StartupError` (one
-line) when the port, the database or a worker process cannot be had. ``serve`` runs it until
-SIGTERM/SIGINT, then drains in-flight calls for ``grace_s`` seconds.
+its bound port (``"127.0.0.1:0"`` picks a free one). With ``http_address`` the same handlers also
+answer over HTTP (the Connect protocol and gRPC-Web, :mod:`service.http`) on that port, which
+serves the web table at ``/`` too; ``serve`` opens it on 127.0.0.1:8080 by default. It binds the
+ports before it opens the database (a port in use leaves no database file behind) and raises
+:class:`StartupError` (one line) when a port, the database or a worker process cannot be had.
+``serve`` runs it until SIGTERM/SIGINT, then drains in-flight calls for ``grace_s`` seconds.
 """
 
 from __future__ import annotations
@@ -51,13 +53,16 @@ from service import convert
 from service.advisor import AdvisorServicer
 from service.auth import BearerTokenInterceptor, is_loopback
 from service.game import DiagnosticsServicer, GameServicer, list_game_infos
+from service.http import HttpApp, HttpServer, bind_http, connect_apps
 from service.limits import Limits
 from service.matches import AiSeats, MatchServicer, MatchStore, StoreError, StreamGate
+from service.rpc import grpc_servicer
 from service.solve import SolverServicer
 from service.workers import WorkerPool, forkserver_context
 
 __all__ = [
     "DEFAULT_ADDRESS",
+    "DEFAULT_HTTP_ADDRESS",
     "GC_THRESHOLD",
     "SERVICE_NAMES",
     "LictorServer",
@@ -72,6 +77,9 @@ log = logging.getLogger("lictor.server")
 DEFAULT_ADDRESS = "127.0.0.1:50051"
 """Where ``serve`` binds by default (loopback only)."""
 
+DEFAULT_HTTP_ADDRESS = "127.0.0.1:8080"
+"""Where ``serve`` answers over HTTP (Connect, gRPC-Web, the web table) by default."""
+
 SERVICE_NAMES: tuple[str, ...] = (
     game_service_pb2.DESCRIPTOR.services_by_name["GameService"].full_name,
     advisor_service_pb2.DESCRIPTOR.services_by_name["AdvisorService"].full_name,
@@ -80,6 +88,15 @@ SERVICE_NAMES: tuple[str, ...] = (
     diagnostics_service_pb2.DESCRIPTOR.services_by_name["DiagnosticsService"].full_name,
 )
 """The full names of the ``lictor.v1`` services."""
+
+_GRPC_ADDERS: tuple[tuple[Any, Any], ...] = (
+    (game_service_pb2, game_service_pb2_grpc.add_GameServiceServicer_to_server),
+    (diagnostics_service_pb2, diagnostics_service_pb2_grpc.add_DiagnosticsServiceServicer_to_server),
+    (advisor_service_pb2, advisor_service_pb2_grpc.add_AdvisorServiceServicer_to_server),
+    (solver_service_pb2, solver_service_pb2_grpc.add_SolverServiceServicer_to_server),
+    (match_service_pb2, match_service_pb2_grpc.add_MatchServiceServicer_to_server),
+)
+"""Each service's generated module and the function that puts a servicer of it on a gRPC server."""
 
 GC_THRESHOLD = (10_000, 10, 10)
 """The cyclic collector's thresholds in a serving process (Python's default is 700, 10, 10)."""
@@ -147,6 +164,7 @@ class LictorServer:
 
     Attributes:
         port: the bound port.
+        http_port: the bound HTTP port (0: no HTTP).
         store: the match store.
         limits: the caps.
         calls: the worker processes of searches and solves.
@@ -160,12 +178,15 @@ class LictorServer:
         self._thread = thread
         self.grpc_server: grpc.aio.Server
         self.port = 0
+        self.http_port = 0
+        self.http: HttpServer | None = None
         self.store: MatchStore
         self.limits: Limits
         self.calls: WorkerPool
         self.seats: WorkerPool
         self.ai: AiSeats
         self.matches: MatchServicer
+        self.handlers: dict[str, Any] = {}
         self.health: HealthServicer
         self.db_executor = concurrent.futures.ThreadPoolExecutor(
             max_workers=1, thread_name_prefix="lictor-db"
@@ -192,7 +213,13 @@ class LictorServer:
 
     async def _start(self) -> None:
         await self.grpc_server.start()
+        if self.http is not None:
+            await self.http.start()
         await self.run_db(self.store.resume)
+
+    def serving(self) -> bool:
+        """Whether the server takes calls (started, not shutting down)."""
+        return self._started and not self._refusing.is_set()
 
     def stop(self, grace: float | None = None) -> threading.Event:
         """Stop accepting calls, let in-flight calls finish within ``grace`` seconds, then close.
@@ -210,6 +237,7 @@ class LictorServer:
             self.calls.drain()  # no worker process is replaced from now on
             self.seats.drain()
             stopping = asyncio.ensure_future(self.grpc_server.stop(grace))
+            http_stopping = asyncio.ensure_future(self.http.stop(grace)) if self.http is not None else None
             await asyncio.sleep(0)  # the stop task runs until it waits: no new calls from now on
             self._refusing.set()
             await self.health.enter_graceful_shutdown()
@@ -219,6 +247,8 @@ class LictorServer:
             # time for their answers to leave before the server cancels what is left.
             self.loop.call_later(max(0.0, grace - min(0.5, 0.25 * grace)), self.calls.stop_all)
             await stopping
+            if http_stopping is not None:
+                await http_stopping
             await asyncio.gather(self.calls.close(), self.seats.close())
         finally:
             self._refusing.set()
@@ -233,6 +263,8 @@ class LictorServer:
             self.stop(0).wait(10)
         elif not self._started:
             self._call(self._close_pools(), 10)
+            if self.http is not None:
+                self.http.close()
         self.db_executor.shutdown(wait=True)
         self.store.close()
         self.loop.call_soon_threadsafe(self.loop.stop)
@@ -256,6 +288,8 @@ def create_server(
     tls_key: bytes | None = None,
     auth_token: str | None = None,
     content_root: str | Path | None = None,
+    http_address: str | None = None,
+    cors_origins: Sequence[str] = (),
     start: bool = True,
 ) -> tuple[LictorServer, int]:
     """Build (and by default start) a server on ``address``; returns it and its bound port.
@@ -268,6 +302,9 @@ def create_server(
         tls_key: PEM private key.
         auth_token: when set, every call but health needs ``authorization: Bearer <token>``.
         content_root: the directory under which requests may name content packs (None: no user packs).
+        http_address: ``host:port`` where the same API answers over HTTP (Connect, gRPC-Web) and the
+            web table is served (None: no HTTP; port 0 picks a free port: ``server.http_port``).
+        cors_origins: origins of other pages that may call the HTTP API (``*``: any).
         start: start serving (and the AI seats) before returning.
 
     Raises:
@@ -292,6 +329,7 @@ def create_server(
                 tls=(tls_cert, tls_key) if tls_cert is not None and tls_key is not None else None,
                 auth_token=auth_token,
                 content_root=str(content_root) if content_root else None,
+                http=(http_address, tuple(cors_origins)) if http_address else None,
             ),
             loop,
         ).result()
@@ -314,6 +352,7 @@ async def _build(
     tls: tuple[bytes, bytes] | None,
     auth_token: str | None,
     content_root: str | None,
+    http: tuple[str, tuple[str, ...]] | None = None,
 ) -> None:
     server.limits = limits
     convert.configure_caches(limits.cache_bytes)
@@ -341,15 +380,27 @@ async def _build(
         raise StartupError(
             f"cannot listen on {address}: the port is in use or the address is wrong"
         ) from None
-    host = address.rsplit(":", 1)[0]
-    if auth_token and tls is None and not is_loopback(host):
-        server.warnings.append(
-            f"warning: a bearer token is required on {address} without TLS: the token crosses the network "
-            "in the clear (use --tls-cert/--tls-key)"
-        )
+    http_sock = None
+    if http is not None:
+        try:
+            http_sock = bind_http(http[0])
+        except (OSError, ValueError):
+            await aio.stop(None)
+            raise StartupError(
+                f"cannot listen on {http[0]} (HTTP): the port is in use or the address is wrong"
+            ) from None
+    for where in (address, *([http[0]] if http is not None else [])):
+        host = where.rsplit(":", 1)[0]
+        if auth_token and tls is None and not is_loopback(host):
+            server.warnings.append(
+                f"warning: a bearer token is required on {where} without TLS: the token crosses the network "
+                "in the clear (use --tls-cert/--tls-key)"
+            )
     try:
         server.store = MatchStore(db_path)
     except StoreError as exc:
+        if http_sock is not None:
+            http_sock.close()
         raise StartupError(str(exc)) from None
 
     server.calls = WorkerPool("calls", limits.max_concurrent_searches, ctx=ctx, growth=limits.worker_growth)
@@ -358,6 +409,8 @@ async def _build(
         await asyncio.gather(server.calls.start(), server.seats.start())
     except Exception as exc:
         server.store.close()
+        if http_sock is not None:
+            http_sock.close()
         raise StartupError(f"the worker processes did not start: {exc}") from None
 
     loop = asyncio.get_running_loop()
@@ -370,20 +423,29 @@ async def _build(
     server.ai.start(loop)
 
     await _add_services(server, aio, gate, content_root)
+    if http is not None and http_sock is not None:
+        apps = connect_apps(
+            server.handlers, max_message_bytes=limits.max_message_bytes, auth_token=auth_token
+        )
+        app = HttpApp(apps, cors_origins=http[1], serving=server.serving, grpc_port=server.port)
+        server.http = HttpServer(app, http_sock, tls=tls)
+        server.http_port = server.http.port
 
 
 async def _add_services(server: LictorServer, aio: Any, gate: StreamGate, content_root: str | None) -> None:
-    """Every servicer on the gRPC server, health SERVING, reflection on."""
+    """Every servicer on the gRPC server (and, when asked, the HTTP server), health SERVING,
+    reflection on."""
     limits, games = server.limits, entries
-    game_service_pb2_grpc.add_GameServiceServicer_to_server(GameServicer(content_root=content_root), aio)
-    diagnostics_service_pb2_grpc.add_DiagnosticsServiceServicer_to_server(DiagnosticsServicer(), aio)
-    advisor_service_pb2_grpc.add_AdvisorServiceServicer_to_server(
-        AdvisorServicer(limits, server.calls, games, gate, content_root=content_root), aio
-    )
-    solver_service_pb2_grpc.add_SolverServiceServicer_to_server(
-        SolverServicer(limits, server.calls, games, content_root=content_root), aio
-    )
-    match_service_pb2_grpc.add_MatchServiceServicer_to_server(server.matches, aio)
+    server.handlers = {
+        "GameService": GameServicer(content_root=content_root),
+        "DiagnosticsService": DiagnosticsServicer(),
+        "AdvisorService": AdvisorServicer(limits, server.calls, games, gate, content_root=content_root),
+        "SolverService": SolverServicer(limits, server.calls, games, content_root=content_root),
+        "MatchService": server.matches,
+    }
+    for module, adder in _GRPC_ADDERS:
+        name = adder.__name__.removeprefix("add_").removesuffix("Servicer_to_server")
+        adder(grpc_servicer(server.handlers[name], module.DESCRIPTOR.services_by_name[name]), aio)
     server.health = HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(server.health, aio)
     for name in ("", *SERVICE_NAMES):
@@ -398,6 +460,7 @@ def serve(
     *,
     db_path: str | Path = "lictor.db",
     grace_s: float = 10.0,
+    http_address: str | None = DEFAULT_HTTP_ADDRESS,
     **kwargs: Any,
 ) -> None:
     """Run a server until SIGTERM or SIGINT, then drain in-flight calls within ``grace_s``.
@@ -418,7 +481,7 @@ def serve(
 
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, on_signal)
-    server, port = create_server(address, db_path=db_path, start=False, **kwargs)
+    server, port = create_server(address, db_path=db_path, start=False, http_address=http_address, **kwargs)
     tune_gc()  # before the first call
     server.start()
     host = address.rsplit(":", 1)[0]
@@ -427,6 +490,12 @@ def serve(
         print(warning, flush=True)
     log.info("lictor serving on %s:%d (db %s)", host, port, db_path)
     print(f"lictor serving on {host}:{port} (db {db_path})", flush=True)
+    if http_address is not None:
+        web_host = http_address.rsplit(":", 1)[0]
+        scheme = "https" if kwargs.get("tls_cert") else "http"
+        shown = f"{scheme}://{web_host}:{server.http_port}/"
+        log.info("lictor web table and Connect/gRPC-Web API on %s", shown)
+        print(f"lictor web table and Connect/gRPC-Web API on {shown}", flush=True)
     while not stopping.wait(0.5):
         pass
     t0 = time.monotonic()

@@ -1,10 +1,11 @@
-# ruff: noqa: N802  (gRPC servicer methods are named after the RPCs)
+# ruff: noqa: N802  (handler methods are named after the RPCs)
 """SolverService: exact scores and puzzles, for every registered game, with no per-game code.
 
 A puzzle is named by its kind (``"<game>.<name>"``, registered by the game's solver module with
 its parameter schema) and its parameters as JSON (``generic``). The typed cases of the ``puzzle``
 oneof (kept for clients of earlier versions) are read the same way: case ``<game>_<name>`` is
-kind ``<game>.<name>`` and its message's set fields are the parameters.
+kind ``<game>.<name>`` and its message's set fields are the parameters. Transport-neutral
+(:mod:`service.rpc`): served over gRPC and HTTP alike.
 """
 
 from __future__ import annotations
@@ -13,15 +14,13 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-import grpc
-
 from games.core.registry import GameEntry
 from games.errors import LictorError
 from lictor.v1 import solver_service_pb2 as solver_pb
-from lictor.v1 import solver_service_pb2_grpc as solver_grpc
 from service import convert
-from service.errors import RequestError, UnavailableError, grpc_errors
+from service.errors import RequestError, UnavailableError
 from service.limits import Limits, answer_by, check_number, give_up_at
+from service.rpc import Call, checked
 from service.workers import STOP_GRACE_S, Job, JobLateError, WorkerPool
 from solver.core import SolveResult, Status, get_puzzle_spec, get_scorer
 
@@ -79,8 +78,8 @@ def _solver_field(exc: LictorError, where: str) -> LictorError:
     return exc
 
 
-class SolverServicer(solver_grpc.SolverServiceServicer):  # type: ignore[misc]
-    """Exact answers over gRPC.
+class SolverServicer:
+    """Exact answers (one method per RPC of ``lictor.v1.SolverService``).
 
     Args:
         limits: the server's caps.
@@ -105,10 +104,8 @@ class SolverServicer(solver_grpc.SolverServiceServicer):  # type: ignore[misc]
         self.content_root = content_root
         self._scores = score_cache or convert.ByteLru(4 * 1024 * 1024)
 
-    @grpc_errors
-    async def Score(
-        self, request: solver_pb.ScoreRequest, context: grpc.aio.ServicerContext
-    ) -> solver_pb.ScoreResponse:
+    @checked
+    async def Score(self, request: solver_pb.ScoreRequest, call: Call) -> solver_pb.ScoreResponse:
         """The exact score of a position (a pure function of it: recent answers are kept)."""
         data = convert.position_key(request.position)
         key = (self.content_root, data)
@@ -126,10 +123,8 @@ class SolverServicer(solver_grpc.SolverServiceServicer):  # type: ignore[misc]
             self._scores.put(key, reply, len(data) + reply.ByteSize())
         return reply
 
-    @grpc_errors
-    async def Solve(
-        self, request: solver_pb.SolveRequest, context: grpc.aio.ServicerContext
-    ) -> solver_pb.SolveResponse:
+    @checked
+    async def Solve(self, request: solver_pb.SolveRequest, call: Call) -> solver_pb.SolveResponse:
         """Solve a puzzle (bounded by the client's deadline, in a worker process)."""
         kind, where, params = puzzle_of(request)
         res = convert.resolve_position(request.position, content_root=self.content_root)
@@ -148,7 +143,7 @@ class SolverServicer(solver_grpc.SolverServiceServicer):  # type: ignore[misc]
         if lim.workers < 0:
             raise RequestError(f"limits.workers must be >= 0, not {lim.workers!r}", field="limits.workers")
         time_limit = min(lim.time_limit_s or DEFAULT_SOLVE_S, self.limits.max_search_s)
-        remaining = context.time_remaining()
+        remaining = call.time_remaining()
         by = answer_by(remaining, self.limits)
         now = time.monotonic()
         time_limit = max(0.01, min(time_limit, by - now))

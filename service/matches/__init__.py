@@ -2,7 +2,7 @@
 
 from service.matches.model import FULL_VIEW, PUBLIC_VIEW, LiveMatch, SeatSpec, View, commitment, hash_secret
 from service.matches.seats import AiSeats
-from service.matches.servicer import MatchServicer, StreamGate, client_of
+from service.matches.servicer import MatchServicer, StreamGate
 from service.matches.store import MatchStore, StoreError
 
 __all__ = [
@@ -16,7 +16,6 @@ __all__ = [
     "StoreError",
     "StreamGate",
     "View",
-    "client_of",
     "commitment",
     "hash_secret",
 ]

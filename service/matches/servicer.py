@@ -1,5 +1,6 @@
-# ruff: noqa: N802  (gRPC servicer methods are named after the RPCs)
-"""MatchService: hosted matches over gRPC. Thin: check, call the store (off the event loop), convert.
+# ruff: noqa: N802  (handler methods are named after the RPCs)
+"""MatchService: hosted matches, over gRPC and HTTP alike (:mod:`service.rpc`). Thin: check, call
+the store (off the event loop), convert.
 
 Seeds: a match's seed comes from the operating system (``secrets``), is kept in the database and
 shown only as its commitment until the match is over. A client's own seed is refused for a match
@@ -18,30 +19,21 @@ from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
-import grpc
-
 from games.errors import LictorError, LimitError
 from lictor.v1 import match_service_pb2 as match_pb
-from lictor.v1 import match_service_pb2_grpc as match_grpc
 from service import convert
-from service.errors import RequestError, UnavailableError, grpc_errors
+from service.errors import RequestError, UnavailableError
 from service.events import EventRecord
 from service.limits import Limits
 from service.matches.model import MAX_LEVEL, LiveMatch, SeatSpec
 from service.matches.store import MatchStore
+from service.rpc import Call, checked
 
-__all__ = ["MatchServicer", "StreamGate", "client_of"]
+__all__ = ["MatchServicer", "StreamGate"]
 
 SECRET_BYTES = 32
 """Random bytes in a seat secret (URL-safe base64 text)."""
 SEED_BITS = 63
-
-
-def client_of(context: grpc.aio.ServicerContext) -> str:
-    """The caller's address without its port (``"ipv4:127.0.0.1"``): the unit of per-client caps."""
-    peer = context.peer() or ""
-    host, sep, port = peer.rpartition(":")
-    return host if sep and port.isdigit() else peer
 
 
 class StreamGate:
@@ -96,8 +88,8 @@ def seats_from_pb(seats: Any, engines: Callable[[], list[str]]) -> tuple[SeatSpe
     return tuple(out)
 
 
-class MatchServicer(match_grpc.MatchServiceServicer):  # type: ignore[misc]
-    """Hosted matches over gRPC.
+class MatchServicer:
+    """Hosted matches (one method per RPC of ``lictor.v1.MatchService``).
 
     Args:
         store: the matches.
@@ -149,9 +141,9 @@ class MatchServicer(match_grpc.MatchServiceServicer):  # type: ignore[misc]
         return live
 
     # ------------------------------------------------------------------ RPCs
-    @grpc_errors
+    @checked
     async def CreateMatch(
-        self, request: match_pb.CreateMatchRequest, context: grpc.aio.ServicerContext
+        self, request: match_pb.CreateMatchRequest, call: Call
     ) -> match_pb.CreateMatchResponse:
         """Create a match."""
         game = convert.lookup_game(request.game, field="game")
@@ -176,7 +168,7 @@ class MatchServicer(match_grpc.MatchServiceServicer):  # type: ignore[misc]
         except LictorError as exc:
             exc.field = "seats" if exc.field == "players" else exc.field
             raise
-        client = client_of(context)
+        client = call.client
         await self._check_caps(client)
         issue = request.issue_seat_secrets if request.HasField("issue_seat_secrets") else humans >= 2
         issued = (
@@ -216,26 +208,24 @@ class MatchServicer(match_grpc.MatchServiceServicer):  # type: ignore[misc]
                 field="",
             )
 
-    @grpc_errors
-    async def GetMatch(
-        self, request: match_pb.GetMatchRequest, context: grpc.aio.ServicerContext
-    ) -> match_pb.GetMatchResponse:
+    @checked
+    async def GetMatch(self, request: match_pb.GetMatchRequest, call: Call) -> match_pb.GetMatchResponse:
         """A match."""
         live = await self._get(request.match_id)
         with live.lock:
             viewer = live.check_viewer(request)
             return match_pb.GetMatchResponse(match=live.to_pb(live.view_of(viewer, request.reveal_all)))
 
-    @grpc_errors
+    @checked
     async def ListMatches(
-        self, request: match_pb.ListMatchesRequest, context: grpc.aio.ServicerContext
+        self, request: match_pb.ListMatchesRequest, call: Call
     ) -> match_pb.ListMatchesResponse:
         """A page of matches, newest first (without positions: GetMatch has them)."""
         size = request.page_size or 50
         if not 1 <= size <= 500:
             raise RequestError(f"page_size must be 1..500, not {request.page_size!r}", field="page_size")
         token = request.page_token or "0"
-        if not token.isdigit() or len(token) > 12:
+        if not (token.isascii() and token.isdigit()) or len(token) > 12:
             raise RequestError(f"bad page_token {token[:32]!r}: use a next_page_token", field="page_token")
         offset = int(token)
         listed = await self._db(
@@ -246,9 +236,9 @@ class MatchServicer(match_grpc.MatchServiceServicer):  # type: ignore[misc]
             matches=matches, next_page_token=str(offset + size) if len(listed) > size else ""
         )
 
-    @grpc_errors
+    @checked
     async def SubmitAction(
-        self, request: match_pb.SubmitActionRequest, context: grpc.aio.ServicerContext
+        self, request: match_pb.SubmitActionRequest, call: Call
     ) -> match_pb.SubmitActionResponse:
         """A human seat's action."""
         live = await self._get(request.match_id)
@@ -269,9 +259,9 @@ class MatchServicer(match_grpc.MatchServiceServicer):  # type: ignore[misc]
                 match=live.to_pb(view), events=[live.event_pb(e, view) for e in records]
             )
 
-    @grpc_errors
+    @checked
     async def WatchMatch(
-        self, request: match_pb.WatchMatchRequest, context: grpc.aio.ServicerContext
+        self, request: match_pb.WatchMatchRequest, call: Call
     ) -> AsyncIterator[match_pb.WatchMatchResponse]:
         """Stream the match's events until it ends (UNAVAILABLE when the server shuts down)."""
         if request.from_move_number < 0:
@@ -285,7 +275,7 @@ class MatchServicer(match_grpc.MatchServiceServicer):  # type: ignore[misc]
                 (i for i, e in enumerate(live.events) if e.move_number > start or (start == 0 and i == 0)),
                 len(live.events),
             )
-        with self.gate.hold(client_of(context)):
+        with self.gate.hold(call.client):
             while True:
                 if self.stopping:
                     raise UnavailableError(
@@ -309,9 +299,9 @@ class MatchServicer(match_grpc.MatchServiceServicer):  # type: ignore[misc]
                 if not batch:
                     await waker.wait()
 
-    @grpc_errors
+    @checked
     async def ResignMatch(
-        self, request: match_pb.ResignMatchRequest, context: grpc.aio.ServicerContext
+        self, request: match_pb.ResignMatchRequest, call: Call
     ) -> match_pb.ResignMatchResponse:
         """A seat resigns."""
         live = await self._get(request.match_id)

@@ -260,7 +260,8 @@ def test_no_stream_names_what_its_viewer_does_not_see(api: Any, name: str) -> No
     """Property over all five games: seat 0 plays random moves against AI seats while a spectator
     and seat 0 watch; every view seat 0 gets goes through every read RPC (never INTERNAL); then, from
     the revealed record, no event either viewer received names a component its view of the position
-    hid once the action was played, and an event shows the action's notation exactly to those who see which it was."""
+    hid once the action was played, and an event shows the action's notation exactly to those who
+    see which it was."""
     codes: Counter[str] = Counter()
     match_id, watchers = play_as_seat0(api, name, random.Random(7), codes)
     game, states, actions = replay(api, name, match_id)

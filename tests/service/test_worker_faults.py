@@ -319,8 +319,9 @@ def test_ai_seats_beyond_their_processes_flood_no_log(tmp_path, caplog):
     try:
         with caplog.at_level(logging.INFO, logger="lictor"):
             ids = [
-                api.matches.CreateMatch(match_pb.CreateMatchRequest(game="pig", seats=[ai, ai]), timeout=10)
-                .match.match_id
+                api.matches.CreateMatch(
+                    match_pb.CreateMatchRequest(game="pig", seats=[ai, ai]), timeout=10
+                ).match.match_id
                 for _ in range(6)
             ]
             time.sleep(3.0)
