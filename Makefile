@@ -11,7 +11,7 @@ DB ?= ./lictor.db
 # it prints the mode the package runs in. LICTOR_PURE=1 forces pure Python.
 COMPILE := $(BIN)/python tools/build_compiled.py
 
-.PHONY: serve test lint typecheck buf-lint pytest bench proto clean venv dev fast chromium
+.PHONY: serve test lint typecheck buf-lint pytest bench proto clean venv dev fast chromium postgresql
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -45,7 +45,7 @@ serve: $(VENV)/.installed
 # The compiled build first (where a C compiler is), so tests/core/test_compiled.py compares it with
 # pure Python; CyberVerse's own tests then run once more in pure Python (LICTOR_PURE=1), the mode of
 # a machine without a compiler.
-test: $(VENV)/.installed-dev buf-lint chromium
+test: $(VENV)/.installed-dev buf-lint chromium postgresql
 	@$(COMPILE) --quiet --if-possible
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
@@ -61,6 +61,17 @@ chromium:
 	  $$SUDO apt-get install -y -q chromium >/dev/null 2>&1 || \
 	  { $$SUDO apt-get update -q >/dev/null 2>&1 && $$SUDO apt-get install -y -q chromium >/dev/null 2>&1; } || \
 	  echo "chromium could not be installed: the browser tests will be skipped"; }
+
+# Replicas on PostgreSQL (tests/service/test_store.py, test_replicas.py, bench/replicas.py) run
+# against a server the tests start from Debian's postgresql (initdb into a temporary directory);
+# installed where missing (they skip, saying why, only where it cannot be installed).
+postgresql:
+	@command -v initdb >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || \
+	  ! command -v apt-get >/dev/null 2>&1 || { \
+	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO="sudo -n"; \
+	  $$SUDO apt-get install -y -q postgresql >/dev/null 2>&1 || \
+	  { $$SUDO apt-get update -q >/dev/null 2>&1 && $$SUDO apt-get install -y -q postgresql >/dev/null 2>&1; } || \
+	  echo "postgresql could not be installed: the PostgreSQL store and replica tests will be skipped"; }
 
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check .
@@ -82,7 +93,7 @@ buf-lint: .tools/node_modules/.bin/buf
 proto: $(VENV)/.installed-dev
 	$(BIN)/python -m service.protogen
 
-bench: $(VENV)/.installed-dev
+bench: $(VENV)/.installed-dev postgresql
 	$(BIN)/pip install -q -e '.[dev,bench]'
 	@$(COMPILE) --quiet --if-possible
 	$(BIN)/python -m bench

@@ -48,6 +48,10 @@ class Limits:
         cache_bytes: bytes the caches of positions, start states and scores may hold in all.
         worker_growth: a worker process is replaced once its memory grows past this factor of its
             warm size (searches and solves leave caches behind).
+        db_connections: on a PostgreSQL match database, the connections of this server's pool (and
+            the threads that use them).
+        ai_lease_s: on a PostgreSQL match database, how long an AI turn this server claimed is its
+            own before another replica may take it (renewed every third of it while it plays).
     """
 
     max_simulations: int = 1_000_000
@@ -66,6 +70,8 @@ class Limits:
     max_matches: int = 1_000_000
     cache_bytes: int = 24 * 1024 * 1024
     worker_growth: float = 1.25
+    db_connections: int = 8
+    ai_lease_s: float = 10.0
 
 
 def check_number(value: float, *, field: str, low: float = 0.0, high: float | None = None) -> float:

@@ -4,7 +4,8 @@ The server is asyncio (``grpc.aio``) on an event loop of its own: a stream holds
 light calls (the referee's, listings, scores, matches) are answered on the loop. The CPU-heavy
 calls (searches, solves) run in a pool of worker processes, and the AI seats of hosted matches in
 another (:mod:`service.workers`), both started from a forkserver and warm before the port takes
-calls. The SQLite store is used from one thread of its own, so the loop never waits on a disk.
+calls. The match store is used from threads of its own (one for SQLite, ``db_connections`` for
+PostgreSQL), so the loop never waits on a disk or a database server.
 
 ``create_server(address, db_path=...)`` builds and starts a server with every ``lictor.v1``
 service, the standard health service (overall and per service) and reflection, and returns it with
@@ -14,12 +15,18 @@ serves the web table at ``/`` too; ``serve`` opens it on 127.0.0.1:8080 by defau
 ports before it opens the database (a port in use leaves no database file behind) and raises
 :class:`StartupError` (one line) when a port, the database or a worker process cannot be had.
 ``serve`` runs it until SIGTERM/SIGINT, then drains in-flight calls for ``grace_s`` seconds.
+
+``db_path`` is an SQLite file (the default; one server owns it) or a ``postgresql://`` (or
+``postgres://``) URL: then any number of servers share the matches, each catching up from the
+database, claiming AI turns from its queue and hearing the others' changes (LISTEN/NOTIFY) on a
+connection of its own (:mod:`service.matches.postgres`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import functools
 import gc
 import logging
@@ -191,6 +198,7 @@ class LictorServer:
         self.db_executor = concurrent.futures.ThreadPoolExecutor(
             max_workers=1, thread_name_prefix="lictor-db"
         )
+        self._listener: asyncio.Task[None] | None = None
         self.warnings: list[str] = []
         self._started = False
         self._stopping: concurrent.futures.Future[None] | None = None
@@ -216,6 +224,13 @@ class LictorServer:
         if self.http is not None:
             await self.http.start()
         await self.run_db(self.store.resume)
+        if self.store.shared:  # the other replicas' changes, and the AI turns' queue
+            self._listener = asyncio.ensure_future(self.store.db.listen(self._remote))
+            self.ai.run()
+
+    def _remote(self, match_id: str, due: bool) -> None:
+        self.matches.remote(match_id, due)
+        self.ai.remote(match_id, due)
 
     def serving(self) -> bool:
         """Whether the server takes calls (started, not shutting down)."""
@@ -243,6 +258,10 @@ class LictorServer:
             await self.health.enter_graceful_shutdown()
             self.matches.shutdown()
             await self.ai.close()
+            if self._listener is not None:
+                self._listener.cancel()
+                with contextlib.suppress(BaseException):
+                    await self._listener
             # Searches still running near the end of the grace period answer their best so far, in
             # time for their answers to leave before the server cancels what is left.
             self.loop.call_later(max(0.0, grace - min(0.5, 0.25 * grace)), self.calls.stop_all)
@@ -296,7 +315,7 @@ def create_server(
 
     Args:
         address: ``host:port`` to bind (port 0 picks a free port).
-        db_path: the SQLite file of hosted matches.
+        db_path: the SQLite file of hosted matches, or a ``postgresql://`` URL shared by replicas.
         limits: server caps (budgets, processes, streams, matches, message size, caches).
         tls_cert: PEM certificate chain; with ``tls_key`` the port is TLS only.
         tls_key: PEM private key.
@@ -397,12 +416,17 @@ async def _build(
                 "in the clear (use --tls-cert/--tls-key)"
             )
     try:
-        server.store = MatchStore(db_path)
+        server.store = MatchStore(db_path, pool_size=limits.db_connections)
     except StoreError as exc:
         if http_sock is not None:
             http_sock.close()
         raise StartupError(str(exc)) from None
 
+    if server.store.db.threads > 1:
+        server.db_executor.shutdown(wait=False)
+        server.db_executor = concurrent.futures.ThreadPoolExecutor(
+            max_workers=server.store.db.threads, thread_name_prefix="lictor-db"
+        )
     server.calls = WorkerPool("calls", limits.max_concurrent_searches, ctx=ctx, growth=limits.worker_growth)
     server.seats = WorkerPool("seats", limits.ai_workers, ctx=ctx, growth=limits.worker_growth)
     try:
@@ -419,7 +443,7 @@ async def _build(
     games = entries
     server.matches = MatchServicer(server.store, limits, server.run_db, gate)
     server.matches.start(loop)
-    server.ai = AiSeats(server.store, server.seats, server.run_db, games)
+    server.ai = AiSeats(server.store, server.seats, server.run_db, games, lease_s=limits.ai_lease_s)
     server.ai.start(loop)
 
     await _add_services(server, aio, gate, content_root)
@@ -488,8 +512,9 @@ def serve(
     for warning in server.warnings:
         log.warning("%s", warning)
         print(warning, flush=True)
-    log.info("lictor serving on %s:%d (db %s)", host, port, db_path)
-    print(f"lictor serving on {host}:{port} (db {db_path})", flush=True)
+    db = server.store.path
+    log.info("lictor serving on %s:%d (db %s)", host, port, db)
+    print(f"lictor serving on {host}:{port} (db {db})", flush=True)
     if http_address is not None:
         web_host = http_address.rsplit(":", 1)[0]
         scheme = "https" if kwargs.get("tls_cert") else "http"

@@ -15,6 +15,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
+import search
 from games.core import CHANCE, REFEREE, SPECTATOR, TERMINAL, Game
 from games.errors import WrongSeatError
 from lictor.v1 import match_service_pb2 as match_pb
@@ -25,6 +26,7 @@ from service.events import EventRecord
 
 __all__ = [
     "FULL_VIEW",
+    "HEAVY_S",
     "PUBLIC_VIEW",
     "LiveMatch",
     "SeatSpec",
@@ -34,6 +36,8 @@ __all__ = [
 ]
 
 MAX_LEVEL = 10
+HEAVY_S = 0.6
+"""An AI seat whose level's budget is over this many seconds is heavy (levels 6-10)."""
 
 
 def hash_secret(secret: str) -> str:
@@ -61,6 +65,11 @@ class SeatSpec:
     level: int = 5
     name: str = ""
     engine: str = ""
+
+    @property
+    def heavy(self) -> bool:
+        """Whether its moves are heavy (a search over :data:`HEAVY_S`; rule-based engines are light)."""
+        return self.ai and not self.engine and search.level(self.level).time_s > HEAVY_S
 
     def to_json(self) -> dict[str, Any]:
         """The seat as stored."""
@@ -156,6 +165,11 @@ class LiveMatch:
         if not self.damage and self.game.current_player(self.state) == TERMINAL:
             return [float(v) for v in self.game.returns(self.state)]
         return []
+
+    @property
+    def logged(self) -> int:
+        """Rows of its log held: every action and chance outcome, and a resignation."""
+        return len(self.actions) + (1 if self.resigned_seat >= 0 else 0)
 
     def to_move(self) -> int:
         """The seat to move, CHANCE, or TERMINAL (also when finished by resignation or damaged)."""

@@ -8,6 +8,11 @@ with a human seat whenever the seed would tell that human something (hidden info
 
 Seat secrets are issued by default when two or more human seats play (``issue_seat_secrets``
 unset); a client may opt out explicitly, or ask for them with one human seat.
+
+Replicas (a shared database): every read catches up with the database first (``MatchStore.get``),
+and a WatchMatch stream wakes on this replica's changes and on those other replicas announce
+(:meth:`MatchServicer.remote`), catching up before it sends; it also looks every
+:data:`WATCH_REFRESH_S` seconds, in case an announcement was lost.
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ from typing import Any
 from games.errors import LictorError, LimitError
 from lictor.v1 import match_service_pb2 as match_pb
 from service import convert
-from service.errors import RequestError, UnavailableError
+from service.errors import RequestError, StorageError, UnavailableError
 from service.events import EventRecord
 from service.limits import Limits
 from service.matches.model import MAX_LEVEL, LiveMatch, SeatSpec
@@ -34,6 +39,8 @@ __all__ = ["MatchServicer", "StreamGate"]
 SECRET_BYTES = 32
 """Random bytes in a seat secret (URL-safe base64 text)."""
 SEED_BITS = 63
+WATCH_REFRESH_S = 5.0
+"""On a shared database an idle WatchMatch stream catches up at least this often."""
 
 
 class StreamGate:
@@ -129,6 +136,16 @@ class MatchServicer:
         if event is not None:
             event.set()
 
+    def remote(self, match_id: str, due: bool) -> None:
+        """Another replica changed ``match_id`` ("": any match may have changed): wake its watchers
+        (call on the loop)."""
+        if match_id:
+            self._wake(match_id)
+            return
+        for event in self._wakers.values():
+            event.set()
+        self._wakers.clear()
+
     def shutdown(self) -> None:
         """End every WatchMatch stream with UNAVAILABLE (call on the loop)."""
         self.stopping = True
@@ -136,8 +153,8 @@ class MatchServicer:
             event.set()
         self._wakers.clear()
 
-    async def _get(self, match_id: str) -> LiveMatch:
-        live: LiveMatch = await self._db(self.store.get, match_id)
+    async def _get(self, match_id: str, *, fresh: bool = True) -> LiveMatch:
+        live: LiveMatch = await self._db(lambda: self.store.get(match_id, fresh=fresh))
         return live
 
     # ------------------------------------------------------------------ RPCs
@@ -241,7 +258,7 @@ class MatchServicer:
         self, request: match_pb.SubmitActionRequest, call: Call
     ) -> match_pb.SubmitActionResponse:
         """A human seat's action."""
-        live = await self._get(request.match_id)
+        live = await self._get(request.match_id, fresh=False)  # (the store catches up under its lock)
         if not request.HasField("action"):
             raise RequestError("the action is required", field="action")
         live.check_secret(request.seat, request.seat_secret)
@@ -282,6 +299,9 @@ class MatchServicer:
                         "the server is shutting down; watch again with from_move_number to resume", field=""
                     )
                 waker = self._wakers.setdefault(live.match_id, asyncio.Event())
+                if self.store.shared:  # moves other replicas made (a fault: look again later)
+                    with contextlib.suppress(StorageError):
+                        await self._db(self.store.refresh, live)
                 with live.lock:
                     batch = live.events[idx:]
                     idx = len(live.events)
@@ -297,14 +317,15 @@ class MatchServicer:
                 if over and not batch:
                     return
                 if not batch:
-                    await waker.wait()
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(waker.wait(), WATCH_REFRESH_S if self.store.shared else None)
 
     @checked
     async def ResignMatch(
         self, request: match_pb.ResignMatchRequest, call: Call
     ) -> match_pb.ResignMatchResponse:
         """A seat resigns."""
-        live = await self._get(request.match_id)
+        live = await self._get(request.match_id, fresh=False)
         live.check_secret(request.seat, request.seat_secret, what="resign")
         await self._db(self.store.resign, live, request.seat)
         with live.lock:

@@ -1,12 +1,19 @@
-"""Hosted matches in SQLite: an append-only action log, and a summary row per match.
+"""Hosted matches: an append-only action log and a summary row per match, in SQLite or PostgreSQL.
 
-Storage (stdlib ``sqlite3``, WAL, ``synchronous=FULL``): ``matches`` holds each match's setup
-(with its secret seed), seats and secrets' hashes, written once, plus a summary kept with every
-append (status, moves, the seat to move, returns, damage) so that listings never replay a log;
-``log`` holds every action, chance outcome and resignation as one row keyed by
+Storage (:mod:`service.matches.backend`: SQLite by default, PostgreSQL for replicas): ``matches``
+holds each match's setup (with its secret seed), seats and secrets' hashes, written once, plus a
+summary kept with every append (status, moves, the seat to move, returns, damage) so that listings
+never replay a log; ``log`` holds every action, chance outcome and resignation as one row keyed by
 ``(match_id, seq)`` and is never updated. A match is its setup replayed through its log: an
 acknowledged action (committed before the RPC answers) survives a SIGKILL, and the key makes a
-double move impossible even across processes.
+double move impossible even across processes. The SQL here is the dialect both backends share.
+
+Replicas (a shared database): a match in memory may be behind the log when another process wrote
+to it. Before it answers (:meth:`MatchStore.get`) or acts (:meth:`MatchStore.submit`,
+:meth:`MatchStore.resign`) the store catches up, replaying the log rows past those it holds; a
+write that still loses a race to another process hits the log's key and is ABORTED. AI turns go
+through the database's queue (:meth:`MatchStore.claim_turns`), kept in the transaction of every
+write.
 
 A match whose stored row does not read back (a column that is not what was written, a game no
 longer served, a log that no longer replays: a content pack or the rules changed) is quarantined:
@@ -15,8 +22,8 @@ nothing else is affected. No stored row can stop the server.
 
 Storage faults stay local too. A database it cannot use at all is refused when it opens
 (:class:`StoreError`, one line). Once open, a write that fails (disk full, I/O error, locked past
-:data:`BUSY_TIMEOUT_S`, read-only) is rolled back whole and raised as
-:class:`~service.errors.StorageFullError` (RESOURCE_EXHAUSTED) or
+:data:`BUSY_TIMEOUT_S`, read-only, the database server unreachable) is rolled back whole and raised
+as :class:`~service.errors.StorageFullError` (RESOURCE_EXHAUSTED) or
 :class:`~service.errors.StorageError` (UNAVAILABLE); memory changes only after a commit, so memory
 and disk never disagree and nothing acknowledged is lost. The next write tries again: the store
 recovers by itself when the fault passes. The log says when writes start failing (then at most
@@ -29,7 +36,6 @@ import contextlib
 import json
 import logging
 import math
-import sqlite3
 import threading
 import time
 import uuid
@@ -46,48 +52,12 @@ from lictor.v1 import match_service_pb2 as match_pb
 from lictor.v1 import position_pb2 as pos_pb
 from service import convert, events
 from service.errors import RequestError, StaleMoveError, StorageError, StorageFullError
+from service.matches.backend import Database, Due, Fault, Sql, StoreError, open_database
 from service.matches.model import MAX_LEVEL, PUBLIC_VIEW, LiveMatch, SeatSpec, commitment, hash_secret
 
 __all__ = ["ListedMatch", "MatchStore", "StoreError"]
 
 log = logging.getLogger("lictor.matches")
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS matches (
-    match_id     TEXT PRIMARY KEY,
-    game         TEXT NOT NULL,
-    setup_json   TEXT NOT NULL,
-    seats_json   TEXT NOT NULL,
-    created_at   REAL NOT NULL,
-    seat_secrets_json TEXT NOT NULL DEFAULT ''
-);
-CREATE TABLE IF NOT EXISTS log (
-    match_id     TEXT NOT NULL REFERENCES matches(match_id),
-    seq          INTEGER NOT NULL,
-    kind         TEXT NOT NULL CHECK (kind IN ('action', 'chance', 'resign')),
-    seat         INTEGER NOT NULL,
-    action       TEXT NOT NULL,
-    at           REAL NOT NULL,
-    PRIMARY KEY (match_id, seq)
-);
-CREATE INDEX IF NOT EXISTS matches_by_time ON matches(created_at);
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-"""
-
-_ADDED_COLUMNS: tuple[tuple[str, str], ...] = (
-    ("seat_secrets_json", "TEXT NOT NULL DEFAULT ''"),
-    ("status", "TEXT NOT NULL DEFAULT 'active'"),
-    ("moves", "INTEGER NOT NULL DEFAULT 0"),
-    ("to_move", "INTEGER NOT NULL DEFAULT 0"),
-    ("resigned_seat", "INTEGER NOT NULL DEFAULT -1"),
-    ("returns_json", "TEXT NOT NULL DEFAULT '[]'"),
-    ("damage", "TEXT NOT NULL DEFAULT ''"),
-    ("client_seed", "INTEGER NOT NULL DEFAULT 1"),  # matches before secret seeds had the client's
-    ("creator", "TEXT NOT NULL DEFAULT ''"),
-    ("summarized", "INTEGER NOT NULL DEFAULT 0"),  # 0: summary columns not yet computed
-)
-"""Columns added to ``matches`` since the first schema: a database from an older server gets them
-when it opens (its matches are summarized on first listing)."""
 
 _STATUS = {
     "active": match_pb.MATCH_STATUS_ACTIVE,
@@ -99,18 +69,23 @@ _LISTED = (
     "resigned_seat, returns_json, damage, client_seed, summarized"
 )
 """The columns a listing reads."""
+_LOADED = (
+    "game, setup_json, seats_json, created_at, seat_secrets_json, client_seed, "
+    "status, moves, to_move, resigned_seat, returns_json, damage, summarized"
+)
+"""The columns a load reads: the match, then its summary (rewritten only when it is not right)."""
 MAX_CHANCE_STEPS = 10_000
 FINISHED_KEPT = 256
-"""Finished or damaged matches kept in memory (active ones always are)."""
+"""Finished or damaged matches kept in memory (active ones always are, on a database of one's own)."""
+SHARED_KEPT = 4096
+"""Matches of any status kept in memory on a shared database (others may finish them unseen)."""
 BUSY_TIMEOUT_S = 10.0
-"""How long a call waits for another connection's lock on the database before it fails
-(UNAVAILABLE)."""
+"""How long a call waits for another connection's lock on the database (or, on PostgreSQL, for a
+free connection of the pool) before it fails (UNAVAILABLE)."""
 STORAGE_LOG_EVERY_S = 60.0
 """While writes keep failing, the log says so at most once per this many seconds."""
-
-
-class StoreError(Exception):
-    """The database cannot be used (unreadable, not a database, read-only): one line to print."""
+RESIGN_TRIES = 3
+"""A resignation that loses a race with another process's move catches up and tries again."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -129,144 +104,118 @@ class ListedMatch:
 
 
 class MatchStore:
-    """Matches in SQLite plus their live copies in memory. Thread-safe.
+    """Matches in a database plus their live copies in memory. Thread-safe.
+
+    Args:
+        target: an SQLite file (or ``file:`` URI), or a ``postgresql://`` URL.
+        pool_size: connections to PostgreSQL (and threads the server gives the store).
 
     Attributes:
-        on_change: called with every match that changed (after its write is committed).
+        db: the backend.
+        shared: other processes write to the database too (a replica among others).
+        on_change: called with every match that changed (after its write is committed, or once
+            this process caught up with another's).
         write_fault: a test seam: called inside every write transaction with what it saves
-            (``"the action"``, ...); raising a ``sqlite3.Error`` there is a storage fault.
+            (``"the action"``, ...); raising a backend's error there is a storage fault.
     """
 
-    def __init__(self, path: str | Path) -> None:
-        self.path = str(path)
-        try:
-            if self.path != ":memory:" and not self.path.startswith("file:"):  # (a URI names its own)
-                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(
-                self.path, check_same_thread=False, isolation_level=None, timeout=BUSY_TIMEOUT_S
-            )
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=FULL")
-            self._db.executescript(_SCHEMA)
-            self._migrate()
-            self._probe_write()
-        except (sqlite3.Error, OSError) as exc:
-            raise StoreError(f"cannot use the match database {self.path!r}: {exc}") from None
-        self._db_lock = threading.Lock()
+    def __init__(self, target: str | Path, *, pool_size: int = 8) -> None:
+        self.db: Database = open_database(str(target), busy_timeout_s=BUSY_TIMEOUT_S, pool_size=pool_size)
+        self.shared = self.db.shared
+        self.path = self.db.target
         self._live: OrderedDict[str, LiveMatch] = OrderedDict()
         self._live_lock = threading.Lock()
         self.on_change: list[Callable[[LiveMatch], None]] = []
         self.write_fault: Callable[[str], None] | None = None
+        self._fault_lock = threading.Lock()
         self._faults = 0  # storage faults since the last write that worked
         self._unlogged = 0  # storage faults no log line has counted yet
         self._failing_at = -STORAGE_LOG_EVERY_S  # when the last "not saved" line was logged
         self._working_at = -STORAGE_LOG_EVERY_S  # when the last "work again" line was logged
         self._said_failing = False  # a "not saved" line awaits its "work again"
 
-    def _migrate(self) -> None:
-        columns = {row[1] for row in self._db.execute("PRAGMA table_info(matches)")}
-        for name, decl in _ADDED_COLUMNS:
-            if name not in columns:
-                self._db.execute(f"ALTER TABLE matches ADD COLUMN {name} {decl}")
-        self._db.execute("CREATE INDEX IF NOT EXISTS matches_by_status ON matches(status, creator)")
-
-    def _probe_write(self) -> None:
-        # Refuse a database that opens but cannot be written (a read-only file or directory):
-        # better now, in one line, than a failure on every write later. A full disk is not refused:
-        # it passes, and until it does writes answer RESOURCE_EXHAUSTED while reads still work.
-        try:
-            self._db.execute(
-                "INSERT OR REPLACE INTO meta (key, value) VALUES ('opened_at', ?)", (repr(time.time()),)
-            )
-        except sqlite3.Error as exc:
-            if _primary_code(exc) != sqlite3.SQLITE_FULL:
-                raise
-            log.warning(
-                "the match database %s is full (no space left on its disk): matches can be read; "
-                "writes answer RESOURCE_EXHAUSTED until space is freed",
-                self.path,
-            )
-
     def close(self) -> None:
         """Close the database."""
-        with self._db_lock:
-            self._db.close()
+        self.db.close()
 
     # ------------------------------------------------------------------------------ storage
     @contextlib.contextmanager
-    def _reading(self, what: str) -> Iterator[sqlite3.Connection]:
-        # The database under its lock; a storage fault is a StorageError.
-        with self._db_lock:
-            try:
-                yield self._db
-            except sqlite3.Error as exc:
-                raise self._fault(exc, f"{what} could not be read") from None
+    def _reading(self, what: str) -> Iterator[Sql]:
+        # A connection for reads; a storage fault is a StorageError.
+        try:
+            with self.db.read() as sql:
+                yield sql
+        except BaseException as exc:
+            fault = self.db.fault(exc)
+            if fault is None:
+                raise
+            raise self._fault(fault, exc, f"{what} could not be read") from None
 
     @contextlib.contextmanager
-    def _transaction(self, what: str) -> Iterator[sqlite3.Connection]:
-        # One write transaction under the database lock, committed whole or not at all. A storage
-        # fault rolls it back and is a StorageError; the caller changes memory only after this
-        # block (so memory and disk never disagree).
-        with self._db_lock:
-            try:
-                self._db.execute("BEGIN IMMEDIATE")
+    def _transaction(self, what: str) -> Iterator[Sql]:
+        # One write transaction, committed whole or not at all. A storage fault rolls it back and is
+        # a StorageError; the caller changes memory only after this block (so memory and disk never
+        # disagree).
+        try:
+            with self.db.transaction() as sql:
                 if self.write_fault is not None:
                     self.write_fault(what)
-                yield self._db
-                self._db.execute("COMMIT")
-            except BaseException as exc:
-                if self._db.in_transaction:
-                    with contextlib.suppress(sqlite3.Error):  # (SQLite may have rolled back already)
-                        self._db.execute("ROLLBACK")
-                if isinstance(exc, sqlite3.Error):
-                    raise self._fault(exc, f"{what} was not saved") from None
+                yield sql
+        except BaseException as exc:
+            fault = self.db.fault(exc)
+            if fault is None:
                 raise
-            if self._faults:
-                self._worked()
+            raise self._fault(fault, exc, f"{what} was not saved") from None
+        if self._faults:
+            self._worked()
 
     def _worked(self) -> None:
-        # Caller holds _db_lock: a write worked after storage faults. Said once after a "not saved"
-        # line, else at most once per STORAGE_LOG_EVERY_S (a fault that comes and goes).
-        now = time.monotonic()
-        if self._said_failing or (self._unlogged and now - self._working_at >= STORAGE_LOG_EVERY_S):
-            log.warning(
-                "match database: writes work again (%d more storage fault(s) since the last line)",
-                self._unlogged,
-            )
-            self._working_at, self._unlogged, self._said_failing = now, 0, False
-        self._faults = 0
+        # A write worked after storage faults. Said once after a "not saved" line, else at most once
+        # per STORAGE_LOG_EVERY_S (a fault that comes and goes).
+        with self._fault_lock:
+            now = time.monotonic()
+            if self._said_failing or (self._unlogged and now - self._working_at >= STORAGE_LOG_EVERY_S):
+                log.warning(
+                    "match database: writes work again (%d more storage fault(s) since the last line)",
+                    self._unlogged,
+                )
+                self._working_at, self._unlogged, self._said_failing = now, 0, False
+            self._faults = 0
 
-    def _fault(self, exc: sqlite3.Error, outcome: str) -> StorageError:
-        # Caller holds _db_lock. The client's error, and a log line at most once per
-        # STORAGE_LOG_EVERY_S (however often the fault comes and goes).
-        code = _primary_code(exc)
-        self._faults += 1
-        self._unlogged += 1
-        now = time.monotonic()
-        if now - self._failing_at >= STORAGE_LOG_EVERY_S:
-            log.warning(
-                "match database: %s (%s): clients get %s until it works again (%d storage fault(s) "
-                "since the last line)",
-                outcome,
-                exc,
-                "RESOURCE_EXHAUSTED" if code == sqlite3.SQLITE_FULL else "UNAVAILABLE",
-                self._unlogged,
-            )
-            self._failing_at, self._unlogged, self._said_failing = now, 0, True
-        if code == sqlite3.SQLITE_FULL:
+    def _fault(self, fault: Fault, exc: BaseException, outcome: str) -> StorageError:
+        # The client's error, and a log line at most once per STORAGE_LOG_EVERY_S (however often the
+        # fault comes and goes).
+        with self._fault_lock:
+            self._faults += 1
+            self._unlogged += 1
+            now = time.monotonic()
+            if now - self._failing_at >= STORAGE_LOG_EVERY_S:
+                log.warning(
+                    "match database: %s (%s): clients get %s until it works again (%d storage fault(s) "
+                    "since the last line)",
+                    outcome,
+                    str(exc).strip().split("\n")[0][:300],
+                    "RESOURCE_EXHAUSTED" if fault.full else "UNAVAILABLE",
+                    self._unlogged,
+                )
+                self._failing_at, self._unlogged, self._said_failing = now, 0, True
+        if fault.full:
             return StorageFullError(
-                f"the match database is full (no space left on its disk): {outcome}; retry once the "
-                "server's operator has freed space",
+                f"the match database is full ({fault.reason}): {outcome}; retry once the server's "
+                "operator has freed space",
                 field="",
             )
-        reason = _FAULTS.get(code or 0, "a storage error")
-        return StorageError(f"the match database cannot be used just now ({reason}): {outcome}; retry later")
+        return StorageError(
+            f"the match database cannot be used just now ({fault.reason}): {outcome}; retry later"
+        )
 
     # ------------------------------------------------------------------------------ reading
-    def get(self, match_id: str, *, field_name: str = "match_id") -> LiveMatch:
+    def get(self, match_id: str, *, field_name: str = "match_id", fresh: bool = True) -> LiveMatch:
         """The live match (loaded and replayed on first use); NotFoundError if unknown.
 
-        A stored match that does not read back is returned quarantined (``damage`` says why).
+        ``fresh``: caught up with every move committed by another process (the caller acts under
+        the match's lock otherwise: :meth:`submit` and :meth:`resign` catch up themselves). A stored
+        match that does not read back is returned quarantined (``damage`` says why).
         """
         if not match_id:
             raise RequestError("match_id is required", field=field_name)
@@ -274,7 +223,14 @@ class MatchStore:
             live = self._live.get(match_id)
             if live is not None:
                 self._live.move_to_end(match_id)
-                return live
+        if live is not None:
+            if fresh:
+                try:
+                    self.refresh(live)
+                except StorageError:
+                    if self.shared:  # (on a database of its own, memory holds every committed move)
+                        raise
+            return live
         live = self._load(match_id, field_name)
         with self._live_lock:
             live = self._live.setdefault(match_id, live)
@@ -282,24 +238,24 @@ class MatchStore:
         return live
 
     def _trim(self) -> None:
-        # Caller holds _live_lock. Active matches stay (the AI plays them); the oldest-used of the
-        # others go beyond FINISHED_KEPT.
+        # Caller holds _live_lock. On a database of its own: active matches stay (the AI plays them);
+        # the oldest-used of the others go beyond FINISHED_KEPT. On a shared one any match may go
+        # (it is caught up, or loaded again, when next asked for).
+        if self.shared:
+            for key in list(self._live)[: max(0, len(self._live) - SHARED_KEPT)]:
+                del self._live[key]
+            return
         idle = [k for k, m in self._live.items() if m.finished or m.damage]
         for key in idle[: max(0, len(idle) - FINISHED_KEPT)]:
             del self._live[key]
 
     def _load(self, match_id: str, field_name: str) -> LiveMatch:
-        with self._reading("the match") as db:
-            row = db.execute(
-                "SELECT game, setup_json, seats_json, created_at, seat_secrets_json, client_seed "
-                "FROM matches WHERE match_id = ?",
-                (match_id,),
-            ).fetchone()
-            rows = db.execute(
-                "SELECT seq, kind, seat, action FROM log WHERE match_id = ? ORDER BY seq", (match_id,)
-            ).fetchall()
-        if row is None:
+        with self._reading("the match") as sql:
+            found = sql(f"SELECT {_LOADED} FROM matches WHERE match_id = ?", (match_id,))
+            rows = sql("SELECT seq, kind, seat, action FROM log WHERE match_id = ? ORDER BY seq", (match_id,))
+        if not found:
             raise NotFoundError(f"no match {match_id[:64]!r}", field=field_name)
+        row = found[0]
         name = row[0] if isinstance(row[0], str) else ""
         live = LiveMatch(
             match_id=match_id,
@@ -311,15 +267,47 @@ class MatchStore:
             state=None,
         )
         try:
-            self._rebuild(live, row, rows)
+            self._rebuild(live, row[:6], rows)
         except _DamageError as exc:
             self._quarantine(live, str(exc))
         except Exception:  # a bug must not take the server or the listing down either
             log.exception("match %s does not read back", match_id)
             self._quarantine(live, "it does not read back (details in the server log)")
         else:
-            self._summarize(live)
+            if tuple(row[6:]) != (*_summary(live), "", 1):
+                self._summarize(live)
         return live
+
+    def refresh(self, live: LiveMatch) -> bool:
+        """Catch up with the log rows another process committed past those ``live`` holds (a
+        storage fault: StorageError). Returns whether it moved; then ``on_change`` hears of it."""
+        with live.lock:
+            moved = self._catch_up(live)
+        if moved:
+            self._changed(live)
+        return moved
+
+    def _catch_up(self, live: LiveMatch) -> bool:
+        # Caller holds live.lock. A finished or damaged match has nothing to catch up with.
+        if live.damage or live.finished:
+            return False
+        logged = live.logged
+        with self._reading("the match") as sql:
+            rows = sql(
+                "SELECT seq, kind, seat, action FROM log WHERE match_id = ? AND seq >= ? ORDER BY seq",
+                (live.match_id, logged),
+            )
+        if not rows:
+            return False
+        try:
+            self._replay(live, rows, start=logged)
+        except _DamageError as exc:
+            self._quarantine(live, str(exc))
+        except Exception:
+            log.exception("match %s does not read back", live.match_id)
+            self._quarantine(live, "it does not read back (details in the server log)")
+        live.version += 1
+        return True
 
     def _rebuild(self, live: LiveMatch, row: tuple[Any, ...], rows: list[tuple[Any, ...]]) -> None:
         # The match from its stored row and log; _DamageError says what does not read back.
@@ -351,9 +339,10 @@ class MatchStore:
         live.events.append(_created(live))
         self._replay(live, rows)
 
-    def _replay(self, live: LiveMatch, rows: Iterable[tuple[Any, ...]]) -> None:
+    def _replay(self, live: LiveMatch, rows: Iterable[tuple[Any, ...]], start: int = 0) -> None:
+        # The log rows from seq ``start`` on, applied to the match in memory.
         game = live.game
-        for i, (seq, kind, seat, text) in enumerate(rows):
+        for i, (seq, kind, seat, text) in enumerate(rows, start):
             where = f"move {i} of its log"
             if seq != i:
                 raise _DamageError(f"its log misses move {i}")
@@ -394,20 +383,26 @@ class MatchStore:
                 info = convert.unknown_game_info(live.name or "?")
 
             live.game = _Unknown()  # type: ignore[assignment]
-        with contextlib.suppress(StorageError), self._transaction("the quarantine mark") as db:
-            db.execute(
+        with contextlib.suppress(StorageError), self._transaction("the quarantine mark") as sql:
+            sql(
                 "UPDATE matches SET status = 'damaged', damage = ?, summarized = 1 WHERE match_id = ?",
                 (live.damage, live.match_id),
             )
+            self.db.queue(sql, live.match_id, None)
 
     def _summarize(self, live: LiveMatch) -> None:
-        # A cache of the match (listings read it): a storage fault leaves the old one.
-        with contextlib.suppress(StorageError), self._transaction("the match's summary") as db:
-            db.execute(
-                "UPDATE matches SET status = ?, moves = ?, to_move = ?, resigned_seat = ?, returns_json = ?, "
-                "damage = '', summarized = 1 WHERE match_id = ?",
-                (*_summary(live), live.match_id),
-            )
+        # A cache of the match (listings read it), rewritten when it is not what the log says. Only
+        # if no process has logged more meanwhile (their summary is newer): the match's row is held
+        # while the log is counted. A storage fault leaves the old one.
+        with contextlib.suppress(StorageError), self._transaction("the match's summary") as sql:
+            self.db.lock_match(sql, live.match_id)
+            ((logged,),) = sql("SELECT COUNT(*) FROM log WHERE match_id = ?", (live.match_id,))
+            if int(logged) == live.logged:
+                sql(
+                    "UPDATE matches SET status = ?, moves = ?, to_move = ?, resigned_seat = ?, "
+                    "returns_json = ?, damage = '', summarized = 1 WHERE match_id = ?",
+                    (*_summary(live), live.match_id),
+                )
 
     def list_page(self, *, game: str, offset: int, limit: int) -> list[ListedMatch]:
         """Matches newest first, from their summary rows. A match whose row does not read back as
@@ -419,8 +414,8 @@ class MatchStore:
             query += "WHERE game = ? "
             args = (game, *args)
         query += "ORDER BY created_at DESC, match_id LIMIT ? OFFSET ?"
-        with self._reading("the list of matches") as db:
-            rows = db.execute(query, args).fetchall()
+        with self._reading("the list of matches") as sql:
+            rows = sql(query, args)
         out = []
         for row in rows:
             match_id = str(row[0])
@@ -438,10 +433,8 @@ class MatchStore:
 
     def active_ids(self) -> list[str]:
         """Ids of the matches still being played."""
-        with self._reading("the list of active matches") as db:
-            rows = db.execute(
-                "SELECT match_id FROM matches WHERE status = 'active' ORDER BY created_at"
-            ).fetchall()
+        with self._reading("the list of active matches") as sql:
+            rows = sql("SELECT match_id FROM matches WHERE status = 'active' ORDER BY created_at")
         return [r[0] for r in rows]
 
     def count(self, *, active: bool = False, creator: str | None = None) -> int:
@@ -455,8 +448,8 @@ class MatchStore:
             args.append(creator)
         if where:
             query += " WHERE " + " AND ".join(where)
-        with self._reading("the number of matches") as db:
-            (n,) = db.execute(query, args).fetchone()
+        with self._reading("the number of matches") as sql:
+            ((n,),) = sql(query, args)
         return int(n)
 
     # ------------------------------------------------------------------------------ writing
@@ -498,8 +491,8 @@ class MatchStore:
         )
         live.events.append(_created(live))
         rows = self._chance_rows(live)
-        with self._transaction("the new match") as db:
-            db.execute(
+        with self._transaction("the new match") as sql:
+            sql(
                 "INSERT INTO matches (match_id, game, setup_json, seats_json, created_at, "
                 "seat_secrets_json, client_seed, creator, summarized) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1)",
                 (
@@ -513,7 +506,7 @@ class MatchStore:
                     creator[:64],
                 ),
             )
-            self._write_rows(live, 0, rows)
+            self._write_rows(sql, live, 0, rows)
         self._advance(live, rows)
         with self._live_lock:
             self._live[match_id] = live
@@ -526,9 +519,11 @@ class MatchStore:
     ) -> list[events.EventRecord]:
         """Append one seat's action (checked), then the chance outcomes after it. Returns the events.
 
-        A storage fault (StorageError) leaves the match as it was, in memory and on disk.
+        The match first catches up with what other processes logged. A storage fault
+        (StorageError) leaves the match as it was, in memory and on disk.
         """
         with live.lock:
+            self._catch_up(live)
             if live.damage:
                 raise WrongSeatError(
                     f"the match is damaged ({live.damage}); no action is accepted", field="match_id"
@@ -556,8 +551,8 @@ class MatchStore:
             start = len(live.events)
             rows = [_Row("action", seat, text, live.state, action, after)]
             rows += self._chance_rows(live, after=after, move=len(live.actions) + 1)
-            with self._transaction("the action"):
-                self._write_rows(live, len(live.actions), rows)
+            with self._transaction("the action") as sql:
+                self._write_rows(sql, live, len(live.actions), rows)
             self._advance(live, rows)
             new = live.events[start:]
         self._changed(live)
@@ -566,28 +561,43 @@ class MatchStore:
     def resign(self, live: LiveMatch, seat: int) -> None:
         """A seat resigns; the match ends (a storage fault: StorageError, and it goes on)."""
         with live.lock:
-            if live.damage:
-                raise WrongSeatError(f"the match is damaged ({live.damage})", field="match_id")
-            if live.finished:
-                raise WrongSeatError("the match is already over", field="match_id")
-            if not 0 <= seat < len(live.seats):
-                raise RequestError(f"seat {seat!r} is not in 0..{len(live.seats) - 1}", field="seat")
-            live.resigned_seat = seat  # (under live.lock: nobody sees it before it is restored)
-            summary = _summary(live)
-            live.resigned_seat = -1
-            with self._transaction("the resignation") as db:
-                self._insert(live, len(live.actions), "resign", seat, "resign")
-                db.execute(
-                    "UPDATE matches SET status = ?, moves = ?, to_move = ?, resigned_seat = ?, "
-                    "returns_json = ? WHERE match_id = ?",
-                    (*summary, live.match_id),
-                )
+            for attempt in range(RESIGN_TRIES):
+                self._catch_up(live)
+                if live.damage:
+                    raise WrongSeatError(f"the match is damaged ({live.damage})", field="match_id")
+                if live.finished:
+                    raise WrongSeatError("the match is already over", field="match_id")
+                if not 0 <= seat < len(live.seats):
+                    raise RequestError(f"seat {seat!r} is not in 0..{len(live.seats) - 1}", field="seat")
+                live.resigned_seat = seat  # (under live.lock: nobody sees it before it is restored)
+                summary = _summary(live)
+                live.resigned_seat = -1
+                try:
+                    with self._transaction("the resignation") as sql:
+                        self._insert(sql, live, len(live.actions), kind="resign", seat=seat, text="resign")
+                        sql(
+                            "UPDATE matches SET status = ?, moves = ?, to_move = ?, resigned_seat = ?, "
+                            "returns_json = ? WHERE match_id = ?",
+                            (*summary, live.match_id),
+                        )
+                        self.db.queue(sql, live.match_id, None)
+                except StaleMoveError:  # another process moved first: catch up, resign after its move
+                    if attempt == RESIGN_TRIES - 1:
+                        raise
+                    continue
+                break
             self._record_resign(live, seat)
         self._changed(live)
 
     def resume(self) -> list[LiveMatch]:
-        """Load every active match (after a restart); quarantines those that do not read back."""
+        """Load every active match (after a restart); quarantines those that do not read back.
+
+        On a shared database nothing is loaded: the AI turns wait in the database's queue, and a
+        match is loaded when it is asked for.
+        """
         out: list[LiveMatch] = []
+        if self.shared:
+            return out
         try:
             ids = self.active_ids()
         except StorageError as exc:
@@ -604,6 +614,22 @@ class MatchStore:
             out.append(live)
             self._changed(live)
         return out
+
+    # ------------------------------------------------------------------------------ AI turns' queue
+    def claim_turns(self, *, limit: int, heavy_slots: int, lease_s: float) -> list[tuple[str, int, bool]]:
+        """Lease up to ``limit`` due AI turns (shared databases): (match id, move, heavy) of each."""
+        with self._transaction("the claim of AI turns") as sql:
+            return self.db.claim(sql, limit=limit, heavy_slots=heavy_slots, lease_s=lease_s)
+
+    def renew_turns(self, match_ids: list[str], lease_s: float) -> None:
+        """Extend this process's leases of the AI turns of ``match_ids``."""
+        with self._transaction("the leases of AI turns") as sql:
+            self.db.renew(sql, match_ids, lease_s)
+
+    def release_turns(self, turns: list[tuple[str, int]]) -> None:
+        """Give back this process's leases of (match id, move) AI turns it did not play."""
+        with self._transaction("the leases of AI turns") as sql:
+            self.db.release(sql, turns)
 
     # ------------------------------------------------------------------------------ internals
     def _record_resign(self, live: LiveMatch, seat: int) -> None:
@@ -626,27 +652,29 @@ class MatchStore:
             move += 1
         return rows
 
-    def _write_rows(self, live: LiveMatch, seq: int, rows: list[_Row]) -> None:
-        # Caller holds _db_lock inside a transaction.
+    def _write_rows(self, sql: Sql, live: LiveMatch, seq: int, rows: list[_Row]) -> None:
+        # Inside a transaction: the rows, the summary, the AI turn's queue.
         for i, row in enumerate(rows):
-            self._insert(live, seq + i, row.kind, row.seat, row.text)
+            self._insert(sql, live, seq + i, kind=row.kind, seat=row.seat, text=row.text)
         final = rows[-1].after if rows else live.state
         moves = seq + len(rows)
         player = live.game.current_player(final)
         status = "finished" if player == TERMINAL else "active"
         returns = [float(v) for v in live.game.returns(final)] if player == TERMINAL else []
-        self._db.execute(
+        sql(
             "UPDATE matches SET status = ?, moves = ?, to_move = ?, returns_json = ? WHERE match_id = ?",
             (status, moves, player, json.dumps(returns), live.match_id),
         )
+        due = player >= 0 and live.seats[player].ai
+        self.db.queue(sql, live.match_id, Due(move=moves, heavy=live.seats[player].heavy) if due else None)
 
-    def _insert(self, live: LiveMatch, seq: int, kind: str, seat: int, text: str) -> None:
+    def _insert(self, sql: Sql, live: LiveMatch, seq: int, *, kind: str, seat: int, text: str) -> None:
         try:
-            self._db.execute(
+            sql(
                 "INSERT INTO log (match_id, seq, kind, seat, action, at) VALUES (?, ?, ?, ?, ?, ?)",
                 (live.match_id, seq, kind, seat, text, time.time()),
             )
-        except sqlite3.IntegrityError:
+        except self.db.conflict:
             raise StaleMoveError(
                 f"move {seq} of match {live.match_id!r} was already played", field="expected_move_number"
             ) from None
@@ -676,33 +704,6 @@ class _Row:
     before: Any
     action: Any
     after: Any
-
-
-# ---------------------------------------------------------------------------------- storage faults
-_FAULTS = {
-    sqlite3.SQLITE_IOERR: "a disk I/O error",
-    sqlite3.SQLITE_BUSY: "another process holds its lock",
-    sqlite3.SQLITE_LOCKED: "another process holds its lock",
-    sqlite3.SQLITE_READONLY: "it is read-only",
-    sqlite3.SQLITE_CANTOPEN: "its file cannot be opened",
-    sqlite3.SQLITE_CORRUPT: "its file is damaged",
-    sqlite3.SQLITE_NOTADB: "its file is damaged",
-    sqlite3.SQLITE_NOMEM: "the server is out of memory",
-    sqlite3.SQLITE_MISUSE: "the server is stopping",
-}
-"""What a person reads for a storage fault (SQLite's primary result code) other than a full disk."""
-
-
-def _primary_code(exc: sqlite3.Error) -> int | None:
-    """SQLite's primary result code of a fault (``SQLITE_FULL``, ``SQLITE_IOERR``, ...), if known."""
-    code = getattr(exc, "sqlite_errorcode", None)
-    if isinstance(code, int):
-        return code & 0xFF
-    if "database or disk is full" in str(exc):  # (a message without its code)
-        return sqlite3.SQLITE_FULL
-    if isinstance(exc, sqlite3.ProgrammingError):  # e.g. the database is closed: the server stops
-        return sqlite3.SQLITE_MISUSE
-    return None
 
 
 # ---------------------------------------------------------------------------------- stored rows

@@ -11,6 +11,7 @@ from games.core import register_game, unregister_game
 from service.client import Stubs, stubs
 from service.limits import Limits
 from service.server import LictorServer, create_server
+from tests.service import pg_cluster
 
 PIG = "tests.fixtures.pig:PigGame"
 
@@ -62,3 +63,20 @@ def channel(server: tuple[LictorServer, int]) -> Iterator[grpc.Channel]:
 def api(channel: grpc.Channel) -> Stubs:
     """Stubs of every service."""
     return stubs(channel)
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[pg_cluster.Cluster]:
+    """A PostgreSQL server of the test run's own (initdb into a temporary directory); the tests that
+    need it skip, saying why, where PostgreSQL cannot run."""
+    why = pg_cluster.unavailable()
+    if why:
+        pytest.skip(why)
+    with pg_cluster.cluster() as cluster:
+        yield cluster
+
+
+@pytest.fixture
+def pg_url(postgres: pg_cluster.Cluster) -> str:
+    """The URL of a new, empty PostgreSQL database."""
+    return postgres.new_database()

@@ -28,6 +28,7 @@ from lictor.v1 import position_pb2 as pos_pb
 from service.client import Stubs, stubs
 from service.limits import Limits
 from service.matches import store as store_module
+from service.matches.sqlite import SqliteDatabase
 from service.server import LictorServer, create_server
 from tests.fixtures.pig import PigGame
 from tests.service.helpers import error_info
@@ -100,10 +101,11 @@ def readable(reason: str, db: Path) -> bool:
 
 def disk_full(srv: LictorServer, *, full: bool = True) -> None:
     """The database's disk is full (no page beyond those it has), or has room again."""
-    store = srv.store
-    with store._db_lock:
-        pages = store._db.execute("PRAGMA page_count").fetchone()[0] if full else 1 << 30
-        store._db.execute(f"PRAGMA max_page_count = {int(pages)}")
+    db = srv.store.db
+    assert isinstance(db, SqliteDatabase)
+    with db.lock:
+        pages = db.conn.execute("PRAGMA page_count").fetchone()[0] if full else 1 << 30
+        db.conn.execute(f"PRAGMA max_page_count = {int(pages)}")
 
 
 def sqlite_fault(message: str, code: int) -> sqlite3.OperationalError:
