@@ -69,7 +69,7 @@ def main() -> int:
     from tests.fixtures.pig import PigGame
 
     game = TiberpunkGame()
-    print("Tiberpunk random playouts (default options: reference pack, no round cap, no coin limit), one core")
+    print("Tiberpunk random playouts (default options: reference pack, no round cap, no coin limit)")
     results: dict[tuple[str, int], dict[str, float]] = {}
     for path, trusted in (("apply", False), ("apply_trusted", True)):
         print(f" {path}{' (the path searches use)' if trusted else ' (checked)'}:")

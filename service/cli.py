@@ -63,15 +63,63 @@ def _session(server: str | None, token_file: Path | None, ca: Path | None) -> An
 
 
 def _fail(exc: grpc.RpcError) -> typer.Exit:
-    console.print(f"[red]{exc.code().name}[/red]: {exc.details()}")
+    console.print(f"[red]{exc.code().name}[/red]: {exc.details()}", soft_wrap=True)
     return typer.Exit(code=1)
+
+
+def _stop(message: str) -> typer.Exit:
+    """One line on stderr (``lictor: ...``) and exit 2: a file or an option the command cannot use."""
+    print(f"lictor: {message}", file=sys.stderr, flush=True)
+    return typer.Exit(code=2)
+
+
+def read_position(path: Path) -> Any:
+    """The position a file holds (see ``service.client.position_from_dict``); a missing, unreadable
+    or malformed file exits with one line naming the problem, never a traceback."""
+    import json
+
+    from google.protobuf import json_format
+
+    from service.client import position_from_dict
+
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise _stop(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise _stop(f"{path}: a directory, not a position file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise _stop(f"{path}: cannot be read ({getattr(exc, 'strerror', None) or exc})") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise _stop(f"{path}: not JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})") from None
+    except RecursionError:
+        raise _stop(f"{path}: JSON nested too deeply") from None
+    if not isinstance(data, dict):
+        raise _stop(f"{path}: a position file holds a JSON object, not a {type(data).__name__}")
+    if not isinstance(data.get("game"), str) or not data["game"]:
+        raise _stop(
+            f'{path}: names no game (a position file starts {{"game": "NAME", ...}}; lictor games lists them)'
+        )
+    try:
+        return position_from_dict(data)
+    except (ValueError, TypeError, AttributeError, KeyError, json_format.ParseError) as exc:
+        first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+        raise _stop(f"{path}: not a position ({first[:200]})") from None
 
 
 @app.command()
 def serve(  # noqa: PLR0917
     host: Annotated[str, typer.Option(help="address to bind (loopback by default)")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="port (0 = any free port)")] = 50051,
-    db: Annotated[Path, typer.Option(help="SQLite database of hosted matches")] = Path("lictor.db"),
+    db: Annotated[
+        str,
+        typer.Option(
+            help="hosted matches: an SQLite file, or postgresql://user@host/dbname to share them with other "
+            "replicas (docs/operations.md)"
+        ),
+    ] = "lictor.db",
     tls_cert: Annotated[Path | None, typer.Option("--tls-cert", help="PEM certificate chain (TLS)")] = None,
     tls_key: Annotated[Path | None, typer.Option("--tls-key", help="PEM private key (TLS)")] = None,
     auth_token_file: Annotated[
@@ -218,11 +266,8 @@ def suggest(  # noqa: PLR0917
 ) -> None:
     """The AI's move for the seat to move."""
     from lictor.v1 import advisor_service_pb2 as advisor_pb
-    from service.client import position_from_file
 
-    request = advisor_pb.SuggestActionRequest(
-        position=position_from_file(position_file), level=level, seed=seed
-    )
+    request = advisor_pb.SuggestActionRequest(position=read_position(position_file), level=level, seed=seed)
     if simulations:
         request.budget.simulations = simulations
     with _session(server, auth_token_file, tls_ca) as s:
@@ -246,9 +291,8 @@ def hint(  # noqa: PLR0917
 ) -> None:
     """The best moves with reasons."""
     from lictor.v1 import advisor_service_pb2 as advisor_pb
-    from service.client import position_from_file
 
-    request = advisor_pb.HintRequest(position=position_from_file(position_file), top_k=top_k, seed=seed)
+    request = advisor_pb.HintRequest(position=read_position(position_file), top_k=top_k, seed=seed)
     request.budget.time_s = seconds
     with _session(server, auth_token_file, tls_ca) as s:
         try:
@@ -259,15 +303,15 @@ def hint(  # noqa: PLR0917
 
 
 def hint_lines(reply: Any, width: int, *, reasons: int = 5) -> list[str]:
-    """A Hint answer as text: each move with its reasons (the number it is ranked by first), then
-    why #1 beats #2."""
+    """A Hint answer as text: why #1 beats #2 first (at a chance node: what the dice decide), then
+    each move (or outcome) with its reasons, the number it is ranked by first."""
     lines: list[str] = []
+    if reply.why:
+        lines += _wrap(f"{'Odds' if reply.chance else 'Why #1'}: {reply.why}", width)
     for h in reply.hints:
         lines += _wrap(f"#{h.rank} {h.action}", width)
         for r in h.reasons[:reasons]:
             lines += _wrap(f"- {r.sentence or f'{r.text}: {r.value:.3g}'}", width, "  ")
-    if reply.why:
-        lines += _wrap(f"Why #1: {reply.why}", width)
     return lines
 
 
@@ -286,23 +330,35 @@ def score(
 ) -> None:
     """The exact score per seat, with breakdown and tie-breaks."""
     from lictor.v1 import solver_service_pb2 as solver_pb
-    from service.client import position_from_file
 
-    request = solver_pb.ScoreRequest(position=position_from_file(position_file))
+    request = solver_pb.ScoreRequest(position=read_position(position_file))
     with _session(server, auth_token_file, tls_ca) as s:
         try:
             reply = s.solver.Score(request, timeout=60)
         except grpc.RpcError as exc:
             raise _fail(exc) from None
-    table = Table(title=f"{reply.game} score ({'final' if reply.final else 'if the game ended now'})")
-    for col in ("seat", "rank", "total", "breakdown", "tie-break"):
-        table.add_column(col)
-    for seat in reply.seats:
-        breakdown = "; ".join(f"{line.category} {line.points:g}" for line in seat.breakdown)
-        table.add_row(str(seat.seat), str(seat.rank), f"{seat.total:g}", breakdown, ", ".join(seat.tiebreak))
-    console.print(table)
+    import shutil
+
+    width = shutil.get_terminal_size((80, 24)).columns
+    head = f"{reply.game} score ({'final' if reply.final else 'if the game ended now'}):"
+    print("\n".join([head, *score_lines(reply, width)]))
+
+
+def score_lines(reply: Any, width: int) -> list[str]:
+    """A Score answer as text: how the game ended, then per seat its rank and total, every part of
+    its score with the category, points and how they were earned, and the tie-breaks that decided
+    (wrapped to ``width``, nothing cut)."""
+    lines: list[str] = []
     if reply.ended_by:
-        console.print(f"The game ended: {reply.ended_by}.")
+        lines += _wrap(f"the game ended: {reply.ended_by}", width, "  ")
+    for s in reply.seats:
+        lines += _wrap(f"seat {s.seat}: rank {s.rank}, {s.total:g} points", width, "  ")
+        for line in s.breakdown:
+            detail = f" ({line.detail})" if line.detail else ""
+            lines += _wrap(f"{line.category}: {line.points:g}{detail}", width, "      ")
+        if s.tiebreak:
+            lines += _wrap(f"tie-break: {'; '.join(s.tiebreak)}", width, "      ")
+    return lines
 
 
 @app.command()
@@ -317,10 +373,9 @@ def solve(  # noqa: PLR0917
 ) -> None:
     """Solve a puzzle about a position."""
     from lictor.v1 import solver_service_pb2 as solver_pb
-    from service.client import position_from_file
 
     request = solver_pb.SolveRequest(
-        position=position_from_file(position_file),
+        position=read_position(position_file),
         generic=solver_pb.GenericPuzzle(kind=kind, params_json=params),
         limits=solver_pb.SolveLimits(time_limit_s=time_limit),
     )
@@ -348,9 +403,13 @@ PLAY_HELP = (
     "  a            a live analysis of the position, with a progress bar",
     "  u            take back your last move (and the AI's answers) against AI seats",
     "  b            the whole board, a page at a time",
-    "  m            every legal move, a page at a time",
-    "  q            resign (asks first)",
+    "  m            every legal move with the cards it names, a page at a time",
+    "  q            leave: save the game to resume later, or resign (asks first)",
     "  ?            this help",
+    "At the dice (--dice ask): Enter rolls them; type the real outcome as the game writes",
+    "  it (e.g. the first of the outcomes shown); h tells what each outcome means for you.",
+    "The game record is saved (--save FILE, else lictor-GAME-SEED.json) whenever you leave:",
+    "  lictor play --resume FILE goes on; lictor review/score/hint/render FILE read it.",
 )
 
 
@@ -447,11 +506,63 @@ def fitted_moves(texts: list[str], width: int, budget: int) -> list[str]:
                 line = line.rstrip() + f" … +{len(items) - n} more"
                 break
             line += cell
-        lines.append(line.rstrip()[:width])
+        lines += _wrap(line.rstrip(), width)  # a first move longer than the line wraps, never cut
     if len(lines) > budget - 1:
         hidden = len(lines) - (budget - 2)
         lines = [*lines[: budget - 2], f"… {hidden} more kinds of move"]
     return [*lines, "(m lists every move)"]
+
+
+GLOSSED_KINDS = ("card", "tile")
+"""Components named in a move whose text is shown under the move list: kinds holding these words."""
+
+
+def glossary(content: Any) -> dict[str, tuple[str, str, str]]:
+    """The components a move may name, by id: (kind, name, rules text), from a GetContent answer:
+    the cards and tiles with an id of their own (not a bare number, not shared with another
+    component)."""
+    count: dict[str, int] = {}
+    for item in content.items:
+        count[item.id] = count.get(item.id, 0) + 1
+    return {
+        item.id: (item.kind, item.name, item.text)
+        for item in content.items
+        if count[item.id] == 1
+        and not is_digits(item.id)
+        and any(word in item.kind for word in GLOSSED_KINDS)
+        and (item.text or item.name != item.id)
+    }
+
+
+def named_components(texts: list[str], glossed: dict[str, tuple[str, str, str]]) -> list[str]:
+    """The ids of ``glossed`` components the moves name, in order of first mention."""
+    import re
+
+    found: dict[str, None] = {}
+    for text in texts:
+        for word in re.split(r"[\s,:;/@()=|]+", text):
+            if word in glossed:
+                found.setdefault(word, None)
+    return list(found)
+
+
+def gloss_lines(
+    texts: list[str], glossed: dict[str, tuple[str, str, str]], width: int, room: int
+) -> list[str]:
+    """What the components the moves name are: ``"HIS03 Tribune in Cantabria: top row: ..."``, each
+    wrapped, in at most ``room`` lines (the last says when some were left out)."""
+    lines: list[str] = []
+    ids = named_components(texts, glossed)
+    for n, item_id in enumerate(ids):
+        _kind, name, text = glossed[item_id]
+        head = item_id if name in (item_id, "") else f"{item_id} {name}"
+        wrapped = _wrap(f"{head}: {text}" if text else head, width, "  ")
+        if len(lines) + len(wrapped) > room - (1 if n < len(ids) - 1 else 0):
+            if room > len(lines):
+                lines.append(_clip(f"  … {len(ids) - n} more: m shows every move with its cards", width))
+            break
+        lines += wrapped
+    return lines
 
 
 def _section_lines(section: Any, width: int, *, hand_first: bool = False) -> list[str]:
@@ -477,12 +588,15 @@ def board_lines(description: Any, width: int, height: int, seat: int | None) -> 
     the board and the viewer's own sections (its hand) share the room when it runs short."""
     import textwrap
 
-    step = textwrap.wrap(description.step, width, max_lines=2, placeholder=" …") or [""]
-    head = [_clip(description.headline, width), *step]
+    most = max(2, height // 4)  # the step in full unless the screen is tiny (b shows it all)
+    step = textwrap.wrap(description.step, width, max_lines=most, placeholder=" …") or [""]
+    head = [*_wrap(description.headline, width), *step]
     blocks = []
     for section in description.sections:
         mine = section.HasField("seat") and section.seat == seat
-        blocks.append((mine, [_clip(section.title, width), *_section_lines(section, width, hand_first=mine)]))
+        blocks.append(
+            (mine, [*_wrap(section.title, width), *_section_lines(section, width, hand_first=mine)])
+        )
     room = height - len(head)
     total = sum(len(b) for _, b in blocks)
     if total <= room:
@@ -503,10 +617,25 @@ def board_lines(description: Any, width: int, height: int, seat: int | None) -> 
     return [*out, _clip("… more: b shows the whole board", width)]
 
 
-def log_lines(log: list[str], width: int, room: int) -> list[str]:
-    """The newest log entries that fit ``room`` lines of ``width``, each wrapped, never cut."""
+def collapse_log(log: list[str]) -> list[str]:
+    """The log with each run of the same line said once: ``"Seat 1 moves a cube from Influence to
+    Pro-Consular Imperium Maius (gray). (8 times)"``."""
     out: list[str] = []
-    for entry in reversed(log):
+    runs: list[int] = []
+    for entry in log:
+        if out and entry == out[-1]:
+            runs[-1] += 1
+        else:
+            out.append(entry)
+            runs.append(1)
+    return [e if n == 1 else f"{e} ({n} times)" for e, n in zip(out, runs, strict=True)]
+
+
+def log_lines(log: list[str], width: int, room: int) -> list[str]:
+    """The newest log entries that fit ``room`` lines of ``width``, each wrapped, never cut; a run of
+    the same line is said once with its count."""
+    out: list[str] = []
+    for entry in reversed(collapse_log(log)):
         wrapped = _wrap(entry, width)
         if out and len(out) + len(wrapped) > room:
             break
@@ -551,6 +680,13 @@ class GameTable:
         message: a line shown once at the next screen (an error, a note).
         resigned: the seat that resigned, else None.
         result: the final summary once the game is over.
+        has_scorer: whether the game has an exact scorer (the end shows its sheet).
+        save_path: where the record is saved after every move (None: only when leaving, to
+            ``lictor-GAME-SEED.json``).
+        dice: ``"roll"`` (the table draws every chance outcome) or ``"ask"`` (a person rolls or
+            types the real outcome).
+        left: True once the player saved and left the table (the game goes on later).
+        glossary: the components a move may name, by id: (kind, name, rules text).
     """
 
     stubs: Any
@@ -567,6 +703,10 @@ class GameTable:
     resigned: int | None = None
     result: Any = None
     has_scorer: bool = False
+    save_path: Path | None = None
+    dice: str = "roll"
+    left: bool = False
+    glossary: dict[str, tuple[str, str, str]] = field(default_factory=dict)
 
     @property
     def humans(self) -> list[int]:
@@ -601,7 +741,49 @@ class GameTable:
         self.log_at = [0]
         infos = self.stubs.games.ListGames(game_pb.ListGamesRequest(), timeout=30).games
         self.has_scorer = any(g.name == self.game and g.has_scorer for g in infos)
+        self.glossary = glossary(
+            self.stubs.games.GetContent(game_pb.GetContentRequest(game=self.game), timeout=30)
+        )
         return reply.summary
+
+    @property
+    def record_path(self) -> Path:
+        """Where the record is saved: ``--save``, else ``lictor-GAME-SEED.json`` here."""
+        return self.save_path or Path(f"lictor-{self.game}-{self.seed}.json")
+
+    def record_dict(self) -> dict[str, Any]:
+        """The game so far as a position file (``lictor play --resume``, ``lictor review``, ``score``,
+        ``hint``, ``render`` read it) with the table's seats."""
+        seats = ",".join(HUMAN if kind == HUMAN else f"{AI}:{level}" for kind, level in self.seats)
+        return {
+            "game": self.game,
+            "record": {
+                "players": len(self.seats),
+                "options": dict(self.options),
+                "seed": self.seed,
+                "actions": list(self.position.record.actions),
+            },
+            "seats": seats,
+        }
+
+    def save(self, path: Path | None = None) -> Path:
+        """Write the record (whole, then renamed: a crash never leaves half a file); returns where."""
+        import json
+
+        target = path or self.record_path
+        tmp = target.with_name(target.name + ".tmp")
+        tmp.write_text(json.dumps(self.record_dict(), indent=1) + "\n", encoding="utf-8")
+        tmp.replace(target)
+        return target
+
+    def resume(self, actions: list[str]) -> None:
+        """Set the game up and play ``actions`` again (a saved record), as the log reads them."""
+        self.start()
+        for number, text in enumerate(actions, 1):
+            try:
+                self.play(text, save=False)
+            except grpc.RpcError as exc:
+                raise _stop(f"move {number} of the saved game ({text!r}): {exc.details()}") from None
 
     @property
     def position(self) -> Any:
@@ -613,8 +795,9 @@ class GameTable:
         """The seat to decide now (CHANCE, TERMINAL)."""
         return int(self.movers[-1])
 
-    def play(self, text: str) -> Any:
-        """Referee ``text`` in the current position, log it, and move on; returns the summary."""
+    def play(self, text: str, *, save: bool = True) -> Any:
+        """Referee ``text`` in the current position, log it, and move on (saved to ``save_path``
+        when one is given); returns the summary."""
         from lictor.v1 import game_service_pb2 as game_pb
         from lictor.v1 import position_pb2 as pos_pb
 
@@ -633,18 +816,26 @@ class GameTable:
         self.log_at.append(len(self.log))
         if reply.summary.terminal:
             self.result = reply.summary
+        if save and self.save_path is not None:
+            self.save()
         return reply.summary
 
     def roll(self) -> Any:
         """Draw the chance outcome (a die, a card) from the table's seed and play it."""
-        from lictor.v1 import game_service_pb2 as game_pb
-
-        outcomes = self.stubs.games.GetLegalActions(
-            game_pb.GetLegalActionsRequest(position=self.position), timeout=30
-        ).actions
+        outcomes = self.outcomes()
         rng = random.Random(f"{self.seed}:{len(self.positions)}")
         pick = rng.choices(outcomes, weights=[max(0.0, o.probability) for o in outcomes])[0]
         return self.play(pick.text)
+
+    def outcomes(self) -> list[Any]:
+        """The chance outcomes of the current position (each with its probability)."""
+        from lictor.v1 import game_service_pb2 as game_pb
+
+        return list(
+            self.stubs.games.GetLegalActions(
+                game_pb.GetLegalActionsRequest(position=self.position), timeout=30
+            ).actions
+        )
 
     def ai_move(self) -> Any:
         """The AI seat's move, from the server's search."""
@@ -668,6 +859,8 @@ class GameTable:
                 del self.log_at[i + 1 :]
                 self.log.append(f"Seat {seat} takes back {dropped} action{'s' if dropped != 1 else ''}.")
                 self.result = None
+                if self.save_path is not None:
+                    self.save()
                 return True
         return False
 
@@ -675,6 +868,8 @@ class GameTable:
         """Play dice and AI seats until a human seat decides or the game ends."""
         while self.mover != TERMINAL_SEAT and self.resigned is None:
             mover = self.mover
+            if mover == CHANCE_SEAT and self.dice == "ask":
+                return
             if mover == CHANCE_SEAT:
                 self.roll()
             elif self.seats[mover][0] == AI:
@@ -714,31 +909,50 @@ def _seat_viewer(seat: int) -> Any:
     return game_pb.Viewer(role=game_pb.VIEWER_ROLE_SEAT, seat=seat)
 
 
-def table_screen(table: GameTable, seat: int, legal: list[str], width: int, height: int) -> list[str]:
-    """The screen of ``seat``'s decision: the board, the log, the numbered moves, the keys; fits
-    ``width`` x ``height`` (two columns when the terminal is wide)."""
+KEYS = "h hints · a analysis · u take back · b board · m moves · q leave · ? help"
+"""The keys line of a human seat's turn."""
+MAX_STATUS_LINES = 6
+"""Lines a message (an error, a note) may take at the foot of the screen."""
+MAX_GLOSS_LINES = 4
+"""Lines the cards a move names may take under the moves (``m`` shows them all)."""
+
+
+def table_screen(
+    table: GameTable,
+    seat: int,
+    legal: list[str],
+    width: int,
+    height: int,
+    *,
+    title: str = "",
+    keys: str = KEYS,
+) -> list[str]:
+    """The screen of ``seat``'s decision: the board, the log, the numbered moves and the cards they
+    name, the keys; fits ``width`` x ``height`` (two columns when the terminal is wide)."""
     from games.core.face import drawn_width
 
     budget = max(3, height // 2 - 3)
-    keys = _wrap("h hints · a analysis · u take back · b board · m moves · q resign · ? help", width)[:1]
-    status = [table.message[:width]] if table.message else []
+    foot = _wrap(keys, width)[:1]
+    status = _wrap(table.message, width)[:MAX_STATUS_LINES] if table.message else []
     table.message = ""
     description = table.describe(_seat_viewer(seat), width if width < 120 else width // 2 - 2)
     left_w = max(width // 2 - 2, drawn_width(description.sections))  # never cut a drawn map
     right_w = width - left_w - 3 if width >= 120 and width - left_w - 3 >= 40 else 0
-    moves = [f"Your moves (seat {seat}):", *fitted_moves(legal, right_w or width, budget)]
+    moves = [title or f"Your moves (seat {seat}):", *fitted_moves(legal, right_w or width, budget)]
     if right_w:
-        room = height - len(keys) - len(status) - 1
+        room = height - len(foot) - len(status) - 1
         left = board_lines(description, left_w, room, seat)
-        log_room = max(3, room - len(moves) - 1)
-        right = ["Game log:", *log_lines(table.log, right_w, log_room - 1), "", *moves]
-        return side_by_side(left, right[:room], width, left_w) + status + keys
+        gloss = gloss_lines(legal, table.glossary, right_w, max(0, min(MAX_GLOSS_LINES * 2, room // 3)))
+        log_room = max(3, room - len(moves) - len(gloss) - 1)
+        right = ["Game log:", *log_lines(table.log, right_w, log_room - 1), "", *moves, *gloss]
+        return side_by_side(left, right[:room], width, left_w) + status + foot
     log_n = min(5, max(2, len(table.log)))
-    fixed = len(moves) + log_n + 1 + len(keys) + len(status) + 1
+    gloss = gloss_lines(legal, table.glossary, width, MAX_GLOSS_LINES if height >= 20 else 0)
+    fixed = len(moves) + len(gloss) + log_n + 1 + len(foot) + len(status) + 1
     room = max(4, height - fixed)
     board = board_lines(description, width, room, seat)
     log = ["Game log:", *log_lines(table.log, width, log_n)]
-    lines = board + log + moves + status + keys
+    lines = board + log + moves + gloss + status + foot
     return lines[: height - 1]
 
 
@@ -752,7 +966,8 @@ def final_lines(table: GameTable, width: int) -> list[str]:
     over = f"{table.game}: game over" + (
         f", seat {table.resigned} resigned" if table.resigned is not None else ""
     )
-    lines = [over, "", *description.text.splitlines(), "", "Game log (last moves):", *table.log[-5:]]
+    lines = [over, "", *description.text.splitlines(), "", "Game log (last moves):"]
+    lines += [w for entry in collapse_log(table.log)[-5:] for w in _wrap(entry, width)]
     lines += ["", "Final score:"]
     if table.resigned is not None:
         others = [str(i) for i in range(len(table.seats)) if i != table.resigned]
@@ -766,14 +981,7 @@ def final_lines(table: GameTable, width: int) -> list[str]:
         except grpc.RpcError:
             reply = None
     if reply is not None:
-        if reply.ended_by:
-            lines += _wrap(f"the game ended: {reply.ended_by}", width, "  ")
-        for s in reply.seats:
-            lines += _wrap(f"seat {s.seat}: rank {s.rank}, {s.total:g} points", width, "  ")
-            for line in s.breakdown:
-                lines += _wrap(f"{line.category}: {line.points:g}", width, "      ")
-            if s.tiebreak:
-                lines += _wrap(f"tie-break: {', '.join(s.tiebreak)}", width, "      ")
+        lines += score_lines(reply, width)
     elif table.result is not None:
         for i, v in enumerate(table.result.returns):
             word = "wins" if v == 1 else ("shares the win" if v > 0 else "loses")
@@ -857,15 +1065,26 @@ def _key_help(turn: _Turn) -> None:
     _pause(turn.read, turn.out)
 
 
-def _key_resign(turn: _Turn) -> None:
-    turn.out.write("Resign the game? [y/N] ")
+def _key_leave(turn: _Turn) -> None:
+    """Leave the table: save the game to go on later, or resign (asked first; Enter plays on)."""
+    table = turn.table
+    turn.out.write("Leave: s save and quit (resume later), r resign, Enter play on? ")
     turn.out.flush()
-    confirm = turn.read()
-    if not confirm or confirm.strip().lower() in ("y", "yes"):  # closed input: leaving the table
-        turn.table.resigned = turn.seat
-        turn.table.log.append(f"Seat {turn.seat} resigns.")
+    answer = turn.read()
+    choice = answer.strip().lower() if answer else "s"  # closed input: save, never resign unasked
+    if choice in ("s", "save"):
+        table.left = True
+    elif choice in ("r", "resign"):
+        turn.out.write("Resign the game? [y/N] ")
+        turn.out.flush()
+        confirm = turn.read()
+        if confirm and confirm.strip().lower() in ("y", "yes"):
+            table.resigned = turn.seat
+            table.log.append(f"Seat {turn.seat} resigns.")
+        else:
+            table.message = "You play on."
     else:
-        turn.table.message = "You play on."
+        table.message = "You play on."
 
 
 def _key_take_back(turn: _Turn) -> None:
@@ -881,7 +1100,10 @@ def _key_board(turn: _Turn) -> None:
 
 
 def _key_moves(turn: _Turn) -> None:
-    turn.pages(move_lines(turn.legal, turn.width))
+    gloss = gloss_lines(turn.legal, turn.table.glossary, turn.width, 10_000)
+    turn.pages(
+        move_lines(turn.legal, turn.width) + (["", "The cards these moves name:", *gloss] if gloss else [])
+    )
 
 
 def _key_advice(turn: _Turn, hint: bool) -> None:
@@ -899,14 +1121,17 @@ def _key_advice(turn: _Turn, hint: bool) -> None:
             lines = run_analysis(table, table.think, turn.width, out)
     except grpc.RpcError as exc:
         lines = [f"{exc.code().name}: {exc.details()}"]
-    out.write("\n".join(lines[: turn.height - 3]) + "\n")
-    _pause(turn.read, out)
+    if len(lines) <= turn.height - 3:
+        out.write("\n".join(lines) + "\n")
+        _pause(turn.read, out)
+    else:  # a page at a time: nothing is cut
+        turn.pages(lines)
 
 
 _KEYS: dict[str, Any] = {
     "": lambda turn: None,
     "?": _key_help,
-    "q": _key_resign,
+    "q": _key_leave,
     "u": _key_take_back,
     "b": _key_board,
     "m": _key_moves,
@@ -924,9 +1149,8 @@ def human_turn(table: GameTable, seat: int, read: Any, out: Any, size: Any) -> N
     out.write(f"seat {seat}> ")
     out.flush()
     raw = read()
-    if not raw:  # the input is closed: the player has left the table
-        table.resigned = seat
-        table.log.append(f"Seat {seat} leaves the table and resigns.")
+    if not raw:  # the input is closed: the player has left the table; the game is saved
+        table.left = True
         return
     answer = raw.strip()
     key = _KEYS.get(answer)
@@ -937,49 +1161,168 @@ def human_turn(table: GameTable, seat: int, read: Any, out: Any, size: Any) -> N
     try:
         table.play(text)
     except grpc.RpcError as exc:
-        table.message = f"{text!r}: {exc.details()}"
+        table.message = refusal(text, exc.details(), legal)
 
 
-def run_table(table: GameTable, read: Any, out: Any, size: Any) -> None:
-    """Play the game at the terminal to its end (or a resignation)."""
-    table.start()
+def refusal(text: str, details: str, legal: list[str]) -> str:
+    """The message for a move the server refused, with the legal moves closest to it when the
+    server's own message names none."""
+    from games.core.face import did_you_mean
+
+    close = "" if "did you mean" in details else did_you_mean(text, legal)
+    number = "" if not is_digits(text) else f" (moves are numbered 1 to {len(legal)})"
+    return f"{text!r}: {details}{number}{close}"
+
+
+def chance_turn(table: GameTable, read: Any, out: Any, size: Any) -> None:
+    """A chance moment played at the table (``--dice ask``): Enter draws the outcome by its odds, a
+    typed outcome (the real dice) is played as the game writes it, ``h`` tells what each outcome
+    means for the human seat."""
+    width, height = size()
+    outcomes = table.outcomes()
+    texts = [o.text for o in outcomes]
+    seat = table.humans[0] if table.humans else 0
+    sample = ", ".join(texts[:3]) + (" …" if len(texts) > 3 else "")
+    table.message = table.message or f"{len(texts)} possible outcomes, e.g. {sample}"
+    _show(
+        table_screen(
+            table,
+            seat,
+            [],
+            width,
+            height,
+            title="Chance: the dice (or the deck) decide.",
+            keys="Enter rolls · type the real outcome · h odds · b board · q leave · ? help",
+        ),
+        out,
+    )
+    out.write("dice> ")
+    out.flush()
+    raw = read()
+    if not raw:
+        table.left = True
+        return
+    answer = raw.strip()
+    if not answer:
+        table.roll()
+    elif answer == "h":
+        _chance_hint(_Turn(table, seat, [], read, out, width, height))
+    elif answer in ("q", "b", "?"):
+        _KEYS[answer](_Turn(table, seat, [], read, out, width, height))
+    elif answer in texts:
+        table.play(answer)
+    else:
+        table.message = refusal(answer, "not an outcome of this roll", texts)
+
+
+def _chance_hint(turn: _Turn) -> None:
+    from lictor.v1 import advisor_service_pb2 as advisor_pb
+
+    table, seat, width, height, read, out = (
+        turn.table,
+        turn.seat,
+        turn.width,
+        turn.height,
+        turn.read,
+        turn.out,
+    )
+
+    try:
+        reply = table.stubs.advisor.Hint(
+            advisor_pb.HintRequest(position=table.position, top_k=6, seat=seat, seed=1), timeout=60
+        )
+        lines = hint_lines(reply, width)
+    except grpc.RpcError as exc:
+        lines = [f"{exc.code().name}: {exc.details()}"]
+    if len(lines) <= height - 3:
+        out.write("\n".join(lines) + "\n")
+        _pause(read, out)
+    else:
+        turn.pages(lines)
+
+
+def run_table(table: GameTable, read: Any, out: Any, size: Any, *, resume: list[str] | None = None) -> None:
+    """Play the game at the terminal to its end, a resignation or the player leaving (the record is
+    saved then, and where it is said); ``resume``: the actions of a saved game to play again first."""
+    if resume is None:
+        table.start()
+    else:
+        table.resume(resume)
     while True:
         try:
             table.advance(out)
+            if table.mover == TERMINAL_SEAT or table.resigned is not None:
+                _show(final_lines(table, size()[0]), out)
+                break
+            if table.mover == CHANCE_SEAT:
+                chance_turn(table, read, out, size)
+            else:
+                human_turn(table, table.mover, read, out, size)
+            if table.left:
+                out.write("\n")
+                break
         except grpc.RpcError as exc:
             out.write(f"\n{exc.code().name}: {exc.details()}\n")
-            return
-        if table.mover == TERMINAL_SEAT or table.resigned is not None:
-            _show(final_lines(table, size()[0]), out)
-            return
-        human_turn(table, table.mover, read, out, size)
+            break
+    saved = table.save()
+    again = f"lictor play --resume {saved}; " if table.left else ""
+    out.write(f"The game record is in {saved} ({again}lictor review {saved}).\n")
+    out.flush()
 
 
 @app.command()
 def play(  # noqa: PLR0917
-    game: Annotated[str, typer.Argument(help="game name (see `lictor games`)")],
+    game: Annotated[
+        str | None, typer.Argument(help="game name (see `lictor games`); not with --resume")
+    ] = None,
     seats: Annotated[
-        str, typer.Option(help="comma-separated seats: human or ai:LEVEL (1..10)")
-    ] = "human,ai:5",
+        str | None,
+        typer.Option(help="comma-separated seats: human or ai:LEVEL (1..10) [default: human,ai:5]"),
+    ] = None,
     seed: Annotated[int | None, typer.Option(help="setup and dice seed (default: a random one)")] = None,
     option: Annotated[
         list[str] | None, typer.Option("--option", help="a variant option NAME=VALUE (repeatable)")
     ] = None,
     think: Annotated[float, typer.Option(help="seconds the search thinks for a hint or an analysis")] = 2.0,
+    save: Annotated[
+        Path | None, typer.Option("--save", help="save the game record to FILE after every move")
+    ] = None,
+    resume: Annotated[
+        Path | None, typer.Option("--resume", help="go on with a saved game (a record file)")
+    ] = None,
+    dice: Annotated[
+        str, typer.Option(help="roll: the table draws the dice; ask: roll them yourself and type the outcome")
+    ] = "roll",
     server: ServerOpt = None,
     auth_token_file: TokenOpt = None,
     tls_ca: CaOpt = None,
 ) -> None:
     """Play at the terminal against AI seats: a move's number or notation; h hints, a analysis,
-    u take back, b board, q resign.
+    u take back, b board, q leave (save or resign).
 
-    The game record is kept here; the server referees every move, plays the AI seats and describes
-    the position as your seat sees it (for a hosted match that others join, see MatchService).
+    The game record is kept here and saved when you leave (--save FILE after every move); the server
+    referees every move, plays the AI seats and describes the position as your seat sees it (for a
+    hosted match that others join, see MatchService).
     """
     import shutil
 
-    parsed = _parse_seats(seats)
-    options = _parse_options(option or [])
+    if dice not in ("roll", "ask"):
+        raise typer.BadParameter(f"{dice!r}: roll or ask", param_hint="--dice")
+    actions: list[str] | None = None
+    if resume is not None:
+        saved = read_saved_game(resume)
+        if game is not None and game != saved["game"]:
+            raise _stop(f"{resume}: holds a {saved['game']} game, not {game}")
+        game = saved["game"]
+        seats = seats or saved["seats"]
+        seed, actions = saved["seed"], saved["actions"]
+        options = saved["options"]
+        save = save or resume
+    elif game is None:
+        raise typer.BadParameter("name the game to play (or --resume FILE)", param_hint="GAME")
+    else:
+        options = _parse_options(option or [])
+    parsed = _parse_seats(seats or "human,ai:5")
 
     def size() -> tuple[int, int]:
         cols, rows = shutil.get_terminal_size((80, 24))
@@ -996,11 +1339,173 @@ def play(  # noqa: PLR0917
             seed=seed if seed is not None else random.randrange(2**31),
             options=options,
             think=min(60.0, max(0.1, think)),
+            save_path=save,
+            dice=dice,
         )
         try:
-            run_table(table, read, sys.stdout, size)
+            run_table(table, read, sys.stdout, size, resume=actions)
         except grpc.RpcError as exc:
             raise _fail(exc) from None
+
+
+def read_saved_game(path: Path) -> dict[str, Any]:
+    """A saved game (``lictor play --save``): game, seats, seed, options, actions; one line and exit 2
+    when the file is not one."""
+    from games.errors import LictorError
+    from service.convert import option_value_from_pb
+
+    position = read_position(path)
+    if position.WhichOneof("kind") != "record":
+        raise _stop(f"{path}: a saved game is a record (moves from the setup), not a state")
+    setup = position.record.setup
+    try:
+        options = {k: option_value_from_pb(v, f"options.{k}") for k, v in setup.options.items()}
+    except LictorError as exc:
+        raise _stop(f"{path}: a bad option ({exc})") from None
+    import json
+
+    seats = json.loads(path.read_text(encoding="utf-8")).get("seats")
+    if seats is not None and not isinstance(seats, str):
+        raise _stop(f"{path}: 'seats' is a text like \"human,ai:5\"")
+    return {
+        "game": position.game,
+        "seats": seats or ",".join(["human"] + ["ai:5"] * (setup.players - 1)),
+        "seed": int(setup.seed),
+        "options": options,
+        "actions": list(position.record.actions),
+    }
+
+
+@app.command()
+def review(  # noqa: PLR0917
+    record_file: Annotated[Path, typer.Argument(help="a game record file (lictor play saves one)")],
+    output: Annotated[
+        Path | None, typer.Option("-o", "--output", help="the graph: a PNG (default: RECORD.png)")
+    ] = None,
+    simulations: Annotated[int, typer.Option(help="search simulations per position")] = 100,
+    worst: Annotated[int, typer.Option(help="how many of the moves that gave up most to explain")] = 3,
+    seed: Annotated[int, typer.Option(help="search seed")] = 0,
+    server: ServerOpt = None,
+    auth_token_file: TokenOpt = None,
+    tls_ca: CaOpt = None,
+) -> None:
+    """Review a played game (KaTrain-like): a PNG of each seat's win chance after every move, and the
+    moves that gave up most against the AI's choice, each with the hint's reason."""
+    import shutil
+
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+    from lictor.v1 import advisor_service_pb2 as advisor_pb
+
+    position = read_position(record_file)
+    if position.WhichOneof("kind") != "record":
+        raise _stop(f"{record_file}: a review needs a game record (moves from the setup), not a state")
+    if output is not None and output.suffix.lower() != ".png":
+        raise typer.BadParameter(f"{output.name!r}: the graph is a .png", param_hint="--output")
+    target = output or record_file.with_suffix(".png")
+    request = advisor_pb.ReviewRequest(
+        position=position, budget=advisor_pb.SearchBudget(simulations=simulations), seed=seed, worst=worst
+    )
+    moves: list[Any] = []
+    final = None
+    total = len(position.record.actions)
+    with (
+        _session(server, auth_token_file, tls_ca) as s,
+        Progress(
+            "{task.description}", BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=console
+        ) as bar,
+    ):
+        task = bar.add_task(f"reviewing {position.game}", total=total)
+        try:
+            for report in s.advisor.Review(request, timeout=3600):
+                if report.final:
+                    final = report
+                else:
+                    moves.append(report.move)
+                    bar.update(task, completed=len(moves))
+        except grpc.RpcError as exc:
+            raise _fail(exc) from None
+    assert final is not None
+    players = position.record.setup.players
+    review_plot(
+        position.game, list(final.start_values), moves, list(final.mistakes), players=players, path=target
+    )
+    width = shutil.get_terminal_size((80, 24)).columns
+    lines = [
+        f"wrote {target}: each seat's win chance after every move ({simulations} simulations a position)"
+    ]
+    if final.stopped_by:
+        lines.append(f"the review stopped early ({final.stopped_by}) after {len(moves)} of {total} moves")
+    lines.append(
+        "The moves that gave up most against the AI's choice:" if final.mistakes else "No move gave up much."
+    )
+    for m in final.mistakes:
+        lines += _wrap(
+            f"move {m.number}, seat {m.seat}: {m.played!r} gave up {m.loss:.0%} of its win chance; "
+            f"the AI plays {m.best_action!r}",
+            width,
+        )
+        lines += _wrap(f"why: {m.why}", width, "  ")
+    print("\n".join(lines))
+
+
+SEAT_LINE_COLOURS = ("#1f5fa8", "#c0392b", "#2f8f3a", "#8a5a00", "#6a3d9a", "#444444")
+"""A line colour per seat in a review graph (distinct in colour and lightness)."""
+
+
+def review_plot(
+    game: str, start: list[float], moves: list[Any], mistakes: list[Any], *, players: int, path: Path
+) -> Path:
+    """The review's PNG: each seat's win chance after every move (matplotlib), the moves that gave up
+    most marked and numbered on their player's line."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise _stop("the review graph needs matplotlib: pip install 'lictor[plots]'") from None
+    fig, ax = plt.subplots(figsize=(10, 4.5), dpi=120)
+    xs = [0] + [m.number for m in moves]
+    for seat in range(players):
+        ys = [start[seat] if seat < len(start) else 1 / players]
+        ys += [m.values[seat] if seat < len(m.values) else ys[-1] for m in moves]
+        colour = SEAT_LINE_COLOURS[seat % len(SEAT_LINE_COLOURS)]
+        ax.plot(xs, ys, color=colour, linewidth=1.6, label=f"seat {seat}", drawstyle="steps-post")
+    by_number = {m.number: m for m in moves}
+    for rank, mistake in enumerate(mistakes, 1):
+        move = by_number.get(mistake.number)
+        if move is None or not 0 <= mistake.seat < len(move.values):
+            continue
+        y = move.values[mistake.seat]
+        ax.plot(
+            [mistake.number],
+            [y],
+            "o",
+            color="#d62728",
+            markersize=9,
+            markerfacecolor="none",
+            markeredgewidth=2,
+        )
+        ax.annotate(
+            f"{rank}: {mistake.played} (-{mistake.loss:.0%})",
+            (mistake.number, y),
+            textcoords="offset points",
+            xytext=(6, 8 if y < 0.8 else -14),
+            fontsize=8,
+            color="#8b0000",
+        )
+    ax.set_ylim(-0.02, 1.02)
+    ax.set_xlim(0, max(1, xs[-1]))
+    ax.set_xlabel("move")
+    ax.set_ylabel("win chance (the search's estimate)")
+    ax.set_title(f"{game}: each seat's win chance after every move")
+    ax.grid(True, alpha=0.3)
+    ax.legend(loc="upper left", fontsize=8, ncols=min(players, 6))
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+    return path
 
 
 @app.command()
@@ -1014,7 +1519,6 @@ def render(  # noqa: PLR0917
 ) -> None:
     """Draw a position as SVG or PNG (by the output's extension)."""
     from lictor.v1 import game_service_pb2 as game_pb
-    from service.client import position_from_file
 
     suffix = output.suffix.lower()
     if suffix not in (".svg", ".png"):
@@ -1027,7 +1531,7 @@ def render(  # noqa: PLR0917
     else:
         raise typer.BadParameter(f"{viewer!r}: referee, spectator or a seat number", param_hint="--viewer")
     fmt = game_pb.RENDER_FORMAT_PNG if suffix == ".png" else game_pb.RENDER_FORMAT_SVG
-    request = game_pb.RenderRequest(position=position_from_file(position_file), viewer=who, format=fmt)
+    request = game_pb.RenderRequest(position=read_position(position_file), viewer=who, format=fmt)
     with _session(server, auth_token_file, tls_ca) as s:
         try:
             reply = s.games.Render(request, timeout=120)

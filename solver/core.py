@@ -17,6 +17,8 @@ from games.core import Game
 from games.errors import ConfigError, NotFoundError
 
 __all__ = [
+    "Advice",
+    "AdviceFn",
     "PuzzleFn",
     "PuzzleSpec",
     "ScoreFn",
@@ -27,11 +29,13 @@ __all__ = [
     "SolveResult",
     "Status",
     "check_param_keys",
+    "get_advice",
     "get_puzzle",
     "get_puzzle_spec",
     "get_scorer",
     "past_deadline_or_stopped",
     "puzzle_kinds",
+    "register_advice",
     "register_puzzle",
     "register_scorer",
     "shown",
@@ -211,7 +215,41 @@ class PuzzleSpec:
     params_schema: Mapping[str, Any] = field(default_factory=lambda: {"type": "object"})
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Advice:
+    """An exact solver's answer to the question a hint asks at a position (the best move by an exact
+    measure), so the hint uses it and agrees with it (issue 30).
+
+    Attributes:
+        label: what the values measure, in the game's words (``"VP at the end of this turn"``).
+        unit: how to read them (``"VP"``, ``"probability"``).
+        values: the exact value of each move it valued, by notation (higher is better).
+        best: the move the solver answers (notation).
+        decides: True when the values answer the hint's question, so hints rank by them; False when
+            they are only a fact to show beside the search's ranking.
+        method: how the values were found ("exact enumeration", "cp-sat").
+        assumption: what the answer takes for granted, in words ("" when nothing): the other seats'
+            choices it models, the scope it looks at.
+        sentences: per move (notation), the value as a sentence a player reads ("" to let the client
+            write ``label: value``).
+    """
+
+    label: str
+    unit: str
+    values: Mapping[str, float]
+    best: str
+    decides: bool = True
+    method: str = "exact enumeration"
+    assumption: str = ""
+    sentences: Mapping[str, str] = field(default_factory=dict)
+
+
+AdviceFn = Callable[[Game[Any, Any], Any, tuple[Any, ...], "SolveLimits"], Advice | None]
+"""``fn(game, state, actions, limits) -> Advice | None``: the exact values of ``actions`` (and of the
+solver's best move) at ``state``, as the mover may know it; None where the solver asks nothing."""
+
 _SCORERS: dict[str, ScoreFn] = {}
+_ADVICE: dict[str, AdviceFn] = {}
 _PUZZLES: dict[str, PuzzleSpec] = {}
 _LOADED: set[str] = set()
 
@@ -219,6 +257,18 @@ _LOADED: set[str] = set()
 def register_scorer(game: str, fn: ScoreFn) -> None:
     """Register the exact scorer of ``game``."""
     _SCORERS[game] = fn
+
+
+def register_advice(game: str, fn: AdviceFn) -> None:
+    """Register ``game``'s exact advice for hints (:class:`Advice`): a solver that answers, at some
+    positions, which move is best by an exact measure (Tiberius' best bid, Tiberpunk's quest odds)."""
+    _ADVICE[game] = fn
+
+
+def get_advice(game: str) -> AdviceFn | None:
+    """The exact advice of ``game`` (None when it registers none)."""
+    _load()
+    return _ADVICE.get(game)
 
 
 def register_puzzle(

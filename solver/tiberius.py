@@ -32,6 +32,7 @@ Which method, and why:
 from __future__ import annotations
 
 import math
+import re
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -100,6 +101,7 @@ from games.tiberius.scoring import (
     tiebreak_reasons,
 )
 from solver.core import (
+    Advice,
     ScoreLine,
     ScoreReport,
     SeatScore,
@@ -108,6 +110,7 @@ from solver.core import (
     Status,
     check_param_keys,
     past_deadline_or_stopped,
+    register_advice,
     register_puzzle,
     register_scorer,
     shown,
@@ -120,8 +123,10 @@ __all__ = [
     "brute_force_elimination",
     "brute_force_placement",
     "elimination",
+    "hint_advice",
     "score",
     "settled_vp",
+    "sheet_detail",
 ]
 
 
@@ -190,12 +195,52 @@ _score_report: Callable[[str, bool, tuple[SeatScore, ...], str], ScoreReport] = 
 """``ScoreReport(game=, final=, seats=, ended_by=)``, likewise (``model.positional_builder``)."""
 
 
+def _places(table: Sequence[int], others: int) -> str:
+    shown = " / ".join(f"{v}" for v in table)
+    words = ("the most", "the next-most", "the third-most")[: len(table)]
+    rest = f", {others} VP to the others with cubes" if others else ""
+    return f"{shown} VP to {', '.join(words[:-1])} and {words[-1]} cubes{rest}"
+
+
+_PLACED_WEIGHT = {
+    {CQ: "Conquests", PC: "Pro-Consular Imperium Maius", GV: "Governorships"}[box]: _places(table, others)
+    for box, table, others in PLACE_VP
+}
+WEIGHTS: dict[str, str] = {
+    **_PLACED_WEIGHT,
+    "Imperial Marriages": (
+        f"{MARRIAGE_MOST:+d} VP for strictly the most cubes, {MARRIAGE_NONE:+d} VP for none"
+    ),
+    "Consul/Censor": (
+        f"{consul_points(1)} VP for the first cube, {consul_points(2) - consul_points(1)} for the second, "
+        f"{consul_points(3) - consul_points(2)} for each after"
+    ),
+    "Triumphs": f"{TRIUMPH_PER_CUBE} VP a cube, {TRIUMPH_NONE:+d} VP for none",
+    "Imperator": f"1 VP a cube, {IMPERATOR_MOST:+d} VP for the most, {IMPERATOR_LEAST:+d} VP for the least",
+    "Priesthoods": "1 VP a cube",
+    "Son of Augustus": f"{ADOPTION_VP} VP when adopted",
+    "Loyalty": f"{LOYALTY_VP} VP for career cards from all six decks",
+    "Influence": f"1 VP per {INFLUENCE_PER_VP} Influence cubes",
+}
+"""The weight of each category of the VP schedule, as a score sheet prints it beside the part (from
+the schedule's own numbers in ``games.tiberius.scoring``)."""
+_ONE_CUBE = re.compile(r"\b1 cubes\b")
+
+
+def sheet_detail(line: Line) -> str:
+    """``"most (5 cubes); 10 / 5 / 2 VP to the most, the next-most and the third-most cubes"``."""
+    weight = WEIGHTS.get(line.category, "")
+    how = _ONE_CUBE.sub("1 cube", line.detail)
+    return f"{how}; {weight}" if weight else how
+
+
 def _score_line(line: Line) -> ScoreLine:
     """The report line of a tally line (made once per value, kept in ``_SCORE_LINES``), then kept by
-    the tally line's id in ``_BY_TALLY_LINE``."""
+    the tally line's id in ``_BY_TALLY_LINE``: the category, its points and how they were earned at
+    what weight."""
     made = _SCORE_LINES.get((line.category, line.points, line.detail))
     if made is None:
-        made = ScoreLine(category=line.category, points=float(line.points), detail=line.detail)
+        made = ScoreLine(category=line.category, points=float(line.points), detail=sheet_detail(line))
         if len(_SCORE_LINES) >= _MAX_SCORE_LINES:
             _SCORE_LINES.clear()
         _SCORE_LINES[line.category, line.points, line.detail] = made
@@ -1349,6 +1394,46 @@ def best_bid(game: Game[Any, Any], state: Any, params: Mapping[str, Any], limits
     )
 
 
+def hint_advice(
+    game: Game[Any, Any], state: Any, actions: tuple[Any, ...], limits: SolveLimits
+) -> Advice | None:
+    """The exact advice behind a card-phase hint (``solver.core.Advice``): every card-phase action the
+    hint shows valued by :func:`best_bid`'s question (the seat's VP at the end of this turn, its own
+    pick, cubes and adoption played best), so the hint ranks by it. None outside the card phase or
+    when stopped before every value is known."""
+    g, s = _game(game), _state(state)
+    if s.phase != CARD or s.actor < 0:
+        return None
+    scenarios = _bid_setup(g, s, {})
+    wanted = list(
+        dict.fromkeys(
+            [*_bid_candidates(g, s, scenarios), *(a for a in actions if a.kind in CARD_PHASE_KINDS)]
+        )
+    )
+    values, _exact = _bid_values(g, s, wanted, scenarios, method="auto", limits=limits)
+    if limits.stop is not None and limits.stop():
+        return None
+    best = max(values, key=lambda c: c.vp)  # the first legal action on ties, as best_bid answers
+    when = "the final score" if s.turn == s.turns else "at the end of this turn"
+    later = _later_seats(s)
+    return Advice(
+        label="VP at the end of this turn" if s.turn != s.turns else "final VP",
+        unit="VP",
+        values={c.text: float(c.vp) for c in values},
+        best=best.text,
+        method="exact enumeration (tiberius.best_bid)",
+        assumption=(
+            f"seat{'s' if len(later) > 1 else ''} {', '.join(map(str, later))} still to bid "
+            f"{'are' if len(later) > 1 else 'is'} assumed to take 2 Influence"
+            if later
+            else ""
+        ),
+        sentences={
+            c.text: f"{c.vp:g} VP {when}" + (f", then {', '.join(c.line)}" if c.line else "") for c in values
+        },
+    )
+
+
 # ============================================================================ elimination
 
 _MAX_ICONS_CACHE: dict[int, int] = {}
@@ -1752,6 +1837,7 @@ ELIMINATION_PARAMS: dict[str, Any] = {
 """The parameters of ``tiberius.elimination`` (JSON Schema)."""
 
 register_scorer("tiberius", score)
+register_advice("tiberius", hint_advice)
 register_puzzle(
     "tiberius",
     "tiberius.best_placement",

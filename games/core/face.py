@@ -19,6 +19,7 @@ Who looks is a :data:`Viewer`: a seat (0-based), :data:`SPECTATOR` (public infor
 
 from __future__ import annotations
 
+import difflib
 import html
 import textwrap
 from collections.abc import Iterable, Mapping, Sequence
@@ -36,6 +37,7 @@ __all__ = [
     "Section",
     "Viewer",
     "as_facts",
+    "did_you_mean",
     "drawn_width",
     "is_drawn",
     "text_svg",
@@ -312,3 +314,20 @@ def text_svg(title: str, lines: Sequence[str], *, width: int = 720) -> str:
         body.append(f'<text x="16" y="{48 + i * line_h}" xml:space="preserve">{html.escape(line)}</text>')
     body.append("</svg>")
     return "\n".join(body)
+
+
+def did_you_mean(text: str, choices: Iterable[str], *, most: int = 3) -> str:
+    """``"; did you mean 'row 2'?"`` for a mistyped ``text`` ("" when nothing is close): the closest
+    ``choices`` by :mod:`difflib`, for error messages and the CLI."""
+    options = list(dict.fromkeys(choices))
+    if not text or not options:
+        return ""
+    close = difflib.get_close_matches(text.strip(), options, n=most, cutoff=0.6)
+    if not close:
+        lowered = {o.lower(): o for o in options}
+        found = difflib.get_close_matches(text.strip().lower(), lowered, n=most, cutoff=0.6)
+        close = [lowered[c] for c in found]
+    if not close:
+        return ""
+    shown = " or ".join(repr(c) for c in close)
+    return f"; did you mean {shown}?"

@@ -26,8 +26,18 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeAlias, TypeVar
 
-from games.core.face import REFEREE, SPECTATOR, Catalogue, Description, Fact, Section, Viewer, text_svg
-from games.errors import ConfigError, IllegalActionError, NotFoundError, WrongSeatError
+from games.core.face import (
+    REFEREE,
+    SPECTATOR,
+    Catalogue,
+    Description,
+    Fact,
+    Section,
+    Viewer,
+    did_you_mean,
+    text_svg,
+)
+from games.errors import ConfigError, IllegalActionError, LictorError, NotFoundError, WrongSeatError
 
 __all__ = [
     "CHANCE",
@@ -116,6 +126,8 @@ class Game(ABC, Generic[S, A]):
     """Base class of every game. Subclasses set ``info`` and implement the abstract methods."""
 
     info: GameInfo
+    round_word: str = "round"
+    """What the rulebook calls the unit :meth:`round_of` counts ("round"; Tiberius: "turn")."""
 
     # ----------------------------------------------------------------- setup and flow
     @abstractmethod
@@ -189,6 +201,25 @@ class Game(ABC, Generic[S, A]):
         ``(label, value)`` pairs; ``games.core.face.as_facts`` reads both.)
         """
         return ()
+
+    def outcome_facts(self, state: S, seat: Seat) -> Sequence[Fact]:
+        """Where ``seat`` stands in ``state``, in the game's own terms (for hints and reviews).
+
+        The score by category if the game ended now, money, cards, distances, odds: each a
+        :class:`~games.core.face.Fact` with the same ``label`` in every position, most important
+        first (the total first). A hint plays each candidate move along the search's principal
+        variation and in sampled continuations to the end of the round (:meth:`round_of`) and
+        compares these facts: "bid 3 ends the turn with Conquests 10 VP where take 2 influence has
+        5". Read ``state`` as the seat may know it (it is a sample of the seat's view in a game
+        with hidden information). Default: none (hints then compare ``explain`` facts only).
+        """
+        return ()
+
+    def round_of(self, state: S) -> int:
+        """The rulebook's turn or round number of ``state`` (the horizon of a hint's look ahead:
+        continuations are played until it changes and every other seat has decided once); -1 when
+        the game counts none (then one decision of every seat is the horizon)."""
+        return -1
 
     # ----------------------------------------------------------------- the face (games/core/face.py)
     def content(self) -> Catalogue:
@@ -343,10 +374,17 @@ class Game(ABC, Generic[S, A]):
             raise WrongSeatError("the game is over; no action is legal", field="action", rule=rule)
         legal = self.legal_actions(state)
         if action not in legal:
-            shown = ", ".join(self.action_to_text(state, a) for a in list(legal)[:8])
-            more = " ..." if len(legal) > 8 else ""
+            texts = [self.action_to_text(state, a) for a in legal]
+            try:
+                wrote = self.action_to_text(state, action)
+            except LictorError:  # an action this position cannot even write
+                wrote = repr(action)
+            more = " ..." if len(texts) > 8 else ""
+            close = did_you_mean(wrote, texts)
             raise IllegalActionError(
-                f"{action!r} is not legal here; legal: {shown}{more}", field="action", rule=rule
+                f"{wrote[:80]!r} is not legal here{close or ';'} legal: {', '.join(texts[:8])}{more}",
+                field="action",
+                rule=rule,
             )
 
     def sample_chance(self, state: S, rng: random.Random) -> A:

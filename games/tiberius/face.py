@@ -10,6 +10,7 @@ referee sees everything.
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -53,8 +54,9 @@ if TYPE_CHECKING:
 
 __all__ = ["Face"]
 
-SEAT_COLOURS = ("#c0392b", "#2e6fd8", "#2f9e44", "#e0a800", "#8e44ad", "#404040")
-"""A colour per seat (the six player colours of the cubes)."""
+SEAT_COLOURS = ("#c0392b", "#2160c4", "#1e7b34", "#a87800", "#8e44ad", "#404040")
+"""A colour per seat (the six player colours of the cubes), each at least 3:1 against every box's
+tint and the table (tests/core/test_pictures.py)."""
 BOX_COLOURS = {
     "conquests": "#d9534f",
     "imperial_marriages": "#f4a6c6",
@@ -115,8 +117,29 @@ PCIM_TEXT = (
     "(except Stock) to Gray. Once per game; the player takes no career card this turn and takes the "
     "Priority marker."
 )
+_ONE_CUBE = re.compile(r"\b1 cubes\b")
+"""The scoring module's ``"1 cubes"``, said ``"1 cube"``."""
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
 ROW_NAMES = ("top", "second", "third")
+
+
+def _tint(colour: str, white: float = 0.85) -> str:
+    """``colour`` mixed with ``white`` parts of white: a box's body, where the cubes stand out."""
+    rgb = [int(colour[i : i + 2], 16) for i in (1, 3, 5)]
+    return "#" + "".join(f"{round(c + (255 - c) * white):02x}" for c in rgb)
+
+
+def _luminance(colour: str) -> float:
+    def lin(c: float) -> float:
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (lin(int(colour[i : i + 2], 16) / 255) for i in (1, 3, 5))
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def _ink(colour: str) -> str:
+    """Black or white, whichever reads better on ``colour`` (a box's header)."""
+    return "#111111" if _luminance(colour) > 0.18 else "#ffffff"
 
 
 def _plural(n: int, word: str) -> str:
@@ -153,6 +176,10 @@ class Face:
     def card_text(self, card: CareerCard) -> str:
         """A career card's rules text: its rows of icons."""
         return "; ".join(f"{ROW_NAMES[i]} row: {self.row_text(card, i)}" for i in range(len(card.rows)))
+
+    def _adoption_short(self, card: AdoptionCard) -> str:
+        """``"A08 (needs 2 Conquests, 1 Priesthoods)"``."""
+        return f"{card.code} (needs {', '.join(f'{n} {BOX_NAMES[b]}' for b, n in card.requires)})"
 
     def adoption_text(self, card: AdoptionCard) -> str:
         """``"1 Priesthoods, 3 Imperator (simultaneously): 8 VP"``."""
@@ -249,9 +276,12 @@ class Face:
                 return f"cube phase: Imperium Maius - move cubes to gray ({s.moved} of 5 moved)"
             if s.black:
                 return f"cube phase: place a black icon's cube in any box ({s.black} to place)"
-            return (
-                f"cube phase: buy the second or third row of {self.pack.cards[s.played[a]].code}, or neither"
+            card = self.pack.cards[s.played[a]]
+            rows = "; ".join(
+                f"row {k + 1} ({ROW_NAMES[k]}): {self.row_text(card, k)}" for k in range(1, len(card.rows))
             )
+            head = f"cube phase: buy an extra row of {card.code} {card.title} with Emperor cubes, or none"
+            return f"{head}; {rows}"
         return "adoption phase: declare an adoption (one's own card or a face-up one) or pass"
 
     def _cubes_text(self, cubes: Sequence[int]) -> str:
@@ -298,7 +328,7 @@ class Face:
             up = s.face_up[d]
             shown = "-" if up == EMPTY else self.card_name(up)
             board.append(Row(label=region, value=f"{shown} ({len(s.decks[d])} face down)"))
-        face_up = ", ".join(self.pack.adoptions[a].code for a in s.adopt_face_up) or "none"
+        face_up = "; ".join(self._adoption_short(self.pack.adoptions[a]) for a in s.adopt_face_up) or "none"
         board.append(Row(label="Adoption cards face up", value=face_up))
         totals = self.game.totals(s)
         sections = [Section(title="Board", rows=tuple(board))]
@@ -417,6 +447,67 @@ class Face:
             facts.append(Fact(label="Son of Augustus", value=8.0, unit="VP", better=1, text="adopted: +8 VP"))
         return facts
 
+    # ------------------------------------------------------------------ outcome facts
+    def outcome_facts(self, state: TiberiusState, seat: int) -> list[Fact]:
+        """Where ``seat`` stands, for hints: its VP if the game ended now, its lead over the best other
+        seat, the VP of every scoring category with how it is earned (rule: tiberius/end-of-game),
+        then its Influence and Emperor cubes (the next bids and rows)."""
+        if not 0 <= seat < state.players:
+            return []
+        tallies = self.game.tally(state)
+        mine = tallies[seat]
+        facts = [
+            Fact(
+                label="VP if the game ended now",
+                value=float(mine.total),
+                unit="VP",
+                better=1,
+                text=f"{mine.total} VP if the game ended now",
+            )
+        ]
+        others = [t.total for t in tallies if t.seat != seat]
+        if others:
+            lead = mine.total - max(others)
+            facts.append(
+                Fact(
+                    label="lead over the best other seat",
+                    value=float(lead),
+                    unit="VP",
+                    better=1,
+                    text=f"{'leads' if lead > 0 else 'trails' if lead < 0 else 'ties'} the best other seat"
+                    + (f" by {abs(lead)} VP" if lead else ""),
+                )
+            )
+        for line in mine.lines:
+            detail = _ONE_CUBE.sub("1 cube", line.detail)
+            facts.append(
+                Fact(
+                    label=f"{line.category} VP",
+                    value=float(line.points),
+                    unit="VP",
+                    better=1,
+                    text=f"{line.category} {line.points:+d} VP ({detail})",
+                )
+            )
+        c = state.cubes[seat]
+        facts += [
+            Fact(
+                label="Influence cubes",
+                value=float(c[IN]),
+                unit="cubes",
+                better=1,
+                text=f"{_plural(c[IN], 'Influence cube')} for later bids and purchases",
+            ),
+            Fact(
+                label="Emperor cubes",
+                value=float(c[EM]),
+                unit="cubes",
+                better=1,
+                text=f"{_plural(c[EM], 'Emperor cube')} to pay for extra rows",
+            ),
+        ]
+        return facts
+
     # ------------------------------------------------------------------ render
     def render(self, state: TiberiusState, viewer: Viewer) -> str:
         """An SVG: the face-up career cards, the main board's boxes with each seat's cubes, and each
@@ -444,11 +535,20 @@ class _Picture:
         )
 
     def rect(
-        self, x: float, y: float, w: float, h: float, fill: str, *, stroke: str = "#555", rx: int = 4
+        self,
+        x: float,
+        y: float,
+        w: float,
+        h: float,
+        fill: str,
+        *,
+        stroke: str = "#555",
+        rx: int = 4,
+        width: float = 1,
     ) -> None:
         self.out.append(
             f'<rect x="{x:g}" y="{y:g}" width="{w:g}" height="{h:g}" rx="{rx}" '
-            f'fill="{fill}" stroke="{stroke}"/>'
+            f'fill="{fill}" stroke="{stroke}"' + (f' stroke-width="{width:g}"' if width != 1 else "") + "/>"
         )
 
     def svg(self) -> str:
@@ -485,17 +585,18 @@ class _Picture:
             self.text(x + 6, y0 + 45, title, size=10)
             for r, row in enumerate(card.rows):
                 y = y0 + 62 + r * 20
-                if r:
-                    self.rect(x + 4, y - 9, w - 8, 18, "#dde7f7", stroke="none", rx=3)
+                if r:  # a row bought with Emperor cubes: the Emperor box's tint
+                    self.rect(x + 4, y - 9, w - 8, 18, _tint(BOX_COLOURS["emperor"]), stroke="#7d93bd", rx=3)
                 for i, icon in enumerate(row.icons):
                     name = ICON_NAMES[icon]
                     colour = "#111" if icon == BLACK else BOX_COLOURS[ICON_BOX_KEYS[name]]
                     self.out.append(
-                        f'<circle cx="{x + 14 + 16 * i}" cy="{y}" r="6" fill="{colour}" stroke="#333"/>'
+                        f'<circle cx="{x + 14 + 16 * i}" cy="{y}" r="6" fill="{colour}" stroke="#333" '
+                        'stroke-width="2"/>'
                     )
                 if row.priority:
                     self.text(
-                        x + 14 + 16 * len(row.icons) - 5, y + 4, "P", size=11, weight="bold", fill="#b8860b"
+                        x + 14 + 16 * len(row.icons) - 5, y + 4, "P", size=11, weight="bold", fill="#7a5600"
                     )
 
     def boxes(self, x0: float, y0: float) -> None:
@@ -505,13 +606,14 @@ class _Picture:
         for i, b in enumerate(BOARD_BOXES):
             x = x0 + (i % 5) * (w + 8)
             y = y0 + (i // 5) * (h + 8)
-            key = BOX_KEYS[b]
-            self.rect(x, y, w, h, BOX_COLOURS[key])
+            colour = BOX_COLOURS[BOX_KEYS[b]]
+            self.rect(x, y, w, h, _tint(colour))  # the body the cubes stand in: a light tint
+            self.rect(x, y, w, 20, colour)  # the header in the box's own colour
             name = "Pro-Consular Imp. Maius" if b == PC else BOX_NAMES[b]
-            self.text(x + 6, y + 15, name, size=11, weight="bold", fill="#111")
+            self.text(x + 6, y + 15, name, size=11, weight="bold", fill=_ink(colour))
             for p in range(s.players):
                 n = s.cubes[p][b]
-                yy = y + 24 + p * 12
+                yy = y + 26 + p * 12
                 for k in range(min(n, 12)):
                     self.rect(x + 8 + k * 11, yy, 9, 9, SEAT_COLOURS[p], stroke="#222", rx=1)
                 if n:

@@ -20,11 +20,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from games.core.face import REFEREE, SPECTATOR, Catalogue, Description, Fact, Viewer
+from games.core.face import REFEREE, SPECTATOR, Catalogue, Description, Fact, Viewer, did_you_mean
 from games.core.protocol import TERMINAL, Game, GameConfig, GameInfo, OptionValue, Seat
 from games.core.rng import make_rng
 from games.core.text import is_digits
-from games.errors import ConfigError, NotationError
+from games.errors import ConfigError, LictorError, NotationError
 from games.tiberius import rules
 from games.tiberius.ai import Evaluator
 from games.tiberius.face import Face
@@ -299,6 +299,15 @@ class TiberiusGame(Game[TiberiusState, TAction]):
     def explain(self, state: TiberiusState, action: TAction) -> Sequence[Fact]:
         return self.face.explain(state, action)
 
+    def outcome_facts(self, state: TiberiusState, seat: Seat) -> Sequence[Fact]:
+        return self.face.outcome_facts(state, seat)
+
+    round_word = "turn"
+
+    def round_of(self, state: TiberiusState) -> int:
+        """The game turn (1..8): a hint looks ahead to the end of the turn (rule: tiberius/end-of-game)."""
+        return state.turn
+
     def policies(self) -> Mapping[str, Callable[[TiberiusState, random.Random], TAction]]:
         """``greedy``: the legal action the AI's one-ply evaluation (``games.tiberius.ai``) likes best."""
         return {"greedy": self._greedy}
@@ -379,7 +388,7 @@ class TiberiusGame(Game[TiberiusState, TAction]):
         if phrase in _KIND_OF_PHRASE:
             return TAction(_KIND_OF_PHRASE[phrase])
         if len(words) != 2:
-            raise NotationError(f"{text!r} is not a tiberius action; try {hint}", field="action")
+            raise self._not_an_action(state, text, hint)
         k, a = words
         if k == "bid" and is_digits(a):
             return TAction("bid", int(a))
@@ -393,7 +402,18 @@ class TiberiusGame(Game[TiberiusState, TAction]):
             return TAction("row", 0 if a == "none" else int(a) - 1)
         if k == "adopt" and (a == "own" or a.upper() in self._adopt_by_code):
             return TAction("adopt", -1 if a == "own" else self._adopt_by_code[a.upper()])
-        raise NotationError(f"{text!r} is not a tiberius action; try {hint}", field="action")
+        raise self._not_an_action(state, text, hint)
+
+    def _not_an_action(self, state: TiberiusState, text: str, hint: str) -> NotationError:
+        """The error for text that is no action, with the legal moves it is closest to."""
+        try:
+            texts = [self.action_to_text(state, a) for a in self.legal_actions(state)]
+        except LictorError:  # a position with no seat to move: no suggestion
+            texts = []
+        close = did_you_mean(text, texts)
+        return NotationError(
+            f"{text[:60]!r} is not a tiberius action{close or ';'} try {hint}", field="action"
+        )
 
     def state_to_text(self, state: TiberiusState) -> str:
         """``tiberius `` followed by the state's dict as compact JSON (keys sorted)."""

@@ -21,6 +21,7 @@ import functools
 import html
 import json
 import math
+import textwrap
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -56,7 +57,7 @@ from games.tiberpunk.content import (
     TEMPLATES,
     Content,
 )
-from games.tiberpunk.dice import contains, outcomes, p_attacker_wins, p_contains, score
+from games.tiberpunk.dice import contains, decode_pool, outcomes, p_attacker_wins, p_contains, score
 from games.tiberpunk.state import (
     CHAR,
     COMBAT,
@@ -81,7 +82,7 @@ if TYPE_CHECKING:
     from games.tiberpunk.game import TiberpunkGame
     from games.tiberpunk.rules import Rules
 
-__all__ = ["catalogue", "describe", "explain", "log_line", "render"]
+__all__ = ["catalogue", "describe", "explain", "log_line", "outcome_facts", "render"]
 
 MINI_WORDS = ("character", "drone", "lictor")
 REWARD_KINDS = (*REWARDS, "escape")  # the engine's pending reward kinds (R_SKILL .. R_ESCAPE)
@@ -717,7 +718,21 @@ def _step(game: TiberpunkGame, pos: Pos) -> str:
     if pos.phase == PH_LPLACE:
         reserve = _plural(c.lictors_total - len(pos.lictors), "lictor")
         return f"{_PHASE_STEP[PH_LPLACE]}: {reserve} in the reserve"
+    if pos.phase in (PH_QGADGET, PH_CGADGET) and pos.roll is not None:
+        return f"{_PHASE_STEP[pos.phase]}; {_pools_key(pos.roll, pos.seat)}"
     return _PHASE_STEP.get(pos.phase, "")
+
+
+def _pools_key(roll: Roll, seat: int) -> str:
+    """How a gadget move names the dice (rule: tiberpunk/gadget-cards): ``A`` the quester's or
+    attacker's pool, ``D`` the defender's or the lictor's; ``flip A2`` turns a 2 of pool A."""
+    if not roll.combat:
+        return f"A = Seat {seat}'s dice {_dice(roll.a)} (needs {_dice(roll.need)}); 'flip A2' turns its 2"
+    defender = "the lictor" if roll.target == LICTOR else f"Seat {roll.defender}"
+    return (
+        f"A = Seat {seat}'s dice {_dice(roll.a)}, D = {defender}'s dice {_dice(roll.d)}; "
+        "'rotate1 D5-1' turns a 5 of D into a 4"
+    )
 
 
 def _headline(pos: Pos) -> str:
@@ -803,9 +818,12 @@ def _objective_name(c: Content, pos: Pos, obj: int) -> str:
 
 
 def _hand_text(hand: Sequence[int | None]) -> str:
+    """``"Reroll ×2, Flip, 1 face-down card"``."""
     seen = [_gadget(g) for g in hand if g is not None]
+    counts = {name: seen.count(name) for name in seen}
     hidden = sum(1 for g in hand if g is None)
-    parts = seen + ([_plural(hidden, "face-down card")] if hidden else [])
+    parts = [name if n == 1 else f"{name} ×{n}" for name, n in counts.items()]
+    parts += [_plural(hidden, "face-down card")] if hidden else []
     return ", ".join(parts) if parts else "none"
 
 
@@ -964,8 +982,10 @@ def _supply_section(c: Content, pos: Pos) -> Section:
     for k, (card, n) in enumerate(pos.quests):
         if card >= 0:
             q = c.stage1[card]
+            who = str(_texts()["skills"][SKILLS[q.skill]]["miniatures"])
             quests.append(
-                f"{SKILLS[k]} card {q.id} in {c.district_ids[q.district]} ({_plural(n, 'card')} in the stack)"
+                f"{SKILLS[k]} card {q.id} in {c.district_ids[q.district]} (your {who}; reward: 2 coins and "
+                f"{_reward_text(0, q.reward)}; {_plural(n, 'card')} in the stack)"
             )
         else:
             quests.append(f"{SKILLS[k]}: stack empty")
@@ -993,8 +1013,10 @@ def _supply_section(c: Content, pos: Pos) -> Section:
 
 
 # ---------------------------------------------------------------------------- render (SVG)
-W, H = 1240, 820
-MAP_X0, MAP_Y0, MAP_W, MAP_H = 40, 70, 700, 700
+W, H = 1240, 832
+MAP_X0, MAP_Y0, MAP_W, MAP_H = 40, 82, 700, 700
+STEP_CHARS = 150
+"""Characters of the step's text on one line of the picture (13 px: 1,170 px of the 1,240)."""
 R_DISTRICT = 54
 
 
@@ -1049,6 +1071,20 @@ def _text(
     )
 
 
+def _shade(colour: str, black: float = 0.4) -> str:
+    """``colour`` mixed with ``black`` parts of black: a label in a colour that must read on the board."""
+    rgb = [int(colour[i : i + 2], 16) for i in (1, 3, 5)]
+    return "#" + "".join(f"{round(c * (1 - black)):02x}" for c in rgb)
+
+
+def _fitted(x: float, y: float, text: str, width: float, *, size: int = 12, weight: str = "normal") -> str:
+    """``text`` at ``size``, smaller when it would run past ``width`` pixels: never cut (0.6 em a
+    character, 0.66 bold)."""
+    em = 0.66 if weight == "bold" else 0.6
+    fits = min(float(size), width / max(1.0, em * len(text)))
+    return _text(x, y, text, size=max(7, int(fits)), weight=weight)
+
+
 def _character(x: float, y: float, fill: str, shackled: bool) -> str:
     ring = (
         f'<circle cx="{x:.1f}" cy="{y:.1f}" r="12" fill="none" stroke="#111" stroke-width="3" '
@@ -1056,7 +1092,7 @@ def _character(x: float, y: float, fill: str, shackled: bool) -> str:
         if shackled
         else ""
     )
-    return f'<circle cx="{x:.1f}" cy="{y:.1f}" r="9" fill="{fill}" stroke="#fff" stroke-width="2"/>{ring}'
+    return f'<circle cx="{x:.1f}" cy="{y:.1f}" r="9" fill="{fill}" stroke="#111" stroke-width="2"/>{ring}'
 
 
 def _drone(x: float, y: float, fill: str, shackled: bool) -> str:
@@ -1067,7 +1103,7 @@ def _drone(x: float, y: float, fill: str, shackled: bool) -> str:
         if shackled
         else ""
     )
-    return f'<polygon points="{pts}" fill="{fill}" stroke="#fff" stroke-width="2"/>{ring}'
+    return f'<polygon points="{pts}" fill="{fill}" stroke="#111" stroke-width="2"/>{ring}'
 
 
 def _lictor(x: float, y: float) -> str:
@@ -1082,15 +1118,15 @@ def _quest_marker(x: float, y: float, fill: str) -> str:
         r = 11 if i % 2 == 0 else 4.5
         a = math.pi / 2 + i * math.pi / 5
         pts.append(f"{x + r * math.cos(a):.1f},{y - r * math.sin(a):.1f}")
-    return f'<polygon points="{" ".join(pts)}" fill="{fill}" stroke="#111" stroke-width="1"/>'
+    return f'<polygon points="{" ".join(pts)}" fill="{fill}" stroke="#111" stroke-width="2"/>'
 
 
 def _temple(x: float, y: float, fill: str) -> str:
     return (
         f'<g><polygon points="{x - 13:.1f},{y - 4:.1f} {x:.1f},{y - 14:.1f} {x + 13:.1f},{y - 4:.1f}" '
-        f'fill="{fill}" stroke="#333"/>'
+        f'fill="{fill}" stroke="#333" stroke-width="2"/>'
         f'<rect x="{x - 11:.1f}" y="{y - 4:.1f}" width="22" height="13" fill="#fdfaf0" '
-        f'stroke="{fill}" stroke-width="2"/>'
+        'stroke="#333" stroke-width="2"/>'
         f'<line x1="{x - 4:.1f}" y1="{y - 4:.1f}" x2="{x - 4:.1f}" y2="{y + 9:.1f}" '
         f'stroke="{fill}" stroke-width="2"/>'
         f'<line x1="{x + 4:.1f}" y1="{y - 4:.1f}" x2="{x + 4:.1f}" y2="{y + 9:.1f}" '
@@ -1103,14 +1139,14 @@ def _die(x: float, y: float, value: int, needed: bool) -> str:
     fill = "#f5d76e" if needed else "#ffffff"
     return (
         f'<rect x="{x - 10:.1f}" y="{y - 10:.1f}" width="20" height="20" rx="4" fill="{fill}" '
-        f'stroke="#333" stroke-width="1.5"/>'
+        'stroke="#333" stroke-width="2"/>'
         + _text(x, y + 5, str(value), size=13, anchor="middle", weight="bold")
     )
 
 
 def _boost(x: float, y: float) -> str:
     """The boost marker on a miniature's base (+1 die)."""
-    return f'<circle cx="{x:.1f}" cy="{y:.1f}" r="6" fill="#fff" stroke="#111" stroke-width="1.2"/>' + _text(
+    return f'<circle cx="{x:.1f}" cy="{y:.1f}" r="6" fill="#fff" stroke="#111" stroke-width="2"/>' + _text(
         x, y + 4, "+", size=11, anchor="middle", weight="bold"
     )
 
@@ -1129,7 +1165,7 @@ def _hub(x: float, y: float) -> str:
 def _influence(x: float, y: float, fill: str) -> str:
     return (
         f'<rect x="{x - 4:.1f}" y="{y - 4:.1f}" width="8" height="8" fill="{fill}" '
-        'stroke="#111" stroke-width="1"/>'
+        'stroke="#111" stroke-width="2"/>'
     )
 
 
@@ -1146,10 +1182,13 @@ def render(game: TiberpunkGame, state: State, viewer: Viewer = REFEREE) -> str:
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" viewBox="0 0 {W} {H}" '
         'font-family="DejaVu Sans, Verdana, sans-serif">',
         f'<rect width="{W}" height="{H}" fill="#f6f1e4"/>',
-        _text(20, 32, _headline(pos), size=18, weight="bold"),
-        _text(20, 54, _step(game, pos)[:120], size=13, fill="#444"),
+        _fitted(20, 30, _headline(pos), W - 40, size=18, weight="bold"),
+        *(
+            _text(20, 50 + 16 * i, line, size=13, fill="#444")
+            for i, line in enumerate(textwrap.wrap(_step(game, pos), STEP_CHARS)[:2])
+        ),
         f'<rect x="{MAP_X0}" y="{MAP_Y0}" width="{MAP_W}" height="{MAP_H}" rx="14" '
-        'fill="#e9dfc7" stroke="#b9a77f"/>',
+        'fill="#e9dfc7" stroke="#7a6a48"/>',
     ]
     out += _map_static(c, pos, xy)
     out += _map_pieces(c, pos, xy)
@@ -1189,7 +1228,7 @@ def _map_static(c: Content, pos: Pos, xy: Sequence[tuple[float, float]]) -> list
         mx, my = (x1 + x2) / 2, (y1 + y2) / 2
         fill = str(tx["gods"][GODS[g]]["colour"])
         out.append(_temple(mx, my, fill))
-        out.append(_text(mx + 16, my + 4, _god(g), size=11, weight="bold", fill=fill, halo=True))
+        out.append(_text(mx + 16, my + 4, _god(g), size=11, weight="bold", fill=_shade(fill), halo=True))
         owners = [p for p in pos.players if g in p.temples]
         for j, p in enumerate(owners):
             out.append(_influence(mx - 9 + 9 * j, my + 17, _colour(p.seat)[1]))
@@ -1247,7 +1286,7 @@ def _legend(c: Content) -> list[str]:
     x0, y0 = MAP_X0 + MAP_W + 34, H - 114
     out = [
         f'<rect x="{x0 - 14}" y="{y0 - 30}" width="{W - x0 - 6}" height="138" rx="8" fill="#fffaf0" '
-        'stroke="#b9a77f"/>',
+        'stroke="#7a6a48"/>',
         _text(x0 - 4, y0 - 12, "Legend", size=12, weight="bold"),
     ]
     grey = "#888"
@@ -1310,14 +1349,15 @@ def _player_card(pos: Pos, p: Seat, viewer: Viewer, x0: float, y: float) -> list
     favor = "favor: " + ("none yet" if p.favor < 0 else _god(p.favor))
     if p.blessings:
         favor += " · blessed by " + ", ".join(_god(g) for g in p.blessings)
-    out.append(_text(x0 + 22, y + 66, favor, size=12))
-    out.append(_text(x0 + 22, y + 83, f"gadgets: {_hand_text(p.hand)}"[:62], size=12))
+    out.append(_fitted(x0 + 22, y + 66, favor, W - x0 - 50))
+    room = W - x0 - 20 - 30
+    out.append(_fitted(x0 + 22, y + 83, f"gadgets: {_hand_text(p.hand)}", room))
     story = ", ".join(
         f"{SKILLS[k]} {('', 'Stage II', 'Stage III', 'done')[min(p.story[k], 3)]}"
         for k in range(3)
         if p.story[k]
     )
-    out.append(_text(x0 + 22, y + 100, f"storylines: {story or 'none'}"[:66], size=12))
+    out.append(_fitted(x0 + 22, y + 100, f"storylines: {story or 'none'}", room))
     return out
 
 
@@ -1377,7 +1417,7 @@ def _panel(game: TiberpunkGame, pos: Pos, viewer: Viewer) -> list[str]:
             out.append(_text(x0, y + 14, "Last challenge cards: " + "; ".join(last), size=12))
             y += 24
     supply = f"lictor reserve: {c.lictors_total - len(pos.lictors)} · gadget deck: {pos.gadget_deck}"
-    out.append(_text(W - 20, 32, supply, size=13, anchor="end", fill="#444"))
+    out.append(_text(W - 30, H - 126, supply, size=12, anchor="end", fill="#444"))
     del y
     return out
 
@@ -1397,9 +1437,70 @@ def log_line(game: TiberpunkGame, state: State, action: int, viewer: Viewer = SP
     gadgets played and everything on the board are public (rule: tiberpunk/stage-1-quests).
     """
     try:
-        return _log_line(game, state, action, viewer)
+        line = _log_line(game, state, action, viewer)
     except (IndexError, ValueError, KeyError, TypeError):
         return f"{seat_word(state.seat)} plays {game.action_to_text(state, action)}."
+    then = _consequences(game, state, action)
+    return f"{line[:-1] if line.endswith('.') else line}; {then}." if then else line
+
+
+def _consequences(game: TiberpunkGame, state: State, action: int) -> str:
+    """What follows from a move by the rules, on the public board (rule: tiberpunk/stage-1-quests
+    (the failed roll's pursuit and the shackles), tiberpunk/combat, tiberpunk/shackles): a quest or
+    combat decided, shackles placed or removed, a lictor defeated or stepping closer, triumph
+    tokens placed, the pursuit that comes next. "" when nothing follows."""
+    after = _apply(game, state, action)
+    if after is None:
+        return ""
+    c = _pack(game)
+    ids = c.district_ids
+    b, f = _read(game, state, REFEREE), _read(game, after, REFEREE)
+    kind = _decode(action).kind
+    parts: list[str] = []
+    if b.roll is not None and f.roll is None and kind != "stop":
+        parts.append(_decided(b, f))
+    for p0, p1 in zip(b.players, f.players, strict=True):
+        for mini in (CHAR, DRONE):
+            if p1.shackled[mini] and not p0.shackled[mini]:
+                parts.append(
+                    f"Seat {p0.seat}'s {MINI_WORDS[mini]} is shackled (1 die fewer until it is freed)"
+                )
+            elif p0.shackled[mini] and not p1.shackled[mini] and kind != "unshackle":
+                parts.append(f"Seat {p0.seat}'s {MINI_WORDS[mini]} is freed of its shackles")
+        gained = p1.total - p0.total
+        if gained > 0:
+            parts.append(f"Seat {p0.seat} places {_plural(gained, 'triumph token')} ({p1.total} in all)")
+    if kind not in ("move", "pursue", "lictor", "escape"):
+        gone = [d for d in b.lictors if list(b.lictors).count(d) > list(f.lictors).count(d)]
+        new = [d for d in f.lictors if list(f.lictors).count(d) > list(b.lictors).count(d)]
+        for d in gone[len(new) :]:
+            parts.append(f"the lictor in {ids[d]} is defeated and returns to the reserve")
+        for d0, d1 in zip(gone, new, strict=False):
+            parts.append(f"a lictor steps from {ids[d0]} to {ids[d1]}")
+    if kind == "pursue" and f.roll is not None:
+        parts.append(f"it has not reached Seat {f.seat}'s miniature: the dice are rolled again")
+    if f.phase == PH_PURSUE and b.phase != PH_PURSUE:
+        parts.append(
+            f"the pursuit: Seat {f.decider} (on the left) moves the nearest lictor one district toward "
+            f"Seat {f.seat}'s miniature; if it reaches it the quest fails and the miniature is shackled, "
+            "else the dice are rolled again"
+        )
+    return "; ".join(p for p in parts if p)
+
+
+def _decided(b: Pos, f: Pos) -> str:
+    """How a quest or combat ended (rule: tiberpunk/stage-1-quests, tiberpunk/combat)."""
+    roll = b.roll
+    assert roll is not None
+    if not roll.combat:
+        p0, p1 = b.players[b.seat], f.players[b.seat]
+        won = p1.story != p0.story or p1.total > p0.total
+        return f"the {SKILLS[roll.skill]} quest {'succeeds' if won else 'fails'}"
+    attacker = b.seat
+    won = f.players[attacker].total > b.players[attacker].total or len(f.lictors) < len(b.lictors)
+    if roll.target == LICTOR:
+        return "the attacker beats the lictor" if won else "the lictor wins the combat"
+    return f"Seat {attacker} wins the combat" if won else f"Seat {roll.defender} defends and wins the combat"
 
 
 def _log_line(game: TiberpunkGame, state: State, action: int, viewer: Viewer) -> str:
@@ -1481,7 +1582,8 @@ _LINES: dict[str, Callable[[Content, Pos, Act, str], str]] = {
     "gadget": lambda c, pos, a, who: _gadget_line(pos, a, who),  # rule: gadget-cards
     "stop": _stop_line,
     "pursue": lambda c, pos, a, who: (  # rule: stage-1-quests (the lictor pursuit)
-        f"{who} moves the lictor from {c.district_ids[a.p[0]]} to {c.district_ids[a.p[1]]}."
+        f"{who} pursues Seat {pos.seat}'s miniature after the missed roll: moves the nearest lictor from "
+        f"{c.district_ids[a.p[0]]} to {c.district_ids[a.p[1]]}."
     ),
     # rule: objective-rewards
     "skill": lambda c, pos, a, who: f"{who} upgrades {SKILLS[a.value]} (reward).",
@@ -1513,7 +1615,7 @@ def _dice_line(game: TiberpunkGame, state: State, pos: Pos, a: Act) -> str:
             whose = f"Seat {roll.defender}'s defence roll"
         extra = f" (now {_dice(after)})" if before else ""
         return f"{whose}: {_dice(a.p)}{extra} — {score(roll.tile, after)} matching '{_tile(roll.tile)}'."
-    verdict = "succeeds" if contains(after, roll.need) else "fails"
+    verdict = "meets it" if contains(after, roll.need) else "misses"
     extra = f" (now {_dice(after)})" if before else ""
     return f"Seat {pos.seat}'s quest roll: {_dice(a.p)}{extra} — needs {_dice(roll.need)}: {verdict}."
 
@@ -1757,7 +1859,7 @@ def explain(game: TiberpunkGame, state: State, action: int) -> list[PairFact]:
     pos = _read(game, state, REFEREE)
     decider = pos.decider
     if decider < 0:
-        return []
+        return _chance_facts(pos, action)
     a = _decode(action)
     if pos.phase in (PH_QGADGET, PH_CGADGET) and pos.roll is not None:
         return _gadget_facts(pos, a)
@@ -1794,6 +1896,154 @@ def explain(game: TiberpunkGame, state: State, action: int) -> list[PairFact]:
     else:
         facts += _choice_facts(game, state, pos, a, after)
     return facts + (_gain_facts(game, me, after) if after is not None else [])
+
+
+def _chance_facts(pos: Pos, action: int) -> list[PairFact]:
+    """What a roll means (a chance outcome; rule: tiberpunk/stage-1-quests, tiberpunk/combat-tiles):
+    whether a quest roll meets the challenge card and how many of its values it shows; for a combat,
+    the attacker's dice matching the tile, and once both sides have rolled, who is ahead."""
+    roll = pos.roll
+    if roll is None or action & 31 != act.OP_DICE:
+        return []
+    dice = decode_pool(action >> 5)
+    side_a = roll.to_roll[0] > 0
+    pool_a = tuple(sorted(roll.a + dice)) if side_a else roll.a
+    pool_d = roll.d if side_a else tuple(sorted(roll.d + dice))
+    if not roll.combat:
+        need = roll.need
+        rest, matched = list(pool_a), 0
+        for v in need:
+            if v in rest:
+                rest.remove(v)
+                matched += 1
+        meets = contains(pool_a, need)
+        return [
+            PairFact(
+                label="the roll meets the challenge",
+                value=1.0 if meets else 0.0,
+                text=f"the roll {_dice(pool_a)} meets the challenge {list(need)}"
+                if meets
+                else f"the roll {_dice(pool_a)} misses the challenge {list(need)}: gadgets or another roll "
+                "may still make it",
+            ),
+            PairFact(
+                label="challenge values shown",
+                value=float(matched),
+                text=f"{matched} of {len(need)} values shown",
+            ),
+        ]
+    tile = roll.tile
+    if side_a and roll.to_roll[1] > 0:  # the attacker rolls first; the defender has yet to
+        n = score(tile, pool_a)
+        return [
+            PairFact(
+                label="attacker's dice matching the tile",
+                value=float(n),
+                text=f"the attacker's {_dice(pool_a)}: {n} matching '{_tile(tile)}'",
+            )
+        ]
+    ahead = score(tile, pool_a) > score(tile, pool_d)
+    return [
+        PairFact(
+            label="the attacker is ahead after this roll",
+            value=1.0 if ahead else 0.0,
+            text=f"the attacker is {'ahead' if ahead else 'not ahead'} ({score(tile, pool_a)} against "
+            f"{score(tile, pool_d)} matching '{_tile(tile)}'); gadgets may still change it",
+        )
+    ]
+
+
+def outcome_facts(game: TiberpunkGame, state: State, seat: int) -> list[PairFact]:
+    """Where ``seat`` stands, for hints (rule: tiberpunk/end-of-game: triumph tokens, then coins):
+    its triumph tokens and its lead in them, coins, gadget cards, skill dice, storyline stages,
+    structures with its influence, spaceship cards, shackled miniatures and the nearest lictor."""
+    pos = _read(game, state, REFEREE)
+    if not 0 <= seat < pos.n:
+        return []
+    c = _pack(game)
+    me = pos.players[seat]
+    others = [p.total for p in pos.players if p.seat != seat]
+    lead = me.total - max(others) if others else 0
+    minis = [d for d in (me.char, me.drone) if d >= 0]
+    near = min((_nearest_lictor(game, pos.lictors, d) for d in minis), default=-1)
+    shackled = sum(me.shackled)
+    skills = ", ".join(f"{SKILLS[k]} {n}" for k, n in enumerate(me.dice))
+    held = len(me.temples) + len(me.hubs)
+    facts = [
+        PairFact(
+            label="triumph tokens",
+            value=float(me.total),
+            unit="tokens",
+            better=1,
+            text=f"{_plural(me.total, 'triumph token')} on objective cards",
+        ),
+        PairFact(
+            label="lead in triumph tokens over the best other seat",
+            value=float(lead),
+            unit="tokens",
+            better=1,
+            text=(f"leads by {_plural(lead, 'triumph token')}" if lead > 0 else "")
+            or (f"trails by {_plural(-lead, 'triumph token')}" if lead < 0 else "level on triumph tokens"),
+        ),
+        PairFact(
+            label="coins", value=float(me.coins), unit="coins", better=1, text=_plural(me.coins, "coin")
+        ),
+        PairFact(
+            label="gadget cards",
+            value=float(len(me.hand)),
+            unit="cards",
+            better=1,
+            text=_plural(len(me.hand), "gadget card") + " in hand",
+        ),
+        PairFact(
+            label="skill dice",
+            value=float(sum(me.dice)),
+            unit="dice",
+            better=1,
+            text=f"skill dice: {skills}",
+        ),
+        PairFact(
+            label="storyline stages",
+            value=float(sum(me.story)),
+            better=1,
+            text=f"{_plural(sum(me.story), 'storyline stage')} reached",
+        ),
+        PairFact(
+            label="structures with your influence",
+            value=float(held),
+            better=1,
+            text=f"influence on {_plural(held, 'structure')}",
+        ),
+        *(
+            PairFact(
+                label=f"{ITYPES[c.ship_types[k]]} spaceship cards",
+                value=float(n),
+                unit="cards",
+                better=1,
+                text=_plural(n, f"{ITYPES[c.ship_types[k]]} spaceship card"),
+            )
+            for k, n in enumerate(me.ships)
+        ),
+        PairFact(
+            label="shackled miniatures",
+            value=float(shackled),
+            better=-1,
+            text=f"{_plural(shackled, 'miniature')} shackled" if shackled else "no miniature shackled",
+        ),
+    ]
+    if near >= 0:
+        facts.append(
+            PairFact(
+                label="nearest lictor to your miniatures",
+                value=float(near),
+                unit="districts",
+                better=1,
+                text=f"the nearest lictor {_plural(near, 'district')} from your miniatures"
+                if near
+                else "a lictor on a district of your miniatures",
+            )
+        )
+    return facts
 
 
 def _gain_facts(game: TiberpunkGame, me: Seat, after: State) -> list[PairFact]:

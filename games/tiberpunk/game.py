@@ -9,7 +9,7 @@ import typing
 from collections.abc import Mapping, Sequence
 from typing import Any, TypeAlias
 
-from games.core.face import REFEREE, SPECTATOR, Catalogue, Description, Fact, Viewer
+from games.core.face import REFEREE, SPECTATOR, Catalogue, Description, Fact, Viewer, did_you_mean
 from games.core.protocol import CHANCE, TERMINAL, Game, GameConfig, GameInfo, Variant
 from games.errors import ConfigError, IllegalActionError, InvalidStateError, NotationError, WrongSeatError
 from games.tiberpunk import actions as act
@@ -309,16 +309,7 @@ class TiberpunkGame(Game[State, int]):
         except IllegalActionError as exc:
             if isinstance(exc, WrongSeatError):
                 raise
-            try:
-                shown = repr(action_text(self.rules, state, action))
-            except (IndexError, ValueError, KeyError, TypeError):
-                shown = repr(action)
-            options = ", ".join(action_text(self.rules, state, a) for a in legal[:8])
-            raise IllegalActionError(
-                f"{shown} is not legal here; legal: {options}{' ...' if len(legal) > 8 else ''}",
-                field="action",
-                rule=exc.rule,
-            ) from None
+            raise _not_legal(self.rules, state, action, legal, exc.rule) from None
 
     def apply_trusted(self, state: State, action: int) -> State:
         """``apply`` for an action from ``legal_actions(state)`` or ``chance_outcomes(state)``: the fast
@@ -482,6 +473,12 @@ class TiberpunkGame(Game[State, int]):
             raise IllegalActionError(f"{show(action)} is not legal here: nothing to explain", field="action")
         return face.explain(self, state, action)
 
+    def outcome_facts(self, state: State, seat: int) -> Sequence[Fact]:
+        return face.outcome_facts(self, state, seat)
+
+    def round_of(self, state: State) -> int:
+        return state.rnd  # rule: tiberpunk/game-overview (a round: every player's turn)
+
     def content(self) -> Catalogue:
         return face.catalogue(self)
 
@@ -508,10 +505,11 @@ class TiberpunkGame(Game[State, int]):
         try:
             return parse_action_text(self.rules, state, text)
         except NotationError as exc:
-            acts = self.legal_actions(state)
-            shown = ", ".join(action_text(self.rules, state, a) for a in list(acts)[:8])
+            texts = [action_text(self.rules, state, a) for a in self.legal_actions(state)]
+            close = did_you_mean(text, texts) or ";"
+            more = " ..." if len(texts) > 8 else ""
             raise NotationError(
-                f"{exc.message}; legal here: {shown}{' ...' if len(acts) > 8 else ''}", field="action"
+                f"{exc.message}{close} legal here: {', '.join(texts[:8])}{more}", field="action"
             ) from None
 
     def state_to_text(self, state: State) -> str:
@@ -569,3 +567,18 @@ class TiberpunkGame(Game[State, int]):
                 exc.field = f"state.{exc.field}" if exc.field else "state"
             raise
         return state
+
+
+def _not_legal(rules: Any, state: State, action: int, legal: Sequence[int], rule: str) -> IllegalActionError:
+    """The refusal of an action that is not legal here: its notation, the closest legal moves, the
+    first legal ones."""
+    try:
+        shown = repr(action_text(rules, state, action))
+    except (IndexError, ValueError, KeyError, TypeError):
+        shown = repr(action)
+    texts = [action_text(rules, state, a) for a in legal]
+    close = did_you_mean(shown.strip("'\""), texts) or ";"
+    more = " ..." if len(legal) > 8 else ""
+    return IllegalActionError(
+        f"{shown} is not legal here{close} legal: {', '.join(texts[:8])}{more}", field="action", rule=rule
+    )

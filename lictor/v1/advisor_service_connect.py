@@ -21,7 +21,7 @@ from connectrpc.protocol import ProtocolType
 from connectrpc.server import ConnectASGIApplication, ConnectWSGIApplication, DEFAULT_READ_MAX_BYTES, Endpoint, EndpointSync
 from pyqwest import Client, SyncClient
 
-from .advisor_service_pb2 import AnalyzeRequest, AnalyzeResponse, HintRequest, HintResponse, SuggestActionRequest, SuggestActionResponse
+from .advisor_service_pb2 import AnalyzeRequest, AnalyzeResponse, HintRequest, HintResponse, ReviewRequest, ReviewResponse, SuggestActionRequest, SuggestActionResponse
 
 if TYPE_CHECKING:
     from collections.abc import AsyncGenerator, AsyncIterator, Iterable, Iterator, Mapping
@@ -55,7 +55,16 @@ class AdvisorService(Protocol):
 
     async def hint(self, request: HintRequest, ctx: RequestContext[HintRequest, HintResponse], /) -> HintResponse:
         """
-        The top-k moves, each with human-readable reasons and the numbers behind them.
+        The top-k moves, each with human-readable reasons and the numbers behind them; at a chance node,
+        what each outcome means for a seat.
+        """
+        raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
+
+    def review(self, request: ReviewRequest, ctx: RequestContext[ReviewRequest, ReviewResponse], /) -> AsyncIterator[ReviewResponse]:
+        """
+        A record reviewed move by move (KaTrain-like): each seat's estimate after every move, and the
+        moves that gave up most against the search's choice with a hint's reason. One report per move as
+        it is searched, then a last one with the mistakes.
         """
         raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
 
@@ -105,6 +114,17 @@ class AdvisorServiceASGIApplication(ConnectASGIApplication[AdvisorService]):
                         stream_type=StreamType.UNARY,
                     ),
                     function=svc.hint,
+                ),
+                "/lictor.v1.AdvisorService/Review": Endpoint.server_stream(
+                    method=MethodInfo(
+                        name="Review",
+                        service_name="lictor.v1.AdvisorService",
+                        input=ReviewRequest,
+                        output=ReviewResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                        stream_type=StreamType.SERVER_STREAM,
+                    ),
+                    function=svc.review,
                 ),
             },
             interceptors=interceptors,
@@ -201,7 +221,8 @@ class AdvisorServiceClient(ConnectClient):
         timeout_ms: int | None = None,
     ) -> HintResponse:
         """
-        The top-k moves, each with human-readable reasons and the numbers behind them.
+        The top-k moves, each with human-readable reasons and the numbers behind them; at a chance node,
+        what each outcome means for a seat.
         """
         return await self.execute_unary(
             request=request,
@@ -212,6 +233,31 @@ class AdvisorServiceClient(ConnectClient):
                 output=HintResponse,
                 idempotency_level=IdempotencyLevel.UNKNOWN,
                 stream_type=StreamType.UNARY,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+    def review(
+        self,
+        request: ReviewRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None, 
+        timeout_ms: int | None = None,
+    ) -> AsyncIterator[ReviewResponse]:
+        """
+        A record reviewed move by move (KaTrain-like): each seat's estimate after every move, and the
+        moves that gave up most against the search's choice with a hint's reason. One report per move as
+        it is searched, then a last one with the mistakes.
+        """
+        return self.execute_server_stream(
+            request=request,
+            method=MethodInfo(
+                name="Review",
+                service_name="lictor.v1.AdvisorService",
+                input=ReviewRequest,
+                output=ReviewResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+                stream_type=StreamType.SERVER_STREAM,
             ),
             headers=headers,
             timeout_ms=timeout_ms,
@@ -235,7 +281,16 @@ class AdvisorServiceSync(Protocol):
 
     def hint(self, request: HintRequest, ctx: RequestContext[HintRequest, HintResponse], /) -> HintResponse:
         """
-        The top-k moves, each with human-readable reasons and the numbers behind them.
+        The top-k moves, each with human-readable reasons and the numbers behind them; at a chance node,
+        what each outcome means for a seat.
+        """
+        raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
+
+    def review(self, request: ReviewRequest, ctx: RequestContext[ReviewRequest, ReviewResponse], /) -> Iterator[ReviewResponse]:
+        """
+        A record reviewed move by move (KaTrain-like): each seat's estimate after every move, and the
+        moves that gave up most against the search's choice with a hint's reason. One report per move as
+        it is searched, then a last one with the mistakes.
         """
         raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
 
@@ -283,6 +338,17 @@ class AdvisorServiceWSGIApplication(ConnectWSGIApplication):
                         stream_type=StreamType.UNARY,
                     ),
                     function=service.hint,
+                ),
+                "/lictor.v1.AdvisorService/Review": EndpointSync.server_stream(
+                    method=MethodInfo(
+                        name="Review",
+                        service_name="lictor.v1.AdvisorService",
+                        input=ReviewRequest,
+                        output=ReviewResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                        stream_type=StreamType.SERVER_STREAM,
+                    ),
+                    function=service.review,
                 ),
             },
             interceptors=interceptors,
@@ -379,7 +445,8 @@ class AdvisorServiceClientSync(ConnectClientSync):
         timeout_ms: int | None = None,
     ) -> HintResponse:
         """
-        The top-k moves, each with human-readable reasons and the numbers behind them.
+        The top-k moves, each with human-readable reasons and the numbers behind them; at a chance node,
+        what each outcome means for a seat.
         """
         return self.execute_unary(
             request=request,
@@ -390,6 +457,31 @@ class AdvisorServiceClientSync(ConnectClientSync):
                 output=HintResponse,
                 idempotency_level=IdempotencyLevel.UNKNOWN,
                 stream_type=StreamType.UNARY,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+    def review(
+        self,
+        request: ReviewRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None, 
+        timeout_ms: int | None = None,
+    ) -> Iterator[ReviewResponse]:
+        """
+        A record reviewed move by move (KaTrain-like): each seat's estimate after every move, and the
+        moves that gave up most against the search's choice with a hint's reason. One report per move as
+        it is searched, then a last one with the mistakes.
+        """
+        return self.execute_server_stream(
+            request=request,
+            method=MethodInfo(
+                name="Review",
+                service_name="lictor.v1.AdvisorService",
+                input=ReviewRequest,
+                output=ReviewResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+                stream_type=StreamType.SERVER_STREAM,
             ),
             headers=headers,
             timeout_ms=timeout_ms,

@@ -50,6 +50,11 @@ class AdvisorServiceStub(object):
                 request_serializer=lictor_dot_v1_dot_advisor__service__pb2.HintRequest.SerializeToString,
                 response_deserializer=lictor_dot_v1_dot_advisor__service__pb2.HintResponse.FromString,
                 _registered_method=True)
+        self.Review = channel.unary_stream(
+                '/lictor.v1.AdvisorService/Review',
+                request_serializer=lictor_dot_v1_dot_advisor__service__pb2.ReviewRequest.SerializeToString,
+                response_deserializer=lictor_dot_v1_dot_advisor__service__pb2.ReviewResponse.FromString,
+                _registered_method=True)
 
 
 class AdvisorServiceServicer(object):
@@ -71,7 +76,17 @@ class AdvisorServiceServicer(object):
         raise NotImplementedError('Method not implemented!')
 
     def Hint(self, request, context):
-        """The top-k moves, each with human-readable reasons and the numbers behind them.
+        """The top-k moves, each with human-readable reasons and the numbers behind them; at a chance node,
+        what each outcome means for a seat.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def Review(self, request, context):
+        """A record reviewed move by move (KaTrain-like): each seat's estimate after every move, and the
+        moves that gave up most against the search's choice with a hint's reason. One report per move as
+        it is searched, then a last one with the mistakes.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -94,6 +109,11 @@ def add_AdvisorServiceServicer_to_server(servicer, server):
                     servicer.Hint,
                     request_deserializer=lictor_dot_v1_dot_advisor__service__pb2.HintRequest.FromString,
                     response_serializer=lictor_dot_v1_dot_advisor__service__pb2.HintResponse.SerializeToString,
+            ),
+            'Review': grpc.unary_stream_rpc_method_handler(
+                    servicer.Review,
+                    request_deserializer=lictor_dot_v1_dot_advisor__service__pb2.ReviewRequest.FromString,
+                    response_serializer=lictor_dot_v1_dot_advisor__service__pb2.ReviewResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -178,6 +198,33 @@ class AdvisorService(object):
             '/lictor.v1.AdvisorService/Hint',
             lictor_dot_v1_dot_advisor__service__pb2.HintRequest.SerializeToString,
             lictor_dot_v1_dot_advisor__service__pb2.HintResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Review(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(
+            request,
+            target,
+            '/lictor.v1.AdvisorService/Review',
+            lictor_dot_v1_dot_advisor__service__pb2.ReviewRequest.SerializeToString,
+            lictor_dot_v1_dot_advisor__service__pb2.ReviewResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -775,14 +775,29 @@ class Table {
     this.events.set(key, ev);
     const kind = (ev.kind || "").replace("EVENT_KIND_", "").toLowerCase();
     const chance = kind === "chance";
+    const said = ev.description || ev.action || kind;
+    const last = this.logList.lastElementChild;
+    if (last && last.dataset.said === said && !chance) {
+      // the same line again (a cube moved eight times): said once, with its count
+      const times = Number(last.dataset.times || 1) + 1;
+      last.dataset.times = String(times);
+      let count = last.querySelector(".times");
+      if (!count) {
+        count = h("span", { class: "times" });
+        last.append(" ", count);
+      }
+      count.textContent = `(${times} times)`;
+      return;
+    }
     const item = h(
       "li",
       { class: `event ${kind}`, "data-move": ev.moveNumber || 0, "data-seat": ev.seat ?? "" },
       h("span", { class: "num" }, `${ev.moveNumber || 0}.`),
       " ",
       chance ? dieIcon() : null,
-      linkify(this.content, ev.description || ev.action || kind),
+      linkify(this.content, said),
     );
+    item.dataset.said = said;
     this.logList.append(item);
     item.scrollIntoView({ block: "nearest" });
     if (chance) {
@@ -1129,6 +1144,8 @@ class Table {
 }
 
 // ------------------------------------------------------------------------------------------ review
+const REVIEW_SIMULATIONS = 60; // the search's budget per position of a review
+
 class Review {
   constructor(main, matchId, seat) {
     this.main = main;
@@ -1170,34 +1187,45 @@ class Review {
         note.textContent = "The review opens when the match is over (its record is then shown to everyone).";
         return;
       }
-      await this.replay(m, record, note);
+      await this.review(m, record, note);
       this.draw();
       note.textContent =
-        `${this.points.length - 1} moves. Each seat's chance is the game's own evaluation after every move ` +
-        "(PositionSummary.returns: the heuristic estimate during the game, the result at the end), not a search.";
+        `${this.points.length - 1} moves. Each seat's chance is the search's estimate after every move ` +
+        `(AdvisorService.Review, ${REVIEW_SIMULATIONS} simulations a position); the moves that gave up most ` +
+        "against the AI's choice are listed with the hint's reason.";
     } catch (err) {
       if (err.code !== "failed_precondition") showError(err);
       note.textContent = err.message;
     }
   }
 
-  async replay(m, record, note) {
-    const game = m.game;
-    const pack = m.position.contentPack || "";
-    const start = await api.call("GameService", "NewGame", { game, setup: record.setup, contentPack: pack });
-    let position = { game, contentPack: pack, stateJson: start.summary.stateJson };
-    let summary = start.summary;
-    this.points = [{ move: 0, values: summary.returns || [], mover: null, text: "", log: "start", position }];
-    const actions = record.actions || [];
-    for (let i = 0; i < actions.length; i++) {
-      if (this.aborter.signal.aborted) return;
-      const mover = summary.currentPlayer;
-      const reply = await api.call("GameService", "ApplyAction", { position, action: { text: actions[i] } });
-      position = reply.position;
-      summary = reply.summary;
-      const log = (reply.events || []).map((e) => e.description).filter(Boolean)[0] || actions[i];
-      this.points.push({ move: i + 1, values: summary.returns || [], mover, text: actions[i], log, position });
-      if (i % 10 === 0) note.textContent = `Replaying the game… ${i + 1}/${actions.length}`;
+  // The record as a position after its first `n` moves (Render draws it).
+  positionAt(n) {
+    const m = this.match;
+    const record = m.position.record;
+    return {
+      game: m.game,
+      contentPack: m.position.contentPack || "",
+      record: { setup: record.setup, actions: (record.actions || []).slice(0, n) },
+    };
+  }
+
+  async review(m, record, note) {
+    const position = this.positionAt((record.actions || []).length);
+    const total = (record.actions || []).length;
+    this.points = [{ move: 0, values: [], mover: null, text: "", log: "start" }];
+    this.mistakes = [];
+    const request = { position, budget: { simulations: REVIEW_SIMULATIONS }, seed: 1, worst: 5 };
+    for await (const report of api.stream("AdvisorService", "Review", request, { signal: this.aborter.signal })) {
+      if (report.final) {
+        this.points[0].values = report.startValues || [];
+        this.mistakes = report.mistakes || [];
+        if (report.stoppedBy) note.textContent = `The review stopped early (${report.stoppedBy}).`;
+        continue;
+      }
+      const mv = report.move;
+      this.points.push({ move: mv.number, values: mv.values || [], mover: mv.seat, text: mv.action, log: mv.logLine || mv.action, loss: mv.loss || 0, best: mv.bestAction || "" });
+      if (mv.number % 10 === 0) note.textContent = `Reviewing the game… ${mv.number}/${total}`;
     }
   }
 
@@ -1209,15 +1237,7 @@ class Review {
     const pad = 32;
     const x = (i) => pad + ((W - 2 * pad) * i) / Math.max(1, pts.length - 1);
     const y = (v) => H - pad - (H - 2 * pad) * Math.max(0, Math.min(1, v));
-    const drops = [];
-    for (let i = 1; i < pts.length; i++) {
-      const mover = pts[i].mover;
-      if (mover === null || mover === undefined || mover < 0) continue;
-      const drop = (pts[i - 1].values[mover] ?? 0) - (pts[i].values[mover] ?? 0);
-      if (drop > 0.005) drops.push({ i, mover, drop });
-    }
-    drops.sort((a, b) => b.drop - a.drop);
-    const worst = drops.slice(0, 5);
+    const worst = this.mistakes.map((m) => ({ i: m.number, mover: m.seat ?? 0, drop: m.loss || 0, m }));
     const svg = s(
       "svg",
       { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-labelledby": "graph-title" },
@@ -1235,8 +1255,9 @@ class Review {
       svg.append(s("polyline", { points: line, class: `line seat-${seat % 6}` }));
     }
     for (const d of worst) {
+      if (!pts[d.i]) continue;
       const c = s("circle", { cx: x(d.i), cy: y(pts[d.i].values[d.mover] ?? 0), r: 6, class: `drop seat-${d.mover % 6}`, tabindex: 0 });
-      c.append(s("title", {}, `move ${d.i}: seat ${d.mover} ${pts[d.i].text} (−${percent(d.drop)})`));
+      c.append(s("title", {}, `move ${d.i}: seat ${d.mover} ${d.m.played} (−${percent(d.drop)}); the AI plays ${d.m.bestAction}`));
       c.addEventListener("click", () => this.show(d.i));
       svg.append(c);
     }
@@ -1257,18 +1278,20 @@ class Review {
                 { type: "button", class: "quiet", onclick: () => this.show(d.i) },
                 `Move ${d.i}, ${seatLabel(this.match, d.mover, this.seat)}: `,
               ),
-              linkify(this.content, pts[d.i].log),
-              ` — lost ${percent(d.drop)} of its chance (${percent(pts[d.i - 1].values[d.mover] ?? 0)} → ${percent(pts[d.i].values[d.mover] ?? 0)})`,
+              linkify(this.content, pts[d.i] ? pts[d.i].log : d.m.played),
+              ` — gave up ${percent(d.drop)} of its chance; the AI plays `,
+              linkify(this.content, d.m.bestAction),
+              d.m.why ? h("p", { class: "why" }, linkify(this.content, d.m.why)) : null,
             ),
           )
-        : [h("li", {}, "No move cost its player anything by this evaluation.")]),
+        : [h("li", {}, "No move gave up much against the AI's choice.")]),
     );
   }
 
   async show(i) {
     const p = this.points[i];
     try {
-      const r = await api.call("GameService", "Render", { position: p.position, viewer: { role: "VIEWER_ROLE_REFEREE" } });
+      const r = await api.call("GameService", "Render", { position: this.positionAt(i), viewer: { role: "VIEWER_ROLE_REFEREE" } });
       const svg = cleanSvg(decodeBase64Utf8(r.image));
       svg.setAttribute("role", "img");
       svg.setAttribute("aria-label", `the board after move ${i}`);

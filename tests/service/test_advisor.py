@@ -10,7 +10,6 @@ import pytest
 
 from games.core import CHANCE, GameConfig, as_facts, get_game
 from lictor.v1 import advisor_service_pb2 as advisor_pb
-from service.advisor import RANKED_BY
 from service.client import stubs
 from service.limits import Limits
 from service.server import create_server
@@ -76,7 +75,7 @@ def test_hint_gives_top_k_with_reasons(api, name):
     for i, h in enumerate(reply.hints):
         assert h.reasons and all(r.text for r in h.reasons)
         assert h.candidate.action == h.action
-        assert h.reasons[0].text == RANKED_BY  # hints are ranked by the number shown first
+        assert h.reasons[0].text == reply.ranked_by  # hints are ranked by the number shown first
         facts = [f.sentence() for f in rows[i]]
         shown = [r.sentence for r in h.reasons[1:] if r.sentence in facts]
         # the game's facts: first those that set it apart from the other hint, each part in the

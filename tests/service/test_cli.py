@@ -71,12 +71,16 @@ def test_position_file_forms():
         position_from_dict({"game": "pig"})
 
 
-def test_play_against_the_ai():
-    # "q" asks first; "n" keeps playing; "q" then "y" resigns, which ends the match.
-    result = runner.invoke(app, ["play", "pig", "--seats", "human,ai:1"], input="q\nn\nq\ny\n")
+def test_play_against_the_ai(tmp_path, monkeypatch):
+    # "q" asks first: Enter plays on; "q", "r", "n" keeps playing; "q", "r", "y" resigns, which ends
+    # the match, and the record is written (here: the temporary directory).
+    monkeypatch.chdir(tmp_path)
+    keys = "q\n\nq\nr\nn\nq\nr\ny\n"
+    result = runner.invoke(app, ["play", "pig", "--seats", "human,ai:1"], input=keys)
     assert result.exit_code == 0, result.output
     assert result.output.count("Resign the game?") == 2 and "You play on." in result.output
     assert "game over" in result.output
+    assert list(tmp_path.glob("lictor-pig-*.json"))
 
 
 def test_lictor_serve_answers_health_and_stops_on_sigterm(tmp_path):

@@ -3,10 +3,12 @@ runs in tmux at 80x24 (and wider), keys are sent, the screen is read back (issue
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from collections.abc import Iterator
@@ -51,8 +53,11 @@ class Terminal:
     def __init__(self, command: list[str], width: int, height: int) -> None:
         self.socket = f"lictor-test-{uuid.uuid4().hex[:8]}"
         self.width, self.height = width, height
+        self.home = tempfile.mkdtemp(prefix="lictor-play-")  # where a game left without --save is saved
         shell = " ".join(f"'{c}'" for c in command) + "; sleep 60"
-        self._tmux("new-session", "-d", "-s", "t", "-x", str(width), "-y", str(height), shell)
+        self._tmux(
+            "new-session", "-d", "-s", "t", "-c", self.home, "-x", str(width), "-y", str(height), shell
+        )
 
     def _tmux(self, *args: str) -> str:
         out = subprocess.run(
@@ -87,8 +92,9 @@ class Terminal:
         raise AssertionError(f"{text!r} never showed; the screen:\n{screen}")
 
     def close(self) -> None:
-        """End the session (its own tmux server)."""
+        """End the session (its own tmux server) and remove its directory."""
         self._tmux("kill-server")
+        shutil.rmtree(self.home, ignore_errors=True)
 
 
 @pytest.fixture
@@ -101,10 +107,10 @@ def terminal() -> Iterator[list[Terminal]]:
         t.close()
 
 
-def _play(server, *extra: str) -> list[str]:
+def _play(server, *extra: str, game: str = "facepig") -> list[str]:
     return _cli(
         "play",
-        "facepig",
+        game,
         "--seats",
         "human,ai:1",
         "--seed",
@@ -142,7 +148,8 @@ def test_play_at_80x24_as_a_person_does(server, terminal):
     assert _lines(screen)[0] == "Hidden Pig to 12: turn total 6"
     t.send("h")
     screen = t.wait_for("(Enter to go back")
-    assert "#1 " in screen and "#2 " in screen and "the search chose it in" in screen
+    assert "#1 " in screen and "#2 " in screen and "win chance" in screen
+    assert "the search chose it in" not in screen  # visit counts are never the reason
     assert "Why #1: " in screen and "points banked now" in screen and "target" not in screen
     t.send("")
     t.send("a")
@@ -157,14 +164,16 @@ def test_play_at_80x24_as_a_person_does(server, terminal):
     screen = t.wait_for("takes back")
     assert _lines(screen)[0] == "Hidden Pig to 12: turn total 6" and "Seat 0 holds." not in screen
     t.send("q")
-    t.wait_for("Resign the game? [y/N]")
-    t.send("n")
+    t.wait_for("Leave: s save and quit (resume later), r resign, Enter play on?")
+    t.send("")
     t.wait_for("You play on.")
     t.send("q")
+    t.wait_for("Leave: s save and quit")
+    t.send("r")
     t.wait_for("Resign the game? [y/N]")
     t.send("y")
-    screen = t.wait_for("Final score:")
-    assert "seat 0 resigned; the game goes to seat 1" in screen
+    screen = t.wait_for("The game record is in")
+    assert "Final score:" in screen and "seat 0 resigned; the game goes to seat 1" in screen
 
 
 def test_play_uses_a_wider_terminal_and_ends_with_the_score(server, terminal):
@@ -356,3 +365,122 @@ def test_log_lines_wrap_the_newest_entries_into_their_room():
     out = log_lines(log, 40, 6)
     assert len(out) <= 6 and all(len(line) <= 40 for line in out)
     assert "number 8" in " ".join(out) and "number 0" not in " ".join(out)
+
+
+def test_a_played_game_is_saved_and_resumed(server, terminal, tmp_path):
+    """--save writes the record after every move; q s leaves without resigning; --resume goes on from
+    the same position with the same log; the record reads back in lictor score and review."""
+    saved = tmp_path / "game.json"
+    t = Terminal(_play(server, "--save", str(saved)), 80, 24)
+    terminal.append(t)
+    t.wait_for("seat 0>")
+    t.send("1")
+    t.wait_for("Seat 0 rolls a 6.")
+    assert json.loads(saved.read_text())["record"]["actions"] == ["roll", "d6"]
+    t.send("q")
+    t.wait_for("Leave: s save and quit")
+    t.send("s")
+    screen = t.wait_for("The game record is in")
+    assert f"lictor play --resume {saved}" in screen.replace("\n", "") and "resigns" not in screen
+    data = json.loads(saved.read_text())
+    assert data["game"] == "facepig" and data["seats"] == "human,ai:1" and data["record"]["seed"] == 5
+    again = Terminal(_cli("play", "--resume", str(saved), "--server", f"127.0.0.1:{server[1]}"), 80, 24)
+    terminal.append(again)
+    screen = again.wait_for("seat 0>")
+    assert _lines(screen)[0] == "Hidden Pig to 12: turn total 6" and "Seat 0 rolls a 6." in screen
+    again.send("2")  # hold: the game goes on where it was left
+    again.wait_for("Seat 0 holds.")
+    assert json.loads(saved.read_text())["record"]["actions"][:3] == ["roll", "d6", "hold"]
+
+
+def test_the_dice_can_be_rolled_or_entered_at_the_table(server, terminal):
+    """--dice ask: at a chance moment the player types the real outcome (or Enter rolls), and h tells
+    what each outcome means."""
+    t = Terminal(_play(server, "--dice", "ask"), 80, 24)
+    terminal.append(t)
+    t.wait_for("seat 0>")
+    t.send("1")  # roll: the dice are the player's
+    screen = t.wait_for("dice>")
+    assert "Chance: the dice (or the deck) decide." in screen and "possible outcomes" in screen
+    t.send("h")
+    screen = t.wait_for("(Enter to go back")
+    assert "chance decides" in screen and "probability" in screen
+    t.send("")
+    t.wait_for("dice>")
+    t.send("d44")
+    screen = t.wait_for("not an outcome of this roll")
+    assert "did you mean" in screen
+    t.send("d4")
+    screen = t.wait_for("Seat 0 rolls a 4.")
+
+
+def test_file_problems_are_one_line(server, tmp_path):
+    """Every command that reads a position file says what is wrong in one line, never a traceback."""
+    bad_json = tmp_path / "bad.json"
+    bad_json.write_text("{not json")
+    not_object = tmp_path / "list.json"
+    not_object.write_text("[1, 2]")
+    no_game = tmp_path / "nogame.json"
+    no_game.write_text('{"record": {"players": 2}}')
+    wrong = tmp_path / "wrong.json"
+    wrong.write_text('{"game": "nosuchgame", "record": {"players": 2, "actions": []}}')
+    cases = [
+        (["score", str(tmp_path / "missing.json")], "no such file"),
+        (["hint", str(bad_json)], "not JSON"),
+        (["render", str(not_object), "-o", str(tmp_path / "x.svg")], "holds a JSON object"),
+        (["review", str(no_game)], "names no game"),
+        (["play", "--resume", str(tmp_path / "missing.json")], "no such file"),
+        (["score", str(wrong)], "nosuchgame"),
+    ]
+    for args, says in cases:
+        out = subprocess.run(
+            _cli(*args, "--server", f"127.0.0.1:{server[1]}"),
+            capture_output=True,
+            text=True,
+            env=_env(),
+            cwd=REPO,
+            timeout=60,
+            check=False,
+        )
+        shown = (out.stdout + out.stderr).strip()
+        assert out.returncode != 0 and "Traceback" not in shown, (args, shown)
+        assert says in shown and len(shown.splitlines()) == 1, (args, shown)
+
+
+def test_score_prints_every_part_with_its_detail(server, tmp_path):
+    position = tmp_path / "pig.json"
+    position.write_text(
+        '{"game": "pig", "record": {"players": 2, "seed": 5, "options": {"target": 3}, '
+        '"actions": ["roll", "d6", "hold"]}}'
+    )
+    out = subprocess.run(
+        _cli("score", str(position), "--server", f"127.0.0.1:{server[1]}"),
+        capture_output=True,
+        text=True,
+        env=_env(),
+        cwd=REPO,
+        timeout=60,
+        check=True,
+    ).stdout
+    assert "seat 0: rank 1" in out and "banked: 6" in out and "bonus: " in out
+    assert all(len(line) <= 80 for line in out.splitlines())
+
+
+def test_a_review_writes_the_graph(server, tmp_path):
+    """lictor review RECORD: a PNG of each seat's win chance after every move and the worst moves."""
+    record = tmp_path / "game.json"
+    record.write_text(
+        '{"game": "pig", "record": {"players": 2, "seed": 3, '
+        '"actions": ["roll", "d6", "roll", "d2", "hold", "roll", "d1", "roll", "d5", "hold"]}}'
+    )
+    out = subprocess.run(
+        _cli("review", str(record), "--simulations", "30", "--server", f"127.0.0.1:{server[1]}"),
+        capture_output=True,
+        text=True,
+        env=_env(),
+        cwd=REPO,
+        timeout=120,
+        check=True,
+    ).stdout
+    graph = tmp_path / "game.png"
+    assert graph.read_bytes().startswith(b"\x89PNG") and f"wrote {graph}" in out

@@ -193,7 +193,16 @@ def test_watch_match_streams_the_same_events(grpc_api, web):
     same(grpc_api, web, "MatchService", "WatchMatch", match_pb.WatchMatchRequest(match_id="nope"))
 
 
-STREAMS = {("AdvisorService", "Analyze"), ("MatchService", "WatchMatch")}
+def test_review_streams_the_same_reports(grpc_api, web):
+    """A record reviewed over both transports: the same report per move and the same last report."""
+    game = record("pig", players=2, seed=3, actions=("roll", "d6", "roll", "d2", "hold", "roll", "d1"))
+    request = advisor_pb.ReviewRequest(position=game, budget=SEARCH, seed=1)
+    reports = same(grpc_api, web, "AdvisorService", "Review", request)
+    assert len(reports) == 8 and reports[-1].final
+    same(grpc_api, web, "AdvisorService", "Review", advisor_pb.ReviewRequest(position=TIBERIUS, worst=99))
+
+
+STREAMS = {("AdvisorService", "Analyze"), ("AdvisorService", "Review"), ("MatchService", "WatchMatch")}
 """Server streams: their own tests above."""
 
 

@@ -41,6 +41,7 @@ from games.tiberius.model import (
 )
 from games.tiberius.scoring import CHAIN_NAMES, Line, SeatTally, chain_key, placement, score_cubes
 from solver.core import ScoreReport, SeatScore, get_scorer
+from solver.tiberius import sheet_detail
 from tests.tiberius.helpers import game
 
 # ------------------------------------------------------------------------------------ draws
@@ -408,7 +409,7 @@ def test_scorer_on_played_games_equals_reference(players, seed):
         for seat, tally in zip(report.seats, ref, strict=True):
             assert seat.total == tally.total
             assert [(x.category, x.points, x.detail) for x in seat.breakdown] == [
-                (x.category, float(x.points), x.detail) for x in tally.lines
+                (x.category, float(x.points), sheet_detail(x)) for x in tally.lines
             ]
         if g.is_terminal(s):
             break

@@ -89,7 +89,7 @@ def test_score_refuses_another_game() -> None:
         get_scorer("tiberpunk")(GAME, "not a state")
 
 
-def _play(players: int, seed: int, policy: str, **options: object) -> State:
+def _play(players: int, seed: int, policy: str, **options: int | bool) -> State:
     s = GAME.new_state(GameConfig(players=players, options=dict(options)), seed)
     rng = random.Random(seed)
     while GAME.current_player(s) != TERMINAL:

@@ -205,11 +205,13 @@ def test_log_lines_read_like_a_table() -> None:
     """rule: tiberpunk/stage-1-quests — the roll, the pursuit and the lictor move, in the table's words."""
     s = do(quest_state(), "token drone quest1:hack")
     line = face.log_line(GAME, s, GAME.parse_action(s, "dice 2,5"), SPECTATOR)
-    assert line == "Seat 0's quest roll: 2, 5 — needs 6: fails."
+    assert line.startswith("Seat 0's quest roll: 2, 5 — needs 6: misses; the pursuit: Seat 1 (on the left) ")
     s = roll(s, 1, 2)
     assert s.phase == PH_PURSUE
     line = face.log_line(GAME, s, GAME.parse_action(s, "pursue X-XI"), SPECTATOR)
-    assert line == "Seat 1 moves the lictor from X to XI."
+    assert line.startswith(
+        "Seat 1 pursues Seat 0's miniature after the missed roll: moves the nearest lictor from X to XI"
+    )
     m = placed(2, where=("IX", "V"))
     line = face.log_line(GAME, m, GAME.parse_action(m, "move lictor X-VIII"), SPECTATOR)
     assert line == "Seat 0 moves a lictor from X to VIII."
