@@ -24,6 +24,7 @@ from typing import Any, Protocol, TypeVar, cast
 
 import grpc
 
+from games.core.text import is_digits
 from service.errors import abort
 
 __all__ = ["Call", "GrpcCall", "checked", "client_key", "grpc_servicer"]
@@ -48,7 +49,7 @@ class Call(Protocol):
 def client_key(peer: str) -> str:
     """A peer address without its port: ``"ipv4:127.0.0.1:5051"`` -> ``"ipv4:127.0.0.1"``."""
     host, sep, port = peer.rpartition(":")
-    return host if sep and port.isdigit() else peer
+    return host if sep and is_digits(port) else peer
 
 
 class GrpcCall:

@@ -1,33 +1,40 @@
-"""Home value: how good the galaxy is for each home system, as the community measures it.
+"""Home value: how good the galaxy is for each home system, by one of the measures players use.
 
-The measure (docs/ti4.md gives the formula with examples; every weight is in :class:`Weights`):
+One engine, many measures: a measure is a :class:`Weights` (data, every term tunable); the named
+measures are in ``games.ti4.measures`` (``community``, the default, ``simple``, ``lictor``, ``joint``).
+The terms (docs/ti4.md gives each with a worked example):
 
 1. A planet is worth its **optimal** resources and influence: the larger of the two counts
    (resources if R > I, influence if I > R; when equal, half of each), times the resource or
-   influence weight; plus the trait, specialty and legendary weights. A system is worth its
-   planets plus the wormhole weight per wormhole.
-2. **Real movement** from each home system: a step to an adjacent system, or through a wormhole to
-   a system with the same wormhole, is one jump. A supernova cannot be entered; an asteroid field
-   neither (unless ``antimass``: the technology Antimass Deflectors); a nebula ends movement, so
-   leaving one costs ``nebula_exit`` extra jumps; a ship leaving a gravity rift gets +1 move, so
-   with ``rift_bonus`` the step out of a rift (to a system that is not a rift) is free.
-3. A system ``d`` jumps from a home counts ``distance[d - 1]`` of its value (none beyond the last
-   weight). With ``share="nearest"`` (the default) a system counts only for the homes nearest to it
-   (split equally among ties: an equidistant system is shared); with ``share="all"`` it counts for
-   every home by its own distance.
+   influence weight (with both weights 1 this is max(R, I)); plus the trait, specialty and
+   legendary weights. A system is worth its planets plus the wormhole weight per wormhole.
+2. **Real movement** from each home system: a step to an adjacent system, or (``wormhole_links``)
+   through a wormhole to a system with the same wormhole, is one move. A supernova cannot be
+   entered; an asteroid field neither (unless ``antimass``: the technology Antimass Deflectors); a
+   nebula ends movement, so leaving one costs ``nebula_exit`` extra moves (-1: it cannot be left);
+   a ship leaving a gravity rift gets +1 move, so with ``rift_bonus`` the step out of a rift (to a
+   system that is not a rift) is free; with ``homes_block`` no ship passes through another home.
+3. A system ``d`` moves from a home counts ``distance[d - 1]`` of its value (none beyond the last
+   weight). With ``share="nearest"`` a system counts only for the homes nearest to it (split
+   equally among ties: an equidistant system is shared); with ``share="all"`` it counts for every
+   home by its own distance.
+4. The **Mecatol Rex path** (:func:`mecatol_terms`): ``mecatol`` x (``mecatol_moves`` - d) for d =
+   moves from the home to Mecatol Rex on the board (other homes impassable), minus
+   ``mecatol_supernova`` if every such shortest path crosses a supernova and ``mecatol_nebula`` if
+   every one crosses a nebula.
 
 Mecatol Rex counts for nobody; a home system counts only for its own seat, ``home`` times its own
-value (0 by default, as the community measures: the galaxy around the homes; with the factions
-known, ``home`` = 1 adds each faction's home planets as the tile data prints them; the Ghosts of
-Creuss count their home system, tile 51, off the board behind the Creuss Gate).
+value (0 by default: the galaxy around the homes; with the factions known, ``home`` = 1 adds each
+faction's home planets as the tile data prints them; the Ghosts of Creuss count their home system,
+tile 51, off the board behind the Creuss Gate).
 
 Every weight is a multiple of 0.05, so a value times :data:`SCALE` is an exact integer: the CP-SAT
-builder (``solver/ti4.py``) reproduces it to the unit, and a test checks the two against each other.
+builder (``solver/ti4``) reproduces it to the unit, and a test checks the two against each other.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from fractions import Fraction
 from functools import lru_cache
@@ -40,19 +47,27 @@ __all__ = [
     "POINTS",
     "SCALE",
     "SHARE_UNIT",
+    "TERM_NAMES",
     "TILE_UNIT",
     "HomeReport",
     "Movement",
     "Weights",
+    "blocked_for",
+    "coefficients",
+    "crosses_every_path",
     "distances",
+    "edges",
     "home_bonus",
     "home_reports",
     "home_system",
     "home_values",
+    "mecatol_lanes",
+    "mecatol_terms",
     "movement",
     "optimal",
     "planet_points",
     "tile_points",
+    "tile_terms",
 ]
 
 POINTS = 20
@@ -76,7 +91,8 @@ def _points(x: float, name: str) -> int:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Weights:
-    """The tunable weights of the home value (docs/ti4.md).
+    """The tunable terms of a home-value measure (docs/ti4.md; the named measures are in
+    ``games.ti4.measures``). The defaults are the ``lictor`` measure.
 
     Attributes:
         resources: value of one optimal resource.
@@ -85,13 +101,21 @@ class Weights:
         specialty: value of a technology specialty.
         legendary: value of a legendary planet.
         wormhole: value of a wormhole in the system.
-        distance: share of a system's value counted at 1, 2, 3... jumps (none beyond).
+        distance: share of a system's value counted at 1, 2, 3... moves (none beyond).
         share: ``"nearest"`` (a system counts for its nearest homes, split on ties) or ``"all"``.
         antimass: whether ships may enter asteroid fields (Antimass Deflectors).
-        nebula_exit: extra jumps to leave a nebula (movement ends in a nebula).
+        nebula_exit: extra moves to leave a nebula (movement ends in a nebula); -1: a nebula cannot
+            be left at all.
         rift_bonus: whether the step out of a gravity rift is free (+1 move leaving a rift).
         home: share of a home system's own value (its planets, as printed) counted for its seat (0:
-            none, the community's measure of the galaxy around the homes).
+            none, the galaxy around the homes).
+        wormhole_links: whether a wormhole links its system to the systems with the same wormhole
+            for movement (False: wormholes add no adjacency).
+        homes_block: whether ships cannot pass through another player's home system.
+        mecatol: value per move of the Mecatol Rex path term, ``mecatol`` x (``mecatol_moves`` - d).
+        mecatol_moves: the moves to Mecatol Rex at which the path term is 0.
+        mecatol_supernova: subtracted when every shortest path to Mecatol Rex crosses a supernova.
+        mecatol_nebula: subtracted when every shortest path to Mecatol Rex crosses a nebula.
     """
 
     resources: float = 1.0
@@ -106,6 +130,12 @@ class Weights:
     nebula_exit: int = 1
     rift_bonus: bool = True
     home: float = 0.0
+    wormhole_links: bool = True
+    homes_block: bool = False
+    mecatol: float = 0.0
+    mecatol_moves: int = 3
+    mecatol_supernova: float = 0.0
+    mecatol_nebula: float = 0.0
     _pts: tuple[int, ...] = field(default=(), init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -118,12 +148,19 @@ class Weights:
             raise ConfigError(
                 f"weights.share must be 'nearest' or 'all', not {self.share!r}", field="weights.share"
             )
-        if not isinstance(self.nebula_exit, int) or not 0 <= self.nebula_exit <= 3:
+        if not isinstance(self.nebula_exit, int) or not -1 <= self.nebula_exit <= 3:
             raise ConfigError(
-                f"weights.nebula_exit must be 0..3 jumps, not {self.nebula_exit!r}",
+                f"weights.nebula_exit must be 0..3 moves, or -1 (a nebula cannot be left), not "
+                f"{self.nebula_exit!r}",
                 field="weights.nebula_exit",
             )
-        object.__setattr__(self, "_pts", (*pts, _points(self.home, "home"), *dist))
+        if not isinstance(self.mecatol_moves, int) or not 0 <= self.mecatol_moves <= 6:
+            raise ConfigError(
+                f"weights.mecatol_moves must be 0..6 moves, not {self.mecatol_moves!r}",
+                field="weights.mecatol_moves",
+            )
+        lane = [_points(getattr(self, n), n) for n in ("mecatol", "mecatol_supernova", "mecatol_nebula")]
+        object.__setattr__(self, "_pts", (*pts, _points(self.home, "home"), *lane, *dist))
 
     @property
     def reach(self) -> int:
@@ -136,8 +173,22 @@ class Weights:
         return dict(zip(names, self._pts[:6], strict=True))
 
     def distance_points(self) -> tuple[int, ...]:
-        """The distance weights in twentieths, for 1, 2, 3... jumps."""
-        return self._pts[7:]
+        """The distance weights in twentieths, for 1, 2, 3... moves."""
+        return self._pts[10:]
+
+    def mecatol_points(self) -> tuple[int, int, int]:
+        """The Mecatol Rex path weights in twentieths: per move, supernova, nebula."""
+        return self._pts[7], self._pts[8], self._pts[9]
+
+    @property
+    def has_mecatol_term(self) -> bool:
+        """Whether the Mecatol Rex path term is part of the measure."""
+        return any(self.mecatol_points())
+
+    @property
+    def nebula_stops(self) -> bool:
+        """Whether a nebula cannot be left (``nebula_exit`` = -1)."""
+        return self.nebula_exit < 0
 
     def home_points(self) -> int:
         """The home weight in twentieths."""
@@ -213,6 +264,33 @@ def planet_points(planet: Planet, weights: Weights) -> int:
     return int(value)
 
 
+TERM_NAMES = (
+    "optimal resources",
+    "optimal influence",
+    "planet traits",
+    "technology specialties",
+    "legendary planets",
+    "wormholes",
+)
+"""The terms of a system's value (step 1), in the order of :func:`tile_terms`."""
+
+
+@lru_cache(maxsize=4096)
+def tile_terms(tile: Tile, weights: Weights) -> tuple[int, ...]:
+    """A system's value in fortieths split by term (:data:`TERM_NAMES`); they add up to
+    :func:`tile_points`."""
+    w = weights.points()
+    res = inf = trait = spec = leg = 0
+    for p in tile.planets:
+        r, i = optimal(p)
+        res += int(2 * r * w["resources"])
+        inf += int(2 * i * w["influence"])
+        trait += 2 * w["trait"] if p.trait else 0
+        spec += 2 * w["specialty"] if p.specialty else 0
+        leg += 2 * w["legendary"] if p.legendary else 0
+    return res, inf, trait, spec, leg, 2 * w["wormhole"] * len(tile.wormholes)
+
+
 @lru_cache(maxsize=4096)
 def tile_points(tile: Tile, weights: Weights) -> int:
     """A system's value in fortieths: its planets plus its wormholes (step 1)."""
@@ -254,7 +332,8 @@ def movement(tile: Tile | None, weights: Weights) -> Movement:
 
 
 def exit_cost(here: Movement, there: Movement, weights: Weights) -> int:
-    """Jumps to step from ``here`` to ``there`` (adjacent or through a shared wormhole)."""
+    """Moves to step from ``here`` to ``there`` (adjacent or through a shared wormhole); a nebula that
+    cannot be left has no steps out (:func:`edges`)."""
     if here.kind == NEBULA:
         return 1 + weights.nebula_exit
     if here.kind == RIFT and weights.rift_bonus and there.kind != RIFT:
@@ -263,22 +342,29 @@ def exit_cost(here: Movement, there: Movement, weights: Weights) -> int:
 
 
 def edges(board: Board, moves: Sequence[Movement], weights: Weights) -> list[list[tuple[Pos, int]]]:
-    """Per space, the spaces a ship steps to from it and the jumps each step costs (step 2)."""
+    """Per space, the spaces a ship steps to from it and the moves each step costs (step 2)."""
     by_type: dict[str, list[Pos]] = {}
-    for p, m in enumerate(moves):
-        if m.kind != IMPASSABLE:
-            for w in m.wormholes:
-                by_type.setdefault(w, []).append(p)
+    if weights.wormhole_links:
+        for p, m in enumerate(moves):
+            if m.kind != IMPASSABLE:
+                for w in m.wormholes:
+                    by_type.setdefault(w, []).append(p)
     out: list[list[tuple[Pos, int]]] = []
     for u, here in enumerate(moves):
-        if here.kind == IMPASSABLE:
+        if here.kind == IMPASSABLE or (here.kind == NEBULA and weights.nebula_stops):
             out.append([])
             continue
         targets: list[Pos] = list(board.adjacent[u])
-        for w in here.wormholes:
+        for w in here.wormholes if weights.wormhole_links else ():
             targets += [q for q in by_type.get(w, ()) if q != u and q not in targets]
         out.append([(v, exit_cost(here, moves[v], weights)) for v in targets if moves[v].kind != IMPASSABLE])
     return out
+
+
+def blocked_for(home: Pos, homes: Sequence[Pos], weights: Weights) -> frozenset[Pos]:
+    """The spaces a ship from ``home`` may not enter beyond the anomalies: the other homes with
+    ``homes_block``."""
+    return frozenset(h for h in homes if h != home) if weights.homes_block else frozenset()
 
 
 def distances(
@@ -289,13 +375,16 @@ def distances(
     *,
     limit: int | None = None,
     graph: Sequence[Sequence[tuple[Pos, int]]] | None = None,
+    homes: Sequence[Pos] = (),
 ) -> dict[Pos, int]:
-    """Jumps from ``home`` to every space within ``limit`` (default: the weights' reach).
+    """Moves from ``home`` to every space within ``limit`` (default: the weights' reach).
 
-    ``graph``: ``edges(board, moves, weights)`` when the caller has it already.
+    ``graph``: ``edges(board, moves, weights)`` when the caller has it already; ``homes``: every
+    home (with ``homes_block``, the others cannot be entered).
     """
     limit = weights.reach if limit is None else limit
     steps = edges(board, moves, weights) if graph is None else graph
+    blocked = blocked_for(home, homes, weights)
     dist = {home: 0}
     buckets: list[list[Pos]] = [[home]] + [[] for _ in range(limit)]
     for d in range(limit + 1):
@@ -304,7 +393,7 @@ def distances(
                 continue
             for v, cost in steps[u]:
                 nd = d + cost
-                if nd <= limit and nd < dist.get(v, limit + 1):
+                if nd <= limit and nd < dist.get(v, limit + 1) and v not in blocked:
                     dist[v] = nd
                     buckets[nd].append(v)
     return dist
@@ -327,7 +416,7 @@ def coefficients(
     """
     if dists is None:
         graph = edges(board, moves, weights)
-        dists = [distances(board, moves, h, weights, graph=graph) for h in homes]
+        dists = [distances(board, moves, h, weights, graph=graph, homes=homes) for h in homes]
     reach = weights.reach
     dist = [{p: d for p, d in dd.items() if d <= reach} for dd in dists]
     wp = weights.distance_points()
@@ -347,6 +436,92 @@ def coefficients(
         share = wp[m - 1] * SHARE_UNIT // len(nearest)
         for k in nearest:
             out[k][p] = share
+    return out
+
+
+# ------------------------------------------------------------------------ the Mecatol Rex path
+
+
+SUPERNOVAS = ("supernova", "muaat-supernova")
+
+
+@lru_cache(maxsize=512)
+def mecatol_lanes(
+    adjacent: tuple[tuple[Pos, ...], ...], home: Pos, homes: tuple[Pos, ...], spaces: frozenset[Pos]
+) -> tuple[int, tuple[tuple[Pos, tuple[Pos, ...]], ...]] | None:
+    """The shortest paths on the board from ``home`` to Mecatol Rex (0), other homes and spaces out of
+    play impassable (step 4): (d, every space on such a path after the home with its predecessors on
+    one, nearest first, Mecatol Rex last), or None without any path. Geometry only: the tiles do not
+    change it."""
+    others = set(homes) - {home}
+
+    def bfs(src: Pos) -> dict[Pos, int]:
+        dist = {src: 0}
+        queue = [src]
+        for u in queue:
+            for v in adjacent[u]:
+                if v in spaces and v not in others and v not in dist:
+                    dist[v] = dist[u] + 1
+                    queue.append(v)
+        return dist
+
+    dh = bfs(home)
+    if 0 not in dh:
+        return None
+    dm = bfs(0)
+    d = dh[0]
+    on = {p for p in dh if p != home and p in dm and dh[p] + dm[p] == d}
+    order = sorted(on, key=lambda p: (dh[p], p))
+    return d, tuple(
+        (p, tuple(q for q in adjacent[p] if (q == home or q in on) and dh.get(q) == dh[p] - 1)) for p in order
+    )
+
+
+def crosses_every_path(
+    home: Pos, lane: Sequence[tuple[Pos, Sequence[Pos]]], bad: Callable[[Pos], bool]
+) -> bool:
+    """Whether every shortest path of ``lane`` (:func:`mecatol_lanes`) crosses a space with ``bad``
+    (Mecatol Rex itself is the end, not crossed)."""
+    ok = {home: True}
+    for p, preds in lane:
+        ok[p] = (p == 0 or not bad(p)) and any(ok.get(q, False) for q in preds)
+    return not ok.get(0, False)
+
+
+def mecatol_terms(
+    board: Board,
+    galaxy: Mapping[Pos, TileId],
+    homes: Sequence[Pos],
+    tiles: Mapping[TileId, Tile],
+    weights: Weights,
+    *,
+    spaces: Iterable[Pos] | None = None,
+) -> list[int]:
+    """Each home's Mecatol Rex path term times :data:`SCALE` (step 4 of the measure): ``mecatol`` x
+    (``mecatol_moves`` - d), minus ``mecatol_supernova`` when every shortest path crosses a supernova
+    and ``mecatol_nebula`` when every one crosses a nebula (d = 6 when no path exists)."""
+    if not weights.has_mecatol_term:
+        return [0] * len(homes)
+    per, sup, neb = weights.mecatol_points()
+    in_play = frozenset(range(len(board.rings)) if spaces is None else {0, *spaces, *homes})
+
+    def has(p: Pos, kinds: Sequence[str]) -> bool:
+        tile = tiles.get(galaxy.get(p, 0))
+        return tile is not None and any(a in kinds for a in tile.anomalies)
+
+    out = []
+    for h in homes:
+        lane = mecatol_lanes(board.adjacent, h, tuple(homes), in_play)
+        if lane is None:
+            out.append(per * (weights.mecatol_moves - 6) * (SCALE // POINTS))
+            continue
+        d, steps = lane
+        v = per * (weights.mecatol_moves - d)
+        if sup and crosses_every_path(h, steps, lambda p: has(p, SUPERNOVAS)):
+            v -= sup
+        if neb and crosses_every_path(h, steps, lambda p: has(p, ("nebula",))):
+            v -= neb
+        out.append(v * (SCALE // POINTS))
     return out
 
 
@@ -373,9 +548,10 @@ def home_values(
     """
     moves, counted, points = _prepare(board, galaxy, homes, tiles, weights, fill, spaces)
     coefs = coefficients(board, moves, homes, counted, weights)
+    lanes = mecatol_terms(board, galaxy, homes, tiles, weights, spaces=spaces)
     return [
-        sum(c * points[p] for p, c in co.items()) + home_bonus(galaxy.get(h, 0), tiles, weights)
-        for h, co in zip(homes, coefs, strict=True)
+        sum(c * points[p] for p, c in co.items()) + home_bonus(galaxy.get(h, 0), tiles, weights) + m
+        for h, co, m in zip(homes, coefs, lanes, strict=True)
     ]
 
 
@@ -433,8 +609,11 @@ class HomeReport:
         wormholes: wormholes in systems that count for it.
         legendary: legendary planets in systems that count for it.
         specialties: technology specialties within 2 jumps.
-        mecatol: jumps to Mecatol Rex (None beyond 6).
+        mecatol: moves to Mecatol Rex (None beyond 6).
         lane_anomalies: anomalies next to the home or on every shortest way to Mecatol Rex.
+        mecatol_term: the Mecatol Rex path term in the value (step 4; 0 when the measure has none).
+        terms: the value split by term (:data:`TERM_NAMES`, then ``Mecatol Rex path`` and ``home
+            system``): they add up to ``value`` (a score sheet a person can check).
     """
 
     home: Pos
@@ -449,6 +628,8 @@ class HomeReport:
     specialties: int
     mecatol: int | None
     lane_anomalies: tuple[TileId, ...]
+    mecatol_term: float = 0.0
+    terms: tuple[tuple[str, float], ...] = ()
 
 
 def home_reports(
@@ -464,8 +645,12 @@ def home_reports(
     """A :class:`HomeReport` per home (the numbers behind the value, for people)."""
     moves, counted, points = _prepare(board, galaxy, homes, tiles, weights, fill, spaces)
     graph = edges(board, moves, weights)
-    fars = [distances(board, moves, h, weights, limit=max(6, weights.reach), graph=graph) for h in homes]
+    fars = [
+        distances(board, moves, h, weights, limit=max(6, weights.reach), graph=graph, homes=homes)
+        for h in homes
+    ]
     coefs = coefficients(board, moves, homes, counted, weights, dists=fars)
+    lanes = mecatol_terms(board, galaxy, homes, tiles, weights, spaces=spaces)
     unit = POINTS * SHARE_UNIT
     out = []
     for k, h in enumerate(homes):
@@ -473,10 +658,12 @@ def home_reports(
         far = fars[k]
         res = inf = near_r = near_i = 0.0
         worm = leg = spec = 0
+        parts = [0] * len(TERM_NAMES)
         for p in counted:
             tile = tiles.get(galaxy.get(p, 0))
             if tile is None:
                 continue
+            parts = [a + co.get(p, 0) * b for a, b in zip(parts, tile_terms(tile, weights), strict=True)]
             c = co.get(p, 0) / unit
             d = far.get(p)
             for planet in tile.planets:
@@ -489,13 +676,18 @@ def home_reports(
                     spec += 1 if planet.specialty else 0
                 leg += 1 if planet.legendary and c else 0
             worm += len(tile.wormholes) if c else 0
+        own = home_bonus(galaxy.get(h, 0), tiles, weights)
+        empty = sum(c * fill for p, c in co.items() if galaxy.get(p, 0) not in tiles)
+        terms = (
+            *zip(TERM_NAMES, (x / SCALE for x in parts), strict=True),
+            ("Mecatol Rex path", lanes[k] / SCALE),
+            *((("spaces still empty, at the mean tile in hand", empty / SCALE),) if fill else ()),
+        )
         out.append(
             HomeReport(
                 home=h,
-                value=(
-                    sum(c * points[p] for p, c in co.items()) + home_bonus(galaxy.get(h, 0), tiles, weights)
-                )
-                / SCALE,
+                terms=(*terms, ("home system", own / SCALE)),
+                value=(sum(c * points[p] for p, c in co.items()) + own + lanes[k]) / SCALE,
                 resources=res,
                 influence=inf,
                 near_resources=near_r,
@@ -506,6 +698,7 @@ def home_reports(
                 specialties=spec,
                 mecatol=far.get(0),
                 lane_anomalies=_lane_anomalies(board, moves, galaxy, tiles, h, far, weights),
+                mecatol_term=lanes[k] / SCALE,
             )
         )
     return out

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from games.core.text import is_digits
 from games.errors import InvalidStateError
 from games.ti4.content import Content, TileId
 from games.ti4.state import HIDDEN, HIDDEN_BLUE, HIDDEN_RED, PHASE_NAMES, TI4State
@@ -144,7 +145,7 @@ class _Reader:
             return HIDDEN_RED
         if (
             not isinstance(value, str)
-            or not value.isdigit()
+            or not is_digits(value)
             or len(value) > 3
             or int(value) not in self.content.tiles
         ):

@@ -17,6 +17,7 @@ from functools import lru_cache
 from typing import TypeAlias
 
 from games.core.content import Node, load_json, load_manifest, resolve_pack_dir
+from games.core.text import is_digits
 from games.errors import ContentError
 
 __all__ = [
@@ -248,7 +249,7 @@ def _planet(node: Node) -> Planet:
 
 def _tile(node: Node) -> Tile:
     raw_id = node.str("id")
-    if not raw_id.isdigit() or not 1 <= int(raw_id) <= 999:
+    if not is_digits(raw_id) or not 1 <= int(raw_id) <= 999:
         raise node.fail("a tile number 1..999", key="id", got=raw_id)
     return Tile(
         id=int(raw_id),
@@ -313,7 +314,7 @@ def _board(node: Node) -> Board:
         blue, red = deal.int("blue", min=0, max=20), deal.int("red", min=0, max=20)
         if count * (blue + red) + (1 if count == 5 else 0) != len(systems):
             raise lay.fail(f"as many system positions as tiles dealt ({count} x {blue}+{red})", key="systems")
-        goods = {int(k): v.int(min=0, max=20) for k, v in lay["trade_goods"].items() if k.isdigit()}
+        goods = {int(k): v.int(min=0, max=20) for k, v in lay["trade_goods"].items() if is_digits(k)}
         if set(goods) - set(homes):
             raise lay.fail("trade goods on home positions only", key="trade_goods")
         layouts[count] = Layout(
@@ -333,7 +334,7 @@ def _board(node: Node) -> Board:
 def _faction(node: Node, starting: Mapping[str, Node]) -> Faction:
     fid = node.str("id")
     home_id = node.str("home")
-    if not home_id.isdigit():
+    if not is_digits(home_id):
         raise node.fail("a tile number", key="home", got=home_id)
     start = starting.get(fid)
     techs: tuple[str, ...] = ()
@@ -438,7 +439,9 @@ def load_content(content_path: str = "") -> Content:
     milty = board_node["milty"]
     milty_slice = tuple(milty.int_list("slice", min=1, max=36))
     six = board.layouts[6].homes if 6 in board.layouts else ()
-    milty_seats = {int(k): tuple(v.int_list(min=1, max=36)) for k, v in milty["seats"].items() if k.isdigit()}
+    milty_seats = {
+        int(k): tuple(v.int_list(min=1, max=36)) for k, v in milty["seats"].items() if is_digits(k)
+    }
     if len(milty_slice) != 5 or any(not set(s) <= set(six) for s in milty_seats.values()):
         raise milty.fail("a five-space slice and seats among the six-player home positions")
     for n in (3, 4, 5, 6):

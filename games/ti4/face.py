@@ -511,6 +511,7 @@ def explain(game: TI4Game, state: TI4State, action: TI4Action) -> list[Fact]:
         v = ai.slice_value(game.pack, sl, game.weights)
         sr, si, worm, legend = _slice_totals(game.pack, sl)
         anomalies = sum(1 for t in sl if game.pack.tiles[t].anomalies)
+        specs = [p.specialty for t in sl for p in game.pack.tiles[t].planets if p.specialty]
         return [
             Fact(label="slice value", value=v, unit="points", better=1, text=f"slice value {v:.2f} points"),
             Fact(label="optimal resources in the slice", value=sr, unit="resources", better=1),
@@ -518,6 +519,17 @@ def explain(game: TI4Game, state: TI4State, action: TI4Action) -> list[Fact]:
             Fact(label="wormholes in the slice", value=float(worm), better=1),
             Fact(label="legendary planets in the slice", value=float(legend), better=1),
             Fact(label="anomalies in the slice", value=float(anomalies), better=-1),
+            Fact(
+                label="technology specialties in the slice",
+                value=float(len(specs)),
+                better=1,
+                text="technology specialties in the slice: " + (", ".join(specs) or "none"),
+            ),
+            Fact(
+                label="systems in the slice",
+                value=float(len(sl)),
+                text="systems in the slice: " + ", ".join(str(t) for t in sl),
+            ),
         ]
     if action.kind == "seat":
         return [

@@ -7,8 +7,10 @@ secret objective``. In the Milty mode: ``pick slice|faction|seat`` in snake orde
 ``keep secret objective``. Everything random is drawn from the seed at setup (no chance nodes);
 the tiles dealt, the secret objectives and the face-down objectives are hidden information.
 
-The result of the setup for a seat is its home value (``games.ti4.balance``): ``returns`` gives
-each seat its share of a softmax of the home values, so AI seats build toward their own home.
+The result of the setup for a seat is its home value by the community's measure (``community`` in
+``games.ti4.measures``, the default of every home value the game, its hints and its AI seats show;
+``weights=`` another measure): ``returns`` gives each seat its share of a softmax of the home values,
+so AI seats build toward their own home.
 """
 
 from __future__ import annotations
@@ -19,13 +21,14 @@ from typing import Any
 
 from games.core.face import REFEREE, SPECTATOR, Catalogue, Description, Fact, Viewer
 from games.core.protocol import TERMINAL, Game, GameConfig, GameInfo, Seat, Variant
-from games.errors import InvalidStateError, NotationError
+from games.errors import ConfigError, InvalidStateError, NotationError
 from games.ti4 import ai, face, flow, hidden, notation
 from games.ti4.balance import HomeReport, Weights, home_reports
 from games.ti4.codec import state_from_dict, state_schema, state_to_dict
 from games.ti4.content import Content, load_content
 from games.ti4.mapstring import format_map_string
-from games.ti4.milty import new_milty_state
+from games.ti4.measures import COMMUNITY
+from games.ti4.milty import SliceRules, new_milty_state, parse_total
 from games.ti4.setup import new_rulebook_state
 from games.ti4.state import OVER, TI4Action, TI4State
 from games.ti4.validate import check_state
@@ -38,7 +41,7 @@ class TI4Game(Game[TI4State, TI4Action]):
 
     def __init__(self, *, content_path: str = "", weights: Weights | None = None) -> None:
         self.pack: Content = load_content(content_path)
-        self.weights = weights or Weights()
+        self.weights = weights or COMMUNITY  # the community's measure (docs/ti4.md): face, AI, score
         self._reports: dict[tuple[object, ...], list[HomeReport]] = {}
         self._values: dict[tuple[object, ...], list[float]] = {}
         self.info = GameInfo(
@@ -93,6 +96,25 @@ class TI4Game(Game[TI4State, TI4Action]):
                     description="Milty: slices and factions offered beyond one per player",
                     default=1,
                 ),
+                Variant(
+                    name="milty_total",
+                    description="Milty random deal: a slice's optimal total (each planet's larger of "
+                    "resources and influence, summed) as a range, the community's '9-13' by default; 'any' "
+                    "for no limit",
+                    default="9-13",
+                ),
+                Variant(
+                    name="milty_wormholes",
+                    description="Milty random deal: 'one type' (no slice holds an alpha and a beta wormhole, "
+                    "the community's convention) or 'any'",
+                    default="one type",
+                    choices=("one type", "any"),
+                ),
+                Variant(
+                    name="milty_legendary",
+                    description="Milty random deal: legendary planets one slice may hold (1: spread out)",
+                    default=1,
+                ),
             ),
             content_version=self.pack.version,
             hidden_information=True,
@@ -117,6 +139,7 @@ class TI4Game(Game[TI4State, TI4Action]):
                 extra=int(self.option(config, "milty_extra")),
                 slices_text=str(self.option(config, "milty_slices")),
                 seed=seed,
+                rules=self._slice_rules(config),
             )
         return new_rulebook_state(
             self.pack,
@@ -127,6 +150,17 @@ class TI4Game(Game[TI4State, TI4Action]):
             random_factions=self.option(config, "factions") == "random",
             seed=seed,
         )
+
+    def _slice_rules(self, config: GameConfig) -> SliceRules:
+        """The Milty random deal's conventions from the options (docs/ti4.md)."""
+        lo, hi = parse_total(str(self.option(config, "milty_total")))
+        legendary = int(self.option(config, "milty_legendary"))
+        if not 0 <= legendary <= 5:
+            raise ConfigError(
+                f"milty_legendary must be 0..5, not {legendary!r}", field="config.options.milty_legendary"
+            )
+        types = 1 if self.option(config, "milty_wormholes") == "one type" else 4
+        return SliceRules(min_total=lo, max_total=hi, wormhole_types=types, max_legendary=legendary)
 
     def num_players(self, state: TI4State) -> int:
         return state.players

@@ -536,15 +536,19 @@ def _check_milty(  # noqa: PLR0917
     out: list[Violation],
     notes: list[str],
 ) -> None:
-    """A Milty galaxy: three blue and two red per slice, no forbidden neighbours inside a slice."""
-    from games.ti4.milty import slice_positions
+    """A Milty galaxy: three blue and two red per slice, no forbidden neighbours inside a slice, and
+    between neighbouring slices only as many as no order of each slice's tiles avoids (the global
+    reading of "no other option", ``milty.fewest_touching``)."""
+    from games.ti4.milty import fewest_touching, slice_positions
 
     tiles = content.tiles
+    ring: list[list[TileId]] = []
     for h in content.board.layouts[6].homes:
         spaces = [_transform(content, p, turn, mirrored) for p in slice_positions(content, h)]
         sl = [entries[p] for p in spaces]
         if any(x not in tiles for x in sl):
             continue
+        ring.append(sl)
         backs = Counter(tiles[x].pile for x in sl)
         if backs["blue"] != 3 or backs["red"] != 2:
             out.append(
@@ -565,7 +569,21 @@ def _check_milty(  # noqa: PLR0917
                     )
                 )
     flagged = {frozenset(v.positions) for v in out}
-    for c in _pairs(content, entries):
-        if frozenset((c.pos, c.other_pos)) not in flagged:
-            notes.append(f"{_describe(c)} (a Milty galaxy: neighbours across slices come from the draft)")
+    across = [c for c in _pairs(content, entries) if frozenset((c.pos, c.other_pos)) not in flagged]
+    fewest = fewest_touching(content, ring) if len(ring) == 6 else len(across)
+    for c in across:
+        if len(across) > fewest:
+            out.append(
+                Violation(
+                    c.rule,
+                    f"{_describe(c)} across two slices: the slices' tiles can be laid out with {fewest} such "
+                    f"pair{'s' if fewest != 1 else ''} ({len(across)} here)",
+                    (c.tile, c.other),
+                    (c.pos, c.other_pos),
+                )
+            )
+        else:
+            notes.append(
+                f"{_describe(c)} across two slices: allowed, no order of the slices' tiles avoids it"
+            )
     del players

@@ -14,10 +14,11 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from games.core.protocol import Seat
 from games.core.rng import make_rng, shuffle
+from games.core.text import is_digits
 from games.errors import ConfigError
 from games.ti4.content import Content, Pos, TileId
 from games.ti4.placement import clash
@@ -25,18 +26,84 @@ from games.ti4.setup import draw_objectives
 from games.ti4.state import DRAFT, TI4State
 
 __all__ = [
+    "SliceRules",
     "assemble",
+    "cross_pairs",
     "draft_seat",
+    "fewest_touching",
+    "layouts",
     "milty_spaces",
     "new_milty_state",
     "parse_slices",
+    "parse_total",
     "random_slices",
+    "rules_ok",
+    "safe_layouts",
+    "side_by_side",
     "slice_positions",
+    "slice_total",
     "slices_to_text",
 ]
 
 SLICE_BLUE, SLICE_RED = 3, 2
 """The usual mix of a Milty slice."""
+
+SLOTS = ("left", "front", "right", "far front", "far right")
+"""The five slots of a slice, in the order of ``milty_slices``."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SliceRules:
+    """The community's conventions for a random Milty deal (every one a game option).
+
+    Attributes:
+        min_total: a slice's optimal total (the larger of resources and influence of each planet,
+            summed) at least (``milty_total``, default 9-13).
+        max_total: that total at most.
+        wormhole_types: wormhole types one slice may hold (``milty_wormholes``: ``one type`` = 1, no
+            alpha and beta together; ``any`` = 4).
+        max_legendary: legendary planets one slice may hold (``milty_legendary``, default 1: spread).
+    """
+
+    min_total: float = 9.0
+    max_total: float = 13.0
+    wormhole_types: int = 1
+    max_legendary: int = 1
+
+
+def parse_total(text: str) -> tuple[float, float]:
+    """``milty_total``: ``"9-13"`` (a slice's optimal total from 9 to 13) or ``"any"``."""
+    field = "config.options.milty_total"
+    if text.strip().lower() in ("", "any"):
+        return 0.0, 99.0
+    parts = text.replace(" ", "").split("-")
+    try:
+        lo, hi = (float(x) for x in parts) if len(parts) == 2 else (None, None)
+    except ValueError:
+        lo = hi = None
+    if lo is None or hi is None or not 0 <= lo <= hi <= 99:
+        raise ConfigError(f"milty_total must be a range like '9-13' or 'any', not {text[:40]!r}", field=field)
+    return lo, hi
+
+
+def slice_total(content: Content, tiles: Sequence[TileId]) -> float:
+    """A slice's optimal total: each planet's larger of resources and influence, summed."""
+    return float(sum(max(p.resources, p.influence) for t in tiles for p in content.tiles[t].planets))
+
+
+def rules_ok(content: Content, tiles: Sequence[TileId], rules: SliceRules) -> bool:
+    """Whether a slice's tiles keep to ``rules`` (total, wormhole types, legendary planets)."""
+    t = content.tiles
+    total = slice_total(content, tiles)
+    kinds = {w for x in tiles for w in t[x].wormholes}
+    worms = [w for x in tiles for w in t[x].wormholes]
+    legendary = sum(1 for x in tiles for p in t[x].planets if p.legendary)
+    return (
+        rules.min_total <= total <= rules.max_total
+        and len(kinds) <= rules.wormhole_types
+        and len(worms) == len(kinds)
+        and legendary <= rules.max_legendary
+    )
 
 
 def slice_positions(content: Content, home: Pos) -> tuple[Pos, ...]:
@@ -53,10 +120,25 @@ def slot_adjacency(content: Content) -> list[tuple[int, int]]:
     ]
 
 
+def cross_pairs(content: Content) -> list[tuple[int, int]]:
+    """Pairs (i, j): slot i of a slice and slot j of the next slice clockwise are adjacent on the board
+    (right-left, far front-far front, far right-left, far right-front, far right-far front)."""
+    six = content.board.layouts[6].homes
+    a, b = slice_positions(content, six[0]), slice_positions(content, six[1])
+    return [(i, j) for i in range(5) for j in range(5) if b[j] in content.board.adjacent[a[i]]]
+
+
 def slice_ok(content: Content, tiles: Sequence[TileId]) -> bool:
     """Whether no two neighbouring slots of a slice hold clashing tiles (anomalies, same wormholes)."""
     t = content.tiles
     return not any(clash(t[tiles[i]], t[tiles[j]]) for i, j in slot_adjacency(content))
+
+
+def side_by_side(content: Content, left: Sequence[TileId], right: Sequence[TileId]) -> int:
+    """Forbidden neighbours between slice ``left`` and the next slice clockwise ``right`` (rule:
+    ti4/anomaly-adjacency, rule: ti4/wormhole-adjacency)."""
+    t = content.tiles
+    return sum(len(clash(t[left[i]], t[right[j]])) for i, j in cross_pairs(content))
 
 
 def slices_to_text(slices: Sequence[Sequence[TileId]]) -> str:
@@ -72,7 +154,7 @@ def parse_slices(content: Content, text: str, expansion: str) -> list[tuple[Tile
     seen: set[TileId] = set()
     for k, part in enumerate(text.split(";")):
         items = [x.strip() for x in part.split(",")]
-        if len(items) != 5 or not all(x.isdigit() and len(x) <= 3 for x in items):
+        if len(items) != 5 or not all(is_digits(x) and len(x) <= 3 for x in items):
             raise ConfigError(f"slice {k} must be five tile numbers, not {part[:60]!r}", field=field)
         tiles = tuple(int(x) for x in items)
         bad = [t for t in tiles if t not in pool]
@@ -87,19 +169,100 @@ def parse_slices(content: Content, text: str, expansion: str) -> list[tuple[Tile
     return out
 
 
-def _arrange(content: Content, tiles: list[TileId]) -> tuple[TileId, ...] | None:
-    """An order of the slice's tiles in its slots without clashing neighbours (None if none)."""
+def _signature(content: Content, layout: Sequence[TileId]) -> tuple[tuple[str, ...], ...]:
+    """What a layout shows its neighbours: per slot, the kinds that may not touch (anomaly, wormholes)."""
+    t = content.tiles
+    return tuple((("anomaly",) if t[x].is_anomaly else ()) + tuple(sorted(t[x].wormholes)) for x in layout)
+
+
+def layouts(
+    content: Content, tiles: Sequence[TileId]
+) -> dict[tuple[tuple[str, ...], ...], tuple[TileId, ...]]:
+    """The slice's orders without clashing neighbours inside it, one per signature (what the
+    neighbouring slices see), the first found in tile order."""
+    out: dict[tuple[tuple[str, ...], ...], tuple[TileId, ...]] = {}
     for perm in itertools.permutations(tiles):
         if slice_ok(content, perm):
-            return perm
-    return None
+            out.setdefault(_signature(content, perm), perm)
+    return out
+
+
+def _touch(
+    a: tuple[tuple[str, ...], ...], b: tuple[tuple[str, ...], ...], pairs: Sequence[tuple[int, int]]
+) -> int:
+    """Forbidden neighbours between signature ``a`` and the next slice's ``b``."""
+    return sum(len(set(a[i]) & set(b[j])) for i, j in pairs)
+
+
+def safe_layouts(
+    content: Content,
+    slices: Sequence[Sequence[TileId]],
+    rng: random.Random | None = None,
+    *,
+    node_limit: int = 20_000,
+) -> list[tuple[TileId, ...]] | None:
+    """An order of each slice such that no two slices put forbidden neighbours side by side, whichever
+    seats the draft gives them (every slice beside every other, both ways), or None if the search
+    finds none. ``rng`` shuffles the choices (a random deal); without it the first layouts are kept."""
+    pairs = cross_pairs(content)
+    options = []
+    for s in slices:
+        found = list(layouts(content, s).items())
+        if not found:
+            return None
+        if rng is not None:
+            rng.shuffle(found)
+        else:  # the fewest exposed slots first
+            found.sort(key=lambda kv: sum(1 for k in kv[0] if k))
+        options.append(found)
+    order = sorted(range(len(slices)), key=lambda k: len(options[k]))
+    chosen: dict[int, tuple[tuple[tuple[str, ...], ...], tuple[TileId, ...]]] = {}
+    nodes = [0]
+
+    def go(i: int) -> bool:
+        if i == len(order):
+            return True
+        nodes[0] += 1
+        if nodes[0] > node_limit:
+            return False
+        k = order[i]
+        for sig, lay in options[k]:
+            if all(
+                not _touch(sig, other, pairs) and not _touch(other, sig, pairs)
+                for other, _ in chosen.values()
+            ):
+                chosen[k] = (sig, lay)
+                if go(i + 1):
+                    return True
+                del chosen[k]
+        return False
+
+    return [chosen[k][1] for k in range(len(slices))] if go(0) else None
+
+
+def fewest_touching(content: Content, ring: Sequence[Sequence[TileId]]) -> int:
+    """The fewest forbidden neighbours between neighbouring slices of ``ring`` (the slices clockwise
+    around the galaxy) over every order of each slice's tiles (inside each slice none): exact, a
+    walk around the ring over the signatures."""
+    pairs = cross_pairs(content)
+    sigs = [list(layouts(content, s)) or [_signature(content, s)] for s in ring]
+    best = None
+    for first in sigs[0]:
+        cost = {first: 0}
+        for k in range(1, len(ring)):
+            cost = {b: min(c + _touch(a, b, pairs) for a, c in cost.items()) for b in sigs[k]}
+        total = min(c + _touch(b, first, pairs) for b, c in cost.items())
+        best = total if best is None else min(best, total)
+    return best or 0
 
 
 def random_slices(
-    content: Content, count: int, expansion: str, rng: random.Random
+    content: Content, count: int, expansion: str, rng: random.Random, rules: SliceRules | None = None
 ) -> list[tuple[TileId, ...]]:
-    """``count`` random slices of three blue and two red tiles, each arranged without clashing
-    neighbours and with at most one wormhole of each type."""
+    """``count`` random slices of three blue and two red tiles keeping to ``rules`` (the community's
+    conventions by default), each laid out without clashing neighbours inside it or beside any other
+    slice, whatever the seats (rule: ti4/anomaly-adjacency, rule: ti4/wormhole-adjacency)."""
+    rules = rules or SliceRules()
     blue = list(content.pile("blue", expansion))
     red = list(content.pile("red", expansion))
     if len(blue) < SLICE_BLUE * count or len(red) < SLICE_RED * count:
@@ -108,20 +271,39 @@ def random_slices(
             f"{expansion} piles hold {len(blue)} and {len(red)} (use expansion 'pok' or fewer slices)",
             field="config.options.milty_extra",
         )
-    for _ in range(500):
-        shuffle(rng, blue)
-        shuffle(rng, red)
-        out = []
-        for k in range(count):
-            tiles = blue[SLICE_BLUE * k : SLICE_BLUE * (k + 1)] + red[SLICE_RED * k : SLICE_RED * (k + 1)]
-            worms = [w for t in tiles for w in content.tiles[t].wormholes]
-            arranged = _arrange(content, tiles) if len(worms) == len(set(worms)) else None
-            if arranged is None:
+    for _ in range(300):
+        left_blue, left_red = list(blue), list(red)
+        shuffle(rng, left_blue)
+        shuffle(rng, left_red)
+        out: list[list[TileId]] = []
+        for _ in range(count):
+            found = _draw_slice(content, left_blue, left_red, rules, rng)
+            if found is None:
                 break
-            out.append(arranged)
-        if len(out) == count:
-            return out
-    raise ConfigError("could not deal slices without clashing neighbours", field="config.options.milty_extra")
+            out.append(found)
+            left_blue = [t for t in left_blue if t not in found]
+            left_red = [t for t in left_red if t not in found]
+        if len(out) < count:
+            continue
+        laid = safe_layouts(content, out, rng, node_limit=2_000)
+        if laid is not None:
+            return laid
+    raise ConfigError(
+        "could not deal slices that keep to the Milty conventions with no forbidden neighbours side by "
+        "side: widen milty_total, allow more wormhole types or legendary planets, or use 'pok'",
+        field="config.options.milty_total",
+    )
+
+
+def _draw_slice(
+    content: Content, blue: Sequence[TileId], red: Sequence[TileId], rules: SliceRules, rng: random.Random
+) -> list[TileId] | None:
+    """Three blue and two red tiles from the piles' tops keeping to ``rules`` (None after many tries)."""
+    for _ in range(200):
+        tiles = rng.sample(list(blue), SLICE_BLUE) + rng.sample(list(red), SLICE_RED)
+        if rules_ok(content, tiles, rules) and layouts(content, tiles):
+            return tiles
+    return None
 
 
 def slice_count(players: int, extra: int) -> int:
@@ -139,6 +321,7 @@ def new_milty_state(
     extra: int,
     slices_text: str,
     seed: int,
+    rules: SliceRules | None = None,
 ) -> TI4State:
     """The table before the first pick: draft order, slices and factions on offer, objectives drawn."""
     if not 0 <= extra <= 6:
@@ -161,7 +344,7 @@ def new_milty_state(
                 field="config.options.milty_slices",
             )
     else:
-        slices = random_slices(content, count, expansion, rng)
+        slices = random_slices(content, count, expansion, rng, rules)
     factions = [f.id for f in content.factions_for(expansion)]
     if len(factions) < players + extra:
         raise ConfigError(

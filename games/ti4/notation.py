@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from games.core.text import is_digits
 from games.errors import NotationError
 from games.ti4.content import Content
 from games.ti4.state import DRAFT, TI4Action, TI4State
@@ -68,7 +69,7 @@ def action_to_text(content: Content, state: TI4State, action: TI4Action) -> str:
 
 
 def _number(word: str, text: str) -> int:
-    if not word.isdigit() or len(word) > 3:
+    if not is_digits(word) or len(word) > 3:
         raise NotationError(f"{text!r}: {word!r} is not a number; try {HINT}", field="action")
     return int(word)
 

@@ -274,8 +274,8 @@ def _panel(
         y += 20
     legend = [
         "Planet 3/1: 3 resources, 1 influence. ★ legendary planet.",
-        "α β: alpha and beta wormholes. Home value: the balance measure",
-        "(optimal resources and influence weighted by distance).",
+        "α β: alpha and beta wormholes. Home value: the systems within reach",
+        "(optimal resources and influence, specialties...) by the measure, docs/ti4.md.",
     ]
     for line in legend:
         out.append(_text(x0 + 10, y + 10, line, 10, "normal", "#aaa", "start"))

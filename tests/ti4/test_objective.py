@@ -20,6 +20,7 @@ from solver.ti4 import (
     objective_units,
     secondary_terms,
     solve_map,
+    with_weights,
 )
 from tests.ti4.helpers import GAME
 from tests.ti4.test_solver import _small
@@ -105,7 +106,7 @@ def test_home_system_counts_for_its_seat() -> None:
 
 
 def _with_homes(problem: MapProblem, homes: tuple[int, ...]) -> MapProblem:
-    return replace(problem, home_tiles=homes, weights=replace(problem.weights, home=1.0))
+    return replace(with_weights(problem, replace(problem.weights, home=1.0)), home_tiles=homes)
 
 
 @pytest.mark.parametrize("seed", [1, 3])

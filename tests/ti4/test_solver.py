@@ -10,6 +10,7 @@ import pytest
 from games.errors import ConfigError
 from games.ti4.balance import Weights
 from games.ti4.legality import check_string
+from games.ti4.measures import Measure
 from solver.core import SolveLimits, Status, get_puzzle, get_scorer
 from solver.ti4 import (
     SliceProblem,
@@ -30,10 +31,11 @@ PACK = GAME.pack
 LIMITS = SolveLimits(time_limit_s=1.0, workers=1)
 
 
-def _small(seed: int, players: int, weights: Weights, opened: int = 4, spare: int = 2):
+def _small(seed: int, players: int, weights: Weights | Measure, opened: int = 4, spare: int = 2):
     """A full random legal map with ``opened`` positions emptied; pool: their tiles + spares."""
     rng = random.Random(seed)
-    full = map_problem(PACK, players=players, expansion="pok", weights=weights)
+    measure = weights if isinstance(weights, Measure) else Measure("custom", (weights,))
+    full = map_problem(PACK, players=players, expansion="pok", measure=measure)
     galaxy = random_legal_map(PACK, full, rng)
     layout = PACK.board.layouts[players]
     near = [p for p in layout.systems if set(PACK.board.adjacent[p]) & set(layout.homes)]
@@ -44,7 +46,7 @@ def _small(seed: int, players: int, weights: Weights, opened: int = 4, spare: in
     extra += rng.sample([t for t in unused if t not in extra], spare - len(extra))
     fixed = {p: t for p, t in galaxy.items() if p not in opened_pos}
     pool = [galaxy[p] for p in opened_pos] + extra
-    return map_problem(PACK, players=players, expansion="pok", weights=weights, fixed=fixed, pool=pool)
+    return map_problem(PACK, players=players, expansion="pok", measure=measure, fixed=fixed, pool=pool)
 
 
 @pytest.mark.parametrize(
