@@ -115,7 +115,7 @@ def mutable_apply(s: MState, seat: int) -> MState:
     return s
 
 
-class RPlayer(Record):
+class RPlayer(Record, frozen=True):
     coins: int
     score: int
     hand: tuple[int, ...]
@@ -126,7 +126,7 @@ class RPlayer(Record):
     e: int
 
 
-class RState(Record):
+class RState(Record, frozen=True):
     players: tuple[RPlayer, ...]
     turn: int
     phase: int
@@ -156,7 +156,7 @@ def _rate(apply: Callable[[Any, int], Any], state: Any) -> float:
 
 def main() -> int:
     hand = (1, 2)
-    rows = {
+    rows: dict[str, tuple[Callable[[Any, int], Any], Any]] = {
         "NamedTuple._replace (baseline)": (
             tuple_apply,
             TState(tuple(TPlayer(0, 0, hand, 0, 0, 0, 0, 0) for _ in range(4)), 0, 0, (), 0, 0, 0, 0),

@@ -5,7 +5,7 @@ handed out is never changed by anyone. ``apply`` copies what it changes and chan
 
     from games.core.records import Record, replace, replace_at
 
-    class Player(Record):
+    class Player(Record, frozen=True):
         \"\"\"One player's holdings.
 
         Attributes:
@@ -16,7 +16,7 @@ handed out is never changed by anyone. ``apply`` copies what it changes and chan
         coins: int
         hand: tuple[int, ...] = ()
 
-    class State(Record):
+    class State(Record, frozen=True):
         players: tuple[Player, ...]
         turn: int = 1
 

@@ -56,7 +56,7 @@ def problems(game: str) -> dict[str, list[str]]:
         for node in ast.walk(ast.parse(text)):
             out_of = _node_problem(node)
             if out_of:
-                out[out_of[0]].append(f"{name}:{node.lineno} {out_of[1]}")
+                out[out_of[0]].append(f"{name}:{getattr(node, 'lineno', 0)} {out_of[1]}")
         if path.name not in NOT_RULES:
             for m in re.finditer(rf"rule: {game}/([a-z0-9-]+)", text):
                 cites[m.group(1)].add(name)
