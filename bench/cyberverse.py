@@ -1,7 +1,12 @@
 """CyberVerse benchmark: engine speed against the Pig fixture, the greedy AI against random play,
-and the exact feature-test chain against Monte Carlo simulation, all measured in the same run.
+the game lengths and end conditions with no turn cap (``--only length``), the ISMCTS seat against
+greedy and random seats, and the exact feature-test chain against Monte Carlo simulation.
 
-``python -m bench.cyberverse`` (``--quick`` for a short run); writes ``bench/results/cyberverse.json``.
+``python -m bench.cyberverse`` (``--quick`` for a short run, ``--jobs 2`` on 2 cores); writes
+``bench/results/cyberverse.json`` (``cyberverse-<only>.json`` for one part). Every game is played
+with no turn cap, the rulebook's end only (rule: cyberverse/end-of-game), but for the engine's
+random playouts (:data:`ENGINE_TURNS`); a game still running at :data:`GUARD_TURNS` is stopped and
+counted as running.
 
 The engine is measured in each mode available (docs/compiled.md): pure Python, and compiled with
 mypyc when a fresh build exists (``make fast``). The mode is fixed per process at import, so each is
@@ -19,11 +24,12 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from bench._stats import wilson
 from games.core import CHANCE, TERMINAL, Game, GameConfig, compiled
 from games.cyberverse import COMPILED, CyberverseGame
+from games.cyberverse.engine import END_DOMINATION, END_STORIES, end_reason
 from games.cyberverse.modifiers import after_draw
 from solver.cyberverse import _chain, chain_by_orders, chain_odds
 from tests.fixtures.pig import PigGame
@@ -31,15 +37,21 @@ from tests.fixtures.pig import PigGame
 __all__ = ["main"]
 
 
+ENGINE_TURNS = 12
+"""The turn cap of the random playouts that time the engine (the ``max_turns`` variant): uniformly
+random play spends its money and resolves few stories, so without a cap it need not end."""
+
+
 def _steps_per_s(game: Game[Any, Any], players: int, seconds: float) -> float:
     """Random-playout steps (apply_trusted) per second of this process's CPU time (the machine is
-    shared: CPU time, unlike the wall clock, does not count the other jobs' turns)."""
+    shared: CPU time, unlike the wall clock, does not count the other jobs' turns); each playout
+    is capped at :data:`ENGINE_TURNS` turns."""
     rng = random.Random(1)
     steps = 0
     seed = 0
     t0 = time.process_time()
     while time.process_time() - t0 < seconds:
-        s = game.new_state(GameConfig(players=players), seed)
+        s = game.new_state(GameConfig(players=players, options={"max_turns": ENGINE_TURNS}), seed)
         seed += 1
         while game.current_player(s) != TERMINAL:
             a = (
@@ -131,24 +143,86 @@ def _engine(seconds: float) -> dict[str, Any]:
     return out
 
 
-def _match(game: CyberverseGame, players: int, games: int) -> tuple[float, int]:
-    """Seat 0 plays greedy, the others random; returns (score, games)."""
+GUARD_TURNS = 200
+"""A game still running after this many turns is stopped and counted as running (a stall): the
+measurement's guard, not a rule (the games are played with no turn cap)."""
+RULEBOOK_TURNS = 40
+"""The issue's target: 95% of games end by a rulebook condition within this many turns."""
+
+
+class Played(NamedTuple):
+    """One benchmark game: the measured seat's score, the turns played and why it ended."""
+
+    score: float
+    turns: int
+    end: str
+
+
+def _finish(game: CyberverseGame, s: Any, seat: int) -> Played:
+    """The result of a game stopped at its end or at :data:`GUARD_TURNS`."""
+    if game.current_player(s) != TERMINAL:
+        return Played(0.0, s.turn, "running")
+    return Played(game.returns(s)[seat], s.turn, end_reason(s))
+
+
+def _greedy_vs_random(game: CyberverseGame, players: int, seed: int) -> Played:
+    """Seat 0 plays greedy, the others random (no turn cap)."""
     greedy = game.policies()["greedy"]
-    total = 0.0
-    for g in range(games):
-        rng = random.Random(1000 + g)
-        s = game.new_state(GameConfig(players=players), 1000 + g)
-        while game.current_player(s) != TERMINAL:
-            p = game.current_player(s)
-            if p == CHANCE:
-                a = game.sample_chance(s, rng)
-            elif p == 0:
-                a = greedy(s, rng)
-            else:
-                a = rng.choice(list(game.legal_actions(s)))
-            s = game.apply_trusted(s, a)
-        total += game.returns(s)[0]
-    return total, games
+    rng = random.Random(seed)
+    s = game.new_state(GameConfig(players=players), seed)
+    while game.current_player(s) != TERMINAL and s.turn <= GUARD_TURNS:
+        p = game.current_player(s)
+        if p == CHANCE:
+            a = game.sample_chance(s, rng)
+        elif p == 0:
+            a = greedy(s, rng)
+        else:
+            a = rng.choice(list(game.legal_actions(s)))
+        s = game.apply_trusted(s, a)
+    return _finish(game, s, 0)
+
+
+def _greedy_game(task: tuple[int, int]) -> Played:
+    """Every seat greedy (no turn cap); the score is seat 0's."""
+    players, seed = task
+    game = _GAME[0] if _GAME else CyberverseGame()
+    _GAME[:] = [game]
+    greedy = game.policies()["greedy"]
+    rng = random.Random(seed)
+    s = game.new_state(GameConfig(players=players), seed)
+    while game.current_player(s) != TERMINAL and s.turn <= GUARD_TURNS:
+        a = game.sample_chance(s, rng) if game.current_player(s) == CHANCE else greedy(s, rng)
+        s = game.apply_trusted(s, a)
+    return _finish(game, s, 0)
+
+
+def lengths(games: list[Played]) -> dict[str, Any]:
+    """Game lengths in turns (median, 90th percentile, max), the end condition that fired, and the
+    share of games ended by a rulebook condition within :data:`RULEBOOK_TURNS` turns."""
+    turns = sorted(g.turns for g in games)
+    n = len(turns)
+    ends: dict[str, int] = {}
+    for g in games:
+        ends[g.end] = ends.get(g.end, 0) + 1
+    ok = sum(1 for g in games if g.end in (END_STORIES, END_DOMINATION) and g.turns <= RULEBOOK_TURNS)
+    return {
+        "games": n,
+        "median": turns[(n - 1) // 2],
+        "p90": turns[min(n - 1, math.ceil(0.9 * n) - 1)],
+        "max": turns[-1],
+        "ends": ends,
+        "rulebook_within_40": ok / n,
+    }
+
+
+def length_line(label: str, stats: dict[str, Any]) -> str:
+    """One printed line of :func:`lengths`."""
+    ends = ", ".join(f"{k} {v}" for k, v in sorted(stats["ends"].items()))
+    return (
+        f"game length, {label}: median {stats['median']}, p90 {stats['p90']}, max {stats['max']} turns "
+        f"over {stats['games']} games, no cap; ended by {ends}; by a rulebook end within "
+        f"{RULEBOOK_TURNS} turns {stats['rulebook_within_40']:.1%}"
+    )
 
 
 SIMULATIONS = 100
@@ -168,9 +242,10 @@ def search_options() -> Any:
 _GAME: list[CyberverseGame] = []
 
 
-def _mcts_game(task: tuple[int, str, int, int]) -> float:
-    """One game: the ISMCTS seat (rotating with the game number) against greedy or random seats;
-    returns the ISMCTS seat's score. A decision with one legal action is played without a search."""
+def _mcts_game(task: tuple[int, str, int, int]) -> Played:
+    """One game, no turn cap: the ISMCTS seat (rotating with the game number) against greedy or
+    random seats; the ISMCTS seat's score. A decision with one legal action is played without a
+    search."""
     from search.bots import SearchBot
     from search.types import SearchLimit
 
@@ -182,7 +257,7 @@ def _mcts_game(task: tuple[int, str, int, int]) -> float:
     bot = SearchBot(game, limit=SearchLimit(simulations=simulations), options=search_options(), seed=g)
     s = game.new_state(GameConfig(players=players), 2000 + g)
     seat = g % players
-    while game.current_player(s) != TERMINAL:
+    while game.current_player(s) != TERMINAL and s.turn <= GUARD_TURNS:
         p = game.current_player(s)
         if p == CHANCE:
             a = game.sample_chance(s, rng)
@@ -194,33 +269,61 @@ def _mcts_game(task: tuple[int, str, int, int]) -> float:
         else:
             a = rng.choice(list(game.legal_actions(s)))
         s = game.apply_trusted(s, a)
-    return game.returns(s)[seat]
+    return _finish(game, s, seat)
 
 
 MATCHES = ("greedy-2p", "random-2p", "greedy-4p", "random-4p")
 """The ISMCTS matches, by the names ``--only`` takes."""
 
 
-def _mcts_matches(games: int, simulations: int, jobs: int, only: str = "") -> dict[str, tuple[float, int]]:
+def _run(fn: Any, tasks: list[Any], jobs: int, what: str) -> list[Played]:
+    """``fn`` over ``tasks``, on ``jobs`` worker processes (progress on stderr)."""
+    if jobs <= 1:
+        return [fn(task) for task in tasks]
+    import multiprocessing
+
+    out = []
+    with multiprocessing.get_context("fork").Pool(jobs) as pool:
+        for k, played in enumerate(pool.imap(fn, tasks, chunksize=1)):
+            out.append(played)
+            if (k + 1) % 20 == 0:
+                print(f"  ({k + 1}/{len(tasks)} {what} games played)", file=sys.stderr, flush=True)
+    return out
+
+
+def _mcts_matches(games: int, simulations: int, jobs: int, only: str = "") -> dict[str, list[Played]]:
     """ISMCTS against greedy and against random play, 2 and 4 players, ``games`` each (``only``:
     just that match, a name of :data:`MATCHES`)."""
     keys = [(int(name[-2]), name.split("-")[0]) for name in MATCHES if not only or name == only]
     tasks = [(players, opponent, g, simulations) for players, opponent in keys for g in range(games)]
-    if jobs > 1:
-        import multiprocessing
+    played = _run(_mcts_game, tasks, jobs, "ISMCTS")
+    return {
+        f"ismcts_vs_{opponent}_{players}p": played[k * games : (k + 1) * games]
+        for k, (players, opponent) in enumerate(keys)
+    }
 
-        with multiprocessing.get_context("fork").Pool(jobs) as pool:
-            scores = []
-            for k, score in enumerate(pool.imap(_mcts_game, tasks, chunksize=1)):
-                scores.append(score)
-                if (k + 1) % 20 == 0:
-                    print(f"  ({k + 1}/{len(tasks)} ISMCTS games played)", file=sys.stderr, flush=True)
-    else:
-        scores = [_mcts_game(task) for task in tasks]
-    out = {}
-    for k, (players, opponent) in enumerate(keys):
-        chunk = scores[k * games : (k + 1) * games]
-        out[f"ismcts_vs_{opponent}_{players}p"] = (sum(chunk), games)
+
+LENGTH_SEEDS = 3000
+"""First seed of the greedy games of ``--only length`` (disjoint from the matches' 1000+ and 2000+)."""
+
+
+def game_lengths(greedy_games: int, mcts_games: int, simulations: int, jobs: int) -> dict[str, Any]:
+    """``--only length``: the lengths and end conditions of games with no turn cap, at 2, 3 and 4
+    players: every seat greedy (``greedy_games`` each), and one ISMCTS seat (rotating) against
+    greedy seats (``mcts_games`` each). Prints one line per row."""
+    out: dict[str, Any] = {}
+    for players in (2, 3, 4):
+        tasks = [(players, LENGTH_SEEDS + g) for g in range(greedy_games)]
+        stats = lengths(_run(_greedy_game, tasks, jobs, f"greedy {players}p"))
+        out[f"greedy_{players}p"] = stats
+        print(length_line(f"{players} players, every seat greedy", stats), flush=True)
+    for players in (2, 3, 4):
+        if not mcts_games:
+            break
+        tasks2 = [(players, "greedy", g, simulations) for g in range(mcts_games)]
+        stats = lengths(_run(_mcts_game, tasks2, jobs, f"ISMCTS {players}p"))
+        out[f"ismcts_vs_greedy_{players}p"] = stats
+        print(length_line(f"{players} players, one ISMCTS seat ({simulations} simulations), greedy", stats))
     return out
 
 
@@ -232,7 +335,7 @@ def _fit_positions(seed: int) -> dict[str, Any]:
     """One game of greedy seats that play at random with a probability drawn per game (0, 5, 15 or
     30%), 2, 3, 4 or 4 players by the seed; about 8% of its decision positions with their win-model
     features and the fraction of the game left, and the game's returns."""
-    from games.cyberverse.policies import win_features
+    from games.cyberverse.policies import game_left, win_features
 
     game = _GAME[0] if _GAME else CyberverseGame()
     _GAME[:] = [game]
@@ -242,17 +345,18 @@ def _fit_positions(seed: int) -> dict[str, Any]:
     s = game.new_state(GameConfig(players=players), seed)
     eps = rng.choice((0.0, 0.05, 0.15, 0.3))
     rows = []
-    while game.current_player(s) != TERMINAL:
+    while game.current_player(s) != TERMINAL and s.turn <= GUARD_TURNS:
         p = game.current_player(s)
         if p == CHANCE:
             a = game.sample_chance(s, rng)
         else:
             if rng.random() < 0.08:
-                cap = s.options.max_turns or 12
-                rows.append((max(0, cap - s.turn) / cap, win_features(s, game.content_pack)))
+                rows.append((game_left(s), win_features(s, game.content_pack)))
             a = rng.choice(list(game.legal_actions(s))) if rng.random() < eps else greedy(s, rng)
         s = game.apply_trusted(s, a)
-    return {"returns": list(game.returns(s)), "rows": rows}
+    if game.current_player(s) != TERMINAL:  # stopped at the guard: no winner to fit on
+        return {"returns": [], "rows": [], "turns": s.turn}
+    return {"returns": list(game.returns(s)), "rows": rows, "turns": s.turn}
 
 
 def fit_win_model(jobs: int) -> dict[str, Any]:
@@ -276,6 +380,8 @@ def fit_win_model(jobs: int) -> dict[str, Any]:
     def groups(chunk: list[dict[str, Any]]) -> list[tuple[Any, Any]]:
         out = []
         for g in chunk:
+            if not g["returns"]:
+                continue
             y = np.array(g["returns"])
             for left, feats in g["rows"]:
                 x = np.array(feats)
@@ -314,6 +420,8 @@ def fit_win_model(jobs: int) -> dict[str, Any]:
     now = np.array([*WIN_WEIGHTS, *WIN_WEIGHTS_LEFT])
     out: dict[str, Any] = {
         "games": len(games),
+        "stopped_at_guard": sum(1 for g in games if not g["returns"]),
+        "turns_median": sorted(g["turns"] for g in games)[len(games) // 2],
         "positions": [len(train), len(test)],
         "weights": [round(float(v), 4) for v in w[: dim // 2]],
         "weights_left": [round(float(v), 4) for v in w[dim // 2 :]],
@@ -356,30 +464,61 @@ def _odds_speed(rounds: int) -> tuple[float, float, float]:
     return exact, brute, mc
 
 
+def _rate_line(label: str, games: list[Played], players: int) -> tuple[dict[str, Any], str]:
+    """A win rate with its Wilson interval (and the games' lengths) for the results file, and its line."""
+    score, n = sum(g.score for g in games), len(games)
+    lo, hi = wilson(score, n)
+    row = {
+        "score": score / n,
+        "games": n,
+        "wilson": [lo, hi],
+        "chance": 1 / players,
+        "lengths": lengths(games),
+    }
+    return (
+        row,
+        f"{label}: {score / n:.1%} [{lo:.1%}, {hi:.1%}] over {n} games (a random seat: {1 / players:.0%})",
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark and print one line per claim."""
     parser = argparse.ArgumentParser(prog="python -m bench.cyberverse")
     parser.add_argument("--quick", action="store_true", help="a short run")
-    parser.add_argument("--games", type=int, default=0, help="games per AI match (default 100, quick 20)")
+    parser.add_argument(
+        "--games", type=int, default=0, help="games per greedy vs random match (default 100, quick 20)"
+    )
     parser.add_argument(
         "--mcts-games",
         type=int,
         default=-1,
-        help="games per ISMCTS match (vs greedy and vs random, 2 and 4 players; default 100, quick 0)",
+        help="games per ISMCTS match (vs greedy and vs random, 2 and 4 players; default 200, quick 0)",
+    )
+    parser.add_argument(
+        "--length-games",
+        type=int,
+        default=-1,
+        help="games of every-seat-greedy per player count in the length table (default 200, quick 20)",
+    )
+    parser.add_argument(
+        "--length-mcts-games",
+        type=int,
+        default=-1,
+        help="games with one ISMCTS seat per player count in the length table (default 40, quick 0)",
     )
     parser.add_argument(
         "--simulations", type=int, default=SIMULATIONS, help="ISMCTS simulations per decision"
     )
-    parser.add_argument(
-        "--jobs", type=int, default=1, help="worker processes for the ISMCTS matches and the fit"
-    )
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes for the games and the fit")
     parser.add_argument(
         "--only",
-        choices=(*MATCHES, "engine", "fit"),
+        choices=(*MATCHES, "engine", "fit", "length", "greedy-vs-random"),
         default="",
         help="play only that ISMCTS match (the search seat against greedy or random seats, 2 or 4 "
         "players); 'engine': measure only the engine; 'fit': fit the heuristic's win model and "
-        "print its weights (games of seeds 50000-51199)",
+        "print its weights (games of seeds 50000-51199); 'length': the game lengths and end "
+        "conditions with no turn cap, greedy seats and one ISMCTS seat, 2, 3 and 4 players; "
+        "'greedy-vs-random': only the greedy seat against random seats",
     )
     parser.add_argument("--engine-child", type=float, default=0.0, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -395,29 +534,26 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(fitted, indent=1))
         target.write_text(json.dumps(fitted, indent=1))
         return 0
-    seconds = 2.0 if args.quick else 6.0
-    games = args.games or (20 if args.quick else 100)
+    quick = args.quick
+    seconds = 2.0 if quick else 6.0
+    games = args.games or (20 if quick else 100)
     game = CyberverseGame()
     results: dict[str, Any] = {"mode": compiled.mode("games.cyberverse")}
     if only in ("", "engine"):
         results.update(_engine(seconds))
-    if not only:
+    if only in ("", "greedy-vs-random"):
         for players in (2, 4):
-            score, n = _match(game, players, games)
-            lo, hi = wilson(score, n)
-            base = 1 / players
-            results[f"greedy_vs_random_{players}p"] = {
-                "score": score / n,
-                "games": n,
-                "wilson": [lo, hi],
-                "chance": base,
-            }
-            print(
-                f"greedy vs random {players}p: {score / n:.1%} [{lo:.1%}, {hi:.1%}] over {n} games "
-                f"(a random seat: {base:.0%})"
-            )
-    mcts_games = args.mcts_games if args.mcts_games >= 0 else (0 if args.quick else 100)
-    if mcts_games and only != "engine":
+            played = [_greedy_vs_random(game, players, 1000 + g) for g in range(games)]
+            row, line = _rate_line(f"greedy vs random {players}p (no turn cap)", played, players)
+            results[f"greedy_vs_random_{players}p"] = row
+            print(line)
+            print(length_line(f"greedy vs random {players}p", row["lengths"]))
+    if only in ("", "length"):
+        greedy_games = args.length_games if args.length_games >= 0 else (20 if quick else 200)
+        mcts_length = args.length_mcts_games if args.length_mcts_games >= 0 else (0 if quick else 40)
+        results["lengths"] = game_lengths(greedy_games, mcts_length, args.simulations, args.jobs)
+    mcts_games = args.mcts_games if args.mcts_games >= 0 else (0 if quick else 200)
+    if mcts_games and only not in ("engine", "length", "greedy-vs-random"):
         t0 = time.perf_counter()
         matches = _mcts_matches(mcts_games, args.simulations, args.jobs, only)
         results["ismcts_options"] = {
@@ -428,16 +564,17 @@ def main(argv: list[str] | None = None) -> int:
             "puct_c": 0.5,
             "chance_leaf_samples": 0,
         }
-        for key, (score, n) in matches.items():
-            lo, hi = wilson(score, n)
+        for key, played in matches.items():
             players = int(key[-2])
-            results[key] = {"score": score / n, "games": n, "wilson": [lo, hi], "chance": 1 / players}
             opponent = "greedy" if "greedy" in key else "random"
-            print(
+            label = (
                 f"ISMCTS ({args.simulations} simulations a decision, greedy priors, PUCT 0.5, leaves "
-                f"scored by the fitted win model) vs {opponent} {players}p: {score / n:.1%} "
-                f"[{lo:.1%}, {hi:.1%}] over {n} games (seats rotating; a random seat: {1 / players:.0%})"
+                f"scored by the fitted win model) vs {opponent} {players}p, seats rotating, no turn cap"
             )
+            row, line = _rate_line(label, played, players)
+            results[key] = row
+            print(line)
+            print(length_line(f"ISMCTS vs {opponent} {players}p", row["lengths"]))
         results["ismcts_wall_s"] = time.perf_counter() - t0
     if not only:
         exact, brute, mc = _odds_speed(50)

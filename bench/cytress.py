@@ -4,7 +4,11 @@
 - AI: seat 0 played by the search (ISMCTS), the greedy policy or the automa policy, against the
   official solo automa and in 3-player games against two random seats or two automa seats: win
   rates with a 95% Wilson interval (``bench/_stats.py``), next to random play's own rate;
-- solver: ``cytress.best_placement`` by CP-SAT against brute force on the same instances (ratio).
+- solver: ``cytress.best_placement`` by CP-SAT against brute force on the same instances (ratio);
+- game lengths (issue 28): with no round cap, the rounds each game lasts (median, 90th percentile,
+  max) and which end fired, per player count (2-5) and policy (every seat greedy, automa policy or
+  random; or seat 0 the search among greedy seats), with a Wilson interval on the share of games
+  the tubes running out ended (``--only lengths``).
 
 ``python -m bench.cytress`` (about 2 minutes; ``--quick`` for a look in about 30 s); the issue's
 claims: ``--search-games 200`` (``--jobs 2`` plays the games in 2 processes; the budget is in
@@ -15,10 +19,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import multiprocessing
 import random
+import statistics
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +34,7 @@ from ortools.sat.python import cp_model
 from bench._stats import wilson
 from games.core import CHANCE, TERMINAL, Game, GameConfig
 from games.cytress import CytressGame
+from games.cytress.scoring import winners
 from search import SearchLimit, SearchOptions
 from search.bots import SearchBot
 from solver.core import SolveLimits
@@ -94,7 +102,7 @@ def _random(game: CytressGame) -> Chooser:
 
 SIMULATIONS = 120
 """The search's budget a move in the 3-player matches (``--sims``)."""
-SOLO_SIMULATIONS = 30
+SOLO_SIMULATIONS = 60
 """The search's budget a move against the official automa (``--solo-sims``)."""
 SEARCH_OPTIONS = SearchOptions()
 """The search's options in the matches (ISMCTS; the budget is ``--sims`` simulations a move)."""
@@ -156,6 +164,137 @@ def _match(
     else:
         total = sum(_one_game(job) for job in work)
     return total, games, time.perf_counter() - t0
+
+
+LENGTH_GUARD = 40
+"""The game-length runs' guard: a game still running after this round counts as stalled (the
+rulebook has no round limit; no game of the published runs came near it)."""
+LENGTH_POLICIES = ("greedy", "automa", "random", "search")
+"""Who plays in the game-length runs: every seat that policy, or ``search``: seat 0 the ISMCTS seat
+and the others greedy."""
+
+
+def _one_length(job: tuple[int, str, int, int]) -> tuple[int, bool]:
+    """(rounds played, whether the tubes running out ended it) of one game: (players, policy,
+    simulations, seed), the guard as ``round_limit``."""
+    players, policy, sims, seed = job
+    game = _WORKER["game"]
+    rng = random.Random(seed)
+    s = game.new_state(GameConfig(players=players, options={"round_limit": LENGTH_GUARD}), seed)
+    if policy == "search":
+        me, others = _chooser(game, "search", sims, seed), _chooser(game, "greedy", sims, seed)
+    else:
+        me = others = _chooser(game, policy, sims, seed)
+    while game.current_player(s) != TERMINAL:
+        a = me(s, rng) if game.current_player(s) == 0 else others(s, rng)
+        s = game.apply_trusted(s, a)
+    return s.round, s.end_triggered
+
+
+def _percentile(values: list[int], share: float) -> int:
+    """The nearest-rank percentile of ``values``."""
+    ranked = sorted(values)
+    return ranked[max(0, min(len(ranked) - 1, math.ceil(share * len(ranked)) - 1))]
+
+
+def _lengths(
+    game: CytressGame, games: int, search_games: int, *, sims: int, jobs: int
+) -> list[dict[str, Any]]:
+    """Game lengths and end conditions with no round cap (a guard at ``LENGTH_GUARD`` rounds), per
+    player count and policy; game ``g`` uses seed ``6000 + g``."""
+    _WORKER["game"] = game
+    rows = []
+    for players in (2, 3, 4, 5):
+        print(
+            f"{players} players, no round cap (a game past round {LENGTH_GUARD} counts as stalled):",
+            flush=True,
+        )
+        for policy in LENGTH_POLICIES:
+            n = search_games if policy == "search" else games
+            work = [(players, policy, sims, 6000 + g) for g in range(n)]
+            t0 = time.perf_counter()
+            if jobs > 1 and n > 1:
+                with multiprocessing.get_context("fork").Pool(jobs) as pool:
+                    results = list(pool.imap(_one_length, work))
+            else:
+                results = [_one_length(job) for job in work]
+            rounds = [r for r, _ in results]
+            tubes = sum(1 for _, ended in results if ended)
+            lo, hi = wilson(tubes, n)
+            who = (
+                f"ISMCTS {sims} sims seat 0, greedy others" if policy == "search" else f"{policy}, every seat"
+            )
+            print(
+                f"  {who:<38} rounds median {statistics.median(rounds):g}, p90 {_percentile(rounds, 0.9)}, "
+                f"max {max(rounds)}; ended by the tubes {tubes}/{n} = {tubes / n:.1%} [{lo:.1%}, {hi:.1%}]; "
+                f"stalled {n - tubes} ({time.perf_counter() - t0:.0f} s)",
+                flush=True,
+            )
+            rows.append(
+                {
+                    "players": players,
+                    "policy": policy,
+                    "games": n,
+                    "rounds": rounds,
+                    "median": statistics.median(rounds),
+                    "p90": _percentile(rounds, 0.9),
+                    "max": max(rounds),
+                    "ended_by_tubes": tubes,
+                    "wilson95": [lo, hi],
+                }
+            )
+    return rows
+
+
+def _final(game: CytressGame, players: int, policy: str, seed: int, **options: Any) -> Any:
+    """The end of one game, every seat ``policy`` (``random`` or a shipped policy)."""
+    rng = random.Random(seed)
+    s = game.new_state(GameConfig(players=players, options=options), seed)
+    play = _chooser(game, policy, 0, seed)
+    while game.current_player(s) != TERMINAL:
+        s = game.apply_trusted(s, play(s, rng))
+    return s
+
+
+def _readings(game: CytressGame, games: int) -> dict[str, Any]:
+    """How often the two readings of issue 28 matter, seeds 0..games-1: solo, the 14 tube sections
+    running out (``solo_tubes`` 'supply', the default, against 'box'); 4-5 players, a seat holding
+    both bounties against one faction and the winners that change between ``bounty_scoring`` 'each'
+    (the default) and 'best'."""
+    out: dict[str, Any] = {"solo": {}, "bounties": {}}
+    print("Solo, the 14 tube sections near Stratos (solo_tubes supply, the default, vs box):", flush=True)
+    for policy in ("random", "automa", "greedy"):
+        gone = past = wins = wins_box = 0
+        for seed in range(games):
+            s = _final(game, 1, policy, seed)
+            b = _final(game, 1, policy, seed, solo_tubes="box")
+            gone += s.tubes_left == 0
+            past += sum(b.tube) > 14
+            wins += int(game.returns(s)[0])
+            wins_box += int(game.returns(b)[0])
+        print(
+            f"  {policy:<7} the 14 used up in {gone}/{games} games; the box reading builds past 14 in "
+            f"{past}/{games}; the solo seat wins {wins} (supply) / {wins_box} (box)",
+            flush=True,
+        )
+        out["solo"][policy] = {"used_up": gone, "past_14": past, "wins": wins, "wins_box": wins_box}
+    print("4-5 players, a seat with both bounties against one faction (bounty_scoring each vs best):")
+    for players in (4, 5):
+        for policy in ("random", "automa", "greedy"):
+            both = changed = 0
+            for seed in range(games):
+                s = _final(game, players, policy, seed)
+                held = [[game.pack.bounties[b].faction for b in s.bounties[o]] for o in range(players)]
+                if any(len(f) != len(set(f)) for f in held):
+                    both += 1
+                    best = replace(s, bounty_best=True)
+                    changed += winners(game.scores(s), solo=False) != winners(game.scores(best), solo=False)
+            print(
+                f"  {players} players, {policy:<7} in {both}/{games} games; the winners change in {changed}",
+                flush=True,
+            )
+            out["bounties"][f"{players}-{policy}"] = {"games_with_both": both, "winners_change": changed}
+    return out
 
 
 def _rate(name: str, wins: float, games: int, seconds: float) -> dict[str, Any]:
@@ -300,10 +439,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1, help="processes playing the matches' games")
     parser.add_argument(
         "--only",
-        choices=("greedy", "random", "automa", "engine", "solver"),
+        choices=("greedy", "random", "automa", "engine", "solver", "lengths", "readings"),
         default="",
         help="play only the search seat's match against two greedy, two random seats or the solo automa; "
-        "'engine' or 'solver': measure only that part",
+        "'engine', 'solver', 'lengths' or 'readings': measure only that part (lengths: --games games "
+        "per policy and player count, --search-games for the search seat's; readings: --games each)",
     )
     args = parser.parse_args(argv)
     quick = args.quick
@@ -312,13 +452,24 @@ def main(argv: list[str] | None = None) -> int:
     game = CytressGame()
     out: dict[str, Any] = {"quick": quick}
 
-    name = f"cytress-{args.only}.json" if args.only in ("engine", "solver") else "cytress.json"
+    parts = ("engine", "solver", "lengths", "readings")
+    name = f"cytress-{args.only}.json" if args.only in parts else "cytress.json"
     path = Path(__file__).parent / "results" / name
     path.parent.mkdir(parents=True, exist_ok=True)
 
     def save() -> None:  # after every part, so a long run stopped early keeps what it measured
         path.write_text(json.dumps(out, indent=1, default=str) + "\n")
 
+    if args.only == "readings":
+        out["readings"] = _readings(game, games)
+        save()
+        print(f"wrote {path}")
+        return 0
+    if args.only == "lengths":
+        out["lengths"] = _lengths(game, games, search_games, sims=args.sims, jobs=args.jobs)
+        save()
+        print(f"wrote {path}")
+        return 0
     if args.only != "solver":
         print("Cytress engine (random playouts, apply_trusted):", flush=True)
         secs = 1.0 if quick else 3.0
@@ -361,6 +512,8 @@ def main(argv: list[str] | None = None) -> int:
         save=save,
         only=args.only,
     )
+    if not args.only:
+        out["lengths"] = _lengths(game, games, search_games, sims=args.sims, jobs=args.jobs)
     out["complete"] = True
     save()
     print(f"wrote {path}")

@@ -10,7 +10,8 @@ activation plan (CP-SAT, cross-checked against brute force in tests/cyberverse/t
   Combat tokens still in the pool (the attacker draws 2 and keeps 1; the target receives 1, or
   draws 2 and keeps 1 if it is an Agent) (rule: cyberverse/combat, combat-tokens, damage-table).
 - ``cyberverse.activation_plan``: which Agents to send to which district with the 3 Actions to
-  maximise expected clues (the best test odds of an open Mission there) plus influence (a district
+  maximise expected clues (the odds of each open Mission there an Agent may test, or the best of
+  them with the variant ``tests="one-per-agent"``) plus influence (a district
   the Organization would hold alone), under movement costs (rule: cyberverse/activation-phase,
   moving-agents, influence).
 """
@@ -32,6 +33,7 @@ from games.cyberverse import scoring
 from games.cyberverse.agents import attack_bonus, defense_bonus, feature, movement_points, usable_weapons
 from games.cyberverse.combat import attack, damage, keep_better
 from games.cyberverse.content import COMBAT, FEATURES, STATUSES, Content
+from games.cyberverse.face import end_text
 from games.cyberverse.game import CyberverseGame
 from games.cyberverse.investigation import TEST, test_total
 from games.cyberverse.modifiers import after_draw, deck_to_draw, succeeds
@@ -110,7 +112,7 @@ def score(game: Game[Any, Any], state: Any) -> ScoreReport:
     seats = []
     for seat, b in enumerate(parts):
         rank = 1 + sum(1 for k in keys if k > keys[seat])
-        lines = (
+        lines: tuple[ScoreLine, ...] = (
             ScoreLine(
                 category="story cards", points=float(b.stories), detail=f"{len(s.orgs[seat].solved)} resolved"
             ),
@@ -120,12 +122,18 @@ def score(game: Game[Any, Any], state: Any) -> ScoreReport:
                 category="resources", points=float(b.money), detail=f"{b.resources} D, 1 VP per 1000 D"
             ),
         )
+        ended = end_text(s, c)
+        if ended:  # rule: cyberverse/end-of-game - which end fired (the turn cap is no rule)
+            lines = (*lines, ScoreLine(category="end of the game", points=0.0, detail=f"ended by {ended}"))
         tied = any(k[0] == b.total for i, k in enumerate(keys) if i != seat)
         tiebreak = (f"{b.resources} D (the most D wins a tie)",) if tied else ()
         seats.append(
             SeatScore(seat=seat, total=float(b.total), rank=rank, breakdown=lines, tiebreak=tiebreak)
         )
-    return ScoreReport(game="cyberverse", final=s.actor == -2, seats=tuple(seats))
+    final = s.actor == -2
+    return ScoreReport(
+        game="cyberverse", final=final, seats=tuple(seats), ended_by=end_text(s, c) if final else ""
+    )
 
 
 # ============================================================================ feature tests
@@ -490,7 +498,7 @@ class ActivationProblem:
         agents: the Agents' names.
         current: per Agent, its district (-1 in HQ).
         reach: per Agent, the districts it may end in (its own included).
-        clue: per Agent and district, the expected clues (thousandths) of its best test there.
+        clue: per Agent and district, the expected clues (thousandths) of its tests there.
         influence: per district, the value (thousandths) of holding it alone (0 if impossible).
         actions: Actions available (3).
     """
@@ -589,17 +597,18 @@ def activation_problem(s: State, c: Content, seat: int) -> ActivationProblem:
     org = s.orgs[seat]
     agents = [a for a in s.agents if a.org == seat and not a.recruited and not a.trained]
     others = {a.district for a in s.agents if a.org != seat and a.district >= 0}
+    each = s.options.tests == "each-mission"  # an Agent tests every open Mission of its district
     clue = []
     for a in agents:
         row = []
         for d in range(5):
-            best = 0.0
+            odds = [0.0]
             for k, card in enumerate(org.cases):
                 for i, m in enumerate(c.investigations[card].missions):
                     if m.kind == TEST and m.district == d and not org.done[k] >> i & 1:
                         total = test_total(s, c, a, m.feature, xp=0, district=d)
-                        best = max(best, single_test_odds(org.deck, org.discard, total, m.threshold))
-            row.append(round(best * SCALE))
+                        odds.append(single_test_odds(org.deck, org.discard, total, m.threshold))
+            row.append(round((sum(odds) if each else max(odds)) * SCALE))
         clue.append(tuple(row))
     influence = tuple(SCALE if d not in others and org.influence[d] < 3 else 0 for d in range(5))
     return ActivationProblem(

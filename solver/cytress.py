@@ -33,9 +33,11 @@ from ortools.sat.python import cp_model
 
 from games.core import Game
 from games.cytress.board import CREW_PRESTIGE, TUBE_PRESTIGE, adjacent_counts
+from games.cytress.flow import END_LIMIT, END_SOLO, END_TUBES, end_condition
 from games.cytress.game import CytressGame
 from games.cytress.scoring import LEVEL_REWARD, CardFacts, Tally, card_facts, rebellion, winners
 from games.cytress.state import AUTOMA, LEVELS, NOBODY, OVER, CytressState
+from games.cytress.tubes import buildable
 from games.errors import ConfigError, InvalidStateError
 from solver.core import (
     ScoreLine,
@@ -57,6 +59,7 @@ __all__ = [
     "Placement",
     "best_placement",
     "best_placement_enumeration",
+    "ended_by",
     "margin_of",
     "score",
     "score_puzzle",
@@ -240,7 +243,28 @@ def score(game: Game[Any, Any], state: Any) -> ScoreReport:
             rank = 1 + sum(1 for x in totals if x > t.total)
             tie = ("tied players rule Stratos and Cytress together",) if totals.count(t.total) > 1 else ()
         seats.append(SeatScore(seat=seat, total=float(t.total), rank=rank, breakdown=lines, tiebreak=tie))
-    return ScoreReport(game="cytress", final=s.phase == OVER, seats=tuple(seats))
+    over = s.phase == OVER
+    return ScoreReport(game="cytress", final=over, seats=tuple(seats), ended_by=ended_by(s) if over else "")
+
+
+def ended_by(s: CytressState) -> str:
+    """How a finished game ended (``flow.end_condition``), in the rulebook's words: rule:
+    cytress/game-end-trigger, rule: cytress/solo-game-end, or the ``round_limit`` cap, which says it
+    is a variant and how many allocated sections were left ("" before the end)."""
+    reason = end_condition(s)
+    if reason == END_TUBES:
+        return (
+            f"the last allocated waste tube section was placed in round {s.round}; the round was played "
+            "out, then the rebellion"
+        )
+    if reason == END_SOLO:
+        return f"a solo game ends at the end of the 5th round (round {s.round} was played)"
+    if reason == END_LIMIT:
+        return (
+            f"the round_limit cap of {s.round_limit} rounds (a variant, not in the rulebook), with "
+            f"{s.tubes_left} allocated tube sections still near Stratos"
+        )
+    return ""
 
 
 SCORE_PARAMS: Mapping[str, Any] = {"type": "object", "properties": {}, "additionalProperties": False}
@@ -590,7 +614,7 @@ def _place_instance(s: CytressState, params: Mapping[str, Any]) -> _PlaceInstanc
             field="params.crews",
         )
     tubes = _int_param(params, "tubes", 1, 0, 6)
-    sections = s.tubes_left + s.tubes_box
+    sections = buildable(s)
     empty = [h for h in range(len(s.crew)) if s.crew[h] == NOBODY and not s.tube[h]]
     if "hexes" in params:
         given = params["hexes"]

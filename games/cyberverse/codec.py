@@ -681,6 +681,10 @@ def _ctx_out_cards(s: st.State, f: _Fields) -> dict[str, Any]:
         out["mission"] = {"investigation": case + 1, "card": card, "mission": m + 1}
     if ctx.xp:
         out["xp_spent"] = ctx.xp
+    if ctx.tested:
+        out["missions_tested"] = [
+            {"investigation": (b >> 4) + 1, "mission": (b & 15) + 1} for b in range(48) if ctx.tested >> b & 1
+        ]
     return out
 
 
@@ -729,6 +733,7 @@ def _ctx_in(value: Any, phase: int, f: _Fields) -> dict[str, Any]:
         "colours": [],
         "mission": -1,
         "xp": 0,
+        "tested": 0,
     }
     if "queue" in value:
         kind, items = _queue_kind(phase), _list(value["queue"], "ctx.queue", 20)
@@ -791,7 +796,22 @@ def _ctx_in_cards(value: Mapping[str, Any], phase: int, f: _Fields) -> dict[str,
         out["mission"] = case << 4 | m
     if "xp_spent" in value:
         out["xp"] = _count(value["xp_spent"], "ctx.xp_spent", 20)
+    if "missions_tested" in value:
+        out["tested"] = 0
+        for i, mission in enumerate(_list(value["missions_tested"], "ctx.missions_tested", 48)):
+            out["tested"] |= 1 << _mission_bit(mission, f"ctx.missions_tested[{i}]")
     return out
+
+
+def _mission_bit(mission: Any, path: str) -> int:
+    """A Mission of the dashboard, ``{investigation, mission}`` numbers from 1 -> (case << 4) | mission."""
+    if not isinstance(mission, Mapping):
+        raise _fail(path, "an object {investigation, mission}", mission)
+    case = _dec_number(mission.get("investigation"), f"{path}.investigation")
+    m = _dec_number(mission.get("mission"), f"{path}.mission")
+    if not 0 <= case < len(COLOURS) or not 0 <= m < 16:
+        raise _fail(path, "an Investigation card's number and a Mission number", mission)
+    return case << 4 | m
 
 
 def _ctx_schema() -> dict[str, Any]:
@@ -826,6 +846,16 @@ def _ctx_schema() -> dict[str, Any]:
             "additionalProperties": False,
         },
         "xp_spent": {"type": "integer", "minimum": 0},
+        "missions_tested": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {"investigation": number, "mission": number},
+                "required": ["investigation", "mission"],
+                "additionalProperties": False,
+            },
+            "description": "the Missions the Agent testing has already tested in this stage",
+        },
     }
     return {
         "type": "object",

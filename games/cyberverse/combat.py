@@ -24,15 +24,16 @@ Teammates act after the Agents.
 Simplified (docs/cyberverse.md, "Simplified"): one round of Combat, each character acts once (an
 "extra Combat Action" Weapon gives a second attack). The Organization playing the Henchmen
 (:func:`henchman_controller`) chooses a Henchman's target among the richest Organization's
-characters, which way it moves toward the target when two zones lead on a shortest way (it still
-always moves toward its target by a shortest way until in range or out of Movement), whether, in
-range with Movement left, it takes its zone's free tactical position (not the Hacking one), where
-its Projection throws the target, its Multiple shot's second target (one of the same Organization,
-a reading) and where its Adrenalin moves it.
+characters, its moves up to its Movement (any adjacent zone with room, its zone's free tactical
+position but not the Hacking one, or stopping; variant ``henchmen_moves="shortest"``: toward the
+target by a shortest way, choosing only between two such ways and, in range, the position), which
+Cyber-Implant its grill effect grills, where its Projection throws the target, its Multiple shot's
+second target (one of the same Organization, a reading) and where its Adrenalin moves it.
 
 Readings: a Combat is engaged on a board when the Brawl card is red and Henchmen stand there, or
-when Agents of two Organizations stand there; otherwise the Henchmen leave the board at once. A
-grilled Cyber-Implant is the target's first intact one.
+when Agents of two Organizations stand there; otherwise the Henchmen leave the board at once.
+The attacker chooses which Cyber-Implant of its target a grill Weapon grills, or none (step "grill
+a cyber-implant"). A Stealth token stops its holder attacking, never moving.
 """
 
 from __future__ import annotations
@@ -77,6 +78,7 @@ from games.cyberverse.state import (
     D_CONVERT,
     D_DODGE,
     D_FIGHT_MOVE,
+    D_GRILL,
     D_HENCHMAN_TARGET,
     D_KEEP_TOKEN,
     D_PROJECT,
@@ -84,6 +86,7 @@ from games.cyberverse.state import (
     D_SUPPORT,
     E_ADRENALIN,
     E_DODGE,
+    E_GRILL,
     E_PROJECT,
     E_SECOND,
     HENCHMAN,
@@ -105,6 +108,7 @@ __all__ = [
     "Blow",
     "attack",
     "damage",
+    "grill_choices",
     "legal",
     "on_brawl",
     "on_fighter_token",
@@ -484,7 +488,7 @@ def _next_actor(w: Work, c: Content) -> None:
     while fight.queue:
         i = fight.queue[0]
         f = fight.fighters[i]
-        if f.gone or _effect(c, f) == STEALTH:
+        if f.gone:
             fight = w.set_fight(queue=fight.queue[1:])
             continue
         if f.kind == HENCHMAN:
@@ -633,9 +637,11 @@ def _attacks_on(s: Work | State, c: Content, i: int, j: int) -> list[Action]:
 
 
 def _targets(s: Work | State, c: Content, i: int) -> list[Action]:
+    """The attacks fighter ``i`` may make now. rule: cyberverse/status-tokens - Stealth: "Cannot
+    attack or be attacked" (it still moves: the token says nothing of moving)."""
     fight = s.fight
     assert fight is not None
-    if fight.attacks <= 0:
+    if fight.attacks <= 0 or _effect(c, fight.fighters[i]) == STEALTH:
         return []
     out: list[Action] = []
     for j in range(len(fight.fighters)):
@@ -684,6 +690,8 @@ def legal(s: State, c: Content) -> list[Action]:
         return [act("hold"), *_targets(s, c, i)]
     if step == D_SECOND:
         return [act("hold"), *_second_targets(s, c)]
+    if step == D_GRILL:
+        return [act("no-grill"), *(act("grill", t) for t in grill_choices(s, c))]
     if step == D_PROJECT:
         zone, _ = _where(s, fight.fighters[fight.target])
         return [act("project", z) for z in _adjacent_room(s, c, zone)]
@@ -790,7 +798,7 @@ def _begin_attack(w: Work, c: Content, j: int, weapon: int, *, xp: int = 0) -> N
 
 
 def effect_chooser(s: Work | State, f: Fighter) -> int:
-    """Who decides the attack effects (Projection, Multiple shot, Adrenalin) of the acting
+    """Who decides the attack effects (grill, Projection, Multiple shot, Adrenalin) of the acting
     character ``f``: its Organization, or for a Henchman the Organization playing it against the
     Organization of its target (rule: cyberverse/combat, :func:`henchman_controller`)."""
     if f.kind != HENCHMAN:
@@ -810,6 +818,9 @@ def _resolve(w: Work, c: Content) -> None:
     while fight.pending:
         e = fight.pending[0]
         g = fight.fighters[fight.target]
+        if e == E_GRILL and grill_choices(w, c):
+            flow.decide(w, D_GRILL, effect_chooser(w, f))
+            return
         if e == E_PROJECT and not g.gone and _adjacent_room(w, c, _where(w, g)[0]):
             flow.decide(w, D_PROJECT, effect_chooser(w, f))
             return
@@ -826,11 +837,30 @@ def _resolve(w: Work, c: Content) -> None:
     _after_attack(w, c)
 
 
+def grill_choices(s: Work | State, c: Content) -> list[int]:
+    """The intact Cyber-Implants of the target just hit that the attacker may grill (none once the
+    target is out of the game). rule: cyberverse/supply-weapons - "If the Attack succeeds in
+    inflicting at least 1 Damage, the Attacker may choose to grill a Cyber-Implant of his target";
+    rule: cyberverse/status-tokens - Anti-virus: the Agent's Cyber-Implants cannot be grilled."""
+    fight = s.fight
+    assert fight is not None
+    g = fight.fighters[fight.target]
+    if g.gone or g.kind != AGENT:
+        return []
+    agent = next((a for a in s.agents if a.sheet == g.ref), None)
+    if agent is None:
+        return []
+    return sorted({t for t in agent.kit if t not in agent.broken and c.tokens[t].category == IMPLANT})
+
+
 def _pending_choice(w: Work, c: Content, a: Action) -> None:
     fight = w.fight
     assert fight is not None
     step = w.step
-    if step == D_PROJECT or (step == D_DODGE and a.kind == "dodge"):
+    if step == D_GRILL and a.kind == "grill":
+        target = fight.fighters[fight.target].ref
+        w.set_agent(target, broken=insert_sorted(w.agent(target).broken, a.a))
+    elif step == D_PROJECT or (step == D_DODGE and a.kind == "dodge"):
         _place(w, fight.target, a.a)
     elif step == D_ADRENALIN and a.kind == "step":
         _place(w, fight.queue[0], a.a)
@@ -982,7 +1012,7 @@ def attack_outcomes(
 
 def _strike(w: Work, c: Content, i: int, j: int, weapon: int, *, xp: int = 0) -> tuple[int, ...]:
     """Fighter ``i`` attacks fighter ``j`` (with Weapon token ``weapon`` or -1); returns the effects
-    left to resolve (Projection, Adrenalin)."""
+    left to resolve (grill, Projection, Adrenalin after being attacked, after attacking)."""
     _reveal(w, c, i)
     _reveal(w, c, j)
     fight = w.fight
@@ -996,7 +1026,9 @@ def _strike(w: Work, c: Content, i: int, j: int, weapon: int, *, xp: int = 0) ->
         if d_eff == ADRENALIN_DEFENSE:
             pending.append(E_DODGE)
     if not blow.cancelled:
-        _apply_blow(w, c, i, j, blow, weapon=weapon, effects=effects, a_eff=a_eff, d_eff=d_eff)
+        _apply_blow(w, c, i, j, blow, weapon=weapon, effects=effects, a_eff=a_eff)
+        if blow.health and effects & W_GRILL and d_eff != ANTI_VIRUS and g.kind == AGENT:
+            pending.append(E_GRILL)
         if a_eff == PROJECTION:
             pending.append(E_PROJECT)
     if a_eff == ADRENALIN_ATTACK:
@@ -1005,7 +1037,7 @@ def _strike(w: Work, c: Content, i: int, j: int, weapon: int, *, xp: int = 0) ->
 
 
 def _apply_blow(
-    w: Work, c: Content, i: int, j: int, blow: Blow, *, weapon: int, effects: int, a_eff: int, d_eff: int
+    w: Work, c: Content, i: int, j: int, blow: Blow, *, weapon: int, effects: int, a_eff: int
 ) -> None:
     fight = w.fight
     assert fight is not None
@@ -1021,10 +1053,6 @@ def _apply_blow(
         agent = w.agent(g.ref)
         if blow.status:
             agent = w.set_agent(g.ref, status=agent.status | blow.status)
-        if blow.health and effects & W_GRILL and d_eff != ANTI_VIRUS:
-            implants = [t for t in agent.kit if t not in agent.broken and c.tokens[t].category == IMPLANT]
-            if implants:
-                w.set_agent(g.ref, broken=insert_sorted(agent.broken, implants[0]))
         if blow.health:
             lose_health(w, c, g.ref, blow.health)
     elif blow.health:
@@ -1136,9 +1164,15 @@ def henchman_ways(s: Work | State, c: Content, i: int, j: int) -> list[int]:
 
 
 def henchman_moves(s: Work | State, c: Content, i: int, j: int) -> list[Action]:
-    """The moves Henchman ``i`` may make toward character ``j`` with the Movement left: out of
-    range, a step by a shortest way (:func:`henchman_ways`); in range, hold or take the free
-    tactical position of its zone (1 Movement point; never the Hacking position). rule:
+    """The moves Henchman ``i`` (sent against character ``j``) may make with the Movement left.
+
+    Variant ``henchmen_moves="free"`` (the default): stop (``hold``), a step to any adjacent zone
+    with room, or the free tactical position of its zone. rule: cyberverse/henchmen - Movement is
+    "the maximum number of adjacent zones he can move", and the Organization playing it moves it
+    (rule: cyberverse/combat). ``"shortest"``: out of range, a step by a shortest way toward ``j``
+    (:func:`henchman_ways`); in range, hold or take the position.
+
+    Either way the position costs 1 Movement point and is never the Hacking position. rule:
     cyberverse/tactical-positions - "A character must spend 1 Movement point to occupy a Tactical
     Position"; rule: cyberverse/hacking - "Henchmen cannot be placed in tactical Hacking positions"."""
     fight = s.fight
@@ -1146,21 +1180,23 @@ def henchman_moves(s: Work | State, c: Content, i: int, j: int) -> list[Action]:
     f = fight.fighters[i]
     if fight.mp <= 0:
         return []
-    if not _in_range(s, c, f, fight.fighters[j], _card(c, f).ranged):
+    free = s.options.henchmen_moves == "free"
+    if not free and not _in_range(s, c, f, fight.fighters[j], _card(c, f).ranged):
         return [act("step", z) for z in henchman_ways(s, c, i, j)]
     board = board_of(s, c, fight.district)
-    _, spots = _zone_counts(s, c)
+    zones, spots = _zone_counts(s, c)
+    out = [act("step", z) for z in _adjacent_room(s, c, f.zone, zones)] if free else []
     p = board.position_at[f.zone]
     if p >= 0 and p not in (board.hacking, f.spot) and not spots[p]:
-        return [act("hold"), act("spot", p)]
-    return []
+        out.append(act("spot", p))
+    return [act("hold"), *out] if out else []
 
 
 def _henchman_walk(w: Work, c: Content) -> None:
-    """The acting Henchman moves toward its target (``fight.target``) while it has Movement left:
-    out of range by a shortest way, in range it may take its zone's tactical position; where there
-    is a choice (two zones on a shortest way, or the position) the Organization playing it decides
-    (step "move in combat"). Then it attacks when in range."""
+    """The acting Henchman moves while it has Movement left (:func:`henchman_moves`); where there is
+    a choice the Organization playing it decides (step "move in combat"). Then it attacks its
+    target (``fight.target``) when in range: rule: cyberverse/combat - "If the Brawl card turns out
+    to be red, Henchmen attack the Agents on the board"."""
     fight = w.fight
     assert fight is not None
     i, j = fight.queue[0], fight.target
@@ -1171,10 +1207,11 @@ def _henchman_walk(w: Work, c: Content) -> None:
             return
         if not moves:
             break
-        _place(w, i, moves[0].a)
+        _place(w, i, moves[0].a)  # the one way one zone nearer (variant "shortest")
         fight = w.set_fight(mp=fight.mp - 1)
     fight = w.set_fight(mp=0)
-    if _in_range(w, c, fight.fighters[i], fight.fighters[j], _card(c, fight.fighters[i]).ranged):
+    f = fight.fighters[i]
+    if _effect(c, f) != STEALTH and _in_range(w, c, f, fight.fighters[j], _card(c, f).ranged):
         _begin_attack(w, c, j, -1)
     else:
         _done(w, c)

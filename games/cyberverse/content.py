@@ -1036,7 +1036,7 @@ def load_content(content_path: str = "") -> Content:
     boards = tuple(_board(b, seen) for b in load_json(directory / "boards.json").list("boards", min_len=5))
     for d in range(5):
         if not any(b.district == d and b.id[0] == "A" for b in boards):
-            raise ContentError(f"no board A{d + 1}", file=str(directory / "boards.json"), field="boards")
+            raise ContentError(f"no board A{d + 1}", file="boards.json", field="boards")
     tokens, backs = _tokens(directory)
     henchmen, types, type_card = _henchmen(directory)
     stories = _stories(directory, orgs)

@@ -11,7 +11,8 @@ rule: cyberverse/payday - salaries are paid at the end of the turn (not for an A
 rescued this turn); Supply tokens other than Cyber-Implants may be resold for half their price
 rounded down to the hundred; an unpaid Agent leaves and joins the row of Agents for hire.
 rule: cyberverse/end-of-game - the game ends at the end of a turn when an Organization has
-resolved 6 (2 players), 5 (3) or 4 (4) Story cards, or dominates every district.
+resolved 6 (2 players), 5 (3) or 4 (4) Story cards, or dominates every district. The rulebook has
+no turn limit: the ``max_turns`` variant (off by default) is an opt-in safety cap.
 """
 
 from __future__ import annotations
@@ -50,6 +51,7 @@ from games.cyberverse.state import (
     D_DODGE,
     D_DROP_SUPPORT,
     D_FIGHT_MOVE,
+    D_GRILL,
     D_HENCHMAN_TARGET,
     D_INFLUENCE,
     D_KEEP_STORY,
@@ -85,6 +87,7 @@ COMBAT_STEPS = frozenset(
         D_KEEP_TOKEN,
         D_FIGHT_MOVE,
         D_ATTACK,
+        D_GRILL,
         D_SUPPORT,
         D_CONVERT,
         D_SECOND,
@@ -97,10 +100,14 @@ COMBAT_STEPS = frozenset(
 """The decisions of a Combat (``combat.py``)."""
 
 __all__ = [
+    "END_CAP",
+    "END_DOMINATION",
+    "END_STORIES",
     "STARTING_MONEY",
     "STORIES_TO_WIN",
     "chance_outcomes",
     "dominates",
+    "end_reason",
     "legal_actions",
     "new_state",
     "perform",
@@ -319,6 +326,23 @@ def dominates(s: State | Work, seat: int, rule: str) -> bool:
         if mine == 0 or (others > 0 if rule == "sole" else others >= mine):
             return False
     return True
+
+
+END_STORIES, END_DOMINATION, END_CAP = "stories", "domination", "turn cap"
+"""Why a game ended (:func:`end_reason`): the rulebook's two ends and the opt-in cap."""
+
+
+def end_reason(s: State | Work) -> str:
+    """Why the game is over ("" while it runs): ``"stories"`` (an Organization resolved the Story
+    cards that end it) or ``"domination"`` (rule: cyberverse/end-of-game), else ``"turn cap"``
+    (the ``max_turns`` variant, not a rule)."""
+    if s.actor != flow.TERMINAL_SEAT:
+        return ""
+    if any(len(o.solved) >= STORIES_TO_WIN[s.players] for o in s.orgs):
+        return END_STORIES
+    if any(dominates(s, p, s.options.domination) for p in range(s.players)):
+        return END_DOMINATION
+    return END_CAP
 
 
 def turn_order(s: State | Work, c: Content) -> tuple[int, ...]:

@@ -16,7 +16,7 @@ from games.core.face import (
     Viewer,
     viewer_name,
 )
-from games.cyberverse import scoring
+from games.cyberverse import engine, scoring
 from games.cyberverse.activation import travel_cost
 from games.cyberverse.agents import feature, max_health, org_xp, support_limit
 from games.cyberverse.combat import attack_outcomes
@@ -356,10 +356,33 @@ def hidden_line(s: State, c: Content, a: Action) -> str:
     return f"{c.organisations[s.actor].name}: keeps a combat token face down."
 
 
+def end_text(s: State, c: Content) -> str:
+    """Why the game ended, in words ("" while it runs): the rulebook's end (rule:
+    cyberverse/end-of-game) or the opt-in turn cap, which is no rule of the game."""
+    why = engine.end_reason(s)
+    if why == engine.END_STORIES:
+        goal = engine.STORIES_TO_WIN[s.players]
+        who = [c.organisations[p].name for p in range(s.players) if len(s.orgs[p].solved) >= goal]
+        return f"{' and '.join(who)} resolved {goal} story cards (the rulebook's end)"
+    if why == engine.END_DOMINATION:
+        who = [
+            c.organisations[p].name for p in range(s.players) if engine.dominates(s, p, s.options.domination)
+        ]
+        return f"{' and '.join(who)} dominates every district (the rulebook's end)"
+    if why == engine.END_CAP:
+        return (
+            f"the turn cap of {s.options.max_turns} turns (the max_turns variant, not the rulebook's end: "
+            "no Organization resolved enough story cards nor dominated)"
+        )
+    return ""
+
+
 def _step_text(s: State, c: Content) -> str:
     if s.actor == -2:
         totals = [b.total for b in scoring.breakdown(s, c)]
-        return "Game over: " + ", ".join(f"{c.organisations[i].name} {v} VP" for i, v in enumerate(totals))
+        return f"Game over, ended by {end_text(s, c)}: " + ", ".join(
+            f"{c.organisations[i].name} {v} VP" for i, v in enumerate(totals)
+        )
     who = "chance" if s.actor == -1 else c.organisations[s.actor].name
     text = f"{PHASES[s.phase].capitalize()} phase: {STEPS[s.step]} ({who})"
     ctx = s.ctx
@@ -1104,7 +1127,7 @@ def _fighter_words(s: State, c: Content, j: int) -> tuple[str, int]:
     role = "teammate" if f.kind == TEAMMATE else "henchman"
     words = (
         f"the {c.henchman_types[f.ref]} {role} in zone {f.zone + 1} "
-        f"(attack {card.attack}, defense {card.defense}, {kind})"
+        f"(miniature {j + 1}; attack {card.attack}, defense {card.defense}, {kind})"
     )
     return words, f.health
 
@@ -1124,6 +1147,13 @@ def _combat_choice_facts(s: State, c: Content, a: Action) -> list[Fact]:
         return [_fact("henchmen made teammates", 0, "keeps the support cards: no teammates in this combat")]
     if s.fight is None:
         return []
+    if k in ("grill", "no-grill"):
+        target, _ = _fighter_words(s, c, s.fight.target)
+        if k == "no-grill":
+            return [_fact("cyber-implants grilled", 0, f"grills no cyber-implant of {target}")]
+        t = c.tokens[a.a]
+        text = f"grills {t.name} ({token_text(c, t)}) of {target}: flipped over until repaired"
+        return [_fact("cyber-implants grilled", 1, text, better=1)]
     if k == "convert":
         words, health = _fighter_words(s, c, a.a)
         return [

@@ -25,6 +25,7 @@ from games.cyberverse.content import Content, load_content
 from games.cyberverse.state import (
     D_ADRENALIN,
     D_FIGHT_MOVE,
+    D_GRILL,
     D_PROJECT,
     D_SECOND,
     HENCHMAN,
@@ -50,12 +51,13 @@ VARIANTS: tuple[Variant, ...] = (
     Variant(
         name="dead_agents",
         description=(
-            "'removed': a dead Agent's sheet leaves the game (rule: "
-            "cyberverse/loss-of-health); 'bottom': it goes under the Agent stack (rule: "
-            "cyberverse/agent-dashboard)."
+            "'bottom': a dead Agent's sheet goes under the Agent stack (rule: "
+            "cyberverse/agent-dashboard, 'they are placed at the bottom of the Agent sheet stack'); "
+            "'removed': it leaves the game (rule: cyberverse/loss-of-health, 'permanently removed "
+            "from the game'), so a long game can run out of Agents to recruit."
         ),
-        default="removed",
-        choices=("removed", "bottom"),
+        default="bottom",
+        choices=("bottom", "removed"),
     ),
     Variant(
         name="forced_actions",
@@ -85,9 +87,12 @@ VARIANTS: tuple[Variant, ...] = (
     Variant(
         name="rescue_clears",
         description=(
-            "Paying 100 D per Status token at a rescue removes them (rule: cyberverse/activation-phase)."
+            "Paying 100 D per Status token at a rescue also removes them. Off (the rulebook's words, "
+            "rule: cyberverse/activation-phase: the Organization 'must first pay 100D for each Status "
+            "token they have before they can be moved to their Headquarters'): the fee is paid and the "
+            "tokens stay, the rescue's healing by 1 removes one (rule: cyberverse/status-tokens)."
         ),
-        default=True,
+        default=False,
     ),
     Variant(
         name="resale",
@@ -111,13 +116,12 @@ VARIANTS: tuple[Variant, ...] = (
     Variant(
         name="max_turns",
         description=(
-            "A variant, not a rule: the game ends after this turn as if triggered (0: none, only "
-            "the rulebook's end by story count or domination, rule: cyberverse/end-of-game). The "
-            "rulebook has no turn limit; with the authored Story and Investigation cards random "
-            "play never resolves a story and the greedy AI 0-2 in 30 turns, so without a cap a "
-            "game may not end."
+            "An opt-in safety cap, not a rule: the game ends after this turn as if triggered, and "
+            "its score sheet and description say so. 0 (the default): no cap, the game ends only by "
+            "the rulebook's end (6, 5 or 4 resolved Story cards, or domination; rule: "
+            "cyberverse/end-of-game)."
         ),
-        default=12,
+        default=0,
     ),
     Variant(
         name="hire_cost", description=("D paid to recruit an Agent (the rulebook prints none)."), default=0
@@ -129,6 +133,38 @@ VARIANTS: tuple[Variant, ...] = (
         ),
         default="A",
         choices=("A", "B", "random"),
+    ),
+    Variant(
+        name="tests",
+        description=(
+            "'each-mission': an Agent present may test each open Mission of its district once per "
+            "Investigation phase (rule: cyberverse/investigation, 'Agents present in the Districts "
+            "designated by the Investigation card's Mission draw a Modifier card'); "
+            "'one-per-agent': at most one test per Agent and phase."
+        ),
+        default="each-mission",
+        choices=("each-mission", "one-per-agent"),
+    ),
+    Variant(
+        name="training",
+        description=(
+            "'stays': a trained Agent stays where it stands and is not activated in the next "
+            "Activation phase (rule: cyberverse/strategy-phase, 'They cannot be activated in the "
+            "next Activation phase'); 'headquarters': it goes back to its HQ."
+        ),
+        default="stays",
+        choices=("stays", "headquarters"),
+    ),
+    Variant(
+        name="henchmen_moves",
+        description=(
+            "'free': the Organization playing a Henchman moves it through any adjacent zones, up to "
+            "its Movement, and may stop (rule: cyberverse/henchmen, Movement 'determines the maximum "
+            "number of adjacent zones he can move'); 'shortest': it always moves toward its target "
+            "by a shortest way until in range. Either way it attacks its target when in range."
+        ),
+        default="free",
+        choices=("free", "shortest"),
     ),
 )
 
@@ -324,10 +360,8 @@ class CyberverseGame(Game[State, Action]):
         return hidden.sample_state(observation, seat, rng)
 
     @guarded
-    def is_public(self, state: State, action: Action) -> bool:
-        """Draws are seen by all but Combat tokens and Story cards (their drawer only); the Combat
-        token an Organization keeps is placed face down."""
-        return face.secret_to(state, action) is None
+    def hides(self, state: State, seat: int) -> str:
+        return hidden.hides(state, seat)
 
     @guarded
     def log_line(self, state: State, action: Action, viewer: Viewer = SPECTATOR) -> str:
@@ -341,7 +375,7 @@ class CyberverseGame(Game[State, Action]):
         fight = state.fight
         if fight is not None and fight.queue:
             f = fight.fighters[fight.queue[0]]
-            if f.kind == HENCHMAN and state.step in (D_FIGHT_MOVE, D_PROJECT, D_SECOND, D_ADRENALIN):
+            if f.kind == HENCHMAN and state.step in (D_FIGHT_MOVE, D_GRILL, D_PROJECT, D_SECOND, D_ADRENALIN):
                 # rule: cyberverse/combat - the Organization playing the Henchman decides for it
                 kind = self.content_pack.henchman_types[f.ref]
                 who += f", playing the {kind} henchman in zone {f.zone + 1}"

@@ -29,7 +29,7 @@ from games.cyberverse.state import (
     state_with,
 )
 
-__all__ = ["UNKNOWN", "observation", "sample_state"]
+__all__ = ["UNKNOWN", "hides", "observation", "sample_state"]
 
 UNKNOWN = -2
 """A card or token the observing seat cannot see."""
@@ -53,12 +53,13 @@ def observation(s: State, seat: int) -> State:
                 fighters[i] = fighter_with(f, token=UNKNOWN)
         pair = fight.pair
         if pair and fight.queue and fight.fighters[fight.queue[0]].org != seat:
-            tokens.extend(pair)
+            tokens.extend(t for t in pair if t != UNKNOWN)
             pair = (UNKNOWN,) * len(pair)
         aside = []
         for org, t in fight.aside:
             if org >= 0 and org != seat:
-                tokens.append(t)
+                if t != UNKNOWN:
+                    tokens.append(t)
                 aside.append((org, UNKNOWN))
             else:
                 aside.append((org, t))
@@ -66,12 +67,12 @@ def observation(s: State, seat: int) -> State:
         changed = True
     under = list(s.decks.story_under)
     for i, (card, knows) in enumerate(zip(s.decks.story_under, s.decks.story_knows, strict=True)):
-        if knows not in (-1, seat):
+        if knows not in (-1, seat) and card != UNKNOWN:
             stories.append(card)
             under[i] = UNKNOWN
     ctx = s.ctx
     if s.step in (D_KEEP_STORY, C_STORY) and ctx.seat != seat and ctx.cards:
-        stories.extend(ctx.cards)
+        stories.extend(card for card in ctx.cards if card != UNKNOWN)
         ctx = ctx_with(ctx, cards=(UNKNOWN,) * len(ctx.cards))
     if not changed and len(stories) == len(s.decks.stories) and ctx is s.ctx:
         return s
@@ -79,6 +80,27 @@ def observation(s: State, seat: int) -> State:
         s.decks, tokens=tuple(sorted(tokens)), stories=tuple(sorted(stories)), story_under=tuple(under)
     )
     return state_with(s, fight=fight, decks=decks, ctx=ctx)
+
+
+def hides(s: State, seat: int) -> str:
+    """What of ``seat``'s own secrets ``s`` (another seat's view) does not show: the Combat tokens
+    its Organization drew or keeps, the Story cards it drew or put under the deck ("" when none)."""
+    missing = []
+    fight = s.fight
+    if fight is not None:
+        mine = fight.queue and fight.fighters[fight.queue[0]].org == seat
+        if (
+            any(f.token == UNKNOWN and f.kind == AGENT and f.org == seat for f in fight.fighters)
+            or (mine and UNKNOWN in fight.pair)
+            or (seat, UNKNOWN) in fight.aside
+        ):
+            missing.append("its Combat tokens")
+    own_story = s.step in (D_KEEP_STORY, C_STORY) and s.ctx.seat == seat and UNKNOWN in s.ctx.cards
+    decks = s.decks
+    under = any(c == UNKNOWN and k == seat for c, k in zip(decks.story_under, decks.story_knows, strict=True))
+    if own_story or under:
+        missing.append("the Story cards it drew")
+    return " and ".join(missing)
 
 
 def sample_state(obs: State, seat: int, rng: random.Random) -> State:

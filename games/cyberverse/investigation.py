@@ -11,13 +11,18 @@ the XP token.
 rule: cyberverse/influence - if the Agents on a district board all belong to one Organization, it
 places an Influence token on that district (at most 3 per Organization and district), or removes
 one of another Organization's tokens there.
+rule: cyberverse/story-cards - red Investigation cards "require to gain influence in specific
+districts": reading, a red Mission is validated when its Organization stands alone on that
+district board in the Influence stage (no ``lockdown`` Event there), whether it then places a
+token, removes a rival's or already holds its 3 (or when an Event's reward places one there).
 rule: cyberverse/feature-test - bonuses "from other game elements" add to the test.
 
 Readings (docs/cyberverse.md): the Ambush token returns to its owner once its district is
 resolved; a ``grill`` or ``break`` Ambush card costs each victim one token of its Organization's
-choice; blue Missions are Hacking tests taken by the Agent on the Hacking position; each Agent
-takes at most one test per Investigation phase and may choose not to; XP tokens are committed
-before the Modifier card is drawn.
+choice; blue Missions are Hacking tests taken by the Agent on the Hacking position; an Agent may
+test each open Mission of its district once per Investigation phase (variant ``tests``:
+``"one-per-agent"``, at most one test per Agent and phase) and may choose not to; XP tokens are
+committed before the Modifier card is drawn.
 """
 
 from __future__ import annotations
@@ -130,7 +135,7 @@ def run(w: Work, c: Content) -> None:
 
 
 def next_stage(w: Work, c: Content) -> None:
-    w.set_ctx(stage=w.ctx.stage + 1, queue=(), started=False, agent=-1)
+    w.set_ctx(stage=w.ctx.stage + 1, queue=(), started=False, agent=-1, tested=0)
     run(w, c)
 
 
@@ -244,7 +249,7 @@ def _hacking(w: Work, c: Content, d: int) -> bool:
     org = w.orgs[agent.org]
     w.set_org(agent.org, money=org.money + hack_gain(w, c, agent, d))
     if _missions(w, c, agent, d, HACK):
-        w.set_ctx(agent=agent.sheet)
+        w.set_ctx(agent=agent.sheet, tested=0)
         flow.decide(w, D_TEST, agent.org)
         return True
     w.set_agent(agent.sheet, spot=-1)
@@ -252,16 +257,24 @@ def _hacking(w: Work, c: Content, d: int) -> bool:
 
 
 # ------------------------------------------------------------------ tests (rule: cyberverse/investigation)
-def _missions(state: State | Work, c: Content, agent: Agent, d: int, kind: int) -> list[tuple[int, int]]:
-    """(case, mission) pairs of ``kind`` in district ``d`` the Agent's Organization has not validated."""
+def _missions(
+    state: State | Work, c: Content, agent: Agent, d: int, kind: int, *, tested: int = 0
+) -> list[tuple[int, int]]:
+    """(case, mission) pairs of ``kind`` in district ``d`` the Agent's Organization has not
+    validated (nor the Agent tested in this stage: bit ``(case << 4) | mission`` of ``tested``)."""
     org = state.orgs[agent.org]
     out = []
     for case, card in enumerate(org.cases):
-        done = org.done[case]
+        done = org.done[case] | _tested_bits(tested, case)
         for m, mission in enumerate(c.investigations[card].missions):
             if mission.kind == kind and mission.district == d and not done >> m & 1:
                 out.append((case, m))
     return out
+
+
+def _tested_bits(tested: int, case: int) -> int:
+    """The Missions of Investigation card ``case`` marked in ``tested`` (bit ``(case << 4) | m``)."""
+    return tested >> (case << 4) & 0xFFFF
 
 
 def test_total(state: State | Work, c: Content, agent: Agent, f: int, *, xp: int, district: int) -> int:
@@ -283,10 +296,10 @@ def _investigate(w: Work, c: Content, d: int) -> bool:
             continue
         agent = w.agent(sheet)
         if _missions(w, c, agent, d, TEST):
-            w.set_ctx(queue=queue, agent=sheet)
+            w.set_ctx(queue=queue, agent=sheet, tested=0)
             flow.decide(w, D_TEST, agent.org)
             return True
-    w.set_ctx(queue=(), agent=-1)
+    w.set_ctx(queue=(), agent=-1, tested=0)
     return False
 
 
@@ -296,7 +309,7 @@ def legal_test(s: State, c: Content) -> list[Action]:
     kind = HACK if s.ctx.stage == 2 else TEST
     out: list[Action] = []
     xp = xp_available(s, agent)
-    for case, m in _missions(s, c, agent, s.ctx.district, kind):
+    for case, m in _missions(s, c, agent, s.ctx.district, kind, tested=s.ctx.tested):
         f = c.investigations[s.orgs[agent.org].cases[case]].missions[m].feature
         top = min(xp, FEATURE_MAX - feature(c, agent, f))
         out.extend(act("test", case << 4 | m, x) for x in range(max(0, top) + 1))
@@ -330,8 +343,24 @@ def on_modifier(w: Work, c: Content, card: int) -> None:
     w.set_org(seat, deck=deck, discard=discard)
     if ok:
         stories.validate(w, c, seat, case, m)
-    w.set_ctx(mission=-1, xp=0, seat=-1)
+    w.set_ctx(mission=-1, xp=0, seat=-1, tested=w.ctx.tested | 1 << w.ctx.mission)
+    if w.options.tests == "each-mission" and _test_again(w, c):
+        return
     _after_test(w, c)
+
+
+def _test_again(w: Work, c: Content) -> bool:
+    """The Agent that just tested may test another open Mission of the district it has not tested
+    in this stage (variant ``tests="each-mission"``): a decision is pending if so."""
+    sheet = w.ctx.agent
+    if w.agent_at(sheet) < 0:
+        return False
+    agent = w.agent(sheet)
+    kind = HACK if w.ctx.stage == 2 else TEST
+    if not _missions(w, c, agent, w.ctx.district, kind, tested=w.ctx.tested):
+        return False
+    flow.decide(w, D_TEST, agent.org)
+    return True
 
 
 def _after_test(w: Work, c: Content) -> None:
@@ -340,7 +369,7 @@ def _after_test(w: Work, c: Content) -> None:
             w.set_agent(w.ctx.agent, spot=-1)
         next_stage(w, c)
         return
-    w.set_ctx(agent=-1)
+    w.set_ctx(agent=-1, tested=0)
     run(w, c)
 
 
@@ -384,6 +413,8 @@ def _influence(w: Work, c: Content, d: int) -> bool:
     if len(present) != 1:
         return False
     seat = present.pop()
+    if not has_effect(w, c, seat, LOCKDOWN, d):  # it gains influence there: its red Missions
+        validate_kind(w, c, seat, INFLUENCE, d)
     options = influence_options(w, c, seat, d)
     if len(options) == 1:
         influence(w, c, options[0], seat, proceed=False)

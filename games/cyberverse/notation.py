@@ -165,6 +165,9 @@ def _field_text(s: State, c: Content, a: Action, ids: bool) -> str:
         return f"place an ambush token in {district[a.a]} (district {a.a + 1})"
     if k == "rescue":
         return f"rescue {agent_name(s, c, a.a)}"
+    if k == "grill":
+        target = s.fight.fighters[s.fight.target].ref if s.fight is not None else -1
+        return f"grill {_card(c.tokens[a.a], c.tokens, ids)} of {agent_name(s, c, target)}"
     if k == "lose":
         return f"lose {_card(c.tokens[a.b], c.tokens, ids)} of {agent_name(s, c, a.a)}"
     if k == "attack":
@@ -192,6 +195,7 @@ _WORDS = {
     "hold": "hold",
     "pass": "pass",
     "no-test": "take no test",
+    "no-grill": "grill no cyber-implant",
     "pay": "pay the salaries",
 }
 """Actions without arguments, in the rulebook's words."""

@@ -177,36 +177,47 @@ class Options:
         reshuffle: ``"success"``: the discard is shuffled back after a successful test (rule:
             cyberverse/investigation) and when the deck is empty; ``"empty"``: only when empty
             (rule: cyberverse/feature-test read alone).
-        dead_agents: ``"removed"``: a dead Agent's sheet leaves the game (rule:
-            cyberverse/loss-of-health); ``"bottom"``: it goes under the Agent stack (rule:
-            cyberverse/agent-dashboard).
+        dead_agents: ``"bottom"``: a dead Agent's sheet goes under the Agent stack (rule:
+            cyberverse/agent-dashboard); ``"removed"``: it leaves the game (rule:
+            cyberverse/loss-of-health).
         forced_actions: the 3 Actions must be played while an Auxiliary Action is possible.
         influence_bonus: score the influence majorities of rule: cyberverse/influence (+1 per
             district, +5 overall) besides 1 VP per token.
         domination: ``"most"``: an Organization dominates a district with strictly the most
             Influence tokens there; ``"sole"``: with the only ones.
-        rescue_clears: paying 100 D per Status token at a rescue removes them.
+        rescue_clears: paying 100 D per Status token at a rescue also removes them (the default:
+            the fee is paid, the tokens stay; the rescue's healing by 1 removes one).
         resale: ``"payday"``: Supply tokens are resold at Payday only; ``"always"``: also in the
             Strategy phase.
         starting_agent: ``"choose"``: each Organization chooses its first Agent in turn;
             ``"random"``: the sheet is drawn at random and the Organization chooses the side.
-        max_turns: a documented variant: the game ends after this turn as if triggered (0 = none,
-            the rulebook's end only); see ``game.VARIANTS``.
+        max_turns: an opt-in safety cap, not a rule: the game ends after this turn as if
+            triggered (0, the default: none, the rulebook's end only); see ``game.VARIANTS``.
         hire_cost: D paid to recruit an Agent (the rulebook prints none: 0).
         boards: the side of the district boards: ``"A"``, ``"B"`` or ``"random"`` (one per district).
+        tests: ``"each-mission"``: an Agent present may test each open Mission of its district
+            once per Investigation phase; ``"one-per-agent"``: one test per Agent and phase.
+        training: ``"stays"``: a trained Agent stays where it stands (not activated in the next
+            Activation phase); ``"headquarters"``: it goes back to its HQ.
+        henchmen_moves: ``"free"``: the Organization playing a Henchman moves it up to its Movement
+            through any adjacent zones and may stop; ``"shortest"``: it always moves toward its
+            target by a shortest way until in range.
     """
 
     reshuffle: str = "success"
-    dead_agents: str = "removed"
+    dead_agents: str = "bottom"
     forced_actions: bool = True
     influence_bonus: bool = True
     domination: str = "most"
-    rescue_clears: bool = True
+    rescue_clears: bool = False
     resale: str = "payday"
     starting_agent: str = "choose"
-    max_turns: int = 12
+    max_turns: int = 0
     hire_cost: int = 0
     boards: str = "A"
+    tests: str = "each-mission"
+    training: str = "stays"
+    henchmen_moves: str = "free"
 
 
 @dataclass(frozen=True, slots=True)
@@ -469,6 +480,8 @@ class Ctx:
         colours: Investigation card colours still to draw for a new Story card.
         mission: the Mission under test, as (case << 4) | mission (-1 none).
         xp: XP tokens spent on the test under way.
+        tested: bit mask of the Missions (bit (case << 4) | mission) the Agent testing has already
+            tested in this stage (the ``tests`` variant ``"each-mission"``).
     """
 
     queue: tuple[int, ...] = ()
@@ -485,6 +498,7 @@ class Ctx:
     colours: tuple[int, ...] = ()
     mission: int = -1
     xp: int = 0
+    tested: int = 0
 
 
 @dataclass(frozen=True, slots=True)

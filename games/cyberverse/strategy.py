@@ -14,9 +14,10 @@ rule: cyberverse/story-cards - drawing a new Story card is an Action of the Stra
 
 Readings (docs/cyberverse.md): a token's identity is hidden until bought (only its back - price and
 EXPERT icon - shows), so buying reveals it by chance among the tokens with that back; a training
-Agent goes back to its HQ; one Support card may be taken per Strategy phase; repairing costs half
-the price rounded down to the hundred, as resale does; any flipped token (a broken Weapon, a
-grilled Implant) may be repaired; each Organization plays all its Strategy actions, then ``done``.
+Agent stays where it stands (variant ``training``); one Support card may be taken per Strategy
+phase; repairing costs half the price rounded down to the hundred, as resale does; any flipped
+token (a broken Weapon, a grilled Implant) may be repaired; each Organization plays all its
+Strategy actions, then ``done``.
 """
 
 from __future__ import annotations
@@ -197,11 +198,16 @@ def perform(w: Work, c: Content, a: Action) -> None:
 
 
 def _train(w: Work, c: Content, sheet: int) -> None:
-    """rule: cyberverse/strategy-phase - healed of 1, 1 XP token; back to HQ (reading)."""
+    """rule: cyberverse/strategy-phase - "When an Agent goes for training, they are healed of 1
+    point of damage and earn 1 XP token. They cannot be activated in the next Activation phase":
+    the Agent stays where it stands (variant ``training="headquarters"``: back to its HQ)."""
     agent = w.agent(sheet)
     health, status = heal(c, agent, 1)
     xp = agent.xp + (1 if XP_TOKENS - xp_in_play(w) > 0 else 0)
-    w.set_agent(sheet, health=health, status=status, xp=xp, district=-1, zone=-1, spot=-1, trained=True)
+    if w.options.training == "headquarters":
+        w.set_agent(sheet, health=health, status=status, xp=xp, district=-1, zone=-1, spot=-1, trained=True)
+    else:
+        w.set_agent(sheet, health=health, status=status, xp=xp, trained=True)
 
 
 def _buy(w: Work, c: Content, seat: int, store: int, slot: int, *, sheet: int) -> None:

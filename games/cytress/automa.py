@@ -46,7 +46,7 @@ from games.cytress.state import (
     make_automa,
     make_pending,
 )
-from games.cytress.tubes import drop_tube
+from games.cytress.tubes import buildable, drop_tube
 from games.cytress.work import Pos, Work, put
 
 __all__ = [
@@ -645,7 +645,7 @@ def tube_candidates(w: Pos, me: int = AUTOMA) -> list[int]:
     control of no adjacent tube it controls and (2) leaves it at least neutral around the new tube;
     those with the most adjacent automa crews (ties: the solo player's choice). [] when none (or no
     tube section is left)."""
-    if w.tubes_left + w.tubes_box <= 0:
+    if buildable(w) <= 0:
         return []
     adj, crew, tube, owners = w.map.layout.adjacent, w.crew, w.tube, w.players + (w.players == 1)
     fragile: dict[int, bool] = {}
@@ -697,7 +697,7 @@ def tube_height(w: Pos, me: int = AUTOMA) -> int:
             if s[LEVELS * me + level] == max(s[LEVELS * o + level] for o in range(owners) if o != me):
                 height = level + 1
                 break
-    return min(height, w.tubes_left + w.tubes_box)
+    return min(height, buildable(w))
 
 
 def drop(w: Work, h: int) -> None:

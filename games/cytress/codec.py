@@ -187,5 +187,7 @@ def state_to_dict(ctx: Ctx, s: CytressState) -> dict[str, Any]:
         "automa": _automa(ctx, s),
         "end_triggered": s.end_triggered,
         "round_limit": s.round_limit,
+        "tubes_from_box": s.box_tubes,
+        "bounty_scoring": "best" if s.bounty_best else "each",
         "shuffle": {"seed": s.seed, "count": s.shuffles},
     }

@@ -23,8 +23,9 @@ def crew_hexes(view: MapView, crew: Sequence[int], tube: Sequence[int], colour: 
 
 def start_crew(w: Pos, seat: int, colour: int) -> bool:
     """Whether a crew placement decision opens: the seat has an unused crew and an empty hex of
-    ``colour`` exists (rule: cytress/rules-to-remember: "players can still acquire cards after
-    running out of crew tokens": without one, the action completes without a crew)."""
+    ``colour`` exists. A seat out of crews completes a faction meeting without one (rule:
+    cytress/rules-to-remember: "players can still acquire cards after running out of crew
+    tokens"); a seat with crews meets a faction only if this holds (``travel.pad_choices``)."""
     if w.supply[seat] <= 0:
         return False
     hexes = w.map.by_faction[colour] if colour >= 0 else range(len(w.crew))

@@ -27,6 +27,7 @@ from games.core.face import (
 from games.cytress.board import CREW_PRESTIGE, TUBE_COST, TUBE_PRESTIGE
 from games.cytress.codec import ai_card_code
 from games.cytress.content import TILE_COLUMNS, Content
+from games.cytress.flow import END_LIMIT, END_SOLO, END_TUBES, end_condition
 from games.cytress.notation import PAD_WORDS, seat_name
 from games.cytress.schema import state_schema
 from games.cytress.scoring import Tally, card_facts, rebellion
@@ -377,6 +378,12 @@ def _automa_row(game: CytressGame, s: CytressState) -> Row:
 
 
 MAP_TITLE = "Mini-map (hexes C/P/H/R by faction, a crew's seat, ^ a waste tube's height)"
+END_WORDS = {
+    END_TUBES: "the last allocated tube section was placed",
+    END_SOLO: "a solo game ends after round 5",
+    END_LIMIT: "the round_limit cap, not the rulebook's end",
+}
+"""Which end finished the game (``flow.end_condition``), as the headline says it."""
 REBELS_TITLE = "Rebels (creds/tech/ammo/glow; intel cards on lifepaths C/P/H/R; crews left)"
 
 
@@ -390,6 +397,8 @@ def describe(game: CytressGame, s: CytressState, viewer: Viewer) -> Description:
     headline = f"Cytress, {'solo, ' if s.solo else ''}round {s.round}: {PHASE_NAMES[s.phase]}"
     if s.phase != OVER:
         headline += f", {_who(s, s.actor)} to move"
+    else:
+        headline += f" ({END_WORDS[end_condition(s)]})"
     if 0 <= viewer < s.players and not s.solo:
         headline += f"; you are seat {viewer}"
     board = [Row(label="", value=x) for x in _map_lines(game, s)] + _board_rows(game, s)

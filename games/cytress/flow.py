@@ -9,6 +9,9 @@ rule: cytress/phase-4-reset - discard the rightmost Stratolite, slide the others
 leftmost slot; leaders and transports go home; the first player marker's holder starts the next
 round, unless the game end was triggered (rule: cytress/game-end-trigger): then the rebellion.
 rule: cytress/solo-game-end - a solo game ends after round 5.
+rule: cytress/game-end-trigger - a 2-5 player game ends only "at the end of the round where the last of
+the game's allocated waste tubes were placed"; the ``round_limit`` variant (off by default) is a
+safety cap the rulebook lacks, and :func:`end_condition` tells which end fired.
 
 :func:`advance` runs these automatic steps (and the automa's turns) until a seat must decide.
 """
@@ -32,9 +35,16 @@ from games.cytress.state import (
     SIDES,
     TRAVEL,
 )
-from games.cytress.work import Work
+from games.cytress.work import Pos, Work
 
-__all__ = ["advance", "reset", "start_round"]
+__all__ = ["END_LIMIT", "END_SOLO", "END_TUBES", "advance", "end_condition", "reset", "start_round"]
+
+END_TUBES = "tubes"
+"""The rulebook's end (rule: cytress/game-end-trigger): the round the last allocated section was placed."""
+END_SOLO = "solo round 5"
+"""The solo end (rule: cytress/solo-game-end): after round 5."""
+END_LIMIT = "round limit"
+"""The ``round_limit`` variant's cap (not in the rulebook)."""
 
 
 def advance(content: Content, w: Work) -> None:
@@ -134,10 +144,20 @@ def _next_extra(content: Content, w: Work) -> None:
     reset(content, w)
 
 
+def end_condition(s: Pos) -> str:
+    """Which end finished the game: ``END_TUBES``, ``END_SOLO`` or ``END_LIMIT`` ("" while it runs).
+    The tube trigger wins when it fired in the cap's round too."""
+    if s.phase != OVER:
+        return ""
+    if s.players == 1:
+        return END_SOLO
+    return END_TUBES if s.end_triggered else END_LIMIT
+
+
 def reset(content: Content, w: Work) -> None:
     """rule: cytress/phase-4-reset - the Stratolites move on, leaders and transports go home; the
-    rebellion follows the round that triggered the end (or the last round of the variant's limit;
-    solo: round 5)."""
+    rebellion follows the round that triggered the end (rule: cytress/game-end-trigger; solo: round
+    5), or the last round of the ``round_limit`` variant when it is set."""
     row = w.strat_row_()
     if row[STRAT_ROW - 1] >= 0:
         w.strat_discard_().append(row[STRAT_ROW - 1])

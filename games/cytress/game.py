@@ -45,8 +45,11 @@ with 2-5 players (measured best of 0.25/0.5/0.75 against two greedy seats)."""
 PRIOR_SPREAD_SOLO = 0.5
 """The same share in a solo game (measured better than 0.75 against the official automa)."""
 
-DEFAULT_ROUND_LIMIT = 10
-"""The ``round_limit`` variant's default (the rulebook: "approximately 5 rounds", no limit)."""
+DEFAULT_ROUND_LIMIT = 0
+"""The ``round_limit`` variant's default: none. The rulebook ends a 2-5 player game only "at the end of
+the round where the last of the game's allocated waste tubes were placed" (rule:
+cytress/game-end-trigger); a cap is an opt-in safety net, and a game it ends says so (its score
+sheet's "Game end" line, ``describe``)."""
 
 
 class CytressGame(Game[CytressState, CAction]):
@@ -95,9 +98,28 @@ class CytressGame(Game[CytressState, CAction]):
                 ),
                 Variant(
                     name="round_limit",
-                    description="2-5 players: the game also ends after this round (0: only when the "
-                    "last allocated tube drops, as the rulebook says); solo always ends after round 5",
+                    description="2-5 players: a safety cap, not in the rulebook: the game also ends after "
+                    "this round (0, the default: only at the end of the round the last allocated tube "
+                    "section is placed, rule: cytress/game-end-trigger); a game it ends says so in its "
+                    "score sheet; solo always ends after round 5",
                     default=DEFAULT_ROUND_LIMIT,
+                ),
+                Variant(
+                    name="solo_tubes",
+                    description="solo: 'supply' (the rulebook: 'Place 14 tube sections near Stratos. Keep "
+                    "the others in the box', rule: cytress/solo-setup): tubes are built from those 14 "
+                    "only; 'box': once they run out, from the box's sections too",
+                    default="supply",
+                    choices=("supply", "box"),
+                ),
+                Variant(
+                    name="bounty_scoring",
+                    description="'each' (rule: cytress/meet-the-enforcers: 'Each bounty also provides "
+                    "prestige'): every bounty pays its tier per matching icon, so a tier 1 and a tier 2 "
+                    "bounty against one faction pay 3; 'best': a faction's icons are paid once, at the "
+                    "best tier held against it",
+                    default="each",
+                    choices=("each", "best"),
                 ),
             ),
             content_version=self.pack.version,
@@ -140,6 +162,8 @@ class CytressGame(Game[CytressState, CAction]):
         sides = ("choose", "A", "B").index(str(self.option(config, "rebel_sides"))) - 1
         solo_side = 1 if self.option(config, "solo_board_side") == "4+" else 0
         board_side = solo_side if n == 1 else (1 if n >= 4 else 0)
+        solo_tubes = self.option(config, "solo_tubes")
+        bounty_scoring = self.option(config, "bounty_scoring")
         return Setup(
             players=n,
             first_player=first,
@@ -147,6 +171,8 @@ class CytressGame(Game[CytressState, CAction]):
             board_side=board_side,
             fixed_side=sides,
             round_limit=limit,
+            solo_box_tubes=solo_tubes == "box",
+            bounty_best=bounty_scoring == "best",
         )
 
     def num_players(self, state: CytressState) -> int:
@@ -184,13 +210,14 @@ class CytressGame(Game[CytressState, CAction]):
 
     def prior(self, state: CytressState) -> Sequence[float] | None:
         """PUCT priors: a share of the mass on the automa policy's choice (its checklists; a public-only
-        draw for its random parts), the rest spread evenly."""
+        draw for its random parts; but spying on the best rival: ``policies.prior_pick``), the rest
+        spread evenly."""
         legal = self.legal_actions(state)
         n = len(legal)
         if n <= 1 or state.phase == OVER:
             return None
         rng = random.Random(state.round * 1000 + state.turn * 10 + state.step)
-        pick = policies.automa_policy(self, state, rng)
+        pick = policies.prior_pick(self, state, rng)
         spread = PRIOR_SPREAD_SOLO if state.solo else PRIOR_SPREAD
         base = spread / n
         return [base + (1.0 - spread) * (a == pick) for a in legal]

@@ -47,6 +47,7 @@ from games.cytress.state import (
 )
 from games.cytress.travel import meet_faction_intel, pad_choices, start_pad
 from games.cytress.tubes import (
+    buildable,
     choose_height,
     choose_payment,
     choose_stratolite,
@@ -164,7 +165,7 @@ def _payment(c: Content, w: Pos) -> list[CAction]:
 
 def _height(c: Content, w: Pos) -> list[CAction]:
     t = _HEIGHT
-    hs = heights(w.icons, w.res, w.actor, w.pending.resource, w.tubes_left + w.tubes_box)
+    hs = heights(w.icons, w.res, w.actor, w.pending.resource, buildable(w))
     return [t[h] for h in hs]
 
 

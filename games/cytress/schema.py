@@ -164,6 +164,16 @@ def state_schema() -> dict[str, Any]:
                 "automa": {"oneOf": [{"type": "null"}, automa]},
                 "end_triggered": {"type": "boolean"},
                 "round_limit": _COUNT,
+                "tubes_from_box": {
+                    "type": "boolean",
+                    "description": "whether tubes may be built from the box's sections once those near "
+                    "Stratos run out (2-5 players: always; solo: the solo_tubes variant 'box')",
+                },
+                "bounty_scoring": {
+                    "enum": ["each", "best"],
+                    "description": "'each': every bounty pays its tier per matching icon; 'best': a "
+                    "faction's icons once, at the best tier held against it",
+                },
                 "shuffle": _obj(
                     {"seed": _COUNT, "count": _COUNT}, "the hidden reshuffle seed (0 when observed)"
                 ),

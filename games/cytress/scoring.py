@@ -22,6 +22,7 @@ __all__ = [
     "CardFacts",
     "Tally",
     "TubeResult",
+    "bounty_prestige",
     "card_facts",
     "final_scores",
     "rebellion",
@@ -119,12 +120,24 @@ def card_facts(content: Content, state: CytressState) -> tuple[CardFacts, ...]:
         targets = [0, 0, 0, 0]
         for c in cards:
             targets[content.intel[c].target] += 1
-        bounty = 0
-        for b in state.bounties[o]:
-            card = content.bounties[b]
-            bounty += BOUNTY_PRESTIGE[card.tier] * targets[card.faction]  # rule: cytress/score-bounties
+        bounty = bounty_prestige(content, state.bounties[o], targets, best=state.bounty_best)
         out.append(CardFacts(tuple(targets), min(targets), longest, bounty))
     return tuple(out)
+
+
+def bounty_prestige(content: Content, bounties: Sequence[int], targets: Sequence[int], *, best: bool) -> int:
+    """rule: cytress/score-bounties - PRESTIGE for an owner's bounties: per bounty, 2 (tier 1) or 1
+    (tier 2) per matching faction target icon on its intel cards ("Each bounty also provides
+    prestige": rule: cytress/meet-the-enforcers; two bounties against one faction pay 3 per icon).
+    ``best`` (the ``bounty_scoring`` variant ``best``): a faction's icons are paid once, at the best
+    tier held against it."""
+    per_icon = [0, 0, 0, 0]
+    for b in bounties:
+        card = content.bounties[b]
+        value = BOUNTY_PRESTIGE[card.tier]
+        f = card.faction
+        per_icon[f] = max(per_icon[f], value) if best else per_icon[f] + value
+    return sum(p * t for p, t in zip(per_icon, targets, strict=True))
 
 
 def rebellion(

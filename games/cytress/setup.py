@@ -54,7 +54,12 @@ class Setup:
         market_side: the Cytress district board side: -1 random, 0 (A) or 1 (B).
         board_side: the faction district boards' side: 0 (1-3 players) or 1 (4+ players).
         fixed_side: every rebel board's side (-1: each seat chooses at the start).
-        round_limit: the last round (0: none; solo always ends after round 5).
+        round_limit: the ``round_limit`` variant's last round (0: none, the rulebook's end; solo
+            always ends after round 5).
+        solo_box_tubes: solo: tubes may be built from the box once the 14 sections run out (the
+            ``solo_tubes`` variant ``box``; the rulebook keeps them in the box).
+        bounty_best: a seat's bounties against one faction pay its icons once, at the best tier
+            (the ``bounty_scoring`` variant ``best``).
     """
 
     players: int
@@ -63,6 +68,8 @@ class Setup:
     board_side: int
     fixed_side: int
     round_limit: int
+    solo_box_tubes: bool = False
+    bounty_best: bool = False
 
 
 def _deal_intel(
@@ -174,5 +181,7 @@ def new_game(ctx: Ctx, setup: Setup, seed: int) -> CytressState:
         rng.getrandbits(62),  # seed
         0,  # shuffles
         SOLO_ROUNDS if solo else setup.round_limit,
+        setup.solo_box_tubes or not solo,  # box_tubes (rule: cytress/game-end-trigger, cytress/solo-setup)
+        setup.bounty_best,
         ctx.map(tiles),
     )

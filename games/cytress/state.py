@@ -248,7 +248,15 @@ class CytressState:
         automa: the solo automa (None with 2+ players).
         seed: the seed of later reshuffles (hidden: 0 in an observation).
         shuffles: reshuffles made so far.
-        round_limit: the variant's last round (0: none; solo always ends after round 5).
+        round_limit: the ``round_limit`` variant's last round with 2-5 players (0, the default: none,
+            the game ends as the rulebook says; solo always ends after round 5).
+        box_tubes: whether tubes may be built from the box's sections once those near Stratos run
+            out (2-5 players: always, rule: cytress/game-end-trigger; solo: only with the
+            ``solo_tubes`` variant ``box``, the rulebook keeps them in the box: rule:
+            cytress/solo-setup).
+        bounty_best: the ``bounty_scoring`` variant ``best``: a seat's bounties against one faction
+            pay its icons once, at the best tier (default ``each``: every bounty pays, rule:
+            cytress/meet-the-enforcers).
         map: the mini-map of ``tiles`` (derived and shared between states; not compared).
     """
 
@@ -291,6 +299,8 @@ class CytressState:
     seed: int
     shuffles: int
     round_limit: int
+    box_tubes: bool
+    bounty_best: bool
     map: MapView = field(compare=False, repr=False)
 
     @property

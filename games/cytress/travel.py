@@ -36,6 +36,7 @@ from games.cytress.state import (
     TRADE,
     pending,
 )
+from games.cytress.tubes import buildable
 from games.cytress.undercity import after_free_intel
 from games.cytress.work import Pos, Work, put
 
@@ -48,11 +49,6 @@ def intel_cost(content: Content, w: Pos, seat: int, faction: int) -> tuple[int, 
     resource = content.faction_resource[faction]
     cost = content.board_sides[w.board_side].intel_cost
     return resource, cost_after_discount(w.icons, seat, resource, cost)
-
-
-def sections(w: Pos) -> int:
-    """Tube sections still to be had: near Stratos, then from the box."""
-    return w.tubes_left + w.tubes_box
 
 
 def pad_options(content: Content, w: Pos, seat: int) -> list[int]:
@@ -69,17 +65,24 @@ def pad_choices(content: Content, w: Pos, seat: int, names: Sequence[_T]) -> lis
     """``pad_options``, each pad ``p`` given as ``names[p]`` (the legal actions take the shared
     action objects straight from here).
 
-    The faction pads: the intel cost in the faction's resource less the Hooligang discount is
-    affordable and a face-up card is left (``intel_cost``, inlined: this runs on every travel)."""
+    The faction pads (rule: cytress/meet-a-faction): the intel cost in the faction's resource less
+    the Hooligang discount is affordable (``intel_cost``, inlined: this runs on every travel), a
+    face-up card is left and, while the seat has an unused crew, an empty hex of the faction's
+    colour takes it ("you must be able to complete the action in full"; only "after running out of
+    crew tokens" may a seat take the card without placing one: rule: cytress/rules-to-remember)."""
     out = []
     res, icons, rows = w.res, w.icons, w.intel_row
     cost = content.board_sides[w.board_side].intel_cost
     mine, hooligang = 4 * seat, 16 * seat + 4 * HOOLIGANG
+    placing = w.supply[seat] > 0
     for f, resource in enumerate(content.faction_resource):
         row = rows[f]
         if res[mine + resource] >= cost - icons[hooligang + resource] and row.count(NOBODY) != len(row):
-            out.append(names[f])  # a card is left: card ids are >= 0, an empty slot NOBODY (-1)
-    if w.tubes_left + w.tubes_box > 0 and seat in w.crew:
+            # a card is left: card ids are >= 0, an empty slot NOBODY (-1)
+            if placing and not start_crew(w, seat, f):  # no empty hex of the faction's colour
+                continue
+            out.append(names[f])
+    if buildable(w) > 0 and seat in w.crew:
         # the resources a 1-high tube can be paid in (``renegade_resources``, unrolled)
         tube = TUBE_COST[1]
         payable = []
@@ -157,7 +160,8 @@ def start_pad(content: Content, w: Work, pad: int) -> None:
 
 def meet_faction_intel(content: Content, w: Work, card: int) -> None:
     """rule: cytress/meet-a-faction - the intel card onto its lifepath; then the crew on an empty
-    hex of the faction met (when the seat has a crew and such a hex is empty)."""
+    hex of the faction met (the landing pad was open only if one is empty); a seat out of crews
+    takes the card alone (rule: cytress/rules-to-remember)."""
     seat = w.actor
     take_intel(content, w, seat, card)
     faction = content.intel_faction[card]

@@ -11,6 +11,8 @@ rule: cytress/waste-tubes - 5, 11 or 18 resources (less the Hooligang discount o
 for a tube 1, 2 or 3 sections high; the crew on that hex ascends to that level of Stratos.
 rule: cytress/game-end-trigger - when the allocated sections run out the box's are used, and this
 is the final round.
+rule: cytress/solo-setup - solo: "Place 14 tube sections near Stratos. Keep the others in the box":
+tubes are built from those 14 only (the ``solo_tubes`` variant ``box`` builds on from the box).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from games.cytress.state import HEIGHT, HOOLIGANG, LEVELS, NOBODY, TUBE, pending
 from games.cytress.work import Pos, Work, put
 
 __all__ = [
+    "buildable",
     "can_meet_renegade",
     "choose_height",
     "choose_payment",
@@ -38,9 +41,17 @@ __all__ = [
 ]
 
 
+def buildable(w: Pos) -> int:
+    """rule: cytress/game-end-trigger - the tube sections a tube may still be built from: the
+    allocated ones near Stratos, then (2-5 players) the box's "as needed until the end of the
+    round"; solo (rule: cytress/solo-setup) the 14 near Stratos only, unless the ``solo_tubes``
+    variant is ``box``."""
+    return w.tubes_left + w.tubes_box if w.box_tubes else w.tubes_left
+
+
 def heights(icons: Sequence[int], res: Sequence[int], seat: int, resource: int, sections: int) -> list[int]:
     """rule: cytress/waste-tubes - the tube heights the seat can pay in ``resource`` (after its
-    Hooligang discount) with enough tube sections left (near Stratos and in the box)."""
+    Hooligang discount) with enough tube sections left (``sections``: ``buildable``)."""
     have = res[4 * seat + resource]
     return [
         h
@@ -61,7 +72,7 @@ def stratolites_open(content: Content, w: Pos, seat: int, payable: Sequence[int]
     reserved one) the seat can complete a meeting with: a crew on a hex of the card's type and a
     height it can pay for ("you must be able to complete the action in full"). ``payable``: the
     seat's ``renegade_resources`` if the caller has them."""
-    if w.tubes_left + w.tubes_box <= 0:
+    if buildable(w) <= 0:
         return []
     # a tube can be paid in a resource iff a 1-high one can (costs rise with the height)
     if payable is None:

@@ -160,6 +160,7 @@ _TOP_KEYS: tuple[str, ...] = (
     *("game", "players", "round", "phase", "step", "to_move", "turn", "first_player", "phase_first_player"),
     *("pending", "map", "cytress_board_side", "faction_board_side", "factions", "stratolites"),
     *("bounty_stacks", "tube_sections", "seats", "automa", "end_triggered", "round_limit", "shuffle"),
+    *("tubes_from_box", "bounty_scoring"),
 )
 """Every key of the public form's top level."""
 
@@ -259,6 +260,14 @@ def _read_flow(
         "round_limit", d["round_limit"], SOLO_ROUNDS if solo else 0, SOLO_ROUNDS if solo else MAX_ROUND
     )
     end_triggered = r.boolean("end_triggered", d["end_triggered"])
+    box_tubes = r.boolean("tubes_from_box", d["tubes_from_box"])
+    if not solo and not box_tubes:
+        _bad(
+            "tubes_from_box",
+            "with 2-5 players the box's tube sections are built from once the allocated ones run out",
+            "cytress/game-end-trigger",
+        )
+    bounty_best = r.choice("bounty_scoring", d["bounty_scoring"], ("each", "best")) == 1
     if end_triggered and (solo or tubes_left):
         _bad(
             "end_triggered",
@@ -285,6 +294,8 @@ def _read_flow(
         "step": step,
         "round": rnd,
         "round_limit": round_limit,
+        "box_tubes": box_tubes,
+        "bounty_best": bounty_best,
         "end_triggered": end_triggered,
         "first": first,
         "phase_first": phase_first,
@@ -651,6 +662,15 @@ def _check_flow(ctx: Ctx, s: CytressState) -> None:
     if phase == OVER:
         if step != NONE:
             _bad("step", "no decision is open once the game is over", rule)
+        if s.solo and s.round < s.round_limit:
+            _bad("phase", f"a solo game ends after round {s.round_limit}", "cytress/solo-game-end")
+        if not s.solo and not s.end_triggered and not (s.round_limit and s.round >= s.round_limit):
+            _bad(
+                "phase",
+                "a 2-5 player game ends at the end of the round the last allocated tube section was "
+                "placed (end_triggered), or after the round_limit variant's round",
+                "cytress/game-end-trigger",
+            )
         return
     allowed = {
         SIDES: (CHOOSE_SIDE,),

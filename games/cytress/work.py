@@ -132,6 +132,8 @@ class Work(_Slots):
     seed: int
     shuffles: int
     round_limit: int
+    box_tubes: bool
+    bounty_best: bool
     map: MapView
 
     @classmethod

@@ -141,7 +141,7 @@ traces = {}
 for players in (2, 3, 4):
     for seed in range(6):
         rng = random.Random(seed)
-        state = game.new_state(GameConfig(players=players), seed)
+        state = game.new_state(GameConfig(players=players, options={"max_turns": 12}), seed)
         digest = hashlib.sha256(game.state_to_text(state).encode())
         steps = 0
         while game.current_player(state) != TERMINAL:
@@ -158,7 +158,7 @@ for players in (2, 3, 4):
 for players in (2, 4):
     for seed in range(2):
         rng = random.Random(100 + seed)
-        state = game.new_state(GameConfig(players=players), 100 + seed)
+        state = game.new_state(GameConfig(players=players, options={"max_turns": 12}), 100 + seed)
         digest = hashlib.sha256()
         steps = 0
         while game.current_player(state) != TERMINAL:

@@ -62,7 +62,9 @@ def test_heuristic_is_a_win_chance_per_seat() -> None:
 
 def test_heuristic_favours_victory_points_more_as_the_end_nears() -> None:
     """rule: cyberverse/influence - an Organization with more Influence tokens (1 VP each and the
-    majorities) is likelier to win, and its edge counts for more at the last turn than at the first."""
+    majorities) is likelier to win, and its edge counts for more near the end (rule:
+    cyberverse/end-of-game: every Organization one Story card short of the 4 that end a 4-player
+    game) than at the start."""
     from dataclasses import replace
 
     base = _play_to_turn(4, 1, 5)
@@ -70,7 +72,7 @@ def test_heuristic_favours_victory_points_more_as_the_end_nears() -> None:
     orgs = [replace(o, influence=(0, 0, 0, 0, 0), solved=(), money=900) for o in orgs]
     orgs[2] = replace(orgs[2], influence=(1, 1, 0, 0, 0))
     early = replace(base, orgs=tuple(orgs), turn=1)
-    late = replace(early, turn=12)
+    late = replace(early, orgs=tuple(replace(o, solved=(10, 11, 12)) for o in orgs), turn=12)
     for s in (early, late):
         chances = GAME.heuristic(s)
         assert max(chances) == chances[2]

@@ -154,11 +154,12 @@ def test_public_form_matches_its_schema() -> None:
 
 
 def _flow_states() -> list[State]:
-    """States of seeded random games (2, 3 and 4 players) covering every step of the flow."""
+    """States of seeded random games (2, 3 and 4 players, 12 turns: random play needs the opt-in cap
+    to end) covering every step of the flow."""
     states = []
     for players in (2, 3, 4):
         rng = random.Random(players)
-        s = GAME.new_state(GameConfig(players=players), players)
+        s = GAME.new_state(GameConfig(players=players, options={"max_turns": 12}), players)
         while GAME.current_player(s) != -2:
             states.append(s)
             a = (

@@ -88,7 +88,7 @@ def test_explain_agent_choice_differs_per_candidate() -> None:
     assert len(set(rows)) == len(rows)
     texts = [GAME.action_to_text(s, a) for a in GAME.legal_actions(s)]
     steele = rows[texts.index("choose agent Marcus Steele")]
-    assert "Combat 4" in steele and "salary 300 D a turn" in steele
+    assert "Combat 4" in steele and "salary 200 D a turn" in steele
     assert all(any(x.startswith("salary ") for x in row) for row in rows)
 
 
@@ -192,10 +192,10 @@ def test_every_decision_explains_each_candidate_differently() -> None:
 
 
 def test_headline_tells_the_turn_cap() -> None:
-    """rule: cyberverse/end-of-game - the game ends by stories or domination; with the ``max_turns``
-    variant (the default 12) it also ends after that turn, and the headline says so; without it,
-    only the turn is shown."""
-    capped = GAME.new_state(GameConfig(players=2), 1)
+    """rule: cyberverse/end-of-game - the game ends by stories or domination; with the opt-in
+    ``max_turns`` variant it also ends after that turn, and the headline says so; without it (the
+    default), only the turn is shown."""
+    capped = GAME.new_state(GameConfig(players=2, options={"max_turns": 12}), 1)
     assert GAME.describe(capped, 0).headline.startswith("CyberVerse, turn 1 of at most 12: ")
-    free = GAME.new_state(GameConfig(players=2, options={"max_turns": 0}), 1)
+    free = GAME.new_state(GameConfig(players=2), 1)
     assert GAME.describe(free, 0).headline.startswith("CyberVerse, turn 1: ")

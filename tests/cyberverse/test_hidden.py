@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from games.core import CHANCE, REFEREE, SPECTATOR
+from games.core.views import seen_by
 from games.cyberverse import CyberverseGame
 from games.cyberverse.hidden import UNKNOWN
 from games.cyberverse.state import (
@@ -52,7 +53,7 @@ def test_secret_draws_are_hidden_in_the_log() -> None:
     a = GAME.legal_actions(s)[0]
     assert "face down" in GAME.log_line(s, a, SPECTATOR)
     assert "face down" not in GAME.log_line(s, a, REFEREE)
-    assert not GAME.is_public(s, a)
+    assert SPECTATOR not in seen_by(GAME, s, a)
 
 
 def test_story_card_under_the_deck_seen_by_its_drawer_only() -> None:

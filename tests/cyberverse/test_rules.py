@@ -403,6 +403,10 @@ def test_henchmen_tie_on_resources_leaves_the_printed_rule() -> None:
             assert j < 0 or tie.fight.fighters[j].kind == cv_state.AGENT
 
 
+SHORTEST = {"henchmen_moves": "shortest"}
+"""The variant in which a Henchman always moves toward its target by a shortest way."""
+
+
 def _henchman_at(step: int) -> Callable[[State], bool]:
     def stop(s: State) -> bool:
         f = s.fight
@@ -416,8 +420,12 @@ def test_henchman_projection_chosen_by_the_organization_playing_it() -> None:
     zone"; rule: cyberverse/combat - for a Henchman the Organization playing it (in a 2-player game
     the opponent of the one attacked; with 3 one with no Agent on the board or the fewest
     Resources) chooses the zone, among the adjacent ones with room."""
+
+    def projecting(s: State) -> bool:
+        return _henchman_at(cv_state.D_PROJECT)(s) and len(GAME.legal_actions(s)) >= 2
+
     for players in (2, 3):
-        s = play_until(GAME, players, 0, _henchman_at(cv_state.D_PROJECT))
+        s = play_until(GAME, players, 0, projecting)
         assert s.fight is not None
         target = s.fight.fighters[s.fight.target]
         assert s.actor == henchman_controller(s, target.org) != target.org
@@ -484,6 +492,10 @@ def test_henchman_multiple_shot_second_target_chosen_by_the_organization_playing
         w.set_fighter(j, token=-1, shown=False)
     s = w.freeze()
     s = GAME.apply(s, act("send", first))
+    if (
+        s.step == cv_state.D_FIGHT_MOVE
+    ):  # in range already: it stops where it stands (rule: cyberverse/henchmen)
+        s = GAME.apply(s, act("hold"))
     assert s.step == cv_state.D_SECOND and s.fight is not None and s.fight.queue[0] == i
     target_org = s.fight.fighters[first].org
     assert s.actor == henchman_controller(s, target_org) == 1 - target_org
@@ -507,16 +519,20 @@ def test_henchman_multiple_shot_second_target_chosen_by_the_organization_playing
 
 def test_henchman_way_chosen_by_the_organization_playing_it() -> None:
     """rule: cyberverse/henchmen - a Henchman moves up to its Movement ("the maximum number of
-    adjacent zones he can move") toward its target; rule: cyberverse/combat - where two zones lead
-    on a shortest way, the Organization playing it chooses (step "move in combat", `move to zone
-    N`); the Henchman steps there and walks on or attacks."""
+    adjacent zones he can move"); with the variant ``henchmen_moves="shortest"`` toward its target,
+    and rule: cyberverse/combat - where two zones lead on a shortest way, the Organization playing
+    it chooses (step "move in combat", `move to zone N`); the Henchman steps there and walks on or
+    attacks. (The default, free moves: test_readings.py.)"""
     from games.cyberverse.combat import henchman_ways
 
     def way(s: State) -> bool:
-        return _henchman_at(cv_state.D_FIGHT_MOVE)(s) and GAME.legal_actions(s)[0].kind == "step"
+        if not (_henchman_at(cv_state.D_FIGHT_MOVE)(s) and GAME.legal_actions(s)[0].kind == "step"):
+            return False
+        after = [GAME.apply(s, a).fight for a in GAME.legal_actions(s)]
+        return all(f is not None and s.fight is not None and f.district == s.fight.district for f in after)
 
     for players in (2, 3):
-        s = play_until(GAME, players, 0, way)
+        s = play_until(GAME, players, 0, way, options=SHORTEST)
         assert s.fight is not None
         i, j = s.fight.queue[0], s.fight.target
         target = s.fight.fighters[j]
@@ -558,16 +574,21 @@ def test_henchman_tactical_position_chosen_by_the_organization_playing_it() -> N
     Tactical Position" (advantageous: +2 Attack); rule: cyberverse/hacking - "Henchmen cannot be
     placed in tactical Hacking positions"; rule: cyberverse/henchmen - a Henchman in range of its
     target with Movement left may take its zone's free position, the choice of the Organization
-    playing it (`take the advantageous position` or `hold`), and then attacks."""
+    playing it (`take the advantageous position` or `hold`, and with the default free moves a
+    step too), and then attacks."""
     from games.cyberverse.combat import henchman_moves
     from games.cyberverse.content import POSITION_KINDS
 
     def position(s: State) -> bool:
         # another Henchman acts after it, so the Combat is still on after its attack
         ok = _henchman_at(cv_state.D_FIGHT_MOVE)(s) and GAME.legal_actions(s)[-1].kind == "spot"
-        return ok and s.fight is not None and len(s.fight.queue) > 1
+        ok = ok and s.fight is not None and len(s.fight.queue) > 1
+        after = [GAME.apply(s, a).fight for a in GAME.legal_actions(s)]
+        return ok and all(
+            f is not None and s.fight is not None and f.district == s.fight.district for f in after
+        )
 
-    s = play_until(GAME, 3, 0, position)
+    s = play_until(GAME, 3, 0, position, options=SHORTEST)
     assert s.fight is not None
     i, j = s.fight.queue[0], s.fight.target
     f = s.fight.fighters[i]
@@ -583,3 +604,61 @@ def test_henchman_tactical_position_chosen_by_the_organization_playing_it() -> N
         t = GAME.apply(s, a)
         assert t.fight is not None and t.fight.district == s.fight.district
         assert t.fight.fighters[i].spot == where and t.fight.fighters[i].done
+
+
+def test_stealth_token_holder_still_moves_in_combat() -> None:
+    """rule: cyberverse/status-tokens - "Stealth: Cannot attack or be attacked" says nothing of
+    moving; rule: cyberverse/combat - "Agents move first, in order of their initiative": the Agent
+    holding a Stealth token is offered its move first (the issue's reproducer: 2 players, both
+    Agents on district 5's Entry zone, the empty green Brawl card, the lower-Initiative Agent
+    holding T17), and it has no attack to make."""
+    from tests.cyberverse.helpers import combat_on, draw
+
+    s = draw(GAME, combat_on(GAME, 4), "B07")
+    low = s.agents[0]
+    assert (
+        C.faces[2 * low.sheet + low.side].initiative
+        < C.faces[2 * s.agents[1].sheet + s.agents[1].side].initiative
+    )
+    s = draw(GAME, draw(GAME, s, "T17"), "T02")
+    s = GAME.apply(s, next(a for a in GAME.legal_actions(s) if "T17" in GAME.action_to_text(s, a)))
+    s = draw(GAME, draw(GAME, s, "T03"), "T18")
+    s = GAME.apply(s, GAME.legal_actions(s)[0])
+    assert s.fight is not None
+    assert s.step == cv_state.D_FIGHT_MOVE and s.actor == low.org
+    assert s.fight.fighters[s.fight.queue[0]].ref == low.sheet
+    assert any(a.kind == "step" for a in GAME.legal_actions(s))
+    s = GAME.apply(s, act("hold"))
+    assert s.fight is not None and s.fight.fighters[s.fight.queue[0]].ref != low.sheet  # no attack
+
+
+def test_grill_weapon_lets_the_attacker_choose_the_cyber_implant() -> None:
+    """rule: cyberverse/supply-weapons - "If the Attack succeeds in inflicting at least 1 Damage, the
+    Attacker may choose to grill a Cyber-Implant of his target": a non-expert grill Weapon (Power
+    Fist) hitting a target that carries two Cyber-Implants offers the step "grill a cyber-implant"
+    to the attacker's Organization: either Implant, or none."""
+    from tests.cyberverse.helpers import combat_on, draw
+
+    ids = {t.id: i for i, t in enumerate(C.tokens)}
+    assert not C.tokens[ids["W20"]].expert
+    s = combat_on(GAME, 4, kits={0: (ids["W20"],), 1: (ids["C01"], ids["C02"])})
+    attacker, target = s.agents[0], s.agents[1]
+    s = draw(GAME, draw(GAME, draw(GAME, s, "B07"), "T27"), "T02")
+    s = GAME.apply(s, next(a for a in GAME.legal_actions(s) if "T27" in GAME.action_to_text(s, a)))
+    s = draw(GAME, draw(GAME, s, "T20"), "T03")
+    s = GAME.apply(s, next(a for a in GAME.legal_actions(s) if "T20" in GAME.action_to_text(s, a)))
+    s = GAME.apply(s, act("hold"))
+    assert s.fight is not None and s.fight.fighters[s.fight.queue[0]].ref == attacker.sheet
+    hit = next(a for a in GAME.legal_actions(s) if a.kind == "attack" and a.b == ids["W20"] and a.c == 0)
+    s = GAME.apply(s, hit)
+    assert s.step == cv_state.D_GRILL and s.actor == attacker.org
+    assert sorted((a.kind, a.a) for a in GAME.legal_actions(s)) == [
+        ("grill", ids["C01"]),
+        ("grill", ids["C02"]),
+        ("no-grill", 0),
+    ]
+    assert next(a for a in s.agents if a.sheet == target.sheet).broken == ()
+    grilled = GAME.apply(s, act("grill", ids["C02"]))
+    assert next(a for a in grilled.agents if a.sheet == target.sheet).broken == (ids["C02"],)
+    spared = GAME.apply(s, act("no-grill"))
+    assert next(a for a in spared.agents if a.sheet == target.sheet).broken == ()

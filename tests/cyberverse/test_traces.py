@@ -16,7 +16,11 @@ shortest way (rule: cyberverse/henchmen; 7 of the 12 changed), and again when, i
 its zone's tactical position became one too (rule: cyberverse/tactical-positions; 5 of the 12
 changed), so from here they prove later rewrites keep the rules' behaviour. When the flow of the turn
 (``ctx``) took words in the public form, only the 12 final-form digests changed (the action digests,
-step counts and returns held).
+step counts and returns held). Made again for issue 28 (all 12 changed): the re-authored content
+pack 2.0, the readings made literal (an Agent tests each open Mission of its district, a trained
+Agent stays, the rescue fee leaves the Status tokens, Henchmen move freely, a dead Agent goes under
+the stack, a red Mission validated by standing alone), the Stealth holder's move, the grill
+decision and the greedy player's new value.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ from dataclasses import replace
 import pytest
 
 from games.core.protocol import GameConfig
-from games.cytress.board import TUBE_COST, controller, level_leaders
+from games.cytress.board import TUBE_COST, act, controller, level_leaders
 from games.cytress.economy import MAX_RESOURCE
 from games.cytress.scouting import open_spots
 from games.cytress.state import (
@@ -27,6 +27,7 @@ from games.cytress.state import (
     TUBE,
     CytressState,
 )
+from games.errors import IllegalActionError
 from tests.cytress.helpers import GAME, PACK, do, first, play_until, res, set_res, start, texts, with_
 
 
@@ -250,6 +251,30 @@ def test_meet_a_faction_pay_take_place_spy() -> None:
     gained = sum(res(s, 0).values()) - sum(before.values())
     rival_adjacent = sum(1 for n in s.map.layout.adjacent[target] if s.crew[n] == 1)
     assert gained == rival_adjacent
+
+
+def test_meet_a_faction_needs_an_empty_hex_while_crews_are_left() -> None:
+    """rule: cytress/meet-a-faction - "Place one of your unused crew tokens on an empty hex on the
+    mini-map matching the colour of the faction intel card you gathered", and rule:
+    cytress/phase-3a-travel - "you must be able to complete the action in full": with every
+    Corpocrat hex taken, a seat with unused crews may not meet the Corpocrats (the audit found it
+    offered at 25,276 decisions in 480 playouts); only "after running out of crew tokens" (rule:
+    cytress/rules-to-remember) does the meeting complete without a crew."""
+    s = set_res(_travel(2), 0, 10, 10, 10, 10)
+    corp = _hexes(s, "corpocrat")
+    crew = list(s.crew)
+    for h in corp:
+        crew[h] = 1
+    s = replace(s, crew=tuple(crew), supply=(12, 12 - len(corp)))
+    assert not any(t.startswith("meet the corpocrat") for t in texts(s))
+    assert any(t.startswith("meet the privateer") for t in texts(s))  # its hexes are empty
+    with pytest.raises(IllegalActionError):
+        GAME.apply(s, act("pad", 0))
+    out = replace(s, supply=(0, 12 - len(corp)))  # no crew left: the card alone
+    assert any(t.startswith("meet the corpocrat") for t in texts(out))
+    out = GAME.apply(out, first(out, "pad", lambda a: a.arg == 0))
+    out = GAME.apply(out, first(out, "intel"))
+    assert out.step == PAD and out.actor == 1 and len(out.paths[0]) == 1
 
 
 def test_no_crew_left_still_takes_intel() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from games.core.protocol import GameConfig
 from games.cytress.board import CREW_PRESTIGE, TUBE_PRESTIGE
 from games.cytress.scoring import BOUNTY_PRESTIGE, LEVEL_REWARD, card_facts, final_scores, winners
 from games.cytress.state import NOBODY, CytressState
@@ -126,6 +127,27 @@ def test_score_bounties_tiers() -> None:
     tier2 = next(i for i, b in enumerate(PACK.bounties) if b.tier == 2 and b.faction == 0)
     t = replace(s, bounties=((tier2,), ()))
     assert card_facts(PACK, t)[0].bounty == 5
+
+
+def test_two_bounties_against_one_faction() -> None:
+    """rule: cytress/meet-the-enforcers - "Each bounty also provides prestige during GAME END
+    SCORING": a tier 1 and a tier 2 bounty against the Corpocrats (4-5 players) pay 2 + 1 per
+    Corpocrat icon (Green's 5: 15). rule: cytress/score-bounties - the ``bounty_scoring`` variant
+    ``best`` reads "Earn 1 or 2 PRESTIGE per intel card" as a cap: the icons once, at 2 (10). The
+    search's fast tally agrees with the rulebook's scoring either way."""
+    s = green_example()
+    tier1, tier2 = (
+        next(i for i, b in enumerate(PACK.bounties) if b.tier == t and b.faction == 0) for t in (1, 2)
+    )
+    both = replace(s, bounties=((tier1, tier2), ()))
+    assert not both.bounty_best and card_facts(PACK, both)[0].bounty == 15
+    best = replace(both, bounty_best=True)
+    assert card_facts(PACK, best)[0].bounty == 10
+    assert card_facts(PACK, replace(best, bounties=((tier2,), ())))[0].bounty == 5
+    for t in (both, best):
+        assert GAME.evaluator.totals(t)[0] == [x.total for x in final_scores(PACK, t, t.map.layout.adjacent)]
+    assert GAME.new_state(GameConfig(players=4, options={"bounty_scoring": "best"}), 1).bounty_best
+    assert not GAME.new_state(GameConfig(players=4), 1).bounty_best
 
 
 def test_ties_rule_together_and_solo_tie_nobody() -> None:

@@ -191,3 +191,23 @@ def test_solo_automa_opponent_engine_any_player_count() -> None:
             s = GAME.apply(s, pol["automa"](s, rng))
     assert res(start(2), 0)["creds"] >= 2 and texts(start(2))
     assert first(start(2), "scout")
+
+
+def test_solo_tubes_only_from_the_14_near_stratos() -> None:
+    """rule: cytress/solo-setup - "Place 14 tube sections near Stratos. Keep the others in the box."
+    (the box gives the automa's record pieces: "a single tube piece from the box (not the 14 tubes
+    in supply)", rule: cytress/solo-ai-actions). Once the 14 are built, no tube can be, neither by
+    the solo player nor by the automa; a 3-high tube needs 3 of them. The ``solo_tubes`` variant
+    ``box`` builds on from the box (the reading before issue 28)."""
+    for variant, box in (("supply", False), ("box", True)):
+        s = play_until(_solo(solo_tubes=variant), lambda x: x.phase == TRAVEL and x.step == PAD)
+        h = next(x for x in range(len(s.crew)) if s.crew[x] == NOBODY and not s.tube[x])
+        far = next(x for x in range(len(s.crew)) if s.crew[x] == NOBODY and not s.tube[x] and x != h)
+        s = _board(s, {**{x: o for x, o in enumerate(s.crew) if o != NOBODY}, h: 0, far: AUTOMA})
+        s = replace(s, res=(20, 20, 20, 20), tubes_left=0, tubes_box=s.tubes_box + s.tubes_left)
+        assert s.box_tubes is box
+        assert ("meet the renegade" in texts(s)) is box
+        assert bool(tube_candidates(s)) is box  # the automa's tube checklist
+        one = replace(s, tubes_left=1, tubes_box=s.tubes_box - 1)
+        one = do(one, "meet the renegade", "pay the renegade in creds")
+        assert [a.arg for a in GAME.legal_actions(one)] == ([1, 2, 3] if box else [1])
