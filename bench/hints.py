@@ -9,11 +9,12 @@ Prints, per game:
    and 10 of 10);
 2. where an exact solver answers the hint's question (Tiberius: the card-phase action with the most
    VP at the end of the turn, ``tiberius.best_bid``; Tiberpunk: the gadget play with the best
-   quest success odds, ``tiberpunk.quest_odds``), over >= 200 positions: how often the hint's #1
-   is the solver's best (equal exact value), against the baseline of the search's own #1 at the
-   same budget (Wilson 95% intervals).
+   quest success odds, ``tiberpunk.quest_odds``; TI4: the tile placement with the largest home
+   value lead over the best rival after it, ``solver.ti4.advice``), over >= 200 positions: how
+   often the hint's #1 is the solver's best (equal exact value), against the baseline of the
+   search's own #1 at the same budget (Wilson 95% intervals).
 
-``python -m bench.hints [--quick]``; results in ``bench/results/hints.json``.
+``python -m bench.hints [--quick] [--game NAME]``; results in ``bench/results/hints.json``.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from service import jobs
 from service.advisor import build_hints, differences, varying_labels
 
 RESULTS = Path(__file__).parent / "results" / "hints.json"
-GAMES = ("tiberius", "tiberpunk")
+GAMES = ("tiberius", "tiberpunk", "ti4")
 
 
 def _hint(name: str, state: Any, simulations: int) -> tuple[jobs.Hint, advisor_pb.HintResponse]:
@@ -117,11 +118,23 @@ def _quest_gadget(state: Any, step: int, stop_at: int) -> bool:
     return bool(state.phase == PH_QGADGET)
 
 
+def _placement(state: Any, step: int, stop_at: int) -> bool:
+    """One tile placement per playout (3 seats: factions and colours take steps 0-5, the 24
+    placements steps 6-29)."""
+    from games.ti4.state import PLACE, RED
+
+    return state.phase in (PLACE, RED) and step == 6 + stop_at % 24
+
+
+WANTED = {"tiberius": _card_phase, "tiberpunk": _quest_gadget, "ti4": _placement}
+"""Per game, the positions its exact solver answers."""
+
+
 def agreement(name: str, count: int, simulations: int) -> dict[str, Any]:
     """[2]: the hint's #1 against the exact solver's best, and the search's own #1 as the baseline,
     over ``count`` positions where the solver answers (a position it does not take, e.g. a hand of
     more gadget cards than its enumeration, is left to the search and counted apart)."""
-    want = _card_phase if name == "tiberius" else _quest_gadget
+    want = WANTED[name]
     agree = search_agree = asked = skipped = 0
     start = time.monotonic()
     batch = 0
@@ -158,11 +171,18 @@ def agreement(name: str, count: int, simulations: int) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """``--quick``: 40 positions, nothing written; ``--game NAME`` (repeatable): only those games,
+    merged into the results file's other games."""
     args = sys.argv[1:] if argv is None else argv
     quick = "--quick" in args
+    chosen = [args[i + 1] for i, a in enumerate(args[:-1]) if a == "--game"]
+    unknown = [g for g in chosen if g not in GAMES]
+    if unknown:
+        print(f"unknown game {unknown[0]!r}; measured: {', '.join(GAMES)}")
+        return 2
     count = 40 if quick else 200
-    results: dict[str, Any] = {}
-    for name in GAMES:
+    results: dict[str, Any] = json.loads(RESULTS.read_text()) if chosen and RESULTS.exists() else {}
+    for name in chosen or GAMES:
         results[name] = {
             "reasons": reasons_check(name, 300),
             "agreement": agreement(name, count, 100 if quick else 200),

@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
+from fractions import Fraction
 
 from games.ti4.balance import (
     IMPASSABLE,
@@ -30,9 +31,10 @@ from games.ti4.balance import (
 )
 from games.ti4.content import Content, Pos, TileId
 from games.ti4.flow import legal_actions
+from games.ti4.hidden import unseen_tiles
 from games.ti4.milty import milty_spaces
 from games.ti4.placement import conflicts
-from games.ti4.state import DRAFT, FACTION, PLACE, RED, TI4Action, TI4State
+from games.ti4.state import DRAFT, FACTION, HIDDEN_BLUE, PLACE, RED, TI4Action, TI4State
 
 __all__ = [
     "TEMPERATURE",
@@ -59,17 +61,31 @@ def spaces_in_play(state: TI4State, content: Content) -> tuple[Pos, ...]:
 
 
 def fill_value(state: TI4State, content: Content, weights: Weights) -> int:
-    """The value (in tile units) an empty space counts at: the mean of the tiles still in hands."""
+    """The value (in tile units) an empty space counts at: the mean of the tiles still to be placed.
+
+    A tile the state hides (a seat's view: another seat's hand, the red tile not drawn yet) counts at
+    the mean of the tiles of its back that the view has not seen, so the value is the expectation
+    given what the viewer knows; on a full state it is the plain mean of the tiles in hands."""
     return _fill(state, content, weights)
 
 
 def _fill(state: TI4State, content: Content, weights: Weights) -> int:
-    left = [t for h in state.hands for t in h if t > 0]
-    if state.red_tile > 0 and not any(t == state.red_tile for _, t, _ in state.placed):
+    left = [t for h in state.hands for t in h]
+    if state.red_tile and not any(t == state.red_tile for _, t, _ in state.placed):
         left.append(state.red_tile)
     if not left:
         return 0
-    return round(sum(tile_points(content.tiles[t], weights) for t in left) / len(left))
+    known = sum(tile_points(content.tiles[t], weights) for t in left if t > 0)
+    hidden = [t for t in left if t <= 0]
+    if not hidden:
+        return round(Fraction(known, len(left)))
+    unseen = unseen_tiles(state, content)
+    total = Fraction(known)
+    for t in hidden:
+        pool = unseen["blue" if t == HIDDEN_BLUE else "red"]
+        if pool:
+            total += Fraction(sum(tile_points(content.tiles[u], weights) for u in pool), len(pool))
+    return round(total / len(left))
 
 
 def seat_values(state: TI4State, content: Content, weights: Weights, *, fill: bool = True) -> list[float]:

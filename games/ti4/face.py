@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from games.core.face import REFEREE, Catalogue, ContentItem, Description, Fact, Row, Section, Viewer
+from games.core.face import REFEREE, Catalogue, ContentItem, Description, Row, Section, Viewer
 from games.ti4 import ai, hidden
 from games.ti4.content import Content, Tile, TileId
 from games.ti4.placement import current_ring, snake_seat
@@ -36,11 +36,11 @@ if TYPE_CHECKING:
 __all__ = [
     "catalogue",
     "describe",
-    "explain",
     "faction_name",
     "galaxy_map",
     "log_line",
     "render",
+    "slice_totals",
     "tile_words",
     "where",
 ]
@@ -373,7 +373,7 @@ def describe(game: TI4Game, state: TI4State, viewer: Viewer) -> Description:
     )
 
 
-def _slice_totals(pack: Content, tiles: tuple[TileId, ...]) -> tuple[float, float, int, int]:
+def slice_totals(pack: Content, tiles: tuple[TileId, ...]) -> tuple[float, float, int, int]:
     """Optimal resources, optimal influence, wormholes and legendary planets of a slice."""
     r = i = 0.0
     worm = legend = 0
@@ -393,7 +393,7 @@ def _slice_totals(pack: Content, tiles: tuple[TileId, ...]) -> tuple[float, floa
 
 
 def _slice_summary(game: TI4Game, tiles: tuple[TileId, ...]) -> str:
-    r, i, worm, legend = _slice_totals(game.pack, tiles)
+    r, i, worm, legend = slice_totals(game.pack, tiles)
     value = ai.slice_value(game.pack, tiles, game.weights)
     text = f"value {value:.1f}, optimal resources {r:g}, influence {i:g}"
     if worm:
@@ -468,175 +468,3 @@ def log_line(game: TI4Game, state: TI4State, action: TI4Action, viewer: Viewer) 
     if action.kind == "seat":
         return f"{who} picks seat {action.pos}" + (" and becomes speaker." if action.pos == 1 else ".")
     return f"{who} plays {action.kind}."
-
-
-def explain(game: TI4Game, state: TI4State, action: TI4Action) -> list[Fact]:
-    """What a decision gains the mover now (home value, resources and influence within 2 jumps,
-    the best rival's value, anomalies on the mover's lane), the same labels on every candidate."""
-    seat = state.actor
-    if seat < 0 or action not in game.legal_actions(state):
-        return []
-    if action.kind == "place":
-        return _explain_place(game, state, action)
-    if action.kind == "color":  # rule: ti4/color-and-planets - a colour changes nothing in the balance
-        return [
-            Fact(
-                label="balance",
-                value=0.0,
-                text=f"plays {action.name}: the colour changes nothing in the balance",
-            )
-        ]
-    if action.kind == "keep":
-        return [Fact(label="balance", value=0.0, text=f"keeps {pack_name(game, action.name)} secret")]
-    if action.kind == "faction":
-        f = game.pack.faction(action.name)
-        planets = game.pack.tiles[f.home].planets if f else ()
-        r = sum(p.resources for p in planets)
-        i = sum(p.influence for p in planets)
-        home = f"{f.name}: home system tile {f.home} ({tile_words(game.pack, f.home)})" if f else action.name
-        return [
-            Fact(label="home system planets", value=float(len(planets)), better=1, text=home),
-            Fact(label="home system resources", value=float(r), unit="resources", better=1),
-            Fact(label="home system influence", value=float(i), unit="influence", better=1),
-            Fact(
-                label="faction value",
-                value=ai.faction_value(game.pack, action.name),
-                unit="points",
-                better=1,
-                text=f"faction value for the balance: {ai.faction_value(game.pack, action.name):.2f} points",
-            ),
-        ]
-    if action.kind == "slice":
-        sl = state.slices[action.pos]
-        v = ai.slice_value(game.pack, sl, game.weights)
-        sr, si, worm, legend = _slice_totals(game.pack, sl)
-        anomalies = sum(1 for t in sl if game.pack.tiles[t].anomalies)
-        specs = [p.specialty for t in sl for p in game.pack.tiles[t].planets if p.specialty]
-        return [
-            Fact(label="slice value", value=v, unit="points", better=1, text=f"slice value {v:.2f} points"),
-            Fact(label="optimal resources in the slice", value=sr, unit="resources", better=1),
-            Fact(label="optimal influence in the slice", value=si, unit="influence", better=1),
-            Fact(label="wormholes in the slice", value=float(worm), better=1),
-            Fact(label="legendary planets in the slice", value=float(legend), better=1),
-            Fact(label="anomalies in the slice", value=float(anomalies), better=-1),
-            Fact(
-                label="technology specialties in the slice",
-                value=float(len(specs)),
-                better=1,
-                text="technology specialties in the slice: " + (", ".join(specs) or "none"),
-            ),
-            Fact(
-                label="systems in the slice",
-                value=float(len(sl)),
-                text="systems in the slice: " + ", ".join(str(t) for t in sl),
-            ),
-        ]
-    if action.kind == "seat":
-        return [
-            Fact(
-                label="seat position",
-                value=float(action.pos),
-                better=-1,
-                text=f"seat {action.pos}" + (" (speaker)" if action.pos == 1 else ""),
-            )
-        ]
-    return []
-
-
-def _hex_distance(content: Content, a: int, b: int) -> int:
-    (q1, r1), (q2, r2) = content.board.coords[a], content.board.coords[b]
-    return (abs(q1 - q2) + abs(r1 - r2) + abs(q1 + r1 - q2 - r2)) // 2
-
-
-def _nearest_homes(game: TI4Game, state: TI4State, pos: int) -> list[int]:
-    """Hexes from ``pos`` to each seat's home system (99 for a home not known yet)."""
-    return [_hex_distance(game.pack, pos, h) if h else 99 for h in state.homes]
-
-
-def _nearest_text(dist: list[int], seat: int) -> str:
-    mine = dist[seat]
-    rivals = [k for k in range(len(dist)) if k != seat]
-    nearest = min(rivals, key=lambda k: dist[k]) if rivals else seat
-    text = f"{mine} hexes from your home"
-    if rivals and dist[nearest] < mine:
-        return text + f"; nearer seat {nearest}'s home ({dist[nearest]} hexes)"
-    if rivals and dist[nearest] == mine:
-        return text + f", as far as seat {nearest}'s home"
-    return text + ", nearer yours than any rival's"
-
-
-def _explain_place(game: TI4Game, state: TI4State, action: TI4Action) -> list[Fact]:
-    pack, seat = game.pack, state.actor
-    after = game.apply_trusted(state, action)
-    b, a = game.reports(state), game.reports(after)
-    mine_b, mine_a = b[seat], a[seat]
-    dv = mine_a.value - mine_b.value
-    dr = mine_a.near_resources - mine_b.near_resources
-    di = mine_a.near_influence - mine_b.near_influence
-    rivals = [k for k in range(state.players) if k != seat]
-    rival_gain = max((a[k].value - b[k].value for k in rivals), default=0.0)
-    lane = len(mine_a.lane_anomalies)
-    tile = pack.tiles[action.tile]
-    lane_text = f"{lane} anomalies next to your home or on your lane to Mecatol Rex"
-    if tile.is_anomaly:
-        kind = tile.anomalies[0].replace("-", " ")
-        on_mine = action.tile in mine_a.lane_anomalies
-        hit = [k for k in rivals if action.tile in a[k].lane_anomalies]
-        lane_text = (
-            f"puts the {kind} on your own lane"
-            if on_mine
-            else f"puts the {kind} on seat {hit[0]}'s lane"
-            if hit
-            else f"keeps the {kind} off your lane"
-        )
-    here = _nearest_homes(game, state, action.pos)
-    exception = ai.uses_exception(state, pack, action)
-    placed = f"tile {action.tile} ({tile_words(pack, action.tile)}) in {where(pack, action.pos)}, "
-    placed += _nearest_text(here, seat)
-    value_text = (
-        f"{dv:+.2f} home value for you ({dr:+.1f} optimal resources, {di:+.1f} optimal influence "
-        "within 2 jumps of your home)"
-    )
-    # the four a short hint shows come first; the rest are there for "why #1 beats #2"
-    return [
-        Fact(
-            label="resources and influence on the tile",
-            value=float(sum(p.resources + p.influence for p in tile.planets)),
-            better=1,
-            text=placed,
-        ),
-        Fact(label="your home value", value=dv, unit="points", better=1, text=value_text),
-        Fact(
-            label="best rival's home value",
-            value=rival_gain,
-            unit="points",
-            better=-1,
-            text=f"{rival_gain:+.2f} home value for the rival it helps most",
-        ),
-        Fact(label="anomalies on your lane", value=float(lane), better=-1, text=lane_text),
-        Fact(
-            label="optimal resources within 2 jumps of your home",
-            value=dr,
-            unit="resources",
-            better=1,
-            text=f"{dr:+.1f} optimal resources within 2 jumps of your home",
-        ),
-        Fact(
-            label="optimal influence within 2 jumps of your home",
-            value=di,
-            unit="influence",
-            better=1,
-            text=f"{di:+.1f} optimal influence within 2 jumps of your home",
-        ),
-        Fact(
-            label="hexes from your home", value=float(here[seat]), better=-1, text=_nearest_text(here, seat)
-        ),
-        Fact(
-            label="no-other-option exception",
-            value=1.0 if exception else 0.0,
-            better=-1,
-            text="touches a tile it may not: legal only because there is no other option"
-            if exception
-            else "obeys the adjacency rules",
-        ),
-    ]

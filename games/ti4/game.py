@@ -22,10 +22,11 @@ from typing import Any
 from games.core.face import REFEREE, SPECTATOR, Catalogue, Description, Fact, Viewer
 from games.core.protocol import TERMINAL, Game, GameConfig, GameInfo, Seat, Variant
 from games.errors import ConfigError, InvalidStateError, NotationError
-from games.ti4 import ai, face, flow, hidden, notation
+from games.ti4 import ai, face, flow, hidden, notation, outcomes
 from games.ti4.balance import HomeReport, Weights, home_reports
 from games.ti4.codec import state_from_dict, state_schema, state_to_dict
 from games.ti4.content import Content, load_content
+from games.ti4.explain import explain
 from games.ti4.mapstring import format_map_string
 from games.ti4.measures import COMMUNITY
 from games.ti4.milty import SliceRules, new_milty_state, parse_total
@@ -256,7 +257,19 @@ class TI4Game(Game[TI4State, TI4Action]):
         return face.log_line(self, state, action, viewer)
 
     def explain(self, state: TI4State, action: TI4Action) -> Sequence[Fact]:
-        return face.explain(self, state, action)
+        return explain(self, state, action)
+
+    def outcome_facts(self, state: TI4State, seat: Seat) -> Sequence[Fact]:
+        """Where ``seat`` stands (``games.ti4.outcomes``): its home value by the measure's terms, its
+        lead over the best rival, the best rival's value, the galaxy's balance."""
+        return outcomes.outcome_facts(self, state, seat)
+
+    round_word = outcomes.ROUND_WORD
+
+    def round_of(self, state: TI4State) -> int:
+        """The setup round (rule: ti4/place-system-tiles: one pass of the snake; -1 outside the
+        snake): a hint looks ahead to its end."""
+        return outcomes.round_of(state)
 
     def state_schema(self) -> Mapping[str, Any]:
         return state_schema(self.pack)

@@ -29,7 +29,7 @@ from games.ti4.state import (
     TI4State,
 )
 
-__all__ = ["hides", "observe", "sample"]
+__all__ = ["hides", "observe", "sample", "unseen_tiles"]
 
 
 def _mask(content: Content, tiles: Sequence[TileId]) -> tuple[TileId, ...]:
@@ -88,7 +88,9 @@ def hides(state: TI4State, seat: Seat) -> str:
     return ""
 
 
-def _unseen_tiles(obs: TI4State, content: Content) -> dict[str, list[TileId]]:
+def unseen_tiles(obs: TI4State, content: Content) -> dict[str, list[TileId]]:
+    """The tiles of each setup pile (``blue``, ``red``) that ``obs`` does not show anywhere: what a
+    hidden tile of that back may be."""
     visible: set[TileId] = {t for t in obs.galaxy if t > 0}
     for h in obs.hands:
         visible |= {t for t in h if t > 0}
@@ -116,7 +118,7 @@ def _fill(tiles: Sequence[TileId], pools: dict[str, list[TileId]]) -> tuple[Tile
 def sample(obs: TI4State, content: Content, seat: Seat, rng: random.Random) -> TI4State:
     """A full state consistent with ``obs`` (what ``seat`` sees): hidden tiles and objectives drawn
     at random from those the seat has not seen, backs and counts kept."""
-    pools = _unseen_tiles(obs, content)
+    pools = unseen_tiles(obs, content)
     for back in pools:
         rng.shuffle(pools[back])
     red = obs.red_tile

@@ -21,7 +21,10 @@ Which method, and why (docs/ti4.md has the numbers):
   whatever seats the draft gives them; minimise the richest minus the poorest slice.
 - **ti4.check_map** - the legality checker of ``games.ti4.legality`` on a TTS map string.
 - **ti4.home_values** - the home value report of a TTS map string, by the chosen measure.
-- **Score** (``register_scorer("ti4")``): each seat's home value with its breakdown.
+- **Score** (``register_scorer("ti4")``): each seat's home value with its breakdown, each part with
+  its weight.
+- **Hint advice** (``register_advice("ti4")``, ``advice``): at a tile placement, every legal placement
+  valued exactly by the mover's home value lead over the best rival after it; hints rank by it.
 
 Layout: ``problem`` (the problem, legality and the objective as plain functions), ``rules`` (the
 setup rules as CP-SAT constraints; the rules-only model), ``model`` (the complete model), ``search``
@@ -31,6 +34,7 @@ registration).
 
 from __future__ import annotations
 
+from solver.ti4.advice import hint_advice
 from solver.ti4.finish import placement_order, quotas, state_problem
 from solver.ti4.model import MapModel, known, solve_full
 from solver.ti4.problem import (
@@ -81,6 +85,7 @@ __all__ = [
     "first_answer",
     "gap_of",
     "hill_climb_map",
+    "hint_advice",
     "home_values_puzzle",
     "known",
     "legal_galaxy",

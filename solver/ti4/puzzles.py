@@ -14,7 +14,7 @@ from games.core import Game
 from games.core.text import is_digits
 from games.errors import ConfigError, NotationError
 from games.ti4 import TI4Game, TI4State
-from games.ti4.ai import slice_value
+from games.ti4.ai import slice_value, spaces_in_play
 from games.ti4.balance import SCALE, home_reports
 from games.ti4.content import Content, Pos, TileId
 from games.ti4.legality import check_map, check_string
@@ -40,6 +40,7 @@ from solver.ti4.model import known
 from solver.ti4.problem import MapProblem, MapSolution, clash_pairs, map_problem, precheck_map
 from solver.ti4.rules import fewest_clashes
 from solver.ti4.search import solve_map
+from solver.ti4.sheet import term_detail
 from solver.ti4.slices import SliceProblem, solve_slices
 
 __all__ = ["balanced_map", "check_map_puzzle", "home_values_puzzle", "map_svg", "milty_slices", "score"]
@@ -861,11 +862,17 @@ def score(game: Game[Any, Any], state: Any) -> ScoreReport:
         return ScoreReport(game="ti4", final=False, seats=seats)
     totals = [sum(x for _, x in r.terms) for r in reps]
     order = sorted(set(totals), reverse=True)
-    details = {
-        "optimal resources": "weighted by distance and share",
-        "optimal influence": "weighted by distance and share",
-        "Mecatol Rex path": "3 x (3 - moves) minus the supernova and nebula penalties",
-    }
+    always = ("optimal resources", "optimal influence", "Mecatol Rex path")
+    spaces = spaces_in_play(state, g.pack)
+
+    def tie(seat: int) -> tuple[str, ...]:
+        equal = [k for k, t in enumerate(totals) if k != seat and t == totals[seat]]
+        if not equal:
+            return ()
+        who = ", ".join(f"seat {k}" for k in equal)
+        rank = 1 + order.index(totals[seat])
+        return (f"home value {totals[seat]:.2f} equal to {who}'s: they share rank {rank}",)
+
     seats = tuple(
         SeatScore(
             seat=s,
@@ -873,12 +880,14 @@ def score(game: Game[Any, Any], state: Any) -> ScoreReport:
             rank=1 + order.index(totals[s]),
             breakdown=tuple(
                 ScoreLine(
-                    category=name, points=x, detail=details.get(name, "in systems that count for this home")
+                    category=name,
+                    points=x,
+                    detail=term_detail(name, g.pack, g.weights, r, state.homes, spaces),
                 )
                 for name, x in r.terms
-                if x or name in details
+                if x or (name in always and (name != "Mecatol Rex path" or g.weights.has_mecatol_term))
             ),
-            tiebreak=("equal home values share the rank",) if totals.count(totals[s]) > 1 else (),
+            tiebreak=tie(s),
         )
         for s, r in enumerate(reps)
     )

@@ -12,13 +12,12 @@ import pytest
 from games.core import CHANCE, TERMINAL, GameConfig, get_game
 from solver.core import get_scorer
 
-DONE = ("tiberius", "tiberpunk")
+DONE = ("tiberius", "tiberpunk", "ti4")
 TO_DO = {
     "cyberverse": "being rewritten by another helper; the lead adds it after (issue 30)",
     "cytress": "being rewritten by another helper; the lead adds it after (issue 30)",
-    "ti4": "its weights are unshown; the lead adds it after (issue 30)",
 }
-WEIGHT = re.compile(r"\d+ VP|× ?\d|VP (a|per) |\bper \d")
+WEIGHT = re.compile(r"\d+ VP|× ?[\d(]|VP (a|per) |\bper \d")
 
 
 def _finished(name: str, players: int, seed: int) -> object:
@@ -33,9 +32,11 @@ def _finished(name: str, players: int, seed: int) -> object:
 
 @pytest.mark.parametrize("name", DONE)
 def test_every_part_names_its_category_and_weight(name):
-    """rule: tiberius/end-of-game, tiberpunk/end-of-game - the schedule's categories, each with its weight."""
+    """rule: tiberius/end-of-game, tiberpunk/end-of-game, ti4/place-system-tiles - the schedule's
+    categories, each with its weight."""
     game = get_game(name)
-    for seed, players in enumerate((2, 3, game.info.max_players)):
+    counts = sorted({game.info.min_players, min(3, game.info.max_players), game.info.max_players})
+    for seed, players in enumerate(counts):
         report = get_scorer(name)(game, _finished(name, players, seed))
         for seat in report.seats:
             for line in seat.breakdown:
