@@ -15,6 +15,9 @@
   majorities; ``method="enumeration"`` scores every placement with the engine's own scoring
   (tests: equal on hundreds of small instances). Rivals stand still; resources are not counted
   (the question is where, not whether it can be paid for).
+- **Hint advice** (``register_advice("cytress")``, :func:`hint_advice`): where the seat to move
+  chooses the hex for its crew or for its waste tube, every legal hex valued by that final margin
+  (the best placement with the crew fixed there; the tube there), so hints rank by it.
 
 Nothing here restates a rule table: the PRESTIGE tables are imported from ``games.cytress``.
 """
@@ -35,11 +38,20 @@ from games.core import Game
 from games.cytress.board import CREW_PRESTIGE, TUBE_PRESTIGE, adjacent_counts
 from games.cytress.flow import END_LIMIT, END_SOLO, END_TUBES, end_condition
 from games.cytress.game import CytressGame
-from games.cytress.scoring import LEVEL_REWARD, CardFacts, Tally, card_facts, rebellion, winners
-from games.cytress.state import AUTOMA, LEVELS, NOBODY, OVER, CytressState
+from games.cytress.scoring import (
+    LEVEL_REWARD,
+    CardFacts,
+    Tally,
+    bounty_weights,
+    card_facts,
+    rebellion,
+    winners,
+)
+from games.cytress.state import AUTOMA, FACTIONS, LEVELS, NOBODY, OVER, CytressState
 from games.cytress.tubes import buildable
 from games.errors import ConfigError, InvalidStateError
 from solver.core import (
+    Advice,
     ScoreLine,
     ScoreReport,
     SeatScore,
@@ -47,12 +59,14 @@ from solver.core import (
     SolveResult,
     Status,
     check_param_keys,
+    register_advice,
     register_puzzle,
     register_scorer,
     shown,
 )
 
 __all__ = [
+    "ADVICE_LABEL",
     "BEST_PLACEMENT_PARAMS",
     "SCORE_PARAMS",
     "TUBE_CONTROL_PARAMS",
@@ -60,6 +74,7 @@ __all__ = [
     "best_placement",
     "best_placement_enumeration",
     "ended_by",
+    "hint_advice",
     "margin_of",
     "score",
     "score_puzzle",
@@ -184,41 +199,57 @@ def _tallies(g: CytressGame, s: CytressState) -> tuple[tuple[Tally, ...], Any]:
     return rebellion(card_facts(g.pack, s), s.stratos, s.crew, s.tube, s.map.layout.adjacent)
 
 
-def _lines(s: CytressState, t: Tally) -> tuple[ScoreLine, ...]:
-    levels = ", ".join(f"{t.crews[k]} on level {k + 1}" for k in range(LEVELS))
+def _lines(g: CytressGame, s: CytressState, t: Tally) -> tuple[ScoreLine, ...]:
+    """One seat's parts, each detail naming its counts and weights ("2 on level 1 × 5 + 1 on level 2 × 10",
+    "3 PRESTIGE × 7 (crews on Stratos)")."""
     f = t.facts
+    crews = " + ".join(
+        f"{t.crews[k]} on level {k + 1} × {CREW_PRESTIGE[k]}" for k in range(LEVELS) if t.crews[k]
+    )
+    bases = (
+        (sum(t.crews), "crews on Stratos"),
+        (f.longest, "cards in the longest lifepath"),
+        (f.sets, "complete sets of faction target icons"),
+    )
+    rewards = []
+    for k, (base, unit) in enumerate(bases):
+        paid = f"{LEVEL_REWARD[k]} PRESTIGE × {base} ({unit})"
+        rewards.append(
+            ScoreLine(
+                category=f"Stratos level {k + 1} ruled",
+                points=float(t.rewards[k]),
+                detail=f"majority: {paid}"
+                if t.majority[k]
+                else f"no majority (a majority would score {paid})",
+            )
+        )
+    by_height: dict[int, list[str]] = {}
+    for h in t.tubes:
+        by_height.setdefault(s.tube[h], []).append(s.map.layout.labels[h])
+    tubes = " + ".join(
+        f"{len(hexes)} × {TUBE_PRESTIGE[height]} (height {height}: {', '.join(hexes)})"
+        for height, hexes in sorted(by_height.items())
+    )
+    weights = bounty_weights(g.pack, s.bounties[t.owner], best=s.bounty_best)
+    bounties = " + ".join(
+        f"{f.targets[k]} {FACTIONS[k].capitalize()} target icons × {w}" for k, w in enumerate(weights) if w
+    )
     return (
-        ScoreLine(category="Crews on Stratos", points=float(t.crew_prestige), detail=levels),
         ScoreLine(
-            category="Stratos level 1 ruled",
-            points=float(t.rewards[0]),
-            detail=f"majority: {LEVEL_REWARD[0]} per crew on Stratos ({sum(t.crews)})"
-            if t.majority[0]
-            else "no majority",
+            category="Crews on Stratos",
+            points=float(t.crew_prestige),
+            detail=crews or "none: 0 × 5, 10 or 15 PRESTIGE by level 1, 2 or 3",
         ),
-        ScoreLine(
-            category="Stratos level 2 ruled",
-            points=float(t.rewards[1]),
-            detail=f"majority: {LEVEL_REWARD[1]} per card in the longest lifepath ({f.longest})"
-            if t.majority[1]
-            else "no majority",
-        ),
-        ScoreLine(
-            category="Stratos level 3 ruled",
-            points=float(t.rewards[2]),
-            detail=f"majority: {LEVEL_REWARD[2]} per complete set of faction icons ({f.sets})"
-            if t.majority[2]
-            else "no majority",
-        ),
+        *rewards,
         ScoreLine(
             category="Waste tubes controlled",
             points=float(t.tube_prestige),
-            detail=", ".join(s.map.layout.labels[h] for h in t.tubes) or "none",
+            detail=tubes or "none: 0 × 3, 5 or 7 PRESTIGE by height 1, 2 or 3",
         ),
         ScoreLine(
             category="Bounties collected",
             points=float(t.bounty_prestige),
-            detail="target icons " + ", ".join(str(x) for x in f.targets),
+            detail=bounties or "no bounty: 0 × (2 a tier 1, 1 a tier 2 bounty pays per target icon)",
         ),
     )
 
@@ -233,10 +264,11 @@ def score(game: Game[Any, Any], state: Any) -> ScoreReport:
     seats = []
     for seat in range(s.players):
         t = tallies[seat]
-        lines = _lines(s, t)
+        lines = _lines(g, s, t)
         if s.solo:
             ai = tallies[AUTOMA]
-            lines = (*lines, ScoreLine(category="The automa", points=0.0, detail=f"{ai.total} PRESTIGE"))
+            beat = f"{ai.total} PRESTIGE to beat, the automa's own total (× 0 in seat 0's: not a part of it)"
+            lines = (*lines, ScoreLine(category="The automa", points=0.0, detail=beat))
             rank = 1 if winners(totals, solo=True) else 2
             tie = ("tied with the automa: no one wins",) if totals[0] == totals[AUTOMA] else ()
         else:
@@ -1061,3 +1093,98 @@ register_puzzle(
     "the largest PRESTIGE margin over the best rival?",
     params_schema=BEST_PLACEMENT_PARAMS,
 )
+
+
+# ============================================================================ hint advice
+ADVICE_LABEL = "final PRESTIGE margin"
+"""What the advice's values measure (the hint's first number): the mover's PRESTIGE minus the best
+rival's (solo: the automa's) if the rebellion broke out after the move and its best placement."""
+
+
+def _crew_values(
+    g: CytressGame, s: CytressState, hexes: Sequence[int], limits: SolveLimits
+) -> dict[int, tuple[int, Placement]] | None:
+    """Per hex, the best final margin with the mover's crew placed there and then its best waste
+    tube drop on one of its crews (when tube sections are left): the best placement, CP-SAT, with
+    the crew's hex fixed. None when a solve is not proven optimal within the limits."""
+    seat = s.actor
+    facts = card_facts(g.pack, s)
+    sections = buildable(s)
+    deadline = time.perf_counter() + float(limits.time_limit_s)
+    out: dict[int, tuple[int, Placement]] = {}
+    for h in hexes:
+        left = deadline - time.perf_counter()
+        if left <= 0 or (limits.stop is not None and limits.stop()):
+            return None
+        inst = _PlaceInstance(seat, 1, 1 if sections else 0, sections, (h,))
+        status, _, _, found = _best_placement_cpsat(
+            g, s, inst, SolveLimits(time_limit_s=left, workers=1, stop=limits.stop)
+        )
+        if status != Status.OPTIMAL:
+            return None
+        placement = Placement((h,), found.tubes)  # the crew only adds to the mover's counts
+        out[h] = (margin_of(facts, s, seat, placement), placement)
+    return out
+
+
+def hint_advice(
+    game: Game[Any, Any], state: Any, actions: tuple[Any, ...], limits: SolveLimits
+) -> Advice | None:
+    """The exact advice behind a hint where the mover places a crew or drops a waste tube
+    (``solver.core.Advice``; rule: cytress/meet-a-faction, cytress/waste-tubes): every legal hex
+    valued by the mover's final PRESTIGE margin over the best rival (solo: the automa) by the
+    engine's own scoring, rivals standing still. A crew's hex: the best placement (CP-SAT) with the
+    crew there and then the mover's best waste tube drop (hex and height, its cost not counted); a
+    tube's hex: the margin with the tube of the chosen height there. None at any other decision,
+    with no rival, or when the solves do not finish within the limits."""
+    del actions  # every legal hex is valued
+    if not isinstance(game, CytressGame) or not isinstance(state, CytressState):
+        return None
+    s = state
+    if s.phase == OVER or s.owners < 2 or not 0 <= s.actor < s.players:
+        return None
+    legal = list(game.legal_actions(s))
+    kinds = {a.kind for a in legal}
+    labels = s.map.layout.labels
+    whom = "the automa" if s.solo else "the best rival"
+    values: dict[str, float] = {}
+    sentences: dict[str, str] = {}
+    if kinds == {"crew"}:
+        found = _crew_values(game, s, [a.arg for a in legal], limits)
+        if found is None:
+            return None
+        for a in legal:
+            margin, placement = found[a.arg]
+            text = game.action_to_text(s, a)
+            then = "; ".join(f"then a {k}-high waste tube on {labels[h]}" for h, k in placement.tubes)
+            values[text] = float(margin)
+            sentences[text] = f"final margin over {whom} {margin:+d} PRESTIGE" + (
+                f" ({then})" if then else ""
+            )
+        method = "CP-SAT best placement (cytress.best_placement)"
+        assumption = "rivals stand still; then your best waste tube drop, its cost not counted"
+    elif kinds == {"tube"}:
+        facts = card_facts(game.pack, s)
+        height = s.pending.height
+        for a in legal:
+            margin = margin_of(facts, s, s.actor, Placement((), ((a.arg, height),)))
+            text = game.action_to_text(s, a)
+            values[text] = float(margin)
+            sentences[text] = f"final margin over {whom} {margin:+d} PRESTIGE with the tube there"
+        method = "exact scoring of the rebellion (cytress.best_placement's margin)"
+        assumption = "rivals stand still"
+    else:
+        return None
+    best = max(values, key=values.__getitem__)  # the first legal hex on ties
+    return Advice(
+        label=f"{ADVICE_LABEL} over {whom}",
+        unit="PRESTIGE",
+        values=values,
+        best=best,
+        method=method,
+        assumption=assumption,
+        sentences=sentences,
+    )
+
+
+register_advice("cytress", hint_advice)

@@ -38,6 +38,7 @@ from games.cytress.state import (
     AUTOMA_TUBE,
     EXTRA,
     FACTIONS,
+    INTEL,
     LEVELS,
     NOBODY,
     OVER,
@@ -304,16 +305,29 @@ def _stratos_line(s: CytressState) -> str:
 
 def _intel_line(game: CytressGame, s: CytressState) -> str:
     """The face-up intel cards by faction board: ``COR 06 03 14 | PRI ...`` (a card's code is its
-    board's three letters and its number; an empty slot ``--``)."""
+    board's three letters and its number; an empty slot ``--``); while a seat chooses among a
+    faction's cards, those cards with their icons and target: ``COR 06 creds+tech→PRI, ...``."""
     c = game.pack
+    offered = s.pending.pad if s.step == INTEL else -1
     groups = []
     for f in range(4):
         head = FACTIONS[f][:3].upper()
         cards = [c.intel[x].code if x != NOBODY else "--" for x in s.intel_row[f]]
         if all(x == "--" or x.startswith(head) for x in cards):
             cards = [x.removeprefix(head) for x in cards]
+        if f == offered:  # the cards to choose from, with what they show
+            cards = [_intel_short(c, x, code) for x, code in zip(s.intel_row[f], cards, strict=True)]
+            return f"{head} {', '.join(cards)}"
         groups.append(f"{head} {' '.join(cards)}")
     return " | ".join(groups)
+
+
+def _intel_short(c: Content, x: int, code: str) -> str:
+    """``11 creds+tech→PRI``: an offered intel card's resource icons and the faction it targets."""
+    if x == NOBODY:
+        return code
+    card = c.intel[x]
+    return f"{code} {'+'.join(RESOURCES[r] for r in card.icons)}→{FACTIONS[card.target][:3].upper()}"
 
 
 def _board_rows(game: CytressGame, s: CytressState) -> list[Row]:
@@ -422,9 +436,20 @@ def describe(game: CytressGame, s: CytressState, viewer: Viewer) -> Description:
 
 
 # ---------------------------------------------------------------- render (SVG)
-FACTION_FILL = ("#e8cf5a", "#6f9fd8", "#d9705f", "#7dbf72")
-OWNER_FILL = ("#1f7a3a", "#1f4fa0", "#b0242a", "#6b3fa0", "#d9731f", "#444444")
+FACTION_FILL = ("#f2e08a", "#b9d0f0", "#f2b5a8", "#bfe2b4")
+"""The hexes' faction colours (yellow, blue, red, green), light tints: every seat's crew, drawn in a
+deep colour, reads on every hex at 3:1 or better, and no seat's colour is a hex's colour."""
+OWNER_FILL = ("#186a31", "#1f4fa0", "#b0242a", "#6b3fa0", "#9a4a00", "#444444")
+"""The rebels' colours (green, blue, red, purple, orange; grey for any other), deep tones."""
+INK = "#222222"
+"""Words and outlines on a light tint (the hexes, Stratos' levels)."""
+PAPER = "#15161c"
+"""The picture's background."""
+STRATOS_FILL = "#d9dde8"
+TUBE_FILL = "#3a3d45"
 HEX_R = 22.0
+CHAR_W = 11 * 0.6
+"""A character's width at the picture's font size (DejaVu Sans averages 0.6 em), to size the picture."""
 
 
 @functools.lru_cache(maxsize=4096)
@@ -442,25 +467,33 @@ def _owner_fill(game: CytressGame, s: CytressState, o: int) -> str:
     return OWNER_FILL[named.get(colour, 5)]
 
 
+def _swatch(x: float, y: float, r: float, fill: str) -> str:
+    """A seat's disc on the dark background: its deep colour ringed in white (2 wide) to stand out."""
+    return f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r}" fill="{fill}" stroke="#ffffff" stroke-width="2"/>'
+
+
 def _svg_stratos(game: CytressGame, s: CytressState, sx: float) -> list[str]:
-    """Stratos' three levels (widest at the bottom) with each owner's crews."""
+    """Stratos' three levels (widest at the bottom) with each owner's crews, owner after owner."""
     out: list[str] = []
-    # Stratos: three levels, widest at the bottom
     for k, level in enumerate((3, 2, 1)):
         y = 40.0 + 34 * k
         wlev = 220 + 40 * k
         x0 = sx + (300 - wlev) / 2
         out.append(
-            f'<rect x="{x0:.1f}" y="{y}" width="{wlev}" height="28" rx="6" fill="#2c3140" stroke="#7d8aa8"/>'
+            f'<rect x="{x0:.1f}" y="{y}" width="{wlev}" height="28" rx="6" fill="{STRATOS_FILL}" '
+            'stroke="#7d8aa8"/>'
         )
-        out.append(f'<text x="{x0 + 6:.1f}" y="{y + 17}" fill="#cfd6e6">level {level}</text>')
+        out.append(f'<text x="{x0 + 6:.1f}" y="{y + 17}" fill="{INK}">level {level}</text>')
+        x = x0 + 60
         for o in range(s.owners):
             cnt = s.stratos[LEVELS * o + level - 1]
-            for i in range(cnt):
+            for _ in range(cnt):
                 out.append(
-                    f'<circle cx="{x0 + 56 + 11 * (i + 4 * o):.1f}" cy="{y + 14}" r="4.5" '
-                    f'fill="{_owner_fill(game, s, o)}" stroke="#fff" stroke-width="0.6"/>'
+                    f'<circle cx="{x:.1f}" cy="{y + 14}" r="4.5" fill="{_owner_fill(game, s, o)}" '
+                    'stroke="#ffffff" stroke-width="2"/>'
                 )
+                x += 11
+            x += 6 if cnt else 0
     return out
 
 
@@ -478,9 +511,17 @@ def _intel_words(c: Content, x: int) -> str:
     return f"{card.code} {icons} → {FACTION_TITLES[card.target]}"
 
 
-def _svg_side(game: CytressGame, s: CytressState, sx: float) -> list[str]:
-    """The rebels' holdings, the faction boards' intel, the Stratolites and the tubes, in words."""
+def _svg_side(game: CytressGame, s: CytressState, sx: float) -> tuple[list[str], float]:
+    """The rebels' holdings, the faction boards' intel, the Stratolites and the tubes, in words; and
+    the right edge of the longest line (the picture is made that wide)."""
     out: list[str] = []
+    right = 0.0
+
+    def text(x: float, y: float, words: str, fill: str = "#e8e8e8") -> None:
+        nonlocal right
+        right = max(right, x + len(words) * CHAR_W)
+        out.append(_svg_text(x, y, words, fill))
+
     c = game.pack
     y = 160.0
     for seat in range(s.players):
@@ -488,98 +529,104 @@ def _svg_side(game: CytressGame, s: CytressState, sx: float) -> list[str]:
         paths = ", ".join(f"{_title(FACTIONS[f])} {len(s.paths[4 * seat + f])}" for f in range(4))
         rebel = c.rebels[s.rebels[seat]]
         side = f", side {'AB'[s.sides[seat]]}" if s.sides[seat] >= 0 else ""
-        out.append(f'<circle cx="{sx + 6}" cy="{y - 4}" r="5" fill="{_owner_fill(game, s, seat)}"/>')
-        out.append(
-            _svg_text(sx + 16, y, f"seat {seat} ({rebel.name}{side}): {res}; {s.supply[seat]} crews left")
-        )
-        out.append(_svg_text(sx + 16, y + 14, f"intel cards on lifepaths: {paths}", "#b8b8b8"))
+        out.append(_swatch(sx + 6, y - 4, 5, _owner_fill(game, s, seat)))
+        text(sx + 16, y, f"seat {seat} ({rebel.name}{side}): {res}; {s.supply[seat]} crews left")
+        text(sx + 16, y + 14, f"intel cards on lifepaths: {paths}", "#b8b8b8")
         y += 34
     if s.automa is not None:
-        out.append(f'<circle cx="{sx + 6}" cy="{y - 4}" r="5" fill="{_owner_fill(game, s, AUTOMA)}"/>')
-        out.append(
-            _svg_text(sx + 16, y, f"automa: {len(s.automa.intel)} intel cards; {s.supply[AUTOMA]} crews left")
-        )
+        out.append(_swatch(sx + 6, y - 4, 5, _owner_fill(game, s, AUTOMA)))
+        text(sx + 16, y, f"automa: {len(s.automa.intel)} intel cards; {s.supply[AUTOMA]} crews left")
         y += 22
     cost = c.board_sides[s.board_side].intel_cost
-    out.append(
-        _svg_text(sx, y, f"Intel for sale (cost {cost}; a card's resource icons → the faction it targets):")
-    )
+    text(sx, y, f"Intel for sale (cost {cost}; a card's resource icons → the faction it targets):")
     y += 16
     for f in range(4):
         cards = "  ·  ".join(_intel_words(c, x) for x in s.intel_row[f])
         out.append(f'<rect x="{sx}" y="{y - 9}" width="10" height="10" fill="{FACTION_FILL[f]}"/>')
-        out.append(_svg_text(sx + 16, y, f"{FACTION_TITLES[f]}:"))
-        out.append(_svg_text(sx + 96, y, cards, "#d0d0d0"))
+        text(sx + 16, y, f"{FACTION_TITLES[f]}:")
+        text(sx + 96, y, cards, "#d0d0d0")
         y += 16
-    out.append(_svg_text(sx, y + 4, f"Stratolites on Stratos ({len(s.strat_deck)} in the deck):"))
+    text(sx, y + 4, f"Stratolites on Stratos ({len(s.strat_deck)} in the deck):")
     y += 20
     for x in s.strat_row:
         if x != NOBODY:
             card = c.stratolites[x]
-            text = f"{card.name} ({card.code}): tubes onto {_title(FACTIONS[card.hex])} hexes, paid in "
-            out.append(_svg_text(sx + 16, y, text + RESOURCES[card.resource]))
+            words = f"{card.name} ({card.code}): tubes onto {_title(FACTIONS[card.hex])} hexes, paid in "
+            text(sx + 16, y, words + RESOURCES[card.resource])
             y += 16
-    out.append(
-        _svg_text(sx, y + 4, f"Waste tube sections: {s.tubes_left} near Stratos, {s.tubes_box} in the box")
-    )
+    text(sx, y + 4, f"Waste tube sections: {s.tubes_left} near Stratos, {s.tubes_box} in the box")
+    return out, right
+
+
+def _svg_hex(game: CytressGame, s: CytressState, h: int, cx: float, cy: float) -> list[str]:
+    """A hex in its faction's tint, its label inside near the top, and below it a waste tube (its
+    height on it) or a crew (its owner's number on it)."""
+    view = game.ctx.map(s.tiles)
+    label = view.layout.labels[h]
+    out = [
+        f'<polygon points="{_hex_points(cx, cy, HEX_R - 1)}" fill="{FACTION_FILL[view.faction[h]]}" '
+        f'stroke="{INK}" stroke-width="1.5"/>',
+        f'<text x="{cx:.1f}" y="{cy - 8:.1f}" font-size="8" text-anchor="middle" fill="{INK}">{label}</text>',
+    ]
+    if s.tube[h]:
+        t = s.tube[h]
+        top = cy + 14 - (3 * t + 8)
+        out.append(
+            f'<rect x="{cx - 6:.1f}" y="{top:.1f}" width="12" height="{3 * t + 8}" fill="{TUBE_FILL}" '
+            f'stroke="{INK}"/>'
+        )
+        out.append(
+            f'<text x="{cx:.1f}" y="{cy + 12:.1f}" font-size="9" text-anchor="middle" font-weight="bold" '
+            f'fill="#ffffff">{t}</text>'
+        )
+    elif s.crew[h] != NOBODY:
+        o = s.crew[h]
+        out.append(
+            f'<circle cx="{cx:.1f}" cy="{cy + 4:.1f}" r="7.5" fill="{_owner_fill(game, s, o)}" '
+            'stroke="#ffffff" stroke-width="1"/>'
+        )
+        mark = "A" if s.solo and o == AUTOMA else str(o)
+        out.append(
+            f'<text x="{cx:.1f}" y="{cy + 7.5:.1f}" font-size="10" text-anchor="middle" fill="#ffffff">'
+            f"{mark}</text>"
+        )
     return out
 
 
 def render(game: CytressGame, s: CytressState, viewer: Viewer) -> str:
-    """The mini-map (hexes in faction colours, crews, tubes with their height), Stratos' three
-    levels with each owner's crews, and the rebels' resources, as ``viewer`` may see them."""
+    """The mini-map (hexes in faction tints, labelled inside, crews in their seat's deep colour,
+    tubes with their height), Stratos' three levels with each owner's crews, and the rebels'
+    resources, as ``viewer`` may see them."""
     if 0 <= viewer < s.players:
         s = game.observation(s, viewer)
     view = game.ctx.map(s.tiles)
     w3 = HEX_R * 3**0.5
-    out: list[str] = []
+    body: list[str] = []
     map_w = (max(c for c, _ in view.layout.coords) + 1.5) * w3 + 20
     map_h = (max(r for _, r in view.layout.coords) + 1) * HEX_R * 1.5 + HEX_R + 20
-    width = int(map_w + 650)
-    height = int(max(map_h + 150, 160 + 34 * s.players + 22 + 16 * 5 + 20 + 16 * 5 + 60))
-    out.append(
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-        f'viewBox="0 0 {width} {height}" '
-        'font-family="DejaVu Sans, sans-serif" font-size="11">'
-    )
-    out.append(f'<rect width="{width}" height="{height}" fill="#15161c"/>')
-    title = html.escape(describe(game, s, viewer if viewer != REFEREE else SPECTATOR).headline)
-    out.append(f'<text x="12" y="20" font-size="14" font-weight="bold" fill="#f0f0f0">{title}</text>')
+    title = describe(game, s, viewer if viewer != REFEREE else SPECTATOR).headline
+    step = step_text(game, s)
     top = 40.0
     for h, (col, row) in enumerate(view.layout.coords):
         cx = 10 + w3 * (col + 0.5 + (0.5 if row % 2 else 0))
         cy = top + HEX_R + row * HEX_R * 1.5
-        out.append(
-            f'<polygon points="{_hex_points(cx, cy, HEX_R - 1)}" fill="{FACTION_FILL[view.faction[h]]}" '
-            'stroke="#222" stroke-width="1.5"/>'
-        )
-        out.append(
-            f'<text x="{cx:.1f}" y="{cy + HEX_R - 5:.1f}" font-size="8" text-anchor="middle" fill="#333">'
-            f"{view.layout.labels[h]}</text>"
-        )
-        if s.tube[h]:
-            t = s.tube[h]
-            out.append(
-                f'<rect x="{cx - 6:.1f}" y="{cy - 4 - 5 * t:.1f}" width="12" '
-                f'height="{5 * t + 8}" fill="#8a8f99" '
-                'stroke="#222"/>'
-            )
-            out.append(
-                f'<text x="{cx:.1f}" y="{cy + 3:.1f}" text-anchor="middle" font-weight="bold">{t}</text>'
-            )
-        elif s.crew[h] != NOBODY:
-            o = s.crew[h]
-            out.append(
-                f'<circle cx="{cx:.1f}" cy="{cy - 2:.1f}" r="8" '
-                f'fill="{_owner_fill(game, s, o)}" stroke="#fff"/>'
-            )
-            mark = "A" if s.solo and o == AUTOMA else str(o)
-            out.append(f'<text x="{cx:.1f}" y="{cy + 2:.1f}" text-anchor="middle" fill="#fff">{mark}</text>')
+        body += _svg_hex(game, s, h, cx, cy)
     sx = map_w + 10
-    out += _svg_stratos(game, s, sx)
-    out += _svg_side(game, s, sx)
-    out.append(f'<text x="12" y="{height - 10}" fill="#bbbbbb">{html.escape(step_text(game, s))}</text>')
-    out.append("</svg>")
+    body += _svg_stratos(game, s, sx)
+    side, right = _svg_side(game, s, sx)
+    body += side
+    width = int(max(map_w + 650, right + 12, 12 + len(title) * 14 * 0.66 + 12, 12 + len(step) * CHAR_W + 12))
+    height = int(max(map_h + 150, 160 + 34 * s.players + 22 + 16 * 5 + 20 + 16 * 5 + 60))
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" '
+        'font-family="DejaVu Sans, sans-serif" font-size="11">',
+        f'<rect width="{width}" height="{height}" fill="{PAPER}"/>',
+        f'<text x="12" y="20" font-size="14" font-weight="bold" fill="#f0f0f0">{html.escape(title)}</text>',
+        *body,
+        f'<text x="12" y="{height - 10}" fill="#bbbbbb">{html.escape(step)}</text>',
+        "</svg>",
+    ]
     return "\n".join(out)
 
 

@@ -23,7 +23,7 @@ from typing import Any
 from games.core.face import REFEREE, SPECTATOR, Catalogue, Description, Fact, Viewer
 from games.core.protocol import TERMINAL, Game, GameConfig, GameInfo, Seat, Variant
 from games.core.rng import shuffle
-from games.cytress import face, policies
+from games.cytress import face, outcomes, policies
 from games.cytress.ai import Evaluator
 from games.cytress.codec import state_to_dict
 from games.cytress.content import Content, load_content
@@ -325,6 +325,16 @@ class CytressGame(Game[CytressState, CAction]):
 
     def explain(self, state: CytressState, action: CAction) -> Sequence[Fact]:
         return face.explain(self, state, action)
+
+    def outcome_facts(self, state: CytressState, seat: Seat) -> Sequence[Fact]:
+        """Where ``seat`` stands, for hints (``games.cytress.outcomes``)."""
+        return outcomes.outcome_facts(self, state, seat)
+
+    round_word = outcomes.ROUND_WORD
+
+    def round_of(self, state: CytressState) -> int:
+        """The round, from 1 (the horizon of a hint's look ahead)."""
+        return outcomes.round_of(state)
 
     def policies(self) -> Mapping[str, Callable[[CytressState, random.Random], CAction]]:
         return policies.policies(self)

@@ -23,6 +23,7 @@ __all__ = [
     "Tally",
     "TubeResult",
     "bounty_prestige",
+    "bounty_weights",
     "card_facts",
     "final_scores",
     "rebellion",
@@ -131,13 +132,20 @@ def bounty_prestige(content: Content, bounties: Sequence[int], targets: Sequence
     prestige": rule: cytress/meet-the-enforcers; two bounties against one faction pay 3 per icon).
     ``best`` (the ``bounty_scoring`` variant ``best``): a faction's icons are paid once, at the best
     tier held against it."""
+    per_icon = bounty_weights(content, bounties, best=best)
+    return sum(p * t for p, t in zip(per_icon, targets, strict=True))
+
+
+def bounty_weights(content: Content, bounties: Sequence[int], *, best: bool) -> tuple[int, ...]:
+    """rule: cytress/score-bounties - per faction, the PRESTIGE an owner's bounties pay per target
+    icon of that faction on its intel cards (see :func:`bounty_prestige`)."""
     per_icon = [0, 0, 0, 0]
     for b in bounties:
         card = content.bounties[b]
         value = BOUNTY_PRESTIGE[card.tier]
         f = card.faction
         per_icon[f] = max(per_icon[f], value) if best else per_icon[f] + value
-    return sum(p * t for p, t in zip(per_icon, targets, strict=True))
+    return tuple(per_icon)
 
 
 def rebellion(
