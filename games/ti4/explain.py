@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from games.core.face import Fact
 from games.ti4 import ai
+from games.ti4.balance import TERM_NAMES, TILE_UNIT, tile_terms
 from games.ti4.content import Content, Tile
 from games.ti4.face import pack_name, slice_totals, tile_words, where
 from games.ti4.outcomes import placement_values
@@ -59,17 +60,19 @@ def explain(game: TI4Game, state: TI4State, action: TI4Action) -> list[Fact]:
 
 
 def _faction(game: TI4Game, faction: str) -> list[Fact]:
-    """rule: ti4/factions - the faction's home system in words and numbers."""
+    """rule: ti4/factions - the faction's home system in words and numbers (the totals said once: a
+    one-planet home's totals are its planet's, so they read as the home system's line itself)."""
     f = game.pack.faction(faction)
     planets = game.pack.tiles[f.home].planets if f else ()
     r = sum(p.resources for p in planets)
     i = sum(p.influence for p in planets)
     home = f"{f.name}: home system tile {f.home} ({tile_words(game.pack, f.home)})" if f else faction
+    totals = home if len(planets) <= 1 else f"home planets in total: {r} resources, {i} influence"
     value = ai.faction_value(game.pack, faction)
     return [
         Fact(label="home system planets", value=float(len(planets)), better=1, text=home),
-        Fact(label="home system resources", value=float(r), unit="resources", better=1),
-        Fact(label="home system influence", value=float(i), unit="influence", better=1),
+        Fact(label="home system resources", value=float(r), unit="resources", better=1, text=totals),
+        Fact(label="home system influence", value=float(i), unit="influence", better=1, text=totals),
         Fact(
             label="home system optimal value",
             value=value,
@@ -88,8 +91,16 @@ def _slice(game: TI4Game, state: TI4State, k: int) -> list[Fact]:
     sr, si, worm, legend = slice_totals(game.pack, sl)
     anomalies = sum(1 for t in sl if game.pack.tiles[t].anomalies)
     specs = [p.specialty for t in sl for p in game.pack.tiles[t].planets if p.specialty]
+    parts = [sum(tile_terms(game.pack.tiles[t], game.weights)[j] for t in sl) for j in range(len(TERM_NAMES))]
+    how = " + ".join(f"{name} {x / TILE_UNIT:g}" for name, x in zip(TERM_NAMES, parts, strict=True) if x)
     return [
-        Fact(label="slice value", value=v, unit="points", better=1, text=f"slice value {v:.2f} points"),
+        Fact(
+            label="slice value",
+            value=v,
+            unit="points",
+            better=1,
+            text=f"slice value {v:.2f} points" + (f" = {how}" if how else ""),
+        ),
         Fact(label="optimal resources in the slice", value=sr, unit="resources", better=1),
         Fact(label="optimal influence in the slice", value=si, unit="influence", better=1),
         Fact(label="wormholes in the slice", value=float(worm), better=1),
@@ -206,14 +217,14 @@ def _place(game: TI4Game, state: TI4State, action: TI4Action) -> list[Fact]:
             text=placed,
         ),
         Fact(
-            label="your home value",
+            label="change in your home value",
             value=gain,
             unit="points",
             better=1,
             text=f"{gain:+.2f} home value for you (open spaces at the expected tile still to place)",
         ),
         Fact(
-            label="home value of the rival it helps most",
+            label="change in the home value of the rival it helps most",
             value=rival_gain,
             unit="points",
             better=-1,

@@ -155,7 +155,11 @@ def measured_terms(weights: Weights) -> tuple[str, ...]:
 
 
 def _term_label(name: str) -> str:
-    return "open spaces (expected)" if name == OPEN_TERM else name
+    return "value of the open spaces" if name == OPEN_TERM else name
+
+
+def _term_text(name: str) -> str:
+    return "open spaces (at the expected tile still to place)" if name == OPEN_TERM else name
 
 
 def outcome_facts(game: TI4Game, state: TI4State, seat: int) -> list[Fact]:
@@ -210,7 +214,7 @@ def outcome_facts(game: TI4Game, state: TI4State, seat: int) -> list[Fact]:
                 value=x,
                 unit="points",
                 better=1,
-                text=f"{_term_label(name)}: {x:.2f} points of your home value",
+                text=f"{_term_text(name)}: {x:.2f} points of your home value",
             )
         )
     lane = report.lane_anomalies
@@ -252,20 +256,20 @@ def _draft_facts(game: TI4Game, state: TI4State, seat: int) -> list[Fact]:
     place = state.seat_pick[seat] if state.seat_pick else 0
     return [
         Fact(
-            label="value of your slice",
+            label="value of the slice you took",
             value=value,
             unit="points",
             better=1,
             text=f"slice {k + 1}: value {value:.2f}" if sl else "no slice yet",
         ),
         Fact(
-            label="your home system's optimal resources and influence",
+            label="optimal resources and influence of the home planets",
             value=home,
             better=1,
             text=f"{name}: home planets worth {home:g}" if faction else "no faction yet",
         ),
         Fact(
-            label="your seat position",
+            label="seat position picked",
             value=float(place),
             text=f"seat position {place}" + (" (speaker)" if place == 1 else "") if place else "no seat yet",
         ),

@@ -59,8 +59,8 @@ def term_detail(  # noqa: PLR0917
     spaces: Sequence[Pos],
 ) -> str:
     """How one part of ``report``'s home value was earned, at what weight (``name`` is a term of
-    ``HomeReport.terms``)."""
-    reach = reach_words(weights)
+    ``HomeReport.terms``). Which systems count is said once, on the optimal resources' line (always
+    on the sheet): it is the same for every term."""
     per = {
         "optimal resources": (weights.resources, "optimal resource", "optimal resources"),
         "optimal influence": (weights.influence, "optimal influence", "optimal influence"),
@@ -73,10 +73,17 @@ def term_detail(  # noqa: PLR0917
         w, one, many = per[name]
         amount = dict(report.terms).get(name, 0.0)
         count = amount / w if w else 0.0
-        how = " (each planet's larger count, halves when equal)" if name.startswith("optimal") else ""
-        return f"{_n(count)} {one if count == 1 else many} counted{how} × {_n(w)}; {reach}"
+        text = f"{_n(count)} {one if count == 1 else many} × {_n(w)}"
+        if name == "optimal resources":
+            text += (
+                " (each planet counts the larger of its resources and influence, half of each when equal); "
+                f"every part counts {reach_words(weights)}"
+            )
+        elif name == "optimal influence":
+            text += " (counted as the resources are)"
+        return text
     if name == "Mecatol Rex path":
         return _mecatol(content, weights, report, homes, spaces)
     if name == "home system":
         return f"× {_n(weights.home)} of the home system's own planets"
-    return f"× {_n(1)} the mean tile still in hand per open space; {reach}"
+    return f"the mean tile still in hand × {_n(1)} per open space"

@@ -128,3 +128,59 @@ def test_every_decision_explains_each_candidate_differently() -> None:
                 rows = [tuple(f.sentence() for f in as_facts(GAME.explain(s, a))) for a in legal[:8]]
                 assert len(set(rows)) == len(rows), [GAME.action_to_text(s, a) for a in legal[:8]]
             s = GAME.apply(s, rng.choice(legal))
+
+
+def test_hint_numbers_are_said_once_and_add_up() -> None:
+    """rule: ti4/factions - a faction's home planets are totalled once (a one-planet home's totals
+    are its own line) and the totals add up; a Milty slice's value reads as the sum of its terms."""
+    s = new(4, 8)
+    for a in [a for a in GAME.legal_actions(s) if a.kind == "faction"]:
+        faction = PACK.faction(a.name)
+        assert faction is not None
+        home = PACK.tiles[faction.home]
+        sentences = [f.sentence() for f in as_facts(GAME.explain(s, a))]
+        if len(home.planets) == 1:
+            assert len(set(sentences[:3])) == 1, sentences
+        else:
+            r, i = sum(p.resources for p in home.planets), sum(p.influence for p in home.planets)
+            assert f"home planets in total: {r} resources, {i} influence" in sentences
+    m = new(4, 8, mode="milty")
+    for a in [a for a in GAME.legal_actions(m) if a.kind == "slice"]:
+        said = as_facts(GAME.explain(m, a))[0]
+        total, parts = said.sentence().removeprefix("slice value ").split(" points = ")
+        assert sum(float(x.rsplit(" ", 1)[1]) for x in parts.split(" + ")) == float(total) == said.value
+
+
+def test_wormhole_tokens_and_specialty_dots_stay_off_the_labels() -> None:
+    """rule: ti4/place-system-tiles - on the finished galaxy's picture no wormhole token or
+    technology-specialty dot covers a planet's label, and each sits inside its hex."""
+    from tests.core.test_pictures import shapes
+
+    for players in (3, 6):
+        s = play_out(new(players, players, expansion="pok"), players)
+        _, _, drawn = shapes(GAME.render(s, SPECTATOR))
+        texts = [d for d in drawn if d.kind == "text"]
+        marks = [d for d in drawn if d.kind == "circle" and d.box[2] < int(11.2 * 58)]
+        hexes = [d for d in drawn if d.kind == "polygon"]
+        assert marks
+        for c in marks:
+            assert any(all(_in_hex(h.box, x, y) for x, y in _rim(c.box)) for h in hexes), c.box
+            for t in texts:
+                if t.text in {"α", "β", "γ", "δ", "αβ"}:
+                    continue
+                overlap_x = min(c.box[2], t.box[2]) - max(c.box[0], t.box[0])
+                overlap_y = min(c.box[3], t.box[3]) - max(c.box[1], t.box[1])
+                assert overlap_x <= 1 or overlap_y <= 1, (t.text, c.box, t.box)
+
+
+def _rim(box: tuple[float, float, float, float]) -> list[tuple[float, float]]:
+    """The leftmost, rightmost, top and bottom points of a circle's box."""
+    x0, y0, x1, y1 = box
+    return [(x0, (y0 + y1) / 2), (x1, (y0 + y1) / 2), ((x0 + x1) / 2, y0), ((x0 + x1) / 2, y1)]
+
+
+def _in_hex(box: tuple[float, float, float, float], x: float, y: float) -> bool:
+    """Whether (x, y) lies inside the flat-topped hexagon drawn in ``box``."""
+    cx, cy, radius = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2, (box[2] - box[0]) / 2
+    dy = abs(y - cy)
+    return dy <= radius * 3**0.5 / 2 and abs(x - cx) <= radius - dy / 3**0.5
