@@ -10,9 +10,11 @@ Prints, per game:
 2. where an exact solver answers the hint's question (Tiberius: the card-phase action with the most
    VP at the end of the turn, ``tiberius.best_bid``; Tiberpunk: the gadget play with the best
    quest success odds, ``tiberpunk.quest_odds``; TI4: the tile placement with the largest home
-   value lead over the best rival after it, ``solver.ti4.advice``), over >= 200 positions: how
-   often the hint's #1 is the solver's best (equal exact value), against the baseline of the
-   search's own #1 at the same budget (Wilson 95% intervals).
+   value lead over the best rival after it, ``solver.ti4.advice``; Cytress: the hex for a crew or a
+   waste tube with the largest final PRESTIGE margin, ``solver.cytress.hint_advice``; CyberVerse: an
+   Agent's move with the best activation plan after it, ``solver.cyberverse.hint_advice``), over >= 200
+   positions: how often the hint's #1 is the solver's best (equal exact value), against the
+   baseline of the search's own #1 at the same budget (Wilson 95% intervals).
 
 ``python -m bench.hints [--quick] [--game NAME]``; results in ``bench/results/hints.json``.
 """
@@ -36,7 +38,7 @@ from service import jobs
 from service.advisor import build_hints, differences, varying_labels
 
 RESULTS = Path(__file__).parent / "results" / "hints.json"
-GAMES = ("tiberius", "tiberpunk", "ti4")
+GAMES = ("tiberius", "tiberpunk", "ti4", "cytress", "cyberverse")
 
 
 def _hint(name: str, state: Any, simulations: int) -> tuple[jobs.Hint, advisor_pb.HintResponse]:
@@ -126,7 +128,34 @@ def _placement(state: Any, step: int, stop_at: int) -> bool:
     return state.phase in (PLACE, RED) and step == 6 + stop_at % 24
 
 
-WANTED = {"tiberius": _card_phase, "tiberpunk": _quest_gadget, "ti4": _placement}
+def _crew_or_tube(state: Any, step: int, stop_at: int) -> bool:
+    """A seat choosing among two or more hexes for its crew or its waste tube, every fifth step from
+    ``stop_at`` on (so one playout gives positions from several rounds)."""
+    from games.cytress.state import CREW, TUBE
+
+    return (
+        state.step in (CREW, TUBE)
+        and step >= stop_at
+        and step % 5 == stop_at % 5
+        and len(get_game("cytress").legal_actions(state)) >= 2
+    )
+
+
+def _agent_move(state: Any, step: int, stop_at: int) -> bool:
+    """An Agent's move in the Activation phase (``solver.cyberverse.hint_advice``), every fifth step
+    from ``stop_at`` on (so one playout gives positions from several turns)."""
+    from games.cyberverse.state import ACTIVATION, D_MOVE
+
+    return state.phase == ACTIVATION and state.step == D_MOVE and step >= stop_at and step % 5 == stop_at % 5
+
+
+WANTED = {
+    "tiberius": _card_phase,
+    "tiberpunk": _quest_gadget,
+    "ti4": _placement,
+    "cytress": _crew_or_tube,
+    "cyberverse": _agent_move,
+}
 """Per game, the positions its exact solver answers."""
 
 

@@ -229,11 +229,14 @@ def _difference_sentence(d: Difference, other: str, horizon: str) -> str:
     return text
 
 
-def _difference_phrase(d: Difference) -> str:
+def _difference_phrase(d: Difference, *, theirs_first: bool = False) -> str:
     """``"Conquests VP 10 vs 5 VP"``, or ``"lead over the best other seat -5 vs -13.4 VP expected"``
-    when the sampled continuations tell them apart."""
+    when the sampled continuations tell them apart; ``theirs_first`` in a phrase about the second
+    move ("#2 does better on ..."), so the first number is always the one of the move named."""
     unit = d.mine.unit if d.mine.unit not in ("share", "probability") else ""
     a, b = d.expected if d.expected is not None else (d.mine.value, d.theirs.value)
+    if theirs_first:
+        a, b = b, a
     text = f"{d.mine.label} {_number(a, d.mine.unit)} vs {_number(b, d.mine.unit)}"
     return text + (f" {unit}" if unit else "") + (" expected" if d.expected is not None else "")
 
@@ -317,7 +320,8 @@ def _unique(reasons: list[advisor_pb.Reason]) -> list[advisor_pb.Reason]:
 
 
 def _fact_gaps(first: Sequence[Fact], second: Sequence[Fact]) -> tuple[list[str], list[str]]:
-    """The ``explain`` facts that differ between two moves: (the first's advantages, the second's)."""
+    """The ``explain`` facts that differ between two moves: (the first's advantages, the second's),
+    each with the value of the move it speaks of first."""
     gains: list[str] = []
     costs: list[str] = []
     other = {f.label: f for f in second}
@@ -325,8 +329,11 @@ def _fact_gaps(first: Sequence[Fact], second: Sequence[Fact]) -> tuple[list[str]
         g = other.get(f.label)
         if g is None or g.value == f.value:
             continue
-        shown = f"{f.label} {_number(f.value, f.unit)} vs {_number(g.value, f.unit)}"
-        (costs if f.better * (f.value - g.value) < 0 else gains).append(shown)
+        mine, theirs = _number(f.value, f.unit), _number(g.value, f.unit)
+        if f.better * (f.value - g.value) < 0:
+            costs.append(f"{f.label} {theirs} vs {mine}")
+        else:
+            gains.append(f"{f.label} {mine} vs {theirs}")
     return gains, costs
 
 
@@ -368,14 +375,14 @@ def why_first(  # noqa: PLR0917
     if outcomes is not None:
         diffs = differences(outcomes[0], outcomes[1])
         gains = [_difference_phrase(d) for d in diffs if d.favours > 0]
-        losses = [_difference_phrase(d) for d in diffs if d.favours < 0]
+        losses = [_difference_phrase(d, theirs_first=True) for d in diffs if d.favours < 0]
         horizon = outcomes[0].horizon or "the horizon"
         if gains:
             parts.append(f"by {horizon} {a1} leads to " + ", ".join(gains[:3]))
         if losses and (close or not gains):
             parts.append(f"{a2} does better on " + ", ".join(losses[:2]))
         elif losses:
-            parts.append("it gives up " + ", ".join(losses[:1]))
+            parts.append(f"{a2} does better only on " + ", ".join(losses[:1]))
         if not diffs:
             parts.append(f"by {horizon} both lead to the same facts")
     now_gains, now_costs = _fact_gaps(facts[0], facts[1])

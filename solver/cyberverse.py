@@ -22,7 +22,7 @@ import itertools
 import math
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
@@ -37,9 +37,10 @@ from games.cyberverse.face import end_text
 from games.cyberverse.game import CyberverseGame
 from games.cyberverse.investigation import TEST, test_total
 from games.cyberverse.modifiers import after_draw, deck_to_draw, succeeds
-from games.cyberverse.state import WOUND, State
+from games.cyberverse.state import ACTIVATION, D_MOVE, WOUND, State
 from games.errors import ConfigError, InvalidStateError
 from solver.core import (
+    Advice,
     ScoreLine,
     ScoreReport,
     SeatScore,
@@ -47,6 +48,8 @@ from solver.core import (
     SolveResult,
     Status,
     check_param_keys,
+    past_deadline_or_stopped,
+    register_advice,
     register_puzzle,
     register_scorer,
     shown,
@@ -58,6 +61,7 @@ __all__ = [
     "chain_by_orders",
     "chain_odds",
     "combat_distribution",
+    "hint_advice",
     "score",
     "single_test_odds",
     "solve_plan",
@@ -103,6 +107,60 @@ def _seat(s: State, params: Mapping[str, Any]) -> int:
 
 
 # ============================================================================ score
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def _sheet(s: State, c: Content, seat: int, b: scoring.Breakdown) -> tuple[ScoreLine, ...]:
+    """A seat's score sheet: each source of VP with how it was earned at what weight (rule:
+    cyberverse/end-of-game, cyberverse/influence)."""
+    org = s.orgs[seat]
+    cards = " + ".join(f'"{c.stories[k].name}" {c.stories[k].vp} VP' for k in org.solved)
+    printed = sorted({st.vp for st in c.stories})
+    each = f"{printed[0]} VP" if len(printed) == 1 else f"{printed[0]} to {printed[-1]} VP"
+    stories = f"{_count(len(org.solved), 'story card')} resolved" + (f": {cards}" if cards else "")
+    tokens = sum(org.influence)
+    districts, overall = scoring.majorities(s, seat)
+    if not s.options.influence_bonus:
+        held = "0 VP: no majority bonus (the influence_bonus variant is off)"
+    else:
+        won = []
+        if districts:
+            names = ", ".join(c.district_names[d] for d in districts)
+            won.append(f"most in {names}: {len(districts)} × {scoring.DISTRICT_BONUS} VP")
+        if overall:
+            won.append(f"most in all districts combined: 1 × {scoring.OVERALL_BONUS} VP")
+        held = "; ".join(won) or (
+            f"no sole majority ({scoring.DISTRICT_BONUS} VP per district held with the sole most Influence "
+            f"tokens, {scoring.OVERALL_BONUS} VP for the sole most in all districts combined)"
+        )
+    lines: tuple[ScoreLine, ...] = (
+        ScoreLine(
+            category="story cards",
+            points=float(b.stories),
+            detail=f"{stories} (each scores the VP printed on it, {each})",
+        ),
+        ScoreLine(
+            category="influence tokens",
+            points=float(b.influence),
+            detail=f"{_count(tokens, 'token')} × {scoring.VP_PER_INFLUENCE} VP",
+        ),
+        ScoreLine(category="influence majorities", points=float(b.majorities), detail=held),
+        ScoreLine(
+            category="resources",
+            points=float(b.money),
+            detail=f"{b.resources} D, 1 VP per {scoring.VP_PER_D} D (rounded down)",
+        ),
+    )
+    ended = end_text(s, c)
+    if ended:  # rule: cyberverse/end-of-game - which end fired (the turn cap is no rule)
+        end = ScoreLine(
+            category="end of the game", points=0.0, detail=f"0 VP, which end fired: ended by {ended}"
+        )
+        lines = (*lines, end)
+    return lines
+
+
 def score(game: Game[Any, Any], state: Any) -> ScoreReport:
     """rule: cyberverse/end-of-game - victory points by source; ties to the most D."""
     g, s = _game(game), _state(state)
@@ -112,23 +170,12 @@ def score(game: Game[Any, Any], state: Any) -> ScoreReport:
     seats = []
     for seat, b in enumerate(parts):
         rank = 1 + sum(1 for k in keys if k > keys[seat])
-        lines: tuple[ScoreLine, ...] = (
-            ScoreLine(
-                category="story cards", points=float(b.stories), detail=f"{len(s.orgs[seat].solved)} resolved"
-            ),
-            ScoreLine(category="influence tokens", points=float(b.influence)),
-            ScoreLine(category="influence majorities", points=float(b.majorities)),
-            ScoreLine(
-                category="resources", points=float(b.money), detail=f"{b.resources} D, 1 VP per 1000 D"
-            ),
-        )
-        ended = end_text(s, c)
-        if ended:  # rule: cyberverse/end-of-game - which end fired (the turn cap is no rule)
-            lines = (*lines, ScoreLine(category="end of the game", points=0.0, detail=f"ended by {ended}"))
         tied = any(k[0] == b.total for i, k in enumerate(keys) if i != seat)
         tiebreak = (f"{b.resources} D (the most D wins a tie)",) if tied else ()
         seats.append(
-            SeatScore(seat=seat, total=float(b.total), rank=rank, breakdown=lines, tiebreak=tiebreak)
+            SeatScore(
+                seat=seat, total=float(b.total), rank=rank, breakdown=_sheet(s, c, seat, b), tiebreak=tiebreak
+            )
         )
     final = s.actor == -2
     return ScoreReport(
@@ -572,21 +619,28 @@ def solve_plan(
 def _reach(s: State, c: Content, agent: Any) -> frozenset[int]:
     """Districts the Agent can end its move in (rule: cyberverse/moving-agents): anywhere from its HQ;
     else through the Entry zone with its Movement points (not out of the district when Wounded)."""
-    from games.cyberverse.activation import travel_cost
-
     if agent.district < 0:
         return frozenset(range(5))
+    return _onward(s, c, agent, movement_points(c, agent), 0)
+
+
+def _onward(s: State, c: Content, agent: Any, mp: int, visited: int) -> frozenset[int]:
+    """Districts an Agent on a district board can still go on to with ``mp`` Movement points: out
+    through the Entry zone, never back to a district in the bit mask ``visited``, not at all when
+    Wounded (rule: cyberverse/moving-agents, cyberverse/status-tokens)."""
+    from games.cyberverse.activation import travel_cost
+
     if agent.status & WOUND:
         return frozenset()
     board = c.boards[s.city.boards[agent.district]]
-    mp = movement_points(c, agent) - board.distance[agent.zone][board.entry]
+    mp -= board.distance[agent.zone][board.entry]
     best = {agent.district: 0}
     todo = [agent.district]
     while todo:
         d = todo.pop()
         for e in range(5):
             cost = best[d] + travel_cost(s, c, agent, d, e)
-            if e != d and cost <= mp and cost < best.get(e, 99):
+            if e != d and not visited >> e & 1 and cost <= mp and cost < best.get(e, 99):
                 best[e] = cost
                 todo.append(e)
     return frozenset(best) - {agent.district}
@@ -670,7 +724,89 @@ def activation_plan(
     )
 
 
+# ============================================================================ hint advice
+ADVICE_LABEL = "expected clues and districts held by the best plan after it"
+"""What the hint advice's values measure (the activation plan's objective, see ``activation_plan``)."""
+
+
+def _rest_of_activation(
+    s: State, c: Content, seat: int, limits: SolveLimits
+) -> tuple[int, tuple[int, ...], ActivationProblem]:
+    """The best plan for the rest of ``seat``'s Activation phase from ``s`` (rule:
+    cyberverse/activation-phase): the Agents already activated stay, the one moving goes on with the
+    Movement points it has left (its Action already spent), those still waiting in the Initiative
+    order move as in ``activation_plan``. Returns (objective in thousandths, the plan, the problem)."""
+    p = activation_problem(s, c, seat)
+    agents = [a for a in s.agents if a.org == seat and not a.recruited and not a.trained]
+    ctx = s.ctx
+    moving_phase = s.phase == ACTIVATION and s.step == D_MOVE
+    waiting = set(ctx.queue) if s.phase == ACTIVATION else set()
+    reach = list(p.reach)
+    moving, onward = -1, frozenset[int]()
+    for i, a in enumerate(agents):
+        if moving_phase and a.sheet == ctx.agent and ctx.started:
+            moving, onward = i, _onward(s, c, a, ctx.mp, ctx.visited)
+            reach[i] = frozenset()
+        elif a.sheet not in waiting and not (moving_phase and a.sheet == ctx.agent):
+            reach[i] = frozenset()  # activated already (or never this turn): it stays
+    p = replace(p, reach=tuple(reach))
+    if moving < 0:
+        value, plan, _ = solve_plan(p, limits)
+        return value, plan, p
+    best: tuple[int, tuple[int, ...]] = (-1, p.current)
+    for end in sorted({p.current[moving], *onward}):  # its further steps cost no Action: each end fixed
+        q = replace(p, current=tuple(end if i == moving else d for i, d in enumerate(p.current)))
+        value, plan, _ = solve_plan(q, limits)
+        best = max(best, (value, plan))
+    return best[0], best[1], p
+
+
+def hint_advice(
+    game: Game[Any, Any], state: Any, actions: tuple[Any, ...], limits: SolveLimits
+) -> Advice | None:
+    """At an Agent's move in the Activation phase (rule: cyberverse/activation-phase,
+    cyberverse/moving-agents), every legal step valued by the best activation plan after it (CP-SAT,
+    ``solve_plan``): the expected clues of the Missions the Agents may test where they end, plus the
+    districts the Organization would hold alone. None elsewhere."""
+    del actions  # every legal step is valued: a few small CP-SAT models
+    if not isinstance(game, CyberverseGame) or not isinstance(state, State):
+        return None
+    s, c = state, game.content_pack
+    if s.phase != ACTIVATION or s.step != D_MOVE or s.actor < 0:
+        return None
+    seat = s.actor
+    deadline = time.perf_counter() + limits.time_limit_s
+    values: dict[str, float] = {}
+    sentences: dict[str, str] = {}
+    for a in game.legal_actions(s):
+        if past_deadline_or_stopped(deadline, limits.stop):
+            return None
+        value, plan, p = _rest_of_activation(game.apply(s, a), c, seat, limits)
+        text = game.action_to_text(s, a)
+        values[text] = value / SCALE
+        ends = [
+            f"{name} in {'its HQ' if d < 0 else c.district_names[d]}"
+            for name, d in zip(p.agents, plan, strict=True)
+        ]
+        sentences[text] = f"{value / SCALE:.2f} expected clues and districts held, ending with " + (
+            ", ".join(ends) or "no Agent activated"
+        )
+    if not values:
+        return None
+    return Advice(
+        label=ADVICE_LABEL,
+        unit="points",
+        values=values,
+        best=max(values, key=values.__getitem__),  # the first legal step on ties
+        decides=len(set(values.values())) > 1,  # every step alike: the plan has nothing to say
+        method="CP-SAT assignment (solver.cyberverse.solve_plan)",
+        assumption="this Activation phase only; the other Organizations' Agents stay where they stand",
+        sentences=sentences,
+    )
+
+
 register_scorer("cyberverse", score)
+register_advice("cyberverse", hint_advice)
 register_puzzle(
     "cyberverse",
     "cyberverse.feature_test",

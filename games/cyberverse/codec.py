@@ -159,16 +159,29 @@ def _enc_held(v: tuple[int, ...]) -> list[Any]:
     return [st.STEPS[step], actor if actor >= 0 else "chance"]
 
 
+OLD_STEP_NAMES = {"reveal a face-down combat token": st.C_FIGHTER_TOKEN}
+"""Step names of earlier versions, still read (a Henchman's or Teammate's Combat token is placed
+face down, never revealed: rule: cyberverse/combat-tokens)."""
+
+
+def _step_index(name: Any) -> int:
+    """The step named ``name`` (an earlier version's name too), -1 for none."""
+    if name in st.STEPS:
+        return st.STEPS.index(name)
+    return OLD_STEP_NAMES.get(name, -1) if isinstance(name, str) else -1
+
+
 def _dec_held(v: Any, path: str) -> tuple[int, ...]:
     items = _list(v, path, 2)
     if not items:
         return ()
-    if len(items) != 2 or items[0] not in st.STEPS:
+    step = _step_index(items[0]) if len(items) == 2 else -1
+    if step < 0:
         raise _fail(path, "[] or [a step name, a seat or 'chance']", v)
     actor = items[1]
     if actor == "chance":
-        return (st.STEPS.index(items[0]), -1)
-    return (st.STEPS.index(items[0]), _dec_seat(actor, f"{path}[1]"))
+        return (step, -1)
+    return (step, _dec_seat(actor, f"{path}[1]"))
 
 
 def _enc_mask(m: int) -> list[int]:
@@ -973,10 +986,10 @@ def from_dict(data: Mapping[str, Any], c: Content) -> st.State:
     phase, step = body.get("phase"), body.get("step")
     if phase not in st.PHASES:
         raise _fail("phase", f"one of {list(st.PHASES)}", phase)
-    if step not in st.STEPS:
+    body["step"] = _step_index(step)
+    if body["step"] < 0:
         raise _fail("step", "a step name", step)
     body["phase"] = st.PHASES.index(phase)
-    body["step"] = st.STEPS.index(step)
     codec = _codec(c)
     try:
         body["ctx"] = _ctx_in(body.get("ctx", {}), body["phase"], codec.fields)

@@ -89,6 +89,37 @@ __all__ = [
     "token_text",
 ]
 
+ZONE = "#f4f1ea"
+"""A zone of a district board in the picture."""
+ENTRY = "#dfe9f3"
+"""The entry zone of a district board."""
+EDGE = "#6b6b6b"
+"""The outline of a zone: at least 3:1 against the page and the zones (issue 30's pictures)."""
+POSITION_COLOURS = ("#b85c00", "#1f6aa5", "#0e7a63")
+"""The dot of an advantageous, covered and hacking position (``POSITION_KINDS``): at least 3:1
+against the page and every zone."""
+NEWS_CHARS = 53
+"""The News track's line in the picture wraps at this many characters (10 px text, 320 px wide)."""
+HEADLINE_CHARS = 96
+"""The picture's headline wraps at this many characters (15 px bold text, 960 px wide)."""
+
+
+def _ink(fill: str) -> str:
+    """Black or white, whichever reads better on ``fill`` (``#rrggbb`` or ``#rgb``; an
+    Organization's colour comes from the content pack)."""
+
+    def lin(v: int) -> float:
+        x = v / 255
+        return x / 12.92 if x <= 0.03928 else ((x + 0.055) / 1.055) ** 2.4
+
+    if len(fill) == 4 and fill.startswith("#"):  # "#333"
+        fill = "#" + "".join(ch * 2 for ch in fill[1:])
+    if not (len(fill) == 7 and fill.startswith("#")):
+        return "#fff"
+    r, g, b = (lin(int(fill[i : i + 2], 16)) for i in (1, 3, 5))
+    lum = 0.2126 * r + 0.7152 * g + 0.0722 * b
+    return "#000" if (lum + 0.05) / 0.05 >= 1.05 / (lum + 0.05) else "#fff"
+
 
 def _agent_and_supply_items(c: Content) -> list[ContentItem]:
     """Agent sheets, Supply tokens, Support cards and Henchman cards."""
@@ -707,14 +738,14 @@ def _board_svg(s: State, c: Content, d: int, x0: int, y0: int) -> list[str]:
     ]
     for z, (col, row) in enumerate(board.coords):
         x, y = x0 + col * cell, y0 + row * cell
-        fill = "#dfe9f3" if z == board.entry else "#f4f1ea"
+        fill = ENTRY if z == board.entry else ZONE
         out.append(
-            f'<rect x="{x}" y="{y}" width="{cell - 2}" height="{cell - 2}" fill="{fill}" stroke="#999" stroke-dasharray="3,2"/>'  # noqa: E501
+            f'<rect x="{x}" y="{y}" width="{cell - 2}" height="{cell - 2}" fill="{fill}" stroke="{EDGE}" stroke-dasharray="3,2"/>'  # noqa: E501
         )
         out.append(f'<text x="{x + 3}" y="{y + 11}" font-size="9">{z + 1}</text>')
         p = board.position_at[z]
         if p >= 0:
-            colour = ("#e67e22", "#2c82c9", "#16a085")[board.positions[p][1]]
+            colour = POSITION_COLOURS[board.positions[p][1]]
             out.append(
                 f'<circle cx="{x + cell - 12}" cy="{y + 10}" r="5" fill="{colour}"><title>{POSITION_KINDS[board.positions[p][1]]}</title></circle>'  # noqa: E501
             )
@@ -754,9 +785,12 @@ def _board_svg(s: State, c: Content, d: int, x0: int, y0: int) -> list[str]:
         col, row = board.coords[zone]
         x, y = x0 + col * cell + 10 + 15 * k, y0 + row * cell + 36
         out.append(
-            f'<circle cx="{x}" cy="{y}" r="7" fill="{colour}" stroke="#000"><title>{html.escape(name)}</title></circle>'  # noqa: E501
+            f'<circle cx="{x}" cy="{y}" r="7" fill="{colour}" stroke="#000" stroke-width="2"><title>{html.escape(name)}</title></circle>'  # noqa: E501
         )
-        out.append(f'<text x="{x}" y="{y + 3}" font-size="8" fill="#fff" text-anchor="middle">{n + 1}</text>')
+        ink = _ink(colour)
+        out.append(
+            f'<text x="{x}" y="{y + 3}" font-size="8" fill="{ink}" text-anchor="middle">{n + 1}</text>'
+        )
         names.append(f"{n + 1} {name} in zone {zone + 1}")
     lines = _wrap_svg(names[0], 60) + _wrap_svg("; ".join(names[1:]), 60)
     for k, line in enumerate(lines[:5]):
@@ -786,16 +820,15 @@ def _new_eden_svg(s: State, c: Content, cx: int, cy: int) -> list[str]:
             mx, my = (xa + xb) // 2, (ya + yb) // 2
             out.append(f'<text x="{mx}" y="{my}" font-size="9" fill="#777">{c.travel[a][b]}</text>')
     out.append(
-        f'<text x="{cx - 150}" y="{cy + 96}" font-size="9" fill="#777">'
-        "numbers on the lines: movement points from district to district</text>"
+        f'<text x="{cx - 150}" y="{cy + 96}" font-size="9" fill="#767676">'
+        "on the lines: movement points between districts</text>"
     )
     for d, (x, y) in enumerate(pts):
-        out.append(f'<circle cx="{x}" cy="{y}" r="13" fill="#fff" stroke="#333"/>')
+        out.append(f'<circle cx="{x}" cy="{y}" r="13" fill="#fff" stroke="#333" stroke-width="2"/>')
         out.append(f'<text x="{x - 4}" y="{y + 4}" font-weight="bold">{d + 1}</text>')
     news = [f"{k + 1}: {c.events[e].name}" for k, e in enumerate(s.city.news) if e >= 0]
-    out.append(
-        f'<text x="{cx - 150}" y="{cy + 110}" font-size="10">news: {html.escape("; ".join(news) or "none")}</text>'  # noqa: E501
-    )
+    for k, line in enumerate(_wrap_svg("news: " + ("; ".join(news) or "none"), NEWS_CHARS)):
+        out.append(f'<text x="{cx - 150}" y="{cy + 110 + 12 * k}" font-size="10">{html.escape(line)}</text>')
     return out
 
 
@@ -808,8 +841,11 @@ def render(s: State, c: Content, viewer: Viewer) -> str:
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" '  # noqa: E501
         'font-family="DejaVu Sans, sans-serif" font-size="11">',
         f'<rect width="{width}" height="{height}" fill="#fbfaf6"/>',
-        f'<text x="16" y="22" font-size="15" font-weight="bold">{html.escape(_step_text(s, c))} - turn {s.turn}</text>',  # noqa: E501
     ]
+    for k, line in enumerate(_wrap_svg(f"{_step_text(s, c)} - turn {s.turn}", HEADLINE_CHARS)[:2]):
+        out.append(
+            f'<text x="16" y="{22 + 18 * k}" font-size="15" font-weight="bold">{html.escape(line)}</text>'
+        )
     for d in range(5):
         x0 = 16 + (d % 3) * 330
         y0 = 60 + (d // 3) * 200
@@ -824,20 +860,20 @@ def render(s: State, c: Content, viewer: Viewer) -> str:
             f"{c.organisations[seat].name}: {org.money} D, stories solved {len(org.solved)} of {goal}, "
             f"{cards} support card{'' if cards == 1 else 's'}"
         )
-        out.append(f'<rect x="16" y="{y}" width="12" height="12" fill="{colour}"/>')
+        out.append(
+            f'<rect x="16" y="{y}" width="12" height="12" fill="{colour}" stroke="#222" stroke-width="2"/>'
+        )
         out.append(f'<text x="32" y="{y + 10}" font-size="10">{html.escape(text)}</text>')
         y += 16
-    legend = [
-        ("#e67e22", "advantageous position"),
-        ("#2c82c9", "covered position"),
-        ("#16a085", "hacking position"),
-    ]
     x = 16
-    for colour, word in legend:
+    for colour, word in zip(POSITION_COLOURS, POSITION_KINDS, strict=True):
+        word += " position"
         out.append(f'<circle cx="{x + 5}" cy="{y + 27}" r="5" fill="{colour}"/>')
         out.append(f'<text x="{x + 14}" y="{y + 31}" font-size="10">{word}</text>')
         x += 160
-    out.append(f'<rect x="{x}" y="{y + 21}" width="12" height="12" fill="#dfe9f3" stroke="#999"/>')
+    out.append(
+        f'<rect x="{x}" y="{y + 21}" width="12" height="12" fill="{ENTRY}" stroke="{EDGE}" stroke-width="2"/>'
+    )
     out.append(f'<text x="{x + 17}" y="{y + 31}" font-size="10">entry zone</text>')
     out.append(
         f'<line x1="{x + 100}" y1="{y + 27}" x2="{x + 130}" y2="{y + 27}" stroke="#222" stroke-width="4"/>'

@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 
 from games.core.face import REFEREE, SPECTATOR, Catalogue, Description, Fact, Viewer
 from games.core.protocol import CHANCE, TERMINAL, Game, GameConfig, GameInfo, Variant
-from games.cyberverse import codec, engine, face, hidden, notation, policies, scoring
+from games.cyberverse import codec, engine, face, hidden, notation, outcomes, policies, scoring
 from games.cyberverse.content import Content, load_content
 from games.cyberverse.state import (
     D_ADRENALIN,
@@ -389,6 +389,16 @@ class CyberverseGame(Game[State, Action]):
             return ()
         seen = hidden.sample_state(hidden.observation(state, state.actor), state.actor, random.Random(0))
         return face.explain(seen, self.content_pack, action)
+
+    def outcome_facts(self, state: State, seat: int) -> Sequence[Fact]:
+        """Where ``seat`` stands: VP by source, stories resolved, D (:mod:`~games.cyberverse.outcomes`)."""
+        return outcomes.outcome_facts(state, self.content_pack, seat)
+
+    round_word = outcomes.ROUND_WORD
+
+    def round_of(self, state: State) -> int:
+        """The game turn: a hint looks ahead to the end of it (rule: cyberverse/payday)."""
+        return outcomes.round_of(state)
 
     def policies(self) -> Mapping[str, Callable[[State, random.Random], Action]]:
         return {"greedy": policies.Greedy(self).choose}

@@ -15,8 +15,19 @@ from dataclasses import dataclass
 from games.cyberverse.content import Content
 from games.cyberverse.state import State
 
-__all__ = ["DISTRICT_BONUS", "OVERALL_BONUS", "VP_PER_D", "Breakdown", "breakdown", "returns"]
+__all__ = [
+    "DISTRICT_BONUS",
+    "OVERALL_BONUS",
+    "VP_PER_D",
+    "VP_PER_INFLUENCE",
+    "Breakdown",
+    "breakdown",
+    "majorities",
+    "returns",
+]
 
+VP_PER_INFLUENCE = 1
+"""rule: cyberverse/influence - 1 VP for each Influence token placed."""
 VP_PER_D = 1000
 """rule: cyberverse/end-of-game - 1 VP for every 1000 D remaining (round down)."""
 DISTRICT_BONUS = 1
@@ -54,20 +65,26 @@ def _sole_most(values: list[int], seat: int) -> bool:
     return top > 0 and values[seat] == top and values.count(top) == 1
 
 
+def majorities(s: State, seat: int) -> tuple[tuple[int, ...], bool]:
+    """The districts where the seat has the sole most Influence tokens, and whether it has the sole
+    most in all districts combined; none while the ``influence_bonus`` variant is off (rule:
+    cyberverse/influence)."""
+    if not s.options.influence_bonus:
+        return (), False
+    districts = tuple(d for d in range(5) if _sole_most([o.influence[d] for o in s.orgs], seat))
+    return districts, _sole_most([sum(o.influence) for o in s.orgs], seat)
+
+
 def breakdown(s: State, c: Content) -> tuple[Breakdown, ...]:
     """Every Organization's victory points (rule: cyberverse/end-of-game, cyberverse/influence)."""
     out = []
-    totals = [sum(o.influence) for o in s.orgs]
     for seat, org in enumerate(s.orgs):
-        bonus = 0
-        if s.options.influence_bonus:
-            for d in range(5):
-                bonus += DISTRICT_BONUS * _sole_most([o.influence[d] for o in s.orgs], seat)
-            bonus += OVERALL_BONUS * _sole_most(totals, seat)
+        districts, overall = majorities(s, seat)
+        bonus = DISTRICT_BONUS * len(districts) + (OVERALL_BONUS if overall else 0)
         out.append(
             Breakdown(
                 stories=sum(c.stories[k].vp for k in org.solved),
-                influence=totals[seat],
+                influence=VP_PER_INFLUENCE * sum(org.influence),
                 majorities=bonus,
                 money=org.money // VP_PER_D,
                 resources=org.money,

@@ -153,7 +153,7 @@ STEPS = (
     "draw an ambush card",
     "draw a brawl card",
     "draw a combat token",
-    "reveal a face-down combat token",
+    "place a combat token face down by a henchman or teammate",
     "draw a modifier card",
     "game over",
 )

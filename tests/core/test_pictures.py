@@ -24,11 +24,7 @@ import pytest
 
 from games.core import CHANCE, REFEREE, SPECTATOR, TERMINAL, GameConfig, game_names, get_game
 
-TO_DO = {
-    "cyberverse": "fails: low contrast cells and tokens on the board (issue 30, open)",
-    "cytress": "fails: low contrast hexes and crews on the mini-map (issue 30, open)",
-    "ti4": "fails: low contrast tiles, the legend's note cut at the edge (issue 30, open)",
-}
+TO_DO: dict[str, str] = {}
 """Games whose pictures are not checked yet, with the reason."""
 MIN_CONTRAST = 3.0
 MIN_STROKE = 2.0

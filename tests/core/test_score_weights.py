@@ -12,11 +12,8 @@ import pytest
 from games.core import CHANCE, TERMINAL, GameConfig, get_game
 from solver.core import get_scorer
 
-DONE = ("tiberius", "tiberpunk", "ti4")
-TO_DO = {
-    "cyberverse": "being rewritten by another helper; the lead adds it after (issue 30)",
-    "cytress": "being rewritten by another helper; the lead adds it after (issue 30)",
-}
+DONE = ("tiberius", "tiberpunk", "ti4", "cyberverse", "cytress")
+TO_DO: dict[str, str] = {}
 WEIGHT = re.compile(r"\d+ VP|× ?[\d(]|VP (a|per) |\bper \d")
 
 

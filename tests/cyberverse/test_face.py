@@ -155,7 +155,7 @@ def test_picture_names_what_it_shows() -> None:
     for word in ("advantageous position", "covered position", "hacking position", "entry zone", "wall"):
         assert word in svg
     assert "influence: " + C.organisations[0].name + " " in svg
-    assert "movement points from district to district" in svg
+    assert "movement points between districts" in svg
 
 
 def test_combat_tokens_drawn_shown_to_their_owner_only() -> None:

@@ -19,7 +19,7 @@ from search.outcomes import Outcome, hint_order
 from service import jobs
 from service.advisor import RANKED_BY, build_hints, differences, varying_labels
 
-GAMES = ("tiberius", "tiberpunk", "ti4", "cytress")
+GAMES = ("tiberius", "tiberpunk", "ti4", "cytress", "cyberverse")
 
 
 def decisions(name: str, count: int, *, seed: int = 0, players: int = 3) -> list[Any]:
