@@ -117,7 +117,32 @@ def seat_vp(
     triumphs = TRIUMPH_PER_CUBE * mine[TR] if mine[TR] else TRIUMPH_NONE
     vp += consul_points(mine[CC]) + triumphs + mine[IP] + mine[PR] + mine[IN] // INFLUENCE_PER_VP
     vp += (ADOPTION_VP if adopted else 0) + (LOYALTY_VP if loyal else 0)
-    x = mine[IP]
+    return _add_imperator_awards(
+        vp,
+        mine[IP],
+        me,
+        others,
+        other_keys=other_keys,
+        imperator_solo=imperator_solo,
+        imperator_empty=imperator_empty,
+        soft_least=soft_least,
+    )
+
+
+def _add_imperator_awards(
+    vp: float,
+    x: int,
+    me: tuple[int, ...],
+    others: Sequence[Sequence[int]],
+    *,
+    other_keys: Sequence[tuple[int, ...]],
+    imperator_solo: str,
+    imperator_empty: str,
+    soft_least: bool,
+) -> float:
+    """``vp`` plus Imperator's most +3 / least -3 for a seat with ``x`` cubes and chain key ``me``
+    among ``others`` (see :func:`seat_vp` for ``soft_least``), added in that order."""
+    n = len(others) + 1
     above = 0
     for c, k in zip(others, other_keys, strict=True):
         y = c[IP]

@@ -375,138 +375,14 @@ class Face:
             return f"{who} claims the face-up adoption card {self.pack.adoptions[a].code}: a Son of Augustus."
         return f"{who} passes."
 
-    # ------------------------------------------------------------------ explain
+    # ------------------------------------------------------------------ explain and outcome facts
     def explain(self, state: TiberiusState, action: TAction) -> list[Fact]:
-        """What the move gains and costs now, with the same labels on every candidate: VP if the game
-        ended after it, Influence spent, cubes placed on the board, Emperor cubes spent, and the
-        margin over the best other seat in the boxes the move changes."""
-        seat = state.actor
-        if seat < 0:
-            return []
-        g = self.game
-        after = g.apply(state, action)
-        gain = g.totals(after)[seat] - g.totals(state)[seat]
-        me0, me1 = state.cubes[seat], after.cubes[seat]
-        spent = me0[IN] - me1[IN]  # (a bid moves Influence to the Bid box: spent once it is made)
-        placed = sum(me1[b] for b in BOARD_BOXES if b != EM) - sum(me0[b] for b in BOARD_BOXES if b != EM)
-        facts = [
-            Fact(
-                label="VP if the game ended now",
-                value=float(gain),
-                unit="VP",
-                better=1,
-                text=f"{gain:+d} VP if the game ended now",
-            ),
-            Fact(
-                label="Influence spent",
-                value=float(spent),
-                unit="cubes",
-                better=-1,
-                text=f"spends {_plural(spent, 'Influence cube')}"
-                if spent >= 0
-                else f"gains {-spent} Influence",
-            ),
-            Fact(
-                label="cubes placed in scoring boxes",
-                value=float(placed),
-                unit="cubes",
-                better=1,
-                text=f"places {_plural(placed, 'cube')} in scoring boxes",
-            ),
-            Fact(
-                label="Emperor cubes spent", value=float(max(0, me0[EM] - me1[EM])), unit="cubes", better=-1
-            ),
-        ]
-        changed = [b for b in BOARD_BOXES if b != EM and me1[b] != me0[b]]
-        for b in changed[:2]:
-            best_other = max((after.cubes[t][b] for t in range(state.players) if t != seat), default=0)
-            margin = me1[b] - best_other
-            facts.append(
-                Fact(
-                    label=f"majority margin in {BOX_NAMES[b]}",
-                    value=float(margin),
-                    unit="cubes",
-                    better=1,
-                    text=f"{'leads' if margin > 0 else 'trails' if margin < 0 else 'ties'} {BOX_NAMES[b]} "
-                    f"by {abs(margin)} after the move"
-                    if margin
-                    else f"ties the lead in {BOX_NAMES[b]}",
-                )
-            )
-        if action.kind == "bid":
-            rank = 1 + sum(1 for b in state.bids if b > action.arg)
-            facts.append(
-                Fact(
-                    label="picking order among the bids so far",
-                    value=float(rank),
-                    better=-1,
-                    text=f"picks {ORDINALS[rank - 1]} among the bids so far",
-                )
-            )
-        if action.kind == "adopt":
-            facts.append(Fact(label="Son of Augustus", value=8.0, unit="VP", better=1, text="adopted: +8 VP"))
-        return facts
+        """See :func:`explain_move`."""
+        return explain_move(self.game, state, action)
 
-    # ------------------------------------------------------------------ outcome facts
     def outcome_facts(self, state: TiberiusState, seat: int) -> list[Fact]:
-        """Where ``seat`` stands, for hints: its VP if the game ended now, its lead over the best other
-        seat, the VP of every scoring category with how it is earned (rule: tiberius/end-of-game),
-        then its Influence and Emperor cubes (the next bids and rows)."""
-        if not 0 <= seat < state.players:
-            return []
-        tallies = self.game.tally(state)
-        mine = tallies[seat]
-        facts = [
-            Fact(
-                label="VP if the game ended now",
-                value=float(mine.total),
-                unit="VP",
-                better=1,
-                text=f"{mine.total} VP if the game ended now",
-            )
-        ]
-        others = [t.total for t in tallies if t.seat != seat]
-        if others:
-            lead = mine.total - max(others)
-            facts.append(
-                Fact(
-                    label="lead over the best other seat",
-                    value=float(lead),
-                    unit="VP",
-                    better=1,
-                    text=f"{'leads' if lead > 0 else 'trails' if lead < 0 else 'ties'} the best other seat"
-                    + (f" by {abs(lead)} VP" if lead else ""),
-                )
-            )
-        for line in mine.lines:
-            detail = _ONE_CUBE.sub("1 cube", line.detail)
-            facts.append(
-                Fact(
-                    label=f"{line.category} VP",
-                    value=float(line.points),
-                    unit="VP",
-                    better=1,
-                    text=f"{line.category} {line.points:+d} VP ({detail})",
-                )
-            )
-        c = state.cubes[seat]
-        facts += [
-            Fact(
-                label="Influence cubes",
-                value=float(c[IN]),
-                unit="cubes",
-                better=1,
-                text=f"{_plural(c[IN], 'Influence cube')} for later bids and purchases",
-            ),
-            Fact(
-                label="Emperor cubes",
-                value=float(c[EM]),
-                unit="cubes",
-                better=1,
-                text=f"{_plural(c[EM], 'Emperor cube')} to pay for extra rows",
-            ),
-        ]
-        return facts
+        """See :func:`standing_facts`."""
+        return standing_facts(self.game, state, seat)
 
     # ------------------------------------------------------------------ render
     def render(self, state: TiberiusState, viewer: Viewer) -> str:
@@ -639,3 +515,144 @@ class _Picture:
                 + (f"; {adoption}" if adoption else "")
             )
             self.text(x0 + 22, y, line, size=12)
+
+
+def explain_move(g: TiberiusGame, state: TiberiusState, action: TAction) -> list[Fact]:
+    """What the move gains and costs now, with the same labels on every candidate: VP if the game
+    ended after it, Influence spent, cubes placed on the board, Emperor cubes spent, and the
+    margin over the best other seat in the boxes the move changes."""
+    seat = state.actor
+    if seat < 0:
+        return []
+    after = g.apply(state, action)
+    gain = g.totals(after)[seat] - g.totals(state)[seat]
+    me0, me1 = state.cubes[seat], after.cubes[seat]
+    spent = me0[IN] - me1[IN]  # (a bid moves Influence to the Bid box: spent once it is made)
+    placed = sum(me1[b] for b in BOARD_BOXES if b != EM) - sum(me0[b] for b in BOARD_BOXES if b != EM)
+    facts = [
+        Fact(
+            label="VP if the game ended now",
+            value=float(gain),
+            unit="VP",
+            better=1,
+            text=f"{gain:+d} VP if the game ended now",
+        ),
+        Fact(
+            label="Influence spent",
+            value=float(spent),
+            unit="cubes",
+            better=-1,
+            text=f"spends {_plural(spent, 'Influence cube')}" if spent >= 0 else f"gains {-spent} Influence",
+        ),
+        Fact(
+            label="cubes placed in scoring boxes",
+            value=float(placed),
+            unit="cubes",
+            better=1,
+            text=f"places {_plural(placed, 'cube')} in scoring boxes",
+        ),
+        Fact(label="Emperor cubes spent", value=float(max(0, me0[EM] - me1[EM])), unit="cubes", better=-1),
+    ]
+    return facts + _margin_facts(state, after, seat) + _action_facts(state, action)
+
+
+def standing_facts(g: TiberiusGame, state: TiberiusState, seat: int) -> list[Fact]:
+    """Where ``seat`` stands, for hints: its VP if the game ended now, its lead over the best other
+    seat, the VP of every scoring category with how it is earned (rule: tiberius/end-of-game),
+    then its Influence and Emperor cubes (the next bids and rows)."""
+    if not 0 <= seat < state.players:
+        return []
+    tallies = g.tally(state)
+    mine = tallies[seat]
+    facts = [
+        Fact(
+            label="VP if the game ended now",
+            value=float(mine.total),
+            unit="VP",
+            better=1,
+            text=f"{mine.total} VP if the game ended now",
+        )
+    ]
+    others = [t.total for t in tallies if t.seat != seat]
+    if others:
+        lead = mine.total - max(others)
+        facts.append(
+            Fact(
+                label="lead over the best other seat",
+                value=float(lead),
+                unit="VP",
+                better=1,
+                text=f"{'leads' if lead > 0 else 'trails' if lead < 0 else 'ties'} the best other seat"
+                + (f" by {abs(lead)} VP" if lead else ""),
+            )
+        )
+    for line in mine.lines:
+        detail = _ONE_CUBE.sub("1 cube", line.detail)
+        facts.append(
+            Fact(
+                label=f"{line.category} VP",
+                value=float(line.points),
+                unit="VP",
+                better=1,
+                text=f"{line.category} {line.points:+d} VP ({detail})",
+            )
+        )
+    c = state.cubes[seat]
+    facts += [
+        Fact(
+            label="Influence cubes",
+            value=float(c[IN]),
+            unit="cubes",
+            better=1,
+            text=f"{_plural(c[IN], 'Influence cube')} for later bids and purchases",
+        ),
+        Fact(
+            label="Emperor cubes",
+            value=float(c[EM]),
+            unit="cubes",
+            better=1,
+            text=f"{_plural(c[EM], 'Emperor cube')} to pay for extra rows",
+        ),
+    ]
+    return facts
+
+
+def _margin_facts(state: TiberiusState, after: TiberiusState, seat: int) -> list[Fact]:
+    """The margin over the best other seat in (at most two of) the boxes the move changes."""
+    me0, me1 = state.cubes[seat], after.cubes[seat]
+    facts = []
+    changed = [b for b in BOARD_BOXES if b != EM and me1[b] != me0[b]]
+    for b in changed[:2]:
+        best_other = max((after.cubes[t][b] for t in range(state.players) if t != seat), default=0)
+        margin = me1[b] - best_other
+        facts.append(
+            Fact(
+                label=f"majority margin in {BOX_NAMES[b]}",
+                value=float(margin),
+                unit="cubes",
+                better=1,
+                text=f"{'leads' if margin > 0 else 'trails' if margin < 0 else 'ties'} {BOX_NAMES[b]} "
+                f"by {abs(margin)} after the move"
+                if margin
+                else f"ties the lead in {BOX_NAMES[b]}",
+            )
+        )
+    return facts
+
+
+def _action_facts(state: TiberiusState, action: TAction) -> list[Fact]:
+    """What a bid's rank or an adoption adds."""
+    facts = []
+    if action.kind == "bid":
+        rank = 1 + sum(1 for b in state.bids if b > action.arg)
+        facts.append(
+            Fact(
+                label="picking order among the bids so far",
+                value=float(rank),
+                better=-1,
+                text=f"picks {ORDINALS[rank - 1]} among the bids so far",
+            )
+        )
+    if action.kind == "adopt":
+        facts.append(Fact(label="Son of Augustus", value=8.0, unit="VP", better=1, text="adopted: +8 VP"))
+    return facts

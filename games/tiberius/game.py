@@ -3,8 +3,8 @@
 Decision points (each owned by the seat the rulebook names):
 card phase ``bid N`` / ``buy HIS06`` / ``imperium maius`` (play the Pro-Consular Imperium Maius
 card) / ``take 2 influence``; bidders ``pick GAL03`` in bid order;
-cube phase ``black CQ`` (one black icon at a time), ``row 2`` / ``row 3`` / ``row none``,
-PCIM ``move IP`` (one cube at a time) and ``done`` once 5 moved; adoption ``adopt own`` /
+cube phase ``black conquests`` (one black icon at a time), ``row 2`` / ``row 3`` / ``row none``,
+PCIM ``move imperator`` (one cube at a time) and ``done`` once 5 moved; adoption ``adopt own`` /
 ``adopt A04`` / ``pass``. Seats with nothing to decide are skipped automatically.
 
 Hidden information: deck order, the other seats' secret adoption cards and the unused adoption
@@ -17,59 +17,34 @@ import json
 import math
 import random
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
 from typing import Any
 
 from games.core.face import REFEREE, SPECTATOR, Catalogue, Description, Fact, Viewer, did_you_mean
 from games.core.protocol import TERMINAL, Game, GameConfig, GameInfo, OptionValue, Seat
-from games.core.rng import make_rng
-from games.core.text import is_digits
+from games.core.records import replace
 from games.errors import ConfigError, LictorError, NotationError
 from games.tiberius import rules
 from games.tiberius.ai import Evaluator
 from games.tiberius.face import Face
 from games.tiberius.model import (
     ADOPT,
-    BOX_CODES,
-    BOX_KEYS,
-    CARD,
     HIDDEN,
-    IN,
-    NOTHING,
     OVER,
     VARIANTS,
     Content,
     TAction,
     TiberiusState,
-    face_up_adoptions,
     load_content,
-    make_state,
 )
+from games.tiberius.notation import HINT, Notation
 from games.tiberius.public import PublicForm
 from games.tiberius.scoring import SeatTally, chain_key, ranking, score_cubes, score_totals
+from games.tiberius.setup import Setup
 
 __all__ = ["TiberiusGame"]
 
-SETUP_INFLUENCE = {1: 12, 2: 24, 3: 26, 4: 28, 5: 30, 6: 32}
-"""rule: tiberius/setup - Influence cubes each, by number of players (set-up list)."""
-MAT_INFLUENCE_FIRST = 26
-"""Player-mat variant: 1st in priority order 26, then +2 per seat (26/28/30/32; 34/36 extrapolated)."""
 SOLO_TARGET = 45
 """rule: tiberius/end-of-game - a solo player needs 45 VP to win."""
-
-
-# The card phase's two actions without a card, in the rulebook's words (Card Phase, options 3 and 4);
-# the older short codes ``pcim`` and ``take2`` are still read, so old records replay.
-_PHRASE_OF = {"pcim": "imperium maius", "take2": "take 2 influence"}
-_KIND_OF_PHRASE = {
-    "imperium maius": "pcim",
-    "play imperium maius": "pcim",
-    "pcim": "pcim",
-    "take 2 influence": "take2",
-    "take2": "take2",
-    "done": "done",
-    "pass": "pass",
-}
 
 
 class TiberiusGame(Game[TiberiusState, TAction]):
@@ -87,102 +62,28 @@ class TiberiusGame(Game[TiberiusState, TAction]):
             hidden_information=True,
             stochastic=False,
         )
-        self._by_code = {c.code: c.id for c in self.pack.cards}
-        self._adopt_by_code = {a.code: a.id for a in self.pack.adoptions}
+        self.notation = Notation(self.pack)
         self._ai = Evaluator(self.pack)
         self.public = PublicForm(self.pack)
         self.face = Face(self)
-        # The options when a config sets none, and a seat's cubes at setup by number of players for
-        # the 'setup' influence table.
+        self.setup = Setup(self.pack)
+        # The options when a config sets none.
         self._defaults: dict[str, OptionValue] = {v.name: v.default for v in self.info.variants}
-        self._start_cubes = {n: self._influence_cubes(v) for n, v in SETUP_INFLUENCE.items()}
-        # Per number of seats, the per-seat tuples every setup starts with (states are immutable, so
-        # every start state can share them): careers, played, bids, pcim_used, adopted.
-        self._blank = {
-            n: (((),) * n, (NOTHING,) * n, (0,) * n, (False,) * n, (-1,) * n) for n in SETUP_INFLUENCE
-        }
-        # What setup shuffles, in order: each regional deck, then the adoption cards (by index).
-        self._shuffled_at_setup = (*self.pack.decks, tuple(range(len(self.pack.adoptions))))
-        # The ``age`` tuple by (oldest seat, number of seats): seats from the oldest on, clockwise.
-        self._ages = {
-            (oldest, n): tuple([(oldest + k) % n for k in range(n)])
-            for n in SETUP_INFLUENCE
-            for oldest in range(n)
-        }
 
     # ------------------------------------------------------------------ setup and flow
     def new_state(self, config: GameConfig, seed: int) -> TiberiusState:
-        """rule: tiberius/setup - cubes, priority marker, adoption cards, shuffled decks, turn 1.
-
-        Then the first turn starts (rule: tiberius/card-phase): the top card of each deck is turned
-        face up. The state is built once, directly (``tests/tiberius/test_fast_paths.py`` checks it
-        equals the step-by-step setup through ``rules.start_turn``); the draws are
-        ``random.Random.randrange``'s and ``random.Random.shuffle``'s, bit for bit
-        (:func:`games.tiberius.rules.below`, :func:`games.tiberius.rules.shuffled`).
-        """
+        """The set-up (:meth:`games.tiberius.setup.Setup.deal`) with the config's variants."""
         self.check_players(config)
         n = config.players
         opts = (
             {name: self.option(config, name) for name in self._defaults} if config.options else self._defaults
         )
-        table = str(opts["influence_table"])
         oldest = opts["oldest_seat"]
         if not isinstance(oldest, int) or isinstance(oldest, bool) or not 0 <= oldest < n:
             raise ConfigError(
                 f"oldest_seat must be a seat 0..{n - 1}, not {oldest!r}", field="config.options.oldest_seat"
             )
-        getrandbits = make_rng(seed).getrandbits
-        priority = rules.below(getrandbits, n)
-        # The regional decks, then the adoption cards (rules.shuffled for each, in this order).
-        dealt = rules.shuffled_each(getrandbits, self._shuffled_at_setup)
-        adoption = dealt.pop()
-        face_up = [cards.pop(0) for cards in dealt]  # rule: tiberius/card-phase - the top card face up
-        decks = [tuple(cards) for cards in dealt]
-        face = face_up_adoptions(n)
-        if table == "setup":
-            cubes = (self._start_cubes[n],) * n
-        else:
-            cubes = tuple(
-                [self._influence_cubes(MAT_INFLUENCE_FIRST + 2 * ((s - priority) % n)) for s in range(n)]
-            )
-        careers, played, bids, pcim_used, adopted = self._blank[n]
-        # Every field of TiberiusState in declaration order (``make_state``: positional, no
-        # ``object.__setattr__`` per field; the fast-path tests check the result against the reference).
-        return make_state(
-            1,  # turn
-            CARD,  # phase
-            priority,  # actor
-            priority,  # start_priority
-            priority,  # priority
-            cubes,
-            tuple(decks),
-            tuple(face_up),
-            careers,
-            played,
-            bids,
-            pcim_used,
-            tuple(adoption[face : face + n]),  # secret
-            tuple(sorted(adoption[:face])),  # adopt_face_up
-            tuple(sorted(adoption[face + n :])),  # adopt_unused
-            adopted,
-            (),  # discarded
-            0,  # black
-            False,  # row_open
-            False,  # family
-            0,  # moved
-            self._ages[oldest, n],  # age: seats from the oldest on, clockwise
-            table,  # influence_table
-            str(opts["pcim_rule"]),
-            str(opts["marriage_vp"]),
-            str(opts["imperator_solo"]),
-            str(opts["imperator_empty"]),
-            int(opts["turns"]),
-        )
-
-    @staticmethod
-    def _influence_cubes(influence: int) -> tuple[int, ...]:
-        """A seat's cubes at setup: ``influence`` cubes in the Influence box, none elsewhere."""
-        return tuple(influence if b == IN else 0 for b in range(len(BOX_CODES)))
+        return self.setup.deal(n, seed, opts)
 
     def num_players(self, state: TiberiusState) -> int:
         return state.players
@@ -362,49 +263,18 @@ class TiberiusGame(Game[TiberiusState, TAction]):
     # ------------------------------------------------------------------ notation
     def card_code(self, card: int) -> str:
         """Notation of a career card id."""
-        return self.pack.cards[card].code
+        return self.notation.card_code(card)
 
     def action_to_text(self, state: TiberiusState, action: TAction) -> str:
-        k, a = action.kind, action.arg
-        if k == "bid":
-            return f"bid {a}"
-        if k in ("buy", "pick"):
-            return f"{k} {self.card_code(a)}"
-        if k in ("black", "move"):
-            return f"{k} {BOX_KEYS[a]}"
-        if k == "row":
-            return f"row {a + 1}" if a else "row none"
-        if k == "adopt":
-            return "adopt own" if a == -1 else f"adopt {self.pack.adoptions[a].code}"
-        return _PHRASE_OF.get(k, k)
+        return self.notation.action_text(action)
 
     def parse_action(self, state: TiberiusState, text: str) -> TAction:
-        words = text.strip().lower().split()
-        hint = (
-            "bid N, buy CARD, imperium maius, take 2 influence, pick CARD, black BOX, row 2|3|none, "
-            "move BOX, done, adopt own|A04, pass (BOX: a box name such as conquests or imperial_marriages)"
-        )
-        phrase = " ".join(words)
-        if phrase in _KIND_OF_PHRASE:
-            return TAction(_KIND_OF_PHRASE[phrase])
-        if len(words) != 2:
-            raise self._not_an_action(state, text, hint)
-        k, a = words
-        if k == "bid" and is_digits(a):
-            return TAction("bid", int(a))
-        if k in ("buy", "pick") and a.upper() in self._by_code:
-            return TAction(k, self._by_code[a.upper()])
-        if k in ("black", "move") and a in BOX_KEYS:
-            return TAction(k, BOX_KEYS.index(a))
-        if k in ("black", "move") and a.upper() in BOX_CODES:  # the older two-letter codes, still read
-            return TAction(k, BOX_CODES.index(a.upper()))
-        if k == "row" and a in ("none", "2", "3"):
-            return TAction("row", 0 if a == "none" else int(a) - 1)
-        if k == "adopt" and (a == "own" or a.upper() in self._adopt_by_code):
-            return TAction("adopt", -1 if a == "own" else self._adopt_by_code[a.upper()])
-        raise self._not_an_action(state, text, hint)
+        action = self.notation.parse_action(text)
+        if action is None:
+            raise self._not_an_action(state, text)
+        return action
 
-    def _not_an_action(self, state: TiberiusState, text: str, hint: str) -> NotationError:
+    def _not_an_action(self, state: TiberiusState, text: str) -> NotationError:
         """The error for text that is no action, with the legal moves it is closest to."""
         try:
             texts = [self.action_to_text(state, a) for a in self.legal_actions(state)]
@@ -412,7 +282,7 @@ class TiberiusGame(Game[TiberiusState, TAction]):
             texts = []
         close = did_you_mean(text, texts)
         return NotationError(
-            f"{text[:60]!r} is not a tiberius action{close or ';'} try {hint}", field="action"
+            f"{text[:60]!r} is not a tiberius action{close or ';'} try {HINT}", field="action"
         )
 
     def state_to_text(self, state: TiberiusState) -> str:

@@ -1,18 +1,17 @@
 """Tiberius Who? data model: boxes, cards, the content pack, the state and the action.
 
 Boxes are integer ids (``Box``); a player's cubes are a tuple of 11 counts indexed by box, and the
-stock is what is left of the 40 (rule: tiberius/setup, "the cubes provided are an absolute limit").
+stock is what is left of the 40 (section tiberius/setup: "the cubes provided are an absolute limit").
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Any, TypeAlias, TypeVar
+from typing import TypeAlias
 
 from games.core.content import Node, load_json, load_manifest, resolve_pack_dir
 from games.core.protocol import OptionValue, Seat, Variant
+from games.core.records import Record
 from games.errors import ContentError
 
 __all__ = [
@@ -52,10 +51,7 @@ __all__ = [
     "IconRow",
     "TAction",
     "TiberiusState",
-    "face_up_adoptions",
     "load_content",
-    "make_state",
-    "positional_builder",
 ]
 
 Box: TypeAlias = int
@@ -98,7 +94,7 @@ BOX_KEYS: tuple[str, ...] = (
 """The boxes in the public form and the notation: ``BOX_NAMES`` as lower-case words (the rulebook's
 box names; "emperor" is the blue box of Emperor cubes, "bid" the mat's Bid box)."""
 BOARD_BOXES: tuple[Box, ...] = (CQ, IM, PC, CC, GV, TR, IP, PR, EM)
-"""The boxes of the main board (rule: tiberius/set-bonus counts cubes in all of them)."""
+"""The boxes of the main board (the set bonus, section tiberius/set-bonus, counts cubes in all of them)."""
 
 ICON_BOX: dict[str, Box] = {
     "conquest": CQ,
@@ -112,7 +108,7 @@ ICON_BOX: dict[str, Box] = {
     "influence": IN,
 }
 BLACK: Box = -1
-"""A black icon: a cube to any box but PCIM (rule: tiberius/special-cases)."""
+"""A black icon: a cube to any box but PCIM (section tiberius/special-cases)."""
 ICON_NAMES: dict[Box, str] = {**{b: n for n, b in ICON_BOX.items()}, BLACK: "black"}
 
 CUBES_PER_PLAYER = 40
@@ -187,13 +183,7 @@ VARIANT_CHOICES: dict[str, tuple[OptionValue, ...]] = {v.name: v.choices for v i
 """The variants kept in the state, with their choices (the first is the default)."""
 
 
-def face_up_adoptions(players: int) -> int:
-    """rule: tiberius/setup - adoption cards dealt face up: two, only 1 with less than 4 players."""
-    return 2 if players >= 4 else 1
-
-
-@dataclass(frozen=True, slots=True)
-class IconRow:
+class IconRow(Record, frozen=True):
     """One row of icons on a career card.
 
     Attributes:
@@ -210,8 +200,7 @@ class IconRow:
         return len(self.icons) + (1 if self.priority else 0)
 
 
-@dataclass(frozen=True, slots=True)
-class CareerCard:
+class CareerCard(Record, frozen=True):
     """A career card of a regional deck.
 
     Attributes:
@@ -229,8 +218,7 @@ class CareerCard:
     rows: tuple[IconRow, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class AdoptionCard:
+class AdoptionCard(Record, frozen=True):
     """A "Son of Augustus" adoption card.
 
     Attributes:
@@ -246,8 +234,7 @@ class AdoptionCard:
     authored: bool
 
 
-@dataclass(frozen=True, slots=True)
-class Content:
+class Content(Record, frozen=True):
     """A loaded content pack.
 
     Attributes:
@@ -295,12 +282,34 @@ def load_content(content_path: str = "") -> Content:
     directory: Path = resolve_pack_dir("games.tiberius", content_path)
     manifest = load_manifest(directory)
     careers = load_json(directory / "careers.json")
-    deck_nodes = careers.list("decks", min_len=6, max_len=6)
+    cards, decks, regions, codes = _career_decks(careers)
+    if len(cards) != 64:
+        raise ContentError(
+            f"expected 64 career cards in the six decks, got {len(cards)}",
+            file=careers.file,
+            field="decks",
+        )
+    return Content(
+        name=manifest.name,
+        version=manifest.version,
+        regions=tuple(regions),
+        region_codes=tuple(codes),
+        cards=tuple(cards),
+        decks=tuple(decks),
+        adoptions=tuple(_adoption_cards(load_json(directory / "adoptions.json"))),
+    )
+
+
+def _career_decks(
+    careers: Node,
+) -> tuple[list[CareerCard], list[tuple[CardId, ...]], list[str], list[str]]:
+    """The six regional decks of ``careers.json``: the cards, each deck's card ids, the region names
+    and the deck codes."""
     cards: list[CareerCard] = []
     decks: list[tuple[CardId, ...]] = []
     regions: list[str] = []
     codes: list[str] = []
-    for r, deck in enumerate(deck_nodes):
+    for r, deck in enumerate(careers.list("decks", min_len=6, max_len=6)):
         regions.append(deck.str("region"))
         code = deck.str("code").upper()
         if len(code) != 3 or not code.isalpha() or code in codes:
@@ -322,13 +331,11 @@ def load_content(content_path: str = "") -> Content:
             ids.append(card.id)
             cards.append(card)
         decks.append(tuple(ids))
-    if len(cards) != 64:
-        raise ContentError(
-            f"expected 64 career cards in the six decks, got {len(cards)}",
-            file=careers.file,
-            field="decks",
-        )
-    adoption_file = load_json(directory / "adoptions.json")
+    return cards, decks, regions, codes
+
+
+def _adoption_cards(adoption_file: Node) -> list[AdoptionCard]:
+    """The nine adoption cards of ``adoptions.json``."""
     adoptions: list[AdoptionCard] = []
     for a in adoption_file.list("cards", min_len=9, max_len=9):
         number = a.int("number", min=1, max=99)
@@ -347,19 +354,10 @@ def load_content(content_path: str = "") -> Content:
                 id=len(adoptions), code=code, requires=tuple(sorted(req)), authored=a.bool("authored")
             )
         )
-    return Content(
-        name=manifest.name,
-        version=manifest.version,
-        regions=tuple(regions),
-        region_codes=tuple(codes),
-        cards=tuple(cards),
-        decks=tuple(decks),
-        adoptions=tuple(adoptions),
-    )
+    return adoptions
 
 
-@dataclass(frozen=True, slots=True)
-class TAction:
+class TAction(Record, frozen=True):
     """A Tiberius Who? action (notation in ``games.tiberius.game``).
 
     Attributes:
@@ -374,8 +372,7 @@ class TAction:
     arg: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class TiberiusState:
+class TiberiusState(Record, frozen=True):
     """A Tiberius Who? position.
 
     Attributes:
@@ -402,13 +399,13 @@ class TiberiusState:
         family: whether the actor counts as Augustus's family for Triumphs this cube action.
         moved: cubes the PCIM actor has moved to gray so far.
         age: seats from oldest to youngest (the last tie-breaker).
-        influence_table: variant "setup" or "mat" (rule: tiberius/setup).
-        pcim_rule: variant "once" or "influence" (rule: tiberius/card-phase).
-        marriage_vp: variant "schedule" or "aid" (rule: tiberius/score-imperial-marriages).
-        imperator_solo: variant "both" or "most" (rule: tiberius/score-imperator, one player).
-        imperator_empty: variant "tiebreak", "least" or "none" (rule: tiberius/score-imperator,
+        influence_table: variant "setup" or "mat" (section tiberius/setup).
+        pcim_rule: variant "once" or "influence" (section tiberius/card-phase).
+        marriage_vp: variant "schedule" or "aid" (section tiberius/score-imperial-marriages).
+        imperator_solo: variant "both" or "most" (section tiberius/score-imperator, one player).
+        imperator_empty: variant "tiebreak", "least" or "none" (section tiberius/score-imperator,
             nobody has a cube).
-        turns: variant 8 or 7, the game's length (rule: tiberius/end-of-game).
+        turns: variant 8 or 7, the game's length (section tiberius/end-of-game).
     """
 
     turn: int
@@ -448,34 +445,3 @@ class TiberiusState:
     def stock(self, seat: Seat) -> int:
         """Cubes of ``seat`` in its stock."""
         return CUBES_PER_PLAYER - sum(self.cubes[seat])
-
-
-_T = TypeVar("_T")
-
-
-def positional_builder(cls: type[_T]) -> Callable[..., _T]:
-    """A constructor of ``cls`` (a frozen dataclass with slots) taking every field in order, positionally
-    (also for a ``kw_only`` one: its fields in declaration order).
-
-    A frozen dataclass's ``__init__`` sets each field through ``object.__setattr__`` (its own
-    ``__setattr__`` refuses), a call per field, after parsing keywords: 2.8 us of a fresh setup's
-    ~18 us for the 25-field state. This builds an instance of a plain class with the very same slots
-    by attribute stores (0.5 us), then makes it a ``cls`` (``__class__`` assignment, allowed between
-    classes of one slot layout). The result is an ordinary ``cls`` (equal, hashed, compared, pickled
-    and frozen as one); only how the fields got their values differs
-    (``tests/tiberius/test_fast_paths.py`` checks it equals ``cls(...)``). Classes whose ``__init__``
-    does more than store its fields (``__post_init__``) are refused.
-    """
-    names = tuple(f.name for f in fields(cls))  # type: ignore[arg-type]
-    if getattr(cls, "__slots__", None) != names or hasattr(cls, "__post_init__"):
-        raise TypeError(f"{cls.__name__} must be a slots dataclass with no other slots and no __post_init__")
-    body = "".join(f"    self.{name} = {name}\n" for name in names)
-    namespace: dict[str, Any] = {"_cls": cls}
-    exec(f"def __init__(self, {', '.join(names)}):\n{body}    self.__class__ = _cls\n", namespace)
-    twin = type(f"_{cls.__name__}Fields", (), {"__slots__": names, "__init__": namespace["__init__"]})
-    return twin  # calling it runs ``__init__``, which ends by making the instance a ``cls``
-
-
-make_state: Callable[..., TiberiusState] = positional_builder(TiberiusState)
-"""``TiberiusState(*values)`` with every field given positionally, in declaration order, at a fifth
-of the cost (see ``positional_builder``): for the hot paths that build whole states (setup)."""

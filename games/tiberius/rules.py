@@ -1,17 +1,16 @@
-"""The turn sequence of Tiberius Who? as pure functions on a mutable working copy.
+"""The turn sequence of Tiberius Who? as pure functions from a state to the next (docs/state.md).
 
-``apply`` in :mod:`games.tiberius.game` copies the frozen state into a :class:`Work`, runs one
-action and the automatic steps that follow it (placing a card's top row, skipping seats with
-nothing to decide, the set bonus, the end of the turn), and freezes the result. Each function cites
-the rulebook section it implements.
+``perform`` runs one action and the automatic steps that follow it (placing a card's top row,
+skipping seats with nothing to decide, the set bonus, the end of the turn); each step returns a new
+state with what it changes replaced by name. Each function cites the rulebook section it implements.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 
 from games.core.protocol import Seat
+from games.core.records import replace, replace_at, without
 from games.errors import IllegalActionError
 from games.tiberius.model import (
     ADOPT,
@@ -47,17 +46,15 @@ from games.tiberius.model import (
 __all__ = [
     "BLACK_BOXES",
     "MOVE_BOXES",
-    "Work",
     "adoption_options",
     "affordable_rows",
-    "below",
     "is_legal",
     "legal_actions",
     "meets",
     "perform",
     "priority_order",
     "set_bonus",
-    "shuffled",
+    "start_turn",
 ]
 
 BLACK_BOXES: tuple[Box, ...] = (CQ, IM, CC, GV, TR, IP, PR, EM, IN)
@@ -69,157 +66,14 @@ BUY_PRICE = 6
 PCIM_PRICE = 3  # the "influence" variant (player mat reading)
 
 
-@dataclass(slots=True)
-class Work:
-    """A mutable copy of :class:`TiberiusState` (same fields, lists instead of tuples)."""
-
-    turn: int
-    phase: int
-    actor: int
-    start_priority: int
-    priority: int
-    cubes: list[list[int]]
-    decks: list[list[int]]
-    face_up: list[int]
-    careers: list[list[int]]
-    played: list[int]
-    bids: list[int]
-    pcim_used: list[bool]
-    secret: list[int]
-    adopt_face_up: list[int]
-    adopt_unused: list[int]
-    adopted: list[int]
-    discarded: list[int]
-    black: int
-    row_open: bool
-    family: bool
-    moved: int
-    age: list[int]
-    influence_table: str
-    pcim_rule: str
-    marriage_vp: str
-    imperator_solo: str
-    imperator_empty: str
-    turns: int
-
-    @classmethod
-    def of(cls, s: TiberiusState) -> Work:
-        """A working copy of ``s``."""
-        return cls(
-            turn=s.turn,
-            phase=s.phase,
-            actor=s.actor,
-            start_priority=s.start_priority,
-            priority=s.priority,
-            cubes=[list(c) for c in s.cubes],
-            decks=[list(d) for d in s.decks],
-            face_up=list(s.face_up),
-            careers=[list(c) for c in s.careers],
-            played=list(s.played),
-            bids=list(s.bids),
-            pcim_used=list(s.pcim_used),
-            secret=list(s.secret),
-            adopt_face_up=list(s.adopt_face_up),
-            adopt_unused=list(s.adopt_unused),
-            adopted=list(s.adopted),
-            discarded=list(s.discarded),
-            black=s.black,
-            row_open=s.row_open,
-            family=s.family,
-            moved=s.moved,
-            age=list(s.age),
-            influence_table=s.influence_table,
-            pcim_rule=s.pcim_rule,
-            marriage_vp=s.marriage_vp,
-            imperator_solo=s.imperator_solo,
-            imperator_empty=s.imperator_empty,
-            turns=s.turns,
-        )
-
-    def freeze(self) -> TiberiusState:
-        """The frozen state."""
-        return TiberiusState(
-            turn=self.turn,
-            phase=self.phase,
-            actor=self.actor,
-            start_priority=self.start_priority,
-            priority=self.priority,
-            cubes=tuple(map(tuple, self.cubes)),
-            decks=tuple(map(tuple, self.decks)),
-            face_up=tuple(self.face_up),
-            careers=tuple(map(tuple, self.careers)),
-            played=tuple(self.played),
-            bids=tuple(self.bids),
-            pcim_used=tuple(self.pcim_used),
-            secret=tuple(self.secret),
-            adopt_face_up=tuple(self.adopt_face_up),
-            adopt_unused=tuple(self.adopt_unused),
-            adopted=tuple(self.adopted),
-            discarded=tuple(self.discarded),
-            black=self.black,
-            row_open=self.row_open,
-            family=self.family,
-            moved=self.moved,
-            age=tuple(self.age),
-            influence_table=self.influence_table,
-            pcim_rule=self.pcim_rule,
-            marriage_vp=self.marriage_vp,
-            imperator_solo=self.imperator_solo,
-            imperator_empty=self.imperator_empty,
-            turns=self.turns,
-        )
-
-    @property
-    def n(self) -> int:
-        """Number of seats."""
-        return len(self.cubes)
-
-    def stock(self, seat: Seat) -> int:
-        """Cubes in ``seat``'s stock."""
-        return CUBES_PER_PLAYER - sum(self.cubes[seat])
-
-
-def _steps(size: int) -> tuple[tuple[int, int], ...]:
-    """The Fisher-Yates steps of a list of ``size``, from the end: (index, bits drawn for a swap index)."""
-    return tuple((i, (i + 1).bit_length()) for i in range(size - 1, 0, -1))
-
-
-_STEPS: tuple[tuple[tuple[int, int], ...], ...] = tuple(_steps(size) for size in range(65))
-"""``_steps(size)`` for the sizes of the decks (a whole pack's 64 cards at most)."""
-
-
-def shuffled(getrandbits: Callable[[int], int], items: Iterable[int]) -> list[int]:
-    """``items`` shuffled exactly as ``random.Random.shuffle`` shuffles them, given its ``getrandbits``.
-
-    The same algorithm as the standard library's (Fisher-Yates from the end; each swap index drawn
-    as ``_randbelow`` draws it: as many bits as the bound needs, drawn again while too large), so a
-    seed deals the same decks, without a Python call per card for ``_randbelow``
-    (``tests/tiberius/test_fast_paths.py`` checks it against ``random.Random.shuffle``).
-    """
-    out = list(items)
-    size = len(out)
-    for i, k in _STEPS[size] if size < len(_STEPS) else _steps(size):
-        j = getrandbits(k)
-        while j > i:
-            j = getrandbits(k)
-        out[i], out[j] = out[j], out[i]
-    return out
-
-
-def shuffled_each(getrandbits: Callable[[int], int], groups: Iterable[Iterable[int]]) -> list[list[int]]:
-    """Each of ``groups`` shuffled in turn by :func:`shuffled` (the same draws, in the same order)."""
-    return [shuffled(getrandbits, items) for items in groups]
-
-
-def below(getrandbits: Callable[[int], int], n: int) -> int:
-    """An int in [0, n) (n >= 1) drawn exactly as ``random.Random.randrange(n)`` draws it, given its
-    ``getrandbits`` (``_randbelow``: the bits ``n`` needs, drawn again while too large;
-    ``tests/tiberius/test_fast_paths.py`` checks it against ``randrange``)."""
-    k = n.bit_length()
-    r = getrandbits(k)
-    while r >= n:
-        r = getrandbits(k)
-    return r
+def _plus(
+    cubes: tuple[tuple[int, ...], ...], seat: Seat, *changes: tuple[Box, int]
+) -> tuple[tuple[int, ...], ...]:
+    """Every seat's cubes with ``seat``'s changed by (box, cubes) pairs."""
+    mine = list(cubes[seat])
+    for box, k in changes:
+        mine[box] += k
+    return replace_at(cubes, seat, tuple(mine))
 
 
 def priority_order(start: Seat, n: int) -> list[Seat]:
@@ -248,150 +102,151 @@ def set_bonus(cubes: Sequence[int]) -> int:
     return 0
 
 
-def adoption_options(w: Work | TiberiusState, content: Content, seat: Seat) -> list[int]:
+def adoption_options(s: TiberiusState, content: Content, seat: Seat) -> list[int]:
     """Adoptions open to ``seat`` now: -1 for its own secret card, else face-up card ids.
 
     rule: tiberius/adoption-phase - reveal one's own card when its criteria hold, or claim a
     face-up card whose criteria hold; nobody is adopted twice.
     """
-    if w.adopted[seat] >= 0:
+    if s.adopted[seat] >= 0:
         return []
     out: list[int] = []
-    own = w.secret[seat]
-    if own >= 0 and meets(content.adoptions[own], w.cubes[seat]):
+    own = s.secret[seat]
+    if own >= 0 and meets(content.adoptions[own], s.cubes[seat]):
         out.append(-1)
-    out.extend(a for a in sorted(w.adopt_face_up) if meets(content.adoptions[a], w.cubes[seat]))
+    out.extend(a for a in sorted(s.adopt_face_up) if meets(content.adoptions[a], s.cubes[seat]))
     return out
 
 
 # ------------------------------------------------------------------------------------ phases
 
 
-def start_turn(w: Work) -> None:
+def start_turn(s: TiberiusState) -> TiberiusState:
     """rule: tiberius/card-phase - turn the top card of each pile face up; priority order is fixed."""
-    w.start_priority = w.priority
-    for d, deck in enumerate(w.decks):
-        if w.face_up[d] == EMPTY and deck:
-            w.face_up[d] = deck.pop(0)
-    w.played = [NOTHING] * w.n
-    w.bids = [0] * w.n
-    w.phase = CARD
-    w.actor = w.start_priority
+    face_up, decks = list(s.face_up), list(s.decks)
+    for d, deck in enumerate(decks):
+        if face_up[d] == EMPTY and deck:
+            face_up[d], decks[d] = deck[0], deck[1:]
+    n = s.players
+    return replace(
+        s,
+        start_priority=s.priority,
+        face_up=tuple(face_up),
+        decks=tuple(decks),
+        played=(NOTHING,) * n,
+        bids=(0,) * n,
+        phase=CARD,
+        actor=s.priority,
+    )
 
 
-def _next_pick(w: Work, content: Content) -> None:
+def _next_pick(s: TiberiusState, content: Content) -> TiberiusState:
     """rule: tiberius/card-phase - bidders pick in bid order, highest first; bids go to stock."""
-    w.phase = PICK
-    while True:
-        bidders = [s for s in range(w.n) if w.bids[s] > 0]
-        if not bidders:
-            break
-        s = max(bidders, key=lambda x: w.bids[x])
-        if any(c != EMPTY for c in w.face_up):
-            w.actor = s
-            return
-        w.cubes[s][BD] -= w.bids[s]  # no card left: the bid still goes to stock
-        w.bids[s] = 0
+    if any(b > 0 for b in s.bids):
+        if any(c != EMPTY for c in s.face_up):
+            return replace(s, phase=PICK, actor=max(range(s.players), key=s.bids.__getitem__))
+        # no card left: the bids still go to stock
+        cubes = tuple(
+            [replace_at(c, BD, c[BD] - b) if b else c for c, b in zip(s.cubes, s.bids, strict=True)]
+        )
+        s = replace(s, cubes=cubes, bids=(0,) * s.players)
     # rule: tiberius/card-phase - the unselected face-up cards leave the game.
-    w.discarded.extend(c for c in w.face_up if c != EMPTY)
-    w.face_up = [EMPTY] * len(w.face_up)
-    w.phase = CUBE
-    _cube_from(w, content, 0)
+    s = replace(
+        s,
+        discarded=(*s.discarded, *(c for c in s.face_up if c != EMPTY)),
+        face_up=(EMPTY,) * len(s.face_up),
+        phase=CUBE,
+    )
+    return _cube_from(s, content, 0)
 
 
-def _take_priority(w: Work, seat: Seat) -> None:
+def _take_priority(s: TiberiusState, seat: Seat) -> TiberiusState:
     """rule: tiberius/special-cases - the marker moves to ``seat`` unless its holder played PCIM."""
-    if w.priority != seat and w.played[w.priority] == PCIM_CARD:
-        return
-    w.priority = seat
+    if s.priority != seat and s.played[s.priority] == PCIM_CARD:
+        return s
+    return replace(s, priority=seat)
 
 
-def _place_row(w: Work, seat: Seat, row: IconRow) -> None:
+def _place_row(s: TiberiusState, seat: Seat, row: IconRow) -> TiberiusState:
     """Place a row's cubes from stock in printed order (black icons become choices).
 
     rule: tiberius/special-cases - white icons are Influence; Triumphs only for family; a Priority
     icon takes the marker. When the stock runs out the remaining icons place nothing.
     """
+    mine, black = list(s.cubes[seat]), s.black
     for icon in row.icons:
         if icon == BLACK:
-            w.black += 1
-        elif w.stock(seat) > 0 and (icon != TR or w.family):
-            w.cubes[seat][icon] += 1
-    if row.priority:
-        _take_priority(w, seat)
+            black += 1
+        elif CUBES_PER_PLAYER - sum(mine) > 0 and (icon != TR or s.family):
+            mine[icon] += 1
+    s = replace(s, cubes=replace_at(s.cubes, seat, tuple(mine)), black=black)
+    return _take_priority(s, seat) if row.priority else s
 
 
-def _begin_action(w: Work, content: Content, seat: Seat) -> None:
+def _begin_action(s: TiberiusState, content: Content, seat: Seat) -> TiberiusState:
     """rule: tiberius/cube-phase - step 1, the card's top row from stock."""
-    w.black, w.row_open, w.moved = 0, False, 0
     # rule: tiberius/special-cases - family: Imperial Marriage cubes or adopted, prior to the cube phase.
-    w.family = w.cubes[seat][IM] > 0 or w.adopted[seat] >= 0
-    card_id = w.played[seat]
+    family = s.cubes[seat][IM] > 0 or s.adopted[seat] >= 0
+    s = replace(s, black=0, row_open=False, moved=0, family=family)
+    card_id = s.played[seat]
     if card_id == PCIM_CARD:
         # rule: tiberius/special-cases - playing PCIM takes the Priority marker (the exception that it
         # "cannot be removed from a player whose career card for the current turn is PCIM - even by the
         # play of another PCIM" presumes it), unless its holder played PCIM this turn.
-        _take_priority(w, seat)
-        return
+        return _take_priority(s, seat)
     card = content.cards[card_id]
-    _place_row(w, seat, card.rows[0])
-    w.row_open = len(card.rows) > 1
+    return replace(_place_row(s, seat, card.rows[0]), row_open=len(card.rows) > 1)
 
 
-def _needs_decision(w: Work, content: Content, seat: Seat) -> bool:
-    if w.played[seat] == PCIM_CARD:
+def _settled(s: TiberiusState, content: Content, seat: Seat) -> tuple[TiberiusState, bool]:
+    """The cube action with what can no longer be done dropped, and whether ``seat`` still decides."""
+    if s.played[seat] == PCIM_CARD:
         # rule: tiberius/pcim-card - keep moving while cubes are left outside stock and gray.
-        return any(w.cubes[seat][b] > 0 for b in MOVE_BOXES)
-    if w.black > 0 and w.stock(seat) == 0:
-        w.black = 0
-    if w.black > 0:
-        return True
-    if w.row_open:
-        rows = content.cards[w.played[seat]].rows
-        if affordable_rows(rows, w.cubes[seat][EM]):
-            return True
-        w.row_open = False
-    return False
+        return s, any(s.cubes[seat][b] > 0 for b in MOVE_BOXES)
+    if s.black > 0 and s.stock(seat) == 0:
+        s = replace(s, black=0)
+    if s.black > 0:
+        return s, True
+    if s.row_open:
+        if affordable_rows(content.cards[s.played[seat]].rows, s.cubes[seat][EM]):
+            return s, True
+        s = replace(s, row_open=False)
+    return s, False
 
 
-def _cube_from(w: Work, content: Content, index: int) -> None:
+def _cube_from(s: TiberiusState, content: Content, index: int) -> TiberiusState:
     """Run cube actions from position ``index`` of the priority order to the next decision."""
-    order = priority_order(w.start_priority, w.n)
-    for k in range(index, w.n):
-        s = order[k]
-        if w.played[s] == NOTHING:
+    order = priority_order(s.start_priority, s.players)
+    for k in range(index, s.players):
+        seat = order[k]
+        if s.played[seat] == NOTHING:
             continue
-        _begin_action(w, content, s)
-        if _needs_decision(w, content, s):
-            w.actor = s
-            return
-    _end_cube(w, content)
+        s, decides = _settled(_begin_action(s, content, seat), content, seat)
+        if decides:
+            return replace(s, actor=seat)
+    return _end_cube(s, content)
 
 
-def _end_cube(w: Work, content: Content) -> None:
+def _end_cube(s: TiberiusState, content: Content) -> TiberiusState:
     """rule: tiberius/set-bonus - every seat with cubes in all board boxes gains 3 Influence."""
-    for s in range(w.n):
-        w.cubes[s][IN] += set_bonus(w.cubes[s])
-    w.black, w.row_open, w.family, w.moved = 0, False, False, 0
-    w.phase = ADOPT
-    _adopt_from(w, content, 0)
+    cubes = tuple(
+        [_plus(s.cubes, p, (IN, set_bonus(c)))[p] if set_bonus(c) else c for p, c in enumerate(s.cubes)]
+    )
+    s = replace(s, cubes=cubes, black=0, row_open=False, family=False, moved=0, phase=ADOPT)
+    return _adopt_from(s, content, 0)
 
 
-def _adopt_from(w: Work, content: Content, index: int) -> None:
+def _adopt_from(s: TiberiusState, content: Content, index: int) -> TiberiusState:
     """rule: tiberius/adoption-phase - in priority order, each seat that can be adopted decides."""
-    order = priority_order(w.start_priority, w.n)
-    for k in range(index, w.n):
-        s = order[k]
-        if adoption_options(w, content, s):
-            w.actor = s
-            return
+    order = priority_order(s.start_priority, s.players)
+    for k in range(index, s.players):
+        if adoption_options(s, content, order[k]):
+            return replace(s, actor=order[k])
     # rule: tiberius/end-of-game - move the turn marker; the game lasts 8 turns (variant ``turns``:
     # 7, the spaces of the printed turn track).
-    w.turn += 1
-    if w.turn > w.turns:
-        w.phase, w.actor = OVER, -1
-        return
-    start_turn(w)
+    if s.turn + 1 > s.turns:
+        return replace(s, turn=s.turn + 1, phase=OVER, actor=-1)
+    return start_turn(replace(s, turn=s.turn + 1))
 
 
 # ------------------------------------------------------------------------------------ actions
@@ -448,94 +303,94 @@ def perform(s: TiberiusState, content: Content, action: TAction, *, trusted: boo
             s.phase, "end-of-game"
         )
         raise _illegal(s, action, f"tiberius/{rule}", f"legal here: {len(legal)} actions")
-    w = Work.of(s)
-    seat = w.actor
-    if w.phase == CARD:
-        _card_action(w, content, seat, action)
-    elif w.phase == PICK:
-        _pick_card(w, content, seat, action.arg)
-    elif w.phase == CUBE:
-        _cube_action(w, content, seat, action)
-    else:  # ADOPT
-        _adoption_action(w, content, seat, action)
-    return w.freeze()
+    seat = s.actor
+    if s.phase == CARD:
+        return _card_action(s, content, seat, action)
+    if s.phase == PICK:
+        return _pick_card(s, content, seat, action.arg)
+    if s.phase == CUBE:
+        return _cube_action(s, content, seat, action)
+    return _adoption_action(s, content, seat, action)  # ADOPT
 
 
-def _card_action(w: Work, content: Content, seat: Seat, action: TAction) -> None:
+def _card_action(s: TiberiusState, content: Content, seat: Seat, action: TAction) -> TiberiusState:
     """rule: tiberius/card-phase - a bid, a purchase (6 influence), the Pro-Consular Imperium Maius card
     or 2 influence; then the next seat in priority order, or the picks once every seat has acted."""
-    me = w.cubes[seat]
     kind, arg = action.kind, action.arg
     if kind == "bid":
-        me[IN] -= arg
-        me[BD] += arg
-        w.bids[seat] = arg
+        s = replace(s, cubes=_plus(s.cubes, seat, (IN, -arg), (BD, arg)), bids=replace_at(s.bids, seat, arg))
     elif kind == "buy":
-        me[IN] -= BUY_PRICE
-        slot = w.face_up.index(arg)
-        w.face_up[slot] = w.decks[slot].pop(0) if w.decks[slot] else EMPTY
-        w.played[seat] = arg
-        w.careers[seat].append(arg)
+        slot = s.face_up.index(arg)
+        deck = s.decks[slot]
+        s = replace(
+            s,
+            cubes=_plus(s.cubes, seat, (IN, -BUY_PRICE)),
+            face_up=replace_at(s.face_up, slot, deck[0] if deck else EMPTY),
+            decks=replace_at(s.decks, slot, deck[1:]),
+            played=replace_at(s.played, seat, arg),
+            careers=replace_at(s.careers, seat, (*s.careers[seat], arg)),
+        )
     elif kind == "pcim":  # rule: tiberius/pcim-card
-        w.pcim_used[seat] = True
-        w.played[seat] = PCIM_CARD
-        if w.pcim_rule == "influence":
-            me[IN] -= PCIM_PRICE
+        price = PCIM_PRICE if s.pcim_rule == "influence" else 0
+        s = replace(
+            s,
+            pcim_used=replace_at(s.pcim_used, seat, True),
+            played=replace_at(s.played, seat, PCIM_CARD),
+            cubes=_plus(s.cubes, seat, (IN, -price)),
+        )
     else:  # take2
-        me[IN] += min(2, w.stock(seat))
-    order = priority_order(w.start_priority, w.n)
+        s = replace(s, cubes=_plus(s.cubes, seat, (IN, min(2, s.stock(seat)))))
+    order = priority_order(s.start_priority, s.players)
     k = order.index(seat)
-    if k + 1 < w.n:
-        w.actor = order[k + 1]
-    else:
-        _next_pick(w, content)
+    if k + 1 < s.players:
+        return replace(s, actor=order[k + 1])
+    return _next_pick(s, content)
 
 
-def _pick_card(w: Work, content: Content, seat: Seat, card: int) -> None:
+def _pick_card(s: TiberiusState, content: Content, seat: Seat, card: int) -> TiberiusState:
     """rule: tiberius/card-phase - a bidder takes a face-up card; the bid goes to stock."""
-    slot = w.face_up.index(card)
-    w.face_up[slot] = EMPTY
-    w.played[seat] = card
-    w.careers[seat].append(card)
-    w.cubes[seat][BD] -= w.bids[seat]
-    w.bids[seat] = 0
-    _next_pick(w, content)
+    s = replace(
+        s,
+        face_up=replace_at(s.face_up, s.face_up.index(card), EMPTY),
+        played=replace_at(s.played, seat, card),
+        careers=replace_at(s.careers, seat, (*s.careers[seat], card)),
+        cubes=_plus(s.cubes, seat, (BD, -s.bids[seat])),
+        bids=replace_at(s.bids, seat, 0),
+    )
+    return _next_pick(s, content)
 
 
-def _cube_action(w: Work, content: Content, seat: Seat, action: TAction) -> None:
+def _cube_action(s: TiberiusState, content: Content, seat: Seat, action: TAction) -> TiberiusState:
     """rule: tiberius/cube-phase - a black icon's cube placed, a row bought with Emperor cubes (or none),
     a cube moved to gray (rule: tiberius/pcim-card) or done; then the next seat once no decision is left."""
-    me = w.cubes[seat]
     kind, arg = action.kind, action.arg
-    finished = False
     if kind == "black":
-        me[arg] += 1
-        w.black -= 1
+        s = replace(s, cubes=_plus(s.cubes, seat, (arg, 1)), black=s.black - 1)
     elif kind == "row":
-        w.row_open = False
+        s = replace(s, row_open=False)
         if arg:
-            row = content.cards[w.played[seat]].rows[arg]
-            me[EM] -= row.cost
-            _place_row(w, seat, row)
+            row = content.cards[s.played[seat]].rows[arg]
+            s = _place_row(replace(s, cubes=_plus(s.cubes, seat, (EM, -row.cost))), seat, row)
     elif kind == "move":
-        me[arg] -= 1
-        me[PC] += 1
-        w.moved += 1
-    else:  # done
-        finished = True
-    if finished or not _needs_decision(w, content, seat):
-        order = priority_order(w.start_priority, w.n)
-        _cube_from(w, content, order.index(seat) + 1)
+        s = replace(s, cubes=_plus(s.cubes, seat, (arg, -1), (PC, 1)), moved=s.moved + 1)
+    if kind != "done":
+        s, decides = _settled(s, content, seat)
+        if decides:
+            return s
+    order = priority_order(s.start_priority, s.players)
+    return _cube_from(s, content, order.index(seat) + 1)
 
 
-def _adoption_action(w: Work, content: Content, seat: Seat, action: TAction) -> None:
+def _adoption_action(s: TiberiusState, content: Content, seat: Seat, action: TAction) -> TiberiusState:
     """rule: tiberius/adoption-phase - reveal one's own adoption card (-1) or claim a face-up one, or
     pass; then the next seat in priority order."""
-    if action.kind == "adopt":
-        if action.arg == -1:
-            w.adopted[seat] = w.secret[seat]
-        else:
-            w.adopted[seat] = action.arg
-            w.adopt_face_up.remove(action.arg)
-    order = priority_order(w.start_priority, w.n)
-    _adopt_from(w, content, order.index(seat) + 1)
+    if action.kind == "adopt" and action.arg == -1:
+        s = replace(s, adopted=replace_at(s.adopted, seat, s.secret[seat]))
+    elif action.kind == "adopt":
+        s = replace(
+            s,
+            adopted=replace_at(s.adopted, seat, action.arg),
+            adopt_face_up=without(s.adopt_face_up, action.arg),
+        )
+    order = priority_order(s.start_priority, s.players)
+    return _adopt_from(s, content, order.index(seat) + 1)

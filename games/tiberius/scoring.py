@@ -11,17 +11,17 @@ Reading of the schedule (documented in docs/tiberius.md):
 - Imperial Marriages' most has no tie-breaker: it needs strictly more cubes than every other seat.
 
 The VP schedule's numbers are defined here once (``PLACE_VP`` ... ``INFLUENCE_PER_VP``); the AI's
-fast evaluation and the CP-SAT model of ``solver/tiberius.py`` import them.
+fast evaluation and the CP-SAT model of ``solver/tiberius/`` import them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from operator import attrgetter, itemgetter, ne
 
 from games.core.protocol import Seat
-from games.tiberius.model import CC, CQ, CUBES_PER_PLAYER, GV, IM, IN, IP, PC, PR, TR, Box, positional_builder
+from games.core.records import Record
+from games.tiberius.model import CC, CQ, CUBES_PER_PLAYER, GV, IM, IN, IP, PC, PR, TR, Box
 
 __all__ = [
     "ADOPTION_VP",
@@ -109,8 +109,7 @@ def imperator_awards(
     return most, least
 
 
-@dataclass(frozen=True, slots=True)
-class Line:
+class Line(Record, frozen=True):
     """One category's points for one seat.
 
     Attributes:
@@ -124,8 +123,7 @@ class Line:
     detail: str
 
 
-@dataclass(frozen=True, slots=True)
-class SeatTally:
+class SeatTally(Record, frozen=True):
     """One seat's VP.
 
     Attributes:
@@ -137,10 +135,6 @@ class SeatTally:
     seat: Seat
     total: int
     lines: tuple[Line, ...]
-
-
-_seat_tally: Callable[[Seat, int, tuple[Line, ...]], SeatTally] = positional_builder(SeatTally)
-"""``SeatTally(seat, total, lines)`` without a call per field (``model.positional_builder``)."""
 
 
 def chain_key(cubes: Sequence[int], adopted: bool, age_rank: int) -> Key:
@@ -209,22 +203,6 @@ def _place_text(place: int) -> str:
     return _PLACE_TEXT.get(place) or f"place {place}"
 
 
-_LINES: dict[tuple[str, int, str], Line] = {}
-"""Lines already made, by (category, points, detail): a line is a value, and most lines recur
-(``"most (2 cubes)"``), so one object serves them all (bounded by ``_MAX_LINES``)."""
-_MAX_LINES = 20_000
-
-
-def _line(category: str, points: int, detail: str) -> Line:
-    key = (category, points, detail)
-    line = _LINES.get(key)
-    if line is None:
-        if len(_LINES) >= _MAX_LINES:
-            _LINES.clear()
-        line = _LINES[key] = Line(category, points, detail)
-    return line
-
-
 def _by_count(category: str, points: Callable[[int], int]) -> dict[int, Line]:
     """The lines ``"<x> cubes"`` of a category scored by its cube count alone, for x = 0..40."""
     return {x: Line(category, points(x), f"{x} cubes") for x in range(CUBES_PER_PLAYER + 1)}
@@ -271,10 +249,6 @@ _CATEGORY = {CQ: "Conquests", PC: "Pro-Consular Imperium Maius", GV: "Governorsh
 _PLACED: dict[Box, tuple[str, tuple[int, ...], int]] = {box: (_CATEGORY[box], t, o) for box, t, o in PLACE_VP}
 """The categories scored by place (``PLACE_VP``) with their names."""
 
-_UNTIED: dict[tuple[Box, int, int], Line] = {}
-"""Lines of the categories scored by place for a seat nobody ties, by (box, place, cubes): such a
-line's text has no tie note, so the key is three ints instead of its text (bounded by ``_MAX_LINES``)."""
-
 
 def _placed_line(
     cubes: Sequence[Sequence[int]], keys: Sequence[Key], box: Box, seat: Seat, place: int
@@ -282,19 +256,10 @@ def _placed_line(
     """The line of a category scored by place (``_PLACED``), for a seat with cubes there (``place`` > 0)."""
     x = cubes[seat][box]
     tied = sum(1 for c in cubes if c[box] == x) > 1
-    if not tied:
-        line = _UNTIED.get((box, place, x))
-        if line is not None:
-            return line
     category, table, later = _PLACED[box]
     tie = _tie_note(cubes, keys, box, seat, 1) if tied else ""
     points = table[place - 1] if place <= len(table) else later
-    line = _line(category, points, f"{_place_text(place)} ({x} cubes){tie}")
-    if not tied:
-        if len(_UNTIED) >= _MAX_LINES:
-            _UNTIED.clear()
-        _UNTIED[box, place, x] = line
-    return line
+    return Line(category, points, f"{_place_text(place)} ({x} cubes){tie}")
 
 
 def _imperator_points(x: int) -> int:
@@ -333,7 +298,32 @@ def _marriage_line(im: int, strictly_most: bool, aid: bool) -> Line:
     if aid:
         im_points += im
         im_why += f", +1 per cube ({im})"
-    return _line("Imperial Marriages", im_points, im_why if im == 0 else f"{im_why} ({im} cubes)")
+    return Line("Imperial Marriages", im_points, im_why if im == 0 else f"{im_why} ({im} cubes)")
+
+
+def _imperator_line(
+    cubes: Sequence[Sequence[int]], keys: Sequence[Key], seat: Seat, most: bool, least: bool
+) -> Line:
+    """rule: tiberius/score-imperator - 1 per cube, most +3, least -3 (with how the chain broke a tie)."""
+    ip = cubes[seat][IP]
+    if not (most or least):
+        return _IMPERATOR.get(ip) or _counted(_IMPERATOR, ip, _imperator_points)
+    ip_points, ip_why = ip, f"{ip} cubes"
+    if most:
+        ip_points, ip_why = ip_points + IMPERATOR_MOST, ip_why + ", most +3"
+    if least:
+        ip_points, ip_why = ip_points + IMPERATOR_LEAST, ip_why + ", least -3"
+    return Line("Imperator", ip_points, ip_why + _tie_note(cubes, keys, IP, seat, 0))
+
+
+def _imperator_ends(
+    cubes: Sequence[Sequence[int]], keys: Sequence[Key], solo: str, empty: str
+) -> tuple[Seat, Seat]:
+    """rule: tiberius/score-imperator - the seats taking most and least (-1: nobody), by cubes, ties
+    broken by the chain."""
+    order = placement(cubes, keys, IP, min_cubes=0)
+    most, least = imperator_awards(len(cubes), cubes[order[0]][IP], solo, empty)
+    return (order[0] if most else -1), (order[-1] if least else -1)
 
 
 def score_cubes(
@@ -362,33 +352,15 @@ def score_cubes(
     if keys is None:
         keys = [chain_key(cubes[s], adopted[s], age_rank[s]) for s in range(n)]
     conquests, pcim, governors = _places(cubes, keys, CQ), _places(cubes, keys, PC), _places(cubes, keys, GV)
-    # rule: tiberius/score-imperator - most and least by cubes, ties broken by the chain.
-    imperator = placement(cubes, keys, IP, min_cubes=0)
-    most_ok, least_ok = imperator_awards(n, cubes[imperator[0]][IP], imperator_solo, imperator_empty)
-    most_ip = imperator[0] if most_ok else -1
-    least_ip = imperator[-1] if least_ok else -1
+    most_ip, least_ip = _imperator_ends(cubes, keys, imperator_solo, imperator_empty)
     # rule: tiberius/score-imperial-marriages - strictly most: more cubes than every other seat.
     marriages = [c[IM] for c in cubes]
     top = max(marriages)
-    top_alone = marriages.count(top) == 1
-    aid = marriage_vp == "aid"
+    top_alone, aid = marriages.count(top) == 1, marriage_vp == "aid"
     out = []
     for s in range(n):
         c = cubes[s]
         im = c[IM]
-        # rule: tiberius/score-imperator - 1 per cube, most +3, least -3.
-        ip = c[IP]
-        most = most_ip == s
-        least = least_ip == s
-        if most or least:
-            ip_points, ip_why = ip, f"{ip} cubes"
-            if most:
-                ip_points, ip_why = ip_points + IMPERATOR_MOST, ip_why + ", most +3"
-            if least:
-                ip_points, ip_why = ip_points + IMPERATOR_LEAST, ip_why + ", least -3"
-            ip_line = _line("Imperator", ip_points, ip_why + _tie_note(cubes, keys, IP, s, 0))
-        else:
-            ip_line = _IMPERATOR.get(ip) or _counted(_IMPERATOR, ip, _imperator_points)
         p = conquests[s], pcim[s], governors[s]
         lines = (
             # rule: tiberius/score-conquests - 10 / 5 / 2, others 0.
@@ -402,7 +374,7 @@ def score_cubes(
             _placed_line(cubes, keys, GV, s, p[2]) if p[2] else _NO_GOVERNORSHIPS,
             # rule: tiberius/score-triumphs - 2 per cube, none -3.
             _TRIUMPHS.get(c[TR]) or _counted(_TRIUMPHS, c[TR], _triumph_points),
-            ip_line,
+            _imperator_line(cubes, keys, s, most_ip == s, least_ip == s),
             # rule: tiberius/score-priesthoods
             _PRIESTHOODS.get(c[PR]) or _counted(_PRIESTHOODS, c[PR], _priesthood_points),
             # rule: tiberius/score-adoption
@@ -412,7 +384,7 @@ def score_cubes(
             # rule: tiberius/score-influence - 1 VP per 3 cubes.
             _INFLUENCE.get(c[IN]) or _counted(_INFLUENCE, c[IN], _influence_points),
         )
-        out.append(_seat_tally(s, sum(map(_POINTS, lines)), lines))
+        out.append(SeatTally(s, sum(map(_POINTS, lines)), lines))
     return tuple(out)
 
 

@@ -84,7 +84,8 @@ def test_hint_gives_top_k_with_reasons(api, name):
         apart = [f.sentence() for f in rows[i] if rival.get(f.label, f.value) != f.value]
         # (facts that share one sentence, e.g. a home system's planets, resources and influence, are
         # said once)
-        expected = list(dict.fromkeys([f for f in facts if f in apart] + [f for f in facts if f not in apart]))
+        ordered = [f for f in facts if f in apart] + [f for f in facts if f not in apart]
+        expected = list(dict.fromkeys(ordered))
         assert shown == [f for f in expected if f in shown]
 
 

@@ -196,7 +196,7 @@ def test_cp_sat_stops_when_asked():
 
     from ortools.sat.python import cp_model
 
-    from solver.tiberius import _solve_stoppable
+    from solver.tiberius.placement import solve_stoppable
 
     m = cp_model.CpModel()  # a hard-ish model: 60 queens maximising a weighted placement
     n = 60
@@ -209,6 +209,6 @@ def test_cp_sat_stops_when_asked():
     solver.parameters.max_time_in_seconds = 20.0
     solver.parameters.num_workers = 1
     t0 = time.monotonic()
-    code = _solve_stoppable(solver, m, lambda: time.monotonic() - t0 > 0.3)
+    code = solve_stoppable(solver, m, lambda: time.monotonic() - t0 > 0.3)
     assert time.monotonic() - t0 < 3.0
     assert code in (cp_model.FEASIBLE, cp_model.OPTIMAL, cp_model.UNKNOWN)

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from functools import lru_cache
 
 from games.core import GameConfig
+from games.core.records import replace
 from games.tiberius import TiberiusGame, TiberiusState
 from games.tiberius.model import BOX_CODES, EMPTY
 

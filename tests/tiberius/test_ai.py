@@ -6,12 +6,12 @@ rule: tiberius/end-of-game - the heuristic estimates the chance of winning by th
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.core import GameConfig
+from games.core.records import replace
 from games.tiberius.ai import seat_vp
 from games.tiberius.model import CARD, CUBE, PICK
 from games.tiberius.scoring import chain_key, score_totals

@@ -1,7 +1,7 @@
 """The fast paths of setup and scoring equal the straightforward code they replaced.
 
-``new_state`` deals with ``rules.below``/``rules.shuffled`` (``random.Random``'s draws, bit for bit)
-and builds the first turn's state directly; ``score_cubes`` reuses line objects and tables. Each is
+``new_state`` deals with ``setup.below``/``setup.shuffled`` (``random.Random``'s draws, bit for bit)
+and builds the first turn's state directly; ``score_cubes`` reads tables built once. Each is
 checked here against a reference: the step-by-step setup (``Random.randrange``, ``Random.shuffle``,
 ``rules.start_turn``) and the category-by-category scoring, kept below as they were.
 """
@@ -12,16 +12,15 @@ import copy
 import pickle
 import random
 from collections.abc import Sequence
-from dataclasses import FrozenInstanceError, dataclass, fields, replace
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.core import GameConfig
+from games.core.records import Record, replace
 from games.core.rng import make_rng
-from games.tiberius import rules
-from games.tiberius.game import MAT_INFLUENCE_FIRST, SETUP_INFLUENCE
+from games.tiberius import rules, setup
 from games.tiberius.model import (
     BOX_CODES,
     CC,
@@ -36,10 +35,9 @@ from games.tiberius.model import (
     PR,
     TR,
     TiberiusState,
-    make_state,
-    positional_builder,
 )
 from games.tiberius.scoring import CHAIN_NAMES, Line, SeatTally, chain_key, placement, score_cubes
+from games.tiberius.setup import MAT_INFLUENCE_FIRST, SETUP_INFLUENCE
 from solver.core import ScoreReport, SeatScore, get_scorer
 from solver.tiberius import sheet_detail
 from tests.tiberius.helpers import game
@@ -57,7 +55,7 @@ def test_shuffled_is_random_shuffle(seed, size):
     reference = random.Random(seed)
     reference.shuffle(expected)
     fast = random.Random(seed)
-    assert rules.shuffled(fast.getrandbits, items) == expected
+    assert setup.shuffled(fast.getrandbits, items) == expected
     assert fast.getrandbits(32) == reference.getrandbits(32)
 
 
@@ -67,8 +65,8 @@ def test_shuffled_each_is_shuffled_in_turn(seed, sizes):
     """rule: tiberius/setup - shuffling several groups in one call draws as shuffling each in turn."""
     groups = [list(range(100 * g, 100 * g + size)) for g, size in enumerate(sizes)]
     reference, fast = random.Random(seed), random.Random(seed)
-    expected = [rules.shuffled(reference.getrandbits, g) for g in groups]
-    assert rules.shuffled_each(fast.getrandbits, groups) == expected
+    expected = [setup.shuffled(reference.getrandbits, g) for g in groups]
+    assert setup.shuffled_each(fast.getrandbits, groups) == expected
     assert fast.getrandbits(32) == reference.getrandbits(32)
 
 
@@ -77,7 +75,7 @@ def test_shuffled_each_is_shuffled_in_turn(seed, sizes):
 def test_below_is_randrange(seed, n):
     """rule: tiberius/setup - the priority marker is drawn as ``random.Random.randrange(n)`` draws it."""
     reference, fast = random.Random(seed), random.Random(seed)
-    assert rules.below(fast.getrandbits, n) == reference.randrange(n)
+    assert setup.below(fast.getrandbits, n) == reference.randrange(n)
     assert fast.getrandbits(32) == reference.getrandbits(32)
 
 
@@ -108,40 +106,37 @@ def reference_new_state(config: GameConfig, seed: int) -> TiberiusState:
     for s in range(n):
         influence = SETUP_INFLUENCE[n] if table == "setup" else MAT_INFLUENCE_FIRST + 2 * ((s - priority) % n)
         cubes.append(tuple(influence if b == IN else 0 for b in range(len(BOX_CODES))))
-    w = rules.Work.of(
-        TiberiusState(
-            turn=1,
-            phase=0,
-            actor=priority,
-            start_priority=priority,
-            priority=priority,
-            cubes=tuple(cubes),
-            decks=tuple(decks),
-            face_up=(EMPTY,) * len(decks),
-            careers=((),) * n,
-            played=(NOTHING,) * n,
-            bids=(0,) * n,
-            pcim_used=(False,) * n,
-            secret=tuple(adoption[face : face + n]),
-            adopt_face_up=tuple(sorted(adoption[:face])),
-            adopt_unused=tuple(sorted(adoption[face + n :])),
-            adopted=(-1,) * n,
-            discarded=(),
-            black=0,
-            row_open=False,
-            family=False,
-            moved=0,
-            age=tuple((oldest + k) % n for k in range(n)),
-            influence_table=table,
-            pcim_rule=str(g.option(config, "pcim_rule")),
-            marriage_vp=str(g.option(config, "marriage_vp")),
-            imperator_solo=str(g.option(config, "imperator_solo")),
-            imperator_empty=str(g.option(config, "imperator_empty")),
-            turns=int(g.option(config, "turns")),
-        )
+    state = TiberiusState(
+        turn=1,
+        phase=0,
+        actor=priority,
+        start_priority=priority,
+        priority=priority,
+        cubes=tuple(cubes),
+        decks=tuple(decks),
+        face_up=(EMPTY,) * len(decks),
+        careers=((),) * n,
+        played=(NOTHING,) * n,
+        bids=(0,) * n,
+        pcim_used=(False,) * n,
+        secret=tuple(adoption[face : face + n]),
+        adopt_face_up=tuple(sorted(adoption[:face])),
+        adopt_unused=tuple(sorted(adoption[face + n :])),
+        adopted=(-1,) * n,
+        discarded=(),
+        black=0,
+        row_open=False,
+        family=False,
+        moved=0,
+        age=tuple((oldest + k) % n for k in range(n)),
+        influence_table=table,
+        pcim_rule=str(g.option(config, "pcim_rule")),
+        marriage_vp=str(g.option(config, "marriage_vp")),
+        imperator_solo=str(g.option(config, "imperator_solo")),
+        imperator_empty=str(g.option(config, "imperator_empty")),
+        turns=int(g.option(config, "turns")),
     )
-    rules.start_turn(w)
-    return w.freeze()
+    return rules.start_turn(state)
 
 
 OPTIONS = st.fixed_dictionaries(
@@ -174,62 +169,29 @@ def test_new_state_equals_step_by_step_setup_every_seed(players):
         assert game().new_state(config, seed) == reference_new_state(config, seed)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(players=st.integers(1, 6), seed=st.integers(0, 10**6))
-def test_make_state_equals_the_dataclass_constructor(players, seed):
-    """rule: tiberius/setup - ``make_state`` (setup's positional constructor) builds the same frozen
-    state as ``TiberiusState(...)``: equal, same hash, same type, still frozen, and it copies, pickles
-    and ``replace``s like one; along a random game, not only at setup."""
+def test_a_state_is_a_record(players, seed):
+    """rule: tiberius/setup - the state is a frozen record (docs/state.md): equal and hashed by value,
+    copied, pickled and ``replace``d by name; along a random game, not only at setup."""
     g = game()
     rng = random.Random(seed)
     s = g.new_state(GameConfig(players=players), seed)
     for _ in range(40):
-        values = [getattr(s, f.name) for f in fields(TiberiusState)]
-        fast, slow = make_state(*values), TiberiusState(*values)
-        assert type(fast) is TiberiusState
-        assert fast == slow and hash(fast) == hash(slow) and fast.players == slow.players
-        assert pickle.loads(pickle.dumps(fast)) == slow
-        assert copy.copy(fast) == slow and replace(fast, turn=5) == replace(slow, turn=5)
-        with pytest.raises(FrozenInstanceError):
-            fast.turn = 3  # type: ignore[misc]
+        assert isinstance(s, Record)
+        assert pickle.loads(pickle.dumps(s)) == s and hash(pickle.loads(pickle.dumps(s))) == hash(s)
+        assert copy.copy(s) == s and replace(s, turn=5).turn == 5 and replace(s, turn=s.turn) == s
+        with pytest.raises(AttributeError):
+            s.turn = 3  # type: ignore[misc]
         if g.is_terminal(s):
             break
         s = g.apply(s, rng.choice(list(g.legal_actions(s))))
 
 
-def test_make_state_takes_every_field():
-    """Too few or too many values fail like the dataclass constructor does (a TypeError)."""
-    values = [getattr(game().new_state(GameConfig(players=2), 1), f.name) for f in fields(TiberiusState)]
-    with pytest.raises(TypeError):
-        make_state(*values[:-1])
-    with pytest.raises(TypeError):
-        make_state(*values, 0)
-
-
-def test_positional_builder_refuses_classes_without_their_slots():
-    """Only a dataclass whose slots are exactly its fields, with nothing more to its ``__init__``,
-    can be built by attribute stores."""
-
-    @dataclass(frozen=True)
-    class NoSlots:
-        a: int
-
-    @dataclass(frozen=True, slots=True)
-    class Checked:
-        a: int
-
-        def __post_init__(self) -> None:
-            assert self.a >= 0
-
-    for cls in (NoSlots, Checked):
-        with pytest.raises(TypeError):
-            positional_builder(cls)
-
-
 @pytest.mark.parametrize("players", [1, 2, 4, 6])
 def test_score_report_equals_one_built_by_the_constructors(players):
-    """rule: tiberius/end-of-game - the scorer builds its report and seats positionally; they equal
-    ``ScoreReport(...)``/``SeatScore(...)`` of the same fields, and the tally's seats ``SeatTally(...)``."""
+    """rule: tiberius/end-of-game - the scorer's report and seats equal ``ScoreReport(...)`` and
+    ``SeatScore(...)`` of the same fields, and the tally's seats ``SeatTally(...)``."""
     g = game()
     score = get_scorer("tiberius")
     rng = random.Random(players)

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 
 from games.core import GameConfig
+from games.core.records import replace
 from games.errors import ConfigError, IllegalActionError
 from games.tiberius.model import (
     ADOPT,

@@ -7,12 +7,12 @@ rule: tiberius/cube-phase, rule: tiberius/tie-breaker (placements and scores), r
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 from typing import Any
 
 import pytest
 
 from games.core import GameConfig
+from games.core.records import replace
 from games.errors import LictorError
 from games.tiberius.model import ADOPT, CARD, CUBE, IN, OVER, PCIM_CARD, PICK
 from games.tiberius.rules import MOVE_BOXES
@@ -179,9 +179,9 @@ def test_best_placement_auto_method_is_exact_either_way(monkeypatch: pytest.Monk
     """rule: tiberius/cube-phase - ``method="auto"`` enumerates small instances and hands larger
     ones to CP-SAT; either way the optimum equals exhaustive enumeration. (The threshold is lowered
     so that these small instances fall on both sides of it.)"""
-    import solver.tiberius
+    import solver.tiberius.params
 
-    monkeypatch.setattr(solver.tiberius, "ENUMERATION_STATES", 6)
+    monkeypatch.setattr(solver.tiberius.params, "ENUMERATION_STATES", 6)
     g = game()
     methods = set()
     for s in _instances("placement-auto", 40, _placement_instance):
