@@ -44,7 +44,7 @@ from games.ti4.legality import check_map, check_string
 from games.ti4.measures import MEASURES
 from games.ti4.milty import side_by_side, slice_total
 from games.ti4.setup import deal_tiles
-from games.ti4.state import PLACE
+from games.ti4.state import PLACE, Placement
 from solver.core import SolveLimits, Status
 from solver.ti4 import balanced_map, map_problem, milty_slices, solve_map
 
@@ -167,7 +167,10 @@ def bench_finish(game: TI4Game, states: int, seconds: float) -> dict[str, Any]:
                 cells[h] = s.galaxy[h]
             record = [
                 *s.placed,
-                *((x["seat"], int(x["tile"]), x["position"]) for x in res.answer["placements"]),
+                *(
+                    Placement(seat=x["seat"], tile=int(x["tile"]), pos=x["position"])
+                    for x in res.answer["placements"]
+                ),
             ]
             report = check_map(game.pack, cells, players=4, expansion="pok", record=record, speaker=s.speaker)
             legal = report.ok

@@ -71,7 +71,7 @@ def fill_value(state: TI4State, content: Content, weights: Weights) -> int:
 
 def _fill(state: TI4State, content: Content, weights: Weights) -> int:
     left = [t for h in state.hands for t in h]
-    if state.red_tile and not any(t == state.red_tile for _, t, _ in state.placed):
+    if state.red_tile and not any(pl.tile == state.red_tile for pl in state.placed):
         left.append(state.red_tile)
     if not left:
         return 0

@@ -66,6 +66,7 @@ __all__ = [
     "movement",
     "optimal",
     "planet_points",
+    "prepare_movement",
     "tile_points",
     "tile_terms",
 ]
@@ -546,7 +547,7 @@ def home_values(
         spaces: the spaces in play (None: all 37); others cannot be entered and count for nobody.
         fill: the value in fortieths of a space not yet filled (0: nothing).
     """
-    moves, counted, points = _prepare(board, galaxy, homes, tiles, weights, fill, spaces)
+    moves, counted, points = prepare_movement(board, galaxy, homes, tiles, weights, fill=fill, spaces=spaces)
     coefs = coefficients(board, moves, homes, counted, weights)
     lanes = mecatol_terms(board, galaxy, homes, tiles, weights, spaces=spaces)
     return [
@@ -571,15 +572,18 @@ def home_bonus(tile: TileId, tiles: Mapping[TileId, Tile], weights: Weights) -> 
     return tile_points(system, weights) * hp * SHARE_UNIT if system is not None else 0
 
 
-def _prepare(  # noqa: PLR0917
+def prepare_movement(
     board: Board,
     galaxy: Mapping[Pos, TileId],
     homes: Sequence[Pos],
     tiles: Mapping[TileId, Tile],
     weights: Weights,
+    *,
     fill: int,
     spaces: Iterable[Pos] | None,
 ) -> tuple[list[Movement], list[Pos], dict[Pos, int]]:
+    """Each space's movement, the spaces that count for a home (not a home, in play) and their points
+    (``fill`` for an empty one): what a home value is computed from."""
     n = len(board.rings)
     in_play = set(range(n)) if spaces is None else set(spaces) | set(homes)
     moves = [
@@ -643,7 +647,7 @@ def home_reports(
     fill: int = 0,
 ) -> list[HomeReport]:
     """A :class:`HomeReport` per home (the numbers behind the value, for people)."""
-    moves, counted, points = _prepare(board, galaxy, homes, tiles, weights, fill, spaces)
+    moves, counted, points = prepare_movement(board, galaxy, homes, tiles, weights, fill=fill, spaces=spaces)
     graph = edges(board, moves, weights)
     fars = [
         distances(board, moves, h, weights, limit=max(6, weights.reach), graph=graph, homes=homes)
@@ -651,31 +655,16 @@ def home_reports(
     ]
     coefs = coefficients(board, moves, homes, counted, weights, dists=fars)
     lanes = mecatol_terms(board, galaxy, homes, tiles, weights, spaces=spaces)
-    unit = POINTS * SHARE_UNIT
     out = []
     for k, h in enumerate(homes):
         co = coefs[k]
         far = fars[k]
-        res = inf = near_r = near_i = 0.0
-        worm = leg = spec = 0
+        near = _near(counted, galaxy, tiles, co, far)
         parts = [0] * len(TERM_NAMES)
         for p in counted:
             tile = tiles.get(galaxy.get(p, 0))
-            if tile is None:
-                continue
-            parts = [a + co.get(p, 0) * b for a, b in zip(parts, tile_terms(tile, weights), strict=True)]
-            c = co.get(p, 0) / unit
-            d = far.get(p)
-            for planet in tile.planets:
-                r, i = (float(x) for x in optimal(planet))
-                res += c * r
-                inf += c * i
-                if d is not None and d <= 2:
-                    near_r += r
-                    near_i += i
-                    spec += 1 if planet.specialty else 0
-                leg += 1 if planet.legendary and c else 0
-            worm += len(tile.wormholes) if c else 0
+            if tile is not None:
+                parts = [a + co.get(p, 0) * b for a, b in zip(parts, tile_terms(tile, weights), strict=True)]
         own = home_bonus(galaxy.get(h, 0), tiles, weights)
         empty = sum(c * fill for p, c in co.items() if galaxy.get(p, 0) not in tiles)
         terms = (
@@ -688,30 +677,68 @@ def home_reports(
                 home=h,
                 terms=(*terms, ("home system", own / SCALE)),
                 value=(sum(c * points[p] for p, c in co.items()) + own + lanes[k]) / SCALE,
-                resources=res,
-                influence=inf,
-                near_resources=near_r,
-                near_influence=near_i,
+                resources=near.resources,
+                influence=near.influence,
+                near_resources=near.near_resources,
+                near_influence=near.near_influence,
+                wormholes=near.wormholes,
+                legendary=near.legendary,
+                specialties=near.specialties,
                 systems=sum(1 for p in co if galaxy.get(p, 0) in tiles),
-                wormholes=worm,
-                legendary=leg,
-                specialties=spec,
                 mecatol=far.get(0),
-                lane_anomalies=_lane_anomalies(board, moves, galaxy, tiles, h, far, weights),
+                lane_anomalies=_lane_anomalies(board, galaxy, tiles, h),
                 mecatol_term=lanes[k] / SCALE,
             )
         )
     return out
 
 
-def _lane_anomalies(  # noqa: PLR0917
-    board: Board,
-    moves: Sequence[Movement],
+@dataclass(frozen=True, slots=True)
+class _Planets:
+    """The planet counts of a :class:`HomeReport` (see its attributes)."""
+
+    resources: float
+    influence: float
+    near_resources: float
+    near_influence: float
+    wormholes: int
+    legendary: int
+    specialties: int
+
+
+def _near(
+    counted: Sequence[Pos],
     galaxy: Mapping[Pos, TileId],
     tiles: Mapping[TileId, Tile],
-    home: Pos,
+    co: Mapping[Pos, int],
     far: Mapping[Pos, int],
-    weights: Weights,
+) -> _Planets:
+    """A home's planets in numbers: optimal resources and influence counted in its value (by their
+    coefficients ``co``) and within 2 jumps (``far``), wormholes, legendary planets, specialties."""
+    unit = POINTS * SHARE_UNIT
+    res = inf = near_r = near_i = 0.0
+    worm = leg = spec = 0
+    for p in counted:
+        tile = tiles.get(galaxy.get(p, 0))
+        if tile is None:
+            continue
+        c = co.get(p, 0) / unit
+        d = far.get(p)
+        for planet in tile.planets:
+            r, i = (float(x) for x in optimal(planet))
+            res += c * r
+            inf += c * i
+            if d is not None and d <= 2:
+                near_r += r
+                near_i += i
+                spec += 1 if planet.specialty else 0
+            leg += 1 if planet.legendary and c else 0
+        worm += len(tile.wormholes) if c else 0
+    return _Planets(res, inf, near_r, near_i, worm, leg, spec)
+
+
+def _lane_anomalies(
+    board: Board, galaxy: Mapping[Pos, TileId], tiles: Mapping[TileId, Tile], home: Pos
 ) -> tuple[TileId, ...]:
     """Anomalies next to ``home`` or on the straight lane from it to Mecatol Rex (by geometry)."""
     lane = set(board.adjacent[home]) | set(_straight_lane(board.coords, home))

@@ -17,7 +17,7 @@ from typing import Any
 from games.core.text import is_digits
 from games.errors import InvalidStateError
 from games.ti4.content import Content, TileId
-from games.ti4.state import HIDDEN, HIDDEN_BLUE, HIDDEN_RED, PHASE_NAMES, TI4State
+from games.ti4.state import HIDDEN, HIDDEN_BLUE, HIDDEN_RED, PHASE_NAMES, Placement, TI4State
 
 __all__ = ["state_from_dict", "state_schema", "state_to_dict"]
 
@@ -67,7 +67,7 @@ def state_to_dict(state: TI4State) -> dict[str, Any]:
         "table": list(state.table),
         "seats": seats,
         "galaxy": [_tile(t) for t in state.galaxy],
-        "placements": [{"seat": s, "tile": str(t), "position": p} for s, t, p in state.placed],
+        "placements": [{"seat": pl.seat, "tile": str(pl.tile), "position": pl.pos} for pl in state.placed],
         "undealt_tiles": [_tile(t) for t in state.undealt],
         "speakers_red_tile": _tile(state.red_tile),
         "objectives": {
@@ -296,16 +296,17 @@ def _read_seats(r: _Reader, d: Mapping[str, Any], n: int, mode: str, objectives:
     return f_, c_, h_, hands, goods, drawn, kept, sp, st
 
 
-def _read_placements(r: _Reader, d: Mapping[str, Any], n: int) -> list[tuple[int, TileId, int]]:
+def _read_placements(r: _Reader, d: Mapping[str, Any], n: int) -> list[Placement]:
     """The placement record (rule: ti4/place-system-tiles)."""
-    placed: list[tuple[int, TileId, int]] = []
+    placed: list[Placement] = []
     for k, raw in enumerate(r.items("placements", d["placements"], 0, 40)):
         pl = r.obj(f"placements[{k}]", raw, ("seat", "tile", "position"))
         seat_no = r.integer(f"placements[{k}].seat", pl["seat"], 0, n - 1)
         tile = r.tile(f"placements[{k}].tile", pl["tile"])
         if tile < 0:
             raise _bad(f"placements[{k}].tile", "a placed tile is face up, not hidden")
-        placed.append((seat_no, tile, r.integer(f"placements[{k}].position", pl["position"], 1, 36)))
+        pos = r.integer(f"placements[{k}].position", pl["position"], 1, 36)
+        placed.append(Placement(seat=seat_no, tile=tile, pos=pos))
     return placed
 
 

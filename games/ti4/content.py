@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
+from pathlib import Path
 from typing import TypeAlias
 
 from games.core.content import Node, load_json, load_manifest, resolve_pack_dir
@@ -425,25 +426,10 @@ def load_content(content_path: str = "") -> Content:
     """Load and validate the pack (the reference pack when ``content_path`` is "")."""
     directory = resolve_pack_dir("games.ti4", content_path)
     manifest = load_manifest(directory)
-    tiles_node = load_json(directory / "tiles.json")
-    tiles: dict[TileId, Tile] = {}
-    for t in tiles_node.list("tiles", min_len=1):
-        tile = _tile(t)
-        if tile.id in tiles:
-            raise t.fail("a tile number not listed before", key="id", got=tile.id)
-        tiles[tile.id] = tile
-    if 18 not in tiles or not any(p.name == "Mecatol Rex" for p in tiles[18].planets):
-        raise ContentError("tile 18 must be Mecatol Rex", file=tiles_node.file, field="tiles")
+    tiles = _load_tiles(directory)
     board_node = load_json(directory / "board.json")
     board = _board(board_node)
-    milty = board_node["milty"]
-    milty_slice = tuple(milty.int_list("slice", min=1, max=36))
-    six = board.layouts[6].homes if 6 in board.layouts else ()
-    milty_seats = {
-        int(k): tuple(v.int_list(min=1, max=36)) for k, v in milty["seats"].items() if is_digits(k)
-    }
-    if len(milty_slice) != 5 or any(not set(s) <= set(six) for s in milty_seats.values()):
-        raise milty.fail("a five-space slice and seats among the six-player home positions")
+    milty_slice, milty_seats = _load_milty(board_node, board)
     for n in (3, 4, 5, 6):
         if n not in board.layouts:
             raise ContentError(f"no layout for {n} players", file="board.json")
@@ -459,18 +445,7 @@ def load_content(content_path: str = "") -> Content:
     colors = tuple(
         (c.str("id"), c.str("expansion", choices=EXPANSIONS)) for c in setup.list("colors", min_len=6)
     )
-    objectives = tuple(
-        Objective(
-            id=o.str("id"),
-            name=o.str("name"),
-            deck=o.str("deck", choices=("stage I", "stage II", "secret")),
-            authored=o.bool("authored"),
-        )
-        for o in setup.list("objectives")
-    )
-    for deck, need in (("stage I", 5), ("stage II", 5), ("secret", 12)):
-        if sum(1 for o in objectives if o.deck == deck) < need:
-            raise ContentError(f"at least {need} {deck} objectives needed", file=setup.file)
+    objectives = _load_objectives(setup)
     cards = [(c.int("initiative", min=1, max=8), c.str("name")) for c in setup.list("strategy_cards")]
     tokens = setup["command_tokens"]
     return Content(
@@ -488,3 +463,47 @@ def load_content(content_path: str = "") -> Content:
         milty_slice=milty_slice,
         milty_seats=milty_seats,
     )
+
+
+def _load_tiles(directory: Path) -> dict[TileId, Tile]:
+    """The system tiles of ``tiles.json`` by number (each once; tile 18 is Mecatol Rex)."""
+    tiles_node = load_json(directory / "tiles.json")
+    tiles: dict[TileId, Tile] = {}
+    for t in tiles_node.list("tiles", min_len=1):
+        tile = _tile(t)
+        if tile.id in tiles:
+            raise t.fail("a tile number not listed before", key="id", got=tile.id)
+        tiles[tile.id] = tile
+    if 18 not in tiles or not any(p.name == "Mecatol Rex" for p in tiles[18].planets):
+        raise ContentError("tile 18 must be Mecatol Rex", file=tiles_node.file, field="tiles")
+    return tiles
+
+
+def _load_milty(board_node: Node, board: Board) -> tuple[tuple[Pos, ...], dict[int, tuple[Pos, ...]]]:
+    """The Milty slice shape and the seats by player count (among the six-player home positions)."""
+    milty = board_node["milty"]
+    milty_slice = tuple(milty.int_list("slice", min=1, max=36))
+    six = board.layouts[6].homes if 6 in board.layouts else ()
+    milty_seats = {
+        int(k): tuple(v.int_list(min=1, max=36)) for k, v in milty["seats"].items() if is_digits(k)
+    }
+    if len(milty_slice) != 5 or any(not set(s) <= set(six) for s in milty_seats.values()):
+        raise milty.fail("a five-space slice and seats among the six-player home positions")
+    return milty_slice, milty_seats
+
+
+def _load_objectives(setup: Node) -> tuple[Objective, ...]:
+    """The objective cards of ``setup.json`` (enough of each deck for six players)."""
+    objectives = tuple(
+        Objective(
+            id=o.str("id"),
+            name=o.str("name"),
+            deck=o.str("deck", choices=("stage I", "stage II", "secret")),
+            authored=o.bool("authored"),
+        )
+        for o in setup.list("objectives")
+    )
+    for deck, need in (("stage I", 5), ("stage II", 5), ("secret", 12)):
+        if sum(1 for o in objectives if o.deck == deck) < need:
+            raise ContentError(f"at least {need} {deck} objectives needed", file=setup.file)
+    return objectives

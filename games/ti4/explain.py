@@ -7,11 +7,12 @@ values count every open space at the expected tile still to place.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from games.core.face import Fact
 from games.ti4 import ai
-from games.ti4.balance import TERM_NAMES, TILE_UNIT, tile_terms
+from games.ti4.balance import TERM_NAMES, TILE_UNIT, HomeReport, tile_terms
 from games.ti4.content import Content, Tile
 from games.ti4.face import pack_name, slice_totals, tile_words, where
 from games.ti4.outcomes import placement_values
@@ -33,7 +34,7 @@ def explain(game: TI4Game, state: TI4State, action: TI4Action) -> list[Fact]:
         return []
     if action.kind == "place":
         return _place(game, state, action)
-    if action.kind == "color":  # rule: ti4/color-and-planets - a colour changes nothing in the balance
+    if action.kind == "color":  # STEP 4: a colour changes nothing in the balance
         return [
             Fact(
                 label="balance",
@@ -41,7 +42,7 @@ def explain(game: TI4Game, state: TI4State, action: TI4Action) -> list[Fact]:
                 text=f"plays {action.name}: the colour changes nothing in the balance",
             )
         ]
-    if action.kind == "keep":  # rule: ti4/objectives - the other card goes back; the galaxy is the same
+    if action.kind == "keep":  # STEP 12: the other card goes back; the galaxy is the same
         return [Fact(label="balance", value=0.0, text=f"keeps {pack_name(game, action.name)} secret")]
     if action.kind == "faction":
         return _faction(game, action.name)
@@ -60,7 +61,7 @@ def explain(game: TI4Game, state: TI4State, action: TI4Action) -> list[Fact]:
 
 
 def _faction(game: TI4Game, faction: str) -> list[Fact]:
-    """rule: ti4/factions - the faction's home system in words and numbers (the totals said once: a
+    """A faction pick (STEP 2): the faction's home system in words and numbers (the totals said once: a
     one-planet home's totals are its planet's, so they read as the home system's line itself)."""
     f = game.pack.faction(faction)
     planets = game.pack.tiles[f.home].planets if f else ()
@@ -151,8 +152,8 @@ def _distance_text(dist: list[int], seat: int) -> str:
 
 
 def _kind(tile: Tile) -> list[Fact]:
-    """Whether the tile is an anomaly, and its wormholes: what it forbids next to it later (rule:
-    ti4/anomaly-adjacency, rule: ti4/wormhole-adjacency)."""
+    """Whether the tile is an anomaly, and its wormholes: what it forbids next to it later (the
+    adjacency rules of ``placement.py``)."""
     unless = "unless there is no other option"
     kind = tile.anomalies[0].replace("-", " ") if tile.is_anomaly else ""
     worm = " and ".join(tile.wormholes)
@@ -181,7 +182,14 @@ def _neighbour_anomalies(game: TI4Game, state: TI4State, pos: int) -> list[int]:
 
 
 def _place(game: TI4Game, state: TI4State, action: TI4Action) -> list[Fact]:
-    """rule: ti4/place-system-tiles - a placement's facts (see :func:`explain`)."""
+    """A placement's facts (see :func:`explain`): the four a short hint shows come first; the rest are
+    there for "why #1 beats #2"."""
+    return [*_value_facts(game, state, action), *_where_facts(game, state, action)]
+
+
+def _value_facts(game: TI4Game, state: TI4State, action: TI4Action) -> list[Fact]:
+    """What the placement gives: the tile's planets, the change in the mover's home value and in the
+    rival's it helps most, anomalies on the mover's lane, resources and influence near its home."""
     pack, seat = game.pack, state.actor
     found = placement_values(game, state, [action])
     gain = found[0].gain if found else 0.0
@@ -191,24 +199,8 @@ def _place(game: TI4Game, state: TI4State, action: TI4Action) -> list[Fact]:
     di = a[seat].near_influence - b[seat].near_influence if a and b else 0.0
     lane = len(a[seat].lane_anomalies) if a else 0
     tile = pack.tiles[action.tile]
-    lane_text = f"{_plural(lane, 'anomaly')} next to your home or on your lane to Mecatol Rex"
-    if tile.is_anomaly and a:
-        kind = tile.anomalies[0].replace("-", " ")
-        hit = [k for k in range(state.players) if k != seat and action.tile in a[k].lane_anomalies]
-        lane_text = (
-            f"puts the {kind} on your own lane"
-            if action.tile in a[seat].lane_anomalies
-            else f"puts the {kind} on seat {hit[0]}'s lane"
-            if hit
-            else f"keeps the {kind} off your lane"
-        )
-    dist = [hexes(pack, action.pos, h) if h else 99 for h in state.homes]
-    rivals = [dist[k] for k in range(state.players) if k != seat and dist[k] < 99]
-    beside = _neighbour_anomalies(game, state, action.pos)
-    exception = conflicts(state.galaxy, pack.board, pack.tiles, action.tile, action.pos)
     placed = f"tile {action.tile} ({tile_words(pack, action.tile)}) in {where(pack, action.pos)}"
     helped = f"seat {rival}, the rival it helps most" if rival >= 0 else "no rival"
-    # the four a short hint shows come first; the rest are there for "why #1 beats #2"
     return [
         Fact(
             label="resources and influence on the tile",
@@ -230,7 +222,12 @@ def _place(game: TI4Game, state: TI4State, action: TI4Action) -> list[Fact]:
             better=-1,
             text=f"{rival_gain:+.2f} home value for {helped}",
         ),
-        Fact(label="anomalies on your lane", value=float(lane), better=-1, text=lane_text),
+        Fact(
+            label="anomalies on your lane",
+            value=float(lane),
+            better=-1,
+            text=_lane_text(tile, state, a, lane),
+        ),
         Fact(
             label="optimal resources within 2 jumps of your home",
             value=dr,
@@ -245,6 +242,31 @@ def _place(game: TI4Game, state: TI4State, action: TI4Action) -> list[Fact]:
             better=1,
             text=f"{di:+.1f} optimal influence within 2 jumps of your home",
         ),
+    ]
+
+
+def _lane_text(tile: Tile, state: TI4State, after: Sequence[HomeReport], lane: int) -> str:
+    """Whose lane to Mecatol Rex an anomaly lands on, else how many anomalies are on the mover's."""
+    if not (tile.is_anomaly and after):
+        return f"{_plural(lane, 'anomaly')} next to your home or on your lane to Mecatol Rex"
+    seat = state.actor
+    kind = tile.anomalies[0].replace("-", " ")
+    if tile.id in after[seat].lane_anomalies:
+        return f"puts the {kind} on your own lane"
+    hit = [k for k in range(state.players) if k != seat and tile.id in after[k].lane_anomalies]
+    return f"puts the {kind} on seat {hit[0]}'s lane" if hit else f"keeps the {kind} off your lane"
+
+
+def _where_facts(game: TI4Game, state: TI4State, action: TI4Action) -> list[Fact]:
+    """Where the tile goes: hexes from the homes, what it forbids next to it, the anomalies beside it
+    and whether it takes the no-other-option exception."""
+    pack, seat = game.pack, state.actor
+    tile = pack.tiles[action.tile]
+    dist = [hexes(pack, action.pos, h) if h else 99 for h in state.homes]
+    rivals = [dist[k] for k in range(state.players) if k != seat and dist[k] < 99]
+    beside = _neighbour_anomalies(game, state, action.pos)
+    exception = conflicts(state.galaxy, pack.board, pack.tiles, action.tile, action.pos)
+    return [
         Fact(
             label="hexes from your home", value=float(dist[seat]), better=-1, text=_distance_text(dist, seat)
         ),

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from games.core.face import REFEREE, Catalogue, ContentItem, Description, Row, Section, Viewer
 from games.ti4 import ai, hidden
-from games.ti4.content import Content, Tile, TileId
+from games.ti4.content import Content, Faction, Tile, TileId
 from games.ti4.placement import current_ring, snake_seat
 from games.ti4.render import render_svg
 from games.ti4.setup import starting_planets
@@ -50,56 +50,8 @@ GREEK = {"alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ"}
 
 def catalogue(content: Content) -> Catalogue:
     """Every system tile, faction, colour, strategy card and objective of the pack."""
-    items: list[ContentItem] = []
-    for t in sorted(content.tiles.values(), key=lambda x: x.id):
-        items.append(
-            ContentItem(
-                id=str(t.id),
-                kind="system tile",
-                name=t.name,
-                text=f"system {t.id}: {tile_words(content, t.id)}" + (f" ({t.note})" if t.note else ""),
-                values={
-                    "back": t.back,
-                    "pile": t.pile,
-                    "expansion": t.expansion,
-                    "planets": [
-                        {
-                            "name": p.name,
-                            "resources": p.resources,
-                            "influence": p.influence,
-                            "trait": p.trait or None,
-                            "specialty": p.specialty or None,
-                            "legendary": p.legendary,
-                        }
-                        for p in t.planets
-                    ],
-                    "wormholes": list(t.wormholes),
-                    "anomalies": list(t.anomalies),
-                    "faction": t.faction or None,
-                },
-                authored=t.authored,
-            )
-        )
-    for f in content.factions:
-        units = ", ".join(f"{n} {u.replace('_', ' ')}" for u, n in f.units)
-        techs = ", ".join(f.technologies) or "none"
-        choice = f"; {f.technology_choice}" if f.technology_choice else ""
-        items.append(
-            ContentItem(
-                id=f.id,
-                kind="faction",
-                name=f.name,
-                text=f"home system {f.home} ({', '.join(starting_planets(content, f.id))}); starting "
-                f"technologies: {techs}{choice}; starting units: {units}",
-                values={
-                    "home_system": str(f.home),
-                    "expansion": f.expansion,
-                    "technologies": list(f.technologies),
-                    "units": dict(f.units),
-                },
-                authored=f.authored,
-            )
-        )
+    items = [_tile_item(content, t) for t in sorted(content.tiles.values(), key=lambda x: x.id)]
+    items += [_faction_item(content, f) for f in content.factions]
     for c, e in content.colors:
         items.append(ContentItem(id=c, kind="colour", name=c, values={"expansion": e}))
     for i, name in enumerate(content.strategy_cards):
@@ -119,6 +71,57 @@ def catalogue(content: Content) -> Catalogue:
         "(typed from the printed components, not from the reference data): load your own pack to "
         "replace them. Five-player trade goods by home position and the Milty slice shape are our "
         "readings (docs/ti4.md).",
+    )
+
+
+def _tile_item(content: Content, t: Tile) -> ContentItem:
+    """A system tile in the catalogue: its planets, wormholes and anomalies."""
+    return ContentItem(
+        id=str(t.id),
+        kind="system tile",
+        name=t.name,
+        text=f"system {t.id}: {tile_words(content, t.id)}" + (f" ({t.note})" if t.note else ""),
+        values={
+            "back": t.back,
+            "pile": t.pile,
+            "expansion": t.expansion,
+            "planets": [
+                {
+                    "name": p.name,
+                    "resources": p.resources,
+                    "influence": p.influence,
+                    "trait": p.trait or None,
+                    "specialty": p.specialty or None,
+                    "legendary": p.legendary,
+                }
+                for p in t.planets
+            ],
+            "wormholes": list(t.wormholes),
+            "anomalies": list(t.anomalies),
+            "faction": t.faction or None,
+        },
+        authored=t.authored,
+    )
+
+
+def _faction_item(content: Content, f: Faction) -> ContentItem:
+    """A faction in the catalogue: its home system, starting technologies and units."""
+    units = ", ".join(f"{n} {u.replace('_', ' ')}" for u, n in f.units)
+    techs = ", ".join(f.technologies) or "none"
+    choice = f"; {f.technology_choice}" if f.technology_choice else ""
+    return ContentItem(
+        id=f.id,
+        kind="faction",
+        name=f.name,
+        text=f"home system {f.home} ({', '.join(starting_planets(content, f.id))}); starting "
+        f"technologies: {techs}{choice}; starting units: {units}",
+        values={
+            "home_system": str(f.home),
+            "expansion": f.expansion,
+            "technologies": list(f.technologies),
+            "units": dict(f.units),
+        },
+        authored=f.authored,
     )
 
 

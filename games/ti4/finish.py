@@ -1,8 +1,7 @@
-"""After the galaxy: attach home systems, five-player trade goods, STEPS 7-12.
+"""After the galaxy: five-player trade goods, STEPS 7-11 (the home systems stand in the galaxy from
+the start of the placement, ``setup.py`` and ``placement.py``; STEP 12, the objectives, is
+``objectives.py``).
 
-rule: ti4/home-systems - home systems stand in the set positions of the GAME BOARD SETUP diagram
-for the player count (seat k clockwise from the diagram's first home at ``Layout.homes[k]``) and
-are attached to the galaxy once every tile is placed.
 rule: ti4/five-player-trade-goods - in a five-player game three players receive trade goods by
 the position of their home system (+2, +4, +2: the three homes squeezed between closer
 neighbours; our reading of the diagram, docs/ti4.md).
@@ -10,33 +9,23 @@ rule: ti4/custodians-and-decks - the custodians token on Mecatol Rex, the common
 the supply, the eight strategy cards faceup.
 rule: ti4/starting-components - starting technologies and units from the faction sheet; three
 command tokens in the tactic pool, three in the fleet pool, two in the strategy pool.
-rule: ti4/objectives - each player keeps one of two secret objectives; the victory point track
-(10 or 14); five stage I and five stage II objectives dealt, the first two stage I revealed.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from games.core.protocol import Seat
+from games.core.records import replace
 from games.ti4.content import Content
 from games.ti4.setup import starting_planets
 from games.ti4.state import OVER, SECRET, TI4State
 
-__all__ = [
-    "REVEALED_AT_START",
-    "SeatComponents",
-    "board_complete",
-    "finish_setup",
-    "seat_components",
-]
-
-REVEALED_AT_START = 2
-"""rule: ti4/objectives - the speaker reveals the first two stage I objectives."""
+__all__ = ["SeatComponents", "board_complete", "seat_components"]
 
 
 def board_complete(state: TI4State, content: Content) -> TI4State:
-    """The galaxy is built: home systems attached, five-player trade goods, then the secret objectives.
+    """The galaxy is built: five-player trade goods, then the secret objectives.
 
     rule: ti4/five-player-trade-goods - trade goods by home position.
     """
@@ -47,21 +36,13 @@ def board_complete(state: TI4State, content: Content) -> TI4State:
     return replace(state, trade_goods=goods, phase=SECRET, actor=state.speaker)
 
 
-def finish_setup(state: TI4State) -> TI4State:
-    """Every secret objective kept: reveal the first two stage I objectives; the setup is over.
-
-    rule: ti4/objectives - the speaker reveals the first two stage I objectives.
-    """
-    return replace(state, revealed=REVEALED_AT_START, phase=OVER, actor=-1)
-
-
 @dataclass(frozen=True, slots=True)
 class SeatComponents:
     """What a seat has in its play area at the end of the setup (for people; derived from the state).
 
     Attributes:
         seat: the seat.
-        planets: its starting planet cards (rule: ti4/color-and-planets).
+        planets: its starting planet cards (STEP 5, ``setup.starting_planets``).
         technologies: its starting technologies (rule: ti4/starting-components).
         technology_choice: a starting technology still to choose ("" if none).
         units: its starting units in its home system.

@@ -9,15 +9,22 @@ secret objectives -> over.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from games.core.protocol import Seat
+from games.core.records import replace, replace_at
 from games.errors import IllegalActionError, WrongSeatError
 from games.ti4 import milty
 from games.ti4.content import Content
-from games.ti4.finish import board_complete, finish_setup
-from games.ti4.placement import legal_placements, snake_seat
-from games.ti4.setup import available_colors, available_factions, home_system_tile, next_in_order
+from games.ti4.objectives import keep_objective
+from games.ti4.placement import (
+    conflicts,
+    legal_placements,
+    open_spaces,
+    place_red_tile,
+    place_tile,
+    red_tile_spaces,
+    start_placement,
+)
+from games.ti4.setup import available_colors, available_factions, home_system_tile, take_color, take_faction
 from games.ti4.state import COLOR, DRAFT, FACTION, OVER, PLACE, RED, SECRET, TI4Action, TI4State
 
 __all__ = ["apply_action", "legal_actions"]
@@ -31,8 +38,7 @@ def legal_actions(state: TI4State, content: Content) -> list[TI4Action]:
     if phase == COLOR:
         return [TI4Action("color", name=c) for c in available_colors(state, content)]
     if phase == RED:
-        ring1 = content.board.ring_positions(1)
-        return [TI4Action("place", tile=state.red_tile, pos=p) for p in ring1 if state.galaxy[p] == 0]
+        return [TI4Action("place", tile=state.red_tile, pos=p) for p in red_tile_spaces(state, content)]
     if phase == PLACE:
         layout = content.board.layouts[state.players]
         hand = state.hands[state.actor]
@@ -79,18 +85,15 @@ def apply_action(state: TI4State, content: Content, action: TI4Action, *, truste
         raise _illegal(state, content, action)
     phase = state.phase
     if phase == FACTION:
-        return _after_faction(state, content, action.name)
+        return take_faction(state, action.name)
     if phase == COLOR:
         return _after_color(state, content, action.name)
     if phase == RED:
-        galaxy = list(state.galaxy)
-        galaxy[action.pos] = action.tile
-        placed = (*state.placed, (state.actor, action.tile, action.pos))
-        return _start_placement(replace(state, galaxy=tuple(galaxy), placed=placed), content)
+        return place_red_tile(state, content, action.pos)
     if phase == PLACE:
-        return _after_place(state, content, action)
+        return place_tile(state, content, action.tile, action.pos)
     if phase == SECRET:
-        return _after_keep(state, action.name)
+        return keep_objective(state, action.name)
     return _after_pick(state, content, action)
 
 
@@ -98,8 +101,6 @@ def _illegal(state: TI4State, content: Content, action: TI4Action) -> IllegalAct
     rule = _rule_of(state.phase)
     if state.phase == PLACE and action.kind == "place":
         layout = content.board.layouts[state.players]
-        from games.ti4.placement import conflicts, open_spaces
-
         if action.tile not in state.hands[state.actor]:
             return IllegalActionError(
                 f"seat {state.actor} holds no tile {action.tile!r}", field="action.tile", rule=rule
@@ -130,84 +131,28 @@ def _illegal(state: TI4State, content: Content, action: TI4Action) -> IllegalAct
     )
 
 
-def _after_faction(state: TI4State, content: Content, faction: str) -> TI4State:
-    """rule: ti4/factions - the seat takes the faction; the next seat clockwise chooses."""
-    factions = list(state.factions)
-    factions[state.actor] = faction
-    done = sum(1 for f in factions if f)
-    if done < state.players:
-        return replace(state, factions=tuple(factions), actor=next_in_order(state, done))
-    return replace(state, factions=tuple(factions), phase=COLOR, actor=state.speaker)
-
-
 def _after_color(state: TI4State, content: Content, color: str) -> TI4State:
-    """rule: ti4/color-and-planets - the seat takes the colour; then the deal (rulebook) or the
-    secret objectives (Milty)."""
-    colors = list(state.colors)
-    colors[state.actor] = color
-    done = sum(1 for c in colors if c)
-    s = replace(state, colors=tuple(colors))
-    if done < state.players:
-        return replace(s, actor=next_in_order(s, done))
+    """A colour taken (``setup.take_color``); after the last one: the secret objectives (Milty), the
+    speaker's red tile (five players) or the placement of system tiles."""
+    s = take_color(state, color)
+    if not all(s.colors):
+        return s
     if state.mode == "milty":
         return replace(s, phase=SECRET, actor=state.speaker)
-    if state.red_tile:  # rule: ti4/five-player-red-tile - the speaker places it next to Mecatol Rex
+    if state.red_tile:
         return replace(s, phase=RED, actor=state.speaker)
-    return _start_placement(s, content)
-
-
-def _start_placement(state: TI4State, content: Content) -> TI4State:
-    """rule: ti4/place-system-tiles - home systems first, then the speaker places the first tile."""
-    galaxy = list(state.galaxy)
-    for s in range(state.players):
-        galaxy[state.homes[s]] = home_system_tile(content, state.factions[s])
-    first = snake_seat(0, state.players, state.table, state.speaker)
-    return replace(state, galaxy=tuple(galaxy), phase=PLACE, actor=first)
-
-
-def _after_place(state: TI4State, content: Content, action: TI4Action) -> TI4State:
-    """rule: ti4/place-system-tiles - the tile goes down face up; the snake moves on."""
-    seat = state.actor
-    hand = list(state.hands[seat])
-    hand.remove(action.tile)
-    hands = list(state.hands)
-    hands[seat] = tuple(hand)
-    galaxy = list(state.galaxy)
-    galaxy[action.pos] = action.tile
-    placed = (*state.placed, (seat, action.tile, action.pos))
-    s = replace(state, hands=tuple(hands), galaxy=tuple(galaxy), placed=placed)
-    if not any(hands):
-        return board_complete(s, content)
-    index = len(placed) - (1 if state.red_tile else 0)
-    return replace(s, actor=snake_seat(index, state.players, state.table, state.speaker))
-
-
-def _after_keep(state: TI4State, objective: str) -> TI4State:
-    """rule: ti4/objectives - the seat keeps one secret objective (the other is shuffled back)."""
-    kept = list(state.secret_kept)
-    kept[state.actor] = objective
-    done = sum(1 for k in kept if k)
-    s = replace(state, secret_kept=tuple(kept))
-    if done < state.players:
-        return replace(s, actor=next_in_order(s, done))
-    return finish_setup(s)
+    return start_placement(s, content)
 
 
 def _after_pick(state: TI4State, content: Content, action: TI4Action) -> TI4State:
     """A Milty pick: a slice, a faction or a seat position; after the last pick, the galaxy."""
     seat: Seat = state.actor
     if action.kind == "slice":
-        picks = list(state.slice_pick)
-        picks[seat] = action.pos
-        s = replace(state, slice_pick=tuple(picks))
+        s = replace(state, slice_pick=replace_at(state.slice_pick, seat, action.pos))
     elif action.kind == "faction":
-        factions = list(state.factions)
-        factions[seat] = action.name
-        s = replace(state, factions=tuple(factions))
+        s = replace(state, factions=replace_at(state.factions, seat, action.name))
     else:
-        seats = list(state.seat_pick)
-        seats[seat] = action.pos
-        s = replace(state, seat_pick=tuple(seats))
+        s = replace(state, seat_pick=replace_at(state.seat_pick, seat, action.pos))
     done = milty.picks_made(s)
     if done < 3 * state.players:
         return replace(s, actor=milty.draft_seat(s, done))

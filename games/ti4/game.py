@@ -37,6 +37,76 @@ from games.ti4.validate import check_state
 __all__ = ["TI4Game"]
 
 
+VARIANTS: tuple[Variant, ...] = (
+    Variant(
+        name="mode",
+        description="'rulebook': the Living Rules Reference's COMPLETE SETUP (deal and place "
+        "system tiles); 'milty': a Milty draft of slices, factions and seats (community)",
+        default="rulebook",
+        choices=("rulebook", "milty"),
+    ),
+    Variant(
+        name="expansion",
+        description="'base': the base game's tiles and factions; 'pok': with Prophecy of Kings",
+        default="base",
+        choices=("base", "pok"),
+    ),
+    Variant(
+        name="factions",
+        description="'choose': each player chooses a faction, speaker first (STEP 2); "
+        "'random': factions are dealt at random",
+        default="choose",
+        choices=("choose", "random"),
+    ),
+    Variant(
+        name="no_other_option",
+        description="reading of 'unless there is no other option' (rule: ti4/anomaly-adjacency): "
+        "'player' = no other placement of any tile in hand; 'tile' = no other space for "
+        "this tile",
+        default="player",
+        choices=("player", "tile"),
+    ),
+    Variant(
+        name="victory_points",
+        description="the victory point track side (STEP 12.ii): 10 or 14",
+        default=10,
+        choices=(10, 14),
+    ),
+    Variant(
+        name="milty_slices",
+        description="Milty: slices as 'T,T,T,T,T;T,...' (tile numbers in slot order: left, "
+        "front, right, far front, far right), e.g. from the ti4.milty_slices puzzle; '' deals "
+        "random slices",
+        default="",
+    ),
+    Variant(
+        name="milty_extra",
+        description="Milty: slices and factions offered beyond one per player",
+        default=1,
+    ),
+    Variant(
+        name="milty_total",
+        description="Milty random deal: a slice's optimal total (each planet's larger of "
+        "resources and influence, summed) as a range, the community's '9-13' by default; 'any' "
+        "for no limit",
+        default="9-13",
+    ),
+    Variant(
+        name="milty_wormholes",
+        description="Milty random deal: 'one type' (no slice holds an alpha and a beta wormhole, "
+        "the community's convention) or 'any'",
+        default="one type",
+        choices=("one type", "any"),
+    ),
+    Variant(
+        name="milty_legendary",
+        description="Milty random deal: legendary planets one slice may hold (1: spread out)",
+        default=1,
+    ),
+)
+"""The options of a setup: the procedure, the expansion, the readings and the Milty deal's conventions."""
+
+
 class TI4Game(Game[TI4State, TI4Action]):
     """Twilight Imperium 4: the galaxy setup, 3-6 players (rulebook or Milty draft)."""
 
@@ -50,73 +120,7 @@ class TI4Game(Game[TI4State, TI4Action]):
             title="Twilight Imperium 4: galaxy setup",
             min_players=3,
             max_players=6,
-            variants=(
-                Variant(
-                    name="mode",
-                    description="'rulebook': the Living Rules Reference's COMPLETE SETUP (deal and place "
-                    "system tiles); 'milty': a Milty draft of slices, factions and seats (community)",
-                    default="rulebook",
-                    choices=("rulebook", "milty"),
-                ),
-                Variant(
-                    name="expansion",
-                    description="'base': the base game's tiles and factions; 'pok': with Prophecy of Kings",
-                    default="base",
-                    choices=("base", "pok"),
-                ),
-                Variant(
-                    name="factions",
-                    description="'choose': each player chooses a faction, speaker first (STEP 2); "
-                    "'random': factions are dealt at random",
-                    default="choose",
-                    choices=("choose", "random"),
-                ),
-                Variant(
-                    name="no_other_option",
-                    description="reading of 'unless there is no other option' (rule: ti4/anomaly-adjacency): "
-                    "'player' = no other placement of any tile in hand; 'tile' = no other space for "
-                    "this tile",
-                    default="player",
-                    choices=("player", "tile"),
-                ),
-                Variant(
-                    name="victory_points",
-                    description="the victory point track side (STEP 12.ii): 10 or 14",
-                    default=10,
-                    choices=(10, 14),
-                ),
-                Variant(
-                    name="milty_slices",
-                    description="Milty: slices as 'T,T,T,T,T;T,...' (tile numbers in slot order: left, "
-                    "front, right, far front, far right), e.g. from the ti4.milty_slices puzzle; '' deals "
-                    "random slices",
-                    default="",
-                ),
-                Variant(
-                    name="milty_extra",
-                    description="Milty: slices and factions offered beyond one per player",
-                    default=1,
-                ),
-                Variant(
-                    name="milty_total",
-                    description="Milty random deal: a slice's optimal total (each planet's larger of "
-                    "resources and influence, summed) as a range, the community's '9-13' by default; 'any' "
-                    "for no limit",
-                    default="9-13",
-                ),
-                Variant(
-                    name="milty_wormholes",
-                    description="Milty random deal: 'one type' (no slice holds an alpha and a beta wormhole, "
-                    "the community's convention) or 'any'",
-                    default="one type",
-                    choices=("one type", "any"),
-                ),
-                Variant(
-                    name="milty_legendary",
-                    description="Milty random deal: legendary planets one slice may hold (1: spread out)",
-                    default=1,
-                ),
-            ),
+            variants=VARIANTS,
             content_version=self.pack.version,
             hidden_information=True,
             stochastic=False,

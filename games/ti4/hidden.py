@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import replace
 
 from games.core.protocol import Seat
+from games.core.records import replace
 from games.ti4.content import Content, TileId
 from games.ti4.state import (
     COLOR,

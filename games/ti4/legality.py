@@ -1,12 +1,13 @@
 """The legality checker: every setup rule a finished (or partly built) galaxy breaks, with its tiles.
 
 Given a map string (or a galaxy), it finds the rulebook layout (up to turning and mirroring the
-galaxy) and checks: rule: ti4/home-systems (homes where the GAME BOARD SETUP diagram puts them,
-distinct home systems); rule: ti4/separate-systems (blue and red system tiles only, in the
-expansion); rule: ti4/deal-system-tiles (each tile once; as many blue and red tiles as the deal);
-rule: ti4/five-player-red-tile (a red tile next to Mecatol Rex); rule: ti4/ring-order (no ring
-with tiles while an inner ring has a gap); rule: ti4/anomaly-adjacency and
-rule: ti4/wormhole-adjacency (no neighbours that may not touch, unless there was no other option).
+galaxy) and checks the rules of these sections, whose code is in ``setup.py`` and ``placement.py``:
+ti4/home-systems (homes where the GAME BOARD SETUP diagram puts them, distinct home systems);
+ti4/separate-systems (blue and red system tiles only, in the expansion); ti4/deal-system-tiles (each
+tile once; as many blue and red tiles as the deal); ti4/five-player-red-tile (a red tile next to
+Mecatol Rex); ti4/ring-order (no ring with tiles while an inner ring has a gap);
+ti4/anomaly-adjacency and ti4/wormhole-adjacency (no neighbours that may not touch, unless there
+was no other option).
 
 "No other option", exactly: with the placement record (a setup played here), each placement that
 made a forbidden neighbour is judged against the placing player's hand at that moment. A bare map
@@ -27,6 +28,7 @@ from dataclasses import dataclass, field
 from games.ti4.content import Content, Layout, Pos, TileId
 from games.ti4.mapstring import ABSENT, MapString, parse_map_string
 from games.ti4.placement import Conflict, clash, conflicts, legal_placements, open_spaces, snake_seat
+from games.ti4.state import Placement
 
 __all__ = ["MapReport", "Violation", "check_map", "check_string", "min_conflicts"]
 
@@ -129,6 +131,24 @@ def check_string(content: Content, text: str, **kwargs: object) -> MapReport:
     return check_map(content, parse_map_string(text), **kwargs)  # type: ignore[arg-type]
 
 
+@dataclass
+class _Findings:
+    """What the checker finds as it goes: broken rules and remarks."""
+
+    violations: list[Violation] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def add(
+        self, rule: str, message: str, tiles: Sequence[TileId] = (), positions: Sequence[Pos] = ()
+    ) -> None:
+        """A broken rule (``rule`` is its section id)."""
+        self.violations.append(Violation(rule, message, tuple(tiles), tuple(positions)))
+
+    def conflict(self, c: Conflict, why: str) -> None:
+        """A pair of neighbours that may not touch, and why that is a violation here."""
+        self.add(c.rule, f"{_describe(c)}{why}", (c.tile, c.other), (c.pos, c.other_pos))
+
+
 def check_map(
     content: Content,
     galaxy: MapString | Sequence[int],
@@ -136,7 +156,7 @@ def check_map(
     players: int | None = None,
     expansion: str = "pok",
     procedure: str = "rulebook",
-    record: Sequence[tuple[int, TileId, Pos]] | None = None,
+    record: Sequence[Placement] | None = None,
     hands: Sequence[Sequence[TileId]] | None = None,
     speaker: int = 0,
     reading: str = "player",
@@ -150,70 +170,61 @@ def check_map(
         players: the player count (None: from the number of homes).
         expansion: tiles allowed: ``pok`` (all) or ``base``.
         procedure: ``rulebook`` or ``milty``.
-        record: the placement record (seat, tile, position) of a setup played here (None: none).
+        record: the placement record of a setup played here (None: none).
         hands: with ``record``: each seat's tiles left in hand at the end (normally empty).
         speaker: with ``record``: the speaker.
         reading: with ``record``: the reading of "no other option" (``player`` or ``tile``).
         node_limit: search nodes for the global "no other option" (a note says when it ran out).
     """
     entries = [galaxy.at(p) for p in range(37)] if isinstance(galaxy, MapString) else list(galaxy)
-    tiles = content.tiles
-    violations: list[Violation] = []
-    notes: list[str] = []
+    found = _Findings()
     if entries[0] != 18:
-        violations.append(
-            Violation(
-                "ti4/home-systems",
-                f"the centre holds {entries[0]}, not Mecatol Rex (18)",
-                (entries[0],),
-                (0,),
-            )
+        found.add(
+            "ti4/home-systems", f"the centre holds {entries[0]}, not Mecatol Rex (18)", (entries[0],), (0,)
         )
-    homes = {
-        p
-        for p in range(1, 37)
-        if entries[p] == 0 or (entries[p] in tiles and tiles[entries[p]].back == "green")
-    }
-    found = _find_layout(content, homes, players, procedure)
-    if found is None:
-        return _no_layout(homes, players, procedure, violations)
-    n, turn, mirrored, home_pos, systems = found
+    homes = {p for p in range(1, 37) if entries[p] == 0 or _is_home_system(content, entries[p])}
+    fit = _find_layout(content, homes, players, procedure)
+    if fit is None:
+        return _no_layout(homes, players, procedure, found)
+    n, turn, mirrored, home_pos, systems = fit
     layout = content.board.layouts[n]
-    _check_homes(content, entries, home_pos, violations)
-    placed = _check_tiles(content, entries, home_pos, systems, expansion, violations)
+    _check_homes(content, entries, home_pos, found)
+    placed = _check_tiles(content, entries, home_pos, systems, expansion=expansion, found=found)
     if procedure == "rulebook":
-        _check_counts(content, layout, placed, violations)
-        _check_rings(content, entries, systems, violations)
+        _check_counts(content, layout, placed, found)
+        _check_rings(content, entries, systems, found)
         pairs = _pairs(content, entries)
         if record is not None:
-            _judge_record(content, layout, entries, record, hands, speaker, reading, pairs, violations, notes)
+            _judge_record(content, layout, entries, pairs, found, play=_Play(record, hands, speaker, reading))
         else:
-            _judge_globally(content, placed, pairs, node_limit, violations, notes)
+            _judge_globally(content, placed, pairs, found, node_limit=node_limit)
     else:
-        _check_milty(content, entries, n, turn, mirrored, violations, notes)
+        _check_milty(content, entries, found, turn=turn, mirrored=mirrored)
     return MapReport(
         players=n,
         procedure=procedure,
         turn=turn,
         mirrored=mirrored,
         homes=home_pos,
-        violations=tuple(violations),
-        notes=tuple(notes),
+        violations=tuple(found.violations),
+        notes=tuple(found.notes),
     )
 
 
-def _no_layout(
-    homes: set[Pos], players: int | None, procedure: str, violations: list[Violation]
-) -> MapReport:
-    """rule: ti4/home-systems - the homes fit no layout: the report says where they are."""
+def _is_home_system(content: Content, t: TileId) -> bool:
+    """Whether ``t`` is a green-backed tile (a home system, or the Creuss Gate)."""
+    tile = content.tiles.get(t)
+    return tile is not None and tile.back == "green"
+
+
+def _no_layout(homes: set[Pos], players: int | None, procedure: str, found: _Findings) -> MapReport:
+    """The homes fit no layout of the GAME BOARD SETUP diagrams: the report says where they are."""
     shown = sorted(homes)
     want = f"{players} players" if players else "3-6 players"
-    violations.append(
-        Violation(
-            "ti4/home-systems",
-            f"home systems (0 or green tiles) at {shown}: not the {procedure} layout for {want}",
-            positions=tuple(shown),
-        )
+    found.add(
+        "ti4/home-systems",
+        f"home systems (0 or green tiles) at {shown}: not the {procedure} layout for {want}",
+        positions=shown,
     )
     return MapReport(
         players=0,
@@ -221,14 +232,12 @@ def _no_layout(
         turn=-1,
         mirrored=False,
         homes=tuple(shown),
-        violations=tuple(violations),
+        violations=tuple(found.violations),
     )
 
 
-def _check_homes(
-    content: Content, entries: Sequence[int], homes: Sequence[Pos], out: list[Violation]
-) -> None:
-    """rule: ti4/home-systems - distinct home systems (the Creuss Gate or home stands for the Ghosts)."""
+def _check_homes(content: Content, entries: Sequence[int], homes: Sequence[Pos], found: _Findings) -> None:
+    """Distinct home systems (the Creuss Gate or home stands for the Ghosts)."""
     seen: dict[str, Pos] = {}
     for p in homes:
         t = entries[p]
@@ -236,105 +245,91 @@ def _check_homes(
             continue
         faction = content.tiles[t].faction
         if faction in seen:
-            out.append(
-                Violation(
-                    "ti4/home-systems",
-                    f"two home systems of {faction} ({seen[faction]} and {p})",
-                    (t,),
-                    (seen[faction], p),
-                )
+            found.add(
+                "ti4/home-systems",
+                f"two home systems of {faction} ({seen[faction]} and {p})",
+                (t,),
+                (seen[faction], p),
             )
         seen[faction] = p
 
 
-def _check_tiles(  # noqa: PLR0917
+def _check_tiles(
     content: Content,
     entries: Sequence[int],
     homes: Sequence[Pos],
     systems: Sequence[Pos],
+    *,
     expansion: str,
-    out: list[Violation],
+    found: _Findings,
 ) -> dict[Pos, TileId]:
-    """rule: ti4/separate-systems, rule: ti4/deal-system-tiles - system tiles from the piles, once."""
-    tiles = content.tiles
+    """System tiles from the blue and red piles of the expansion, each once (the separated piles and
+    the deal); returns the system tiles placed by position."""
     placed: dict[Pos, TileId] = {}
     system_set = set(systems)
     for p in range(1, 37):
         t = entries[p]
-        if p in homes:
+        if p in homes or (p in system_set and t in (0, ABSENT)):
             continue
         if p not in system_set:
             if t not in (0, ABSENT):
-                out.append(
-                    Violation(
-                        "ti4/home-systems", f"position {p} is outside this galaxy but holds {t}", (t,), (p,)
-                    )
+                found.add(
+                    "ti4/home-systems", f"position {p} is outside this galaxy but holds {t}", (t,), (p,)
                 )
             continue
-        if t in (0, ABSENT):
+        why = _not_in_the_piles(content, t)
+        if why:
+            found.add("ti4/separate-systems", f"position {p}: {why}", (t,), (p,))
             continue
-        tile = tiles.get(t)
-        if tile is None:
-            out.append(
-                Violation("ti4/separate-systems", f"position {p}: no system tile {t} exists", (t,), (p,))
-            )
-            continue
-        if tile.pile not in ("blue", "red"):
-            what = "a home system" if tile.back == "green" else "not a tile of the blue or red piles"
-            out.append(Violation("ti4/separate-systems", f"position {p}: tile {t} is {what}", (t,), (p,)))
-            continue
-        if expansion == "base" and tile.expansion != "base":
-            out.append(
-                Violation(
-                    "ti4/separate-systems", f"position {p}: tile {t} is a Prophecy of Kings tile", (t,), (p,)
-                )
+        if expansion == "base" and content.tiles[t].expansion != "base":
+            found.add(
+                "ti4/separate-systems", f"position {p}: tile {t} is a Prophecy of Kings tile", (t,), (p,)
             )
         placed[p] = t
     for t, c in Counter(placed.values()).items():
         if c > 1:
             where = tuple(p for p, x in placed.items() if x == t)
-            out.append(
-                Violation(
-                    "ti4/deal-system-tiles", f"tile {t} appears {c} times (at {list(where)})", (t,), where
-                )
-            )
+            found.add("ti4/deal-system-tiles", f"tile {t} appears {c} times (at {list(where)})", (t,), where)
     return placed
 
 
-def _check_counts(
-    content: Content, layout: Layout, placed: Mapping[Pos, TileId], out: list[Violation]
-) -> None:
-    """rule: ti4/deal-system-tiles - the deal's blue and red counts; rule: ti4/five-player-red-tile."""
+def _not_in_the_piles(content: Content, t: TileId) -> str:
+    """Why ``t`` is not a tile of the blue or red piles ("" when it is one)."""
+    tile = content.tiles.get(t)
+    if tile is None:
+        return f"no system tile {t} exists"
+    if tile.pile not in ("blue", "red"):
+        what = "a home system" if tile.back == "green" else "not a tile of the blue or red piles"
+        return f"tile {t} is {what}"
+    return ""
+
+
+def _check_counts(content: Content, layout: Layout, placed: Mapping[Pos, TileId], found: _Findings) -> None:
+    """The deal's blue and red counts; five players: a red tile next to Mecatol Rex."""
     n = layout.players
     backs = Counter(content.tiles[t].pile for t in placed.values())
     want = {"blue": n * layout.blue, "red": n * layout.red + layout.extra_red}
     if len(placed) == len(layout.systems):
         for back in ("blue", "red"):
             if backs[back] != want[back]:
-                out.append(
-                    Violation(
-                        "ti4/deal-system-tiles",
-                        f"{backs[back]} {back}-backed systems; {n} players are dealt {want[back]}"
-                        + (" (with the speaker's red tile)" if back == "red" and layout.extra_red else ""),
-                    )
+                found.add(
+                    "ti4/deal-system-tiles",
+                    f"{backs[back]} {back}-backed systems; {n} players are dealt {want[back]}"
+                    + (" (with the speaker's red tile)" if back == "red" and layout.extra_red else ""),
                 )
     if layout.extra_red:
         ring1 = [p for p in placed if content.board.rings[p] == 1]
         if len(ring1) == 6 and not any(content.tiles[placed[p]].back == "red" for p in ring1):
-            out.append(
-                Violation(
-                    "ti4/five-player-red-tile",
-                    "no red-backed tile next to Mecatol Rex: the speaker places a random red tile there",
-                    tuple(placed[p] for p in ring1),
-                    tuple(ring1),
-                )
+            found.add(
+                "ti4/five-player-red-tile",
+                "no red-backed tile next to Mecatol Rex: the speaker places a random red tile there",
+                [placed[p] for p in ring1],
+                ring1,
             )
 
 
-def _check_rings(
-    content: Content, entries: Sequence[int], systems: Sequence[Pos], out: list[Violation]
-) -> None:
-    """rule: ti4/ring-order - a ring holds tiles only when every inner ring is full."""
+def _check_rings(content: Content, entries: Sequence[int], systems: Sequence[Pos], found: _Findings) -> None:
+    """A ring holds tiles only when every inner ring is full."""
     rings = content.board.rings
     empty_by_ring: dict[int, list[Pos]] = {}
     for p in systems:
@@ -344,14 +339,12 @@ def _check_rings(
         gaps = empty_by_ring.get(ring, [])
         outer = [p for p in systems if rings[p] > ring and entries[p] not in (0, ABSENT)]
         if gaps and outer:
-            out.append(
-                Violation(
-                    "ti4/ring-order",
-                    f"ring {ring} has empty positions {gaps} while ring {ring + 1}+ holds tiles "
-                    f"{[entries[p] for p in outer[:6]]}",
-                    tuple(entries[p] for p in outer),
-                    tuple(gaps),
-                )
+            found.add(
+                "ti4/ring-order",
+                f"ring {ring} has empty positions {gaps} while ring {ring + 1}+ holds tiles "
+                f"{[entries[p] for p in outer[:6]]}",
+                [entries[p] for p in outer],
+                gaps,
             )
 
 
@@ -375,27 +368,25 @@ def _describe(c: Conflict) -> str:
     return f"tiles {c.tile} (at {c.pos}) and {c.other} (at {c.other_pos}) are neighbouring {what}"
 
 
-def _judge_globally(  # noqa: PLR0917
+def _judge_globally(
     content: Content,
     placed: Mapping[Pos, TileId],
     pairs: Sequence[Conflict],
+    found: _Findings,
+    *,
     node_limit: int,
-    out: list[Violation],
-    notes: list[str],
 ) -> None:
+    """Without a record: a forbidden pair breaks the rule when the same tiles fit the galaxy with
+    fewer such pairs."""
     if not pairs:
         return
     best, exact = min_conflicts(content, list(placed), list(placed.values()), node_limit=node_limit)
     for c in pairs:
         if best < len(pairs):
-            out.append(
-                Violation(
-                    c.rule,
-                    f"{_describe(c)}: allowed only when there is no other option, and these tiles fit this "
-                    f"galaxy with {best} such pair{'s' if best != 1 else ''} ({len(pairs)} here)",
-                    (c.tile, c.other),
-                    (c.pos, c.other_pos),
-                )
+            found.conflict(
+                c,
+                ": allowed only when there is no other option, and these tiles fit this "
+                f"galaxy with {best} such pair{'s' if best != 1 else ''} ({len(pairs)} here)",
             )
         else:
             why = (
@@ -403,84 +394,74 @@ def _judge_globally(  # noqa: PLR0917
                 if exact
                 else "no arrangement found that avoids it (search stopped)"
             )
-            notes.append(f"{_describe(c)}: allowed, {why}")
+            found.notes.append(f"{_describe(c)}: allowed, {why}")
 
 
-def _judge_record(  # noqa: PLR0917
+@dataclass(frozen=True, slots=True)
+class _Play:
+    """A setup played here: the placement record and what judging it needs (see :func:`check_map`)."""
+
+    record: Sequence[Placement]
+    hands: Sequence[Sequence[TileId]] | None
+    speaker: int
+    reading: str
+
+
+def _judge_record(
     content: Content,
     layout: Layout,
     entries: Sequence[int],
-    record: Sequence[tuple[int, TileId, Pos]],
-    hands: Sequence[Sequence[TileId]] | None,
-    speaker: int,
-    reading: str,
     pairs: Sequence[Conflict],
-    out: list[Violation],
-    notes: list[str],
+    found: _Findings,
+    *,
+    play: _Play,
 ) -> None:
     """Replay the record; each forbidden pair is judged when its second tile was placed."""
     n = layout.players
-    table = list(range(n))
-    held = [list(h) for h in (hands or [[] for _ in range(n)])]
-    steps = list(record)
+    held = [list(h) for h in (play.hands or [[] for _ in range(n)])]
+    steps = list(play.record)
     galaxy = [0] * 37
     galaxy[0] = 18
     for p in layout.homes:
         galaxy[p] = entries[p] if entries[p] > 0 else 0
     if layout.extra_red and steps:
-        _, t, p = steps.pop(0)
-        galaxy[p] = t
-    for s, t, _ in steps:
-        held[s].append(t)
+        red = steps.pop(0)
+        galaxy[red.pos] = red.tile
+    for pl in steps:
+        held[pl.seat].append(pl.tile)
     judged: set[frozenset[Pos]] = set()
-    for i, (s, t, p) in enumerate(steps):
-        if s != snake_seat(i, n, table, speaker):
-            out.append(
-                Violation(
-                    "ti4/place-system-tiles",
-                    f"placement {i + 1}: seat {s} placed out of the snake order",
-                    (t,),
-                    (p,),
-                )
+    for i, pl in enumerate(steps):
+        s, t, p = pl.seat, pl.tile, pl.pos
+        if s != snake_seat(i, n, list(range(n)), play.speaker):
+            found.add(
+                "ti4/place-system-tiles",
+                f"placement {i + 1}: seat {s} placed out of the snake order",
+                (t,),
+                (p,),
             )
         if p not in open_spaces(galaxy, content.board, layout):
-            out.append(
-                Violation(
-                    "ti4/ring-order",
-                    f"placement {i + 1}: tile {t} at {p} before the inner ring was full",
-                    (t,),
-                    (p,),
-                )
+            found.add(
+                "ti4/ring-order",
+                f"placement {i + 1}: tile {t} at {p} before the inner ring was full",
+                (t,),
+                (p,),
             )
         made = conflicts(galaxy, content.board, content.tiles, t, p) if t in content.tiles else []
-        if made:
-            ok = (t, p) in legal_placements(galaxy, content, layout, held[s], reading)
-            for c in made:
-                judged.add(frozenset((c.pos, c.other_pos)))
-                if ok:
-                    notes.append(f"{_describe(c)}: allowed, seat {s} had no other option (placement {i + 1})")
-                else:
-                    out.append(
-                        Violation(
-                            c.rule,
-                            f"{_describe(c)}: seat {s} had another option (placement {i + 1})",
-                            (c.tile, c.other),
-                            (c.pos, c.other_pos),
-                        )
-                    )
+        ok = bool(made) and (t, p) in legal_placements(galaxy, content, layout, held[s], play.reading)
+        for c in made:
+            judged.add(frozenset((c.pos, c.other_pos)))
+            if ok:
+                found.notes.append(
+                    f"{_describe(c)}: allowed, seat {s} had no other option (placement {i + 1})"
+                )
+            else:
+                found.conflict(c, f": seat {s} had another option (placement {i + 1})")
         if t in held[s]:
             held[s].remove(t)
         galaxy[p] = t
     for c in pairs:
         if frozenset((c.pos, c.other_pos)) not in judged:
-            out.append(
-                Violation(
-                    c.rule,
-                    f"{_describe(c)}: not in the placement record",
-                    (c.tile, c.other),
-                    (c.pos, c.other_pos),
-                )
-            )
+            found.conflict(c, ": not in the placement record")
 
 
 def min_conflicts(
@@ -527,14 +508,8 @@ def min_conflicts(
     return best[0], nodes[0] <= node_limit
 
 
-def _check_milty(  # noqa: PLR0917
-    content: Content,
-    entries: Sequence[int],
-    players: int,
-    turn: int,
-    mirrored: bool,
-    out: list[Violation],
-    notes: list[str],
+def _check_milty(
+    content: Content, entries: Sequence[int], found: _Findings, *, turn: int, mirrored: bool
 ) -> None:
     """A Milty galaxy: three blue and two red per slice, no forbidden neighbours inside a slice, and
     between neighbouring slices only as many as no order of each slice's tiles avoids (the global
@@ -551,39 +526,27 @@ def _check_milty(  # noqa: PLR0917
         ring.append(sl)
         backs = Counter(tiles[x].pile for x in sl)
         if backs["blue"] != 3 or backs["red"] != 2:
-            out.append(
-                Violation(
-                    "ti4/deal-system-tiles",
-                    f"the slice at {spaces} holds {backs['blue']} blue and {backs['red']} red tiles, "
-                    "not 3 and 2",
-                    tuple(sl),
-                    tuple(spaces),
-                )
+            found.add(
+                "ti4/deal-system-tiles",
+                f"the slice at {spaces} holds {backs['blue']} blue and {backs['red']} red tiles, not 3 and 2",
+                sl,
+                spaces,
             )
         inside = set(spaces)
         for c in _pairs(content, entries):
             if c.pos in inside and c.other_pos in inside:
-                out.append(
-                    Violation(
-                        c.rule, f"{_describe(c)} inside one slice", (c.tile, c.other), (c.pos, c.other_pos)
-                    )
-                )
-    flagged = {frozenset(v.positions) for v in out}
+                found.conflict(c, " inside one slice")
+    flagged = {frozenset(v.positions) for v in found.violations}
     across = [c for c in _pairs(content, entries) if frozenset((c.pos, c.other_pos)) not in flagged]
     fewest = fewest_touching(content, ring) if len(ring) == 6 else len(across)
     for c in across:
         if len(across) > fewest:
-            out.append(
-                Violation(
-                    c.rule,
-                    f"{_describe(c)} across two slices: the slices' tiles can be laid out with {fewest} such "
-                    f"pair{'s' if fewest != 1 else ''} ({len(across)} here)",
-                    (c.tile, c.other),
-                    (c.pos, c.other_pos),
-                )
+            found.conflict(
+                c,
+                " across two slices: the slices' tiles can be laid out with "
+                f"{fewest} such pair{'s' if fewest != 1 else ''} ({len(across)} here)",
             )
         else:
-            notes.append(
+            found.notes.append(
                 f"{_describe(c)} across two slices: allowed, no order of the slices' tiles avoids it"
             )
-    del players

@@ -14,15 +14,16 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from games.core.protocol import Seat
+from games.core.records import replace
 from games.core.rng import make_rng, shuffle
 from games.core.text import is_digits
 from games.errors import ConfigError
 from games.ti4.content import Content, Pos, TileId
+from games.ti4.objectives import draw_objectives
 from games.ti4.placement import clash
-from games.ti4.setup import draw_objectives
 from games.ti4.state import DRAFT, TI4State
 
 __all__ = [
@@ -135,8 +136,8 @@ def slice_ok(content: Content, tiles: Sequence[TileId]) -> bool:
 
 
 def side_by_side(content: Content, left: Sequence[TileId], right: Sequence[TileId]) -> int:
-    """Forbidden neighbours between slice ``left`` and the next slice clockwise ``right`` (rule:
-    ti4/anomaly-adjacency, rule: ti4/wormhole-adjacency)."""
+    """Forbidden neighbours between slice ``left`` and the next slice clockwise ``right`` (the
+    adjacency rules of ``placement.py``)."""
     t = content.tiles
     return sum(len(clash(t[left[i]], t[right[j]])) for i, j in cross_pairs(content))
 
@@ -261,7 +262,7 @@ def random_slices(
 ) -> list[tuple[TileId, ...]]:
     """``count`` random slices of three blue and two red tiles keeping to ``rules`` (the community's
     conventions by default), each laid out without clashing neighbours inside it or beside any other
-    slice, whatever the seats (rule: ti4/anomaly-adjacency, rule: ti4/wormhole-adjacency)."""
+    slice, whatever the seats (the adjacency rules of ``placement.py``)."""
     rules = rules or SliceRules()
     blue = list(content.pile("blue", expansion))
     red = list(content.pile("red", expansion))
@@ -329,22 +330,9 @@ def new_milty_state(
     rng = make_rng(seed)
     order = list(range(players))
     shuffle(rng, order)
-    count = slice_count(players, extra)
-    if not slices_text:  # never more slices than the piles hold (a base game deals at most six)
-        most = min(
-            len(content.pile("blue", expansion)) // SLICE_BLUE,
-            len(content.pile("red", expansion)) // SLICE_RED,
-        )
-        count = max(min(count, most), slice_count(players, 0))
-    if slices_text:
-        slices = parse_slices(content, slices_text, expansion)
-        if len(slices) < count:
-            raise ConfigError(
-                f"{players} players with milty_extra {extra} need {count} slices, got {len(slices)}",
-                field="config.options.milty_slices",
-            )
-    else:
-        slices = random_slices(content, count, expansion, rng, rules)
+    slices = _deal_slices(
+        content, rng, players=players, extra=extra, expansion=expansion, text=slices_text, rules=rules
+    )
     factions = [f.id for f in content.factions_for(expansion)]
     if len(factions) < players + extra:
         raise ConfigError(
@@ -353,8 +341,6 @@ def new_milty_state(
         )
     shuffle(rng, factions)
     drawn, stage1, stage2 = draw_objectives(content, players, rng)
-    galaxy = [0] * len(content.board.rings)
-    galaxy[0] = 18
     return TI4State(
         players=players,
         mode="milty",
@@ -371,7 +357,7 @@ def new_milty_state(
         hands=((),) * players,
         undealt=(),
         red_tile=0,
-        galaxy=tuple(galaxy),
+        galaxy=(18,) + (0,) * (len(content.board.rings) - 1),  # Mecatol Rex at the centre
         placed=(),
         trade_goods=(0,) * players,
         secret_drawn=drawn,
@@ -385,6 +371,34 @@ def new_milty_state(
         slice_pick=(-1,) * players,
         seat_pick=(0,) * players,
     )
+
+
+def _deal_slices(
+    content: Content,
+    rng: random.Random,
+    *,
+    players: int,
+    extra: int,
+    expansion: str,
+    text: str,
+    rules: SliceRules | None,
+) -> list[tuple[TileId, ...]]:
+    """The slices on offer: ``text``'s (at least one per player plus ``extra``) or dealt at random."""
+    count = slice_count(players, extra)
+    if text:
+        slices = parse_slices(content, text, expansion)
+        if len(slices) < count:
+            raise ConfigError(
+                f"{players} players with milty_extra {extra} need {count} slices, got {len(slices)}",
+                field="config.options.milty_slices",
+            )
+        return slices
+    # never more slices than the piles hold (a base game deals at most six)
+    most = min(
+        len(content.pile("blue", expansion)) // SLICE_BLUE,
+        len(content.pile("red", expansion)) // SLICE_RED,
+    )
+    return random_slices(content, max(min(count, most), slice_count(players, 0)), expansion, rng, rules)
 
 
 def picks_made(state: TI4State) -> int:

@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING
 
 from games.core.face import Fact
 from games.ti4 import ai
-from games.ti4.balance import TERM_NAMES, Weights, home_reports
+from games.ti4.balance import TERM_NAMES, HomeReport, Weights, home_reports
+from games.ti4.content import TileId
 from games.ti4.milty import picks_made
 from games.ti4.state import DRAFT, PLACE, RED, TI4Action, TI4State
 
@@ -122,7 +123,7 @@ def placement_values(
     game: TI4Game, state: TI4State, actions: Sequence[TI4Action] | None = None
 ) -> list[PlacementValue]:
     """Legal placements of the seat to move (``actions``, default every one) with each seat's home
-    value before and after it (rule: ti4/place-system-tiles, rule: ti4/five-player-red-tile), read from
+    value before and after it (the placements of ``placement.py``, the speaker's red tile too), read from
     the mover's view; empty outside tile placement or before every home is known. Exact: the measure
     is counted in whole units (``games.ti4.balance``)."""
     seat = state.actor
@@ -175,22 +176,8 @@ def outcome_facts(game: TI4Game, state: TI4State, seat: int) -> list[Fact]:
     values = game.home_values(view)
     mine = values[seat]
     lead, rival = _lead(values, seat)
-    fill = ai.fill_value(view, game.pack, game.weights)
-    galaxy = {p: t for p, t in enumerate(view.galaxy) if t > 0}
-    report = home_reports(
-        game.pack.board,
-        galaxy,
-        view.homes,
-        game.pack.tiles,
-        game.weights,
-        spaces=ai.spaces_in_play(view, game.pack),
-        fill=fill,
-    )[seat]
-    terms = dict(report.terms)
-    rich = max(range(len(values)), key=lambda k: (values[k], -k))
-    poor = min(range(len(values)), key=lambda k: (values[k], k))
-    gap = values[rich] - values[poor]
-    facts = [
+    report = _report(game, view, seat)
+    return [
         Fact(
             label="home value",
             value=mine,
@@ -205,20 +192,7 @@ def outcome_facts(game: TI4Game, state: TI4State, seat: int) -> list[Fact]:
             better=1,
             text=lead_words(lead, rival),
         ),
-    ]
-    for name in measured_terms(game.weights):
-        x = terms.get(name, 0.0)
-        facts.append(
-            Fact(
-                label=_term_label(name),
-                value=x,
-                unit="points",
-                better=1,
-                text=f"{_term_text(name)}: {x:.2f} points of your home value",
-            )
-        )
-    lane = report.lane_anomalies
-    facts += [
+        *_term_facts(game.weights, dict(report.terms)),
         Fact(
             label="best rival's home value",
             value=values[rival] if rival >= 0 else 0.0,
@@ -226,22 +200,62 @@ def outcome_facts(game: TI4Game, state: TI4State, seat: int) -> list[Fact]:
             better=-1,
             text=f"seat {rival}'s home value {values[rival]:.2f}" if rival >= 0 else "no rival",
         ),
-        Fact(
-            label="gap between the richest and the poorest home",
-            value=gap,
-            unit="points",
-            text=f"the galaxy's balance: {gap:.2f} between seat {rich} (the richest) and seat {poor} "
-            "(the poorest)",
-        ),
-        Fact(
-            label="anomalies on your lane",
-            value=float(len(lane)),
-            better=-1,
-            text=f"{len(lane)} anomal{'y' if len(lane) == 1 else 'ies'} next to your home or on your lane "
-            "to Mecatol Rex" + (f" (tiles {', '.join(map(str, lane))})" if lane else ""),
-        ),
+        _balance_fact(values),
+        _lane_fact(report.lane_anomalies),
     ]
-    return facts
+
+
+def _report(game: TI4Game, view: TI4State, seat: int) -> HomeReport:
+    """The seat's home report on its view, open spaces at the expected tile still to place."""
+    galaxy = {p: t for p, t in enumerate(view.galaxy) if t > 0}
+    return home_reports(
+        game.pack.board,
+        galaxy,
+        view.homes,
+        game.pack.tiles,
+        game.weights,
+        spaces=ai.spaces_in_play(view, game.pack),
+        fill=ai.fill_value(view, game.pack, game.weights),
+    )[seat]
+
+
+def _term_facts(weights: Weights, terms: dict[str, float]) -> list[Fact]:
+    """The home value by the terms the measure weighs."""
+    return [
+        Fact(
+            label=_term_label(name),
+            value=terms.get(name, 0.0),
+            unit="points",
+            better=1,
+            text=f"{_term_text(name)}: {terms.get(name, 0.0):.2f} points of your home value",
+        )
+        for name in measured_terms(weights)
+    ]
+
+
+def _balance_fact(values: Sequence[float]) -> Fact:
+    """The galaxy's balance: the gap between the richest and the poorest home."""
+    rich = max(range(len(values)), key=lambda k: (values[k], -k))
+    poor = min(range(len(values)), key=lambda k: (values[k], k))
+    gap = values[rich] - values[poor]
+    return Fact(
+        label="gap between the richest and the poorest home",
+        value=gap,
+        unit="points",
+        text=f"the galaxy's balance: {gap:.2f} between seat {rich} (the richest) and seat {poor} "
+        "(the poorest)",
+    )
+
+
+def _lane_fact(lane: Sequence[TileId]) -> Fact:
+    """The anomalies next to the seat's home or on its lane to Mecatol Rex."""
+    return Fact(
+        label="anomalies on your lane",
+        value=float(len(lane)),
+        better=-1,
+        text=f"{len(lane)} anomal{'y' if len(lane) == 1 else 'ies'} next to your home or on your lane "
+        "to Mecatol Rex" + (f" (tiles {', '.join(map(str, lane))})" if lane else ""),
+    )
 
 
 def _draft_facts(game: TI4Game, state: TI4State, seat: int) -> list[Fact]:

@@ -8,6 +8,8 @@ rule: ti4/anomaly-adjacency - anomalies are not placed next to one another unles
 option.
 rule: ti4/wormhole-adjacency - systems with the same type of wormhole are not placed next to one
 another unless there is no other option.
+rule: ti4/five-player-red-tile - with five players, before the snake starts the speaker places the
+random red-backed tile drawn at the deal (``setup.deal_tiles``) next to Mecatol Rex.
 
 "No other option" is computed exactly. Two readings are offered (``TI4State.reading``):
 ``player`` (the default) - a restricted placement is legal only when every placement of every tile
@@ -21,16 +23,26 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from games.core.cache import PerContent
 from games.core.protocol import Seat
+from games.core.records import replace, replace_at, without
 from games.ti4.content import Board, Content, Layout, Pos, Tile, TileId
+from games.ti4.finish import board_complete
+from games.ti4.setup import home_system_tile
+from games.ti4.state import PLACE, Placement, TI4State
 
 __all__ = [
     "Conflict",
     "conflicts",
     "current_ring",
+    "keep_apart",
     "legal_placements",
     "open_spaces",
+    "place_red_tile",
+    "place_tile",
+    "red_tile_spaces",
     "snake_seat",
+    "start_placement",
 ]
 
 
@@ -106,6 +118,20 @@ def conflicts(
     return out
 
 
+def keep_apart(tile: Tile) -> frozenset[str]:
+    """What ``tile`` may not touch: ``anomaly`` for an anomaly, and its wormhole types (two tiles may
+    not be neighbours, unless there is no other option, when these share an entry: :func:`clash`)."""
+    return frozenset((["anomaly"] if tile.is_anomaly else []) + list(tile.wormholes))
+
+
+def _keep_apart_table(content: Content) -> dict[TileId, frozenset[str]]:
+    return {t.id: keep_apart(t) for t in content.tiles.values()}
+
+
+_KEEP_APART: PerContent[Content, dict[TileId, frozenset[str]]] = PerContent(_keep_apart_table)
+"""Each tile's :func:`keep_apart`, per content pack."""
+
+
 def legal_placements(
     galaxy: Sequence[TileId],
     content: Content,
@@ -116,21 +142,64 @@ def legal_placements(
     """Every legal (tile, space) for a player holding ``hand`` (sorted by tile, then space).
 
     rule: ti4/anomaly-adjacency, rule: ti4/wormhole-adjacency - a restricted placement is legal only
-    when there is no other option (read per ``reading``; see the module docstring).
+    when there is no other option (read per ``reading``; see the module docstring). A placement is
+    restricted when the tile shares a :func:`keep_apart` entry with a neighbour (as :func:`conflicts`
+    finds, without listing them).
     """
     spaces = open_spaces(galaxy, content.board, layout)
-    tiles = content.tiles
+    apart = _KEEP_APART(content)
+    touching = {
+        p: frozenset().union(*(apart[galaxy[q]] for q in content.board.adjacent[p] if galaxy[q] in apart))
+        for p in spaces
+    }
     free: dict[TileId, list[Pos]] = {}
     restricted: dict[TileId, list[Pos]] = {}
-    for t in sorted(set(hand)):
+    tiles = sorted(set(hand))
+    for t in tiles:
+        mine = apart[t]
         for p in spaces:
-            bucket = restricted if conflicts(galaxy, content.board, tiles, t, p) else free
+            bucket = restricted if mine & touching[p] else free
             bucket.setdefault(t, []).append(p)
     out: list[tuple[TileId, Pos]] = []
     any_free = bool(free)
-    for t in sorted(set(hand)):
+    for t in tiles:
         allowed = list(free.get(t, []))
         if (reading == "player" and not any_free) or (reading == "tile" and not allowed):
             allowed += restricted.get(t, [])
         out += [(t, p) for p in sorted(allowed)]
     return out
+
+
+def red_tile_spaces(state: TI4State, content: Content) -> list[Pos]:
+    """rule: ti4/five-player-red-tile - the empty spaces next to Mecatol Rex, for the speaker's red tile."""
+    return [p for p in content.board.ring_positions(1) if state.galaxy[p] == 0]
+
+
+def place_red_tile(state: TI4State, content: Content, pos: Pos) -> TI4State:
+    """rule: ti4/five-player-red-tile - the speaker's red tile goes next to Mecatol Rex, first in the
+    record; then the snake starts."""
+    galaxy = replace_at(state.galaxy, pos, state.red_tile)
+    placed = (*state.placed, Placement(seat=state.actor, tile=state.red_tile, pos=pos))
+    return start_placement(replace(state, galaxy=galaxy, placed=placed), content)
+
+
+def start_placement(state: TI4State, content: Content) -> TI4State:
+    """rule: ti4/place-system-tiles - home systems first, then the speaker places the first tile."""
+    galaxy = list(state.galaxy)
+    for s in range(state.players):
+        galaxy[state.homes[s]] = home_system_tile(content, state.factions[s])
+    first = snake_seat(0, state.players, state.table, state.speaker)
+    return replace(state, galaxy=tuple(galaxy), phase=PLACE, actor=first)
+
+
+def place_tile(state: TI4State, content: Content, tile: TileId, pos: Pos) -> TI4State:
+    """rule: ti4/place-system-tiles - the tile goes down face up; the snake moves on, and once every
+    tile is placed the galaxy is complete."""
+    seat = state.actor
+    hands = replace_at(state.hands, seat, without(state.hands[seat], tile))
+    placed = (*state.placed, Placement(seat=seat, tile=tile, pos=pos))
+    s = replace(state, hands=hands, galaxy=replace_at(state.galaxy, pos, tile), placed=placed)
+    if not any(hands):
+        return board_complete(s, content)
+    index = len(placed) - (1 if state.red_tile else 0)
+    return replace(s, actor=snake_seat(index, state.players, state.table, state.speaker))

@@ -86,9 +86,7 @@ def _centre(content: Content, pos: int) -> tuple[float, float]:
     return 1.5 * R * q, math.sqrt(3) * R * (r + q / 2)
 
 
-def _hex(  # noqa: PLR0917
-    cx: float, cy: float, fill: str, stroke: str = "#555", width: float = 1.5, dash: str = ""
-) -> str:
+def _hex(cx: float, cy: float, fill: str, stroke: str = "#555", *, width: float = 1.5, dash: str = "") -> str:
     pts = " ".join(
         f"{cx + R * math.cos(math.radians(60 * k)):.1f},{cy + R * math.sin(math.radians(60 * k)):.1f}"
         for k in range(6)
@@ -97,11 +95,12 @@ def _hex(  # noqa: PLR0917
     return f'<polygon points="{pts}" fill="{fill}" stroke="{stroke}" stroke-width="{width}"{d}/>'
 
 
-def _text(  # noqa: PLR0917
+def _text(
     x: float,
     y: float,
     s: str,
     size: int = 10,
+    *,
     weight: str = "normal",
     fill: str = "#222",
     anchor: str = "middle",
@@ -124,13 +123,13 @@ def _system(content: Content, tile: Tile, cx: float, cy: float) -> list[str]:
     dark = bool(tile.anomalies and tile.anomalies[0] in DARK)
     out = [_hex(cx, cy, _tile_fill(tile), "#aaa" if dark else "#555")]
     ink = "#fff" if dark else "#222"
-    out.append(_text(cx, cy - R * 0.62, str(tile.id), 10, "bold", ink))
+    out.append(_text(cx, cy - R * 0.62, str(tile.id), 10, weight="bold", fill=ink))
     y = cy - R * 0.28
     for p in tile.planets[:3]:
         label = f"{'★ ' if p.legendary else ''}{p.name} {p.resources}/{p.influence}"
         size = 9 if len(label) <= 17 else 8
         x = cx - 6 if p.specialty else cx  # room for the dot inside the hex
-        out.append(_text(x, y, label, size, "normal", ink))
+        out.append(_text(x, y, label, size, weight="normal", fill=ink))
         if p.specialty:  # a dot ringed in the ink: the specialty colours vanish on the pale tiles
             half = len(label) * size * 0.29
             dot = SPECIALTY.get(p.specialty, "#888")
@@ -140,14 +139,16 @@ def _system(content: Content, tile: Tile, cx: float, cy: float) -> list[str]:
             )
         y += 12
     if tile.anomalies:
-        out.append(_text(cx, cy + R * 0.48, tile.anomalies[0].replace("-", " "), 9, "bold", ink))
+        out.append(_text(cx, cy + R * 0.48, tile.anomalies[0].replace("-", " "), 9, weight="bold", fill=ink))
     elif not tile.planets:
         words = " and ".join(f"{w} wormhole" for w in tile.wormholes) or "empty space"
-        out.append(_text(cx, cy + R * 0.1, words, 9, "normal", ink))
+        out.append(_text(cx, cy + R * 0.1, words, 9, weight="normal", fill=ink))
     if tile.wormholes:  # beside the tile number, above the planets' labels
         wx, wy = cx + R * 0.36, cy - R * 0.66
         out.append(f'<circle cx="{wx:.1f}" cy="{wy:.1f}" r="8" fill="#fff" stroke="#222" stroke-width="2"/>')
-        out.append(_text(wx, wy + 4, "".join(GREEK.get(w, w[:1]) for w in tile.wormholes[:2]), 10, "bold"))
+        out.append(
+            _text(wx, wy + 4, "".join(GREEK.get(w, w[:1]) for w in tile.wormholes[:2]), 10, weight="bold")
+        )
     del content
     return out
 
@@ -169,11 +170,11 @@ def render_svg(
     head: list[str] = []
     y = 22.0
     for line in _wrap(title, 14, width - 24, "bold"):
-        head.append(_text(12, y, line, 14, "bold", "#eee", "start"))
+        head.append(_text(12, y, line, 14, weight="bold", fill="#eee", anchor="start"))
         y += 18
     y += 2
     for line in _wrap(step, 12, width - 24) if step else ():  # the step under the title
-        head.append(_text(12, y, line, 12, "normal", "#f3dc8c", "start"))
+        head.append(_text(12, y, line, 12, weight="normal", fill="#f3dc8c", anchor="start"))
         y += 16
     top = int(y) - (34 if step else 42)  # the galaxy moves down by the lines above it
     below = y - 2 if step else y + 14  # where the panel starts
@@ -190,12 +191,12 @@ def render_svg(
         elif t > 0 and t in content.tiles:
             body += _system(content, content.tiles[t], cx, cy)
         else:
-            body.append(_hex(cx, cy, "#1d2330", "#667", 1.0, "4 3"))
-            body.append(_text(cx, cy - 2, "open", 10, "normal", "#889"))
-            body.append(_text(cx, cy + 12, f"at {pos}", 10, "normal", "#889"))
+            body.append(_hex(cx, cy, "#1d2330", "#667", width=1.0, dash="4 3"))
+            body.append(_text(cx, cy - 2, "open", 10, weight="normal", fill="#889"))
+            body.append(_text(cx, cy + 12, f"at {pos}", 10, weight="normal", fill="#889"))
     for pos, t, cx, cy in later:  # drawn last: their labels may pass over a neighbour
-        body += _home(content, state, homes[pos], t, cx, cy, reports)
-    panel, bottom = _panel(content, state, reports, int(11.2 * R), hand, below)
+        body += _home(content, state, homes[pos], tile=t, centre=(cx, cy), reports=reports)
+    panel, bottom = _panel(content, state, reports, x0=int(11.2 * R), hand=hand, y0=below)
     height = max(int(12.4 * R + 40) + top, int(bottom) + 12)
     return "\n".join(
         [
@@ -210,30 +211,33 @@ def render_svg(
     )
 
 
-def _home(  # noqa: PLR0917
+def _home(
     content: Content,
     state: TI4State,
     seat: int,
-    t: TileId,
-    cx: float,
-    cy: float,
+    *,
+    tile: TileId,
+    centre: tuple[float, float],
     reports: Sequence[HomeReport],
 ) -> list[str]:
+    """A seat's home: its colour, faction, home system tile, home value and the speaker token."""
+    t = tile
+    cx, cy = centre
     colour = COLOR.get(state.colors[seat], SEAT[seat % len(SEAT)])
     ink = _ink(colour)
-    out = [_hex(cx, cy, colour, "#fff", 3.0)]
-    out.append(_text(cx, cy - R * 0.5, f"Seat {seat}", 10, "bold", ink))
+    out = [_hex(cx, cy, colour, "#fff", width=3.0)]
+    out.append(_text(cx, cy - R * 0.5, f"Seat {seat}", 10, weight="bold", fill=ink))
     f = content.faction(state.factions[seat]) if state.factions[seat] else None
     y = cy - R * 0.2
     for line in _faction_lines(f.name) if f else ["home system"]:
-        out.append(_text(cx, y, line, 9, "normal", ink))
+        out.append(_text(cx, y, line, 9, weight="normal", fill=ink))
         y += 11
     if t > 0:
-        out.append(_text(cx, y, f"tile {t}", 9, "normal", ink))
+        out.append(_text(cx, y, f"tile {t}", 9, weight="normal", fill=ink))
     if seat < len(reports):
-        out.append(_text(cx, cy + R * 0.5, f"{reports[seat].value:.2f}", 12, "bold", ink))
+        out.append(_text(cx, cy + R * 0.5, f"{reports[seat].value:.2f}", 12, weight="bold", fill=ink))
     if seat == state.speaker:
-        out.append(_text(cx, cy + R * 0.74, "speaker", 8, "bold", ink))
+        out.append(_text(cx, cy + R * 0.74, "speaker", 8, weight="bold", fill=ink))
     return out
 
 
@@ -244,10 +248,11 @@ class _Column:
         self.x0, self.y = x0, y
         self.out: list[str] = []
 
-    def line(  # noqa: PLR0917
+    def line(
         self,
         s: str,
         size: int = 10,
+        *,
         weight: str = "normal",
         fill: str = "#bbb",
         indent: int = 18,
@@ -256,15 +261,18 @@ class _Column:
         """Set ``s`` at ``indent`` from the panel's edge (wrapped lines below), then leave ``gap``."""
         room = PANEL - indent - 12
         for part in _wrap(s, size, room, weight):
-            self.out.append(_text(self.x0 + 10 + indent, self.y, part, size, weight, fill, "start"))
+            self.out.append(
+                _text(self.x0 + 10 + indent, self.y, part, size, weight=weight, fill=fill, anchor="start")
+            )
             self.y += size + 3
         self.y += gap
 
 
-def _panel(  # noqa: PLR0917
+def _panel(
     content: Content,
     state: TI4State,
     reports: Sequence[HomeReport],
+    *,
     x0: int,
     hand: Sequence[TileId],
     y0: float,
@@ -273,16 +281,40 @@ def _panel(  # noqa: PLR0917
     if state.mode == "milty" and not reports:
         return _draft_panel(content, state, x0, y0)
     col = _Column(x0, y0)
-    col.line("Balance per seat: home value", 13, "bold", "#eee", 0, 6)
+    _balance_lines(col, content, state, reports)
+    if state.trade_goods and any(state.trade_goods):
+        goods = ", ".join(f"seat {k} {g}" for k, g in enumerate(state.trade_goods) if g)
+        col.line(f"trade goods: {goods}", 11, fill="#eee", indent=0, gap=6)
+    if hand:
+        hidden = sum(1 for t in hand if t < 0)
+        col.line(
+            "your systems to place:" + (f" {_count(hidden, 'face-down tile')}" if hidden else ""),
+            11,
+            weight="normal",
+            fill="#eee",
+            indent=0,
+        )
+        for t in hand:
+            if t > 0 and t in content.tiles:
+                col.line(f"tile {t}: {_short(content.tiles[t])}", fill="#ddd")
+        col.y += 6
+    col.y += 10
+    _legend(col)
+    return col.out, col.y
+
+
+def _balance_lines(col: _Column, content: Content, state: TI4State, reports: Sequence[HomeReport]) -> None:
+    """Each seat's home value and what stands behind it, then the gap between the best and the worst."""
+    col.line("Balance per seat: home value", 13, weight="bold", fill="#eee", indent=0, gap=6)
     for k, rep in enumerate(reports):
         colour = COLOR.get(state.colors[k], SEAT[k % len(SEAT)])
         col.out.append(  # outlined: a black seat's swatch on the dark panel
-            f'<rect x="{x0 + 10}" y="{col.y - 11:.1f}" width="12" height="12" fill="{colour}" '
+            f'<rect x="{col.x0 + 10}" y="{col.y - 11:.1f}" width="12" height="12" fill="{colour}" '
             'stroke="#eee" stroke-width="2"/>'
         )
         f = content.faction(state.factions[k]) if state.factions[k] else None
         name = f.name.removeprefix("The ") if f else "no faction yet"
-        col.line(f"Seat {k}, {name}: {rep.value:.2f}", 12, "bold", "#eee")
+        col.line(f"Seat {k}, {name}: {rep.value:.2f}", 12, weight="bold", fill="#eee")
         col.line(
             f"resources {rep.resources:.2f}, influence {rep.influence:.2f}, {_count(rep.systems, 'system')}"
         )
@@ -298,25 +330,17 @@ def _panel(  # noqa: PLR0917
         vals = [r.value for r in reports]
         col.y += 6
         col.line(
-            f"gap between the best and the worst: {max(vals) - min(vals):.2f}", 13, "bold", "#f3dc8c", 0, 8
+            f"gap between the best and the worst: {max(vals) - min(vals):.2f}",
+            13,
+            weight="bold",
+            fill="#f3dc8c",
+            indent=0,
+            gap=8,
         )
-    if state.trade_goods and any(state.trade_goods):
-        goods = ", ".join(f"seat {k} {g}" for k, g in enumerate(state.trade_goods) if g)
-        col.line(f"trade goods: {goods}", 11, fill="#eee", indent=0, gap=6)
-    if hand:
-        hidden = sum(1 for t in hand if t < 0)
-        col.line(
-            "your systems to place:" + (f" {_count(hidden, 'face-down tile')}" if hidden else ""),
-            11,
-            "normal",
-            "#eee",
-            0,
-        )
-        for t in hand:
-            if t > 0 and t in content.tiles:
-                col.line(f"tile {t}: {_short(content.tiles[t])}", fill="#ddd")
-        col.y += 6
-    col.y += 10
+
+
+def _legend(col: _Column) -> None:
+    """What the numbers and signs on the tiles mean, and the specialty colours."""
     col.line("Planet 3/1: 3 resources, 1 influence. ★ legendary planet.", fill="#aaa", indent=0)
     col.line(
         "α β: alpha and beta wormholes. Home value: the systems within reach (optimal resources and "
@@ -326,9 +350,8 @@ def _panel(  # noqa: PLR0917
         gap=4,
     )
     for spec, colour in SPECIALTY.items():
-        col.out.append(f'<circle cx="{x0 + 14}" cy="{col.y - 4:.1f}" r="4" fill="{colour}"/>')
+        col.out.append(f'<circle cx="{col.x0 + 14}" cy="{col.y - 4:.1f}" r="4" fill="{colour}"/>')
         col.line(f"{spec} technology specialty", fill="#aaa", indent=14, gap=1)
-    return col.out, col.y
 
 
 def _short(tile: Tile) -> str:
@@ -352,7 +375,7 @@ def _draft_panel(content: Content, state: TI4State, x0: int, y0: float) -> tuple
     """A Milty draft in progress: every slice (tiles, optimal resources and influence, who took it),
     the factions on offer and the seat positions taken; and the height the panel reaches."""
     col = _Column(x0, y0)
-    col.line("Milty draft: slices", 13, "bold", "#eee", 0, 6)
+    col.line("Milty draft: slices", 13, weight="bold", fill="#eee", indent=0, gap=6)
     owner = {k: s for s, k in enumerate(state.slice_pick) if k >= 0}
     for k, sl in enumerate(state.slices):
         r = i = 0.0
@@ -370,11 +393,17 @@ def _draft_panel(content: Content, state: TI4State, x0: int, y0: float) -> tuple
                 )
         who = f", taken by seat {owner[k]}" if k in owner else ""
         tiles = ", ".join(str(t) for t in sl)
-        col.line(f"Slice {k + 1}: tiles {tiles}{who}", 12, "bold", "#888" if k in owner else "#eee", 0)
+        col.line(
+            f"Slice {k + 1}: tiles {tiles}{who}",
+            12,
+            weight="bold",
+            fill="#888" if k in owner else "#eee",
+            indent=0,
+        )
         col.line(f"optimal resources {r:g}, influence {i:g}", gap=5)
     taken = {f for f in state.factions if f}
     col.y += 6
-    col.line("Factions offered", 13, "bold", "#eee", 0, 4)
+    col.line("Factions offered", 13, weight="bold", fill="#eee", indent=0, gap=4)
     for f in state.offered:
         faction = content.faction(f)
         done = f in taken

@@ -11,11 +11,12 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from games.core.protocol import Seat
+from games.core.records import replace, replace_at
 from games.core.rng import make_rng, shuffle
 from games.errors import ConfigError
 from games.ti4.content import Content, Layout, Pos, TileId
-from games.ti4.state import COLOR, FACTION, TI4State
+from games.ti4.objectives import draw_objectives
+from games.ti4.state import COLOR, FACTION, TI4State, next_in_order
 
 __all__ = [
     "available_colors",
@@ -23,15 +24,10 @@ __all__ = [
     "deal_tiles",
     "home_system_tile",
     "new_rulebook_state",
-    "next_in_order",
     "starting_planets",
+    "take_color",
+    "take_faction",
 ]
-
-
-def next_in_order(state: TI4State, done: int) -> Seat:
-    """The seat that decides ``done``-th (from 0) in a step taken from the speaker clockwise."""
-    start = state.table.index(state.speaker)
-    return state.table[(start + done) % state.players]
 
 
 def available_factions(state: TI4State, content: Content) -> list[str]:
@@ -61,6 +57,25 @@ def home_system_tile(content: Content, faction: str) -> TileId:
     return gate or f.home
 
 
+def take_faction(state: TI4State, faction: str) -> TI4State:
+    """rule: ti4/factions - the seat takes the faction; the next seat clockwise chooses, and after the
+    last one the speaker chooses a colour first."""
+    factions = replace_at(state.factions, state.actor, faction)
+    done = sum(1 for f in factions if f)
+    if done < state.players:
+        return replace(state, factions=factions, actor=next_in_order(state, done))
+    return replace(state, factions=factions, phase=COLOR, actor=state.speaker)
+
+
+def take_color(state: TI4State, color: str) -> TI4State:
+    """rule: ti4/color-and-planets - the seat takes the colour; the next seat clockwise chooses (the
+    seat to act is unchanged after the last one: the caller moves on to the next step)."""
+    colors = replace_at(state.colors, state.actor, color)
+    done = sum(1 for c in colors if c)
+    s = replace(state, colors=colors)
+    return replace(s, actor=next_in_order(s, done)) if done < state.players else s
+
+
 def starting_planets(content: Content, faction: str) -> tuple[str, ...]:
     """The planet cards a faction starts with: its home system's planets (rule: ti4/color-and-planets)."""
     f = content.faction(faction)
@@ -76,7 +91,8 @@ def deal_tiles(
 
     rule: ti4/separate-systems - blue-backed and red-backed piles (green home systems apart).
     rule: ti4/deal-system-tiles - 3p six blue and two red each, 4p 5/3, 5p 4/2, 6p 3/2.
-    rule: ti4/five-player-red-tile - five players: the speaker draws one more random red tile.
+    Five players: the speaker draws one more random red tile (placed next to Mecatol Rex,
+    ``placement.py``).
 
     Returns:
         (hands by seat, undealt tiles sorted, the five-player red tile or 0).
@@ -104,30 +120,6 @@ def deal_tiles(
     return hands, undealt, red_tile
 
 
-def draw_objectives(
-    content: Content, players: int, rng: random.Random
-) -> tuple[tuple[tuple[str, ...], ...], tuple[str, ...], tuple[str, ...]]:
-    """Shuffle the objective decks: two secret objectives per seat, five stage I and five stage II.
-
-    rule: ti4/objectives - each player draws two secret objectives; the speaker deals five stage I
-    and five stage II objectives face down.
-    """
-    secret = [o.id for o in content.objectives_in("secret")]
-    shuffle(rng, secret)
-    if len(secret) < 2 * players:
-        raise ConfigError(
-            f"{players} players need {2 * players} secret objectives; the pack has {len(secret)}",
-            field="content_path",
-            rule="ti4/objectives",
-        )
-    drawn = tuple(tuple(sorted(secret[2 * s : 2 * s + 2])) for s in range(players))
-    stage1 = [o.id for o in content.objectives_in("stage I")]
-    stage2 = [o.id for o in content.objectives_in("stage II")]
-    shuffle(rng, stage1)
-    shuffle(rng, stage2)
-    return drawn, tuple(stage1[:5]), tuple(stage2[:5])
-
-
 def new_rulebook_state(
     content: Content,
     *,
@@ -142,6 +134,9 @@ def new_rulebook_state(
 
     rule: ti4/speaker - one player at random gains the speaker token.
     rule: ti4/factions - each player chooses a faction (or, with ``random_factions``, is dealt one).
+    rule: ti4/home-systems - the homes stand in the set positions of the GAME BOARD SETUP diagram for
+    the player count (seat k clockwise from the diagram's first home at ``Layout.homes[k]``); their
+    tiles go down first when the placement starts (``placement.start_placement``).
     """
     layout = content.board.layouts[players]
     rng = make_rng(seed)

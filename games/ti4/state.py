@@ -1,4 +1,4 @@
-"""The TI4 setup's state and action: frozen, hashable, by value.
+"""The TI4 setup's state and action: records (``games.core.records``), changed by name.
 
 A state is the table during the COMPLETE SETUP of the Living Rules Reference (steps 1-12), or
 during a Milty draft: who is speaker, who holds which faction and colour, the system tiles dealt
@@ -13,10 +13,10 @@ back is public), an objective it cannot see becomes :data:`HIDDEN`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TypeAlias
 
 from games.core.protocol import Seat
+from games.core.records import Record
 from games.ti4.content import Pos, TileId
 
 __all__ = [
@@ -35,6 +35,7 @@ __all__ = [
     "Placement",
     "TI4Action",
     "TI4State",
+    "next_in_order",
 ]
 
 Phase: TypeAlias = int
@@ -60,12 +61,22 @@ HIDDEN_RED: TileId = -2
 HIDDEN = "?"
 """An objective card the viewer cannot see."""
 
-Placement: TypeAlias = tuple[Seat, TileId, Pos]
-"""One placement of the record: (seat, tile, position)."""
+
+class Placement(Record, frozen=True):
+    """One placement of the record.
+
+    Attributes:
+        seat: the seat that placed the tile.
+        tile: the system tile placed (face up).
+        pos: where it went.
+    """
+
+    seat: Seat
+    tile: TileId
+    pos: Pos
 
 
-@dataclass(frozen=True, slots=True)
-class TI4Action:
+class TI4Action(Record, frozen=True):
     """One decision of the setup.
 
     Attributes:
@@ -84,8 +95,7 @@ class TI4Action:
     name: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class TI4State:
+class TI4State(Record, frozen=True):
     """The setup at one moment.
 
     Attributes:
@@ -94,10 +104,10 @@ class TI4State:
         expansion: ``base`` or ``pok`` (Prophecy of Kings tiles and factions added).
         reading: how "unless there is no other option" reads: ``player`` (no other placement of any
             tile in hand) or ``tile`` (no other space for this tile).
-        vp_track: the victory point track side, 10 or 14 (rule: ti4/objectives).
+        vp_track: the victory point track side, 10 or 14 (STEP 12, ``objectives.py``).
         phase: the phase waiting for a decision (OVER at the end).
         actor: the seat to decide (-1 when the setup is complete).
-        speaker: the speaker (rule: ti4/speaker; -1 in a Milty draft until the seat picks).
+        speaker: the speaker (STEP 1, ``setup.py``; -1 in a Milty draft until the seat picks).
         factions: each seat's faction id ("" not chosen yet).
         colors: each seat's colour ("" not chosen yet).
         homes: each seat's home position (0 until known).
@@ -108,7 +118,7 @@ class TI4State:
         galaxy: the system tile in each of the 37 positions (0: empty; homes hold home systems once
             placed; Mecatol Rex at 0).
         placed: every system tile placed, in order (the speaker's red tile first in five-player).
-        trade_goods: each seat's trade goods (rule: ti4/five-player-trade-goods).
+        trade_goods: each seat's trade goods (five players, by home position: ``finish.py``).
         secret_drawn: the two secret objectives each seat drew ("" before the draw).
         secret_kept: the secret objective each seat kept ("" not yet).
         stage1: the five stage I objectives dealt face down (revealed ones first).
@@ -149,3 +159,9 @@ class TI4State:
     draft_order: tuple[Seat, ...] = ()
     slice_pick: tuple[int, ...] = ()
     seat_pick: tuple[int, ...] = ()
+
+
+def next_in_order(state: TI4State, done: int) -> Seat:
+    """The seat that decides ``done``-th (from 0) in a step taken from the speaker clockwise."""
+    start = state.table.index(state.speaker)
+    return state.table[(start + done) % state.players]

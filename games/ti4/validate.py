@@ -12,14 +12,14 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import replace
 
 from games.core.protocol import Seat
+from games.core.records import replace
 from games.errors import InvalidStateError
 from games.ti4 import milty
 from games.ti4.content import Content, TileId
 from games.ti4.placement import legal_placements, open_spaces, snake_seat
-from games.ti4.setup import home_system_tile, next_in_order
+from games.ti4.setup import home_system_tile
 from games.ti4.state import (
     COLOR,
     DRAFT,
@@ -33,6 +33,7 @@ from games.ti4.state import (
     RED,
     SECRET,
     TI4State,
+    next_in_order,
 )
 
 __all__ = ["check_state", "expected_turn"]
@@ -133,7 +134,7 @@ def _check_tiles(state: TI4State, content: Content) -> None:
     n = state.players
     layout = content.board.layouts[n]
     piles = {b: set(content.pile(b, state.expansion)) for b in ("blue", "red")}
-    red_placed = bool(state.placed) and state.red_tile > 0 and state.placed[0][1] == state.red_tile
+    red_placed = bool(state.placed) and state.red_tile > 0 and state.placed[0].tile == state.red_tile
     if (n == 5) != (state.red_tile != 0):
         raise _bad(
             "speakers_red_tile",
@@ -145,7 +146,7 @@ def _check_tiles(state: TI4State, content: Content) -> None:
             "speakers_red_tile", f"{state.red_tile} is not a red-backed tile", "ti4/five-player-red-tile"
         )
     held = [t for h in state.hands for t in h] + list(state.undealt)
-    held += [t for _, t, _ in state.placed]
+    held += [pl.tile for pl in state.placed]
     if state.red_tile and not red_placed:
         held.append(state.red_tile)
     known = [t for t in held if t > 0]
@@ -169,7 +170,7 @@ def _check_tiles(state: TI4State, content: Content) -> None:
             )
     for s in range(n):
         mine = list(state.hands[s]) + [
-            t for seat, t, _ in state.placed[1 if red_placed else 0 :] if seat == s
+            pl.tile for pl in state.placed[1 if red_placed else 0 :] if pl.seat == s
         ]
         c = _backs(content, mine)
         if c["blue"] != layout.blue or c["red"] != layout.red:
@@ -188,12 +189,14 @@ def _check_galaxy(state: TI4State, content: Content) -> None:
     if state.phase in (PLACE, SECRET, OVER):
         for s in range(state.players):
             expect[state.homes[s]] = home_system_tile(content, state.factions[s])
-    for k, (_, t, p) in enumerate(state.placed):
-        if expect[p]:
+    for k, pl in enumerate(state.placed):
+        if expect[pl.pos]:
             raise _bad(
-                f"placements[{k}].position", f"position {p} already holds a tile", "ti4/place-system-tiles"
+                f"placements[{k}].position",
+                f"position {pl.pos} already holds a tile",
+                "ti4/place-system-tiles",
             )
-        expect[p] = t
+        expect[pl.pos] = pl.tile
     for p, (got, want) in enumerate(zip(state.galaxy, expect, strict=True)):
         if got != want:
             raise _bad(
@@ -209,25 +212,26 @@ def _check_record(state: TI4State, content: Content) -> None:
     record = list(state.placed)
     galaxy = [0] * len(content.board.rings)
     galaxy[0] = 18
-    if state.red_tile and record and record[0][1] == state.red_tile:
-        seat, t, p = record.pop(0)
-        if seat != state.speaker or content.board.rings[p] != 1:
+    if state.red_tile and record and record[0].tile == state.red_tile:
+        red = record.pop(0)
+        if red.seat != state.speaker or content.board.rings[red.pos] != 1:
             raise _bad(
                 "placements[0]",
                 "the speaker places the red tile next to Mecatol Rex",
                 "ti4/five-player-red-tile",
             )
-        galaxy[p] = t
+        galaxy[red.pos] = red.tile
     elif record and state.red_tile:
         raise _bad("placements[0]", "the speaker's red tile is placed first", "ti4/five-player-red-tile")
     if record:
         for s in range(state.players):
             galaxy[state.homes[s]] = home_system_tile(content, state.factions[s])
     hands = [list(h) for h in state.hands]
-    for s, t, _ in record:
-        hands[s].append(t)
+    for pl in record:
+        hands[pl.seat].append(pl.tile)
     offset = len(state.placed) - len(record)
-    for i, (s, t, p) in enumerate(record):
+    for i, pl in enumerate(record):
+        s, t, p = pl.seat, pl.tile, pl.pos
         at = f"placements[{i + offset}]"
         want = snake_seat(i, state.players, state.table, state.speaker)
         if s != want:
@@ -339,7 +343,7 @@ def expected_turn(state: TI4State, content: Content) -> tuple[int, Seat]:
         _quiet(state, "secret_kept", "placed")
         return COLOR, next_in_order(state, c)
     if state.mode == "rulebook":
-        red_placed = bool(state.placed) and state.placed[0][1] == state.red_tile
+        red_placed = bool(state.placed) and state.placed[0].tile == state.red_tile
         if state.red_tile and not red_placed:
             _quiet(state, "secret_kept", "placed")
             return RED, state.speaker

@@ -35,7 +35,7 @@ from games.ti4.balance import (
     tile_points,
 )
 from games.ti4.content import Content
-from solver.ti4.problem import MapProblem, _bonus
+from solver.ti4.problem import MapProblem, home_bonuses
 
 __all__ = ["total_bound"]
 
@@ -80,7 +80,7 @@ def total_bound(content: Content, problem: MapProblem, *, cut_offs: bool = True)
     for h in problem.homes:
         lane = mecatol_lanes(adj, h, tuple(problem.homes), frozenset({0, *problem.spaces}))
         base.append(per * (w.mecatol_moves - (6 if lane is None else lane[0])) * unit)
-    bonus = _bonus(content, problem, w)
+    bonus = home_bonuses(content, problem, w)
     steps = [tile_points(tiles[t], w) * wp[0] * (SHARE_UNIT // k) for t in placed for k in range(1, ties + 1)]
     g = math.gcd(*steps, *base, *bonus, sup * unit, neb * unit)
     if g == 0:

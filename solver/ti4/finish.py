@@ -23,13 +23,10 @@ from games.ti4.content import Content, Pos, TileId
 from games.ti4.flow import apply_action
 from games.ti4.measures import Measure
 from games.ti4.placement import conflicts, current_ring, legal_placements, snake_seat
-from games.ti4.state import PLACE, TI4State
+from games.ti4.state import PLACE, Placement, TI4State
 from solver.ti4.problem import MapProblem, Quota, map_problem
 
 __all__ = ["forced_reasons", "game_finish", "placement_order", "quotas", "state_problem"]
-
-Placement = tuple[int, TileId, Pos]
-"""(seat, tile, position) of one placement."""
 
 
 def _turns(state: TI4State, content: Content) -> list[tuple[int, int]]:
@@ -86,9 +83,9 @@ def game_finish(
     record: list[Placement] = []
     while s.phase == PLACE:
         action = balanced_policy(s, content, weights, rng)
-        record.append((s.actor, action.tile, action.pos))
+        record.append(Placement(seat=s.actor, tile=action.tile, pos=action.pos))
         s = apply_action(s, content, action, trusted=True)
-    return {p: t for _, t, p in record}, tuple(record)
+    return {pl.pos: pl.tile for pl in record}, tuple(record)
 
 
 def placement_order(
@@ -113,7 +110,7 @@ def placement_order(
     def go() -> bool:
         if len(record) == len(todo):
             return True
-        key = frozenset(p for _, _, p in record)
+        key = frozenset(pl.pos for pl in record)
         nodes[0] += 1
         if key in failed or nodes[0] > node_limit:
             return False
@@ -127,7 +124,7 @@ def placement_order(
         for p, t in options:
             cells[p] = t
             hands[seat].remove(t)
-            record.append((seat, t, p))
+            record.append(Placement(seat=seat, tile=t, pos=p))
             if go():
                 return True
             record.pop()
@@ -146,7 +143,8 @@ def forced_reasons(content: Content, state: TI4State, record: Sequence[Placement
     cells = list(state.galaxy)
     hands = [list(h) for h in state.hands]
     out = []
-    for seat, t, p in record:
+    for pl in record:
+        seat, t, p = pl.seat, pl.tile, pl.pos
         for c in conflicts(cells, board, tiles, t, p):
             what = "anomalies" if c.kind == "anomaly" else f"{c.kind} wormholes"
             ring = board.rings[p]

@@ -39,11 +39,11 @@ from solver.core import Status
 from solver.ti4.problem import (
     MapProblem,
     MapSolution,
-    _bonus,
     canonical,
     clash_pairs,
     clash_text,
     has_specialty,
+    home_bonuses,
     legal_galaxy,
     legendary_count,
     measure_values,
@@ -264,7 +264,7 @@ class MapModel:
                 for h in range(n):
                     totals[h].append(self._times(near[h], share, top * wp[m - 1] * SHARE_UNIT))
         lanes = self._mecatol(w)
-        return [sum(t) + b + m for t, b, m in zip(totals, _bonus(self.c, prob, w), lanes, strict=True)]
+        return [sum(t) + b + m for t, b, m in zip(totals, home_bonuses(self.c, prob, w), lanes, strict=True)]
 
     def _mecatol(self, w: Weights) -> list[Any]:
         """Each home's Mecatol Rex path term times SCALE (``balance.mecatol_terms``): a constant for

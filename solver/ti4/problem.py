@@ -21,12 +21,13 @@ from games.ti4.balance import (
     edges,
     home_bonus,
     movement,
+    prepare_movement,
     tile_points,
 )
-from games.ti4.balance import _prepare as prepare_movement
 from games.ti4.content import Content, Pos, TileId
 from games.ti4.measures import DEFAULT, MEASURES, Measure
 from games.ti4.placement import clash
+from games.ti4.state import Placement
 from solver.core import Status
 
 __all__ = [
@@ -37,6 +38,7 @@ __all__ = [
     "clash_pairs",
     "clash_text",
     "gap_of",
+    "home_bonuses",
     "legal_galaxy",
     "map_problem",
     "measure_values",
@@ -170,7 +172,7 @@ class MapSolution:
             specialty within ``specialty_reach`` moves.
         gaps: the gap of each weight set of the measure (``joint``: community, simple).
         clashes: the forbidden neighbours the answer has, each with why the rules allow it.
-        record: finishing a referee's state: the placements in order (seat, tile, position).
+        record: finishing a referee's state: the placements in order.
         proof: how the bound is proven, for people ("" when it is CP-SAT's own or 0).
     """
 
@@ -183,7 +185,7 @@ class MapSolution:
     terms: Mapping[str, int] = field(default_factory=dict)
     gaps: tuple[float, ...] = ()
     clashes: tuple[str, ...] = ()
-    record: tuple[tuple[int, TileId, Pos], ...] = ()
+    record: tuple[Placement, ...] = ()
     proof: str = ""
 
 
@@ -233,7 +235,7 @@ def map_problem(
 # ------------------------------------------------------------------------------------ values
 
 
-def _bonus(content: Content, problem: MapProblem, w: Weights) -> list[int]:
+def home_bonuses(content: Content, problem: MapProblem, w: Weights) -> list[int]:
     """Each seat's own home system's share of its value times SCALE (0 without ``home_tiles``)."""
     if not problem.home_tiles:
         return [0] * len(problem.homes)
@@ -246,7 +248,7 @@ def measure_values(content: Content, problem: MapProblem, galaxy: Mapping[Pos, T
     full = {0: 18, **problem.fixed, **galaxy}
     vals = problem.measure.values(content.board, full, problem.homes, content.tiles, spaces=problem.spaces)
     return [
-        [v + b for v, b in zip(vs, _bonus(content, problem, w), strict=True)]
+        [v + b for v, b in zip(vs, home_bonuses(content, problem, w), strict=True)]
         for vs, w in zip(vals, problem.measure.parts, strict=True)
     ]
 
@@ -355,7 +357,7 @@ def counted_tiles(content: Content, problem: MapProblem, full: Mapping[Pos, Tile
     set, as ``balance.home_reports`` counts them."""
     w = problem.weights
     moves, counted, _ = prepare_movement(
-        content.board, full, problem.homes, content.tiles, w, 0, problem.spaces
+        content.board, full, problem.homes, content.tiles, w, fill=0, spaces=problem.spaces
     )
     return [
         [full[p] for p, c in co.items() if c and full.get(p, 0) in content.tiles]
@@ -368,7 +370,9 @@ def near_homes(
 ) -> list[dict[Pos, int]]:
     """Per home, the spaces within ``moves_limit`` moves by the first weight set's movement."""
     w = problem.weights
-    moves, _, _ = prepare_movement(content.board, full, problem.homes, content.tiles, w, 0, problem.spaces)
+    moves, _, _ = prepare_movement(
+        content.board, full, problem.homes, content.tiles, w, fill=0, spaces=problem.spaces
+    )
     graph = edges(content.board, moves, w)
     return [
         distances(content.board, moves, h, w, limit=moves_limit, graph=graph, homes=problem.homes)

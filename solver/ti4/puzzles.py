@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from games.core import Game
+from games.core import Game, records
 from games.core.text import is_digits
 from games.errors import ConfigError, NotationError
 from games.ti4 import TI4Game, TI4State
@@ -564,7 +564,7 @@ def map_svg(g: TI4Game, problem: MapProblem, galaxy: Mapping[Pos, TileId], title
     homes = dict(zip(problem.homes, problem.home_tiles, strict=False))
     for p, t in {**galaxy, **homes}.items():
         cells[p] = t
-    shown = replace(base, galaxy=tuple(cells), homes=problem.homes, speaker=-1)
+    shown = records.replace(base, galaxy=tuple(cells), homes=problem.homes, speaker=-1)
     reps = home_reports(
         g.pack.board,
         {0: 18, **galaxy, **homes},
@@ -635,7 +635,7 @@ def _map_answer(
             "measure": problem.measure.name,
             "bound": round(sol.bound, 4),
             "forced_neighbours": list(sol.clashes),
-            "placements": [{"seat": s, "tile": str(t), "position": p} for s, t, p in sol.record],
+            "placements": [{"seat": pl.seat, "tile": str(pl.tile), "position": pl.pos} for pl in sol.record],
             "galaxy": {str(p): str(t) for p, t in sorted(sol.galaxy.items())},
             "svg": map_svg(
                 g,

@@ -38,9 +38,9 @@ from games.ti4.balance import (
     edges,
     mecatol_terms,
     movement,
+    prepare_movement,
     tile_points,
 )
-from games.ti4.balance import _prepare as prepare_movement
 from games.ti4.content import Content, Pos, TileId
 from solver.core import Status
 from solver.ti4.bounds import total_bound
@@ -48,9 +48,9 @@ from solver.ti4.model import known, solve_full
 from solver.ti4.problem import (
     MapProblem,
     MapSolution,
-    _bonus,
     clash_pairs,
     has_specialty,
+    home_bonuses,
     legal_galaxy,
     legendary_count,
     objective_units,
@@ -232,25 +232,29 @@ def _shares(
     coefs_by, fixed_by = [], []
     for w in problem.measure.parts:
         moves, counted, _ = prepare_movement(
-            content.board, full, problem.homes, content.tiles, w, 0, problem.spaces
+            content.board, full, problem.homes, content.tiles, w, fill=0, spaces=problem.spaces
         )
         coefs_by.append(coefficients(content.board, moves, problem.homes, counted, w))
         lanes = mecatol_terms(content.board, full, problem.homes, content.tiles, w, spaces=problem.spaces)
-        fixed_by.append([a + b for a, b in zip(lanes, _bonus(content, problem, w), strict=True)])
+        fixed_by.append([a + b for a, b in zip(lanes, home_bonuses(content, problem, w), strict=True)])
     return coefs_by, fixed_by
 
 
-def _within(content: Content, problem: MapProblem, full: Mapping[Pos, TileId], jumps: int) -> set[int]:
-    """(home, space) pairs within ``jumps`` moves, as home * 100 + space (the specialty requests)."""
+def _within(
+    content: Content, problem: MapProblem, full: Mapping[Pos, TileId], jumps: int
+) -> set[tuple[int, Pos]]:
+    """(home index, space) pairs within ``jumps`` moves (the specialty requests)."""
     if not jumps:
         return set()
     w = problem.weights
-    moves, _, _ = prepare_movement(content.board, full, problem.homes, content.tiles, w, 0, problem.spaces)
+    moves, _, _ = prepare_movement(
+        content.board, full, problem.homes, content.tiles, w, fill=0, spaces=problem.spaces
+    )
     graph = edges(content.board, moves, w)
-    out: set[int] = set()
+    out: set[tuple[int, Pos]] = set()
     for h, home in enumerate(problem.homes):
         near = distances(content.board, moves, home, w, limit=jumps, graph=graph, homes=problem.homes)
-        out |= {h * 100 + p for p in near if p != home}
+        out |= {(h, p) for p in near if p != home}
     return out
 
 
@@ -337,8 +341,8 @@ class _OrdinaryModel:
     def _space_key(self, p: Pos) -> tuple[Any, ...]:
         return (
             tuple(tuple(co.get(p, 0) for co in coefs) for coefs in self.coefs_by),
-            tuple(h * 100 + p in self.within[0] for h in self.homes),
-            tuple(h * 100 + p in self.within[1] for h in self.homes),
+            tuple((h, p) in self.within[0] for h in self.homes),
+            tuple((h, p) in self.within[1] for h in self.homes),
             p in self.ring1,
             tuple(i for i, q in enumerate(self.p.quotas) if p in q.positions),
         )
@@ -434,7 +438,7 @@ class _OrdinaryModel:
             jumps = problem.specialty_within if j == 0 else problem.specialty_reach
             near_kept = _within(self.c, problem, self.full, jumps)
             for h in self.homes:
-                if any(h * 100 + p in near_kept and has_specialty(self.c, t) for p, t in kept.items()):
+                if any((h, p) in near_kept and has_specialty(self.c, t) for p, t in kept.items()):
                     continue
                 spec_count: Any = sum(v for (c, k), v in n.items() if c[3] and k[1 + j][h])
                 if j == 0:

@@ -17,7 +17,7 @@ from games.core.rng import make_rng
 from games.ti4.legality import check_map
 from games.ti4.measures import MEASURES
 from games.ti4.setup import deal_tiles
-from games.ti4.state import PLACE, TI4State
+from games.ti4.state import PLACE, Placement, TI4State
 from solver.core import SolveLimits, Status, get_puzzle
 from solver.ti4 import (
     brute_force_map,
@@ -154,7 +154,10 @@ def _judge(state: TI4State, answer: Mapping[str, Any]) -> tuple[bool, tuple[obje
         cells[h] = state.galaxy[h]
     placements = answer["placements"]
     assert isinstance(placements, list)
-    record = [*state.placed, *((x["seat"], int(x["tile"]), x["position"]) for x in placements)]
+    record = [
+        *state.placed,
+        *(Placement(seat=x["seat"], tile=int(x["tile"]), pos=x["position"]) for x in placements),
+    ]
     report = check_map(
         PACK,
         cells,
@@ -181,8 +184,8 @@ def test_finishing_the_issues_state_allows_the_forced_neighbour() -> None:
     forced = res.answer["forced_neighbours"]
     assert len(forced) == 1 and "no other option" in forced[0] and "every tile in seat" in forced[0]
     assert "forbidden neighbour" in res.explanation
-    for _, t, p in state.placed:
-        assert res.answer["galaxy"][str(p)] == str(t)
+    for pl in state.placed:
+        assert res.answer["galaxy"][str(pl.pos)] == str(pl.tile)
 
 
 @settings(

@@ -11,7 +11,7 @@ from games.ti4.finish import seat_components
 from games.ti4.legality import check_map
 from games.ti4.placement import legal_placements, open_spaces, snake_seat
 from games.ti4.setup import home_system_tile, starting_planets
-from games.ti4.state import COLOR, FACTION, OVER, PLACE, RED, SECRET, TI4Action
+from games.ti4.state import COLOR, FACTION, OVER, PLACE, RED, SECRET, Placement, TI4Action
 from tests.ti4.helpers import GAME, new, play_out, play_until
 
 PACK = GAME.pack
@@ -98,7 +98,7 @@ def test_five_player_red_tile_next_to_mecatol() -> None:
     assert {a.tile for a in acts} == {s.red_tile}
     assert {a.pos for a in acts} == set(PACK.board.adjacent[0])
     s = GAME.apply(s, acts[0])
-    assert s.placed[0] == (s.speaker, s.red_tile, acts[0].pos)
+    assert s.placed[0] == Placement(seat=s.speaker, tile=s.red_tile, pos=acts[0].pos)
     assert new(4, 9).red_tile == 0
 
 
@@ -108,14 +108,14 @@ def test_place_in_snake_order() -> None:
     order = [snake_seat(i, 4, table, 2) for i in range(10)]
     assert order == [2, 3, 0, 1, 1, 0, 3, 2, 2, 3]
     s = play_out(new(4, 3))
-    for i, (seat, _, _) in enumerate(s.placed):
-        assert seat == snake_seat(i, 4, s.table, s.speaker)
+    for i, pl in enumerate(s.placed):
+        assert pl.seat == snake_seat(i, 4, s.table, s.speaker)
 
 
 def test_ring_order() -> None:
     """rule: ti4/ring-order - every ring full before the next: ring 1 first, then 2, then 3."""
     s = play_out(new(6, 8))
-    rings = [PACK.board.rings[p] for _, _, p in s.placed]
+    rings = [PACK.board.rings[pl.pos] for pl in s.placed]
     assert rings == sorted(rings)
     galaxy = [0] * 37
     galaxy[0] = 18

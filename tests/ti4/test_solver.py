@@ -128,8 +128,8 @@ def test_balanced_map_finishes_a_setup_in_progress() -> None:
     _, fn = get_puzzle("ti4.balanced_map")
     res = fn(GAME, s, {}, SolveLimits(time_limit_s=1.0, workers=1))
     assert res.status in (Status.OPTIMAL, Status.FEASIBLE)
-    for _, t, p in s.placed:
-        assert res.answer["galaxy"][str(p)] == str(t)
+    for pl in s.placed:
+        assert res.answer["galaxy"][str(pl.pos)] == str(pl.tile)
 
 
 def test_balanced_map_include_and_infeasible() -> None:
