@@ -25,7 +25,6 @@ import random
 import statistics
 import time
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +32,7 @@ from ortools.sat.python import cp_model
 
 from bench._stats import wilson
 from games.core import CHANCE, TERMINAL, Game, GameConfig
+from games.core.records import replace
 from games.cytress import CytressGame
 from games.cytress.scoring import winners
 from search import SearchLimit, SearchOptions

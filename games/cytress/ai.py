@@ -23,13 +23,17 @@ from games.cytress.scoring import BOUNTY_PRESTIGE, LEVEL_REWARD, Tally, bounty_p
 from games.cytress.setup import SOLO_ROUNDS
 from games.cytress.state import (
     AUTOMA,
+    CORPOCRAT,
     CREW,
     FIXER_INTEL,
     HEIGHT,
+    HOOLIGANG,
     INTEL,
     LEVELS,
     OVER,
     PAYMENT,
+    PRIVATEER,
+    ROVER,
     STRATOLITE,
     TUBE,
     CytressState,
@@ -142,7 +146,7 @@ class Evaluator:
             longest = max(per_faction)
         else:
             longest = 0
-            for p in s.paths[4 * o : 4 * o + 4]:
+            for p in s.paths[o]:
                 longest = max(longest, len(p))
                 for c in p:
                     targets[intel_target[c]] += 1
@@ -167,15 +171,15 @@ class Evaluator:
         stratos = s.stratos
         for o in range(owners):
             targets, longest, bounty = self._cards(s, o)
-            a, b, c = stratos[LEVELS * o : LEVELS * o + LEVELS]
+            a, b, c = stratos[o]
             totals[o] = CREW_PRESTIGE[0] * a + CREW_PRESTIGE[1] * b + CREW_PRESTIGE[2] * c + bounty
             icons[o] = sum(targets)
             bases.append((a + b + c, longest, min(targets)))
         for k in range(LEVELS):
-            best = max(stratos[LEVELS * o + k] for o in range(owners))
+            best = max(stratos[o][k] for o in range(owners))
             if best:
                 for o in range(owners):
-                    if stratos[LEVELS * o + k] == best:
+                    if stratos[o][k] == best:
                         totals[o] += LEVEL_REWARD[k] * bases[o][k]
         crew, adjacent = s.crew, s.map.layout.adjacent
         for h, height in enumerate(s.tube):
@@ -218,19 +222,19 @@ class Evaluator:
         pending = self._pending_credit(s, later) if 0 <= s.actor < s.players else 0.0
         out = []
         for o, total in enumerate(now):
-            own = s.icons[16 * o : 16 * o + 16]
+            own = s.icons[o]
             v = (
                 w[0] * total
                 + w[1] * contests[o]
                 + w[2] * crew.count(o) * live
                 + w[3] * s.supply[o] * reach
-                + w[4] * sum(s.res[4 * o : 4 * o + 4]) * live
+                + w[4] * sum(s.res[o]) * live
                 + later
                 * (
-                    w[5] * sum(own[0:4])
-                    + w[6] * sum(own[4:8])
-                    + w[7] * sum(own[8:12])
-                    + w[8] * sum(own[12:16])
+                    w[5] * sum(own[CORPOCRAT])
+                    + w[6] * sum(own[PRIVATEER])
+                    + w[7] * sum(own[HOOLIGANG])
+                    + w[8] * sum(own[ROVER])
                 )
                 + w[9] * icons[o] * live
             )
@@ -249,7 +253,7 @@ class Evaluator:
     ) -> float:
         """Solo: the seat's projected margin over the automa (``SOLO_WEIGHTS``)."""
         live, w = _blend(SOLO_WEIGHTS, later)
-        crew, reach, own = s.crew, live * min(1.0, later), s.icons[0:16]
+        crew, reach, own = s.crew, live * min(1.0, later), s.icons[0]
         v = (
             w[0] * (now[0] - now[AUTOMA])
             + w[1] * (contests[0] - contests[AUTOMA])
@@ -257,9 +261,14 @@ class Evaluator:
             + w[3] * crew.count(AUTOMA) * live
             + w[4] * s.supply[0] * reach
             + w[5] * s.supply[AUTOMA] * reach
-            + w[6] * sum(s.res[0:4]) * live
+            + w[6] * sum(s.res[0]) * live
             + later
-            * (w[7] * sum(own[0:4]) + w[8] * sum(own[4:8]) + w[9] * sum(own[8:12]) + w[10] * sum(own[12:16]))
+            * (
+                w[7] * sum(own[CORPOCRAT])
+                + w[8] * sum(own[PRIVATEER])
+                + w[9] * sum(own[HOOLIGANG])
+                + w[10] * sum(own[ROVER])
+            )
             + w[11] * icons[0] * live
             + w[12] * icons[AUTOMA] * live
         )
@@ -279,10 +288,10 @@ class Evaluator:
         bases: list[tuple[int, int, int]] = []
         for o in range(owners):
             _, longest, sets = self._bases(s, o)
-            a, b, c = stratos[LEVELS * o : LEVELS * o + LEVELS]
+            a, b, c = stratos[o]
             bases.append((a + b + c, longest, sets))
         for k in range(LEVELS):
-            counts = [stratos[LEVELS * o + k] for o in range(owners)]
+            counts = [stratos[o][k] for o in range(owners)]
             best = max(counts)
             reward = LEVEL_REWARD[k]
             for o in range(owners):
@@ -363,7 +372,7 @@ class Evaluator:
             resources = [0, 1, 2, 3]
         best = 0.0
         for r in resources:
-            have = s.res[4 * seat + r]
+            have = s.res[seat][r]
             for h in (1, 2, 3):
                 cost = cost_after_discount(s.icons, seat, r, TUBE_COST[h])
                 if cost <= have:

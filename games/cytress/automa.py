@@ -19,11 +19,10 @@ left the solo player picks any empty hex; when neither height rule applies the t
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from itertools import compress
-from typing import Any, cast
 
-from games.cytress.board import adjacent_counts, strict_leader
+from games.cytress.board import adjacent_counts, ascend, strict_leader
 from games.cytress.content import AI_CARDS_PER_FACTION, Content
 from games.cytress.crews import place_crew
 from games.cytress.intel import take_from_row
@@ -43,8 +42,7 @@ from games.cytress.state import (
     OP_NORMAL,
     OP_PLACE,
     Automa,
-    make_automa,
-    make_pending,
+    Pending,
 )
 from games.cytress.tubes import buildable, drop_tube
 from games.cytress.work import Pos, Work, put
@@ -83,7 +81,7 @@ def scout_first(content: Content, w: Work) -> None:
     lifepath still pays)."""
     a = _automa(w)
     card = a.deck[0]
-    w.automa = make_automa(a.deck[1:], a.tracker, a.intel, a.records, (*a.drawn, card), a.program, a.moving)
+    w.automa = Automa(a.deck[1:], a.tracker, a.intel, a.records, (*a.drawn, card), a.program, a.moving)
     scout(content, w, AUTOMA, 2 * _faction(card))
 
 
@@ -99,9 +97,7 @@ def scout_second(content: Content, w: Work) -> None:
         if _faction(card) not in busy:
             scout(content, w, AUTOMA, 2 * _faction(card))
             break
-    w.automa = make_automa(
-        _reshuffled(w, deck + drawn), a.tracker, a.intel, a.records, (), a.program, a.moving
-    )
+    w.automa = Automa(_reshuffled(w, deck + drawn), a.tracker, a.intel, a.records, (), a.program, a.moving)
 
 
 _MASK64 = (1 << 64) - 1
@@ -122,30 +118,10 @@ def _reshuffled(w: Work, cards: list[int]) -> tuple[int, ...]:
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
     z ^= z >> 31
     w.shuffles += 1
-    n = len(cards)
-    if n < len(_PERMUTE):
-        return _PERMUTE[n](z, cards)
-    for i in range(n - 1, 0, -1):
-        j = z % (i + 1)
-        z //= i + 1
+    for i in range(len(cards) - 1, 0, -1):
+        z, j = divmod(z, i + 1)
         cards[i], cards[j] = cards[j], cards[i]
     return tuple(cards)
-
-
-def _permuter(n: int) -> Callable[[int, list[int]], tuple[int, ...]]:
-    """The Fisher-Yates steps of ``_reshuffled`` for ``n`` cards, unrolled (the same swaps: from the
-    end, swap index ``i`` with digit ``z % (i + 1)``, then ``z //= i + 1``)."""
-    body = "".join(
-        f"    j = z % {i + 1}\n    z //= {i + 1}\n    c[{i}], c[j] = c[j], c[{i}]\n"
-        for i in range(n - 1, 0, -1)
-    )
-    namespace: dict[str, Any] = {}
-    exec(f"def permute(z, c):\n{body}    return tuple(c)\n", namespace)
-    return cast(Callable[[int, list[int]], tuple[int, ...]], namespace["permute"])
-
-
-_PERMUTE = tuple(_permuter(n) for n in range(4 * AI_CARDS_PER_FACTION + 1))
-"""Per deck size (up to the 16 AI action cards), ``_reshuffled``'s swaps unrolled."""
 
 
 # ---------------------------------------------------------------- phase 3: a turn
@@ -155,7 +131,7 @@ def begin_turn(content: Content, w: Work) -> None:
     completes the matching bounty first (if the automa has none against that faction)."""
     a = _automa(w)
     tracker, drawn, program = _begin(content, w, a)
-    w.automa = make_automa(a.deck[1:], tracker, a.intel, a.records, drawn, program, a.moving)
+    w.automa = Automa(a.deck[1:], tracker, a.intel, a.records, drawn, program, a.moving)
 
 
 def _begin(
@@ -219,36 +195,34 @@ def run_turn(content: Content, w: Work) -> bool:
                 records += _drop(w, hexes[0])
                 program, moving = program[1:], NOBODY
             else:
-                w.automa = make_automa(deck, tracker, intel, records, drawn, program, moving)
+                w.automa = Automa(deck, tracker, intel, records, drawn, program, moving)
                 _ask(w, AUTOMA_TUBE, hexes)
                 return False
         elif code == OP_BOUNTY_ASCEND:
             level = bounty_ascend_level(w)
             if level:
-                stratos = w.stratos_()
-                stratos[LEVELS * AUTOMA + level - 1] -= 1
-                stratos[LEVELS * AUTOMA + level] += 1
+                ascend(w, AUTOMA, level)
             program, moving = program[1:], NOBODY
         else:  # OP_BOUNTY_CREW, OP_PLACE
             done, moving = _place(w, arg, moving)
             if not done:
-                w.automa = make_automa(deck, tracker, intel, records, drawn, program, moving)
+                w.automa = Automa(deck, tracker, intel, records, drawn, program, moving)
                 return False
             program, moving = program[1:], NOBODY
-    w.automa = make_automa(_reshuffled(w, [*deck, *drawn]), tracker, intel, records, (), program, moving)
+    w.automa = Automa(_reshuffled(w, [*deck, *drawn]), tracker, intel, records, (), program, moving)
     return True
 
 
 def _pop(w: Work) -> None:
     a = _automa(w)
-    w.automa = make_automa(a.deck, a.tracker, a.intel, a.records, a.drawn, a.program[1:], NOBODY)
+    w.automa = Automa(a.deck, a.tracker, a.intel, a.records, a.drawn, a.program[1:], NOBODY)
 
 
 def _ask(w: Work, step: int, options: list[int]) -> None:
     """The solo player decides a tie of the automa's checklist ("you choose")."""
     w.step = step
     w.actor = PLAYER
-    w.pending = make_pending(-1, -1, -1, -1, 0, -1, 0, -1, tuple(options))
+    w.pending = Pending(-1, -1, -1, -1, 0, -1, 0, -1, tuple(options))
 
 
 def answer(w: Work, step: int, h: int) -> None:
@@ -273,28 +247,15 @@ def choose_intel(content: Content, w: Work, faction: int) -> int:
     return _intel_choice(content, w.intel_row[faction], _automa(w).intel)
 
 
-_TARGETS: list[tuple[object, object, tuple[int, ...]]] = [((), (), (0, 0, 0, 0))]
-"""The last (intel taken, the pack's ``intel_target``, the count of each target among them) of
-``_intel_choice`` (the automa keeps its tuple of intel until it takes a card; the triple is read
-and replaced whole)."""
-
-
 def _intel_choice(content: Content, row: Sequence[int], taken: Sequence[int]) -> int:
     """``choose_intel`` on a faction's face-up ``row`` for an automa holding the intel ``taken``."""
     cards = [c for c in row if c != NOBODY]
     if not cards:
         return NOBODY
     target = content.intel_target
-    last = _TARGETS[0]
-    if last[0] is taken and last[1] is target:
-        targets = last[2]
-    else:
-        counts = [0, 0, 0, 0]
-        for c in taken:
-            counts[target[c]] += 1
-        targets = tuple(counts)
-        if type(taken) is tuple:  # immutable: the counts stay true
-            _TARGETS[0] = (taken, target, targets)
+    targets = [0, 0, 0, 0]
+    for c in taken:
+        targets[target[c]] += 1
     low = min(targets)
     for c in cards:
         if targets[target[c]] == low:
@@ -311,7 +272,7 @@ def place(w: Work, colour: int) -> bool:
     done, moving = _place(w, colour, a.moving)
     if moving != _automa(w).moving:
         a = _automa(w)
-        w.automa = make_automa(a.deck, a.tracker, a.intel, a.records, a.drawn, a.program, moving)
+        w.automa = Automa(a.deck, a.tracker, a.intel, a.records, a.drawn, a.program, moving)
     return done
 
 
@@ -344,7 +305,7 @@ def answer_lift(w: Work, h: int) -> None:
     w.crew_()[h] = NOBODY
     w.supply_()[AUTOMA] += 1
     a = _automa(w)
-    w.automa = make_automa(a.deck, a.tracker, a.intel, a.records, a.drawn, a.program, h)
+    w.automa = Automa(a.deck, a.tracker, a.intel, a.records, a.drawn, a.program, h)
 
 
 def _positions(seq: Sequence[int], value: int) -> list[int]:
@@ -357,20 +318,9 @@ def _positions(seq: Sequence[int], value: int) -> list[int]:
     return out
 
 
-_TUBES: list[tuple[object, tuple[int, ...]]] = [((), ())]
-"""The last frozen ``tube`` tuple ``_tube_hexes`` saw, and its answer (states share the tuple until
-a tube drops; the pair is read and replaced whole)."""
-
-
 def _tube_hexes(tube: Sequence[int]) -> tuple[int, ...]:
     """The hexes holding a waste tube, ascending."""
-    last = _TUBES[0]
-    if last[0] is tube:
-        return last[1]
-    hexes = tuple(compress(range(len(tube)), tube))
-    if type(tube) is tuple:  # immutable: its answer stays true (a list may change)
-        _TUBES[0] = (tube, hexes)
-    return hexes
+    return tuple(compress(range(len(tube)), tube))
 
 
 def _empties(crew: Sequence[int], tube: Sequence[int], exclude: int) -> list[int]:
@@ -687,14 +637,14 @@ def tube_height(w: Pos, me: int = AUTOMA) -> int:
     s, owners = w.stratos, w.players + (w.players == 1)
     height = 3
     if owners == 2:  # one rival
-        mine, other = LEVELS * me, LEVELS * (1 - me)
+        mine, other = s[me], s[1 - me]
         for level in range(LEVELS):
-            if s[mine + level] == s[other + level]:
+            if mine[level] == other[level]:
                 height = level + 1
                 break
     else:
         for level in range(LEVELS):
-            if s[LEVELS * me + level] == max(s[LEVELS * o + level] for o in range(owners) if o != me):
+            if s[me][level] == max(s[o][level] for o in range(owners) if o != me):
                 height = level + 1
                 break
     return min(height, buildable(w))
@@ -705,7 +655,7 @@ def drop(w: Work, h: int) -> None:
     on the AI tracker board."""
     if _drop(w, h):
         a = _automa(w)
-        w.automa = make_automa(a.deck, a.tracker, a.intel, a.records + 1, a.drawn, a.program, a.moving)
+        w.automa = Automa(a.deck, a.tracker, a.intel, a.records + 1, a.drawn, a.program, a.moving)
 
 
 def _drop(w: Work, h: int) -> int:
@@ -724,8 +674,8 @@ def bounty_ascend_level(w: Pos, me: int = AUTOMA) -> int:
     player (0: none)."""
     s, owners = w.stratos, w.players + (w.players == 1)
     for level in (1, 2):
-        a = s[LEVELS * me + level - 1]
-        p = max(s[LEVELS * o + level - 1] for o in range(owners) if o != me)
+        a = s[me][level - 1]
+        p = max(s[o][level - 1] for o in range(owners) if o != me)
         if not a:
             continue
         gives_up = a > p and not a - 1 > p

@@ -10,8 +10,9 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from games.core.records import replace_at
 from games.core.rng import derive_seed, shuffled
-from games.cytress.state import LEVELS, NOBODY, CAction
+from games.cytress.state import NOBODY, CAction
 from games.cytress.work import Work
 
 __all__ = [
@@ -23,6 +24,7 @@ __all__ = [
     "TUBE_SECTIONS",
     "act",
     "adjacent_counts",
+    "ascend",
     "controller",
     "draw_stratolite",
     "is_empty",
@@ -33,31 +35,26 @@ __all__ = [
 ]
 
 CREWS = 12
-"""rule: cytress/setup - 12 crew tokens per player (and for the automa)."""
+"""cytress/setup - 12 crew tokens per player (and for the automa)."""
 TUBE_SECTIONS = 50
-"""rule: cytress/setup - 50 tube sections in the box."""
+"""cytress/setup - 50 tube sections in the box."""
 TUBE_COST: tuple[int, ...] = (0, 5, 11, 18)
-"""rule: cytress/waste-tubes - resources to drop a waste tube 1, 2 or 3 sections high."""
+"""cytress/waste-tubes - resources to drop a waste tube 1, 2 or 3 sections high."""
 TUBE_PRESTIGE: tuple[int, ...] = (0, 3, 5, 7)
-"""rule: cytress/score-waste-tubes - PRESTIGE for controlling a 1, 2 or 3 high tube."""
+"""cytress/score-waste-tubes - PRESTIGE for controlling a 1, 2 or 3 high tube."""
 CREW_PRESTIGE: tuple[int, ...] = (5, 10, 15)
-"""rule: cytress/score-crews-on-stratos - PRESTIGE per crew on level 1, 2 and 3."""
+"""cytress/score-crews-on-stratos - PRESTIGE per crew on level 1, 2 and 3."""
 STRAT_ROW = 5
-"""rule: cytress/meet-a-stratolite - 5 Stratolite cards face up on Stratos."""
-
-_ACTIONS: dict[tuple[str, int], CAction] = {}
+"""cytress/meet-a-stratolite - 5 Stratolite cards face up on Stratos."""
 
 
 def act(kind: str, arg: int = 0) -> CAction:
-    """The (shared, immutable) action object for ``kind`` and ``arg``."""
-    a = _ACTIONS.get((kind, arg))
-    if a is None:
-        a = _ACTIONS[(kind, arg)] = CAction(kind, arg)
-    return a
+    """The action ``kind`` with ``arg``."""
+    return CAction(kind, arg)
 
 
 def is_empty(crew: Sequence[int], tube: Sequence[int], h: int) -> bool:
-    """rule: cytress/meet-a-faction - an empty hex holds no crew and no waste tube."""
+    """cytress/meet-a-faction - an empty hex holds no crew and no waste tube."""
     return crew[h] == NOBODY and not tube[h]
 
 
@@ -83,15 +80,25 @@ def strict_leader(counts: Sequence[int]) -> int:
 
 
 def controller(adjacent: Sequence[int], crew: Sequence[int], owners: int) -> int:
-    """rule: cytress/score-waste-tubes - who controls a tube: a majority of crews across all
+    """cytress/score-waste-tubes - who controls a tube: a majority of crews across all
     adjacent hexes (-1: tied or nobody, and nobody scores it)."""
     return strict_leader(adjacent_counts(adjacent, crew, owners))
 
 
-def level_leaders(stratos: Sequence[int], owners: int, level: int) -> tuple[int, ...]:
-    """rule: cytress/score-stratos-rewards - the owners with the absolute or tied majority of crews
+def ascend(w: Work, owner: int, level: int) -> None:
+    """One of ``owner``'s crews on Stratos ``level`` (1 or 2) moves up one level (a bounty's benefit,
+    the automa's bounty ascent)."""
+    stratos = w.stratos_()
+    levels = stratos[owner]
+    stratos[owner] = replace_at(
+        replace_at(levels, level - 1, levels[level - 1] - 1), level, levels[level] + 1
+    )
+
+
+def level_leaders(stratos: Sequence[Sequence[int]], owners: int, level: int) -> tuple[int, ...]:
+    """cytress/score-stratos-rewards - the owners with the absolute or tied majority of crews
     on Stratos ``level`` (1-3); none when nobody has a crew there."""
-    counts = [stratos[LEVELS * o + level - 1] for o in range(owners)]
+    counts = [stratos[o][level - 1] for o in range(owners)]
     best = max(counts)
     if best == 0:
         return ()
@@ -99,15 +106,15 @@ def level_leaders(stratos: Sequence[int], owners: int, level: int) -> tuple[int,
 
 
 def reshuffled(w: Work, cards: Sequence[int]) -> list[int]:
-    """A reshuffle of ``cards`` drawn from the game's hidden seed (rule: cytress/meet-a-stratolite
-    reshuffles the discard pile; rule: cytress/solo-gameplay shuffles the AI action deck)."""
+    """A reshuffle of ``cards`` drawn from the game's hidden seed (cytress/meet-a-stratolite
+    reshuffles the discard pile; cytress/solo-gameplay shuffles the AI action deck)."""
     out = shuffled(random.Random(derive_seed(w.seed, "shuffle", w.shuffles)).getrandbits, cards)
     w.shuffles += 1
     return out
 
 
 def draw_stratolite(w: Work) -> int:
-    """rule: cytress/meet-a-stratolite - the top Stratolite of the deck; an empty deck is first
+    """cytress/meet-a-stratolite - the top Stratolite of the deck; an empty deck is first
     remade from the shuffled discard pile (-1 when both are empty)."""
     if not w.strat_deck:
         if not w.strat_discard:
@@ -119,8 +126,8 @@ def draw_stratolite(w: Work) -> int:
 
 
 def slide_stratolites(w: Work, slot: int) -> None:
-    """rule: cytress/meet-a-stratolite - the card at ``slot`` has left: the cards to its left slide
-    one space right and a new card fills the leftmost slot (rule: cytress/phase-4-reset does the
+    """cytress/meet-a-stratolite - the card at ``slot`` has left: the cards to its left slide
+    one space right and a new card fills the leftmost slot (cytress/phase-4-reset does the
     same after discarding the rightmost)."""
     row = w.strat_row_()
     for i in range(slot, 0, -1):

@@ -1,10 +1,10 @@
 """The public form of a Cytress position (``to_dict``), in the rulebook's words.
 
-This is the one place that maps the internal encoding (``games.cytress.state``: flat tuples of
-indices) to the public form: component ids (intel ``COR07``, Stratolite ``S03``, bounty ``B1-COR``,
-AI action card ``AI-COR-2``, tile ``"3"``, hex ``C4``), names from closed sets (factions, resources,
-phases, steps, landing pads), booleans and lists. ``games.cytress.validate`` reads it back,
-checking every field. ``schema.json`` is its JSON Schema.
+This is the one place that maps the internal encoding (``games.cytress.state``: tuples of content
+indices by seat, owner, hex and level) to the public form: component ids (intel ``COR07``,
+Stratolite ``S03``, bounty ``B1-COR``, AI action card ``AI-COR-2``, tile ``"3"``, hex ``C4``), names
+from closed sets (factions, resources, phases, steps, landing pads), booleans and lists.
+``games.cytress.validate`` reads it back, checking every field. ``schema.json`` is its JSON Schema.
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from games.cytress.content import AI_CARDS_PER_FACTION
 from games.cytress.state import (
     AUTOMA,
     FACTIONS,
-    LEVELS,
     NOBODY,
     OP_BOUNTY_ASCEND,
     OP_BOUNTY_CREW,
@@ -84,7 +83,7 @@ def _owner(ctx: Ctx, s: CytressState, o: int) -> dict[str, Any]:
     return {
         "rebel": c.rebels[s.rebels[o]].id,
         "crews_unused": s.supply[o],
-        "stratos": list(s.stratos[LEVELS * o : LEVELS * o + LEVELS]),
+        "stratos": list(s.stratos[o]),
         "leader": None if leader == NOBODY else {"faction": FACTIONS[leader // 2], "spot": leader % 2 + 1},
         "bounties": [c.bounties[b].code for b in s.bounties[o]],
     }
@@ -98,10 +97,8 @@ def _seat(ctx: Ctx, s: CytressState, seat: int) -> dict[str, Any]:
         {
             "seat": seat,
             "side": None if side < 0 else "AB"[side],
-            "resources": {r: s.res[4 * seat + k] for k, r in enumerate(RESOURCES)},
-            "lifepaths": {
-                f: [c.intel[x].code for x in s.paths[4 * seat + k]] for k, f in enumerate(FACTIONS)
-            },
+            "resources": {r: s.res[seat][k] for k, r in enumerate(RESOURCES)},
+            "lifepaths": {f: [c.intel[x].code for x in s.paths[seat][k]] for k, f in enumerate(FACTIONS)},
             "transports_on_board": s.transports[seat],
             "transports_on_stratos": s.on_stratos[seat],
             "reserved_stratolite": None

@@ -8,7 +8,7 @@ first player.
 rule: cytress/phase-4-reset - discard the rightmost Stratolite, slide the others right and fill the
 leftmost slot; leaders and transports go home; the first player marker's holder starts the next
 round, unless the game end was triggered (rule: cytress/game-end-trigger): then the rebellion.
-rule: cytress/solo-game-end - a solo game ends after round 5.
+cytress/solo-game-end - a solo game ends after round 5.
 rule: cytress/game-end-trigger - a 2-5 player game ends only "at the end of the round where the last of
 the game's allocated waste tubes were placed"; the ``round_limit`` variant (off by default) is a
 safety cap the rulebook lacks, and :func:`end_condition` tells which end fired.
@@ -42,7 +42,7 @@ __all__ = ["END_LIMIT", "END_SOLO", "END_TUBES", "advance", "end_condition", "re
 END_TUBES = "tubes"
 """The rulebook's end (rule: cytress/game-end-trigger): the round the last allocated section was placed."""
 END_SOLO = "solo round 5"
-"""The solo end (rule: cytress/solo-game-end): after round 5."""
+"""The solo end (cytress/solo-game-end): after round 5."""
 END_LIMIT = "round limit"
 """The ``round_limit`` variant's cap (not in the rulebook)."""
 
@@ -61,7 +61,7 @@ def advance(content: Content, w: Work) -> None:
 
 
 def _next_side(content: Content, w: Work) -> None:
-    """rule: cytress/solo-setup - each player chooses which side of their rebel board to play
+    """cytress/solo-setup - each player chooses which side of their rebel board to play
     (reading for every player count: in turn order from the first player, at the start)."""
     n = w.players
     while w.turn < n:
@@ -74,7 +74,7 @@ def _next_side(content: Content, w: Work) -> None:
 
 
 def start_round(content: Content, w: Work) -> None:
-    """A new round: phase 1 income (rule: cytress/phase-1-income), then scouting from the first
+    """A new round: phase 1 income (cytress/phase-1-income), then scouting from the first
     player."""
     w.round += 1
     income(w)
@@ -83,9 +83,9 @@ def start_round(content: Content, w: Work) -> None:
 
 
 def _next_scout(content: Content, w: Work) -> None:
-    """rule: cytress/phase-2-scout - in clockwise order from the first player; with 2-3 players
+    """cytress/phase-2-scout - in clockwise order from the first player; with 2-3 players
     every leader scouts twice (all once, then again); solo: the automa, you, the automa, you
-    (rule: cytress/solo-gameplay). A seat with no open spot skips its scout."""
+    (cytress/solo-gameplay). A seat with no open spot skips its scout."""
     n = w.players
     if n == 1:  # solo
         if w.turn >= 4:
@@ -109,13 +109,13 @@ def _next_scout(content: Content, w: Work) -> None:
 
 
 def _start_travel(w: Work) -> None:
-    """rule: cytress/phase-3a-travel - from the first player, one transport at a time."""
+    """cytress/phase-3a-travel - from the first player, one transport at a time."""
     w.phase, w.turn, w.phase_first = TRAVEL, 0, w.first
 
 
 def _next_travel(content: Content, w: Work) -> None:
-    """rule: cytress/phase-3a-travel - players take turns moving one transport until all 3 of each
-    have moved; solo: the automa's turn, then yours, three times (rule: cytress/solo-gameplay)."""
+    """cytress/phase-3a-travel - players take turns moving one transport until all 3 of each
+    have moved; solo: the automa's turn, then yours, three times (cytress/solo-gameplay)."""
     n = w.players
     solo = n == 1
     total = 2 * TRANSPORTS if solo else TRANSPORTS * n

@@ -16,23 +16,23 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
 from functools import cached_property
 from typing import Any
 
 from games.core.face import REFEREE, SPECTATOR, Catalogue, Description, Fact, Viewer
 from games.core.protocol import TERMINAL, Game, GameConfig, GameInfo, Seat, Variant
+from games.core.records import replace
 from games.core.rng import shuffle
-from games.cytress import face, outcomes, policies
+from games.cytress import face, outcomes, policies, render
 from games.cytress.ai import Evaluator
 from games.cytress.codec import state_to_dict
 from games.cytress.content import Content, load_content
 from games.cytress.flow import advance
 from games.cytress.notation import action_text, parse_action_text
 from games.cytress.rules import STEP_LEGAL, perform, perform_trusted
-from games.cytress.scoring import final_scores, winners
+from games.cytress.scoring import Tally, final_scores, winners
 from games.cytress.setup import Setup, new_game
-from games.cytress.state import OVER, CAction, CytressState, make_automa
+from games.cytress.state import OVER, Automa, CAction, CytressState
 from games.cytress.validate import state_from_dict
 from games.cytress.work import Ctx, Work, freeze_work, load_work
 from games.errors import ConfigError, InvalidStateError, NotationError
@@ -52,6 +52,62 @@ cytress/game-end-trigger); a cap is an opt-in safety net, and a game it ends say
 sheet's "Game end" line, ``describe``)."""
 
 
+VARIANTS: tuple[Variant, ...] = (
+    Variant(
+        name="first_player",
+        description="the first player's seat (rule: cytress/setup: the player who most "
+        "recently watched a cyberpunk film); -1 draws it at random",
+        default=-1,
+    ),
+    Variant(
+        name="market_side",
+        description="the Cytress district board side (rule: cytress/setup: chosen at random)",
+        default="random",
+        choices=("random", "A", "B"),
+    ),
+    Variant(
+        name="solo_board_side",
+        description="solo: the faction boards' side (rule: cytress/solo-setup: 4+ easier, "
+        "recommended; 1-3 more challenging)",
+        default="4+",
+        choices=("4+", "1-3"),
+    ),
+    Variant(
+        name="rebel_sides",
+        description="'choose': each player picks a side of their rebel board at the start "
+        "(rule: cytress/solo-setup); 'A' or 'B': every board on that side",
+        default="choose",
+        choices=("choose", "A", "B"),
+    ),
+    Variant(
+        name="round_limit",
+        description="2-5 players: a safety cap, not in the rulebook: the game also ends after "
+        "this round (0, the default: only at the end of the round the last allocated tube "
+        "section is placed, rule: cytress/game-end-trigger); a game it ends says so in its "
+        "score sheet; solo always ends after round 5",
+        default=DEFAULT_ROUND_LIMIT,
+    ),
+    Variant(
+        name="solo_tubes",
+        description="solo: 'supply' (the rulebook: 'Place 14 tube sections near Stratos. Keep "
+        "the others in the box', rule: cytress/solo-setup): tubes are built from those 14 "
+        "only; 'box': once they run out, from the box's sections too",
+        default="supply",
+        choices=("supply", "box"),
+    ),
+    Variant(
+        name="bounty_scoring",
+        description="'each' (rule: cytress/meet-the-enforcers: 'Each bounty also provides "
+        "prestige'): every bounty pays its tier per matching icon, so a tier 1 and a tier 2 "
+        "bounty against one faction pay 3; 'best': a faction's icons are paid once, at the "
+        "best tier held against it",
+        default="each",
+        choices=("each", "best"),
+    ),
+)
+"""The variants (``GameInfo.variants``): the rulebook's choices and this referee's opt-in caps."""
+
+
 class CytressGame(Game[CytressState, CAction]):
     """Cytress, 1-5 players (1: solo against the automa)."""
 
@@ -64,64 +120,14 @@ class CytressGame(Game[CytressState, CAction]):
         """Validated setups by (players, options with their types) (``new_state``; bounded)."""
         self.map_lines_cache: dict[tuple[object, ...], list[str]] = {}
         """The text mini-map by (tiles, crews, tubes, players) (``face.describe``; bounded)."""
+        self.last_tallies: list[tuple[CytressState, tuple[Tally, ...]]] = []
+        """The rebellion of the last few states explained (``face.explain``; at most 4)."""
         self.info = GameInfo(
             name="cytress",
             title="Cytress",
             min_players=1,
             max_players=5,
-            variants=(
-                Variant(
-                    name="first_player",
-                    description="the first player's seat (rule: cytress/setup: the player who most "
-                    "recently watched a cyberpunk film); -1 draws it at random",
-                    default=-1,
-                ),
-                Variant(
-                    name="market_side",
-                    description="the Cytress district board side (rule: cytress/setup: chosen at random)",
-                    default="random",
-                    choices=("random", "A", "B"),
-                ),
-                Variant(
-                    name="solo_board_side",
-                    description="solo: the faction boards' side (rule: cytress/solo-setup: 4+ easier, "
-                    "recommended; 1-3 more challenging)",
-                    default="4+",
-                    choices=("4+", "1-3"),
-                ),
-                Variant(
-                    name="rebel_sides",
-                    description="'choose': each player picks a side of their rebel board at the start "
-                    "(rule: cytress/solo-setup); 'A' or 'B': every board on that side",
-                    default="choose",
-                    choices=("choose", "A", "B"),
-                ),
-                Variant(
-                    name="round_limit",
-                    description="2-5 players: a safety cap, not in the rulebook: the game also ends after "
-                    "this round (0, the default: only at the end of the round the last allocated tube "
-                    "section is placed, rule: cytress/game-end-trigger); a game it ends says so in its "
-                    "score sheet; solo always ends after round 5",
-                    default=DEFAULT_ROUND_LIMIT,
-                ),
-                Variant(
-                    name="solo_tubes",
-                    description="solo: 'supply' (the rulebook: 'Place 14 tube sections near Stratos. Keep "
-                    "the others in the box', rule: cytress/solo-setup): tubes are built from those 14 "
-                    "only; 'box': once they run out, from the box's sections too",
-                    default="supply",
-                    choices=("supply", "box"),
-                ),
-                Variant(
-                    name="bounty_scoring",
-                    description="'each' (rule: cytress/meet-the-enforcers: 'Each bounty also provides "
-                    "prestige'): every bounty pays its tier per matching icon, so a tier 1 and a tier 2 "
-                    "bounty against one faction pay 3; 'best': a faction's icons are paid once, at the "
-                    "best tier held against it",
-                    default="each",
-                    choices=("each", "best"),
-                ),
-            ),
+            variants=VARIANTS,
             content_version=self.pack.version,
             hidden_information=True,
             stochastic=False,
@@ -264,7 +270,7 @@ class CytressGame(Game[CytressState, CAction]):
         if a is not None:
             ai = list(a.deck)
             shuffle(rng, ai)
-            w.automa = make_automa(tuple(ai), a.tracker, a.intel, a.records, a.drawn, a.program, a.moving)
+            w.automa = Automa(tuple(ai), a.tracker, a.intel, a.records, a.drawn, a.program, a.moving)
         w.intel_deck, w.strat_deck, w.seed = decks, strat, rng.getrandbits(62)
         return w.freeze()
 
@@ -318,7 +324,7 @@ class CytressGame(Game[CytressState, CAction]):
         return face.describe(self, state, viewer)
 
     def render(self, state: CytressState, viewer: Viewer = REFEREE) -> str:
-        return face.render(self, state, viewer)
+        return render.render(self, state, viewer)
 
     def log_line(self, state: CytressState, action: CAction, viewer: Viewer = SPECTATOR) -> str:
         return face.log_line(self, state, action, viewer)

@@ -1,10 +1,11 @@
-"""Taking faction intel cards (rule: cytress/meet-a-faction, step "Take INTEL"; the fixer's free
-card: rule: cytress/meet-the-fixer; the automa's: rule: cytress/solo-ai-actions)."""
+"""Taking faction intel cards (cytress/meet-a-faction, step "Take INTEL"; the fixer's free
+card: cytress/meet-the-fixer; the automa's: cytress/solo-ai-actions)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from games.core.records import replace_at
 from games.cytress.content import Content
 from games.cytress.state import NOBODY
 from games.cytress.work import Work
@@ -36,15 +37,17 @@ def take_from_row(content: Content, w: Work, card: int) -> None:
 
 
 def take_intel(content: Content, w: Work, seat: int, card: int) -> None:
-    """rule: cytress/meet-a-faction - move ``card`` onto the end of the matching lifepath (its
+    """cytress/meet-a-faction - move ``card`` onto the end of the matching lifepath (its
     faction's) and refill its slot; its icons count from now on (rule:
     cytress/lifepaths-factions)."""
     take_from_row(content, w, card)
     intel = content.intel[card]
+    lifepath = intel.faction
     paths = w.paths_()
-    i = 4 * seat + intel.faction
-    paths[i] = (*paths[i], card)
+    mine = paths[seat]
+    paths[seat] = replace_at(mine, lifepath, (*mine[lifepath], card))
     icons = w.icons_()
-    base = 16 * seat + 4 * intel.faction
+    counts = list(icons[seat][lifepath])
     for r in intel.icons:
-        icons[base + r] += 1
+        counts[r] += 1
+    icons[seat] = replace_at(icons[seat], lifepath, tuple(counts))

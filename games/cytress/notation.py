@@ -107,6 +107,20 @@ def _bad(text: str) -> NotationError:
     return NotationError(f"{shown!r} is not a cytress action; {HINT}", field="action")
 
 
+def _parse_card(content: Content, t: str, last: str) -> CAction | None:
+    """An intel card, Stratolite or bounty taken, used or reserved, by its code (None: not one)."""
+    codes = {
+        "take intel": ("intel", {c.code.lower(): c.id for c in content.intel}),
+        "use stratolite": ("stratolite", {s.code.lower(): s.id for s in content.stratolites}),
+        "reserve stratolite": ("reserve", {s.code.lower(): s.id for s in content.stratolites}),
+        "take bounty": ("bounty", {b.code.lower(): b.id for b in content.bounties}),
+    }
+    for prefix, (kind, table) in codes.items():
+        if t == f"{prefix} {last}" and last in table:
+            return act(kind, table[last])
+    return None
+
+
 def parse_action_text(content: Content, layout: Layout, players: int, text: str) -> CAction:
     """Parse an action's notation (``NotationError`` when it does not parse)."""
     if not isinstance(text, str):
@@ -136,21 +150,9 @@ def parse_action_text(content: Content, layout: Layout, players: int, text: str)
     ):
         if t == f"{prefix} {last}" and last in hexes:
             return act(kind, hexes[last])
-    codes = {
-        "take intel": {c.code.lower(): c.id for c in content.intel},
-        "use stratolite": {s.code.lower(): s.id for s in content.stratolites},
-        "reserve stratolite": {s.code.lower(): s.id for s in content.stratolites},
-        "take bounty": {b.code.lower(): b.id for b in content.bounties},
-    }
-    kinds = {
-        "take intel": "intel",
-        "use stratolite": "stratolite",
-        "reserve stratolite": "reserve",
-        "take bounty": "bounty",
-    }
-    for prefix, table in codes.items():
-        if t == f"{prefix} {last}" and last in table:
-            return act(kinds[prefix], table[last])
+    card = _parse_card(content, t, last)
+    if card is not None:
+        return card
     if t == "spy on the automa" and players == 1:
         return act("spy", 1)
     if len(words) == 4 and t.startswith("spy on seat ") and _is_number(last) and int(last) < max(players, 2):

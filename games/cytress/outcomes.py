@@ -2,9 +2,9 @@
 
 A hint plays its first two moves on to the end of the round (``round_of``) along the search's line
 and in sampled continuations, then compares these facts: the PRESTIGE the rebellion would give now
-by scoring category (rule: cytress/score-crews-on-stratos, cytress/score-stratos-rewards,
+by scoring category (cytress/score-crews-on-stratos, cytress/score-stratos-rewards,
 cytress/score-waste-tubes, cytress/score-bounties), the lead over the best rival (solo: over the
-automa, rule: cytress/solo-game-end), the contests still open (crews around waste tubes, Stratos
+automa, cytress/solo-game-end), the contests still open (crews around waste tubes, Stratos
 majorities) and what pays for the next moves (resources, crews left, lifepaths).
 """
 
@@ -24,10 +24,10 @@ if TYPE_CHECKING:
 __all__ = ["ROUND_WORD", "outcome_facts", "round_of"]
 
 ROUND_WORD = "round"
-"""What :func:`round_of` counts (rule: cytress/core-concepts: scout, travel, income, reset)."""
+"""What :func:`round_of` counts (cytress/core-concepts: scout, travel, income, reset)."""
 
 REWARD_BASES = ("crews on Stratos", "cards in the longest lifepath", "complete sets of target icons")
-"""What each Stratos level's majority pays per (rule: cytress/score-stratos-rewards)."""
+"""What each Stratos level's majority pays per (cytress/score-stratos-rewards)."""
 
 
 def round_of(state: CytressState) -> int:
@@ -69,10 +69,15 @@ def _score_facts(mine: Tally, rival: int | None, solo: bool) -> list[Fact]:
                 text=f"{words} {whom}" + (f" by {abs(lead)} PRESTIGE" if lead else ""),
             )
         )
+    return facts + _category_facts(mine)
+
+
+def _category_facts(mine: Tally) -> list[Fact]:
+    """The PRESTIGE of every scoring category, with how it is earned."""
     crews = " + ".join(
         f"{mine.crews[k]} on level {k + 1} × {CREW_PRESTIGE[k]}" for k in range(LEVELS) if mine.crews[k]
     )
-    facts.append(
+    facts = [
         Fact(
             label="Crews on Stratos PRESTIGE",
             value=float(mine.crew_prestige),
@@ -80,7 +85,7 @@ def _score_facts(mine: Tally, rival: int | None, solo: bool) -> list[Fact]:
             better=1,
             text=f"Crews on Stratos {mine.crew_prestige:+d} PRESTIGE ({crews or 'no crew on Stratos'})",
         )
-    )
+    ]
     f = mine.facts
     bases = (sum(mine.crews), f.longest, f.sets)
     for k in range(LEVELS):
@@ -157,8 +162,8 @@ def _contest_facts(game: CytressGame, s: CytressState, seat: int, mine: Tally) -
 
 def _holding_facts(s: CytressState, seat: int) -> list[Fact]:
     """What pays for the next moves: resources, intel cards on the lifepaths, crews left."""
-    res = s.res[4 * seat : 4 * seat + 4]
-    cards = sum(len(s.paths[4 * seat + f]) for f in range(4))
+    res = s.res[seat]
+    cards = sum(len(p) for p in s.paths[seat])
     facts = [
         Fact(
             label="resources",

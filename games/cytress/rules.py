@@ -202,7 +202,7 @@ def _trade(c: Content, w: Pos) -> list[CAction]:
 def _amount(c: Content, w: Pos) -> list[CAction]:
     give = w.pending.trade // 4
     t = _AMOUNT
-    return [t[k] for k in range(1, w.res[4 * w.actor + give] + 1)]
+    return [t[k] for k in range(1, w.res[w.actor][give] + 1)]
 
 
 def _automa_choice(kind: str) -> Callable[[Content, Pos], list[CAction]]:
@@ -276,8 +276,7 @@ def _check(ctx: Ctx, state: CytressState, action: CAction) -> None:
 def _do_side(c: Content, w: Work, a: CAction) -> None:
     seat = w.actor
     w.sides = put(w.sides, seat, a.arg)
-    icons = lifepath_icons(c, w.rebels[seat], a.arg, w.paths[4 * seat : 4 * seat + 4])
-    w.icons_()[16 * seat : 16 * seat + 16] = icons
+    w.icons_()[seat] = lifepath_icons(c, w.rebels[seat], a.arg, w.paths[seat])
     w.finish()
 
 

@@ -1,10 +1,13 @@
 """The rebellion: final scoring (rule: cytress/score-crews-on-stratos, cytress/score-stratos-rewards,
 cytress/score-waste-tubes, cytress/score-bounties; solo: cytress/solo-game-end).
 
-Pure functions over plain data, so that the solvers (``solver/cytress.py``) score what-if
+Pure functions over plain data, so that the solvers (``solver/cytress/``) score what-if
 positions with the very same rules. :func:`card_facts` reads the per-owner numbers the cards
 decide (complete target sets, the level 2 count, bounty PRESTIGE); :func:`rebellion` scores the
 board (crews on Stratos, level majorities, waste tubes) on top of them.
+
+rule: cytress/scoring-example - the rulebook's worked example (the Green player, 111 PRESTIGE) scores
+as printed with these functions (``tests/cytress/test_scoring.py``).
 """
 
 from __future__ import annotations
@@ -115,7 +118,7 @@ def card_facts(content: Content, state: CytressState) -> tuple[CardFacts, ...]:
                 per_faction[content.intel[c].faction] += 1
             longest = max(per_faction)  # rule: cytress/solo-game-end
         else:
-            paths = state.paths[4 * o : 4 * o + 4]
+            paths = state.paths[o]
             cards = [c for p in paths for c in p]
             longest = max(len(p) for p in paths)  # rule: cytress/score-stratos-rewards (level 2)
         targets = [0, 0, 0, 0]
@@ -129,7 +132,7 @@ def card_facts(content: Content, state: CytressState) -> tuple[CardFacts, ...]:
 def bounty_prestige(content: Content, bounties: Sequence[int], targets: Sequence[int], *, best: bool) -> int:
     """rule: cytress/score-bounties - PRESTIGE for an owner's bounties: per bounty, 2 (tier 1) or 1
     (tier 2) per matching faction target icon on its intel cards ("Each bounty also provides
-    prestige": rule: cytress/meet-the-enforcers; two bounties against one faction pay 3 per icon).
+    prestige": cytress/meet-the-enforcers; two bounties against one faction pay 3 per icon).
     ``best`` (the ``bounty_scoring`` variant ``best``): a faction's icons are paid once, at the best
     tier held against it."""
     per_icon = bounty_weights(content, bounties, best=best)
@@ -150,7 +153,7 @@ def bounty_weights(content: Content, bounties: Sequence[int], *, best: bool) -> 
 
 def rebellion(
     facts: Sequence[CardFacts],
-    stratos: Sequence[int],
+    stratos: Sequence[Sequence[int]],
     crew: Sequence[int],
     tube: Sequence[int],
     adjacent: Sequence[Sequence[int]],
@@ -173,7 +176,7 @@ def rebellion(
     leaders = [level_leaders(stratos, owners, level) for level in (1, 2, 3)]
     tallies = []
     for o in range(owners):
-        crews = tuple(stratos[LEVELS * o + k] for k in range(LEVELS))
+        crews = tuple(stratos[o])
         crew_points = sum(c * p for c, p in zip(crews, CREW_PRESTIGE, strict=True))
         f = facts[o]
         bases = (sum(crews), f.longest, f.sets)
@@ -207,7 +210,7 @@ def final_scores(
 
 
 def winners(totals: Sequence[int], *, solo: bool) -> tuple[int, ...]:
-    """rule: cytress/core-concepts - the owners with the most PRESTIGE ("the tied players rule
+    """cytress/core-concepts - the owners with the most PRESTIGE ("the tied players rule
     Stratos and Cytress together"); solo (rule: cytress/solo-game-end): the seat wins only with
     strictly more than the automa ("if scores are tied, no one wins")."""
     if solo:

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from games.core.cache import PerContent
 from games.cytress.content import Content
 from games.cytress.economy import gain
-from games.cytress.state import LEVELS, NOBODY, PRIVATEER
+from games.cytress.state import NOBODY, PRIVATEER
 from games.cytress.work import Work
 
 __all__ = ["open_spots", "scout", "scout_options", "scouts_per_round", "spot_value"]
@@ -14,32 +15,36 @@ __all__ = ["open_spots", "scout", "scout_options", "scouts_per_round", "spot_val
 
 def scouts_per_round(players: int) -> int:
     """rule: cytress/phase-2-scout - with 2-3 players each rebel leader scouts twice (solo too:
-    rule: cytress/solo-gameplay), with 4-5 once."""
+    cytress/solo-gameplay), with 4-5 once."""
     return 2 if players <= 3 else 1
-
-
-_OPEN: dict[tuple[int, int, int], tuple[Content, tuple[int, ...]]] = {}
-"""``open_spots`` by (content pack's id, board side, players), with the pack it was made for."""
 
 
 def open_spots(content: Content, board_side: int, players: int) -> tuple[int, ...]:
     """rule: cytress/phase-2-scout - the scouting spots in play (``faction * 2 + spot``): a spot
     marked for more players is closed (in a 2-player game only the 3-resource spot of each
-    district); solo (rule: cytress/solo-gameplay): only the largest spot of each district."""
-    key = (id(content), board_side, players)
-    hit = _OPEN.get(key)
-    if hit is not None and hit[0] is content:
-        return hit[1]
-    spots = content.board_sides[board_side].spots
+    district); solo (cytress/solo-gameplay): only the largest spot of each district."""
+    return _SPOTS(content)[board_side][players]
+
+
+def _spots_in_play(content: Content) -> tuple[dict[int, tuple[int, ...]], ...]:
+    """``open_spots`` of every board side and player count (1-5) of ``content``."""
     out = []
-    for f in range(4):
-        for k, (_, min_players) in enumerate(spots):
-            if players == 1 and k > 0:
-                continue
-            if players == 1 or players >= min_players:
-                out.append(2 * f + k)
-    _OPEN[key] = (content, tuple(out))
+    for side in content.board_sides:
+        by_players = {}
+        for players in range(1, 6):
+            spots = [
+                2 * f + k
+                for f in range(4)
+                for k, (_, min_players) in enumerate(side.spots)
+                if (k == 0 if players == 1 else players >= min_players)
+            ]
+            by_players[players] = tuple(spots)
+        out.append(by_players)
     return tuple(out)
+
+
+_SPOTS: PerContent[Content, tuple[dict[int, tuple[int, ...]], ...]] = PerContent(_spots_in_play)
+"""``open_spots``' table, built once per content pack."""
 
 
 def spot_value(content: Content, board_side: int, spot: int) -> int:
@@ -68,11 +73,11 @@ def scout(content: Content, w: Work, owner: int, spot: int) -> None:
     faction = spot // 2
     resource = content.faction_resource[faction]
     if owner < w.players:
-        on_stratos = sum(w.stratos[LEVELS * owner : LEVELS * owner + LEVELS])
+        on_stratos = sum(w.stratos[owner])
         gain(w, owner, resource, spot_value(content, w.board_side, spot) + on_stratos)
     icons = w.icons
     for seat in range(w.players):
         if seat != owner:
-            k = icons[16 * seat + 4 * PRIVATEER + resource]  # ``privateer_gain``, inlined
+            k = icons[seat][PRIVATEER][resource]  # ``privateer_gain``, inlined
             if k:
                 gain(w, seat, resource, k)

@@ -4,18 +4,20 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import Any
 
 from games.core.rng import shuffle
 from games.cytress.board import CREWS, STRAT_ROW, TUBE_SECTIONS
 from games.cytress.content import AI_CARDS_PER_FACTION, Content
 from games.cytress.economy import START_RESOURCE, lifepath_icons
 from games.cytress.state import (
+    LEVELS,
     NO_PENDING,
+    NOBODY,
     NONE,
     SIDES,
     Automa,
     CytressState,
-    make_state,
 )
 from games.cytress.work import Ctx
 
@@ -37,9 +39,9 @@ SOLO_TUBES = 14
 SOLO_TILES = 3
 """rule: cytress/solo-setup - 3 randomly selected mini-map tiles."""
 SOLO_ROUNDS = 5
-"""rule: cytress/solo-game-end - a solo game ends at the end of the 5th round."""
+"""cytress/solo-game-end - a solo game ends at the end of the 5th round."""
 TRANSPORTS = 3
-"""rule: cytress/phase-3a-travel - 3 transports per player."""
+"""cytress/phase-3a-travel - 3 transports per player."""
 INTEL_SLOTS = 3
 """rule: cytress/setup - the top 3 intel cards of each faction deck face up next to it."""
 
@@ -94,22 +96,12 @@ def _new_automa(rng: random.Random) -> Automa:
     return Automa(deck=tuple(ai_deck), tracker=tracker)
 
 
-_STACKS: dict[tuple[int, int], tuple[Content, tuple[tuple[int, ...], ...]]] = {}
-"""``_bounty_stacks`` by (content pack's id, players), with the pack it was made for."""
-
-
 def _bounty_stacks(content: Content, n: int) -> tuple[tuple[int, ...], ...]:
     """rule: cytress/setup - per faction, its enforcer bounty stack, top first: tier 1 only with
     1-3 players, tier 2 below it with 4-5."""
-    key = (id(content), n)
-    hit = _STACKS.get(key)
-    if hit is not None and hit[0] is content:
-        return hit[1]
     tier1 = {b.faction: b.id for b in content.bounties if b.tier == 1}
     tier2 = {b.faction: b.id for b in content.bounties if b.tier == 2}
-    stacks = tuple((tier1[f], tier2[f]) if n >= 4 else (tier1[f],) for f in range(4))
-    _STACKS[key] = (content, stacks)
-    return stacks
+    return tuple((tier1[f], tier2[f]) if n >= 4 else (tier1[f],) for f in range(4))
 
 
 def new_game(ctx: Ctx, setup: Setup, seed: int) -> CytressState:
@@ -133,55 +125,61 @@ def new_game(ctx: Ctx, setup: Setup, seed: int) -> CytressState:
     decks, rows = _deal_intel(content.intel_decks, rng)
     strat = list(range(len(content.stratolites)))
     shuffle(rng, strat)
-    stacks = _bounty_stacks(content, n)
     rebels = tuple(rng.sample(range(len(content.rebels)), owners))
     first = setup.first_player if setup.first_player >= 0 else rng.randrange(n)
     allocated = SOLO_TUBES if solo else TUBES_PER_PLAYER * n
     automa = _new_automa(rng) if solo else None
-    hexes = len(content.layouts[len(tiles)].labels)
     sides = (setup.fixed_side,) * n
-    icons = tuple(x for s in range(n) for x in lifepath_icons(content, rebels[s], sides[s], ((),) * 4))
-    return make_state(
-        n,  # players
-        0,  # round (the first round starts once rebel sides are chosen)
-        SIDES,  # phase
-        NONE,  # step
-        -1,  # actor
-        0,  # turn
-        first,
-        first,  # phase_first
-        NO_PENDING,
-        tiles,
-        market,
-        setup.board_side,
-        rebels,
-        sides,
-        (START_RESOURCE,) * (4 * n),  # res
-        ((),) * (4 * n),  # paths
-        icons,
-        (-1,) * hexes,  # crew
-        (0,) * hexes,  # tube
-        (0,) * (3 * owners),  # stratos
-        (CREWS,) * owners,  # supply
-        decks,
-        rows,
-        tuple(strat[STRAT_ROW:]),  # strat_deck
-        tuple(strat[:STRAT_ROW]),  # strat_row
-        (),  # strat_discard
-        (-1,) * n,  # reserved
-        stacks,
-        ((),) * owners,  # bounties
-        allocated,  # tubes_left
-        TUBE_SECTIONS - allocated,  # tubes_box
-        (-1,) * owners,  # leader
-        (0,) * n,  # transports (3 each once the travel phase starts)
-        (0,) * n,  # on_stratos
-        False,  # end_triggered
-        automa,
-        rng.getrandbits(62),  # seed
-        0,  # shuffles
-        SOLO_ROUNDS if solo else setup.round_limit,
-        setup.solo_box_tubes or not solo,  # box_tubes (rule: cytress/game-end-trigger, cytress/solo-setup)
-        setup.bounty_best,
-        ctx.map(tiles),
+    return CytressState(
+        players=n,
+        round=0,  # the first round starts once rebel sides are chosen
+        phase=SIDES,
+        step=NONE,
+        actor=-1,
+        turn=0,
+        first=first,
+        phase_first=first,
+        pending=NO_PENDING,
+        tiles=tiles,
+        market=market,
+        board_side=setup.board_side,
+        rebels=rebels,
+        sides=sides,
+        icons=tuple(lifepath_icons(content, rebels[s], sides[s], ((),) * 4) for s in range(n)),
+        **_holdings(n, owners, len(content.layouts[len(tiles)].labels)),
+        intel_deck=decks,
+        intel_row=rows,
+        strat_deck=tuple(strat[STRAT_ROW:]),
+        strat_row=tuple(strat[:STRAT_ROW]),
+        bounty_stack=_bounty_stacks(content, n),
+        tubes_left=allocated,
+        tubes_box=TUBE_SECTIONS - allocated,
+        end_triggered=False,
+        automa=automa,
+        seed=rng.getrandbits(62),
+        shuffles=0,
+        round_limit=SOLO_ROUNDS if solo else setup.round_limit,
+        box_tubes=setup.solo_box_tubes or not solo,  # cytress/game-end-trigger, cytress/solo-setup
+        bounty_best=setup.bounty_best,
+        map=ctx.map(tiles),
     )
+
+
+def _holdings(n: int, owners: int, hexes: int) -> dict[str, Any]:
+    """The seats' and owners' holdings at the start, by field: 2 of each resource, no intel card on a
+    lifepath, 12 crews in the supply and none placed, no transport out yet (3 each once the travel
+    phase starts), no Stratolite reserved, no bounty, every rebel leader at home."""
+    return {
+        "res": ((START_RESOURCE,) * 4,) * n,
+        "paths": (((),) * 4,) * n,
+        "crew": (NOBODY,) * hexes,
+        "tube": (0,) * hexes,
+        "stratos": ((0,) * LEVELS,) * owners,
+        "supply": (CREWS,) * owners,
+        "strat_discard": (),
+        "reserved": (NOBODY,) * n,
+        "bounties": ((),) * owners,
+        "leader": (NOBODY,) * owners,
+        "transports": (0,) * n,
+        "on_stratos": (0,) * n,
+    }

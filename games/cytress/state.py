@@ -1,18 +1,19 @@
-"""Cytress positions and actions: frozen dataclasses, and the integer domains they use.
+"""Cytress positions and actions: records (``games.core.records``), and the integer domains they use.
 
-The internal encoding is compact (flat tuples indexed by seat, hex and level); the public form
+The internal encoding is compact (tuples of content indices by seat, owner, hex and level: a seat's
+resources are ``res[seat][resource]``, never a flat ``res[4 * seat + resource]``); the public form
 (``games.cytress.codec``) speaks the rulebook's words. The one place that maps one to the other is
 ``games.cytress.codec``.
 
 Owners: the crews and leaders on the board belong to an *owner*: seats ``0..players-1`` and, in
-solo mode (rule: cytress/solo-setup), the automa as owner ``1`` (``AUTOMA``) next to the one seat.
+solo mode (cytress/solo-setup), the automa as owner ``1`` (``AUTOMA``) next to the one seat.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field, fields
-from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
+from typing import TYPE_CHECKING, TypeAlias
+
+from games.core.records import Record
 
 if TYPE_CHECKING:
     from games.cytress.content import MapView
@@ -32,7 +33,6 @@ __all__ = [
     "Pending",
     "Resource",
     "pending",
-    "positional_builder",
 ]
 
 Faction: TypeAlias = int
@@ -41,17 +41,19 @@ Resource: TypeAlias = int
 """A resource: index into ``RESOURCES``."""
 Hex: TypeAlias = int
 """A mini-map hex: index into the layout's hex list (``games.cytress.content.Layout``)."""
+Icons: TypeAlias = "tuple[tuple[int, ...], ...]"
+"""A seat's resource icons: per lifepath (``FACTIONS``), the count of each resource (``RESOURCES``)."""
 Owner: TypeAlias = int
 """Whose crews: a seat, or ``AUTOMA`` (1) in solo mode."""
 
 FACTIONS: tuple[str, ...] = ("corpocrat", "privateer", "hooligang", "rover")
-"""rule: cytress/lifepaths-factions - the four factions and lifepaths, in lifepath order."""
+"""cytress/lifepaths-factions - the four factions and lifepaths, in lifepath order."""
 CORPOCRAT, PRIVATEER, HOOLIGANG, ROVER = range(4)
 RESOURCES: tuple[str, ...] = ("creds", "tech", "ammo", "glow")
-"""rule: cytress/resources - the four resources."""
+"""cytress/resources - the four resources."""
 CREDS, TECH, AMMO, GLOW = range(4)
 LEVELS = 3
-"""rule: cytress/minimap-stratos - Stratos has three levels."""
+"""cytress/minimap-stratos - Stratos has three levels."""
 
 AUTOMA: Owner = 1
 """The automa's owner index in solo mode (the one seat is 0)."""
@@ -61,7 +63,7 @@ NOBODY = -1
 # ---------------------------------------------------------------- phases and steps
 SIDES, SCOUT, TRAVEL, EXTRA, OVER = range(5)
 PHASE_NAMES: tuple[str, ...] = ("rebel sides", "scout districts", "travel", "extra travel", "game over")
-"""The phases a seat decides in (INCOME and RESET are automatic; rule: cytress/core-concepts)."""
+"""The phases a seat decides in (INCOME and RESET are automatic; cytress/core-concepts)."""
 
 (
     NONE,
@@ -120,10 +122,10 @@ PADS: tuple[str, ...] = (
     "fixer",
     "merchant",
 )
-"""rule: cytress/phase-3a-travel - the 9 landing pads (the four factions first, by faction index)."""
+"""cytress/phase-3a-travel - the 9 landing pads (the four factions first, by faction index)."""
 PAD_STRATOLITES, PAD_RENEGADE, PAD_ENFORCERS, PAD_FIXER, PAD_MERCHANT = range(4, 9)
 
-# Automa program operations (rule: cytress/solo-ai-actions); an op is ``code * 16 + argument``.
+# Automa program operations (cytress/solo-ai-actions); an op is ``code * 16 + argument``.
 OP_BOUNTY_CREW = 1  # place a crew by the checklist for the bounty card (argument: hex faction)
 OP_BOUNTY_ASCEND = 2  # move one crew up one level of Stratos if allowed
 OP_NORMAL = 3  # drop a waste tube if the checklist allows, else take an intel card (argument: faction)
@@ -131,8 +133,7 @@ OP_INTEL = 4  # take an intel card (argument: faction)
 OP_PLACE = 5  # place a crew by the checklist (argument: hex faction)
 
 
-@dataclass(frozen=True, slots=True)
-class CAction:
+class CAction(Record, frozen=True):
     """One decision (notation in ``games.cytress.notation``).
 
     Attributes:
@@ -149,9 +150,8 @@ class CAction:
     arg: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class Pending:
-    """What the action under way has chosen so far (rule: cytress/phase-3a-travel: every choice
+class Pending(Record, frozen=True):
+    """What the action under way has chosen so far (cytress/phase-3a-travel: every choice
     inside an action is its own decision).
 
     Attributes:
@@ -180,9 +180,8 @@ class Pending:
 NO_PENDING = Pending()
 
 
-@dataclass(frozen=True, slots=True)
-class Automa:
-    """The solo automa's tracker and deck (rule: cytress/solo-setup, cytress/solo-gameplay).
+class Automa(Record, frozen=True):
+    """The solo automa's tracker and deck (cytress/solo-setup, cytress/solo-gameplay).
 
     Attributes:
         deck: the AI action deck, top first (card ids; a card's faction is ``id // 4``).
@@ -203,8 +202,7 @@ class Automa:
     moving: int = -1
 
 
-@dataclass(frozen=True, slots=True)
-class CytressState:
+class CytressState(Record, frozen=True):
     """A Cytress position.
 
     Attributes:
@@ -223,13 +221,13 @@ class CytressState:
         board_side: the faction district boards' side (0: 1-3 players, 1: 4+ players).
         rebels: per seat, its rebel board (content index).
         sides: per seat, its rebel board side (0 or 1; -1 not chosen yet).
-        res: per seat, 4 resource counts (``res[4 * seat + resource]``), each 0..25.
-        paths: per seat, its 4 lifepaths' intel cards in order (``paths[4 * seat + lifepath]``).
-        icons: per seat, resource icons per lifepath including the rebel board's
-            (``icons[16 * seat + 4 * lifepath + resource]``); derived from ``paths`` and ``sides``.
+        res: per seat, its 4 resource counts (``res[seat][resource]``), each 0..25.
+        paths: per seat, its 4 lifepaths' intel cards in order (``paths[seat][lifepath]``).
+        icons: per seat, its resource icons per lifepath including the rebel board's
+            (``icons[seat][lifepath][resource]``); derived from ``paths`` and ``sides``.
         crew: per hex, the owner of the crew on it (-1: none).
         tube: per hex, the height of the waste tube on it (0: none).
-        stratos: per owner, crews on Stratos levels 1-3 (``stratos[3 * owner + level - 1]``).
+        stratos: per owner, its crews on Stratos levels 1-3 (``stratos[owner][level - 1]``).
         supply: per owner, crews not yet placed (12 minus the map and Stratos).
         intel_deck: per faction, its face-down intel deck, top first.
         intel_row: per faction, its 3 face-up intel slots, top first (-1: empty).
@@ -251,13 +249,13 @@ class CytressState:
         round_limit: the ``round_limit`` variant's last round with 2-5 players (0, the default: none,
             the game ends as the rulebook says; solo always ends after round 5).
         box_tubes: whether tubes may be built from the box's sections once those near Stratos run
-            out (2-5 players: always, rule: cytress/game-end-trigger; solo: only with the
+            out (2-5 players: always, cytress/game-end-trigger; solo: only with the
             ``solo_tubes`` variant ``box``, the rulebook keeps them in the box: rule:
             cytress/solo-setup).
         bounty_best: the ``bounty_scoring`` variant ``best``: a seat's bounties against one faction
             pay its icons once, at the best tier (default ``each``: every bounty pays, rule:
             cytress/meet-the-enforcers).
-        map: the mini-map of ``tiles`` (derived and shared between states; not compared).
+        map: the mini-map of ``tiles`` (derived and shared between states: equal when ``tiles`` are).
     """
 
     players: int
@@ -274,12 +272,12 @@ class CytressState:
     board_side: int
     rebels: tuple[int, ...]
     sides: tuple[int, ...]
-    res: tuple[int, ...]
-    paths: tuple[tuple[int, ...], ...]
-    icons: tuple[int, ...]
+    res: tuple[tuple[int, ...], ...]
+    paths: tuple[tuple[tuple[int, ...], ...], ...]
+    icons: tuple[Icons, ...]
     crew: tuple[int, ...]
     tube: tuple[int, ...]
-    stratos: tuple[int, ...]
+    stratos: tuple[tuple[int, ...], ...]
     supply: tuple[int, ...]
     intel_deck: tuple[tuple[int, ...], ...]
     intel_row: tuple[tuple[int, ...], ...]
@@ -301,7 +299,7 @@ class CytressState:
     round_limit: int
     box_tubes: bool
     bounty_best: bool
-    map: MapView = field(compare=False, repr=False)
+    map: MapView
 
     @property
     def owners(self) -> int:
@@ -312,33 +310,6 @@ class CytressState:
     def solo(self) -> bool:
         """Whether this is a solo game against the automa."""
         return self.players == 1
-
-
-_T = TypeVar("_T")
-
-
-def positional_builder(cls: type[_T]) -> Callable[..., _T]:
-    """A constructor of the slots dataclass ``cls`` taking every field positionally, without the
-    per-field ``object.__setattr__`` of a frozen dataclass's ``__init__`` (a plain class with the very
-    same slots stores them, then becomes a ``cls``; ``tests/cytress/test_engine.py`` checks the result
-    equals ``cls(...)``)."""
-    names = tuple(f.name for f in fields(cls))  # type: ignore[arg-type]
-    if getattr(cls, "__slots__", None) != names or hasattr(cls, "__post_init__"):
-        raise TypeError(f"{cls.__name__} must be a slots dataclass with no other slots")
-    body = "".join(f"    self.{name} = {name}\n" for name in names)
-    namespace: dict[str, Any] = {"_cls": cls}
-    exec(f"def __init__(self, {', '.join(names)}):\n{body}    self.__class__ = _cls\n", namespace)
-    return type(f"_{cls.__name__}Fields", (), {"__slots__": names, "__init__": namespace["__init__"]})
-
-
-STATE_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(CytressState))
-make_state: Callable[..., CytressState] = positional_builder(CytressState)
-"""``CytressState(*values)`` in declaration order, without a call per field."""
-make_automa: Callable[..., Automa] = positional_builder(Automa)
-"""``Automa(deck, tracker, intel, records, drawn, program, moving)``, the same way."""
-make_pending: Callable[..., Pending] = positional_builder(Pending)
-"""``Pending(pad, colour, card, resource, height, hex, trades, trade, options)``, the same way."""
-_PENDINGS: dict[tuple[int, ...], Pending] = {}
 
 
 def pending(
@@ -352,10 +323,5 @@ def pending(
     trades: int = 0,
     trade: int = -1,
 ) -> Pending:
-    """The shared (immutable) ``Pending`` of these choices and no options: a frozen dataclass's
-    keyword constructor costs more than the rest of most actions."""
-    key = (pad, colour, card, resource, height, hex, trades, trade)
-    p = _PENDINGS.get(key)
-    if p is None:
-        p = _PENDINGS[key] = make_pending(pad, colour, card, resource, height, hex, trades, trade, ())
-    return p
+    """The ``Pending`` of these choices and no options."""
+    return Pending(pad, colour, card, resource, height, hex, trades, trade)

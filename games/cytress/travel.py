@@ -3,7 +3,7 @@
 rule: cytress/phase-3a-travel - in turn order each player moves one transport to one of the 9
 landing pads; any number of transports may share a pad, "but you must be able to complete the action
 in full at the landing pad you select": a pad is offered only when the whole action can be done.
-rule: cytress/meet-a-faction - pay the faction's intel cost in its resource (less the Hooligang
+cytress/meet-a-faction - pay the faction's intel cost in its resource (less the Hooligang
 discount), take one of its face-up intel cards onto the matching lifepath, place a crew on an empty
 hex of that faction and may spy on one adjacent rival.
 """
@@ -44,7 +44,7 @@ __all__ = ["intel_cost", "meet_faction_intel", "pad_choices", "pad_options", "st
 
 
 def intel_cost(content: Content, w: Pos, seat: int, faction: int) -> tuple[int, int]:
-    """rule: cytress/meet-a-faction - (resource, amount) of the faction's intel cost for ``seat``:
+    """cytress/meet-a-faction - (resource, amount) of the faction's intel cost for ``seat``:
     the landing pad's cost in the faction's resource, less the seat's Hooligang discount."""
     resource = content.faction_resource[faction]
     cost = content.board_sides[w.board_side].intel_cost
@@ -53,7 +53,7 @@ def intel_cost(content: Content, w: Pos, seat: int, faction: int) -> tuple[int, 
 
 def pad_options(content: Content, w: Pos, seat: int) -> list[int]:
     """rule: cytress/phase-3a-travel - the landing pads where ``seat`` can complete the action in
-    full (extra travel: any but the Stratolites: rule: cytress/phase-3b-extra-travel)."""
+    full (extra travel: any but the Stratolites: cytress/phase-3b-extra-travel)."""
     return pad_choices(content, w, seat, _PAD_NUMBERS)
 
 
@@ -65,7 +65,7 @@ def pad_choices(content: Content, w: Pos, seat: int, names: Sequence[_T]) -> lis
     """``pad_options``, each pad ``p`` given as ``names[p]`` (the legal actions take the shared
     action objects straight from here).
 
-    The faction pads (rule: cytress/meet-a-faction): the intel cost in the faction's resource less
+    The faction pads (cytress/meet-a-faction): the intel cost in the faction's resource less
     the Hooligang discount is affordable (``intel_cost``, inlined: this runs on every travel), a
     face-up card is left and, while the seat has an unused crew, an empty hex of the faction's
     colour takes it ("you must be able to complete the action in full"; only "after running out of
@@ -73,11 +73,11 @@ def pad_choices(content: Content, w: Pos, seat: int, names: Sequence[_T]) -> lis
     out = []
     res, icons, rows = w.res, w.icons, w.intel_row
     cost = content.board_sides[w.board_side].intel_cost
-    mine, hooligang = 4 * seat, 16 * seat + 4 * HOOLIGANG
+    mine, discounts = res[seat], icons[seat][HOOLIGANG]
     placing = w.supply[seat] > 0
     for f, resource in enumerate(content.faction_resource):
         row = rows[f]
-        if res[mine + resource] >= cost - icons[hooligang + resource] and row.count(NOBODY) != len(row):
+        if mine[resource] >= cost - discounts[resource] and row.count(NOBODY) != len(row):
             # a card is left: card ids are >= 0, an empty slot NOBODY (-1)
             if placing and not start_crew(w, seat, f):  # no empty hex of the faction's colour
                 continue
@@ -86,16 +86,16 @@ def pad_choices(content: Content, w: Pos, seat: int, names: Sequence[_T]) -> lis
         # the resources a 1-high tube can be paid in (``renegade_resources``, unrolled)
         tube = TUBE_COST[1]
         payable = []
-        if tube - icons[hooligang] <= res[mine]:
+        if tube - discounts[0] <= mine[0]:
             payable.append(0)
-        if tube - icons[hooligang + 1] <= res[mine + 1]:
+        if tube - discounts[1] <= mine[1]:
             payable.append(1)
-        if tube - icons[hooligang + 2] <= res[mine + 2]:
+        if tube - discounts[2] <= mine[2]:
             payable.append(2)
-        if tube - icons[hooligang + 3] <= res[mine + 3]:
+        if tube - discounts[3] <= mine[3]:
             payable.append(3)
         if payable:
-            # a Stratolite needs the same as the Renegade and more (rule: cytress/meet-a-stratolite)
+            # a Stratolite needs the same as the Renegade and more (cytress/meet-a-stratolite)
             if w.phase != EXTRA and _any_stratolite(content, w, seat, payable):
                 out.append(names[PAD_STRATOLITES])
             out.append(names[PAD_RENEGADE])
@@ -130,7 +130,7 @@ _PAD_PENDING = tuple(pending(pad) for pad in range(PAD_MERCHANT + 1))
 
 def start_pad(content: Content, w: Work, pad: int) -> None:
     """Move a transport to ``pad``: from the tracker board (travel) or off Stratos (extra travel);
-    a transport meeting the Stratolites stays on Stratos (rule: cytress/phase-3b-extra-travel)."""
+    a transport meeting the Stratolites stays on Stratos (cytress/phase-3b-extra-travel)."""
     seat = w.actor
     if w.phase == EXTRA:
         w.on_stratos = put(w.on_stratos, seat, w.on_stratos[seat] - 1)
@@ -159,7 +159,7 @@ def start_pad(content: Content, w: Work, pad: int) -> None:
 
 
 def meet_faction_intel(content: Content, w: Work, card: int) -> None:
-    """rule: cytress/meet-a-faction - the intel card onto its lifepath; then the crew on an empty
+    """cytress/meet-a-faction - the intel card onto its lifepath; then the crew on an empty
     hex of the faction met (the landing pad was open only if one is empty); a seat out of crews
     takes the card alone (rule: cytress/rules-to-remember)."""
     seat = w.actor

@@ -5,13 +5,13 @@ rule: cytress/meet-a-stratolite - choose one of the 5 Stratolites on Stratos or 
 pay its resource for the height, drop on a hex of its type where you have a crew; the card is
 discarded (from the row: the cards to its left slide right and the leftmost slot is refilled,
 reshuffling the discard pile when the deck is empty). The transport stays on Stratos (extra
-travel: rule: cytress/phase-3b-extra-travel).
+travel: cytress/phase-3b-extra-travel).
 rule: cytress/meet-the-renegade - pay in any 1 type of resource, drop on any hex with your crew.
 rule: cytress/waste-tubes - 5, 11 or 18 resources (less the Hooligang discount of that resource)
 for a tube 1, 2 or 3 sections high; the crew on that hex ascends to that level of Stratos.
-rule: cytress/game-end-trigger - when the allocated sections run out the box's are used, and this
+cytress/game-end-trigger - when the allocated sections run out the box's are used, and this
 is the final round.
-rule: cytress/solo-setup - solo: "Place 14 tube sections near Stratos. Keep the others in the box":
+cytress/solo-setup - solo: "Place 14 tube sections near Stratos. Keep the others in the box":
 tubes are built from those 14 only (the ``solo_tubes`` variant ``box`` builds on from the box).
 """
 
@@ -20,10 +20,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import compress
 
+from games.core.records import replace_at
 from games.cytress.board import TUBE_COST, slide_stratolites
 from games.cytress.content import Content, MapView
 from games.cytress.economy import cost_after_discount, pay
-from games.cytress.state import HEIGHT, HOOLIGANG, LEVELS, NOBODY, TUBE, pending
+from games.cytress.state import HEIGHT, HOOLIGANG, NOBODY, TUBE, Icons, pending
 from games.cytress.work import Pos, Work, put
 
 __all__ = [
@@ -42,17 +43,19 @@ __all__ = [
 
 
 def buildable(w: Pos) -> int:
-    """rule: cytress/game-end-trigger - the tube sections a tube may still be built from: the
+    """cytress/game-end-trigger - the tube sections a tube may still be built from: the
     allocated ones near Stratos, then (2-5 players) the box's "as needed until the end of the
-    round"; solo (rule: cytress/solo-setup) the 14 near Stratos only, unless the ``solo_tubes``
+    round"; solo (cytress/solo-setup) the 14 near Stratos only, unless the ``solo_tubes``
     variant is ``box``."""
     return w.tubes_left + w.tubes_box if w.box_tubes else w.tubes_left
 
 
-def heights(icons: Sequence[int], res: Sequence[int], seat: int, resource: int, sections: int) -> list[int]:
+def heights(
+    icons: Sequence[Icons], res: Sequence[Sequence[int]], seat: int, resource: int, sections: int
+) -> list[int]:
     """rule: cytress/waste-tubes - the tube heights the seat can pay in ``resource`` (after its
     Hooligang discount) with enough tube sections left (``sections``: ``buildable``)."""
-    have = res[4 * seat + resource]
+    have = res[seat][resource]
     return [
         h
         for h in (1, 2, 3)
@@ -61,7 +64,7 @@ def heights(icons: Sequence[int], res: Sequence[int], seat: int, resource: int, 
 
 
 def tube_hexes(view: MapView, crew: Sequence[int], seat: int, colour: int) -> list[int]:
-    """rule: cytress/rules-to-remember - players may only drop tubes on a hex holding their own
+    """cytress/rules-to-remember - players may only drop tubes on a hex holding their own
     crew; a Stratolite's on its hex type (``colour``), the Renegade's anywhere (-1)."""
     hexes = view.by_faction[colour] if colour >= 0 else range(len(crew))
     return [h for h in hexes if crew[h] == seat]
@@ -95,16 +98,16 @@ def stratolites_open(content: Content, w: Pos, seat: int, payable: Sequence[int]
     return out
 
 
-def renegade_resources(icons: Sequence[int], res: Sequence[int], seat: int) -> list[int]:
+def renegade_resources(icons: Sequence[Icons], res: Sequence[Sequence[int]], seat: int) -> list[int]:
     """rule: cytress/meet-the-renegade - the resources the seat can pay at least a 1-high tube
     in (after the Hooligang discount: ``cost_after_discount``, inlined; a resource is never
     below 0, so the discount's floor at 0 changes nothing here)."""
-    mine, hooligang, cost = 4 * seat, 16 * seat + 4 * HOOLIGANG, TUBE_COST[1]
-    return [r for r in range(4) if cost - icons[hooligang + r] <= res[mine + r]]
+    mine, discounts, cost = res[seat], icons[seat][HOOLIGANG], TUBE_COST[1]
+    return [r for r in range(4) if cost - discounts[r] <= mine[r]]
 
 
 def can_meet_renegade(
-    crew: Sequence[int], icons: Sequence[int], res: Sequence[int], seat: int, sections: int
+    crew: Sequence[int], icons: Sequence[Icons], res: Sequence[Sequence[int]], seat: int, sections: int
 ) -> bool:
     """rule: cytress/meet-the-renegade - a crew on the mini-map, a section left and a payable 1-high
     tube in some resource."""
@@ -134,12 +137,13 @@ def choose_height(w: Work, height: int) -> None:
 
 def drop_tube(w: Work, owner: int, h: int, height: int) -> None:
     """rule: cytress/waste-tubes - a ``height``-section tube on hex ``h``; the crew there ascends to
-    that level of Stratos. rule: cytress/game-end-trigger - sections come from the allocated
+    that level of Stratos. cytress/game-end-trigger - sections come from the allocated
     supply, then from the box; the last allocated section triggers the final round (not in solo:
-    rule: cytress/solo-game-end)."""
+    cytress/solo-game-end)."""
     w.tube_()[h] = height
     w.crew_()[h] = NOBODY
-    w.stratos_()[LEVELS * owner + height - 1] += 1
+    stratos = w.stratos_()
+    stratos[owner] = replace_at(stratos[owner], height - 1, stratos[owner][height - 1] + 1)
     take = min(w.tubes_left, height)
     if take:
         w.tubes_left -= take

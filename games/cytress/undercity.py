@@ -6,7 +6,7 @@ resolve at most 1 of its 2 benefits: a crew onto a hex of the card's type (spyin
 5 of the card's resource to move one of your crews on Stratos 1 level higher.
 rule: cytress/meet-the-fixer - a free intel card from any faction board (no crew), reserve a
 Stratolite (one at a time: the previous one is discarded), and the first player marker (effective
-from the next phase; not in solo: rule: cytress/solo-gameplay).
+from the next phase; not in solo: cytress/solo-gameplay).
 rule: cytress/meet-the-merchant - up to 2 trades, each any number of one resource along an arrow of
 the board side (GLOW to AMMO, CREDS or TECH; never to GLOW), gaining the Rover ratio per resource.
 """
@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from games.cytress.board import slide_stratolites
+from games.cytress.board import ascend, slide_stratolites
 from games.cytress.content import Content
 from games.cytress.crews import start_crew
-from games.cytress.economy import gain, pay, trade_ratio
+from games.cytress.economy import gain, pay
 from games.cytress.intel import face_up, take_intel
 from games.cytress.state import (
     AMOUNT,
@@ -26,9 +26,10 @@ from games.cytress.state import (
     CREW,
     FIXER_RESERVE,
     GLOW,
-    LEVELS,
     NOBODY,
+    ROVER,
     TRADE,
+    Icons,
     pending,
 )
 from games.cytress.work import Pos, Work, put
@@ -83,9 +84,9 @@ def benefit_options(content: Content, w: Pos, seat: int, card: int) -> list[int]
     out = [BENEFIT_NONE]
     if start_crew(w, seat, bounty.hex):
         out.append(BENEFIT_CREW)
-    if w.res[4 * seat + bounty.resource] >= ASCEND_COST:
+    if w.res[seat][bounty.resource] >= ASCEND_COST:
         for level in (1, 2):
-            if w.stratos[LEVELS * seat + level - 1]:
+            if w.stratos[seat][level - 1]:
                 out.append(BENEFIT_ASCEND_1 + level - 1)
     return out
 
@@ -101,9 +102,7 @@ def benefit(content: Content, w: Work, choice: int) -> None:
     if choice in (BENEFIT_ASCEND_1, BENEFIT_ASCEND_2):
         level = choice - BENEFIT_ASCEND_1 + 1
         pay(w, seat, bounty.resource, ASCEND_COST)
-        stratos = w.stratos_()
-        stratos[LEVELS * seat + level - 1] -= 1
-        stratos[LEVELS * seat + level] += 1
+        ascend(w, seat, level)
     w.finish()
 
 
@@ -124,7 +123,7 @@ def after_free_intel(w: Work) -> None:
 
 def take_marker(w: Work) -> None:
     """rule: cytress/meet-the-fixer - take the first player marker (effective from the next phase;
-    solo has no marker: the automa always goes first, rule: cytress/solo-gameplay)."""
+    solo has no marker: the automa always goes first, cytress/solo-gameplay)."""
     if not w.solo:
         w.first = w.actor
     w.finish()
@@ -133,7 +132,7 @@ def take_marker(w: Work) -> None:
 def reserve(w: Work, card: int) -> None:
     """rule: cytress/meet-the-fixer - reserve ``card`` from Stratos (-1: keep what you have); a
     previously reserved Stratolite goes to the discard pile. The row slides and refills as when a
-    Stratolite is used (reading: rule: cytress/meet-a-stratolite)."""
+    Stratolite is used (reading: cytress/meet-a-stratolite)."""
     if card != NOBODY:
         seat = w.actor
         old = w.reserved[seat]
@@ -150,13 +149,19 @@ def fixer_intel_options(rows: Sequence[tuple[int, ...]]) -> list[int]:
 
 
 # ---------------------------------------------------------------- the merchant
+def trade_ratio(icons: Sequence[Icons], seat: int, resource: int) -> int:
+    """rule: cytress/meet-the-merchant - the seat's trade ratio for gaining ``resource``: the
+    ``resource`` icons on its Rover lifepath (every rebel starts with 1 CREDS, TECH and AMMO)."""
+    return icons[seat][ROVER][resource]
+
+
 def trade_options(
-    content: Content, market: int, icons: Sequence[int], res: Sequence[int], seat: int
+    content: Content, market: int, icons: Sequence[Icons], res: Sequence[Sequence[int]], seat: int
 ) -> list[int]:
     """rule: cytress/meet-the-merchant - the trades (``give * 4 + get``) the seat can make: along
     the board side's arrows, or GLOW for AMMO, CREDS or TECH, with at least 1 to give."""
     pairs = list(content.market[market].arrows) + [(GLOW, r) for r in range(4) if r != GLOW]
-    return sorted(4 * g + t for g, t in pairs if res[4 * seat + g] >= 1)
+    return sorted(4 * g + t for g, t in pairs if res[seat][g] >= 1)
 
 
 def choose_trade(w: Work, trade: int) -> None:

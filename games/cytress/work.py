@@ -2,23 +2,26 @@
 
 ``Work.of(state)`` copies a frozen :class:`~games.cytress.state.CytressState` by reference; a rule
 that changes a field first asks for it as a list (``w.res_()``, copied once, on first use), so an
-action copies only what it touches. ``w.freeze()`` builds the next frozen state. The rule
+action copies only what it touches. ``w.freeze()`` builds the next frozen state (a new record). The rule
 functions take ``(ctx, w)``: :class:`Ctx` holds the content pack and per-map caches.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, TypeAlias, TypeVar, cast
+from collections.abc import Sequence
+from typing import TypeAlias, TypeVar
+
+import msgspec
+from msgspec.structs import astuple
 
 from games.cytress.content import Content, MapView
 from games.cytress.state import (
     EXTRA,
     NO_PENDING,
     NONE,
-    STATE_FIELDS,
     Automa,
     CytressState,
+    Icons,
     Pending,
 )
 
@@ -46,52 +49,11 @@ class Ctx:
         return view
 
 
-_LOAD = "".join(f"    w.{n} = s.{n}\n" for n in STATE_FIELDS)
-_LISTABLE = (
-    "res",
-    "paths",
-    "icons",
-    "crew",
-    "tube",
-    "stratos",
-    "supply",
-    "intel_deck",
-    "intel_row",
-    "strat_deck",
-    "strat_row",
-    "strat_discard",
-    "leader",
-    "transports",
-)
-"""The fields a rule may turn into a list (the ``Sequence`` fields of :class:`Work`). The fields a
-rule changes a few times a game (``sides``, ``reserved``, ``bounty_stack``, ``bounties``,
-``on_stratos``) are replaced whole by tuples (``put``), so the freeze need not look at them."""
-_FREEZE = "".join(f"    if w.{n}.__class__ is list:\n        w.{n} = tuple(w.{n})\n" for n in _LISTABLE)
-_CODE = (
-    f"def _load(w, s):\n{_LOAD}    return w\n"
-    f"def _load_new(s):\n    w = _new(Work)\n{_LOAD}    return w\n"
-    f"def _freeze(w, list=list, tuple=tuple, CytressState=CytressState):\n{_FREEZE}"
-    "    w.__class__ = CytressState\n    return w\n"
-)
-
-
-if TYPE_CHECKING:
-    _Slots = object
-else:
-    _Slots = CytressState
-
-
-class Work(_Slots):
+class Work(msgspec.Struct, gc=False):
     """A working copy of a state: fields by reference until a rule asks for one as a list.
 
-    At run time a subclass of :class:`CytressState` adding no slots and writable (the generic
-    ``__setattr__``), so ``freeze`` turning it into a ``CytressState`` is the cheap ``__class__``
-    change between two types of one layout (no comparison of the 40 slot names); the type checker
-    sees a plain class of writable fields."""
-
-    __slots__ = ()
-    __setattr__ = object.__setattr__
-    __delattr__ = object.__delattr__
+    The fields of :class:`CytressState`, in its order (``tests/cytress/test_engine.py`` checks), but
+    writable: ``of`` and ``freeze`` pass them over in one go (``msgspec.structs.astuple``)."""
 
     players: int
     round: int
@@ -107,12 +69,12 @@ class Work(_Slots):
     board_side: int
     rebels: tuple[int, ...]
     sides: tuple[int, ...]
-    res: Sequence[int]
-    paths: Sequence[tuple[int, ...]]
-    icons: Sequence[int]
+    res: Sequence[tuple[int, ...]]
+    paths: Sequence[tuple[tuple[int, ...], ...]]
+    icons: Sequence[Icons]
     crew: Sequence[int]
     tube: Sequence[int]
-    stratos: Sequence[int]
+    stratos: Sequence[tuple[int, ...]]
     supply: Sequence[int]
     intel_deck: Sequence[tuple[int, ...]]
     intel_row: Sequence[tuple[int, ...]]
@@ -137,14 +99,42 @@ class Work(_Slots):
     map: MapView
 
     @classmethod
-    def of(cls, state: CytressState) -> Work:
-        """A working copy of ``state``."""
-        return _load(cls.__new__(cls), state)
+    def of(cls, s: CytressState) -> Work:
+        """A working copy of ``s`` (its fields by reference)."""
+        return cls(*astuple(s))
 
     def freeze(self) -> CytressState:
-        """The frozen state: the lists made tuples, then this very object becomes a
-        :class:`CytressState` (the same slots in the same order; the working copy is used up)."""
-        return _freeze(self)
+        """The frozen state: the fields a rule turned into lists made tuples again (the working copy
+        is used up)."""
+        if type(self.res) is list:
+            self.res = tuple(self.res)
+        if type(self.paths) is list:
+            self.paths = tuple(self.paths)
+        if type(self.icons) is list:
+            self.icons = tuple(self.icons)
+        if type(self.crew) is list:
+            self.crew = tuple(self.crew)
+        if type(self.tube) is list:
+            self.tube = tuple(self.tube)
+        if type(self.stratos) is list:
+            self.stratos = tuple(self.stratos)
+        if type(self.supply) is list:
+            self.supply = tuple(self.supply)
+        if type(self.intel_deck) is list:
+            self.intel_deck = tuple(self.intel_deck)
+        if type(self.intel_row) is list:
+            self.intel_row = tuple(self.intel_row)
+        if type(self.strat_deck) is list:
+            self.strat_deck = tuple(self.strat_deck)
+        if type(self.strat_row) is list:
+            self.strat_row = tuple(self.strat_row)
+        if type(self.strat_discard) is list:
+            self.strat_discard = tuple(self.strat_discard)
+        if type(self.leader) is list:
+            self.leader = tuple(self.leader)
+        if type(self.transports) is list:
+            self.transports = tuple(self.transports)
+        return CytressState(*astuple(self))
 
     @property
     def owners(self) -> int:
@@ -168,21 +158,21 @@ class Work(_Slots):
             self.turn += 1
 
     # -- lists on demand (copied once per apply)
-    def res_(self) -> list[int]:
+    def res_(self) -> list[tuple[int, ...]]:
         """``res`` as a list."""
         v = self.res
         if type(v) is not list:
             v = self.res = list(v)
         return v
 
-    def paths_(self) -> list[tuple[int, ...]]:
+    def paths_(self) -> list[tuple[tuple[int, ...], ...]]:
         """``paths`` as a list."""
         v = self.paths
         if type(v) is not list:
             v = self.paths = list(v)
         return v
 
-    def icons_(self) -> list[int]:
+    def icons_(self) -> list[Icons]:
         """``icons`` as a list."""
         v = self.icons
         if type(v) is not list:
@@ -203,7 +193,7 @@ class Work(_Slots):
             v = self.tube = list(v)
         return v
 
-    def stratos_(self) -> list[int]:
+    def stratos_(self) -> list[tuple[int, ...]]:
         """``stratos`` as a list."""
         v = self.stratos
         if type(v) is not list:
@@ -278,11 +268,12 @@ def put(seq: tuple[_T, ...], i: int, value: _T) -> tuple[_T, ...]:
 Pos: TypeAlias = "Work | CytressState"
 """A position read by the rules: the frozen state, or the working copy an action is changing."""
 
-_namespace: dict[str, object] = {"CytressState": CytressState, "Work": Work, "_new": object.__new__}
-exec(_CODE, _namespace)
-_load: Callable[[Work, CytressState], Work] = cast(Callable[[Work, CytressState], Work], _namespace["_load"])
-_freeze: Callable[[Work], CytressState] = cast(Callable[[Work], CytressState], _namespace["_freeze"])
-load_work: Callable[[CytressState], Work] = cast(Callable[[CytressState], Work], _namespace["_load_new"])
-"""``Work.of(state)``, one call fewer (the new object made in the generated loader)."""
-freeze_work = _freeze
-"""``w.freeze()``, one call fewer."""
+
+def load_work(s: CytressState) -> Work:
+    """``Work.of(s)``."""
+    return Work.of(s)
+
+
+def freeze_work(w: Work) -> CytressState:
+    """``w.freeze()``."""
+    return w.freeze()

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 from games.core.protocol import TERMINAL, GameConfig
+from games.core.records import replace, replace_at
 from games.cytress.economy import lifepath_icons
 from games.cytress.game import CytressGame
 from games.cytress.state import CAction, CytressState
@@ -25,25 +25,26 @@ def start(players: int, seed: int = 0, **options: Any) -> CytressState:
 def with_(state: CytressState, **changes: Any) -> CytressState:
     """``state`` with ``changes``; the lifepath icons follow the lifepaths and sides."""
     s = replace(state, **changes)
-    icons = tuple(
-        x
-        for seat in range(s.players)
-        for x in lifepath_icons(PACK, s.rebels[seat], s.sides[seat], s.paths[4 * seat : 4 * seat + 4])
-    )
+    icons = tuple(lifepath_icons(PACK, s.rebels[k], s.sides[k], s.paths[k]) for k in range(s.players))
     return replace(s, icons=icons)
+
+
+def set_icons(state: CytressState, seat: int, lifepath: int, resource: int, count: int) -> CytressState:
+    """``state`` with ``count`` ``resource`` icons on the seat's ``lifepath`` (whatever its cards)."""
+    mine = state.icons[seat]
+    counts = replace_at(mine[lifepath], resource, count)
+    return replace(state, icons=replace_at(state.icons, seat, replace_at(mine, lifepath, counts)))
 
 
 def res(state: CytressState, seat: int) -> dict[str, int]:
     """A seat's resources by name."""
     names = ("creds", "tech", "ammo", "glow")
-    return {n: state.res[4 * seat + r] for r, n in enumerate(names)}
+    return dict(zip(names, state.res[seat], strict=True))
 
 
 def set_res(state: CytressState, seat: int, *amounts: int) -> CytressState:
     """``state`` with the seat's resources set (CREDS, TECH, AMMO, GLOW)."""
-    r = list(state.res)
-    r[4 * seat : 4 * seat + 4] = amounts
-    return replace(state, res=tuple(r))
+    return replace(state, res=replace_at(state.res, seat, amounts))
 
 
 def kinds(state: CytressState) -> set[str]:

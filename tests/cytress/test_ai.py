@@ -4,10 +4,10 @@ scoring of rule: cytress/score-stratos-rewards and rule: cytress/score-waste-tub
 
 from __future__ import annotations
 
-import dataclasses
 import random
 
 from games.core.protocol import TERMINAL, GameConfig
+from games.core.records import replace
 from tests.cytress.helpers import GAME
 
 
@@ -16,7 +16,7 @@ def test_open_stratos_level_counts_by_the_chance_of_ruling_it() -> None:
     expects part of that level's bonus, the leader a little less than all of it; at the end of the
     game the contest is settled (no adjustment)."""
     s = GAME.new_state(GameConfig(players=3, options={"rebel_sides": "A"}), 5)
-    s = dataclasses.replace(s, round=2, stratos=(1, 0, 0, 2, 0, 0, 0, 0, 0))
+    s = replace(s, round=2, stratos=((1, 0, 0), (2, 0, 0), (0, 0, 0)))
     ev = GAME.evaluator
     later = ev.rounds_left(s)
     assert later > 1

@@ -7,12 +7,12 @@ waste tubes on them, and each owner's crews on Stratos' three levels.
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 
 import pytest
 
 from games.core.face import SPECTATOR
 from games.core.protocol import TERMINAL, GameConfig
+from games.core.records import replace
 from games.cytress.state import CytressState
 from tests.cytress.helpers import GAME
 

@@ -15,7 +15,7 @@ from games.core.check import check_game
 from games.core.protocol import TERMINAL, GameConfig
 from games.cytress.board import CREWS, TUBE_SECTIONS
 from games.cytress.economy import MAX_RESOURCE
-from games.cytress.state import LEVELS, NOBODY, CytressState
+from games.cytress.state import NOBODY, CytressState
 from games.errors import InvalidStateError, LictorError, NotationError
 from tests.cytress.helpers import GAME
 
@@ -27,13 +27,13 @@ def _conserved(s: CytressState) -> None:
     rule: cytress/resources - every resource 0..25."""
     for o in range(s.owners):
         on_map = sum(1 for x in s.crew if x == o)
-        up = sum(s.stratos[LEVELS * o : LEVELS * o + LEVELS])
+        up = sum(s.stratos[o])
         assert on_map + up + s.supply[o] == CREWS
     records = s.automa.records if s.automa else 0
     assert sum(s.tube) + s.tubes_left + s.tubes_box + records == TUBE_SECTIONS
-    assert all(0 <= r <= MAX_RESOURCE for r in s.res)
+    assert all(0 <= r <= MAX_RESOURCE for have in s.res for r in have)
     cards = [c for d in s.intel_deck for c in d] + [c for r in s.intel_row for c in r if c != NOBODY]
-    cards += [c for p in s.paths for c in p] + (list(s.automa.intel) if s.automa else [])
+    cards += [c for mine in s.paths for p in mine for c in p] + (list(s.automa.intel) if s.automa else [])
     assert sorted(cards) == list(range(72))
     strat = [*s.strat_deck, *(c for c in s.strat_row if c != NOBODY), *s.strat_discard]
     strat += [c for c in s.reserved if c != NOBODY]

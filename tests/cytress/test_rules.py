@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 
 from games.core.protocol import GameConfig
+from games.core.records import replace
 from games.cytress.board import TUBE_COST, act, controller, level_leaders
 from games.cytress.economy import MAX_RESOURCE
 from games.cytress.scouting import open_spots
@@ -28,7 +27,19 @@ from games.cytress.state import (
     CytressState,
 )
 from games.errors import IllegalActionError
-from tests.cytress.helpers import GAME, PACK, do, first, play_until, res, set_res, start, texts, with_
+from tests.cytress.helpers import (
+    GAME,
+    PACK,
+    do,
+    first,
+    play_until,
+    res,
+    set_icons,
+    set_res,
+    start,
+    texts,
+    with_,
+)
 
 
 def _travel(players: int, seed: int = 0) -> CytressState:
@@ -103,27 +114,25 @@ def test_lifepaths_starting_icons() -> None:
     Rover lifepath; an intel card adds its icons to its faction's lifepath."""
     s = start(2)
     for seat in range(2):
-        rover = s.icons[16 * seat + 12 : 16 * seat + 16]
+        rover = s.icons[seat][3]
         assert rover == (1, 1, 1, 0)
     card = next(c for c in range(len(PACK.intel)) if PACK.intel[c].faction == 0)
-    paths = list(s.paths)
-    paths[0] = (card,)
-    t = with_(s, paths=tuple(paths))
+    t = with_(s, paths=(((card,), (), (), ()), *s.paths[1:]))
     for r in PACK.intel[card].icons:
-        assert t.icons[r] > s.icons[r]
+        assert t.icons[0][0][r] > s.icons[0][0][r]
 
 
 # ---------------------------------------------------------------- resources
 def test_resources_start_at_two_and_cap_at_25() -> None:
     """rule: cytress/resources - 2 of each to start, never more than 25."""
     s = GAME.new_state(GameConfig(players=2), 0)
-    assert all(x == 2 for x in s.res)
+    assert all(x == 2 for have in s.res for x in have)
     s = start(2)
     seat = s.actor
     s = set_res(s, seat, 25, 25, 25, 25)
     spot = first(s, "scout")
     after = GAME.apply(s, spot)
-    assert max(after.res) == MAX_RESOURCE
+    assert max(max(have) for have in after.res) == MAX_RESOURCE
 
 
 # ---------------------------------------------------------------- mini-map and Stratos
@@ -138,7 +147,7 @@ def test_minimap_adjacency_is_a_hex_graph() -> None:
             assert len(ns) <= 6 and h not in ns
             assert all(h in adj[n] for n in ns)
         assert s.map.layout.graph.number_of_nodes() == len(adj)
-        assert len(s.stratos) == 3 * s.owners
+        assert len(s.stratos) == s.owners and all(len(levels) == 3 for levels in s.stratos)
 
 
 # ---------------------------------------------------------------- phase 1
@@ -152,7 +161,7 @@ def test_income_from_corpocrat_lifepath() -> None:
     # the round-2 gain includes income: recompute from the state just before income
     icons = s2.icons
     for seat in range(2):
-        corp = icons[16 * seat : 16 * seat + 4]
+        corp = icons[seat][0]
         assert sum(corp) >= 1  # side A gives a starting Corpocrat icon
     # direct check on the function
     from games.cytress.economy import income
@@ -160,8 +169,8 @@ def test_income_from_corpocrat_lifepath() -> None:
 
     w = Work.of(set_res(start(2), 0, 0, 0, 0, 0))
     income(w)
-    got = w.freeze().res[0:4]
-    assert got == tuple(start(2).icons[0:4])
+    got = w.freeze().res[0]
+    assert got == start(2).icons[0][0]
 
 
 # ---------------------------------------------------------------- phase 2
@@ -169,12 +178,9 @@ def test_scout_gain_privateer_and_stratos_bonus() -> None:
     """rule: cytress/phase-2-scout - the spot's resources +1 per crew on Stratos; every other player
     gains that resource per matching icon on their Privateer lifepath; no shared spot."""
     s = start(3)
-    stratos = list(s.stratos)
-    stratos[0:3] = [1, 1, 0]  # seat 0 has 2 crews on Stratos
-    s = replace(s, stratos=tuple(stratos), supply=(10, 12, 12))
-    icons = list(s.icons)
-    icons[16 * 1 + 4 * 1 + 0] = 2  # seat 1: 2 CREDS icons on Privateer
-    s = replace(s, icons=tuple(icons))
+    stratos = ((1, 1, 0), *s.stratos[1:])  # seat 0 has 2 crews on Stratos
+    s = replace(s, stratos=stratos, supply=(10, 12, 12))
+    s = set_icons(s, 1, 1, 0, 2)  # seat 1: 2 CREDS icons on Privateer
     after = do(s, "scout corpocrat spot 1")
     assert res(after, 0)["creds"] == res(s, 0)["creds"] + 3 + 2
     assert res(after, 1)["creds"] == res(s, 1)["creds"] + 2
@@ -232,15 +238,13 @@ def test_meet_a_faction_pay_take_place_spy() -> None:
     crew = list(s.crew)
     crew[nb] = 1
     s = replace(s, crew=tuple(crew), supply=(12, 11))
-    icons = list(s.icons)
-    icons[4 * 2 + 0] = 1  # seat 0: one CREDS icon on the Hooligang lifepath
-    s = replace(s, icons=tuple(icons))
+    s = set_icons(s, 0, 2, 0, 1)  # seat 0: one CREDS icon on the Hooligang lifepath
     s = GAME.apply(s, first(s, "pad", lambda a: a.arg == 0))
     assert s.step == INTEL and res(s, 0)["creds"] == 10 - (3 - 1)
     row = s.intel_row[0]
     card = row[0]
     s = GAME.apply(s, first(s, "intel", lambda a: a.arg == card))
-    assert s.paths[0] == (card,) and NOBODY not in s.intel_row[0] and card not in s.intel_row[0]
+    assert s.paths[0][0] == (card,) and NOBODY not in s.intel_row[0] and card not in s.intel_row[0]
     assert s.step == CREW
     hexes = [a.arg for a in GAME.legal_actions(s)]
     assert set(hexes) <= set(corp) and target in hexes
@@ -274,7 +278,7 @@ def test_meet_a_faction_needs_an_empty_hex_while_crews_are_left() -> None:
     assert any(t.startswith("meet the corpocrat") for t in texts(out))
     out = GAME.apply(out, first(out, "pad", lambda a: a.arg == 0))
     out = GAME.apply(out, first(out, "intel"))
-    assert out.step == PAD and out.actor == 1 and len(out.paths[0]) == 1
+    assert out.step == PAD and out.actor == 1 and len(out.paths[0][0]) == 1
 
 
 def test_no_crew_left_still_takes_intel() -> None:
@@ -311,11 +315,11 @@ def test_meet_a_stratolite_pays_its_resource_on_its_hex_type() -> None:
     s = GAME.apply(s, first(s, "stratolite", lambda a: a.arg == card))
     assert s.step == HEIGHT
     s = GAME.apply(s, first(s, "height", lambda a: a.arg == 2))
-    assert s.res[4 * 0 + st.resource] == 20 - TUBE_COST[2]
+    assert s.res[0][st.resource] == 20 - TUBE_COST[2]
     assert s.step == TUBE
     assert {a.arg for a in GAME.legal_actions(s)} == {h}
     s = GAME.apply(s, first(s, "tube", lambda a: a.arg == h))
-    assert s.tube[h] == 2 and s.crew[h] == NOBODY and s.stratos[1] == 1
+    assert s.tube[h] == 2 and s.crew[h] == NOBODY and s.stratos[0][1] == 1
     assert s.strat_row[1:3] == row_before[0:2] and s.strat_row[3:] == row_before[3:]
     assert card in s.strat_discard
 
@@ -342,16 +346,14 @@ def test_waste_tube_costs_and_heights() -> None:
     s = _travel(2)
     h = _hexes(s, "hooligang")[0]
     s = _with_crew(set_res(s, 0, 0, 0, 17, 0), 0, h)
-    icons = list(s.icons)
-    icons[4 * 2 + 2] = 1  # one AMMO icon on the Hooligang lifepath: 18 -> 17
-    s = replace(s, icons=tuple(icons))
+    s = set_icons(s, 0, 2, 2, 1)  # one AMMO icon on the Hooligang lifepath: 18 -> 17
     s = GAME.apply(s, first(s, "pad", lambda a: a.arg == 5))
     s = GAME.apply(s, first(s, "pay", lambda a: a.arg == 2))
     assert [a.arg for a in GAME.legal_actions(s)] == [1, 2, 3]
     s = GAME.apply(s, first(s, "height", lambda a: a.arg == 3))
     assert res(s, 0)["ammo"] == 0
     s = GAME.apply(s, first(s, "tube"))
-    assert s.stratos[2] == 1
+    assert s.stratos[0][2] == 1
 
 
 def test_game_end_trigger_finishes_the_round() -> None:
@@ -384,9 +386,7 @@ def test_meet_the_enforcers_bounty_and_benefits() -> None:
     none: a crew on a hex shown on it, or pay 5 of its resource to move a crew on Stratos up."""
     s = _travel(2)
     s = set_res(s, 0, 10, 10, 10, 10)
-    stratos = list(s.stratos)
-    stratos[0] = 1
-    s = replace(s, stratos=tuple(stratos), supply=(11, 12))
+    s = replace(s, stratos=((1, 0, 0), *s.stratos[1:]), supply=(11, 12))
     s = GAME.apply(s, first(s, "pad", lambda a: a.arg == 6))
     card = GAME.legal_actions(s)[0].arg
     s = GAME.apply(s, first(s, "bounty", lambda a: a.arg == card))
@@ -394,7 +394,7 @@ def test_meet_the_enforcers_bounty_and_benefits() -> None:
     assert {a.arg for a in GAME.legal_actions(s)} == {0, 1, 2}
     bounty = PACK.bounties[card]
     up = GAME.apply(s, first(s, "benefit", lambda a: a.arg == 2))
-    assert up.stratos[0:2] == (0, 1) and up.res[bounty.resource] == 5
+    assert up.stratos[0][0:2] == (0, 1) and up.res[0][bounty.resource] == 5
     crew = GAME.apply(s, first(s, "benefit", lambda a: a.arg == 1))
     assert crew.step == CREW
     assert {a.arg for a in GAME.legal_actions(crew)} <= set(s.map.by_faction[bounty.hex])
@@ -406,7 +406,7 @@ def test_meet_the_fixer() -> None:
     s = _travel(2)
     s = do(s, "meet the fixer")
     s = GAME.apply(s, first(s, "intel"))
-    assert sum(len(p) for p in s.paths[0:4]) == 1 and s.supply[0] == 12
+    assert sum(len(p) for p in s.paths[0]) == 1 and s.supply[0] == 12
     card = s.strat_row[0]
     s = GAME.apply(s, first(s, "reserve", lambda a: a.arg == card))
     assert s.reserved[0] == card and s.first == 0
@@ -429,9 +429,7 @@ def test_meet_the_merchant_arrows_ratios_glow() -> None:
     AMMO, CREDS or TECH and is never gained; the Rover lifepath's icons set the ratio."""
     s = _travel(2, seed=3)
     s = replace(set_res(s, 0, 1, 2, 3, 12), market=0)  # side A: AMMO -> CREDS
-    icons = list(s.icons)
-    icons[12 + 0] = 2  # two CREDS icons on the Rover lifepath: 1 gives 2
-    s = replace(s, icons=tuple(icons))
+    s = set_icons(s, 0, 3, 0, 2)  # two CREDS icons on the Rover lifepath: 1 gives 2
     s = do(s, "meet the merchant")
     trades = texts(s)
     assert not any(t.endswith("for glow") for t in trades)
@@ -500,5 +498,5 @@ def test_controller_and_level_majorities() -> None:
     adj = [1, 2, 3]
     assert controller(adj, [-1, 0, 0, 1], 2) == 0
     assert controller(adj, [-1, 0, 1, -1], 2) == NOBODY
-    assert level_leaders((2, 0, 0, 2, 0, 0), 2, 1) == (0, 1)
-    assert level_leaders((0, 0, 0, 0, 0, 0), 2, 1) == ()
+    assert level_leaders(((2, 0, 0), (2, 0, 0)), 2, 1) == (0, 1)
+    assert level_leaders(((0, 0, 0), (0, 0, 0)), 2, 1) == ()

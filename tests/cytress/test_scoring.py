@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from games.core.protocol import GameConfig
+from games.core.records import replace
 from games.cytress.board import CREW_PRESTIGE, TUBE_PRESTIGE
 from games.cytress.scoring import BOUNTY_PRESTIGE, LEVEL_REWARD, card_facts, final_scores, winners
 from games.cytress.state import NOBODY, CytressState
@@ -44,7 +43,7 @@ def green_example() -> CytressState:
         _cards([("hooligang", t) for t in ("corpocrat", "rover")]),
         _cards([("rover", t) for t in ("corpocrat", "corpocrat")]),
     )
-    all_paths = [tuple(p) for p in paths] + [(), (), (), ()]
+    all_paths = (tuple(tuple(p) for p in paths), ((), (), (), ()))
     bounty = next(i for i, b in enumerate(PACK.bounties) if b.tier == 1 and b.faction == 0)
     adj = s.map.layout.adjacent
     # three tube hexes whose neighbourhoods do not overlap
@@ -69,8 +68,8 @@ def green_example() -> CytressState:
     stacks = tuple(tuple(b for b in st if b != bounty) for st in s.bounty_stack)
     return with_(
         s,
-        paths=tuple(all_paths),
-        stratos=(1, 3, 2, 2, 2, 2),
+        paths=all_paths,
+        stratos=((1, 3, 2), (2, 2, 2)),
         crew=tuple(crew),
         tube=tuple(tube),
         bounties=((bounty,), ()),
@@ -96,7 +95,7 @@ def test_scoring_example_green_111() -> None:
 def test_score_crews_on_stratos() -> None:
     """rule: cytress/score-crews-on-stratos - 15, 10 and 5 PRESTIGE per crew on levels 3, 2, 1."""
     assert CREW_PRESTIGE == (5, 10, 15)
-    s = replace(start(2), stratos=(1, 1, 1, 0, 0, 0), supply=(9, 12))
+    s = replace(start(2), stratos=((1, 1, 1), (0, 0, 0)), supply=(9, 12))
     assert final_scores(PACK, s, s.map.layout.adjacent)[0].crew_prestige == 30
 
 

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
+from games.core.records import replace
 from games.cytress.automa import (
     ai_movable,
     bounty_ascend_level,
@@ -30,7 +29,7 @@ def _board(s: CytressState, crews: dict[int, int], tubes: dict[int, int] | None 
     for h, t in (tubes or {}).items():
         tube[h] = t
     placed = [sum(1 for o in crew if o == k) for k in range(2)]
-    up = [sum(s.stratos[3 * k : 3 * k + 3]) for k in range(2)]
+    up = [sum(s.stratos[k]) for k in range(2)]
     return replace(
         s, crew=tuple(crew), tube=tuple(tube), supply=tuple(12 - placed[k] - up[k] for k in range(2))
     )
@@ -131,22 +130,22 @@ def test_solo_tube_checklist_and_height() -> None:
     assert h in tube_candidates(b)
     b2 = _board(s, {h: AUTOMA, n[0]: 0})
     assert tube_candidates(b2) == []  # 0 AI vs 1 rival around: not neutral
-    assert tube_height(replace(s, stratos=(0, 0, 0, 0, 0, 0))) == 1
-    assert tube_height(replace(s, stratos=(0, 1, 0, 1, 1, 0))) == 2
-    assert tube_height(replace(s, stratos=(0, 0, 0, 2, 2, 2))) == 3
+    assert tube_height(replace(s, stratos=((0, 0, 0), (0, 0, 0)))) == 1
+    assert tube_height(replace(s, stratos=((0, 1, 0), (1, 1, 0)))) == 2
+    assert tube_height(replace(s, stratos=((0, 0, 0), (2, 2, 2)))) == 3
 
 
 def test_solo_bounty_ascend_rule() -> None:
     """rule: cytress/solo-ai-actions - complete bounty: move 1 AI crew up from the lowest level
     where doing so neither gives up nor cedes the majority to the solo player."""
     s = _solo()
-    # stratos: the solo player's levels 1-3, then the automa's
-    assert bounty_ascend_level(replace(s, stratos=(1, 0, 0, 3, 0, 0))) == 1
-    assert bounty_ascend_level(replace(s, stratos=(1, 0, 0, 2, 0, 0))) == 0  # would give up level 1
-    assert bounty_ascend_level(replace(s, stratos=(2, 0, 0, 2, 0, 0))) == 0  # would cede level 1
-    assert bounty_ascend_level(replace(s, stratos=(2, 0, 0, 2, 2, 0))) == 2
-    assert bounty_ascend_level(replace(s, stratos=(0, 0, 0, 0, 1, 0))) == 0  # its only level 2 crew
-    assert bounty_ascend_level(replace(s, stratos=(0, 0, 0, 0, 0, 0))) == 0
+    # stratos: the solo player's levels 1-3, and the automa's
+    assert bounty_ascend_level(replace(s, stratos=((1, 0, 0), (3, 0, 0)))) == 1
+    assert bounty_ascend_level(replace(s, stratos=((1, 0, 0), (2, 0, 0)))) == 0  # would give up level 1
+    assert bounty_ascend_level(replace(s, stratos=((2, 0, 0), (2, 0, 0)))) == 0  # would cede level 1
+    assert bounty_ascend_level(replace(s, stratos=((2, 0, 0), (2, 2, 0)))) == 2
+    assert bounty_ascend_level(replace(s, stratos=((0, 0, 0), (0, 1, 0)))) == 0  # its only level 2 crew
+    assert bounty_ascend_level(replace(s, stratos=((0, 0, 0), (0, 0, 0)))) == 0
 
 
 def test_solo_ai_movable_when_all_placed() -> None:
@@ -204,7 +203,7 @@ def test_solo_tubes_only_from_the_14_near_stratos() -> None:
         h = next(x for x in range(len(s.crew)) if s.crew[x] == NOBODY and not s.tube[x])
         far = next(x for x in range(len(s.crew)) if s.crew[x] == NOBODY and not s.tube[x] and x != h)
         s = _board(s, {**{x: o for x, o in enumerate(s.crew) if o != NOBODY}, h: 0, far: AUTOMA})
-        s = replace(s, res=(20, 20, 20, 20), tubes_left=0, tubes_box=s.tubes_box + s.tubes_left)
+        s = replace(s, res=((20, 20, 20, 20),), tubes_left=0, tubes_box=s.tubes_box + s.tubes_left)
         assert s.box_tubes is box
         assert ("meet the renegade" in texts(s)) is box
         assert bool(tube_candidates(s)) is box  # the automa's tube checklist

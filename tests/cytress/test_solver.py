@@ -3,19 +3,16 @@
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 from typing import Any
 
 import pytest
 
 from games.core.protocol import TERMINAL
+from games.core.records import replace
 from games.cytress.state import NOBODY, OVER, CytressState
 from games.errors import ConfigError, InvalidStateError
 from solver.core import SolveLimits, Status, get_puzzle_spec
 from solver.cytress import (
-    _place_instance,
-    _tube_control_cpsat,
-    _tube_instance,
     best_placement,
     best_placement_enumeration,
     score,
@@ -23,6 +20,8 @@ from solver.cytress import (
     tube_control,
     tube_control_enumeration,
 )
+from solver.cytress.placement import place_instance
+from solver.cytress.tubes import tube_control_cpsat, tube_instance
 from tests.cytress.helpers import GAME, play_until, start
 from tests.cytress.test_scoring import green_example
 
@@ -79,9 +78,9 @@ def test_tube_control_cpsat_equals_enumeration() -> None:
                 "rival_crews": rivals,
                 "crews": rng.randrange(0, 5),
             }
-            _, inst = _tube_instance(GAME, s, params)
+            _, inst = tube_instance(GAME, s, params)
             brute = tube_control_enumeration(inst)
-            status, k, chosen = _tube_control_cpsat(inst, LIMITS)
+            status, k, chosen = tube_control_cpsat(inst, LIMITS)
             if brute is None:
                 assert status == Status.INFEASIBLE
             else:
@@ -157,7 +156,7 @@ def test_best_placement_cpsat_equals_brute_force_300(part: int) -> None:
 
 def _assert_cpsat_equals_brute_force(s: CytressState, params: dict[str, Any]) -> None:
     """CP-SAT proves the best margin of ``params``'s placement, and it is brute force's."""
-    found = best_placement_enumeration(GAME, s, _place_instance(s, params))
+    found = best_placement_enumeration(GAME, s, place_instance(s, params))
     assert found is not None
     r = best_placement(GAME, s, {**params, "method": "cp-sat"}, LIMITS)
     assert r.status == Status.OPTIMAL, params
