@@ -79,11 +79,18 @@ def unshackle(via: int, mini: int) -> Action:
 
 
 # -- interactions
-def interact(  # noqa: PLR0917
-    via: int, it: int, sub: int = 0, p1: int = 0, p2: int = 0, p3: int = 0, p4: int = 0, p5: int = 0
-) -> Action:
-    """An interaction (token or spaceship card) with its complete option."""
-    return OP_INTERACT | via << 5 | it << 8 | sub << 11 | p1 << 13 | p2 << 17 | p3 << 21 | p4 << 25 | p5 << 30
+PARAM_SHIFTS = (13, 17, 21, 25, 30)
+"""Where an interaction's option fields p1..p5 sit in the action's bits (see :func:`interact_fields`)."""
+
+
+def interact(via: int, it: int, sub: int = 0, *params: int) -> Action:
+    """An interaction (token or spaceship card) with its complete option: ``params`` are its option
+    fields p1..p5 (at most five; their meaning by interaction kind: :func:`interact_fields`)."""
+    assert len(params) <= len(PARAM_SHIFTS), params
+    a = OP_INTERACT | via << 5 | it << 8 | sub << 11
+    for shift, p in zip(PARAM_SHIFTS, params, strict=False):
+        a |= p << shift
+    return a
 
 
 def interact_fields(a: Action) -> tuple[int, int, int, int, int, int, int, int]:

@@ -30,6 +30,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from games.core.cache import PerContent
+from games.core.records import replace
 from games.tiberpunk import actions as act
 from games.tiberpunk.content import Content
 from games.tiberpunk.dice import p_attacker_wins, p_contains
@@ -199,7 +200,7 @@ def _targets(t: _Tables, state: State, seat: int) -> list[tuple[float, int, int]
             odds = t.p1[min(dice, 11)][max(ld, 1)] * (0.6 if ld == 0 else 1.0)
             out.append((STAGE_NEXT[0] * (0.3 + 0.7 * odds), mask, d))
         elif st == 1:
-            _stage2_targets(t, state, seat, k, mask, out)
+            _stage2_targets(t, state, seat, k, mask=mask, out=out)
         elif st == 2:
             d = c.stage3[p.cards[k]].district
             dice = max(r.dice_count(state, seat, m, k) for m in MINIS_FOR[k])
@@ -211,8 +212,8 @@ def _targets(t: _Tables, state: State, seat: int) -> list[tuple[float, int, int]
     return out
 
 
-def _stage2_targets(  # noqa: PLR0917
-    t: _Tables, state: State, seat: int, k: int, mask: int, out: list[tuple[float, int, int]]
+def _stage2_targets(
+    t: _Tables, state: State, seat: int, k: int, *, mask: int, out: list[tuple[float, int, int]]
 ) -> None:
     """Targets of the seat's Stage II card of storyline ``k`` (rule: stage-2-quests)."""
     c = t.content
@@ -408,8 +409,8 @@ def _common(state: State) -> tuple[object, ...]:
     miniatures and dice, which a combat objective reads)."""
     # only what the potentials read: the face-up quest cards (not the decks below them) and the size
     # of each hand (not the cards), so ISMCTS's determinizations of hidden cards share entries
-    # per seat: skills, char, drone, shackles, boosts (fields 1-5), temples, hubs (8-9)
-    seats = tuple(q[1:6] + q[8:10] for q in state.players)
+    # per seat: skills, char, drone, shackles, boosts, temples, hubs
+    seats = tuple((q.skills, q.char, q.drone, q.shackles, q.boosts, q.temples, q.hubs) for q in state.players)
     faceup = tuple(q[0] if q else -1 for q in state.quests)
     cfg = state.cfg
     return (state.lictors, faceup, state.speed, state.bless, cfg.side, cfg.tiles, seats)
@@ -426,8 +427,8 @@ def _seat(t: _Tables, state: State, seat: int, common: tuple[object, ...]) -> tu
     on the node's first visit."""
     cache = t.seat_cache
     p = state.players[seat]
-    # plain tuples: the collector stops tracking them; p[10:12] are hand and known
-    key = (seat, p[:10], len(p.hand), p[12:], common)
+    # the seat's own state but for its hand cards: only their number
+    key = (seat, replace(p, hand=(), known=()), len(p.hand), common)
     got = cache.get(key)
     if got is None:
         if len(cache) > 50_000:  # bounded (and kept small: the collector walks it)
@@ -519,8 +520,8 @@ def prior(game: TiberpunkGame, state: State) -> Sequence[float] | None:
     players = state.players
     key = (
         seat,
-        tuple(state.cfg),  # plain tuples, not NamedTuples: the collector stops tracking them
-        tuple(state.turn),
+        state.cfg,
+        state.turn,
         state.rnd,
         state.lictors,
         tuple(q[0] if q else -1 for q in state.quests),
@@ -528,10 +529,7 @@ def prior(game: TiberpunkGame, state: State) -> Sequence[float] | None:
         state.lock,
         state.bless,
         state.speed,
-        tuple(
-            tuple(q if i == seat else q._replace(hand=(len(q.hand),), known=()))
-            for i, q in enumerate(players)
-        ),
+        tuple(q if i == seat else replace(q, hand=(len(q.hand),), known=()) for i, q in enumerate(players)),
     )
     cache = t.prior_cache
     got = cache.get(key)

@@ -1,5 +1,7 @@
-"""Combat against a miniature or a lictor, combat tiles (rule: combat, combat-vs-miniature, combat-vs-
-lictor, combat-tiles).
+"""Combat against a miniature or a lictor, combat tiles.
+
+rule: tiberpunk/combat; rule: tiberpunk/combat-vs-miniature; rule: tiberpunk/combat-vs-lictor;
+rule: tiberpunk/combat-tiles
 
 One of the rule modules :class:`games.tiberpunk.rules.Rules` is composed of; the precomputed tables
 it reads are :class:`games.tiberpunk.tables.Tables`.
@@ -9,13 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from games.core.records import replace
 from games.tiberpunk.dice import score
 from games.tiberpunk.parts import (
-    _C_WHO,
-    _I_CTX,
-    _I_LICTORS,
-    _I_REWARDS,
-    _P_SHACKLES,
     GUILE,
     HACK,
     OFF,
@@ -26,7 +24,6 @@ from games.tiberpunk.parts import (
     T_DEF_DRONE,
     T_DEF_LICTOR,
     TPL_DEFEAT,
-    _with,
 )
 from games.tiberpunk.state import (
     COMBAT,
@@ -86,7 +83,9 @@ class CombatRules(Tables):
         return out
 
     # -- combat (rule: combat, combat-vs-miniature, combat-vs-lictor)
-    def _start_fight(self, s: State, mini: int, tk: int, tseat: int, tile: int, obj: int) -> State:  # noqa: PLR0917
+    def _start_fight(self, s: State, mini: int, *, tk: int, tseat: int, tile: int, obj: int) -> State:
+        """The attacker and the defender (or the lictor) take their dice (rule: combat, combat-vs-miniature,
+        combat-vs-lictor)."""
         seat = s.seat
         ka = self.dice_count(s, seat, mini, OFF)
         if tk == LICTOR:
@@ -96,9 +95,25 @@ class CombatRules(Tables):
             kd = self.dice_count(s, tseat, tk, HACK if tk == DRONE else GUILE)
         where = self.pos(s.players[seat], mini)
         ctx = Ctx(
-            COMBAT, 0, OFF, mini, -1, (), (), ka, kd, 0, 0, tk, tseat, s.cfg.tiles[tile], obj, where, -1
+            kind=COMBAT,
+            stage=0,
+            skill=OFF,
+            mini=mini,
+            card=-1,
+            a=(),
+            d=(),
+            ra=ka,
+            rd=kd,
+            ua=0,
+            ud=0,
+            tkind=tk,
+            tseat=tseat,
+            tile=s.cfg.tiles[tile],
+            obj=obj,
+            where=where,
+            who=-1,
         )
-        return self._roll_or_check(_with(s, _I_CTX, ctx))
+        return self._roll_or_check(replace(s, ctx=ctx))
 
     def attacker_wins(self, ctx: Ctx) -> bool:
         """Whether the attacker is winning now (ties go to the defender or the lictor)."""
@@ -126,14 +141,14 @@ class CombatRules(Tables):
             loser = s.seat
             can = bool(s.players[loser].hand) and ctx.ua < self.gadget_limit(s, loser)
         if can:
-            return s._replace(phase=PH_CGADGET, ctx=_with(ctx, _C_WHO, loser))
+            return replace(s, phase=PH_CGADGET, ctx=replace(ctx, who=loser))
         return self._resolve_fight(s)
 
     def _resolve_fight(self, s: State) -> State:
         ctx = s.ctx
         assert ctx is not None
         seat = s.seat
-        s = _with(s, _I_CTX, None)
+        s = replace(s, ctx=None)
         if self.attacker_wins(ctx):
             if ctx.obj == STAGE2_OBJ:  # token and reward first, then the lictor or shackles
                 p = s.players[seat]
@@ -142,22 +157,22 @@ class CombatRules(Tables):
                 s = self._complete_side(s, seat, *divmod(ctx.obj, 3))
             if ctx.tkind == LICTOR:
                 if len(s.lictors) == 1:  # the last lictor moves to an adjacent district instead
-                    s = _with(s, _I_REWARDS, (*s.rewards, (seat, R_ESCAPE, ctx.where)))
+                    s = replace(s, rewards=(*s.rewards, (seat, R_ESCAPE, ctx.where)))
                 else:
                     lic = list(s.lictors)
                     lic.remove(ctx.where)
-                    s = _with(s, _I_LICTORS, tuple(lic))
+                    s = replace(s, lictors=tuple(lic))
             else:
                 loser = s.players[ctx.tseat]
-                s = self._put(s, ctx.tseat, _with(loser, _P_SHACKLES, loser.shackles | 1 << ctx.tkind))
+                s = self._put(s, ctx.tseat, replace(loser, shackles=loser.shackles | 1 << ctx.tkind))
         else:
             p = s.players[seat]
-            s = self._put(s, seat, _with(p, _P_SHACKLES, p.shackles | 1 << ctx.mini))
+            s = self._put(s, seat, replace(p, shackles=p.shackles | 1 << ctx.mini))
             if ctx.tkind != LICTOR:  # the defender gains the reward of the slot
                 q = ctx.tseat
                 if ctx.obj == STAGE2_OBJ:
                     reward = self.c.stage2[p.cards[OFF]].reward
-                    s = _with(s, _I_REWARDS, (*s.rewards, (q, R_COINS, 2), (q, R_SKILL, reward)))
+                    s = replace(s, rewards=(*s.rewards, (q, R_COINS, 2), (q, R_SKILL, reward)))
                 else:
-                    s = _with(s, _I_REWARDS, (*s.rewards, self._side_reward_for(s, q, ctx.obj)))
+                    s = replace(s, rewards=(*s.rewards, self._side_reward_for(s, q, ctx.obj)))
         return self._advance(s)

@@ -272,6 +272,20 @@ def _district(node: Node, key: str | int | None, ids: tuple[str, ...]) -> int:
     return ids.index(d)
 
 
+def _check_connected(node: Node, edges: list[tuple[int, int]], size: int) -> None:
+    """Every district reachable from the first over ``edges`` (ContentError naming ``edges`` if not)."""
+    seen, todo = {0}, [0]
+    while todo:
+        x = todo.pop()
+        for a, b in edges:
+            for u, v in ((a, b), (b, a)):
+                if u == x and v not in seen:
+                    seen.add(v)
+                    todo.append(v)
+    if len(seen) != size:
+        raise node.fail("a connected map (every district reachable)", key="edges")
+
+
 def _board(node: Node) -> dict[str, object]:
     dnodes = node.list("districts", min_len=2, max_len=15)
     ids = tuple(d.str("id") for d in dnodes)
@@ -286,17 +300,7 @@ def _board(node: Node) -> dict[str, object]:
             raise e.fail("an edge between two different districts", got=e.value)
         edges.append((min(a, b), max(a, b)))
     adj = {frozenset(x) for x in edges}
-    # connectivity
-    seen, todo = {0}, [0]
-    while todo:
-        x = todo.pop()
-        for a, b in edges:
-            for u, v in ((a, b), (b, a)):
-                if u == x and v not in seen:
-                    seen.add(v)
-                    todo.append(v)
-    if len(seen) != len(ids):
-        raise node.fail("a connected map (every district reachable)", key="edges")
+    _check_connected(node, edges, len(ids))
     lic = node["lictors"]
     total = lic.int("total", min=1, max=10)
     start = tuple(_district(n, None, ids) for n in lic.list("start", min_len=1, max_len=total))
@@ -371,12 +375,10 @@ def _player_board(node: Node) -> dict[str, object]:
     }
 
 
-def _quests(node: Node, ids: tuple[str, ...]) -> dict[str, object]:
-    s1n = node.list("stage1", min_len=18, max_len=18)
-    s2n = node.list("stage2", min_len=18, max_len=18)
-    s3n = node.list("stage3", min_len=18, max_len=18)
-    stage1, stage2, stage3 = [], [], []
-    for _i, q in enumerate(s1n):
+def _stage1(node: Node, s1n: list[Node], ids: tuple[str, ...]) -> list[Stage1Card]:
+    """The Stage I quest cards: 18 distinct numbers, 6 per skill, each with a reward."""
+    stage1 = []
+    for q in s1n:
         stage1.append(
             Stage1Card(
                 id=q.int("id", min=1),
@@ -393,6 +395,15 @@ def _quests(node: Node, ids: tuple[str, ...]) -> dict[str, object]:
     for s in range(3):
         if sum(c.skill == s for c in stage1) != 6:
             raise node.fail(f"6 Stage I cards of {SKILLS[s]}", key="stage1")
+    return stage1
+
+
+def _quests(node: Node, ids: tuple[str, ...]) -> dict[str, object]:
+    s1n = node.list("stage1", min_len=18, max_len=18)
+    s2n = node.list("stage2", min_len=18, max_len=18)
+    s3n = node.list("stage3", min_len=18, max_len=18)
+    stage1 = _stage1(node, s1n, ids)
+    stage2, stage3 = [], []
     by_id2 = {}
     for q in s2n:
         num = q.int("id", min=1)

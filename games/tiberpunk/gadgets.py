@@ -1,4 +1,6 @@
-"""Gadget cards: drawing, discarding, playing them on a roll (rule: gadget-cards).
+"""Gadget cards: drawing, discarding, playing them on a roll, Emperor's Genius.
+
+rule: tiberpunk/gadget-cards
 
 One of the rule modules :class:`games.tiberpunk.rules.Rules` is composed of; the precomputed tables
 it reads are :class:`games.tiberpunk.tables.Tables`.
@@ -7,45 +9,38 @@ it reads are :class:`games.tiberpunk.tables.Tables`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
+from games.core.records import replace, replace_at
 from games.tiberpunk import actions as act
-from games.tiberpunk.parts import (
-    _C_A,
-    _C_D,
-    _C_RA,
-    _C_RD,
-    _C_UA,
-    _C_UD,
-    _I_CTX,
-    _I_GDECK,
-    _I_GDISC,
-    _I_PLAYERS,
-    _I_TURN,
-    _T_USED,
-    ADD,
-    FLIP,
-    REROLL,
-    ROT1,
-    ROT2,
-    _hand_add,
-    _hand_remove,
-    _new,
-    _with,
-)
-from games.tiberpunk.state import (
-    PH_QGADGET,
-    QUEST,
-    Ctx,
-    State,
-)
+from games.tiberpunk.parts import ADD, FLIP, GENIUS, REROLL, ROT1, ROT2, hand_add, hand_remove
+from games.tiberpunk.state import PH_QGADGET, QUEST, State
 from games.tiberpunk.tables import Tables
 
-__all__ = ["GadgetRules"]
+__all__ = ["GadgetRules", "die_changes"]
+
+
+def die_changes(g: int, v: int) -> tuple[int, ...]:
+    """The changes gadget ``g`` may make to a die showing ``v``, as codes into ``actions.DELTAS``:
+    +1 or -1 for Rotate 1, +2 or -2 for Rotate 2 (within 1-6); one code 0 for the others (rule:
+    gadget-cards)."""
+    if g == ROT1:
+        return tuple(dc for dc, ok in ((1, v < 6), (2, v > 1)) if ok)
+    if g == ROT2:
+        return tuple(dc for dc, ok in ((3, v <= 4), (4, v >= 3)) if ok)
+    return (0,)
 
 
 class GadgetRules(Tables):
     """Gadget cards: drawing, discarding, playing them on a roll."""
+
+    def gadget_limit(self, s: State, seat: int) -> int:
+        """Gadgets per roll: 1, or 3 with Emperor's Genius (active player only; rule: gadget-cards)."""
+        return 3 if seat == s.seat and s.players[seat].favor == GENIUS else 1
+
+    def dice_per_gadget(self, s: State, seat: int) -> int:
+        """Dice one gadget affects: 2 with Emperor's Genius blessed (rule: gadget-cards)."""
+        p = s.players[seat]
+        return 2 if seat == s.seat and p.favor == GENIUS and (p.blessings >> GENIUS) & 1 else 1
 
     def _gadget_actions(self, s: State) -> Sequence[int]:
         """Gadgets the deciding player may play on this roll, then "stop" (rule: gadget-cards).
@@ -84,7 +79,7 @@ class GadgetRules(Tables):
                     acts.add(act.gadget(ADD, 2))
                 continue
             singles = [
-                (side, v, dc) for side in sides for v in sorted(set(pools[side])) for dc in self._deltas(g, v)
+                (side, v, dc) for side in sides for v in sorted(set(pools[side])) for dc in die_changes(g, v)
             ]
             for t in singles:
                 acts.add(act.gadget(g, 1, (t,)))
@@ -98,14 +93,6 @@ class GadgetRules(Tables):
                         acts.add(act.gadget(g, 2, (t1, t2)))
         return [*sorted(acts), act.STOP]
 
-    @staticmethod
-    def _deltas(g: int, v: int) -> tuple[int, ...]:
-        if g == ROT1:
-            return tuple(dc for dc, ok in ((1, v < 6), (2, v > 1)) if ok)
-        if g == ROT2:
-            return tuple(dc for dc, ok in ((3, v <= 4), (4, v >= 3)) if ok)
-        return (0,)
-
     def _draw_gadget(self, s: State, seat: int) -> State:
         """Draw the top gadget (the discard pile is reshuffled when the deck is empty)."""
         deck = s.gdeck
@@ -113,48 +100,32 @@ class GadgetRules(Tables):
             if not s.gdisc:
                 return s
             deck, shuffles = self._reshuffle(s, s.gdisc, "gadgets")
-            s = s._replace(gdisc=(), shuffles=shuffles)
-        ps = list(s.players)
-        ps[seat] = _hand_add(ps[seat], deck[0])
-        sv: list[Any] = list(s)
-        sv[_I_PLAYERS] = tuple(ps)
-        sv[_I_GDECK] = deck[1:]
-        return _new(State, sv)
+            s = replace(s, gdisc=(), shuffles=shuffles)
+        players = replace_at(s.players, seat, hand_add(s.players[seat], deck[0]))
+        return replace(s, players=players, gdeck=deck[1:])
 
     def _discard_gadget(self, s: State, seat: int, g: int) -> State:
-        ps = list(s.players)
-        ps[seat] = _hand_remove(ps[seat], g)
-        sv: list[Any] = list(s)
-        sv[_I_PLAYERS] = tuple(ps)
-        sv[_I_GDISC] = (*s.gdisc, g)
-        return _new(State, sv)
+        """``seat`` discards gadget ``g`` (rule: gadget-cards)."""
+        players = replace_at(s.players, seat, hand_remove(s.players[seat], g))
+        return replace(s, players=players, gdisc=(*s.gdisc, g))
 
     # -- gadgets (rule: gadget-cards)
     def _do_gadget(self, s: State, a: int) -> State:
-        """Play a gadget on the roll: discard it, count it, change the dice (rule: gadget-cards).
-
-        One new state (the general ``_replace`` steps in a single copy).
-        """
+        """Play a gadget on the roll: discard it, count it, change the dice (rule: gadget-cards)."""
         ctx = s.ctx
         assert ctx is not None
         g, count, targets = act.gadget_fields(a)
         seat = s.seat
         actor = seat if s.phase == PH_QGADGET else ctx.who
-        sv: list[Any] = list(s)
-        ps = list(s.players)
-        ps[actor] = _hand_remove(ps[actor], g)
-        sv[_I_PLAYERS] = tuple(ps)
-        sv[_I_GDISC] = (*s.gdisc, g)
-        cv: list[Any] = list(ctx)
         mine = actor == seat
+        s = self._discard_gadget(s, actor, g)
         if mine:
-            t = s.turn
-            sv[_I_TURN] = _with(t, _T_USED, (*t.used, g))
-            cv[_C_UA] += 1
+            s = replace(s, turn=replace(s.turn, used=(*s.turn.used, g)))
+            ctx = replace(ctx, ua=ctx.ua + 1)
         else:
-            cv[_C_UD] += 1
+            ctx = replace(ctx, ud=ctx.ud + 1)
         if g == ADD:
-            cv[_C_RA if mine else _C_RD] += count
+            ctx = replace(ctx, ra=ctx.ra + count) if mine else replace(ctx, rd=ctx.rd + count)
         else:
             pools = [list(ctx.a), list(ctx.d)]
             pend = [0, 0]
@@ -166,12 +137,14 @@ class GadgetRules(Tables):
                     pools[side].append(7 - v)
                 else:
                     pools[side].append(v + act.DELTAS[dc])
-            cv[_C_A] = tuple(sorted(pools[0]))
-            cv[_C_D] = tuple(sorted(pools[1]))
-            cv[_C_RA] += pend[0]
-            cv[_C_RD] += pend[1]
-        sv[_I_CTX] = _new(Ctx, cv)
-        return self._roll_or_check(_new(State, sv))
+            ctx = replace(
+                ctx,
+                a=tuple(sorted(pools[0])),
+                d=tuple(sorted(pools[1])),
+                ra=ctx.ra + pend[0],
+                rd=ctx.rd + pend[1],
+            )
+        return self._roll_or_check(replace(s, ctx=ctx))
 
     def _no_gadget(self, s: State, a: int) -> State:
         """No (more) gadget on this roll: the quest roll fails or the combat is decided (rule:

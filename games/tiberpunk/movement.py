@@ -1,4 +1,6 @@
-"""Movement of miniatures and lictors, shackles (rule: movement, shackles).
+"""Movement of miniatures and lictors, shackles.
+
+rule: tiberpunk/movement; rule: tiberpunk/shackles
 
 One of the rule modules :class:`games.tiberpunk.rules.Rules` is composed of; the precomputed tables
 it reads are :class:`games.tiberpunk.tables.Tables`.
@@ -6,26 +8,10 @@ it reads are :class:`games.tiberpunk.tables.Tables`.
 
 from __future__ import annotations
 
-from typing import Any
-
+from games.core.records import replace, replace_at
 from games.tiberpunk import actions as act
-from games.tiberpunk.parts import (
-    _I_LICTORS,
-    _I_PLAYERS,
-    _I_TURN,
-    _P_COINS,
-    _P_SHACKLES,
-    MERCURY,
-    _new,
-    _with,
-)
-from games.tiberpunk.state import (
-    CHAR,
-    DRONE,
-    Player,
-    State,
-    Turn,
-)
+from games.tiberpunk.parts import MERCURY
+from games.tiberpunk.state import CHAR, DRONE, Player, State
 from games.tiberpunk.tables import Tables
 
 __all__ = ["MovementRules"]
@@ -70,12 +56,10 @@ class MovementRules(Tables):
         return tuple(out)
 
     def _use_move(self, s: State, via: int) -> State:
+        """The movement action (via 0) or a spaceship card (via 1-3) is spent (rule: movement,
+        spaceship-cards)."""
         if via == 0:
-            tv: list[Any] = list(s.turn)
-            tv[2] += 1  # moves
-            sv: list[Any] = list(s)
-            sv[_I_TURN] = _new(Turn, tv)
-            return _new(State, sv)
+            return replace(s, turn=replace(s.turn, moves=s.turn.moves + 1))
         return self._play_ship(s, via - 1)
 
     def _unshackle(self, s: State, a: int) -> State:
@@ -83,52 +67,44 @@ class MovementRules(Tables):
         via, mini = (a >> 5) & 7, (a >> 8) & 3
         s = self._use_move(s, via)
         p = s.players[s.seat]
-        s = self._put(s, s.seat, _with(p, _P_SHACKLES, p.shackles & ~(1 << mini)))
+        s = self._put(s, s.seat, replace(p, shackles=p.shackles & ~(1 << mini)))
         return self._advance(s) if via else s
 
     def _fast_move(self, s: State, a: int) -> State:
-        """``_do_move`` with fewer intermediate states (same result)."""
+        """``_do_move`` read from the action's bits directly (same result)."""
         via, mini, dst, pay = (a >> 5) & 7, (a >> 8) & 3, (a >> 14) & 15, (a >> 18) & 15
-        if via:
-            s = self._play_ship(s, via - 1)
-            sv: list[Any] = list(s)
-        else:
-            tv: list[Any] = list(s.turn)
-            tv[2] += 1  # moves
-            sv = list(s)
-            sv[_I_TURN] = _new(Turn, tv)
+        s = self._use_move(s, via)
         seat = s.seat
-        pv: list[Any] = list(s.players[seat])
-        pv[0] -= pay  # coins
+        p = s.players[seat]
         if mini == CHAR:
-            pv[2] = dst
+            p = replace(p, coins=p.coins - pay, char=dst)
         elif mini == DRONE:
-            pv[3] = dst
+            p = replace(p, coins=p.coins - pay, drone=dst)
         else:
+            p = replace(p, coins=p.coins - pay)
             lic = list(s.lictors)
             lic.remove((a >> 10) & 15)
             lic.append(dst)
             lic.sort()
-            sv[_I_PLAYERS + 1] = tuple(lic)
-        ps = list(s.players)
-        ps[seat] = _new(Player, pv)
-        sv[_I_PLAYERS] = tuple(ps)
-        return self._advance(_new(State, sv)) if via else _new(State, sv)
+            s = replace(s, lictors=tuple(lic))
+        s = replace(s, players=replace_at(s.players, seat, p))
+        return self._advance(s) if via else s
 
     def _do_move(self, s: State, a: int) -> State:
+        """Move a miniature or a lictor, paying for the districts beyond the first (rule: movement)."""
         via, mini, src, dst, pay = act.move_fields(a)
         s = self._use_move(s, via)
         seat = s.seat
         p = s.players[seat]
         if mini == CHAR:
-            p = p._replace(char=dst, coins=p.coins - pay)
+            p = replace(p, char=dst, coins=p.coins - pay)
         elif mini == DRONE:
-            p = p._replace(drone=dst, coins=p.coins - pay)
+            p = replace(p, drone=dst, coins=p.coins - pay)
         else:
-            p = _with(p, _P_COINS, p.coins - pay)
+            p = replace(p, coins=p.coins - pay)
             lic = list(s.lictors)
             lic.remove(src)
             lic.append(dst)
-            s = _with(s, _I_LICTORS, tuple(sorted(lic)))
+            s = replace(s, lictors=tuple(sorted(lic)))
         s = self._put(s, seat, p)
         return self._advance(s) if via else s

@@ -22,19 +22,24 @@ Actions (examples; districts are the pack's ids, seats P1..P4)::
     skill guile / boost drone / take-ship character / lictor VII / escape IX
     end / reboot / recharge flip / ability recharge
 
-A state is one ``key=value`` line per field (dotted keys for nested parts), see docs/tiberpunk.md.
+A state is one ``key=value`` line per field of the public form (version 2: ``state_lines``,
+``parse_state_lines``), or of the internal fields (version 1: ``state_text``, ``parse_state_text``),
+dotted keys for nested parts; see docs/tiberpunk.md.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+import json
+import re
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from games.core.text import is_digits
 from games.errors import NotationError
 from games.tiberpunk import actions as act
 from games.tiberpunk.content import CONDITIONS, GADGETS, GODS, ITYPES, SKILLS, TASKS
 from games.tiberpunk.dice import decode_pool
+from games.tiberpunk.public import FORM_VERSION
 from games.tiberpunk.state import PHASES
 from games.tiberpunk.validate import show
 
@@ -43,7 +48,16 @@ if TYPE_CHECKING:
     from games.tiberpunk.rules import Rules
     from games.tiberpunk.state import State
 
-__all__ = ["action_text", "parse_action_text", "parse_state_text", "state_text"]
+__all__ = [
+    "MAX_TEXT",
+    "TEXT_HEADER",
+    "action_text",
+    "parse_action_text",
+    "parse_state_lines",
+    "parse_state_text",
+    "state_lines",
+    "state_text",
+]
 
 SK = ("hack", "guile", "offense")
 MINI = ("char", "drone", "lictor")
@@ -409,7 +423,7 @@ def _parse_token(r: Rules, s: State, text: str, args: list[str]) -> int:
         if bin(mask).count("1") != 1:
             raise _bad(text, f"say which interaction the {args[0]} token performs ('as ...')")
         it = mask.bit_length() - 1
-    return _interaction(r, s, text, via, it, rest)
+    return _interaction(r, s, text, via=via, it=it, rest=rest)
 
 
 def _parse_action(r: Rules, s: State, text: str) -> int:
@@ -482,7 +496,7 @@ def _parse_turn_action(r: Rules, s: State, text: str, head: str, args: list[str]
     if head == "token" and args:
         return _parse_token(r, s, text, args)
     if head == "ship":
-        return _interaction(r, s, text, act.VIA_SHIP + via_ship, r.c.ship_types[via_ship], args)
+        return _interaction(r, s, text, via=act.VIA_SHIP + via_ship, it=r.c.ship_types[via_ship], rest=args)
     raise _bad(text, "see docs/tiberpunk.md for the notation")
 
 
@@ -514,9 +528,7 @@ def _objective(r: Rules, s: State, text: str, spec: str) -> tuple[int, int]:
     raise _bad(text, f"no side objective {spec!r} in this game")
 
 
-def _interaction(  # noqa: PLR0917
-    r: Rules, s: State, text: str, via: int, it: int, rest: list[str]
-) -> int:
+def _interaction(r: Rules, s: State, text: str, *, via: int, it: int, rest: list[str]) -> int:
     c = r.c
     opts = dict(w.split(":", 1) for w in rest if ":" in w)
     if it == act.IT_INCOME:  # rule: collect-income
@@ -535,7 +547,7 @@ def _interaction(  # noqa: PLR0917
             code = _gadget_codes(r, opts["gadgets"], text) if "gadgets" in opts else 0
             return act.interact(via, it, sub, skill, k, 0, 0, code)
     if rest and rest[0] == "attack" and len(rest) >= 2:
-        return _attack(r, s, text, via, it, rest)
+        return _attack(r, s, text, via=via, it=it, rest=rest)
     raise _bad(text, "unknown interaction option")
 
 
@@ -563,9 +575,7 @@ def _structure_interaction(r: Rules, s: State, text: str, via: int, rest: list[s
     return act.interact(via, it, act.SUB_SITE, slot, ti, k, 0, code)
 
 
-def _attack(  # noqa: PLR0917
-    r: Rules, s: State, text: str, via: int, it: int, rest: list[str]
-) -> int:
+def _attack(r: Rules, s: State, text: str, *, via: int, it: int, rest: list[str]) -> int:
     """``attack lictor|char:Pn|drone:Pn tile:TILE for:quest2|TASK@CARD`` (rule: combat)."""
     opts = dict(w.split(":", 1) for w in rest if ":" in w)
     target = rest[1]
@@ -586,3 +596,129 @@ def _attack(  # noqa: PLR0917
         slot, ti = _objective(r, s, text, opts["for"])
         obj = slot * 3 + ti
     return act.interact(via, it, act.SUB_FIGHT, tk, tseat, tile, obj)
+
+
+# --------------------------------------------------------------------------------------- text form
+
+TEXT_HEADER = f"tiberpunk-state {FORM_VERSION}"
+MAX_TEXT = 100_000
+"""The longest state text parsed (a 4-player state is about 4,000 characters)."""
+_SAFE = re.compile(r"[A-Za-z0-9_\-]+")
+_KEY = re.compile(r"([A-Za-z0-9_\-]+)|\[(\d{1,2})\]")
+
+
+def _safe_keys(d: Mapping[str, Any]) -> bool:
+    return all(isinstance(k, str) and _SAFE.fullmatch(k) for k in d)
+
+
+_JSON_WORDS = frozenset(("true", "false", "null", "NaN", "Infinity"))
+_NUMBER = re.compile(r"-?\d")
+
+
+def _bare(word: str) -> bool:
+    """Whether ``word`` reads back as itself unquoted (a word JSON would not take for a value)."""
+    return bool(_SAFE.fullmatch(word)) and word not in _JSON_WORDS and not _NUMBER.match(word)
+
+
+def _leaf(v: Any) -> str:
+    if isinstance(v, str) and _bare(v):
+        return v  # a bare word: district, gadget, phase ...
+    return json.dumps(v, separators=(",", ":"))
+
+
+def _lines(prefix: str, v: Any, out: list[str]) -> None:
+    if isinstance(v, dict) and v and _safe_keys(v):
+        for k, x in v.items():
+            _lines(f"{prefix}.{k}" if prefix else k, x, out)
+    elif isinstance(v, list) and v and all(isinstance(x, dict) for x in v):
+        for i, x in enumerate(v):
+            _lines(f"{prefix}[{i}]", x, out)
+    else:
+        out.append(f"{prefix}={_leaf(v)}")
+
+
+def state_lines(data: Mapping[str, Any]) -> str:
+    """The text form of a public form: a header line, then one ``path=value`` line per field.
+
+    Objects nest by ``.``, lists of objects by ``[i]``; a value is a bare word (``phase=main``,
+    ``players[0].character=IV``) or compact JSON (``lictors=["IV","X"]``, ``contest=null``).
+    """
+    out = [TEXT_HEADER]
+    _lines("", dict(data), out)
+    return "\n".join(out)
+
+
+def _value(text: str, field: str) -> Any:
+    if _bare(text):
+        return text
+    if text.count("[") + text.count("{") > 200:
+        _bad_text(f"the value of {field} nests too deeply", field)
+    try:
+        return json.loads(text)
+    except ValueError:
+        _bad_text(f"the value of {field} is neither a word nor JSON: {show(text)}", field)
+    except RecursionError:
+        _bad_text(f"the value of {field} nests too deeply", field)
+
+
+def _bad_text(message: str, field: str) -> NoReturn:
+    raise NotationError(message, field=field if field == "state" else "state") from None
+
+
+def parse_state_lines(text: str) -> dict[str, Any]:
+    """Parse :func:`state_lines` back into the public form (``NotationError`` when it does not parse;
+    ``from_public`` then checks the fields)."""
+    if not isinstance(text, str) or len(text) > MAX_TEXT:
+        _bad_text(f"a tiberpunk state is a text of at most {MAX_TEXT} characters", "state")
+    lines = text.strip().splitlines()
+    if not lines or lines[0].strip() != TEXT_HEADER:
+        _bad_text(f"a tiberpunk state starts with the line {TEXT_HEADER!r}", "state")
+    root: dict[str, Any] = {}
+    for line in lines[1:]:
+        if not line.strip():
+            continue
+        key, sep, val = line.partition("=")
+        if not sep:
+            _bad_text(f"expected path=value, got {show(line)}", "state")
+        _put(root, _path(key.strip()), _value(val.strip(), key), key)
+    return root
+
+
+def _path(key: str) -> list[str | int]:
+    parts: list[str | int] = []
+    pos = 0
+    while pos < len(key):
+        if parts and key[pos] == ".":
+            pos += 1
+        m = _KEY.match(key, pos)
+        if m is None:
+            _bad_text(f"bad field path {show(key)}", "state")
+        parts.append(m.group(1) if m.group(1) is not None else int(m.group(2)))
+        pos = m.end()
+    if not parts or not isinstance(parts[0], str):
+        _bad_text(f"bad field path {show(key)}", "state")
+    return parts
+
+
+def _put(root: dict[str, Any], parts: list[str | int], value: Any, key: str) -> None:
+    node: Any = root
+    for i, part in enumerate(parts):
+        last = i == len(parts) - 1
+        fresh: Any = value if last else ([] if isinstance(parts[i + 1], int) else {})
+        if isinstance(part, int):
+            if not isinstance(node, list) or part > len(node):
+                _bad_text(f"list items out of order at {show(key)}", "state")
+            if part == len(node):
+                node.append(fresh)
+            elif last:
+                _bad_text(f"{show(key)} is given twice", "state")
+        else:
+            if not isinstance(node, dict):
+                _bad_text(f"{show(key)} does not fit the fields before it", "state")
+            if part not in node:
+                node[part] = fresh
+            elif last:
+                _bad_text(f"{show(key)} is given twice", "state")
+        node = node[part]
+        if not last and not isinstance(node, (dict, list)):
+            _bad_text(f"{show(key)} does not fit the fields before it", "state")

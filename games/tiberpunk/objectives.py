@@ -1,5 +1,6 @@
-"""Objectives and their rewards: triumph tokens, the speed bonus, side tasks and the end trigger (rule:
-storyline-objectives, side-objectives, objective-rewards, end-of-game).
+"""Objectives and their rewards: triumph tokens, the speed bonus, side tasks and the end trigger.
+
+rule: tiberpunk/side-objectives; rule: tiberpunk/objective-rewards
 
 One of the rule modules :class:`games.tiberpunk.rules.Rules` is composed of; the precomputed tables
 it reads are :class:`games.tiberpunk.tables.Tables`.
@@ -7,17 +8,8 @@ it reads are :class:`games.tiberpunk.tables.Tables`.
 
 from __future__ import annotations
 
+from games.core.records import replace, replace_at
 from games.tiberpunk.parts import (
-    _I_LICTORS,
-    _I_REWARDS,
-    _I_SHIPS,
-    _I_TURN,
-    _P_BOOSTS,
-    _P_OTOKS,
-    _P_SHIPS,
-    _P_SIDE,
-    _P_SKILLS,
-    _T_GAINED,
     R_BOOST,
     R_COINS,
     R_ESCAPE,
@@ -27,9 +19,7 @@ from games.tiberpunk.parts import (
     T_DEVOTION,
     T_NETWORK,
     T_SUPPLY,
-    _bits,
-    _set,
-    _with,
+    bits,
 )
 from games.tiberpunk.state import (
     CHAR,
@@ -60,35 +50,32 @@ class ObjectiveRules(Tables):
         """The recipient's choice of a skill, boost slot, spaceship stack (rule: objective-rewards) or the
         last lictor's escape (rule: combat-vs-lictor)."""
         seat, kind, param = s.rewards[0]
-        s = _with(s, _I_REWARDS, s.rewards[1:])
+        s = replace(s, rewards=s.rewards[1:])
         return self._advance(self._apply_reward(s, seat, kind, param, a >> 5))
 
     def _apply_reward(self, s: State, seat: int, kind: int, param: int, choice: int) -> State:
         """rule: objective-rewards."""
         p = s.players[seat]
         if kind == R_SKILL:
-            return self._put(s, seat, _with(p, _P_SKILLS, _set(p.skills, choice, p.skills[choice] + 1)))
+            return self._put(s, seat, replace(p, skills=replace_at(p.skills, choice, p.skills[choice] + 1)))
         if kind == R_COINS:
             return self._gain(s, seat, param)
         if kind == R_GADGET:
             return self._draw_gadget(s, seat)
         if kind == R_BOOST:
-            return self._put(s, seat, _with(p, _P_BOOSTS, p.boosts | 1 << choice))
+            return self._put(s, seat, replace(p, boosts=p.boosts | 1 << choice))
         if kind == R_SHIP:
-            s = self._put(s, seat, _with(p, _P_SHIPS, _set(p.ships, choice, p.ships[choice] + 1)))
-            s = _with(s, _I_SHIPS, _set(s.ships, choice, s.ships[choice] - 1))
+            s = self._put(s, seat, replace(p, ships=replace_at(p.ships, choice, p.ships[choice] + 1)))
+            s = replace(s, ships=replace_at(s.ships, choice, s.ships[choice] - 1))
             if seat == s.seat:
-                s = _with(
-                    s,
-                    _I_TURN,
-                    _with(s.turn, _T_GAINED, _set(s.turn.gained, choice, s.turn.gained[choice] + 1)),
-                )
+                gained = s.turn.gained
+                s = replace(s, turn=replace(s.turn, gained=replace_at(gained, choice, gained[choice] + 1)))
             return s
         # escape: the last lictor moves to an adjacent district instead (rule: combat-vs-lictor)
         lic = list(s.lictors)
         lic.remove(param)
         lic.append(choice)
-        return _with(s, _I_LICTORS, tuple(sorted(lic)))
+        return replace(s, lictors=tuple(sorted(lic)))
 
     def _score(self, s: State, seat: int, obj: int, count: int) -> State:
         """Place triumph tokens on an objective card, with the speed bonus (rule: game-overview)."""
@@ -99,19 +86,19 @@ class ObjectiveRules(Tables):
         if before < 3 <= after and not (speed >> obj) & 1:
             after += 1
             speed |= 1 << obj
-        otoks = _set(p.otoks, obj, after)
-        s = self._put(s, seat, _with(p, _P_OTOKS, otoks))
+        otoks = replace_at(p.otoks, obj, after)
+        s = self._put(s, seat, replace(p, otoks=otoks))
         end = s.end or sum(otoks) >= self.c.end_tokens
-        return s._replace(speed=speed, end=end)
+        return replace(s, speed=speed, end=end)
 
     def _complete_side(self, s: State, seat: int, slot: int, ti: int) -> State:
         """A side task is done: a token on its card and the slot's reward (rule: side-objectives)."""
         p = s.players[seat]
-        s = self._put(s, seat, _with(p, _P_SIDE, _set(p.side, slot, p.side[slot] | 1 << ti)))
+        s = self._put(s, seat, replace(p, side=replace_at(p.side, slot, p.side[slot] | 1 << ti)))
         s = self._score(s, seat, 3 + slot, 1)
         task = self.c.side_cards[s.cfg.side[slot]].tasks[ti]
         param = task.skills if task.reward == R_SKILL else 2
-        return _with(s, _I_REWARDS, (*s.rewards, (seat, task.reward, param)))
+        return replace(s, rewards=(*s.rewards, (seat, task.reward, param)))
 
     def _side_reward_for(self, s: State, seat: int, obj: int) -> tuple[int, int, int]:
         slot, ti = divmod(obj, 3)
@@ -127,8 +114,8 @@ class ObjectiveRules(Tables):
                     continue
                 if (
                     (task.kind == T_NETWORK and self.markers_placed(p) >= 4)
-                    or (task.kind == T_SUPPLY and _bits(p.hubs) >= 3)
-                    or (task.kind == T_DEVOTION and _bits(p.temples) >= 3)
+                    or (task.kind == T_SUPPLY and bits(p.hubs) >= 3)
+                    or (task.kind == T_DEVOTION and bits(p.temples) >= 3)
                 ):
                     s = self._complete_side(s, seat, slot, ti)
         return s

@@ -12,18 +12,18 @@ and content-pack indices). What a client reads and writes is this separate, docu
 
 :func:`to_public` and :func:`from_public` round-trip; ``from_public`` checks every field's type,
 range and id before the rules' own invariants (``validate.check_state``) run, and names the bad
-field by its public path (``state.players[0].coins``). :func:`state_schema` is the JSON Schema of the
-form, :func:`public_field` turns an internal field path into the public one.
+field by its public path (``state.players[0].coins``). ``schema.state_schema`` is the JSON Schema of the
+form, :func:`public_field` turns an internal field path into the public one; the form as text lines is
+``notation.state_lines``.
 """
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any, NoReturn
 
-from games.errors import InvalidStateError, NotationError
+from games.errors import InvalidStateError
 from games.tiberpunk.content import CONDITIONS, GADGETS, GODS, ITYPES, REWARDS, SKILLS, TASKS, Content
 from games.tiberpunk.state import COMBAT, PHASES, QUEST, STAGE2_OBJ, Cfg, Ctx, Player, State, Turn
 from games.tiberpunk.validate import show
@@ -31,10 +31,10 @@ from games.tiberpunk.validate import show
 __all__ = [
     "FORM_VERSION",
     "PHASE_WORDS",
+    "Ids",
     "from_public",
     "public_field",
     "public_message",
-    "state_schema",
     "to_public",
 ]
 
@@ -72,7 +72,7 @@ def _fail(message: str, field: str, rule: str = "tiberpunk/general-setup") -> No
 # --------------------------------------------------------------------------------------- ids
 
 
-class _Ids:
+class Ids:
     """The content pack's component ids, both ways."""
 
     def __init__(self, c: Content) -> None:
@@ -115,7 +115,7 @@ def _or_none(words: Sequence[Any], i: int) -> Any:
 
 def to_public(c: Content, s: State) -> dict[str, Any]:
     """The public form of ``s`` (plain JSON types)."""
-    ids = _Ids(c)
+    ids = Ids(c)
     keys = ids.objective_keys(s.cfg.side)
     return {
         "form": FORM_VERSION,
@@ -152,7 +152,7 @@ def to_public(c: Content, s: State) -> dict[str, Any]:
     }
 
 
-def _turn_public(ids: _Ids, t: Turn) -> dict[str, Any]:
+def _turn_public(ids: Ids, t: Turn) -> dict[str, Any]:
     return {
         "token_played": t.token,
         "favor_moved": t.favor,
@@ -166,7 +166,7 @@ def _turn_public(ids: _Ids, t: Turn) -> dict[str, Any]:
     }
 
 
-def _player_public(ids: _Ids, s: State, p: Player) -> dict[str, Any]:
+def _player_public(ids: Ids, s: State, p: Player) -> dict[str, Any]:
     keys = ids.objective_keys(s.cfg.side)
     return {
         "coins": p.coins,
@@ -202,14 +202,14 @@ def _player_public(ids: _Ids, s: State, p: Player) -> dict[str, Any]:
     }
 
 
-def _objective_public(ids: _Ids, s: State, obj: int) -> Any:
+def _objective_public(ids: Ids, s: State, obj: int) -> Any:
     if obj == STAGE2_OBJ:
         return STAGE2_QUEST
     card = ids.c.side_cards[s.cfg.side[obj // 3]]
     return {"side_objective": card.id, "task": TASKS[card.tasks[obj % 3].kind]}
 
 
-def _ctx_public(ids: _Ids, s: State, x: Ctx) -> dict[str, Any]:
+def _ctx_public(ids: Ids, s: State, x: Ctx) -> dict[str, Any]:
     quest = x.kind == QUEST
     return {
         "kind": "quest" if quest else "combat",
@@ -232,7 +232,7 @@ def _ctx_public(ids: _Ids, s: State, x: Ctx) -> dict[str, Any]:
     }
 
 
-def _reward_public(ids: _Ids, r: tuple[int, int, int]) -> dict[str, Any]:
+def _reward_public(ids: Ids, r: tuple[int, int, int]) -> dict[str, Any]:
     seat, kind, param = r
     out: dict[str, Any] = {"seat": seat, "reward": REWARD_WORDS[kind] if 0 <= kind < 6 else kind}
     if kind == _R_SKILL:
@@ -404,7 +404,7 @@ def from_public(c: Content, data: Any, path: str = "state") -> State:
     Only the form is checked here (types, ranges, ids); ``validate.check_state`` checks the rules'
     invariants on the result.
     """
-    ids = _Ids(c)
+    ids = Ids(c)
     top = _Reader(data, path).obj(_TOP)
     if top.at("form").data != FORM_VERSION:
         _fail(f"{path}.form must be {FORM_VERSION} (this form's version)", f"{path}.form")
@@ -443,7 +443,7 @@ def from_public(c: Content, data: Any, path: str = "state") -> State:
     )
 
 
-def _setup(ids: _Ids, r: _Reader) -> Cfg:
+def _setup(ids: Ids, r: _Reader) -> Cfg:
     keys = ("personal_abilities", "max_rounds", "side_objectives", "combat_tiles")
     older = isinstance(r.data, Mapping) and "coin_bank" not in r.data  # written before the variant
     r.obj(keys if older else (*keys, "coin_bank"))
@@ -464,7 +464,7 @@ def _setup(ids: _Ids, r: _Reader) -> Cfg:
     )
 
 
-def _turn(ids: _Ids, r: _Reader) -> Turn:
+def _turn(ids: Ids, r: _Reader) -> Turn:
     r.obj(_TURN)
     return Turn(
         token=r.at("token_played").boolean(),
@@ -479,7 +479,7 @@ def _turn(ids: _Ids, r: _Reader) -> Turn:
     )
 
 
-def _player(ids: _Ids, cfg: Cfg, r: _Reader) -> Player:
+def _player(ids: Ids, cfg: Cfg, r: _Reader) -> Player:
     r.obj(_PLAYER)
     keys = ids.objective_keys(cfg.side)
     skills = r.at("skills")
@@ -512,7 +512,7 @@ def _player(ids: _Ids, cfg: Cfg, r: _Reader) -> Player:
     )
 
 
-def _place(ids: _Ids, r: _Reader) -> int:
+def _place(ids: Ids, r: _Reader) -> int:
     return -1 if r.data is None else r.word(ids.districts, "a district or null (not placed yet)")
 
 
@@ -526,7 +526,7 @@ def _tokens(r: _Reader) -> tuple[int, ...]:
     return tuple(r.at(t).mask(ITYPES, "an interaction type") for t in ITYPES)
 
 
-def _storylines(ids: _Ids, r: _Reader) -> tuple[tuple[int, ...], tuple[int, ...]]:
+def _storylines(ids: Ids, r: _Reader) -> tuple[tuple[int, ...], tuple[int, ...]]:
     r.obj(SKILLS)
     story, cards = [], []
     for k in SKILLS:
@@ -537,7 +537,7 @@ def _storylines(ids: _Ids, r: _Reader) -> tuple[tuple[int, ...], tuple[int, ...]
     return tuple(story), tuple(cards)
 
 
-def _side_tasks(ids: _Ids, cfg: Cfg, r: _Reader) -> tuple[int, ...]:
+def _side_tasks(ids: Ids, cfg: Cfg, r: _Reader) -> tuple[int, ...]:
     cards = [ids.sides[i] for i in cfg.side]
     r.obj(cards)
     out = []
@@ -547,7 +547,7 @@ def _side_tasks(ids: _Ids, cfg: Cfg, r: _Reader) -> tuple[int, ...]:
     return tuple(out)
 
 
-def _quest_stacks(ids: _Ids, r: _Reader) -> tuple[tuple[int, ...], ...]:
+def _quest_stacks(ids: Ids, r: _Reader) -> tuple[tuple[int, ...], ...]:
     r.obj(SKILLS)
     return tuple(r.at(k).cards(ids.quests, "a Stage I quest card number") for k in SKILLS)
 
@@ -562,7 +562,7 @@ def _challenges(r: _Reader, total: int, *, hidden: bool) -> tuple[int, ...]:
     return tuple(out)
 
 
-def _ctx(ids: _Ids, cfg: Cfg, n: int, r: _Reader) -> Ctx:
+def _ctx(ids: Ids, cfg: Cfg, n: int, r: _Reader) -> Ctx:
     r.obj(_CTX)
     quest = r.at("kind").word(("quest", "combat"), "quest or combat") == QUEST
     dice = {k: tuple(x.integer(1, 6) for x in r.at(k).items(15)) for k in ("dice", "defender_dice")}
@@ -614,7 +614,7 @@ def _ctx(ids: _Ids, cfg: Cfg, n: int, r: _Reader) -> Ctx:
     )
 
 
-def _objective(ids: _Ids, cfg: Cfg, r: _Reader) -> int:
+def _objective(ids: Ids, cfg: Cfg, r: _Reader) -> int:
     if r.data == STAGE2_QUEST:
         return STAGE2_OBJ
     r.obj(("side_objective", "task"))
@@ -624,7 +624,7 @@ def _objective(ids: _Ids, cfg: Cfg, r: _Reader) -> int:
     return slot * 3 + r.at("task").word(words, "a task of that card", "tiberpunk/side-objectives")
 
 
-def _reward(ids: _Ids, n: int, r: _Reader) -> tuple[int, int, int]:
+def _reward(ids: Ids, n: int, r: _Reader) -> tuple[int, int, int]:
     rule = "tiberpunk/objective-rewards"
     word = r.data.get("reward") if isinstance(r.data, Mapping) else None
     kind = _index(REWARD_WORDS, word, f"{r.path}.reward", "a reward", rule)
@@ -758,394 +758,3 @@ def _keyed(name: str, idx: str) -> str:
     first = int(idx[1 : idx.index("]")])
     rest = idx[idx.index("]") + 1 :]
     return f"{name}.{keys[first]}{rest}" if first < len(keys) else name + idx
-
-
-# --------------------------------------------------------------------------------------- schema
-
-
-def _enum(words: Sequence[Any], description: str, *, nullable: bool = False) -> dict[str, Any]:
-    values: list[Any] = list(words)
-    if nullable:
-        values.append(None)
-    return {"enum": values, "description": description}
-
-
-def _int(lo: int, description: str, hi: int | None = None) -> dict[str, Any]:
-    out: dict[str, Any] = {"type": "integer", "minimum": lo, "description": description}
-    if hi is not None:
-        out["maximum"] = hi
-    return out
-
-
-def _arr(items: dict[str, Any], description: str) -> dict[str, Any]:
-    return {"type": "array", "items": items, "maxItems": MAX_LIST, "description": description}
-
-
-def _obj(props: Mapping[str, dict[str, Any]], description: str) -> dict[str, Any]:
-    return {
-        "type": "object",
-        "properties": dict(props),
-        "required": list(props),
-        "additionalProperties": False,
-        "description": description,
-    }
-
-
-def _counts(keys: Sequence[str], description: str) -> dict[str, Any]:
-    return _obj({k: {"type": "integer", "minimum": 0} for k in keys}, description)
-
-
-def state_schema(c: Content) -> dict[str, Any]:
-    """The JSON Schema (draft 2020-12) of the public form with the ids of pack ``c``."""
-    ids = _Ids(c)
-    district = _enum(ids.districts, "a district id")
-    gadget = _enum(GADGETS, "a gadget card")
-    ships = ids.ship_words
-    schema = _obj(
-        {
-            "form": {"const": FORM_VERSION, "description": "the version of this form"},
-            "setup": _setup_schema(ids),
-            "seed": _int(0, "hidden seed of later reshuffles of discard piles (0 in an observation)"),
-            "active_seat": _int(0, "the active player (0-based seat; the drafting player in the draft)", 3),
-            "phase": _enum(PHASE_WORDS, "the step of the game awaiting a decision"),
-            "round": _int(0, "the round number (1 = the first)"),
-            "turn": _turn_schema(ships, gadget),
-            "players": {
-                **_arr(_player_schema(ids, district, gadget), "per seat, in turn order"),
-                "minItems": 2,
-                "maxItems": 4,
-            },
-            "lictors": _arr(district, "districts of the lictors on the board"),
-            "quest_stacks": _obj(
-                {
-                    k: _arr(
-                        _enum(ids.quests, "a Stage I quest card number", nullable=True),
-                        "top (face up) first; null: face down",
-                    )
-                    for k in SKILLS
-                },
-                "the Stage I quest stacks, per storyline skill",
-            ),
-            "spaceship_stacks": _counts(ships, "spaceship cards left per stack"),
-            "spaceship_lock": _enum(
-                ships, "the stack under the spaceship lock marker (null: none yet)", nullable=True
-            ),
-            "blessing_tiles_left": _counts(GODS, "blessing tiles left per god"),
-            "gadget_deck": _arr(_enum(GADGETS, "a gadget (null: face down)", nullable=True), "top first"),
-            "gadget_discard": _arr(gadget, "the gadget discard pile"),
-            "stage1_challenge_deck": _arr(
-                {"type": ["integer", "null"], "minimum": 1},
-                "Stage I challenge cards by number, top first (null: face down)",
-            ),
-            "stage1_challenge_discard": _arr(
-                {"type": "integer", "minimum": 1}, "Stage I challenge discard pile"
-            ),
-            "stage3_challenge_deck": _arr(
-                {"type": ["integer", "null"], "minimum": 1}, "Stage III challenge cards by number, top first"
-            ),
-            "stage3_challenge_discard": _arr(
-                {"type": "integer", "minimum": 1}, "Stage III challenge discard pile"
-            ),
-            "reshuffles": _int(0, "discard-pile reshuffles so far"),
-            "speed_bonuses_taken": _arr(
-                {"type": "string"}, "objective cards whose speed bonus was taken (a skill or side-<id>)"
-            ),
-            "end_triggered": {"type": "boolean", "description": "the end of the game was triggered"},
-            "abilities_to_draft": _arr(
-                _enum(ids.abilities, "an ability tile id"), "ability tiles not chosen yet"
-            ),
-            "contest": {
-                "anyOf": [{"type": "null"}, _ctx_schema(ids, district, ships)],
-                "description": "the quest roll or combat in progress",
-            },
-            "rewards_pending": _arr(_reward_schema(district), "rewards still to resolve, first first"),
-        },
-        "A Tiberpunk position in the rulebook's words (docs/tiberpunk.md, 'Public state form')",
-    )
-    return {"$schema": "https://json-schema.org/draft/2020-12/schema", "title": "Tiberpunk state", **schema}
-
-
-def _setup_schema(ids: _Ids) -> dict[str, Any]:
-    schema = _obj(
-        {
-            "personal_abilities": {
-                "type": "boolean",
-                "description": "the Personal Abilities module is used",
-            },
-            "max_rounds": _int(0, "a safety cap on rounds, not in the rulebook (0: none, the default)"),
-            "coin_bank": _int(
-                0, "coins in the bank (0: unlimited, the default; the coin_bank variant: the box's coins)"
-            ),
-            "side_objectives": _arr(
-                _enum(ids.sides, "a side objective card id"), "side objective cards in play"
-            ),
-            "combat_tiles": _arr(_enum(CONDITIONS, "a combat tile's face-up side"), "the two combat tiles"),
-        },
-        "the setup choices (rule: general-setup)",
-    )
-    schema["required"] = [k for k in schema["required"] if k != "coin_bank"]  # older forms lack it
-    return schema
-
-
-def _turn_schema(ships: Sequence[str], gadget: dict[str, Any]) -> dict[str, Any]:
-    return _obj(
-        {
-            "token_played": {"type": "boolean"},
-            "favor_moved": {"type": "boolean"},
-            "movement_actions": _int(0, "movement actions used", 2),
-            "spaceship_played": {"type": "boolean"},
-            "spaceship_cards_gained": _counts(ships, "spaceship cards gained this turn, per type"),
-            "lictor_placement_due": {
-                "type": "boolean",
-                "description": "a played spaceship card still owes its lictor",
-            },
-            "juno_discount_used": {"type": "boolean"},
-            "gadgets_used": _arr(gadget, "gadgets used this turn (for Recharge)"),
-            "recharged": {"type": "boolean"},
-        },
-        "what the active player has done this turn",
-    )
-
-
-def _player_schema(ids: _Ids, district: dict[str, Any], gadget: dict[str, Any]) -> dict[str, Any]:
-    mini = _obj({m: {"type": "boolean"} for m in MINIATURES}, "per miniature")
-    gods = _arr(_enum(GODS, "a god"), "gods")
-    return _obj(
-        {
-            "coins": _int(0, "coins held"),
-            "skills": _obj(
-                {k: _int(1, "the skill marker's space on its track (1 = first)") for k in SKILLS},
-                "skill tracks",
-            ),
-            "character": {
-                **_enum(ids.districts, "the character's district (null: not placed yet)", nullable=True)
-            },
-            "drone": {**_enum(ids.districts, "the drone's district (null: not placed yet)", nullable=True)},
-            "shackled": mini,
-            "boosted": mini,
-            "favor": _enum((*GODS, "centre"), "the segment of the favor marker"),
-            "blessing_tiles": gods,
-            "temple_influence": gods,
-            "hub_influence": _arr(
-                _enum(ids.hubs, "an upgrade hub's district"), "hubs with an influence marker"
-            ),
-            "gadgets": _arr(
-                _enum(GADGETS, "a gadget (null: face down)", nullable=True), "gadget cards in hand"
-            ),
-            "gadgets_known": _arr(gadget, "the gadgets in hand every player knows"),
-            "spaceship_cards": _counts(ids.ship_words, "spaceship cards held per type"),
-            "interaction_tokens": _obj(
-                {t: _arr(_enum(ITYPES, "an interaction type"), "types allowed") for t in ITYPES},
-                "per token (by its printed type)",
-            ),
-            "tokens_on_wheel": _arr(_enum(ITYPES, "a token"), "tokens on the wheel, earliest first"),
-            "storylines": _obj(
-                {
-                    k: _obj(
-                        {
-                            "progress": _enum(STORY, "storyline progress"),
-                            "card": _enum(ids.quests, "quest card number", nullable=True),
-                        },
-                        "a storyline",
-                    )
-                    for k in SKILLS
-                },
-                "per storyline skill",
-            ),
-            "side_tasks_done": {
-                "type": "object",
-                "additionalProperties": _arr({"enum": list(TASKS)}, "tasks done"),
-                "description": "per side objective card in play",
-            },
-            "triumph_tokens": {
-                "type": "object",
-                "additionalProperties": {"type": "integer", "minimum": 0},
-                "description": "per objective card: the skills, then side-<id>",
-            },
-            "ability": _enum(ids.abilities, "the ability tile (null: none)", nullable=True),
-            "rebooter_uses": _int(0, "Rebooter uses so far"),
-        },
-        "one player's components",
-    )
-
-
-def _ctx_schema(ids: _Ids, district: dict[str, Any], ships: Sequence[str]) -> dict[str, Any]:
-    die = {"type": "integer", "minimum": 1, "maximum": 6}
-    objective = {
-        "anyOf": [
-            {"const": STAGE2_QUEST},
-            _obj({"side_objective": {"enum": list(ids.sides)}, "task": {"enum": list(TASKS)}}, "a side task"),
-            {"type": "null"},
-        ]
-    }
-    return _obj(
-        {
-            "kind": _enum(("quest", "combat"), "a quest roll or a combat"),
-            "stage": _enum((1, 3), "quest stage (null in a combat)", nullable=True),
-            "storyline": _enum(SKILLS, "the quest's storyline (null in a combat)", nullable=True),
-            "miniature": _enum(MINIATURES, "the acting miniature"),
-            "district": district,
-            "challenge_card": {
-                "type": ["integer", "null"],
-                "minimum": 1,
-                "description": "the revealed challenge card's number",
-            },
-            "dice": _arr(die, "the quester's or attacker's dice, sorted"),
-            "dice_to_roll": _int(0, "dice still to roll into dice", 15),
-            "gadgets_played": _int(0, "gadgets played by the quester or attacker on this roll", 3),
-            "defender_dice": _arr(die, "the defender's or lictor's dice, sorted"),
-            "defender_dice_to_roll": _int(0, "dice still to roll into defender_dice", 15),
-            "defender_gadgets_played": _int(0, "gadgets played by the defender on this roll", 3),
-            "target": _enum(TARGETS, "the combat target", nullable=True),
-            "target_seat": {"type": ["integer", "null"], "minimum": 0, "description": "the defending seat"},
-            "combat_tile": _enum(CONDITIONS, "the chosen combat tile side", nullable=True),
-            "objective": objective,
-            "deciding_seat": {
-                "type": ["integer", "null"],
-                "minimum": 0,
-                "maximum": 3,
-                "description": "the seat deciding in a gadget phase (null: none yet)",
-            },
-        },
-        "the quest roll or combat in progress",
-    )
-
-
-def _reward_schema(district: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "type": "object",
-        "properties": {
-            "seat": _int(0, "who takes it", 3),
-            "reward": _enum(REWARD_WORDS, "the reward"),
-            "skills": _arr(_enum(SKILLS, "a skill"), "skills the upgrade may go to (skill rewards)"),
-            "from": {**district, "description": "the last lictor's district (escape)"},
-        },
-        "required": ["seat", "reward"],
-        "additionalProperties": False,
-    }
-
-
-# --------------------------------------------------------------------------------------- text form
-
-TEXT_HEADER = f"tiberpunk-state {FORM_VERSION}"
-MAX_TEXT = 100_000
-"""The longest state text parsed (a 4-player state is about 4,000 characters)."""
-_SAFE = re.compile(r"[A-Za-z0-9_\-]+")
-_KEY = re.compile(r"([A-Za-z0-9_\-]+)|\[(\d{1,2})\]")
-
-
-def _safe_keys(d: Mapping[str, Any]) -> bool:
-    return all(isinstance(k, str) and _SAFE.fullmatch(k) for k in d)
-
-
-_JSON_WORDS = frozenset(("true", "false", "null", "NaN", "Infinity"))
-_NUMBER = re.compile(r"-?\d")
-
-
-def _bare(word: str) -> bool:
-    """Whether ``word`` reads back as itself unquoted (a word JSON would not take for a value)."""
-    return bool(_SAFE.fullmatch(word)) and word not in _JSON_WORDS and not _NUMBER.match(word)
-
-
-def _leaf(v: Any) -> str:
-    if isinstance(v, str) and _bare(v):
-        return v  # a bare word: district, gadget, phase ...
-    return json.dumps(v, separators=(",", ":"))
-
-
-def _lines(prefix: str, v: Any, out: list[str]) -> None:
-    if isinstance(v, dict) and v and _safe_keys(v):
-        for k, x in v.items():
-            _lines(f"{prefix}.{k}" if prefix else k, x, out)
-    elif isinstance(v, list) and v and all(isinstance(x, dict) for x in v):
-        for i, x in enumerate(v):
-            _lines(f"{prefix}[{i}]", x, out)
-    else:
-        out.append(f"{prefix}={_leaf(v)}")
-
-
-def state_lines(data: Mapping[str, Any]) -> str:
-    """The text form of a public form: a header line, then one ``path=value`` line per field.
-
-    Objects nest by ``.``, lists of objects by ``[i]``; a value is a bare word (``phase=main``,
-    ``players[0].character=IV``) or compact JSON (``lictors=["IV","X"]``, ``contest=null``).
-    """
-    out = [TEXT_HEADER]
-    _lines("", dict(data), out)
-    return "\n".join(out)
-
-
-def _value(text: str, field: str) -> Any:
-    if _bare(text):
-        return text
-    if text.count("[") + text.count("{") > 200:
-        _bad_text(f"the value of {field} nests too deeply", field)
-    try:
-        return json.loads(text)
-    except ValueError:
-        _bad_text(f"the value of {field} is neither a word nor JSON: {show(text)}", field)
-    except RecursionError:
-        _bad_text(f"the value of {field} nests too deeply", field)
-
-
-def _bad_text(message: str, field: str) -> NoReturn:
-    raise NotationError(message, field=field if field == "state" else "state") from None
-
-
-def parse_state_lines(text: str) -> dict[str, Any]:
-    """Parse :func:`state_lines` back into the public form (``NotationError`` when it does not parse;
-    ``from_public`` then checks the fields)."""
-    if not isinstance(text, str) or len(text) > MAX_TEXT:
-        _bad_text(f"a tiberpunk state is a text of at most {MAX_TEXT} characters", "state")
-    lines = text.strip().splitlines()
-    if not lines or lines[0].strip() != TEXT_HEADER:
-        _bad_text(f"a tiberpunk state starts with the line {TEXT_HEADER!r}", "state")
-    root: dict[str, Any] = {}
-    for line in lines[1:]:
-        if not line.strip():
-            continue
-        key, sep, val = line.partition("=")
-        if not sep:
-            _bad_text(f"expected path=value, got {show(line)}", "state")
-        _put(root, _path(key.strip()), _value(val.strip(), key), key)
-    return root
-
-
-def _path(key: str) -> list[str | int]:
-    parts: list[str | int] = []
-    pos = 0
-    while pos < len(key):
-        if parts and key[pos] == ".":
-            pos += 1
-        m = _KEY.match(key, pos)
-        if m is None:
-            _bad_text(f"bad field path {show(key)}", "state")
-        parts.append(m.group(1) if m.group(1) is not None else int(m.group(2)))
-        pos = m.end()
-    if not parts or not isinstance(parts[0], str):
-        _bad_text(f"bad field path {show(key)}", "state")
-    return parts
-
-
-def _put(root: dict[str, Any], parts: list[str | int], value: Any, key: str) -> None:
-    node: Any = root
-    for i, part in enumerate(parts):
-        last = i == len(parts) - 1
-        fresh: Any = value if last else ([] if isinstance(parts[i + 1], int) else {})
-        if isinstance(part, int):
-            if not isinstance(node, list) or part > len(node):
-                _bad_text(f"list items out of order at {show(key)}", "state")
-            if part == len(node):
-                node.append(fresh)
-            elif last:
-                _bad_text(f"{show(key)} is given twice", "state")
-        else:
-            if not isinstance(node, dict):
-                _bad_text(f"{show(key)} does not fit the fields before it", "state")
-            if part not in node:
-                node[part] = fresh
-            elif last:
-                _bad_text(f"{show(key)} is given twice", "state")
-        node = node[part]
-        if not last and not isinstance(node, (dict, list)):
-            _bad_text(f"{show(key)} does not fit the fields before it", "state")

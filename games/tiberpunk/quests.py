@@ -1,5 +1,7 @@
-"""Quests: Stage I rolls and the lictor pursuit, Stage II templates, Stage III (rule: stage-1-quests,
-stage-2-quests, stage-3-quests, storyline-objectives).
+"""Quests: Stage I rolls and the lictor pursuit, Stage II templates, Stage III, storylines.
+
+rule: tiberpunk/stage-1-quests; rule: tiberpunk/stage-2-quests; rule: tiberpunk/stage-3-quests;
+rule: tiberpunk/storyline-objectives
 
 One of the rule modules :class:`games.tiberpunk.rules.Rules` is composed of; the precomputed tables
 it reads are :class:`games.tiberpunk.tables.Tables`.
@@ -7,24 +9,11 @@ it reads are :class:`games.tiberpunk.tables.Tables`.
 
 from __future__ import annotations
 
-from typing import Any
-
+from games.core.records import replace, replace_at
 from games.errors import InvalidStateError
 from games.tiberpunk import actions as act
 from games.tiberpunk.dice import contains, decode_pool
 from games.tiberpunk.parts import (
-    _C_A,
-    _C_D,
-    _C_RA,
-    _C_RD,
-    _I_CTX,
-    _I_LICTORS,
-    _I_PHASE,
-    _I_QUESTS,
-    _I_REWARDS,
-    _P_CARDS,
-    _P_SHACKLES,
-    _P_STORY,
     R_COINS,
     R_SKILL,
     TPL_BLESS,
@@ -34,11 +23,8 @@ from games.tiberpunk.parts import (
     TPL_RELAY,
     TPL_SHADOW,
     TPL_SHIP,
-    _bits,
-    _combo_codes,
-    _new,
-    _set,
-    _with,
+    bits,
+    combo_codes,
 )
 from games.tiberpunk.state import (
     PH_PURSUE,
@@ -57,8 +43,8 @@ __all__ = ["QuestRules"]
 class QuestRules(Tables):
     """Quests: Stage I rolls and the lictor pursuit, Stage II templates, Stage III."""
 
-    def _stage2_options(  # noqa: PLR0917
-        self, s: State, p: Player, m: int, d: int, lictor_here: bool, skill: int, it: int
+    def _stage2_options(
+        self, s: State, p: Player, m: int, d: int, *, lictor_here: bool, skill: int, it: int
     ) -> list[int]:
         """rule: stage-2-quests (hacking: drones; guile: gadgets, spaceship cards, blessings)."""
         card = self.c.stage2[p.cards[skill]]
@@ -77,19 +63,19 @@ class QuestRules(Tables):
             near = any(q != seat and d in (o.char, o.drone) for q, o in enumerate(s.players))
             return [base] if near else []
         if tpl == TPL_GADGETS:
-            return [base | code << 30 for code in _combo_codes(p.hand, card.count)]  # (p5: the gadgets)
+            return [base | code << 30 for code in combo_codes(p.hand, card.count)]  # (p5: the gadgets)
         if tpl == TPL_SHIP:
             return [act.interact(0, it, act.SUB_Q2, skill, k) for k in range(3) if p.ships[k] >= 1]
         if tpl == TPL_BLESS:
-            return [base] if _bits(p.blessings) >= card.count else []
+            return [base] if bits(p.blessings) >= card.count else []
         return []
 
     def _story_done(self, s: State, seat: int, skill: int, stage: int, reward: int) -> State:
         """A storyline stage is done: token in its slot, 2 coins and a skill (rule: storyline-objectives)."""
         p = s.players[seat]
-        s = self._put(s, seat, _with(p, _P_STORY, _set(p.story, skill, stage if stage < 3 else 3)))
+        s = self._put(s, seat, replace(p, story=replace_at(p.story, skill, stage if stage < 3 else 3)))
         s = self._score(s, seat, skill, 1)
-        return _with(s, _I_REWARDS, (*s.rewards, (seat, R_COINS, 2), (seat, R_SKILL, reward)))
+        return replace(s, rewards=(*s.rewards, (seat, R_COINS, 2), (seat, R_SKILL, reward)))
 
     # -- quests (rule: stage-1-quests, stage-3-quests)
     def _start_quest(self, s: State, stage: int, skill: int, mini: int) -> State:
@@ -111,19 +97,37 @@ class QuestRules(Tables):
             )
         deck = deck[1:]
         if stage == 1:
-            s = s._replace(c1deck=deck, c1disc=disc, shuffles=shuffles)
+            s = replace(s, c1deck=deck, c1disc=disc, shuffles=shuffles)
         else:
-            s = s._replace(c3deck=deck, c3disc=disc, shuffles=shuffles)
+            s = replace(s, c3deck=deck, c3disc=disc, shuffles=shuffles)
         k = self.dice_count(s, s.seat, mini, skill)
         where = self.pos(s.players[s.seat], mini)
-        ctx = Ctx(QUEST, stage, skill, mini, card, (), (), k, 0, 0, 0, 0, 0, 0, 0, where, s.seat)
-        return self._roll_or_check(_with(s, _I_CTX, ctx))
+        ctx = Ctx(
+            kind=QUEST,
+            stage=stage,
+            skill=skill,
+            mini=mini,
+            card=card,
+            a=(),
+            d=(),
+            ra=k,
+            rd=0,
+            ua=0,
+            ud=0,
+            tkind=0,
+            tseat=0,
+            tile=0,
+            obj=0,
+            where=where,
+            who=s.seat,
+        )
+        return self._roll_or_check(replace(s, ctx=ctx))
 
     def _roll_or_check(self, s: State) -> State:
         ctx = s.ctx
         assert ctx is not None
         if ctx.ra or ctx.rd:
-            return _with(s, _I_PHASE, PH_ROLL)
+            return replace(s, phase=PH_ROLL)
         if ctx.kind == QUEST:
             return self._quest_check(s)
         return self._combat_check(s)
@@ -136,14 +140,11 @@ class QuestRules(Tables):
         pool = self._pools.get(code)
         if pool is None:
             pool = self._pools[code] = decode_pool(code)
-        cv: list[Any] = list(ctx)
         if ctx.ra:
-            cv[_C_A] = tuple(sorted(ctx.a + pool)) if ctx.a else pool
-            cv[_C_RA] = 0
+            ctx = replace(ctx, a=tuple(sorted(ctx.a + pool)) if ctx.a else pool, ra=0)
         else:
-            cv[_C_D] = tuple(sorted(ctx.d + pool)) if ctx.d else pool
-            cv[_C_RD] = 0
-        return self._roll_or_check(_with(s, _I_CTX, _new(Ctx, cv)))
+            ctx = replace(ctx, d=tuple(sorted(ctx.d + pool)) if ctx.d else pool, rd=0)
+        return self._roll_or_check(replace(s, ctx=ctx))
 
     def challenge(self, ctx: Ctx) -> tuple[int, ...]:
         """The required values of the revealed challenge card."""
@@ -155,15 +156,15 @@ class QuestRules(Tables):
         if contains(ctx.a, self.challenge(ctx)):
             return self._quest_success(s)
         if s.players[s.seat].hand and ctx.ua < self.gadget_limit(s, s.seat):
-            return _with(s, _I_PHASE, PH_QGADGET)
+            return replace(s, phase=PH_QGADGET)
         return self._quest_fail_roll(s)
 
     def _end_quest(self, s: State) -> State:
         ctx = s.ctx
         assert ctx is not None
         if ctx.stage == 1:
-            return s._replace(ctx=None, c1disc=(*s.c1disc, ctx.card))
-        return s._replace(ctx=None, c3disc=(*s.c3disc, ctx.card))
+            return replace(s, ctx=None, c1disc=(*s.c1disc, ctx.card))
+        return replace(s, ctx=None, c3disc=(*s.c3disc, ctx.card))
 
     def _quest_success(self, s: State) -> State:
         ctx = s.ctx
@@ -179,8 +180,8 @@ class QuestRules(Tables):
                     field=f"quests[{skill}]",
                     rule="tiberpunk/stage-1-quests",
                 )
-            s = self._put(s, seat, _with(p, _P_CARDS, _set(p.cards, skill, card)))
-            s = _with(s, _I_QUESTS, _set(s.quests, skill, s.quests[skill][1:]))
+            s = self._put(s, seat, replace(p, cards=replace_at(p.cards, skill, card)))
+            s = replace(s, quests=replace_at(s.quests, skill, s.quests[skill][1:]))
             s = self._story_done(s, seat, skill, 1, self.c.stage1[card].reward)
         else:
             s = self._story_done(s, seat, skill, 3, self.c.stage3[p.cards[skill]].reward)
@@ -195,7 +196,7 @@ class QuestRules(Tables):
             return self._quest_failed(s)
         if len(steps) == 1:
             return self._pursue(s, *steps[0])
-        return _with(s, _I_PHASE, PH_PURSUE)
+        return replace(s, phase=PH_PURSUE)
 
     def _pursue(self, s: State, src: int, dst: int) -> State:
         ctx = s.ctx
@@ -203,16 +204,16 @@ class QuestRules(Tables):
         lic = list(s.lictors)
         lic.remove(src)
         lic.append(dst)
-        s = _with(s, _I_LICTORS, tuple(sorted(lic)))
+        s = replace(s, lictors=tuple(sorted(lic)))
         if dst == ctx.where:
             return self._quest_failed(s)
         k = self.dice_count(s, s.seat, ctx.mini, ctx.skill)
-        return self._roll_or_check(s._replace(ctx=ctx._replace(a=(), ua=0, ra=k)))
+        return self._roll_or_check(replace(s, ctx=replace(ctx, a=(), ua=0, ra=k)))
 
     def _quest_failed(self, s: State) -> State:
         """The lictor arrived: the attempt fails with shackles (rule: shackles)."""
         ctx = s.ctx
         assert ctx is not None
         p = s.players[s.seat]
-        s = self._put(s, s.seat, _with(p, _P_SHACKLES, p.shackles | 1 << ctx.mini))
+        s = self._put(s, s.seat, replace(p, shackles=p.shackles | 1 << ctx.mini))
         return self._advance(self._end_quest(s))

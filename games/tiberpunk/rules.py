@@ -5,19 +5,25 @@ decides the lictor pursuit after a failed quest roll; the losing side of a comba
 to play a gadget; a reward's recipient chooses the skill, boost slot or spaceship stack. Dice are
 chance nodes. A choice with a single option is applied at once.
 
-One module per rulebook section, each a mixin of :class:`Rules`:
+One module per rulebook section (its docstring cites the section ids it owns, ``rule: tiberpunk/<id>``),
+each a mixin of :class:`Rules`:
 
-- ``setup.py``: general setup, player setup, the ability draft;
-- ``turn.py``: whose decision it is, a turn's legal actions, apply, the end of a turn;
+- ``setup.py``: general setup, player setup, the side objective cards in play;
+- ``abilities.py``: the Personal Abilities module (the draft, Rebooter, Recharge);
+- ``turn.py``: the game overview: whose decision it is, a turn's legal actions, apply, the end of a turn;
+- ``favor.py``: divine favor (the marker, Juno's discounts);
 - ``movement.py``: movement and shackles;
-- ``interactions.py``: spaceship, structure and income interactions, the miniatures' options, spaceship cards;
-- ``quests.py``: Stage I, II and III quests and the lictor pursuit;
-- ``combat.py``: combat against miniatures and lictors;
-- ``gadgets.py``: gadget cards;
-- ``objectives.py``: objectives, rewards and the end trigger; ``end.py``: who wins.
+- ``interactions.py``: the interaction wheel, collect income, the character's and the drone's options;
+- ``structures.py``: temples, upgrade hubs, side objective sites;
+- ``spaceships.py``: the spaceship interaction and spaceship cards (the lictor placement);
+- ``quests.py``: Stage I, II and III quests, the lictor pursuit, storyline objectives;
+- ``combat.py``: combat against miniatures and lictors, combat tiles;
+- ``gadgets.py``: gadget cards (and Emperor's Genius);
+- ``objectives.py``: side objectives and rewards; ``end.py``: the end of the game and who wins.
 
-The precomputed tables are :class:`games.tiberpunk.tables.Tables`; constants and tuple helpers are
-in ``parts.py``. :class:`Rules` builds the table from op code to the section's handler that
+The precomputed tables are :class:`games.tiberpunk.tables.Tables` (the methods the modules call on
+each other are declared in ``methods.py``); constants and small helpers are in ``parts.py``.
+:class:`Rules` builds the table from op code to the section's handler that
 ``TurnRules.apply_unchecked`` dispatches through (movement and interactions are dispatched inline).
 """
 
@@ -26,8 +32,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from games.tiberpunk import actions as act
+from games.tiberpunk.abilities import AbilityRules
 from games.tiberpunk.combat import CombatRules
 from games.tiberpunk.content import Content
+from games.tiberpunk.favor import FavorRules
 from games.tiberpunk.gadgets import GadgetRules
 from games.tiberpunk.interactions import InteractionRules
 from games.tiberpunk.movement import MovementRules
@@ -59,7 +67,9 @@ from games.tiberpunk.parts import (
 )
 from games.tiberpunk.quests import QuestRules
 from games.tiberpunk.setup import SetupRules
+from games.tiberpunk.spaceships import SpaceshipRules
 from games.tiberpunk.state import CHAR, DRONE, LICTOR, State
+from games.tiberpunk.structures import StructureRules
 from games.tiberpunk.turn import TurnRules
 
 __all__ = [
@@ -95,9 +105,13 @@ __all__ = [
 
 class Rules(
     SetupRules,
+    AbilityRules,
     TurnRules,
+    FavorRules,
     MovementRules,
     InteractionRules,
+    StructureRules,
+    SpaceshipRules,
     QuestRules,
     CombatRules,
     GadgetRules,

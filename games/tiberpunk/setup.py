@@ -1,5 +1,6 @@
-"""General setup, player setup and the ability draft (rule: general-setup, player-setup, personal-abilities,
-side-objective-combinations).
+"""General setup and player setup, the side objective cards in play.
+
+rule: tiberpunk/general-setup; rule: tiberpunk/player-setup; rule: tiberpunk/side-objective-combinations
 
 One of the rule modules :class:`games.tiberpunk.rules.Rules` is composed of; the precomputed tables
 it reads are :class:`games.tiberpunk.tables.Tables`.
@@ -12,9 +13,7 @@ import random
 from games.core.rng import derive_seed
 from games.errors import ConfigError
 from games.tiberpunk.parts import (
-    AB_TOKEN,
     FRESH,
-    _set,
 )
 from games.tiberpunk.state import (
     PH_DRAFT,
@@ -141,16 +140,3 @@ class SetupRules(Tables):
                 rule="tiberpunk/side-objective-combinations",
             )
         return tuple(by_id[x] for x in ids)
-
-    def _draft(self, s: State, a: int) -> State:
-        """rule: personal-abilities (chosen from the last player counter-clockwise)."""
-        ab = self.c.abilities[a]
-        p = s.players[s.seat]
-        tokens = p.tokens
-        if ab.kind == AB_TOKEN:
-            tokens = _set(tokens, ab.replace, ab.mask)
-        s = self._put(s, s.seat, p._replace(ability=a, tokens=tokens))
-        draft = tuple(x for x in s.draft if x != a)
-        if s.seat > 0:
-            return s._replace(draft=draft, seat=s.seat - 1)
-        return s._replace(draft=draft, phase=PH_PLACE, seat=0)

@@ -1,8 +1,8 @@
-"""Tiberpunk's immutable state: small NamedTuples of ints and tuples (fast to copy and compare)."""
+"""Tiberpunk's state: records (``games.core.records``, docs/state.md) of ints and tuples, changed by name."""
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from games.core.records import Record
 
 __all__ = [
     "CHAR",
@@ -58,7 +58,7 @@ PHASES = (
 STAGE2_OBJ = 15  # objective reference of a Stage II offense quest in a combat
 
 
-class Cfg(NamedTuple):
+class Cfg(Record, frozen=True):
     """The setup choices that never change during a game.
 
     Attributes:
@@ -77,7 +77,7 @@ class Cfg(NamedTuple):
     bank: int = 0
 
 
-class Player(NamedTuple):
+class Player(Record, frozen=True):
     """One player's components.
 
     Attributes:
@@ -127,7 +127,7 @@ class Player(NamedTuple):
     reboots: int
 
 
-class Turn(NamedTuple):
+class Turn(Record, frozen=True):
     """What the active player has done this turn.
 
     Attributes:
@@ -153,7 +153,7 @@ class Turn(NamedTuple):
     recharged: bool = False
 
 
-class Ctx(NamedTuple):
+class Ctx(Record, frozen=True):
     """A quest roll or a combat in progress.
 
     Attributes:
@@ -195,7 +195,7 @@ class Ctx(NamedTuple):
     who: int
 
 
-class State(NamedTuple):
+class State(Record, frozen=True):
     """A Tiberpunk position.
 
     Attributes:
@@ -261,29 +261,8 @@ def bank_left(s: State) -> int:
     """Coins left in the bank: :data:`UNLIMITED` (the rulebook limits no coins), or with the
     ``coin_bank`` variant the box's coins less those the players hold (an empty bank pays nothing).
 
-    rule: tiberpunk/collect-income
+    rule: collect-income
     """
     if not s.cfg.bank:
         return UNLIMITED
     return s.cfg.bank - sum(p.coins for p in s.players)
-
-
-def _fast_replace_for(cls: type) -> None:
-    """Give a NamedTuple a faster ``_replace`` (same semantics; unknown fields raise ValueError)."""
-    index = {name: i for i, name in enumerate(cls._fields)}  # type: ignore[attr-defined]
-    new = tuple.__new__
-
-    def _replace(self: tuple[object, ...], **changes: object) -> object:
-        values = list(self)
-        for name, value in changes.items():
-            i = index.get(name)
-            if i is None:
-                raise ValueError(f"got unexpected field name: {name!r}")
-            values[i] = value
-        return new(cls, values)
-
-    setattr(cls, "_replace", _replace)  # noqa: B010 - NamedTuple forbids overriding it in the class body
-
-
-for _cls in (Cfg, Player, Turn, Ctx, State):
-    _fast_replace_for(_cls)

@@ -1,5 +1,5 @@
-"""The turn: whose decision it is, the legal actions of a main-phase turn, applying an action, the end of a
-turn and what follows it (rule: game-overview, interaction-wheel, divine-favor).
+"""The turn: whose decision it is, the legal actions of a main-phase turn, applying an action, the end of
+a turn and what follows it (rule: tiberpunk/game-overview).
 
 One of the rule modules :class:`games.tiberpunk.rules.Rules` is composed of; the precomputed tables
 it reads are :class:`games.tiberpunk.tables.Tables`.
@@ -9,41 +9,23 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
 
+from games.core.records import replace, replace_at
 from games.core.rng import derive_seed
 from games.errors import IllegalActionError, WrongSeatError
 from games.tiberpunk import actions as act
 from games.tiberpunk.dice import encode_pool, outcomes
 from games.tiberpunk.parts import (
-    _I_GDISC,
-    _I_PHASE,
-    _I_PLAYERS,
-    _I_REWARDS,
-    _I_SEAT,
-    _I_TURN,
-    _P_COINS,
-    _P_FAVOR,
-    _SEAT_DECIDES,
-    _T_JUNO,
-    _T_LICTOR_DUE,
-    AB_REBOOTER,
-    AB_RECHARGE,
     AB_STREET,
     FRESH,
-    GENIUS,
-    JUNO,
     MERCURY,
     R_BOOST,
     R_ESCAPE,
     R_SHIP,
     R_SKILL,
     RULE_OF_OP,
-    STELLAR,
-    _bits,
-    _hand_add,
-    _new,
-    _with,
+    SEAT_DECIDES,
+    bits,
 )
 from games.tiberpunk.state import (
     CHAR,
@@ -59,7 +41,6 @@ from games.tiberpunk.state import (
     PH_ROLL,
     Player,
     State,
-    Turn,
     bank_left,
 )
 from games.tiberpunk.tables import Tables
@@ -75,7 +56,7 @@ class TurnRules(Tables):
     def current(self, s: State) -> int:
         """The deciding seat, -1 for chance, -2 when over."""
         ph = s.phase
-        if ph in _SEAT_DECIDES:
+        if ph in SEAT_DECIDES:
             return s.seat
         if ph == PH_ROLL:
             return -1
@@ -90,7 +71,7 @@ class TurnRules(Tables):
 
     def markers_placed(self, p: Player) -> int:
         """Influence markers a player has on structures."""
-        return _bits(p.temples) + _bits(p.hubs)
+        return bits(p.temples) + bits(p.hubs)
 
     def level(self, p: Player, skill: int) -> int:
         """The dice of a skill (the number above the skill marker)."""
@@ -114,15 +95,6 @@ class TurnRules(Tables):
     def quest_markers(self, s: State) -> tuple[int, ...]:
         """Districts holding a quest marker (the face-up Stage I cards)."""
         return tuple(self.c.stage1[q[0]].district for q in s.quests if q)
-
-    def gadget_limit(self, s: State, seat: int) -> int:
-        """Gadgets per roll: 1, or 3 with Emperor's Genius (active player only; rule: gadget-cards)."""
-        return 3 if seat == s.seat and s.players[seat].favor == GENIUS else 1
-
-    def dice_per_gadget(self, s: State, seat: int) -> int:
-        """Dice one gadget affects: 2 with Emperor's Genius blessed (rule: gadget-cards)."""
-        p = s.players[seat]
-        return 2 if seat == s.seat and p.favor == GENIUS and (p.blessings >> GENIUS) & 1 else 1
 
     # ------------------------------------------------------------------ legal actions
     def _dice_legal(self, k: int) -> tuple[tuple[int, ...], frozenset[int]]:
@@ -235,50 +207,6 @@ class TurnRules(Tables):
             acts.append(act.END)
         return acts
 
-    def _ship_card_actions(
-        self, acts: list[int], s: State, p: Player, opts: list[Sequence[int] | None]
-    ) -> None:
-        """Append each playable spaceship card with a movement or the interaction it shows (rule:
-        spaceship-cards; Stellar Ark blessed: cards gained this turn too); ``opts`` caches the
-        interaction options (via 0) by type."""
-        t = s.turn
-        ships = p.ships
-        ark = p.favor == STELLAR and p.blessings & 2
-        gained = t.gained
-        for k in range(3):
-            if ships[k] - (0 if ark else gained[k]) > 0:
-                self._add_moves(acts, s, p, k + 1)
-                it = self._ship_types[k]
-                got = opts[it]
-                if got is None:
-                    got = opts[it] = self._opt_fns[it](s)
-                via = (act.VIA_SHIP + k) << 5
-                acts += [o | via for o in got]
-
-    def _ability_actions(self, acts: list[int], s: State, p: Player) -> None:
-        """Append the Rebooter (before a token is used this turn) or Recharge option of the player's
-        ability tile (rule: personal-abilities)."""
-        t = s.turn
-        ab = self.c.abilities[p.ability]
-        if ab.kind == AB_REBOOTER and not t.token:
-            if p.wheel and p.reboots < len(ab.costs) and p.coins >= ab.costs[p.reboots]:
-                acts.append(act.REBOOT)
-        elif ab.kind == AB_RECHARGE and not t.recharged:
-            for g in sorted(set(t.used)):
-                if g in s.gdisc:
-                    acts.append(act.simple(act.OP_RECHARGE, g))
-
-    def juno_cost(self, s: State, p: Player, costs: list[int]) -> tuple[int, bool]:
-        """(total, uses the basic discount) of purchases in one structure interaction (rule: divine-favor)."""
-        total = sum(costs)
-        if p.favor != JUNO:
-            return total, False
-        if (p.blessings >> JUNO) & 1:
-            return sum(max(0, x - 1) for x in costs), False
-        if not s.turn.juno and total > 0:
-            return total - 1, True
-        return total, False
-
     # ------------------------------------------------------------------ apply
     def apply(self, s: State, a: int, legal: Sequence[int]) -> State:
         """The state after legal action ``a`` (``legal`` are the legal actions of ``s``)."""
@@ -324,53 +252,17 @@ class TurnRules(Tables):
     def _unknown_action(self, s: State, a: int) -> State:
         raise IllegalActionError(f"unknown action {a!r}", field="action")
 
-    def _move_favor(self, s: State, a: int) -> State:
-        """Move the favor marker, once a turn (rule: divine-favor)."""
-        seat = s.seat
-        pv: list[Any] = list(s.players[seat])
-        pv[_P_FAVOR] = a >> 5
-        tv: list[Any] = list(s.turn)
-        tv[1] = True  # favor
-        ps = list(s.players)
-        ps[seat] = _new(Player, pv)
-        sv: list[Any] = list(s)
-        sv[_I_TURN] = _new(Turn, tv)
-        sv[_I_PLAYERS] = tuple(ps)
-        return _new(State, sv)
-
     def _first_placement(self, s: State, a: int) -> State:
         """rule: game-overview (first turn: the character and the drone placed together)."""
         d = act.value(a)
-        p = s.players[s.seat]._replace(char=d, drone=d)
-        return _with(self._put(s, s.seat, p), _I_PHASE, PH_MAIN)
-
-    def _reboot(self, s: State, a: int) -> State:
-        """Rebooter: pay the next cost, take back the interaction tokens (rule: personal-abilities)."""
-        p = s.players[s.seat]
-        cost = self.c.abilities[p.ability].costs[p.reboots]
-        return self._put(s, s.seat, p._replace(coins=p.coins - cost, wheel=(), reboots=p.reboots + 1))
-
-    def _recharge(self, s: State, a: int) -> State:
-        """Recharge: a gadget used this turn back to the hand, face up (rule: personal-abilities)."""
-        g = act.value(a)
-        disc = list(s.gdisc)
-        disc.reverse()
-        disc.remove(g)  # the most recent copy
-        disc.reverse()
-        used = list(s.turn.used)
-        used.remove(g)
-        p = _hand_add(s.players[s.seat], g, public=True)
-        s = _with(self._put(s, s.seat, p), _I_GDISC, tuple(disc))
-        return s._replace(turn=s.turn._replace(used=tuple(used), recharged=True))
+        p = replace(s.players[s.seat], char=d, drone=d)
+        return replace(self._put(s, s.seat, p), phase=PH_MAIN)
 
     # -- small helpers
     @staticmethod
     def _put(s: State, seat: int, p: Player) -> State:
-        ps = list(s.players)
-        ps[seat] = p
-        sv: list[Any] = list(s)
-        sv[_I_PLAYERS] = tuple(ps)
-        return _new(State, sv)
+        """``s`` with the player of ``seat`` replaced by ``p``."""
+        return replace(s, players=replace_at(s.players, seat, p))
 
     def bank(self, s: State) -> int:
         """Coins left in the bank: ``UNLIMITED`` unless the ``coin_bank`` variant limits the bank to
@@ -378,14 +270,11 @@ class TurnRules(Tables):
         return bank_left(s)
 
     def _gain(self, s: State, seat: int, amount: int) -> State:
-        ps = list(s.players)
+        """``seat`` gains ``amount`` coins, as many as the bank holds (rule: collect-income)."""
+        p = s.players[seat]
         bank = bank_left(s)
-        pv: list[Any] = list(ps[seat])
-        pv[_P_COINS] += amount if amount < bank else bank
-        ps[seat] = _new(Player, pv)
-        sv: list[Any] = list(s)
-        sv[_I_PLAYERS] = tuple(ps)
-        return _new(State, sv)
+        p = replace(p, coins=p.coins + (amount if amount < bank else bank))
+        return replace(s, players=replace_at(s.players, seat, p))
 
     def _reshuffle(self, s: State, pile: tuple[int, ...], label: str) -> tuple[tuple[int, ...], int]:
         rng = random.Random(derive_seed(s.seed, label, s.shuffles))
@@ -398,15 +287,10 @@ class TurnRules(Tables):
         n = s.n
         last = s.seat == n - 1
         if last and (s.end or (s.cfg.max_rounds and s.rnd >= s.cfg.max_rounds)):
-            return s._replace(phase=PH_OVER, turn=FRESH)
+            return replace(s, phase=PH_OVER, turn=FRESH)
         nxt = (s.seat + 1) % n
         phase = PH_PLACE if s.players[nxt].char < 0 else PH_MAIN
-        sv: list[Any] = list(s)
-        sv[_I_SEAT] = nxt
-        sv[_I_PHASE] = phase
-        sv[_I_PHASE + 1] += nxt == 0  # rnd
-        sv[_I_TURN] = FRESH
-        return _new(State, sv)
+        return replace(s, seat=nxt, phase=phase, rnd=s.rnd + (nxt == 0), turn=FRESH)
 
     # -- the flow after a sub-step: rewards, owed lictor placement, back to the main phase
     def _advance(self, s: State) -> State:
@@ -415,33 +299,19 @@ class TurnRules(Tables):
                 seat, kind, param = s.rewards[0]
                 opts = self._reward_options(s, seat, kind, param)
                 if len(opts) > 1:
-                    return _with(s, _I_PHASE, PH_REWARD)
-                s = _with(s, _I_REWARDS, s.rewards[1:])
+                    return replace(s, phase=PH_REWARD)
+                s = replace(s, rewards=s.rewards[1:])
                 if opts:
                     s = self._apply_reward(s, seat, kind, param, opts[0])
                 continue
-            if s.turn.lictor_due:
-                tv: list[Any] = list(s.turn)
-                tv[_T_LICTOR_DUE] = False
-                sv: list[Any] = list(s)
-                sv[_I_TURN] = _new(Turn, tv)
+            if s.turn.lictor_due:  # rule: spaceship-cards (a lictor from the reserve)
+                turn = replace(s.turn, lictor_due=False)
                 if len(s.lictors) < self.c.lictors_total:
                     where = self._placement(s)  # (it does not depend on the turn flags)
                     if len(where) > 1:
-                        sv[_I_PHASE] = PH_LPLACE
-                        return _new(State, sv)
-                    sv[_I_PLAYERS + 1] = tuple(sorted((*s.lictors, where[0])))
-                s = _new(State, sv)
+                        return replace(s, turn=turn, phase=PH_LPLACE)
+                    s = replace(s, turn=turn, lictors=tuple(sorted((*s.lictors, where[0]))))
+                else:
+                    s = replace(s, turn=turn)
                 continue
-            return s if s.phase == PH_MAIN else _with(s, _I_PHASE, PH_MAIN)
-
-    def _pay(self, s: State, seat: int, costs: list[int]) -> State:
-        p = s.players[seat]
-        total, basic = self.juno_cost(s, p, costs)
-        ps = list(s.players)
-        ps[seat] = _with(p, _P_COINS, p.coins - total)
-        sv: list[Any] = list(s)
-        sv[_I_PLAYERS] = tuple(ps)
-        if basic:
-            sv[_I_TURN] = _with(s.turn, _T_JUNO, True)
-        return _new(State, sv)
+            return s if s.phase == PH_MAIN else replace(s, phase=PH_MAIN)

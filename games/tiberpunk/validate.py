@@ -277,6 +277,13 @@ def _check_player(r: Rules, s: State, i: int, p: Player) -> None:
     for k in range(3):
         _range(p.ships[k], 0, c.ships_per_type, f"{f}.ships[{k}]", "tiberpunk/spaceship-cards")
     _check_tokens(r, f, p)
+    _check_player_objectives(r, s, f, p)
+
+
+def _check_player_objectives(r: Rules, s: State, f: str, p: Player) -> None:
+    """A player's storylines, side tasks and triumph tokens per objective card (rule: storyline-objectives,
+    side-objectives)."""
+    c = r.c
     for k in range(3):
         _range(p.story[k], 0, 3, f"{f}.story[{k}]", "tiberpunk/storyline-objectives")
         card = p.cards[k]

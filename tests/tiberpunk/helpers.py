@@ -6,6 +6,7 @@ import random
 from typing import Any
 
 from games.core import GameConfig
+from games.core.records import replace
 from games.tiberpunk import TiberpunkGame
 from games.tiberpunk import actions as act
 from games.tiberpunk.dice import encode_pool
@@ -33,8 +34,8 @@ def placed(n: int = 2, seed: int = 1, where: tuple[str, ...] = (), **options: An
     players = []
     for i, p in enumerate(s.players):
         w = d(where[i]) if i < len(where) else d(("I", "V", "VII", "XII")[i])
-        players.append(p._replace(char=w, drone=w))
-    return s._replace(players=tuple(players), phase=PH_MAIN, seat=0, draft=())
+        players.append(replace(p, char=w, drone=w))
+    return replace(s, players=tuple(players), phase=PH_MAIN, seat=0, draft=())
 
 
 def put(s: State, seat: int, **fields: Any) -> State:
@@ -42,13 +43,13 @@ def put(s: State, seat: int, **fields: Any) -> State:
     for k in ("char", "drone"):
         if isinstance(fields.get(k), str):
             fields[k] = d(fields[k])
-    p = s.players[seat]._replace(**fields)
-    return s._replace(players=(*s.players[:seat], p, *s.players[seat + 1 :]))
+    p = replace(s.players[seat], **fields)
+    return replace(s, players=(*s.players[:seat], p, *s.players[seat + 1 :]))
 
 
 def lictors(s: State, *names: str) -> State:
     """Put the lictors on these districts."""
-    return s._replace(lictors=tuple(sorted(d(x) for x in names)))
+    return replace(s, lictors=tuple(sorted(d(x) for x in names)))
 
 
 def texts(s: State) -> list[str]:

@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.core import CHANCE, TERMINAL, GameConfig, check_game, get_game
+from games.core.records import replace
 from games.errors import ContentError
 from games.tiberpunk import TiberpunkGame
 from tests.tiberpunk.helpers import GAME, C, R
@@ -182,7 +183,7 @@ def test_returns_heuristic_and_explain() -> None:
     h = GAME.heuristic(s)
     assert len(h) == 3 and all(0 <= x <= 1 for x in h) and abs(sum(h) - 1) < 1e-9 and h[0] == max(h)
     assert GAME.returns(s) == (0.0, 0.0, 0.0)
-    s = s._replace(quests=((0, 1), (6, 7), (12, 13)))
+    s = replace(s, quests=((0, 1), (6, 7), (12, 13)))
     quest = GAME.parse_action(s, "token drone quest1:hack")
     reasons = {f.label: f.value for f in GAME.explain(s, quest)}
     assert 0 < reasons["quest success odds (no gadgets)"] < 1

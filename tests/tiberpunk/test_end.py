@@ -11,6 +11,7 @@ import random
 import pytest
 
 from games.core import CHANCE, TERMINAL, GameConfig
+from games.core.records import replace
 from games.errors import InvalidStateError
 from games.tiberpunk import TiberpunkGame, end
 from games.tiberpunk.state import PH_OVER, State
@@ -23,8 +24,8 @@ def _with(s: State, seat: int, *, tokens: int, coins: int) -> State:
     p = s.players[seat]
     otoks = (tokens, *p.otoks[1:])
     players = list(s.players)
-    players[seat] = p._replace(otoks=otoks, coins=coins)
-    return s._replace(players=tuple(players))
+    players[seat] = replace(p, otoks=otoks, coins=coins)
+    return replace(s, players=tuple(players))
 
 
 def _base(players: int = 3) -> State:
@@ -48,7 +49,7 @@ def test_coins_break_a_tie_then_the_victory_is_shared() -> None:
 
 def test_returns_use_the_rule_at_the_end() -> None:
     """rule: tiberpunk/end-of-game — ``returns`` is the rule's standings once the game is over."""
-    s = _with(_with(_base(2), 0, tokens=2, coins=1), 1, tokens=2, coins=3)._replace(phase=PH_OVER)
+    s = replace(_with(_with(_base(2), 0, tokens=2, coins=1), 1, tokens=2, coins=3), phase=PH_OVER)
     assert GAME.returns(s) == end.standings(s) == (0.0, 1.0)
 
 

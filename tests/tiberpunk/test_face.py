@@ -19,7 +19,8 @@ from hypothesis import strategies as st
 
 from games.core import CHANCE, TERMINAL
 from games.core.face import REFEREE, SPECTATOR, Description, as_facts
-from games.tiberpunk import face
+from games.core.records import replace
+from games.tiberpunk import describe, face, snapshot
 from games.tiberpunk.dice import p_attacker_wins, p_contains
 from games.tiberpunk.state import PH_CGADGET, PH_MAIN, PH_PURSUE, PH_QGADGET, State
 from tests.tiberpunk.helpers import GAME, C, d, do, lictors, placed, purposeful, put, roll
@@ -54,7 +55,7 @@ def _config(n: int):  # type: ignore[no-untyped-def]
 def quest_state(hand: tuple[int, ...] = (), card: int = 5) -> State:
     """Seat 0's drone in IX on Stage I hacking card #1; challenge card ``card`` on top (needs a 6)."""
     s = placed(2, where=("IX", "V"))
-    s = s._replace(quests=((0, 1), (6, 7), (12, 13)), c1deck=(card, *(i for i in range(14) if i != card)))
+    s = replace(s, quests=((0, 1), (6, 7), (12, 13)), c1deck=(card, *(i for i in range(14) if i != card)))
     return put(s, 0, hand=hand)
 
 
@@ -109,19 +110,19 @@ def test_describe_hides_other_hands_for_every_viewer() -> None:
             sample = GAME.sample_state(GAME.observation(s, viewer), viewer, rng)
             assert face.describe(GAME, sample, viewer) == desc
             own = s.players[viewer].hand
-            assert _gadget_row(desc, viewer) == face._hand_text(own)
+            assert _gadget_row(desc, viewer) == describe.hand_text(own)
             for q in range(s.n):
                 if q == viewer:
                     continue
                 p = s.players[q]
                 shown = (*p.known, *(None,) * (len(p.hand) - len(p.known)))
-                assert _gadget_row(desc, q) == face._hand_text(shown)
+                assert _gadget_row(desc, q) == describe.hand_text(shown)
         spectator = face.describe(GAME, s, SPECTATOR)
         for q, p in enumerate(s.players):
-            assert _gadget_row(spectator, q) == face._hand_text(
+            assert _gadget_row(spectator, q) == describe.hand_text(
                 (*p.known, *(None,) * (len(p.hand) - len(p.known)))
             )
-            assert _gadget_row(face.describe(GAME, s, REFEREE), q) == face._hand_text(p.hand)
+            assert _gadget_row(face.describe(GAME, s, REFEREE), q) == describe.hand_text(p.hand)
         checked += 1
     assert checked >= 20
 
@@ -156,7 +157,7 @@ def test_game_over_names_the_winner() -> None:
     """rule: tiberpunk/end-of-game — most triumph tokens wins, then most coins."""
     s = placed(2)
     s = put(put(s, 0, otoks=(3, 2, 1, 2), coins=4), 1, otoks=(3, 2, 1, 2), coins=6)
-    s = s._replace(phase=9)
+    s = replace(s, phase=9)
     step = face.describe(GAME, s, SPECTATOR).step
     assert step == "game over: Seat 1 (Blue) wins with 8 triumph tokens and 6 coins (the tie-break)"
     s = put(s, 0, otoks=(3, 2, 1, 3))
@@ -197,7 +198,7 @@ def test_log_lines_for_every_action_kind_of_a_playout() -> None:
                 line = face.log_line(GAME, s, a, viewer)
                 assert line and line.endswith(".") and "\n" not in line, line
                 assert not re.search(r"\?\d|\bNone\b|(?<![/\w])-1\b", line), line
-            seen.setdefault(face._decode(a).kind, face.log_line(GAME, s, a, SPECTATOR))
+            seen.setdefault(snapshot.decode(a).kind, face.log_line(GAME, s, a, SPECTATOR))
     assert {"place", "favor", "move", "interact", "end", "dice", "stop", "gadget"} <= set(seen), seen
 
 
@@ -270,7 +271,7 @@ def test_quest_odds_fact() -> None:
 def test_combat_odds_fact() -> None:
     """rule: tiberpunk/combat-vs-lictor — the lictor rolls one die more; ties go to the lictor."""
     s = put(placed(2, where=("IV", "V")), 0, story=(0, 0, 1), cards=(-1, -1, 12), hand=())
-    s = s._replace(cfg=s.cfg._replace(tiles=(0, 2)))
+    s = replace(s, cfg=replace(s.cfg, tiles=(0, 2)))
     f = _facts(s, GAME.parse_action(s, "token drone attack lictor tile:odd for:quest2"))
     assert f["combat win odds (no gadgets)"] == pytest.approx(p_attacker_wins(0, 2, 3))
     assert f["attacker dice"] == 2 and f["defender dice"] == 3

@@ -11,6 +11,7 @@ import random
 from typing import Any
 
 from games.core import CHANCE, TERMINAL, GameConfig
+from games.core.records import replace
 from games.tiberpunk.state import PH_OVER, State
 from tests.tiberpunk.helpers import GAME, placed, put
 
@@ -71,10 +72,10 @@ def test_heuristic_in_the_final_round_leans_to_the_standings() -> None:
     then coins, gets at least half; a finished game gives ``returns``."""
     s = put(put(placed(2, max_rounds=40), 0, otoks=(3, 2, 1, 1)), 1, otoks=(3, 2, 1, 0), coins=30)
     mid = GAME.heuristic(s)
-    final = GAME.heuristic(s._replace(end=True))
-    capped = GAME.heuristic(s._replace(rnd=s.cfg.max_rounds))
+    final = GAME.heuristic(replace(s, end=True))
+    capped = GAME.heuristic(replace(s, rnd=s.cfg.max_rounds))
     assert final == capped and final[0] >= 0.5 and final[0] > mid[0]
-    over = s._replace(end=True, phase=PH_OVER)
+    over = replace(s, end=True, phase=PH_OVER)
     assert GAME.heuristic(over) == GAME.returns(over) == (1.0, 0.0)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from games.core import TERMINAL
+from games.core.records import replace
 from games.errors import ConfigError
 from games.tiberpunk.dice import score
 from games.tiberpunk.state import PH_CGADGET, PH_LPLACE, PH_MAIN, PH_OVER, PH_REWARD
@@ -16,7 +17,7 @@ REROLL, ADD, ROT1, ROT2, FLIP = range(5)
 def war(n: int = 2, where=("VII", "VII"), **kw):
     """Gang war side objectives (#5: defeat character / drone / lictor), tiles odd + identical."""
     s = placed(n, where=where, side_objectives="gang-war", **kw)
-    return s._replace(cfg=s.cfg._replace(tiles=(0, 2)))
+    return replace(s, cfg=replace(s.cfg, tiles=(0, 2)))
 
 
 # ---------------------------------------------------------------- structures
@@ -225,30 +226,30 @@ def test_speed_bonus_and_one_completion_each() -> None:
     s = do(s, "token structure task:senator@1")
     s = do(s, "skill guile")
     assert s.players[0].otoks[3] == 4 and s.speed == 8
-    later = put(s._replace(seat=1, turn=s.turn._replace(token=False)), 1, char=d("X"), coins=7, side=(0b011,))
+    later = put(replace(s, seat=1, turn=replace(s.turn, token=False)), 1, char=d("X"), coins=7, side=(0b011,))
     later = put(later, 1, otoks=(0, 0, 0, 2))
     later = do(do(later, "token structure task:senator@1"), "skill guile")
     assert later.players[1].otoks[3] == 3
     assert "token structure task:senator@1" not in texts(
-        later._replace(turn=later.turn._replace(token=False))
+        replace(later, turn=replace(later.turn, token=False))
     )
 
 
 def test_objective_rewards() -> None:
     """rule: tiberpunk/objective-rewards — skill, 2 coins, spaceship card, gadget, boost (+1 die)."""
     s = placed(2)
-    s = s._replace(rewards=((0, 4, 0),))
+    s = replace(s, rewards=((0, 4, 0),))
     s = R._advance(s)
     assert s.phase == PH_REWARD and sorted(texts(s)) == ["boost char", "boost drone"]
     s = do(s, "boost drone")
     assert s.players[0].boosts == 2 and R.dice_count(s, 0, 1, 0) == 3
-    s = R._advance(s._replace(rewards=((0, 3, 0), (0, 1, 2))))
+    s = R._advance(replace(s, rewards=((0, 3, 0), (0, 1, 2))))
     assert len(s.players[0].hand) == 2 and s.players[0].coins == 5
-    s = R._advance(s._replace(rewards=((0, 2, 0),)))
+    s = R._advance(replace(s, rewards=((0, 2, 0),)))
     assert sorted(texts(s)) == ["take-ship character", "take-ship drone", "take-ship structure"]
     s = do(s, "take-ship structure")
     assert s.players[0].ships == (0, 0, 1) and s.turn.gained == (0, 0, 1)
-    s = R._advance(s._replace(rewards=((0, 0, 0b100),)))
+    s = R._advance(replace(s, rewards=((0, 0, 0b100),)))
     assert s.players[0].skills[2] == C.start_slot[2] + 1  # a single indicated skill: applied at once
 
 
@@ -305,7 +306,7 @@ def test_personal_abilities_effects() -> None:
     reb = do(reb, "reboot")
     assert reb.players[0].wheel == () and reb.players[0].coins == 2 and reb.players[0].reboots == 1
     q = placed(2, where=("IX", "V"), abilities=True)
-    q = q._replace(quests=((0, 1), (6, 7), (12, 13)), c1deck=(5, *(i for i in range(14) if i != 5)))
+    q = replace(q, quests=((0, 1), (6, 7), (12, 13)), c1deck=(5, *(i for i in range(14) if i != 5)))
     q = put(q, 0, ability=ab["recharge"], hand=(ROT1,))
     q = do(roll(do(q, "token drone quest1:hack"), 5, 5), "gadget rotate1 A5+1")
     while q.phase == PH_REWARD:
@@ -334,7 +335,7 @@ def test_juno_pays_objectives_and_stellar_ark_basic() -> None:
     assert "token structure task:senator@1" in texts(s)  # 7 - 1
     s = do(s, "token structure task:senator@1")
     assert s.players[0].coins == 0 and s.turn.juno
-    locked = placed(2)._replace(lock=0)
+    locked = replace(placed(2), lock=0)
     assert "token spaceship take:character" not in texts(locked)
     assert "token spaceship take:character" in texts(put(locked, 0, favor=1))
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from games.core import CHANCE
+from games.core.records import replace
 from games.tiberpunk.state import PH_MAIN, PH_PURSUE, PH_QGADGET, PH_REWARD, PH_ROLL
 from tests.tiberpunk.helpers import GAME, C, R, ctx, d, do, lictors, placed, put, roll, texts, tokens
 
@@ -12,7 +13,7 @@ REROLL, ADD, ROT1, ROT2, FLIP = range(5)
 def quest_state(hand=(), where="IX", card=5):
     """Seat 0's drone in IX on Stage I hacking card #1 (index 0); challenge card ``card`` on top."""
     s = placed(2, where=(where, "V"))
-    s = s._replace(quests=((0, 1), (6, 7), (12, 13)), c1deck=(card, *(i for i in range(14) if i != card)))
+    s = replace(s, quests=((0, 1), (6, 7), (12, 13)), c1deck=(card, *(i for i in range(14) if i != card)))
     return put(s, 0, hand=hand)
 
 
@@ -21,10 +22,10 @@ def test_which_miniature_does_which_quest() -> None:
     s = quest_state()
     assert "token drone quest1:hack" in texts(s)
     assert "token character quest1:hack" not in texts(s)
-    s = s._replace(quests=((1,), (6, 7), (12, 13)))  # #2 hacking in III; #7 guile in II
+    s = replace(s, quests=((1,), (6, 7), (12, 13)))  # #2 hacking in III; #7 guile in II
     s = put(s, 0, char=d("II"), drone=d("II"))
     assert "token character quest1:guile" in texts(s) and "token drone quest1:guile" not in texts(s)
-    s = s._replace(quests=((1,), (6,), (16, 13)))  # #17 offense in II
+    s = replace(s, quests=((1,), (6,), (16, 13)))  # #17 offense in II
     assert {"token character quest1:offense", "token drone quest1:offense"} <= set(texts(s))
 
 
@@ -136,7 +137,7 @@ def test_storyline_in_stage_order() -> None:
     s = put(s, 0, story=(2, 0, 0), cards=(0, -1, -1))
     assert "token drone quest3:hack" in texts(s)
     s = put(s, 0, story=(3, 0, 0), drone=d("IX"))
-    s = s._replace(quests=((1,), (6,), (12,)))
+    s = replace(s, quests=((1,), (6,), (12,)))
     s = put(s, 0, drone=C.stage1[1].district)
     assert not any("quest1:hack" in t for t in texts(s))  # no new storyline of that skill
 
@@ -146,7 +147,7 @@ def test_stage2_hacking_deliver_and_interaction_used() -> None:
     s = put(placed(2, where=("XII", "V")), 0, story=(1, 0, 0), cards=(0, -1, -1), otoks=(1, 0, 0, 0))
     assert C.stage2[0].district == d("XII")
     assert "token drone quest2:hack" in texts(s)
-    other = put(s._replace(seat=1), 1, drone=d("XII"))
+    other = put(replace(s, seat=1), 1, drone=d("XII"))
     assert not any("quest2" in t for t in texts(other))  # personal: only the card's holder
     s = do(s, "token drone quest2:hack")
     p = s.players[0]
@@ -166,7 +167,7 @@ def test_stage2_guile_discards_gadgets() -> None:
 def test_stage2_offense_needs_a_won_combat() -> None:
     """rule: tiberpunk/stage-2-quests — offense: declared combat; a loss keeps the card."""
     s = put(placed(2, where=("IV", "V")), 0, story=(0, 0, 1), cards=(-1, -1, 12), hand=())
-    s = s._replace(cfg=s.cfg._replace(tiles=(0, 2)))
+    s = replace(s, cfg=replace(s.cfg, tiles=(0, 2)))
     assert C.stage2[12].template == 7  # defeat a lictor
     s = do(s, "token drone attack lictor tile:odd for:quest2")
     assert ctx(s).ra == 2 and ctx(s).rd == 3
@@ -179,7 +180,7 @@ def test_stage2_offense_needs_a_won_combat() -> None:
 def test_stage3_first_completer_places_two_tokens() -> None:
     """rule: tiberpunk/stage-3-quests — >= 3 dice challenge; first completer 2 tokens, later ones 1."""
     s = placed(3, where=("V", "V", "I"))
-    s = s._replace(c3deck=(0, *range(1, 14)))  # needs 1,2,3
+    s = replace(s, c3deck=(0, *range(1, 14)))  # needs 1,2,3
     s = put(s, 0, story=(2, 0, 0), cards=(0, -1, -1), otoks=(2, 0, 0, 0, 0), hand=(), skills=(2, 1, 1))
     s = put(s, 1, story=(2, 0, 0), cards=(0, -1, -1), otoks=(2, 0, 0, 0, 0), hand=(), skills=(2, 1, 1))
     assert min(len(x) for x in C.challenges3) >= 3
@@ -189,7 +190,7 @@ def test_stage3_first_completer_places_two_tokens() -> None:
         s = GAME.apply(s, GAME.legal_actions(s)[0])
     assert s.players[0].otoks[0] == 4 and s.players[0].story[0] == 3  # 2 tokens: 4 on the card
     s = do(s, "end")
-    s = s._replace(c3deck=(0, *s.c3deck))
+    s = replace(s, c3deck=(0, *s.c3deck))
     s = do(s, "token drone quest3:hack")
     s = roll(s, 1, 2, 3)
     while s.phase == PH_REWARD:

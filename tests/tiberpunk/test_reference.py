@@ -26,6 +26,7 @@ from typing import Any
 import pytest
 
 from games.core import CHANCE, TERMINAL, GameConfig
+from games.core.records import replace
 from games.tiberpunk import TiberpunkGame
 from games.tiberpunk import actions as act
 from games.tiberpunk.rules import AB_MIRROR, FRESH
@@ -115,8 +116,8 @@ def _states(seeds: range) -> list[State]:
         while game.current_player(s) != TERMINAL:
             out.append(s)
             if seed % 3 == 0 and s.phase == PH_MAIN:
-                p = s.players[0]._replace(ability=mirror)
-                out.append(s._replace(players=(p, *s.players[1:])))
+                p = replace(s.players[0], ability=mirror)
+                out.append(replace(s, players=(p, *s.players[1:])))
             if game.current_player(s) == CHANCE:
                 a = game.sample_chance(s, rng)
             else:
@@ -160,14 +161,14 @@ def test_fast_paths_equal_the_general_code() -> None:
                     assert r.apply(s, a, legal) == r._do_interact(s, a)
                     checked["income" if it == act.IT_INCOME else "ship"] += 1
             elif o == act.OP_FAVOR:
-                p = s.players[s.seat]._replace(favor=act.value(a))
-                want = r._put(s, s.seat, p)._replace(turn=s.turn._replace(favor=True))
+                p = replace(s.players[s.seat], favor=act.value(a))
+                want = replace(r._put(s, s.seat, p), turn=replace(s.turn, favor=True))
                 assert r.apply(s, a, legal) == want
                 checked["favor"] += 1
             elif o == act.OP_END:
                 nxt = (s.seat + 1) % s.n
                 phase = PH_PLACE if s.players[nxt].char < 0 else PH_MAIN
-                want = s._replace(seat=nxt, rnd=s.rnd + (nxt == 0), phase=phase, turn=FRESH)
+                want = replace(s, seat=nxt, rnd=s.rnd + (nxt == 0), phase=phase, turn=FRESH)
                 got = r.apply(s, a, legal)
                 assert got == want or got.phase == PH_OVER
                 checked["end"] += 1

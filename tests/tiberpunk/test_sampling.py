@@ -15,9 +15,10 @@ from typing import Any
 import pytest
 
 from games.core import CHANCE, TERMINAL, GameConfig
+from games.core.records import replace
+from games.core.rng import shuffle
 from games.tiberpunk import actions as act
 from games.tiberpunk.dice import encode_pool
-from games.tiberpunk.game import _shuffle
 from games.tiberpunk.state import State
 from tests.tiberpunk.helpers import GAME
 
@@ -25,10 +26,11 @@ from tests.tiberpunk.helpers import GAME
 def _plain_observation(state: State, seat: int) -> State:
     """The plain observation (others' unknown gadgets, deck orders and unseen quest cards hidden)."""
     players = tuple(
-        p if i == seat else p._replace(hand=tuple(sorted((*p.known, *(-1,) * (len(p.hand) - len(p.known))))))
+        p if i == seat else replace(p, hand=tuple(sorted((*p.known, *(-1,) * (len(p.hand) - len(p.known))))))
         for i, p in enumerate(state.players)
     )
-    return state._replace(
+    return replace(
+        state,
         seed=0,
         players=players,
         gdeck=(-1,) * len(state.gdeck),
@@ -50,7 +52,7 @@ def _plain_sample_state(obs: State, rng: random.Random) -> State:
         unknown = p.hand.count(-1)
         if unknown:
             dealt, pool = pool[:unknown], pool[unknown:]
-            p = p._replace(hand=tuple(sorted((*(x for x in p.hand if x >= 0), *dealt))))
+            p = replace(p, hand=tuple(sorted((*(x for x in p.hand if x >= 0), *dealt))))
         players.append(p)
     in_use = obs.ctx.card if obs.ctx is not None and obs.ctx.kind == 0 else -1
     decks = []
@@ -72,7 +74,8 @@ def _plain_sample_state(obs: State, rng: random.Random) -> State:
         unseen = [i for i, card in enumerate(c.stage1) if card.skill == skill and i not in seen]
         rng.shuffle(unseen)
         quests.append((q[0], *unseen[: len(q) - 1]))
-    return obs._replace(
+    return replace(
+        obs,
         seed=rng.getrandbits(62),
         players=tuple(players),
         gdeck=tuple(pool),
@@ -133,17 +136,18 @@ def test_sample_chance_draws_like_randint() -> None:
 
 
 class _Other(random.Random):
-    """A generator subclass: ``_shuffle`` must defer to its own ``shuffle``."""
+    """A generator subclass: ``shuffle`` must defer to its own ``shuffle``."""
 
 
 @pytest.mark.parametrize("cls", [random.Random, _Other])
 def test_inline_shuffle_equals_random_shuffle(cls: type[random.Random]) -> None:
-    """rule: tiberpunk/player-setup — the inline shuffle is ``random.shuffle``, same permutation and draws."""
+    """rule: tiberpunk/player-setup — the shuffle sampling uses (``games.core.rng.shuffle``) is
+    ``random.shuffle``: the same permutation and draws."""
     for seed in range(30):
         for n in (0, 1, 2, 3, 7, 14, 25, 64, 130):
             fast, plain = cls(seed), cls(seed)
             a, b = list(range(n)), list(range(n))
-            _shuffle(fast, a)
+            shuffle(fast, a)
             plain.shuffle(b)
             assert a == b
             assert fast.getstate() == plain.getstate()

@@ -1,4 +1,4 @@
-"""Exact quest odds (solver/tiberpunk.py) against closed forms and Monte-Carlo runs of the engine."""
+"""Exact quest odds (solver/tiberpunk/odds.py) against closed forms and Monte-Carlo runs of the engine."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import random
 import pytest
 
 from games.core import CHANCE
+from games.core.records import replace
 from games.tiberpunk import actions as act
 from games.tiberpunk.dice import p_contains
 from games.tiberpunk.state import PH_PURSUE, PH_QGADGET, PH_REWARD
@@ -38,7 +39,7 @@ def _engine_run(
     rng: random.Random, hand: tuple[int, ...], card: int, favor: int = -1, blessings: int = 0
 ) -> bool:
     s = placed(2, where=("IX", "V"))
-    s = s._replace(quests=((0, 1), (6, 7), (12, 13)), c1deck=(card, *(i for i in range(14) if i != card)))
+    s = replace(s, quests=((0, 1), (6, 7), (12, 13)), c1deck=(card, *(i for i in range(14) if i != card)))
     s = put(s, 0, hand=hand, favor=favor, blessings=blessings)
     s = do(s, "token drone quest1:hack")
     need = GAME.pack.challenges1[card]
