@@ -254,15 +254,27 @@ _PUZZLES: dict[str, PuzzleSpec] = {}
 _LOADED: set[str] = set()
 
 
+def _known(game: str) -> str:
+    """``game`` when it is a registered game; ValueError otherwise (a solver module registering under a
+    misspelt name would never be found: an error where it registers, not a silent skip)."""
+    from games.core.registry import game_names
+
+    names = game_names()
+    if game not in names:
+        shown = sorted(names)
+        raise ValueError(f"solver registered for {game!r}, which is no registered game; games: {shown}")
+    return game
+
+
 def register_scorer(game: str, fn: ScoreFn) -> None:
     """Register the exact scorer of ``game``."""
-    _SCORERS[game] = fn
+    _SCORERS[_known(game)] = fn
 
 
 def register_advice(game: str, fn: AdviceFn) -> None:
     """Register ``game``'s exact advice for hints (:class:`Advice`): a solver that answers, at some
     positions, which move is best by an exact measure (Tiberius' best bid, Tiberpunk's quest odds)."""
-    _ADVICE[game] = fn
+    _ADVICE[_known(game)] = fn
 
 
 def get_advice(game: str) -> AdviceFn | None:
@@ -288,9 +300,8 @@ def register_puzzle(
         summary: the question it answers, in one sentence.
         params_schema: the JSON Schema of ``params`` (an object schema).
     """
-    _PUZZLES[kind] = PuzzleSpec(
-        kind=kind, game=game, fn=fn, summary=summary, params_schema=params_schema or {"type": "object"}
-    )
+    schema = params_schema or {"type": "object"}
+    _PUZZLES[kind] = PuzzleSpec(kind=kind, game=_known(game), fn=fn, summary=summary, params_schema=schema)
 
 
 def _load() -> None:

@@ -18,6 +18,7 @@ with its reference content pack (cached); ``get_game(name, content_path=DIR)`` l
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import threading
 from dataclasses import dataclass
 from functools import lru_cache
@@ -92,6 +93,14 @@ def _load_entry_points() -> None:
         _LOADED_ENTRY_POINTS.append(True)
 
 
+def _find_spec(module: str) -> object | None:
+    """The import spec of ``module`` (None when it, or its package, does not exist), not importing it."""
+    try:
+        return importlib.util.find_spec(module)
+    except ModuleNotFoundError:
+        return None
+
+
 def register_game(name: str, target: str, *, solver: str = "", wire: str = "") -> None:
     """Register (or replace) the game ``name`` built from ``target`` (``"module:Class"``).
 
@@ -103,6 +112,9 @@ def register_game(name: str, target: str, *, solver: str = "", wire: str = "") -
     """
     if not name or ":" not in target:
         raise ValueError(f"register_game needs a name and a 'module:Class' target, not {name!r}, {target!r}")
+    for kind, module in (("solver", solver), ("wire", wire)):
+        if module and _find_spec(module) is None:
+            raise ValueError(f"register_game({name!r}): the {kind} module {module!r} does not exist")
     _load_entry_points()
     with _LOCK:
         _ENTRIES[name] = GameEntry(name=name, target=target, solver=solver, wire=wire)
