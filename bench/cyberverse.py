@@ -329,21 +329,28 @@ def game_lengths(greedy_games: int, mcts_games: int, simulations: int, jobs: int
 
 FIT_SEEDS = range(50_000, 51_200)
 """Seeds of the games the win model is fitted on (disjoint from the bench's 1000+ and 2000+)."""
+FIT_SEEDS_4P = range(60_000, 61_200)
+"""Seeds of the 4-player games its 4-player weights are fitted on (``--fit-players 4``)."""
 
 
-def _fit_positions(seed: int) -> dict[str, Any]:
-    """One game of greedy seats that play at random with a probability drawn per game (0, 5, 15 or
-    30%), 2, 3, 4 or 4 players by the seed; about 8% of its decision positions with their win-model
-    features and the fraction of the game left, and the game's returns."""
+def _fit_positions(task: tuple[int, int]) -> dict[str, Any]:
+    """One game of greedy seats that play at random with a probability drawn per game: 2, 3, 4 or 4
+    players by the seed and 0, 5, 15 or 30% (``players`` 0), else ``players`` and 0, 0, 5 or 15%;
+    about 8% of its decision positions with their win-model features and the fraction of the game
+    left, and the game's returns."""
     from games.cyberverse.policies import game_left, win_features
 
+    seed, players = task
     game = _GAME[0] if _GAME else CyberverseGame()
     _GAME[:] = [game]
-    players = (2, 3, 4, 4)[seed % 4]
     rng = random.Random(seed)
     greedy = game.policies()["greedy"]
+    if players:
+        eps = rng.choice((0.0, 0.0, 0.05, 0.15))
+    else:
+        players = (2, 3, 4, 4)[seed % 4]
+        eps = rng.choice((0.0, 0.05, 0.15, 0.3))
     s = game.new_state(GameConfig(players=players), seed)
-    eps = rng.choice((0.0, 0.05, 0.15, 0.3))
     rows = []
     while game.current_player(s) != TERMINAL and s.turn <= GUARD_TURNS:
         p = game.current_player(s)
@@ -359,23 +366,30 @@ def _fit_positions(seed: int) -> dict[str, Any]:
     return {"returns": list(game.returns(s)), "rows": rows, "turns": s.turn}
 
 
-def fit_win_model(jobs: int) -> dict[str, Any]:
-    """Fit the heuristic's win model (``policies.WIN_WEIGHTS`` and ``WIN_WEIGHTS_LEFT``): a
+def fit_win_model(jobs: int, players: int = 0) -> dict[str, Any]:
+    """Fit the heuristic's win model (``policies.WIN_WEIGHTS`` and ``WIN_WEIGHTS_LEFT``; with
+    ``players`` 4, ``WIN_WEIGHTS_4P`` and ``WIN_WEIGHTS_LEFT_4P`` on :data:`FIT_SEEDS_4P`): a
     conditional logit of the winner among the seats on each seat's features and the same times the
     fraction of the game left, by Newton's method (a small ridge), on the first 80% of the
     :data:`FIT_SEEDS` games; the log-loss and the winner ranked first on the last 20% (held out),
     against chance and the weights in the code now."""
     import numpy as np
 
-    from games.cyberverse.policies import WIN_WEIGHTS, WIN_WEIGHTS_LEFT
+    from games.cyberverse import policies
 
+    if players == 4:
+        now = np.array([*policies.WIN_WEIGHTS_4P, *policies.WIN_WEIGHTS_LEFT_4P])
+        tasks = [(seed, 4) for seed in FIT_SEEDS_4P]
+    else:
+        now = np.array([*policies.WIN_WEIGHTS, *policies.WIN_WEIGHTS_LEFT])
+        tasks = [(seed, 0) for seed in FIT_SEEDS]
     if jobs > 1:
         import multiprocessing
 
         with multiprocessing.get_context("fork").Pool(jobs) as pool:
-            games = pool.map(_fit_positions, FIT_SEEDS, chunksize=4)
+            games = pool.map(_fit_positions, tasks, chunksize=4)
     else:
-        games = [_fit_positions(seed) for seed in FIT_SEEDS]
+        games = [_fit_positions(task) for task in tasks]
 
     def groups(chunk: list[dict[str, Any]]) -> list[tuple[Any, Any]]:
         out = []
@@ -417,7 +431,6 @@ def fit_win_model(jobs: int) -> dict[str, Any]:
             first += float(y[int(np.argmax(p))])
         return loss / len(chunk), first / len(chunk)
 
-    now = np.array([*WIN_WEIGHTS, *WIN_WEIGHTS_LEFT])
     out: dict[str, Any] = {
         "games": len(games),
         "stopped_at_guard": sum(1 for g in games if not g["returns"]),
@@ -481,6 +494,14 @@ def _rate_line(label: str, games: list[Played], players: int) -> tuple[dict[str,
     )
 
 
+def _fit_main(jobs: int, players: int, out: Path) -> None:
+    """``--only fit``: fit the win model, print it and write ``cyberverse-fit[-4p].json``."""
+    fitted = fit_win_model(jobs, players)
+    text = json.dumps(fitted, indent=1)
+    print(text)
+    (out / f"cyberverse-fit{f'-{players}p' if players else ''}.json").write_text(text)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark and print one line per claim."""
     parser = argparse.ArgumentParser(prog="python -m bench.cyberverse")
@@ -520,6 +541,14 @@ def main(argv: list[str] | None = None) -> int:
         "conditions with no turn cap, greedy seats and one ISMCTS seat, 2, 3 and 4 players; "
         "'greedy-vs-random': only the greedy seat against random seats",
     )
+    parser.add_argument(
+        "--fit-players",
+        type=int,
+        choices=(0, 4),
+        default=0,
+        help="with --only fit: 4 fits the 4-player weights on 4-player games (seeds 60000-61199); "
+        "0 (the default) the weights of 2 and 3 players on games of 2-4 players",
+    )
     parser.add_argument("--engine-child", type=float, default=0.0, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.engine_child:
@@ -530,9 +559,7 @@ def main(argv: list[str] | None = None) -> int:
     out.mkdir(exist_ok=True)
     target = out / (f"cyberverse-{only}.json" if only else "cyberverse.json")
     if only == "fit":
-        fitted = fit_win_model(args.jobs)
-        print(json.dumps(fitted, indent=1))
-        target.write_text(json.dumps(fitted, indent=1))
+        _fit_main(args.jobs, args.fit_players, out)
         return 0
     quick = args.quick
     seconds = 2.0 if quick else 6.0
@@ -560,7 +587,7 @@ def main(argv: list[str] | None = None) -> int:
             "simulations": args.simulations,
             "rollout_depth": 0,
             "priors": "greedy evaluation",
-            "heuristic": "fitted win model (conditional logit)",
+            "heuristic": "fitted win model (conditional logit; 4 players: weights of their own)",
             "puct_c": 0.5,
             "chance_leaf_samples": 0,
         }

@@ -36,7 +36,7 @@ from games.cyberverse.state import (
 if TYPE_CHECKING:
     from games.cyberverse.game import CyberverseGame
 
-__all__ = ["Greedy", "action_priors", "value", "values", "win_chances", "win_features"]
+__all__ = ["Greedy", "action_priors", "action_values", "value", "values", "win_chances", "win_features"]
 
 
 def value(s: State, c: Content, seat: int) -> float:
@@ -259,6 +259,18 @@ the final pack 2.0 (``python -m bench.cyberverse --only fit``): held out 0.903 f
 0.908 with these weights, and 0.702 against 0.693 with 2 players, so these stay."""
 
 
+WIN_WEIGHTS_4P = (0.1885, 0.301, -0.0457, 0.301, 1.1751, 0.0356, 0.2811, 0.2741)
+"""The same weights for 4 players, fitted on 4-player games of the greedy player of issue 28 (its
+Story-card draws, Missions and Henchmen): ..."""
+WIN_WEIGHTS_LEFT_4P = (-0.1652, -0.1361, -0.0799, -0.1361, -0.6257, -0.2416, 0.0886, 0.402)
+"""... and times the fraction of the game left. Fitted as above (``python -m bench.cyberverse
+--only fit --fit-players 4``) on 61,807 positions of the first 960 of 1,200 4-player games of greedy
+seats that play at random with 0, 0, 5 or 15% probability, seeds 60000-61199 (disjoint from the
+bench's); held out (the last 240 games, 15,390 positions): log-loss 0.950 against 0.997 with
+:data:`WIN_WEIGHTS` and 1.386 for chance, the winner ranked first 59.0% against 57.4%. The search
+seat at 4 players was measured with them (docs/cyberverse.md, The AI)."""
+
+
 def win_features(s: State, c: Content) -> list[tuple[float, ...]]:
     """Per seat, the features of the win model (see :data:`WIN_WEIGHTS`)."""
     tb = _tables(c)
@@ -300,9 +312,11 @@ def game_left(s: State) -> float:
 def win_chances(s: State, c: Content) -> tuple[float, ...]:
     """Each seat's chance to win: a conditional logit (softmax over the seats) of
     :func:`win_features`, weighted by :data:`WIN_WEIGHTS` plus :data:`WIN_WEIGHTS_LEFT` times the
-    fraction of the game left (:func:`game_left`)."""
+    fraction of the game left (:func:`game_left`); with 4 players, :data:`WIN_WEIGHTS_4P` and
+    :data:`WIN_WEIGHTS_LEFT_4P`."""
     left = game_left(s)
-    weights = [w + left * x for w, x in zip(WIN_WEIGHTS, WIN_WEIGHTS_LEFT, strict=True)]
+    now, late = (WIN_WEIGHTS_4P, WIN_WEIGHTS_LEFT_4P) if s.players == 4 else (WIN_WEIGHTS, WIN_WEIGHTS_LEFT)
+    weights = [w + left * x for w, x in zip(now, late, strict=True)]
     utils = [sum(w * f for w, f in zip(weights, feats, strict=True)) for feats in win_features(s, c)]
     top = max(utils)
     exps = [math.exp(u - top) for u in utils]
@@ -314,12 +328,29 @@ PRIOR_SCALE = 5.0
 """Value points between two actions that make the better one e times likelier in the prior."""
 
 
-def action_priors(s: State, c: Content, legal: list[Action]) -> list[float]:
-    """PUCT priors: a softmax of the greedy value of each action's result for the seat to move."""
+def action_values(s: State, c: Content, legal: list[Action]) -> list[float]:
+    """The greedy player's score of each legal action for the seat to move: the :func:`value` of its
+    result, less, where the seat plays a Henchman's move in Combat, how far it leaves the Henchman
+    from its target (:func:`_henchman_distance`)."""
     seat = s.actor
+    fight = s.fight
+    hench = s.step == D_FIGHT_MOVE and fight is not None and fight.fighters[fight.queue[0]].kind == HENCHMAN
+    out = []
+    for a in legal:
+        after = engine.perform(s, c, a)
+        v = value(after, c, seat)
+        if hench:
+            v -= _henchman_distance(after, c, s)
+        out.append(v)
+    return out
+
+
+def action_priors(s: State, c: Content, legal: list[Action]) -> list[float]:
+    """PUCT priors: a softmax of the greedy player's score of each action (:func:`action_values`),
+    so that the search weighs the moves as the greedy player ranks them, a Henchman's included."""
     if len(legal) == 1:
         return [1.0]
-    vs = [value(engine.perform(s, c, a), c, seat) for a in legal]
+    vs = action_values(s, c, legal)
     top = max(vs)
     weights = [math.exp((v - top) / PRIOR_SCALE) for v in vs]
     total = sum(weights)
@@ -338,17 +369,9 @@ class Greedy:
         legal = engine.legal_actions(s, c)
         if len(legal) == 1:
             return legal[0]
-        seat = s.actor
-        fight = s.fight
-        hench = (
-            s.step == D_FIGHT_MOVE and fight is not None and fight.fighters[fight.queue[0]].kind == HENCHMAN
-        )
         best, best_v = legal[0], float("-inf")
-        for a in legal:
-            after = engine.perform(s, c, a)
-            v = value(after, c, seat) + rng.random() * 1e-6
-            if hench:
-                v -= _henchman_distance(after, c, s)
+        for a, v in zip(legal, action_values(s, c, legal), strict=True):
+            v += rng.random() * 1e-6
             if v > best_v:
                 best, best_v = a, v
         return best
