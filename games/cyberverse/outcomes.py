@@ -12,6 +12,7 @@ public.
 from __future__ import annotations
 
 from games.core.face import Fact
+from games.core.text import plural
 from games.cyberverse import scoring
 from games.cyberverse.content import Content
 from games.cyberverse.engine import STORIES_TO_WIN
@@ -26,10 +27,6 @@ ROUND_WORD = "turn"
 def round_of(s: State) -> int:
     """The game turn of ``s``: a hint looks ahead to the end of it (after Payday)."""
     return s.turn
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def _lead(s: State, c: Content, totals: list[int], seat: int) -> Fact:
@@ -59,7 +56,7 @@ def _vp_facts(s: State, c: Content, seat: int, b: scoring.Breakdown) -> list[Fac
             value=float(b.stories),
             unit="VP",
             better=1,
-            text=f"story cards {b.stories} VP ({_plural(len(s.orgs[seat].solved), 'story card')} resolved)",
+            text=f"story cards {b.stories} VP ({plural(len(s.orgs[seat].solved), 'story card')} resolved)",
         ),
         Fact(
             label="influence tokens VP",
@@ -105,7 +102,7 @@ def _story_facts(s: State, c: Content, seat: int) -> list[Fact]:
     done = sum(bin(d).count("1") for d in org.done)
     if org.story >= 0:
         story = f'"{c.stories[org.story].name}"'
-        text = f"{done} of {_plural(total, 'Mission')} of {story} validated"
+        text = f"{done} of {plural(total, 'Mission')} of {story} validated"
     else:
         text = "no story card in progress"
     facts.append(
@@ -133,14 +130,14 @@ def _holding_facts(s: State, seat: int) -> list[Fact]:
             value=float(len(org.support)),
             unit="cards",
             better=1,
-            text=_plural(len(org.support), "Support card") + " held",
+            text=plural(len(org.support), "Support card") + " held",
         ),
         Fact(
             label="Agents' Health",
             value=float(health),
             unit="",
             better=1,
-            text=f"{_plural(len(agents), 'Agent')} with {health} Health in all"
+            text=f"{plural(len(agents), 'Agent')} with {health} Health in all"
             + (f", {wounded} Wounded" if wounded else ""),
         ),
     ]

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from games.core.face import Fact
+from games.core.text import plural
 from games.cytress.board import CREW_PRESTIGE, TUBE_PRESTIGE
 from games.cytress.scoring import LEVEL_REWARD, Tally, card_facts, rebellion
 from games.cytress.state import AUTOMA, LEVELS, RESOURCES, CytressState
@@ -33,10 +34,6 @@ REWARD_BASES = ("crews on Stratos", "cards in the longest lifepath", "complete s
 def round_of(state: CytressState) -> int:
     """The round of ``state``, from 1 (0 while the rebel board sides are chosen)."""
     return state.round
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def _tallies(game: CytressGame, s: CytressState) -> tuple[Tally, ...]:
@@ -109,7 +106,7 @@ def _category_facts(mine: Tally) -> list[Fact]:
             value=float(mine.tube_prestige),
             unit="PRESTIGE",
             better=1,
-            text=f"Waste tubes {mine.tube_prestige:+d} PRESTIGE ({_plural(len(mine.tubes), 'tube')} "
+            text=f"Waste tubes {mine.tube_prestige:+d} PRESTIGE ({plural(len(mine.tubes), 'tube')} "
             f"controlled, {'/'.join(map(str, TUBE_PRESTIGE[1:]))} by height)",
         ),
         Fact(
@@ -134,28 +131,28 @@ def _contest_facts(game: CytressGame, s: CytressState, seat: int, mine: Tally) -
             value=float(sum(mine.crews)),
             unit="crews",
             better=1,
-            text=f"{_plural(sum(mine.crews), 'crew')} on Stratos",
+            text=f"{plural(sum(mine.crews), 'crew')} on Stratos",
         ),
         Fact(
             label="crews around waste tubes",
             value=float(around),
             unit="crews",
             better=1,
-            text=f"{_plural(around, 'crew')} around waste tubes (a strict majority controls a tube)",
+            text=f"{plural(around, 'crew')} around waste tubes (a strict majority controls a tube)",
         ),
         Fact(
             label="crews on the mini-map",
             value=float(on_map),
             unit="crews",
             better=1,
-            text=f"{_plural(on_map, 'crew')} on the mini-map (hosts for waste tubes)",
+            text=f"{plural(on_map, 'crew')} on the mini-map (hosts for waste tubes)",
         ),
         Fact(
             label="complete sets of target icons",
             value=float(mine.facts.sets),
             unit="sets",
             better=1,
-            text=f"{_plural(mine.facts.sets, 'complete set')} of target icons (the level 3 reward)",
+            text=f"{plural(mine.facts.sets, 'complete set')} of target icons (the level 3 reward)",
         ),
     ]
 
@@ -181,14 +178,14 @@ def _holding_facts(s: CytressState, seat: int) -> list[Fact]:
             value=float(cards),
             unit="cards",
             better=1,
-            text=f"{_plural(cards, 'intel card')} on your lifepaths",
+            text=f"{plural(cards, 'intel card')} on your lifepaths",
         ),
         Fact(
             label="crews left to place",
             value=float(s.supply[seat]),
             unit="crews",
             better=0,
-            text=f"{_plural(s.supply[seat], 'crew')} left to place",
+            text=f"{plural(s.supply[seat], 'crew')} left to place",
         ),
     ]
     return facts

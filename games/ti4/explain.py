@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from games.core.face import Fact
+from games.core.text import plural
 from games.ti4 import ai
 from games.ti4.balance import TERM_NAMES, TILE_UNIT, HomeReport, tile_terms
 from games.ti4.content import Content, Tile
@@ -127,25 +128,16 @@ def hexes(content: Content, a: int, b: int) -> int:
     return (abs(q1 - q2) + abs(r1 - r2) + abs(q1 + r1 - q2 - r2)) // 2
 
 
-def _plural(n: int, word: str) -> str:
-    """``"1 hex"``, ``"3 hexes"``, ``"2 anomalies"``."""
-    if n == 1:
-        return f"{n} {word}"
-    if word.endswith("y"):
-        return f"{n} {word[:-1]}ies"
-    return f"{n} {word}{'es' if word.endswith(('x', 's')) else 's'}"
-
-
 def _distance_text(dist: list[int], seat: int) -> str:
     """``"2 hexes from your home, nearer yours than any rival's"``."""
     mine = dist[seat]
     rivals = [k for k in range(len(dist)) if k != seat and dist[k] < 99]
-    text = f"{_plural(mine, 'hex')} from your home" if mine < 99 else "your home is not placed yet"
+    text = f"{plural(mine, 'hex', 'hexes')} from your home" if mine < 99 else "your home is not placed yet"
     if not rivals:
         return text
     nearest = min(rivals, key=lambda k: (dist[k], k))
     if dist[nearest] < mine:
-        return text + f"; nearer seat {nearest}'s home ({_plural(dist[nearest], 'hex')})"
+        return text + f"; nearer seat {nearest}'s home ({plural(dist[nearest], 'hex', 'hexes')})"
     if dist[nearest] == mine:
         return text + f", as far as seat {nearest}'s home"
     return text + ", nearer yours than any rival's"
@@ -248,7 +240,7 @@ def _value_facts(game: TI4Game, state: TI4State, action: TI4Action) -> list[Fact
 def _lane_text(tile: Tile, state: TI4State, after: Sequence[HomeReport], lane: int) -> str:
     """Whose lane to Mecatol Rex an anomaly lands on, else how many anomalies are on the mover's."""
     if not (tile.is_anomaly and after):
-        return f"{_plural(lane, 'anomaly')} next to your home or on your lane to Mecatol Rex"
+        return f"{plural(lane, 'anomaly', 'anomalies')} next to your home or on your lane to Mecatol Rex"
     seat = state.actor
     kind = tile.anomalies[0].replace("-", " ")
     if tile.id in after[seat].lane_anomalies:
@@ -273,7 +265,9 @@ def _where_facts(game: TI4Game, state: TI4State, action: TI4Action) -> list[Fact
         Fact(
             label="hexes from the nearest rival's home",
             value=float(min(rivals, default=0)),
-            text=f"{_plural(min(rivals), 'hex')} from the nearest rival's home" if rivals else "no rival",
+            text=f"{plural(min(rivals), 'hex', 'hexes')} from the nearest rival's home"
+            if rivals
+            else "no rival",
         ),
         *_kind(tile),
         Fact(

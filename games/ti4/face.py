@@ -10,6 +10,7 @@ import math
 from typing import TYPE_CHECKING
 
 from games.core.face import REFEREE, Catalogue, ContentItem, Description, Row, Section, Viewer
+from games.core.text import plural
 from games.ti4 import ai, hidden
 from games.ti4.content import Content, Faction, Tile, TileId
 from games.ti4.placement import current_ring, snake_seat
@@ -205,10 +206,6 @@ def where(content: Content, pos: int) -> str:
     return f"ring {content.board.rings[pos]}, {side} (position {pos})"
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" + ("" if n == 1 else "s")
-
-
 def planets_words(tile: Tile) -> str:
     """``Lodor: 3 resources, 1 influence, cultural`` for each planet, ``;``-separated."""
     parts = []
@@ -217,7 +214,7 @@ def planets_words(tile: Tile) -> str:
         if p.legendary:
             extra.append("legendary")
         parts.append(
-            f"{p.name}: {_plural(p.resources, 'resource')}, {p.influence} influence"
+            f"{p.name}: {plural(p.resources, 'resource')}, {p.influence} influence"
             + "".join(f", {x}" for x in extra)
         )
     return "; ".join(parts)

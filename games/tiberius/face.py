@@ -25,6 +25,7 @@ from games.core.face import (
     Section,
     Viewer,
 )
+from games.core.text import plural
 from games.tiberius.model import (
     BD,
     BLACK,
@@ -142,10 +143,6 @@ def _ink(colour: str) -> str:
     return "#111111" if _luminance(colour) > 0.18 else "#ffffff"
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
 class Face:
     """The face of one ``TiberiusGame`` (its content pack loaded).
 
@@ -170,7 +167,7 @@ class Face:
         words = [ICON_WORDS[ICON_NAMES[i]] for i in row.icons] + (["Priority"] if row.priority else [])
         text = ", ".join(words)
         if index:
-            text += f" (costs {_plural(row.cost, 'Emperor cube')})"
+            text += f" (costs {plural(row.cost, 'Emperor cube')})"
         return text
 
     def card_text(self, card: CareerCard) -> str:
@@ -366,7 +363,7 @@ class Face:
         if k == "move":
             return f"{who} moves a cube from {BOX_NAMES[a]} to {BOX_NAMES[PC]} (gray)."
         if k == "done":
-            return f"{who} ends its Pro-Consular Imperium Maius moves ({_plural(state.moved, 'cube')} moved)."
+            return f"{who} ends its Pro-Consular Imperium Maius moves ({plural(state.moved, 'cube')} moved)."
         if k == "adopt":
             if a == -1:
                 own = state.secret[p]
@@ -511,7 +508,7 @@ class _Picture:
             marks = " - Priority" if s.priority == p else ""
             line = (
                 f"Seat {p}{marks}: Influence {s.cubes[p][IN]}, bid {s.cubes[p][BD]}, stock {s.stock(p)}, "
-                f"{_plural(len(s.careers[p]), 'career card')}, VP now {totals[p]}"
+                f"{plural(len(s.careers[p]), 'career card')}, VP now {totals[p]}"
                 + (f"; {adoption}" if adoption else "")
             )
             self.text(x0 + 22, y, line, size=12)
@@ -542,14 +539,14 @@ def explain_move(g: TiberiusGame, state: TiberiusState, action: TAction) -> list
             value=float(spent),
             unit="cubes",
             better=-1,
-            text=f"spends {_plural(spent, 'Influence cube')}" if spent >= 0 else f"gains {-spent} Influence",
+            text=f"spends {plural(spent, 'Influence cube')}" if spent >= 0 else f"gains {-spent} Influence",
         ),
         Fact(
             label="cubes placed in scoring boxes",
             value=float(placed),
             unit="cubes",
             better=1,
-            text=f"places {_plural(placed, 'cube')} in scoring boxes",
+            text=f"places {plural(placed, 'cube')} in scoring boxes",
         ),
         Fact(label="Emperor cubes spent", value=float(max(0, me0[EM] - me1[EM])), unit="cubes", better=-1),
     ]
@@ -604,14 +601,14 @@ def standing_facts(g: TiberiusGame, state: TiberiusState, seat: int) -> list[Fac
             value=float(c[IN]),
             unit="cubes",
             better=1,
-            text=f"{_plural(c[IN], 'Influence cube')} for later bids and purchases",
+            text=f"{plural(c[IN], 'Influence cube')} for later bids and purchases",
         ),
         Fact(
             label="Emperor cubes",
             value=float(c[EM]),
             unit="cubes",
             better=1,
-            text=f"{_plural(c[EM], 'Emperor cube')} to pay for extra rows",
+            text=f"{plural(c[EM], 'Emperor cube')} to pay for extra rows",
         ),
     ]
     return facts

@@ -19,6 +19,7 @@ from games.core.face import (
     REFEREE,
     Viewer,
 )
+from games.core.text import plural
 from games.tiberpunk import actions as act
 from games.tiberpunk import end
 from games.tiberpunk.content import (
@@ -110,10 +111,6 @@ def and_words(words: Sequence[str], last: str = "and") -> str:
     if len(words) <= 1:
         return "".join(words)
     return ", ".join(words[:-1]) + f" {last} " + words[-1]
-
-
-def plural(n: int, word: str, many: str = "") -> str:
-    return f"{n} {word if n == 1 else many or word + 's'}"
 
 
 def dice_text(values: Sequence[int]) -> str:
