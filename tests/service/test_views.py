@@ -74,7 +74,10 @@ def secret_words(game: Any, state: Any, viewer: int) -> set[str]:
 
 
 def named(text: str, words: set[str]) -> list[str]:
-    """The words of ``words`` that ``text`` names (whole words)."""
+    """The words of ``words`` that ``text`` names (whole words), outside the quoted notation examples
+    a legend prints for everyone (Tiberpunk's "'flip A2' turns its 2" names the move, not a hand)."""
+    q = r"(?:'|&#x27;|&#39;|&apos;)"  # a quote, also as an SVG writes it
+    text = re.sub(rf"{q}[a-z0-9+-]+ [A-Z]\d[^'&]*{q}", "", text)
     return [w for w in words if re.search(rf"(?<![\w-]){re.escape(w)}(?![\w-])", text)]
 
 
