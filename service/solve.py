@@ -21,7 +21,7 @@ from service import convert
 from service.errors import RequestError, UnavailableError
 from service.limits import Limits, answer_by, check_number, give_up_at
 from service.rpc import Call, checked
-from service.workers import STOP_GRACE_S, Job, JobLateError, WorkerPool
+from service.workers import STOP_GRACE_S, Job, JobLateError, WorkerPool, wait_until
 from solver.core import SolveResult, Status, get_puzzle_spec, get_scorer
 
 __all__ = ["SolverServicer", "message_params", "puzzle_of", "solve_slack"]
@@ -143,8 +143,12 @@ class SolverServicer:
         if lim.workers < 0:
             raise RequestError(f"limits.workers must be >= 0, not {lim.workers!r}", field="limits.workers")
         time_limit = min(lim.time_limit_s or DEFAULT_SOLVE_S, self.limits.max_search_s)
+        by = answer_by(call.time_remaining(), self.limits)
+        # A process first (a replacement warming up is waited for, at most half the client's time:
+        # not half the solver's, which a loaded machine's warm-up outlasts); the solver's time counts
+        # from then.
+        worker = await self.pool.acquire(wait=False, until=wait_until(by))
         remaining = call.time_remaining()
-        by = answer_by(remaining, self.limits)
         now = time.monotonic()
         time_limit = max(0.01, min(time_limit, by - now))
         # The solver stops itself at its time limit; the stop flag backs it up a little later (and
@@ -168,7 +172,7 @@ class SolverServicer:
         )
         answer_at = min(give_up_at(remaining, by, grace=2.0), stop_at + STOP_GRACE_S)
         try:
-            outcome = await self.pool.run(job, give_up_at=answer_at)
+            outcome = await self.pool.run(job, worker=worker, give_up_at=answer_at)
         except JobLateError as exc:  # no answer in time: the best so far is "unknown", and why
             return convert.solve_to_pb(SolveResult(kind=kind, status=Status.UNKNOWN, explanation=exc.message))
         except UnavailableError:  # the process died, or the server is stopping: not the request's fault

@@ -200,11 +200,6 @@ def test_all_slots_stuck_then_every_slot_comes_back(small):
     quick_solves_all_run(api, 2 * SLOTS)
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="a back-to-back call can still be refused RESOURCE_EXHAUSTED while the retired process's "
-    "replacement starts, on a loaded machine (load 6-7; passes when idle): open, issue 27's closing note",
-)
 def test_a_process_that_retires_after_each_job_costs_no_call(tmp_path):
     """Every job grows its process past ``worker_growth`` (here: any size), so each process retires
     after one job: back-to-back calls are never handed to a retiring process (they hung until the
