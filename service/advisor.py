@@ -598,6 +598,7 @@ class AdvisorServicer:
             run = asyncio.ensure_future(
                 self.pool.run(job, worker=worker, give_up_at=_give_up_at(call, by), on_progress=on_progress)
             )
+            get: asyncio.Future[Any] | None = None
             try:
                 while not run.done() or not reports.empty():
                     get = asyncio.ensure_future(reports.get())
@@ -611,9 +612,12 @@ class AdvisorServicer:
                         )
                     )
                 outcome: JobOutcome = run.result()
-            finally:
+            finally:  # a caller gone mid-wait leaves both pending: cancel them (a pending task
+                # collected with its queue logged "Task was destroyed but it is pending!")
                 if not run.done():
                     run.cancel()
+                if get is not None and not get.done():
+                    get.cancel()
             final = convert.analysis_to_pb(outcome.value, max_candidates=request.max_candidates, final=True)
             if outcome.late:
                 final.stopped_by = "deadline"
@@ -722,6 +726,7 @@ class AdvisorServicer:
                 )
             )
             sent = 0
+            get: asyncio.Future[Any] | None = None
             try:
                 while not run.done() or not reports.empty():
                     get = asyncio.ensure_future(reports.get())
@@ -734,9 +739,12 @@ class AdvisorServicer:
                         move=_reviewed_to_pb(get.result()), moves=len(res.actions)
                     )
                 outcome: JobOutcome = run.result()
-            finally:
+            finally:  # a caller gone mid-wait leaves both pending: cancel them (a pending task
+                # collected with its queue logged "Task was destroyed but it is pending!")
                 if not run.done():
                     run.cancel()
+                if get is not None and not get.done():
+                    get.cancel()
         final = advisor_pb.ReviewResponse(final=True, moves=len(res.actions))
         if isinstance(outcome.value, Review):
             found = outcome.value

@@ -196,3 +196,25 @@ def test_many_parallel_suggestions(api):
     for t in ts:
         t.join()
     assert set(errors) <= {grpc.StatusCode.RESOURCE_EXHAUSTED}
+
+
+def test_a_cancelled_stream_leaves_no_pending_task(api, caplog):
+    """A caller gone while its Analyze stream waits for the next report: the stream's pending read
+    of its reports is cancelled with the search (it was left pending and later collected with its
+    queue: asyncio logged "Task was destroyed but it is pending!", 11 times in a 50,000-call fuzz)."""
+    import gc
+    import logging
+
+    caplog.set_level(logging.ERROR, logger="asyncio")
+    for _ in range(3):
+        request = advisor_pb.AnalyzeRequest(position=record("pig"), report_every_ms=1000)
+        request.budget.time_s = 15.0
+        call = api.advisor.Analyze(request, timeout=30)
+        next(call)  # the first report; the stream now waits up to 1 s for the next
+        time.sleep(0.2)
+        call.cancel()
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and "destroyed" not in caplog.text:
+        gc.collect()
+        time.sleep(0.2)
+    assert "Task was destroyed but it is pending" not in caplog.text
