@@ -565,6 +565,17 @@ def gloss_lines(
     return lines
 
 
+def _hand_lines(section: Any, lines: list[str]) -> int:
+    """How many of a section's ``lines`` (from :func:`_section_lines` with its hand rows first) its
+    hand rows fill: up to where the next row starts (a row's first line is not indented past its
+    label's two spaces; the lines a row wraps onto are)."""
+    hand_rows = sum(1 for r in section.rows if "hand" in r.label.lower())
+    if not hand_rows:
+        return 0
+    starts = [i for i, line in enumerate(lines) if line[2:3].strip()]
+    return starts[hand_rows] if len(starts) > hand_rows else len(lines)
+
+
 def _section_lines(section: Any, width: int, *, hand_first: bool = False) -> list[str]:
     """A section's rows and lines as text (the hand's rows first when ``hand_first``: they are what
     a cut screen must keep)."""
@@ -592,18 +603,21 @@ def board_lines(description: Any, width: int, height: int, seat: int | None) -> 
     step = textwrap.wrap(description.step, width, max_lines=most, placeholder=" …") or [""]
     head = [*_wrap(description.headline, width), *step]
     blocks = []
+    hands = 0  # lines of the viewer's sections down to the end of its hand's rows: never cut
     for section in description.sections:
         mine = section.HasField("seat") and section.seat == seat
-        blocks.append(
-            (mine, [*_wrap(section.title, width), *_section_lines(section, width, hand_first=mine)])
-        )
+        body = _section_lines(section, width, hand_first=mine)
+        title = _wrap(section.title, width)
+        blocks.append((mine, [*title, *body]))
+        if mine:
+            hands += len(title) + _hand_lines(section, body)
     room = height - len(head)
     total = sum(len(b) for _, b in blocks)
     if total <= room:
         return head + [line for _, b in blocks for line in b]
     room -= 1  # the last line says there is more
     own_total = sum(len(b) for mine, b in blocks if mine)
-    own_room = min(own_total, max(room // 2, room - (total - own_total)))
+    own_room = min(own_total, max(room // 2, room - (total - own_total), min(hands, room)))
     others_room = room - own_room
     out = list(head)
     for mine, block in blocks:

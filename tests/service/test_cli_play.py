@@ -293,6 +293,27 @@ def test_board_lines_fit_and_keep_the_hand():
     assert "  Gadgets (your hand)  3" in lines and "Seat 0 (you)" in lines and "Board" in lines
 
 
+def test_a_wrapped_hand_row_is_never_cut():
+    """A hand long enough to wrap over several lines (a TI4 hand of system tiles) keeps every one of
+    its lines on a short screen: the board gives up the room."""
+    from lictor.v1 import game_service_pb2 as game_pb
+    from service.cli import board_lines
+
+    d = game_pb.Description(headline="Placement: seat 0 to place", step="place a system tile")
+    board = d.sections.add(title="Galaxy")
+    for i in range(20):
+        board.rows.add(label=f"Ring {i}", value="a long value that wraps " * 3)
+    mine = d.sections.add(title="Seat 0 (you)", seat=0)
+    hand = ", ".join(f"system {n} (2 planets, 3 resources)" for n in range(20, 32))
+    mine.rows.add(label="Systems in your hand", value=hand)
+    mine.rows.add(label="Speaker", value="no")
+    for height in (13, 16):  # the headline, the step, the title, the hand's 9 lines and "… more": 13
+        lines = board_lines(d, 80, height, 0)
+        start = next(i for i, line in enumerate(lines) if "Systems in your hand" in line)
+        assert "system 31 (2 planets, 3 resources)" in " ".join(" ".join(lines[start:]).split()), height
+        assert len(lines) <= height
+
+
 def test_moves_fit_their_budget_and_keep_their_numbers():
     from service.cli import fitted_moves, move_lines
 
