@@ -1,17 +1,22 @@
-"""The JSON Schemas (draft 2020-12) of the public form of a Tiberius Who? position and of the score
-sheet, and the keys both forms use (``games.tiberius.public`` writes and reads them)."""
+"""The public form of a Tiberius Who? position and of the score sheet, declared once
+(``games.core.form``): the JSON Schemas (docs/schemas/tiberius.*.json), the validation of incoming
+JSON and the names ``games.tiberius.public`` writes and reads all come from here."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
+from games.core.form import AnyOf, Bool, Const, Form, Int, ListOf, Null, Obj, OneOf
 from games.tiberius.model import (
     BOARD_BOXES,
     BOX_KEYS,
     BOX_NAMES,
     CUBES_PER_PLAYER,
+    EMPTY,
+    HIDDEN,
     IN,
+    NOTHING,
+    PCIM_CARD,
     PHASE_NAMES,
     TURNS,
     VARIANT_CHOICES,
@@ -19,265 +24,161 @@ from games.tiberius.model import (
     Content,
 )
 
-__all__ = [
-    "ACTION_KEYS",
-    "DECK_KEYS",
-    "PCIM_ID",
-    "PLAYER_KEYS",
-    "SHEET_BOXES",
-    "SHEET_KEYS",
-    "SHEET_VARIANTS",
-    "TOP_KEYS",
-    "sheet_schema",
-    "state_schema",
-]
+__all__ = ["PCIM_ID", "SHEET_BOXES", "SHEET_VARIANTS", "sheet_form", "state_form"]
 
 PCIM_ID = "pro_consular_imperium_maius"
 """The Pro-Consular Imperium Maius card in the public form (``card_this_turn``)."""
-TOP_KEYS = (
-    "turn",
-    "phase",
-    "to_act",
-    "priority_marker",
-    "priority_order_from",
-    "players",
-    "oldest_first",
-    "decks",
-    "discarded_cards",
-    "adoption_cards_face_up",
-    "adoption_cards_unused",
-    "cube_action",
-    "variants",
-)
-PLAYER_KEYS = (
-    "cubes",
-    "stock",
-    "career_cards",
-    "card_this_turn",
-    "pro_consular_imperium_maius_played",
-    "adoption_card",
-    "adopted_with",
-)
-DECK_KEYS = ("region", "face_up", "face_down")
-ACTION_KEYS = ("black_icons_to_place", "extra_row_open", "augustus_family", "cubes_moved_to_gray")
 SHEET_BOXES = tuple(BOX_KEYS[b] for b in (*BOARD_BOXES, IN))
 """The boxes of a score sheet: the main board's and Influence."""
-SHEET_KEYS = (*SHEET_BOXES, "adopted", "all_six_decks", "age")
 SHEET_VARIANTS = ("marriage_vp", "imperator_solo", "imperator_empty")
+"""The variants a score sheet may name: those that change scoring."""
+
+SEAT = Int(0, 5)
+NOT_ADOPTED = -1
+"""``adopted_with``: the seat is not a Son of Augustus."""
 
 
-def variants_schema(names: Sequence[str]) -> dict[str, Any]:
-    """The JSON Schema of the ``variants`` object with the variants ``names``."""
+def variants_form(names: Sequence[str], *, optional: bool = False) -> Obj:
+    """The ``variants`` object with the variants ``names`` (a missing one takes its default)."""
     by_name = {v.name: v for v in VARIANTS}
-    return {
-        "type": "object",
-        "additionalProperties": False,
-        "description": "the readings the game was set up with (a missing one takes its default)",
-        "properties": {
-            name: {
-                "enum": list(by_name[name].choices),
-                "default": by_name[name].default,
-                "description": by_name[name].description,
-            }
+    return Obj(
+        {
+            name: OneOf(
+                by_name[name].choices, default=by_name[name].default, description=by_name[name].description
+            )
             for name in names
         },
+        optional=optional,
+        description="the readings the game was set up with (a missing one takes its default)",
+    )
+
+
+def _player(card: OneOf, adoption: OneOf) -> Obj:
+    """One player's holdings (``players[s]``)."""
+    boxes = {
+        key: Int(0, CUBES_PER_PLAYER, default=0, description=name)
+        for key, name in zip(BOX_KEYS, BOX_NAMES, strict=True)
     }
-
-
-_SEAT = {"type": "integer", "minimum": 0, "maximum": 5}
-_COUNT = {"type": "integer", "minimum": 0, "maximum": CUBES_PER_PLAYER}
-
-
-def player_schema(card: dict[str, Any], adoption: dict[str, Any]) -> dict[str, Any]:
-    """The JSON Schema of one player's holdings (``players[s]``)."""
-    count = _COUNT
-    return {
-        "type": "object",
-        "additionalProperties": False,
-        "required": [k for k in PLAYER_KEYS if k != "stock"],
-        "properties": {
-            "cubes": {
-                "type": "object",
-                "additionalProperties": False,
-                "description": "cubes per box (the main board's, the player mat's Influence and Bid boxes); "
+    return Obj(
+        {
+            "cubes": Obj(
+                boxes,
+                description="cubes per box (the main board's, the player mat's Influence and Bid boxes); "
                 "'bid' holds this turn's bid",
-                "properties": {
-                    key: {**count, "description": name} for key, name in zip(BOX_KEYS, BOX_NAMES, strict=True)
-                },
-            },
-            "stock": {**count, "description": "cubes left in stock: 40 minus the cubes in boxes"},
-            "career_cards": {
-                "type": "array",
-                "items": card,
-                "maxItems": TURNS,
-                "description": "in the order taken",
-            },
-            "card_this_turn": {
-                "anyOf": [card, {"const": PCIM_ID}, {"type": "null"}],
-                "description": "the career card taken this turn, 'pro_consular_imperium_maius' for "
-                "that card, "
+            ),
+            "stock": Int(
+                0,
+                CUBES_PER_PLAYER,
+                optional=True,
+                description="cubes left in stock: 40 minus the cubes in boxes",
+            ),
+            "career_cards": ListOf(card, max=TURNS, description="in the order taken"),
+            "card_this_turn": AnyOf(
+                (card, Const(PCIM_ID, PCIM_CARD), Null(NOTHING)),
+                description="the career card taken this turn, 'pro_consular_imperium_maius' for that card, "
                 "or null (took 2 Influence, or has not acted or picked yet)",
-            },
-            "pro_consular_imperium_maius_played": {
-                "type": "boolean",
-                "description": "the Pro-Consular Imperium Maius card has been played this game",
-            },
-            "adoption_card": {
-                "anyOf": [adoption, {"type": "null"}],
-                "description": "the secret adoption card (null: hidden from this view)",
-            },
-            "adopted_with": {
-                "anyOf": [adoption, {"type": "null"}],
-                "description": "the card that made the seat a Son of Augustus",
-            },
+            ),
+            "pro_consular_imperium_maius_played": Bool(
+                description="the Pro-Consular Imperium Maius card has been played this game"
+            ),
+            "adoption_card": AnyOf(
+                (adoption, Null(HIDDEN)), description="the secret adoption card (null: hidden from this view)"
+            ),
+            "adopted_with": AnyOf(
+                (adoption, Null(NOT_ADOPTED)), description="the card that made the seat a Son of Augustus"
+            ),
+        }
+    )
+
+
+def _cube_action() -> Obj:
+    """The cube action in progress (``cube_action``)."""
+    return Obj(
+        {
+            "black_icons_to_place": Int(0, 12),
+            "extra_row_open": Bool(description="may still buy a second or third row"),
+            "augustus_family": Bool(description="may place Triumph cubes (marriages or adopted)"),
+            "cubes_moved_to_gray": Int(
+                0, CUBES_PER_PLAYER, description="Pro-Consular Imperium Maius: cubes moved to gray so far"
+            ),
         },
+        description="the cube action in progress (all zero / false outside it)",
+    )
+
+
+def state_form(content: Content) -> Form:
+    """The public form of a position (``PublicForm.to_dict``) for the content pack ``content``."""
+    ids = tuple(c.code for c in content.cards)
+    card = OneOf(ids, what="a career card id", index=True, description="a career card id")
+    adoption = OneOf(
+        tuple(a.code for a in content.adoptions),
+        what="an adoption card id",
+        index=True,
+        description="an adoption card id",
+    )
+    deck = Obj(
+        {
+            "region": OneOf(content.regions, optional=True),
+            "face_up": AnyOf((card, Null(EMPTY))),
+            "face_down": ListOf(card, description="top first (sorted in a seat's view: the order is hidden)"),
+        }
+    )
+    n_decks = len(content.decks)
+    top = {
+        "turn": Int(1, TURNS + 1, description="the game turn (turns + 1 once over)"),
+        "phase": OneOf(
+            PHASE_NAMES,
+            index=True,
+            description="card phase, the bidders' picks, cube phase, adoption phase, or over",
+        ),
+        "to_act": AnyOf((SEAT, Null(-1)), description="the seat to decide (null once over)"),
+        "priority_marker": SEAT.described("who holds the Priority marker now"),
+        "priority_order_from": SEAT.described(
+            "who held it at the start of the turn: first in priority order"
+        ),
+        "players": ListOf(_player(card, adoption), 1, 6, rule="tiberius/setup"),
+        "oldest_first": ListOf(SEAT, description="the seats from the oldest player (the last tie-breaker)"),
+        "decks": ListOf(deck, n_decks, n_decks),
+        "discarded_cards": ListOf(card),
+        "adoption_cards_face_up": ListOf(adoption),
+        "adoption_cards_unused": ListOf(
+            adoption, description="with, in a seat's view, the cards it cannot see"
+        ),
+        "cube_action": _cube_action(),
+        "variants": variants_form(tuple(VARIANT_CHOICES)),
     }
+    return Form("tiberius", "state", Obj(top), title="Tiberius Who? position")
 
 
-def deck_schema(content: Content, card: dict[str, Any]) -> dict[str, Any]:
-    """The JSON Schema of one regional deck (``decks[d]``)."""
-    return {
-        "type": "object",
-        "additionalProperties": False,
-        "required": ["face_up", "face_down"],
-        "properties": {
-            "region": {"enum": list(content.regions)},
-            "face_up": {"anyOf": [card, {"type": "null"}]},
-            "face_down": {
-                "type": "array",
-                "items": card,
-                "description": "top first (sorted in a seat's view: the order is hidden)",
-            },
-        },
-    }
-
-
-def state_schema(content: Content) -> dict[str, Any]:
-    """The JSON Schema (draft 2020-12) of ``PublicForm.to_dict``."""
-    seat = _SEAT
-    card = {"enum": [c.code for c in content.cards], "description": "a career card id"}
-    adoption = {"enum": [a.code for a in content.adoptions], "description": "an adoption card id"}
-    player = player_schema(card, adoption)
-    deck = deck_schema(content, card)
-    return {
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "title": "Tiberius Who? position",
-        "type": "object",
-        "additionalProperties": False,
-        "required": list(TOP_KEYS),
-        "properties": {
-            "turn": {
-                "type": "integer",
-                "minimum": 1,
-                "maximum": TURNS + 1,
-                "description": "the game turn (turns + 1 once over)",
-            },
-            "phase": {
-                "enum": list(PHASE_NAMES),
-                "description": "card phase, the bidders' picks, cube phase, adoption phase, or over",
-            },
-            "to_act": {
-                "anyOf": [seat, {"type": "null"}],
-                "description": "the seat to decide (null once over)",
-            },
-            "priority_marker": {**seat, "description": "who holds the Priority marker now"},
-            "priority_order_from": {
-                **seat,
-                "description": "who held it at the start of the turn: first in priority order",
-            },
-            "players": {"type": "array", "minItems": 1, "maxItems": 6, "items": player},
-            "oldest_first": {
-                "type": "array",
-                "items": seat,
-                "description": "the seats from the oldest player (the last tie-breaker)",
-            },
-            "decks": {
-                "type": "array",
-                "minItems": len(content.decks),
-                "maxItems": len(content.decks),
-                "items": deck,
-            },
-            "discarded_cards": {"type": "array", "items": card},
-            "adoption_cards_face_up": {"type": "array", "items": adoption},
-            "adoption_cards_unused": {
-                "type": "array",
-                "items": adoption,
-                "description": "with, in a seat's view, the cards it cannot see",
-            },
-            "cube_action": _cube_action_schema(),
-            "variants": variants_schema(tuple(VARIANT_CHOICES)),
-        },
-    }
-
-
-def _cube_action_schema() -> dict[str, Any]:
-    """The JSON Schema of the cube action in progress (``cube_action``)."""
-    count = _COUNT
-    return {
-        "type": "object",
-        "additionalProperties": False,
-        "required": list(ACTION_KEYS),
-        "description": "the cube action in progress (all zero / false outside it)",
-        "properties": {
-            "black_icons_to_place": {"type": "integer", "minimum": 0, "maximum": 12},
-            "extra_row_open": {
-                "type": "boolean",
-                "description": "may still buy a second or third row",
-            },
-            "augustus_family": {
-                "type": "boolean",
-                "description": "may place Triumph cubes (marriages or adopted)",
-            },
-            "cubes_moved_to_gray": {
-                **count,
-                "description": "Pro-Consular Imperium Maius: cubes moved to gray so far",
-            },
-        },
-    }
-
-
-def sheet_names() -> list[str]:
-    return [BOX_NAMES[BOX_KEYS.index(key)] for key in SHEET_BOXES]
-
-
-def sheet_schema() -> dict[str, Any]:
-    """The JSON Schema of the score sheet: per player the cubes of each main-board box and of
-    Influence, whether adopted, whether holding cards of all six decks, and (optionally) age."""
-    count = {"type": "integer", "minimum": 0, "maximum": CUBES_PER_PLAYER}
-    player = {
-        "type": "object",
-        "additionalProperties": False,
-        "description": "one player's end-of-game holdings (a box left out holds no cubes)",
-        "properties": {
+def sheet_form() -> Form:
+    """The score sheet: per player the cubes of each main-board box and of Influence, whether adopted,
+    whether holding cards of all six decks, and (optionally) age."""
+    names = {key: BOX_NAMES[BOX_KEYS.index(key)] for key in SHEET_BOXES}
+    player = Obj(
+        {
             **{
-                key: {**count, "description": f"cubes in {name}"}
-                for key, name in zip(SHEET_BOXES, sheet_names(), strict=True)
+                key: Int(0, CUBES_PER_PLAYER, default=0, description=f"cubes in {name}")
+                for key, name in names.items()
             },
-            "adopted": {"type": "boolean", "default": False, "description": "a Son of Augustus (8 VP)"},
-            "all_six_decks": {
-                "type": "boolean",
-                "default": False,
-                "description": "career cards from all six decks (the loyalty bonus, 5 VP)",
-            },
-            "age": {
-                "type": "integer",
-                "minimum": 0,
-                "maximum": 150,
-                "description": "the player's age in years (the last tie-breaker: the oldest ranks "
-                "higher); give it for every player or for none (then seat 0 is the oldest, ages "
-                "falling clockwise)",
-            },
+            "adopted": Bool(default=False, description="a Son of Augustus (8 VP)"),
+            "all_six_decks": Bool(
+                default=False, description="career cards from all six decks (the loyalty bonus, 5 VP)"
+            ),
+            "age": Int(
+                0,
+                150,
+                optional=True,
+                description="the player's age in years (the last tie-breaker: the oldest ranks higher); "
+                "give it for every player or for none (then seat 0 is the oldest, ages falling clockwise)",
+            ),
         },
-    }
-    return {
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "title": "Tiberius Who? score sheet",
-        "description": "An end-of-game position as a person types it in from a real table.",
-        "type": "object",
-        "additionalProperties": False,
-        "required": ["players"],
-        "properties": {
-            "players": {"type": "array", "minItems": 1, "maxItems": 6, "items": player},
-            "variants": variants_schema(SHEET_VARIANTS),
+        description="one player's end-of-game holdings (a box left out holds no cubes)",
+    )
+    top = Obj(
+        {
+            "players": ListOf(player, 1, 6, rule="tiberius/setup"),
+            "variants": variants_form(SHEET_VARIANTS, optional=True),
         },
-    }
+        description="An end-of-game position as a person types it in from a real table.",
+    )
+    return Form("tiberius", "score_sheet", top, title="Tiberius Who? score sheet")

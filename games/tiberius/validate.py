@@ -1,19 +1,22 @@
-"""Reading the public form of a Tiberius Who? position: typed, validating reads of plain JSON
-(``Fields``), each part of the form read and checked on its own (``read_player``, ``read_decks``,
-every card in one place), then the cross-field coherence of the position (``Coherence``). Every
-failure is an ``InvalidStateError`` naming the first bad field (``state.players[1].cubes.conquests``).
+"""The cross-field rules of the public form of a Tiberius Who? position, checked after the declared
+reading (``games.tiberius.schema``: every field valid on its own): seats below the player count, the
+40 cubes of every seat, every career card and adoption card in exactly one place (rule:
+tiberius/setup), the turn that fits the phase, and the coherence of the phase (``Coherence``: the
+seat to act really has a decision). Every failure is an ``InvalidStateError`` naming the first bad
+field (``state.players[1].cubes``) and the rulebook section.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
+from games.core.form import Form
 from games.errors import InvalidStateError
 from games.tiberius import rules
 from games.tiberius.model import (
     ADOPT,
-    BOX_KEYS,
     CARD,
     CUBE,
     CUBES_PER_PLAYER,
@@ -24,207 +27,95 @@ from games.tiberius.model import (
     OVER,
     PC,
     PCIM_CARD,
+    PHASE_NAMES,
     PICK,
     Content,
     TiberiusState,
 )
-from games.tiberius.schema import PCIM_ID, PLAYER_KEYS
 from games.tiberius.setup import face_up_adoptions
 
 __all__ = [
+    "Checker",
     "Coherence",
-    "Fields",
     "check_adoptions",
     "check_cards",
-    "read_adoptions",
-    "read_cubes",
-    "read_decks",
-    "read_player",
-    "read_variants",
-    "show",
+    "check_cubes",
+    "check_decks",
+    "check_seats",
+    "check_turn",
 ]
 
-_SHOWN = 60
 
+@dataclass(frozen=True)
+class Checker:
+    """The cross-field checks' view of a reading: the form (for its errors) and the content pack."""
 
-def show(value: Any) -> str:
-    """A short, safe ``repr`` of input for a message (never deep, never a huge integer spelled out)."""
-    if isinstance(value, bool) or value is None:
-        return repr(value)
-    if isinstance(value, int):
-        return repr(value) if value.bit_length() <= 64 else f"<an integer of {value.bit_length()} bits>"
-    if isinstance(value, str):
-        return repr(value if len(value) <= _SHOWN else value[:_SHOWN] + "...")
-    if isinstance(value, float):
-        return repr(value)
-    if isinstance(value, Mapping):
-        return f"<an object of {len(value)} keys>"
-    if isinstance(value, list | tuple):
-        return f"<a list of {len(value)} items>"
-    return f"<{type(value).__name__}>"
-
-
-class Fields:
-    """Typed, validating reads of plain JSON data; every failure is an ``InvalidStateError`` naming
-    the field under ``root`` (``state`` or ``score_sheet``)."""
-
-    def __init__(self, content: Content, root: str) -> None:
-        self.content = content
-        self.root = root
-        self.cards = {c.code: c.id for c in content.cards}
-        self.adoptions = {a.code: a.id for a in content.adoptions}
+    form: Form
+    content: Content
 
     def bad(self, field: str, why: str, rule: str = "") -> InvalidStateError:
-        where = f"{self.root}.{field}" if field else self.root
-        return InvalidStateError(
-            f"invalid tiberius {self.root.replace('_', ' ')}: {why}", field=where, rule=rule
-        )
-
-    def obj(
-        self, field: str, value: Any, keys: Sequence[str], *, optional: Sequence[str] = ()
-    ) -> Mapping[str, Any]:
-        """An object with exactly ``keys`` (and any of ``optional``)."""
-        if not isinstance(value, Mapping):
-            raise self.bad(field, f"expected an object, got {show(value)}")
-        for key in value:
-            if key not in keys and key not in optional:
-                name = key if isinstance(key, str) and len(key) <= 40 else show(key)
-                raise self.bad(
-                    f"{field}.{name}" if field else str(name), f"unknown field; expected {list(keys)}"
-                )
-        for key in keys:
-            if key not in value:
-                raise self.bad(f"{field}.{key}" if field else key, "missing")
-        return value
-
-    def integer(self, field: str, value: Any, lo: int, hi: int, rule: str = "") -> int:
-        if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
-            raise self.bad(field, f"expected an integer {lo}..{hi}, got {show(value)}", rule)
-        return value
-
-    def boolean(self, field: str, value: Any) -> bool:
-        if not isinstance(value, bool):
-            raise self.bad(field, f"expected true or false, got {show(value)}")
-        return value
-
-    def choice(self, field: str, value: Any, choices: Sequence[Any]) -> Any:
-        if isinstance(value, bool) or value not in choices:
-            raise self.bad(field, f"expected one of {list(choices)}, got {show(value)}")
-        return value
-
-    def items(self, field: str, value: Any, *, length: int | None = None, most: int = 64) -> list[Any]:
-        if not isinstance(value, list):
-            raise self.bad(field, f"expected a list, got {show(value)}")
-        if length is not None and len(value) != length:
-            raise self.bad(field, f"expected {length} entries, got {len(value)}")
-        if len(value) > most:
-            raise self.bad(field, f"expected at most {most} entries, got {len(value)}")
-        return value
-
-    def card(self, field: str, code: Any) -> int:
-        if not isinstance(code, str) or code not in self.cards:
-            raise self.bad(field, f"no career card {show(code)} in the content pack (ids like 'HIS06')")
-        return self.cards[code]
-
-    def adoption(self, field: str, code: Any) -> int:
-        if not isinstance(code, str) or code not in self.adoptions:
-            raise self.bad(field, f"no adoption card {show(code)} in the content pack (ids like 'A04')")
-        return self.adoptions[code]
-
-    def seat(self, field: str, value: Any, players: int) -> int:
-        return self.integer(field, value, 0, players - 1)
+        return self.form.bad(field, why, rule)
 
 
-def read_variants(f: Fields, raw: Any, choices: Mapping[str, Sequence[Any]], field: str) -> dict[str, Any]:
-    """The variants (a missing one takes its default, the first choice)."""
-    data = f.obj(field, raw, (), optional=tuple(choices))
-    return {
-        key: f.choice(f"{field}.{key}", data.get(key, options[0]), options)
-        for key, options in choices.items()
-    }
+def check_seats(f: Checker, top: Mapping[str, Any], n: int) -> None:
+    """Every seat named is one of the ``n`` players; ``oldest_first`` names each once."""
+    for key in ("to_act", "priority_marker", "priority_order_from"):
+        if top[key] >= n:
+            raise f.bad(key, f"expected a seat 0..{n - 1}, got {top[key]!r}")
+    oldest = top["oldest_first"]
+    if sorted(oldest) != list(range(n)):
+        raise f.bad("oldest_first", f"expected every seat 0..{n - 1} once, oldest first, got {list(oldest)}")
 
 
-def read_player(f: Fields, p: int, raw: Any, turns: int) -> dict[str, Any]:
-    """One seat's holdings (``players[p]``)."""
-    where = f"players[{p}]"
-    data = f.obj(where, raw, tuple(k for k in PLAYER_KEYS if k != "stock"), optional=("stock",))
-    cubes = read_cubes(f, f"{where}.cubes", data["cubes"])
-    given = data.get("stock", CUBES_PER_PLAYER - sum(cubes))  # (may be left out: it is implied)
-    stock = f.integer(f"{where}.stock", given, 0, CUBES_PER_PLAYER)
-    if stock != CUBES_PER_PLAYER - sum(cubes):
+def check_turn(f: Checker, top: Mapping[str, Any], turns: int) -> None:
+    """rule: tiberius/end-of-game - the game lasts ``turns`` turns; nobody acts once it is over."""
+    turn, phase = top["turn"], top["phase"]
+    if turn > turns + 1 or (phase == OVER) != (turn == turns + 1):
         raise f.bad(
-            f"{where}.stock",
-            f"{sum(cubes)} cubes in boxes and {stock} in stock: every seat has exactly {CUBES_PER_PLAYER}",
-            "tiberius/setup",
+            "turn",
+            f"turn {turn} does not fit phase {PHASE_NAMES[phase]!r} ({turns} turns)",
+            "tiberius/end-of-game",
         )
-    careers = tuple(
-        f.card(f"{where}.career_cards[{i}]", c)
-        for i, c in enumerate(f.items(f"{where}.career_cards", data["career_cards"], most=turns))
-    )
-    raw_played = data["card_this_turn"]
-    if raw_played is None:
-        played = NOTHING
-    elif raw_played == PCIM_ID:
-        played = PCIM_CARD
-    else:
-        played = f.card(f"{where}.card_this_turn", raw_played)
-    secret, adopted = data["adoption_card"], data["adopted_with"]
-    return {
-        "cubes": cubes,
-        "careers": careers,
-        "played": played,
-        "pcim_used": f.boolean(
-            f"{where}.pro_consular_imperium_maius_played", data["pro_consular_imperium_maius_played"]
-        ),
-        "secret": HIDDEN if secret is None else f.adoption(f"{where}.adoption_card", secret),
-        "adopted": -1 if adopted is None else f.adoption(f"{where}.adopted_with", adopted),
-    }
+    if (phase == OVER) != (top["to_act"] < 0):
+        why = "nobody acts once the game is over" if phase == OVER else "a seat acts until the game is over"
+        raise f.bad("to_act", why, "tiberius/end-of-game")
 
 
-def read_cubes(f: Fields, where: str, raw: Any) -> tuple[int, ...]:
-    """A seat's cubes per box (a missing box holds none); at most 40 in all."""
-    data = f.obj(where, raw, (), optional=BOX_KEYS)
-    cubes = tuple(f.integer(f"{where}.{key}", data.get(key, 0), 0, CUBES_PER_PLAYER) for key in BOX_KEYS)
+def check_cubes(f: Checker, at: str, cubes: Sequence[int], stock: tuple[str, int] | None = None) -> None:
+    """rule: tiberius/setup - a seat has 40 cubes, in its boxes (``cubes``, at ``at``) or in stock
+    (``stock``: its field and count, checked when given: it may be left out)."""
     if sum(cubes) > CUBES_PER_PLAYER:
         raise f.bad(
-            where,
+            at,
             f"{sum(cubes)} cubes placed; {CUBES_PER_PLAYER} per seat is an absolute limit",
             "tiberius/setup",
         )
-    return cubes
-
-
-def read_decks(f: Fields, raw: Any) -> tuple[list[int], list[tuple[int, ...]]]:
-    """The face-up card and the face-down cards of each regional deck."""
-    content = f.content
-    face_up: list[int] = []
-    decks: list[tuple[int, ...]] = []
-    for d, entry in enumerate(f.items("decks", raw, length=len(content.decks))):
-        where = f"decks[{d}]"
-        data = f.obj(where, entry, ("face_up", "face_down"), optional=("region",))
-        if data.get("region", content.regions[d]) != content.regions[d]:
-            raise f.bad(f"{where}.region", f"deck {d} is {content.regions[d]!r}, got {show(data['region'])}")
-        up = EMPTY if data["face_up"] is None else f.card(f"{where}.face_up", data["face_up"])
-        down = tuple(
-            f.card(f"{where}.face_down[{i}]", c)
-            for i, c in enumerate(
-                f.items(f"{where}.face_down", data["face_down"], most=len(content.decks[d]))
-            )
+    if stock is not None and stock[1] != CUBES_PER_PLAYER - sum(cubes):
+        raise f.bad(
+            stock[0],
+            f"{sum(cubes)} cubes in boxes and {stock[1]} in stock: every seat has exactly {CUBES_PER_PLAYER}",
+            "tiberius/setup",
         )
-        for i, c in enumerate((up, *down)):
+
+
+def check_decks(f: Checker, decks: Sequence[Mapping[str, Any]]) -> None:
+    """Each regional deck holds its own region's cards, in the pack's order of regions."""
+    content = f.content
+    for d, deck in enumerate(decks):
+        where = f"decks[{d}]"
+        if deck.get("region", content.regions[d]) != content.regions[d]:
+            raise f.bad(f"{where}.region", f"deck {d} is {content.regions[d]!r}, got {deck['region']!r}")
+        for i, c in enumerate((deck["face_up"], *deck["face_down"])):
             if c != EMPTY and content.cards[c].region != d:
                 name = "face_up" if i == 0 else f"face_down[{i - 1}]"
                 raise f.bad(
                     f"{where}.{name}",
                     f"{content.cards[c].code} belongs to the {content.regions[content.cards[c].region]} deck",
                 )
-        face_up.append(up)
-        decks.append(down)
-    return face_up, decks
 
 
 def check_cards(
-    f: Fields,
+    f: Checker,
     decks: Sequence[Sequence[int]],
     face_up: Sequence[int],
     careers: Sequence[Sequence[int]],
@@ -254,26 +145,21 @@ def check_cards(
         )
 
 
-def read_adoptions(f: Fields, raw: Any, field: str) -> list[int]:
-    return [
-        f.adoption(f"{field}[{i}]", a)
-        for i, a in enumerate(f.items(field, raw, most=len(f.content.adoptions)))
-    ]
-
-
 def check_adoptions(
-    f: Fields, seats: Sequence[Mapping[str, Any]], face_up: Sequence[int], unused: Sequence[int]
+    f: Checker, seats: Sequence[Mapping[str, Any]], face_up: Sequence[int], unused: Sequence[int]
 ) -> None:
     """Every adoption card exactly once: a seat's card (or hidden among the unused), face up,
     unused, or claimed by an adopted seat; as many face up or claimed as were dealt face up."""
     seen: dict[int, str] = {}
     places = [
-        (f"players[{p}].adoption_card", s["secret"]) for p, s in enumerate(seats) if s["secret"] != HIDDEN
+        (f"players[{p}].adoption_card", s["adoption_card"])
+        for p, s in enumerate(seats)
+        if s["adoption_card"] != HIDDEN
     ]
     claimed = [
-        (f"players[{p}].adopted_with", s["adopted"])
+        (f"players[{p}].adopted_with", s["adopted_with"])
         for p, s in enumerate(seats)
-        if s["adopted"] >= 0 and s["adopted"] != s["secret"]
+        if s["adopted_with"] >= 0 and s["adopted_with"] != s["adoption_card"]
     ]
     places += claimed
     places += [("adoption_cards_face_up", a) for a in face_up] + [
@@ -299,7 +185,7 @@ def check_adoptions(
             f"but {dealt} were dealt face up for {len(seats)} players",
             "tiberius/setup",
         )
-    hidden = sum(1 for s in seats if s["secret"] == HIDDEN)
+    hidden = sum(1 for s in seats if s["adoption_card"] == HIDDEN)
     if hidden == 0 and len(unused) != len(f.content.adoptions) - dealt - len(seats):
         raise f.bad(
             "adoption_cards_unused",
@@ -312,7 +198,7 @@ class Coherence:
     """The cross-field checks of a position whose every field is valid on its own: the phase's
     pending decision is coherent and the seat to act really decides (rule code relies on it)."""
 
-    def __init__(self, f: Fields, content: Content, s: TiberiusState) -> None:
+    def __init__(self, f: Checker, content: Content, s: TiberiusState) -> None:
         self.f = f
         self.content = content
         self.s = s

@@ -1,0 +1,210 @@
+"""The public form declared once (``games.core.form``, issue 32): the JSON Schema, the validation
+errors (the full field path, the bad value clipped, what is legal) and the decoding all come from one
+declaration; the declared games' states round-trip through ``to_dict`` / ``from_dict``."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from jsonschema import Draft202012Validator
+
+from games.core import CHANCE, TERMINAL, GameConfig, get_game
+from games.core.form import AnyOf, Bool, Const, Form, Int, ListOf, Null, Obj, OneOf, Ref, show
+from games.errors import InvalidStateError
+
+CARD = OneOf(("HIS01", "HIS02", "GAL01", "GAL02"), what="a career card id", index=True)
+PLAYER = Obj(
+    {
+        "coins": Int(0, 99, description="coins held"),
+        "hand": ListOf(CARD, max=3, description="in the order drawn"),
+        "played": AnyOf((CARD, Const("joker", -2), Null(-1)), description="this turn's card"),
+        "stock": Int(0, 40, optional=True),
+        "ready": Bool(default=False),
+    }
+)
+FORM = Form(
+    "toy",
+    "state",
+    Obj({"players": ListOf(Ref("player", PLAYER), 1, 4, rule="toy/setup"), "phase": OneOf(("day", "night"))}),
+    title="A toy position",
+)
+GOOD = {
+    "players": [
+        {"coins": 3, "hand": ["HIS02", "GAL01"], "played": None, "stock": 7, "ready": True},
+        {"coins": 0, "hand": [], "played": "joker", "ready": False},
+    ],
+    "phase": "night",
+}
+
+
+def test_the_schema_is_the_declaration() -> None:
+    """Bounds, closed sets, lengths, descriptions, defaults, required fields and shared definitions."""
+    schema = FORM.schema()
+    Draft202012Validator.check_schema(schema)
+    assert schema["title"] == "A toy position" and schema["required"] == ["players", "phase"]
+    assert schema["properties"]["players"] == {
+        "type": "array",
+        "items": {"$ref": "#/$defs/player"},
+        "minItems": 1,
+        "maxItems": 4,
+    }
+    player = schema["$defs"]["player"]
+    assert player["required"] == ["coins", "hand", "played"]  # (stock optional, ready defaulted)
+    assert player["properties"]["coins"] == {
+        "type": "integer",
+        "minimum": 0,
+        "maximum": 99,
+        "description": "coins held",
+    }
+    assert player["properties"]["hand"]["items"] == {"enum": ["HIS01", "HIS02", "GAL01", "GAL02"]}
+    assert player["properties"]["played"]["anyOf"][1:] == [{"const": "joker"}, {"type": "null"}]
+    assert player["properties"]["ready"] == {"type": "boolean", "default": False}
+    assert player["additionalProperties"] is False
+
+
+def test_read_decodes_and_write_encodes_by_the_same_names() -> None:
+    values = FORM.read(GOOD)
+    assert values["players"][0] == {"coins": 3, "hand": (1, 2), "played": -1, "stock": 7, "ready": True}
+    assert values["players"][1]["played"] == -2 and "stock" not in values["players"][1]
+    assert FORM.write(values) == GOOD
+    assert json.dumps(FORM.write(values)) == json.dumps(GOOD)  # (key order included)
+
+
+def _bad(path: tuple[Any, ...], value: Any) -> InvalidStateError:
+    data = json.loads(json.dumps(GOOD))
+    node = data
+    for k in path[:-1]:
+        node = node[k]
+    if value is KeyError:
+        del node[path[-1]]
+    else:
+        node[path[-1]] = value
+    with pytest.raises(InvalidStateError) as err:
+        FORM.read(data)
+    return err.value
+
+
+@pytest.mark.parametrize(
+    ("path", "value", "field", "says"),
+    [
+        (("players", 1, "coins"), 100, "state.players[1].coins", "expected an integer 0..99, got 100"),
+        (("players", 1, "coins"), True, "state.players[1].coins", "got True"),
+        (("players", 1, "coins"), 2**90, "state.players[1].coins", "<an integer of 91 bits>"),
+        (("players", 0, "hand", 1), "XYZ", "state.players[0].hand[1]", "a career card id ('HIS01'"),
+        (("players", 0, "hand"), ["HIS01"] * 4, "state.players[0].hand", "expected 0 to 3 entries, got 4"),
+        (("players", 0, "played"), "x" * 500, "state.players[0].played", "'joker' or null, got 'xxx"),
+        (("players", 0, "ready"), "yes", "state.players[0].ready", "expected true or false, got 'yes'"),
+        (("players", 0, "coins"), KeyError, "state.players[0].coins", "missing; expected an integer"),
+        (("players", 0, "bogus"), 1, "state.players[0].bogus", "unknown field; expected ['coins'"),
+        (("players",), [], "state.players", "expected 1 to 4 entries, got 0"),
+        (("players",), {"a": 1}, "state.players", "expected a list, got <an object of 1 keys>"),
+        (("phase",), "dusk", "state.phase", "expected one of ['day', 'night'], got 'dusk'"),
+    ],
+)
+def test_errors_name_the_path_the_value_and_what_is_legal(
+    path: tuple[Any, ...], value: Any, field: str, says: str
+) -> None:
+    err = _bad(path, value)
+    assert err.field == field and says in err.message, (err.field, err.message)
+    assert err.message.startswith("invalid toy state: ") and len(err.message) < 300
+
+
+def test_a_declared_rule_is_cited() -> None:
+    assert _bad(("players",), []).rule == "toy/setup"
+    with pytest.raises(InvalidStateError) as err:
+        FORM.read([])
+    assert err.value.field == "state"
+
+
+def test_show_clips() -> None:
+    assert show("a" * 100) == repr("a" * 60 + "...")
+    assert show([[[0]]]) == "<a list of 1 items>" and show(1.5) == "1.5"
+
+
+_JSON = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-5, 120)
+    | st.sampled_from(["HIS01", "GAL02", "joker", "day", "x"]),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(
+            st.sampled_from(["coins", "hand", "played", "stock", "ready", "zz"]), inner, max_size=5
+        )
+    ),
+    max_leaves=12,
+)
+_PLAYERS = st.lists(
+    st.fixed_dictionaries(
+        {
+            "coins": st.integers(-1, 100),
+            "hand": st.lists(st.sampled_from(["HIS01", "GAL02", "X"]), max_size=4),
+        },
+        optional={"played": _JSON, "stock": st.integers(-1, 41), "ready": _JSON, "zz": _JSON},
+    ),
+    max_size=5,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(players=_PLAYERS | _JSON, phase=st.sampled_from(["day", "night", "dusk", 1]))
+def test_the_reader_accepts_exactly_what_the_schema_accepts(players: Any, phase: Any) -> None:
+    """One declaration: ``read`` and the published schema agree on every input (and what is read
+    writes back as it came, defaults filled in)."""
+    data = {"players": players, "phase": phase}
+    valid = Draft202012Validator(FORM.schema()).is_valid(data)
+    try:
+        values = FORM.read(data)
+    except InvalidStateError:
+        assert not valid, data
+        return
+    assert valid, data
+    assert FORM.write(values) == {
+        "players": [{**p, "ready": p.get("ready", False)} for p in players],
+        "phase": phase,
+    }
+
+
+# ------------------------------------------------------------------ the declared games' states
+
+DECLARED = ["cytress", "tiberius"]
+"""The games whose public form is declared with ``games.core.form``."""
+
+
+def _play(name: str, seed: int, players: int, steps: int, seat: int | None) -> Any:
+    game = get_game(name)
+    rng = random.Random(seed)
+    state = game.new_state(GameConfig(players=players), seed)
+    for _ in range(steps):
+        player = game.current_player(state)
+        if player == TERMINAL:
+            break
+        action = game.sample_chance(state, rng) if player == CHANCE else rng.choice(game.legal_actions(state))
+        state = game.apply(state, action)
+    return state if seat is None else game.observation(state, seat % players)
+
+
+@pytest.mark.parametrize("name", DECLARED)
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_random_valid_states_round_trip(name: str, data: st.DataObject) -> None:
+    """A state of random play (or a seat's view of it) -> to_dict -> JSON -> from_dict is the same
+    state, and writes the same JSON again."""
+    game = get_game(name)
+    info = game.info
+    state = _play(
+        name,
+        data.draw(st.integers(0, 2**32), label="seed"),
+        data.draw(st.integers(info.min_players, info.max_players), label="players"),
+        data.draw(st.integers(0, 400), label="steps"),
+        data.draw(st.none() | st.integers(0, 5), label="seat"),
+    )
+    text = json.dumps(game.to_dict(state))
+    back = game.from_dict(json.loads(text))
+    assert back == state
+    assert json.dumps(game.to_dict(back)) == text
