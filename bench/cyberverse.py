@@ -31,7 +31,7 @@ from games.core import CHANCE, TERMINAL, Game, GameConfig, compiled
 from games.cyberverse import COMPILED, CyberverseGame
 from games.cyberverse.engine import END_DOMINATION, END_STORIES, end_reason
 from games.cyberverse.modifiers import after_draw
-from solver.cyberverse import _chain, chain_by_orders, chain_odds
+from solver.cyberverse import chain_by_orders, chain_odds, chain_table
 from tests.fixtures.pig import PigGame
 
 __all__ = ["main"]
@@ -459,7 +459,7 @@ def _odds_speed(rounds: int) -> tuple[float, float, float]:
     tests = [(2, 2), (1, 2)]
     t0 = time.perf_counter()
     for _ in range(rounds):
-        _chain.cache_clear()
+        chain_table.cache_clear()
         chain_odds((-1, 0, 1, 1, 2), (), tests, "success")
     exact = (time.perf_counter() - t0) / rounds
     t0 = time.perf_counter()

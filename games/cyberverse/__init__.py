@@ -11,20 +11,24 @@ COMPILED = (
     "agents",
     "board",
     "combat",
+    "damage",
     "engine",
     "events",
     "flow",
+    "henchmen",
     "hidden",
     "investigation",
     "modifiers",
     "policies",
+    "positions",
     "scoring",
     "stories",
     "strategy",
     "work",
 )
-"""The modules compiled by ``make fast`` (``state.py`` never: its builders assign ``__class__``
-between twin slot classes, which a compiled class does not allow)."""
+"""The modules compiled by ``make fast``: the rules' hot path and what the AI calls at every node.
+``state.py`` stays Python: its records are ``msgspec`` structs, ordinary Python classes to the
+compiled code (docs/compiled.md)."""
 
 _compiled.activate(__name__, __path__, COMPILED, package_file=__file__)
 

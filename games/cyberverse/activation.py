@@ -11,9 +11,9 @@ healed by 1, no salary this turn), draw or replace a Story card.
 rule: cyberverse/moving-agents - the New Eden board gives the Movement points between districts;
 an Agent enters a district on its Entry zone and spends its remaining points to move to adjacent
 zones; to leave a district it must stand on the Entry zone (also the Exit zone).
-rule: cyberverse/new-eden-board - walls are not adjacency.
-rule: cyberverse/tactical-positions - occupying a tactical position costs 1 Movement point.
-rule: cyberverse/status-tokens - Bleeding: 1 Health point lost at the start of each Activation
+cyberverse/new-eden-board - walls are not adjacency.
+cyberverse/tactical-positions - occupying a tactical position costs 1 Movement point.
+cyberverse/status-tokens - Bleeding: 1 Health point lost at the start of each Activation
 phase; Suppression: Movement -1; Wound: cannot move to another district.
 
 Readings (docs/cyberverse.md): moving one Agent (any number of its steps) is one Action; an Agent
@@ -51,7 +51,6 @@ from games.cyberverse.state import (
     Agent,
     State,
     act,
-    make_agent,
 )
 from games.cyberverse.work import Work, remove_one
 
@@ -80,22 +79,22 @@ __all__ = [
 ACTIONS = 3
 """rule: cyberverse/activation-phase - each Organization must perform 3 Actions."""
 MAX_AGENTS = 3
-"""rule: cyberverse/agent-sheets - a team of at most 3 Agents."""
+"""cyberverse/agent-sheets - a team of at most 3 Agents."""
 AMBUSH_TOKENS = 3
-"""rule: cyberverse/components - 12 Ambush tokens, 3 per Organization."""
+"""cyberverse/components - 12 Ambush tokens, 3 per Organization."""
 RESCUE_COST = 200
 """rule: cyberverse/activation-phase - rescuing an Agent costs 200 D ..."""
 RESCUE_PER_STATUS = 100
 """... plus 100 D per Status token."""
 AGENT_ROW = 3
-"""rule: cyberverse/building-new-eden - 3 Agent sheets in the row."""
+"""cyberverse/building-new-eden - 3 Agent sheets in the row."""
 
 
 def begin(w: Work, c: Content) -> None:
     """rule: cyberverse/activation-phase - 3 Actions each; Bleeding; Agents by Initiative."""
     for seat in range(w.players):
         w.set_org(seat, actions=ACTIONS)
-    for a in w.agents:  # rule: cyberverse/status-tokens - Bleeding at the start of the phase
+    for a in w.agents:  # cyberverse/status-tokens - Bleeding at the start of the phase
         if a.status & BLEEDING:
             lose_health(w, c, a.sheet, 1)
     for a in w.agents:  # authored: the skill "medic" and medkit gear heal after Bleeding
@@ -347,8 +346,22 @@ def legal_aux(s: State, c: Content) -> list[Action]:
 
 def new_agent(c: Content, sheet: int, side: int, seat: int, *, recruited: bool) -> Agent:
     """A freshly recruited Agent in its HQ: full Health, no XP, no Supply tokens."""
-    return make_agent(
-        sheet, side, seat, c.faces[2 * sheet + side].health, 0, (), (), 0, -1, -1, -1, recruited, False, False
+    health = c.faces[2 * sheet + side].health
+    return Agent(
+        sheet=sheet,
+        side=side,
+        org=seat,
+        health=health,
+        status=0,
+        kit=(),
+        broken=(),
+        xp=0,
+        district=-1,
+        zone=-1,
+        spot=-1,
+        recruited=recruited,
+        trained=False,
+        rescued=False,
     )
 
 
@@ -395,7 +408,7 @@ def aux(w: Work, c: Content, a: Action) -> None:
 
 
 def _staff(w: Work, c: Content, seat: int, slot: int) -> None:
-    """rule: cyberverse/event-phase - a Staff token on an Event card earns its reward and protects
+    """cyberverse/event-phase - a Staff token on an Event card earns its reward and protects
     the Organization from its negative effect."""
     staff = list(w.city.staff)
     staff[slot] |= 1 << seat

@@ -63,7 +63,7 @@ REPUTATION_MAX = 3
 XP_TOKENS = 60
 """rule: cyberverse/components - 60 XP tokens in the box."""
 EXPERT_COMBAT = 3
-"""rule: cyberverse/supply-weapons - an EXPERT weapon needs a Combat value of 3 or more."""
+"""cyberverse/supply-weapons - an EXPERT weapon needs a Combat value of 3 or more."""
 
 _SK_ATTACK, _SK_DEFENSE, _SK_TEST, _SK_HACK, _SK_TRAVEL, _SK_MEDIC, _SK_AMBUSH = range(len(SKILLS))
 _G_DEFENSE, _G_REPUTATION, _G_TEST, _G_AMBUSH, _G_MEDKIT = range(len(GEAR_KINDS))
@@ -81,6 +81,7 @@ def feature(c: Content, agent: Agent, f: int) -> int:
     for Reputation, gear), capped at 5 (Reputation 3). Suppression is not counted here.
 
     rule: cyberverse/increasing-features, cyberverse/supply-vehicles ("increases Movement").
+    rule: cyberverse/supply-cyber-implants - "Each Cyber-Implant increases a Feature by 1 point".
     """
     face = c.faces[2 * agent.sheet + agent.side]
     value = face.features[f]
@@ -98,7 +99,7 @@ def feature(c: Content, agent: Agent, f: int) -> int:
 
 
 def movement_points(c: Content, agent: Agent) -> int:
-    """Movement points of an activation: Movement less 1 for Suppression (rule: cyberverse/status-tokens)."""
+    """Movement points of an activation: Movement less 1 for Suppression (cyberverse/status-tokens)."""
     mp = feature(c, agent, MOVEMENT)
     if agent.status & SUPPRESSION:
         mp -= 1
@@ -113,13 +114,13 @@ def team_reputation(state: State | Work, c: Content, seat: int) -> int:
 def support_limit(state: State | Work, c: Content, seat: int) -> int:
     """Support cards an Organization may hold: 3, and no more than the team's Reputation.
 
-    rule: cyberverse/support-cards
+    cyberverse/support-cards
     """
     return min(3, team_reputation(state, c, seat))
 
 
 def test_bonus(c: Content, state: State | Work, agent: Agent, f: int) -> int:
-    """Bonuses "from other game elements" to a Feature test of ``f`` (rule: cyberverse/feature-test):
+    """Bonuses "from other game elements" to a Feature test of ``f`` (cyberverse/feature-test):
     the Agent's skill, its intact gear, its Organization's Support cards (authored effects)."""
     face = c.faces[2 * agent.sheet + agent.side]
     bonus = 1 if face.skill == _SK_TEST and face.skill_feature == f else 0
@@ -135,7 +136,7 @@ def test_bonus(c: Content, state: State | Work, agent: Agent, f: int) -> int:
 
 def usable_weapons(c: Content, agent: Agent) -> list[int]:
     """Weapon tokens the Agent can use: intact, and EXPERT ones only with Combat 3 or more
-    (rule: cyberverse/supply-weapons)."""
+    (cyberverse/supply-weapons)."""
     combat = feature(c, agent, COMBAT)
     return [
         t
@@ -153,7 +154,11 @@ def attack_bonus(c: Content, agent: Agent) -> int:
 
 def defense_bonus(c: Content, state: State | Work, agent: Agent) -> int:
     """Defense bonus of an Agent's Equipment (gear), skill and its Organization's Support cards
-    (rule: cyberverse/combat-tokens: "any Defense bonus given by Equipment tokens")."""
+    (cyberverse/combat-tokens: "any Defense bonus given by Equipment tokens").
+
+    rule: cyberverse/supply-gear - "Each Gear has effects on its front side": a closed vocabulary
+    (``GEAR_KINDS``: Defense here, Reputation in :func:`feature`, tests, Ambush, medkit).
+    """
     bonus = 1 if c.faces[2 * agent.sheet + agent.side].skill == _SK_DEFENSE else 0
     for tok in _intact(agent, c):
         if tok.category == GEAR and tok.kind == _G_DEFENSE:
@@ -193,7 +198,7 @@ def heals_each_turn(c: Content, agent: Agent) -> int:
 
 
 def ambush_immune(c: Content, state: State | Work, agent: Agent, card: AmbushCard) -> bool:
-    """Whether an Ambush card spares the Agent (rule: cyberverse/ambush, cyberverse/supply-vehicles):
+    """Whether an Ambush card spares the Agent (cyberverse/ambush, cyberverse/supply-vehicles):
     the skill ``ambush_proof`` always; a vehicle, gear or Support card with ambush protection only if
     the card lets vehicles protect ("his Van will not protect him")."""
     if c.faces[2 * agent.sheet + agent.side].skill == _SK_AMBUSH:
@@ -214,7 +219,7 @@ def heal(c: Content, agent: Agent, points: int) -> tuple[int, int]:
     """(health, status) after healing ``points``: each point removes a Status token if the Agent has
     one (the lowest first), else restores 1 Health point up to the top of the track.
 
-    rule: cyberverse/status-tokens - "Healing an Agent removes a Status token or increases their
+    cyberverse/status-tokens - "Healing an Agent removes a Status token or increases their
     health by 1. However, an Agent cannot recover Health points unless all Status tokens ... have
     been removed."
     """
@@ -235,7 +240,7 @@ def org_xp(state: State | Work, seat: int) -> int:
 
 
 def xp_available(state: State | Work, agent: Agent) -> int:
-    """XP tokens the Agent may use: its own and its Organization's (rule: cyberverse/story-cards:
+    """XP tokens the Agent may use: its own and its Organization's (cyberverse/story-cards:
     mission XP tokens are "available for use by any Agent")."""
     return agent.xp + org_xp(state, agent.org)
 
@@ -275,13 +280,13 @@ def spend_xp(w: Work, sheet: int, n: int) -> None:
 
 def agent_lost(w: Work, c: Content, sheet: int, *, left: bool = False) -> None:
     """An Agent leaves its Organization: killed (rule: cyberverse/loss-of-health) or unpaid
-    (``left``, rule: cyberverse/payday).
+    (``left``, cyberverse/payday).
 
     Its Supply tokens go back under their stores (the "appropriate reserves") and its XP tokens to
     the reserve. A dead Agent's sheet leaves the game (variant ``dead_agents="removed"``) or goes
     under the Agent stack (``"bottom"``, rule: cyberverse/agent-dashboard); an unpaid one joins the
     row of Agents for hire. The Organization must then bring its Support cards within its team's
-    Reputation (rule: cyberverse/support-cards): it is queued in ``adjust``.
+    Reputation (cyberverse/support-cards): it is queued in ``adjust``.
     """
     i = w.agent_at(sheet)
     if i < 0:

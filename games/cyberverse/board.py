@@ -2,10 +2,10 @@
 
 rule: cyberverse/new-eden-board - zones bordered by dotted lines and walls (two zones separated by
 a wall are not adjacent), an Entry zone that is also the Exit zone, tactical positions.
-rule: cyberverse/combat - at most 5 miniatures (Agents + Henchmen) on a district board, 3 per
+cyberverse/combat - at most 5 miniatures (Agents + Henchmen) on a district board, 3 per
 zone, 3 Henchmen per board; Henchmen are placed zone 1, zone 2, ... miniature by miniature.
-rule: cyberverse/tactical-positions - a tactical position holds one miniature.
-rule: cyberverse/hacking - Henchmen cannot be placed in a tactical Hacking position.
+cyberverse/tactical-positions - a tactical position holds one miniature.
+cyberverse/hacking - Henchmen cannot be placed in a tactical Hacking position.
 """
 
 from __future__ import annotations
@@ -28,11 +28,11 @@ __all__ = [
 ]
 
 BOARD_LIMIT = 5
-"""rule: cyberverse/combat - miniatures (Agents + Henchmen) on a district board."""
+"""cyberverse/combat - miniatures (Agents + Henchmen) on a district board."""
 ZONE_LIMIT = 3
-"""rule: cyberverse/combat - miniatures in one zone."""
+"""cyberverse/combat - miniatures in one zone."""
 HENCHMEN_LIMIT = 3
-"""rule: cyberverse/combat and cyberverse/event-phase - Henchmen on one district board."""
+"""cyberverse/combat and cyberverse/event-phase - Henchmen on one district board."""
 
 
 def board_of(state: State | Work, c: Content, district: int) -> Board:
@@ -82,7 +82,7 @@ def spot_taken(state: State | Work, c: Content, district: int, spot: int) -> boo
 def henchman_zone(board: Board, zones: list[int], total: int, hench: int, k: int) -> int:
     """The zone of the ``k``-th Henchman (0-based) of a batch, or -1 when the limits are reached.
 
-    rule: cyberverse/combat - "Henchmen are placed in numbered zones, starting with zone 1,
+    cyberverse/combat - "Henchmen are placed in numbered zones, starting with zone 1,
     miniature by miniature ... until all henchmen have been placed, or the authorized limits have
     been reached": the ``k``-th goes to zone ``k+1`` (counting round the board), or the next zone
     with room. Placement is in the zone, not on a tactical position.

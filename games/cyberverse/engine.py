@@ -10,7 +10,7 @@ sheets and 3 Support cards in rows, the Ambush, Henchman, Brawl, Story and Inves
 rule: cyberverse/payday - salaries are paid at the end of the turn (not for an Agent trained or
 rescued this turn); Supply tokens other than Cyber-Implants may be resold for half their price
 rounded down to the hundred; an unpaid Agent leaves and joins the row of Agents for hire.
-rule: cyberverse/end-of-game - the game ends at the end of a turn when an Organization has
+cyberverse/end-of-game - the game ends at the end of a turn when an Organization has
 resolved 6 (2 players), 5 (3) or 4 (4) Story cards, or dominates every district. The rulebook has
 no turn limit: the ``max_turns`` variant (off by default) is an opt-in safety cap.
 """
@@ -21,6 +21,7 @@ import random
 from collections.abc import Sequence
 from functools import lru_cache
 
+from games.core.records import replace
 from games.cyberverse import activation, combat, events, flow, investigation, stories, strategy
 from games.cyberverse.agents import agent_lost, support_limit
 from games.cyberverse.content import Content
@@ -78,7 +79,6 @@ from games.cyberverse.state import (
     Org,
     State,
     act,
-    agent_with,
 )
 from games.cyberverse.work import Work, insert_sorted, remove_one
 
@@ -117,7 +117,7 @@ __all__ = [
 STARTING_MONEY = 900
 """rule: cyberverse/setup - 900 D on the Resources counter."""
 STORIES_TO_WIN = {2: 6, 3: 5, 4: 4}
-"""rule: cyberverse/end-of-game - resolved Story cards that end the game, by player count."""
+"""cyberverse/end-of-game - resolved Story cards that end the game, by player count."""
 STORE_STOCK = 3
 """rule: cyberverse/building-new-eden - 3 Supply tokens drawn per store."""
 ROW = 3
@@ -289,7 +289,7 @@ def _next_payer(w: Work, c: Content) -> None:
 
 
 def salary_due(c: Content, agent_sheet: int, side: int) -> int:
-    """The salary printed on an Agent sheet's side (rule: cyberverse/agent-sheets)."""
+    """The salary printed on an Agent sheet's side (cyberverse/agent-sheets)."""
     return c.faces[2 * agent_sheet + side].salary
 
 
@@ -318,7 +318,7 @@ def _payday(w: Work, c: Content, a: Action) -> None:
 
 
 def dominates(s: State | Work, seat: int, rule: str) -> bool:
-    """rule: cyberverse/end-of-game - ``seat`` dominates every district (``"most"``: strictly the most
+    """cyberverse/end-of-game - ``seat`` dominates every district (``"most"``: strictly the most
     Influence tokens in each; ``"sole"``: the only Influence tokens in each)."""
     for d in range(5):
         mine = s.orgs[seat].influence[d]
@@ -334,7 +334,7 @@ END_STORIES, END_DOMINATION, END_CAP = "stories", "domination", "turn cap"
 
 def end_reason(s: State | Work) -> str:
     """Why the game is over ("" while it runs): ``"stories"`` (an Organization resolved the Story
-    cards that end it) or ``"domination"`` (rule: cyberverse/end-of-game), else ``"turn cap"``
+    cards that end it) or ``"domination"`` (cyberverse/end-of-game), else ``"turn cap"``
     (the ``max_turns`` variant, not a rule)."""
     if s.actor != flow.TERMINAL_SEAT:
         return ""
@@ -358,7 +358,7 @@ def turn_order(s: State | Work, c: Content) -> tuple[int, ...]:
 def _end_of_turn(w: Work, c: Content) -> None:
     """Flags of the turn are cleared; the end of the game is checked; the next turn begins."""
     w.agents = tuple(
-        agent_with(a, recruited=False, trained=False, rescued=False)
+        replace(a, recruited=False, trained=False, rescued=False)
         if a.recruited or a.trained or a.rescued
         else a
         for a in w.agents
@@ -382,7 +382,7 @@ def _end_of_turn(w: Work, c: Content) -> None:
 
 
 def adjust_support(w: Work, c: Content) -> None:
-    """rule: cyberverse/support-cards - an Organization that lost an Agent "must adjust the number
+    """cyberverse/support-cards - an Organization that lost an Agent "must adjust the number
     of its Support cards" to its team's Reputation: it chooses the cards to discard, one decision
     per card, before the flow goes on (the interrupted step is held in ``held``)."""
     while w.adjust:

@@ -14,8 +14,10 @@ come back to their Organization when their card leaves the track.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from functools import lru_cache, partial
 
+from games.core.cache import PerContent
 from games.cyberverse import flow
 from games.cyberverse.board import board_of, henchman_zone, occupancy
 from games.cyberverse.content import EVENT_EFFECTS, Content
@@ -29,7 +31,7 @@ from games.cyberverse.work import Work, insert_sorted, remove_one
 __all__ = ["STAFF_TOKENS", "active_effects", "begin", "on_event", "on_henchman"]
 
 STAFF_TOKENS = 4
-"""rule: cyberverse/components - 16 Staff tokens, 4 per Organization."""
+"""cyberverse/components - 16 Staff tokens, 4 per Organization."""
 
 _NONE, TOLL, BLACKOUT, LOCKDOWN, SCRUTINY, INFLATION, STRIKE = range(len(EVENT_EFFECTS))
 
@@ -37,10 +39,15 @@ _NONE, TOLL, BLACKOUT, LOCKDOWN, SCRUTINY, INFLATION, STRIKE = range(len(EVENT_E
 def active_effects(state: State | Work, c: Content, seat: int) -> list[tuple[int, int, int]]:
     """The negative effects in play for ``seat``: (effect, district, category) of every Event card on
     the News track without ``seat``'s Staff token (rule: cyberverse/event-phase)."""
+    return _effects_in_play(c, state.city.news, state.city.staff, seat)
+
+
+def _effects_in_play(
+    c: Content, news: tuple[int, ...], staff: tuple[int, ...], seat: int
+) -> list[tuple[int, int, int]]:
     out = []
-    city = state.city
-    for slot, card in enumerate(city.news):
-        if card >= 0 and not city.staff[slot] >> seat & 1:
+    for slot, card in enumerate(news):
+        if card >= 0 and not staff[slot] >> seat & 1:
             ev = c.events[card]
             if ev.effect:
                 out.append((ev.effect, ev.district, ev.category))
@@ -50,40 +57,36 @@ def active_effects(state: State | Work, c: Content, seat: int) -> list[tuple[int
 EffectTable = tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]
 """Per effect, the count of its Event cards in play on each district (0-4) and in all (index 5);
 per store, the count of ``inflation`` cards on it."""
-_TABLES: dict[tuple[int, tuple[int, ...], tuple[int, ...], int], tuple[Content, EffectTable]] = {}
-_LAST: list[Any] = [None, None, -1, None, None]
-"""The last table looked up, with its News track, Staff tokens, seat and content pack (the same
-tuples pass unchanged from state to state: an identity check finds them without hashing)."""
 
 
-def effect_table(state: State | Work, c: Content, seat: int) -> EffectTable:
-    """The negative effects in play for ``seat`` counted by effect and district (cached by the
-    News track and its Staff tokens: the same cards give the same table)."""
-    city = state.city
-    news, staff = city.news, city.staff
-    last = _LAST
-    if last[0] is news and last[1] is staff and last[2] == seat and last[3] is c:
-        return last[4]  # type: ignore[no-any-return]
-    key = (id(c), news, staff, seat)
-    hit = _TABLES.get(key)
-    if hit is not None and hit[0] is c:
-        last[:] = (news, staff, seat, c, hit[1])
-        return hit[1]
+def _count_effects(c: Content, news: tuple[int, ...], staff: tuple[int, ...], seat: int) -> EffectTable:
     counts = [[0] * 6 for _ in EVENT_EFFECTS]
     inflation = [0, 0, 0, 0]
-    for effect, district, category in active_effects(state, c, seat):
+    for effect, district, category in _effects_in_play(c, news, staff, seat):
         row = counts[effect]
         row[5] += 1
         if 0 <= district < 5:
             row[district] += 1
         if effect == INFLATION and 0 <= category < 4:
             inflation[category] += 1
-    table = (tuple(tuple(r) for r in counts), tuple(inflation))
-    if len(_TABLES) > 20_000:
-        _TABLES.clear()
-    _TABLES[key] = (c, table)
-    last[:] = (news, staff, seat, c, table)
-    return table
+    return tuple(tuple(r) for r in counts), tuple(inflation)
+
+
+def _table_of(c: Content) -> Callable[[tuple[int, ...], tuple[int, ...], int], EffectTable]:
+    """The pack's effect table by News track, Staff tokens and seat (the same cards give the same
+    table, and they recur from state to state)."""
+    return lru_cache(maxsize=20_000)(partial(_count_effects, c))
+
+
+_TABLES: PerContent[Content, Callable[[tuple[int, ...], tuple[int, ...], int], EffectTable]] = PerContent(
+    _table_of
+)
+
+
+def effect_table(state: State | Work, c: Content, seat: int) -> EffectTable:
+    """The negative effects in play for ``seat`` counted by effect and district."""
+    city = state.city
+    return _TABLES(c)(city.news, city.staff, seat)
 
 
 def has_effect(state: State | Work, c: Content, seat: int, effect: int, district: int = -1) -> int:

@@ -50,7 +50,7 @@ def finish(w: Work, c: Content) -> None:
 
 
 def game_over(w: Work) -> None:
-    """The game is over (rule: cyberverse/end-of-game)."""
+    """The game is over (cyberverse/end-of-game)."""
     w.phase = OVER
     w.step = S_OVER
     w.actor = TERMINAL_SEAT

@@ -15,12 +15,26 @@ from __future__ import annotations
 import functools
 import random
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import fields
 from typing import Any, TypeVar
+
+import msgspec
 
 from games.core.face import REFEREE, SPECTATOR, Catalogue, Description, Fact, Viewer
 from games.core.protocol import CHANCE, TERMINAL, Game, GameConfig, GameInfo, Variant
-from games.cyberverse import codec, engine, face, hidden, notation, outcomes, policies, scoring
+from games.cyberverse import (
+    catalogue,
+    codec,
+    engine,
+    explain,
+    face,
+    hidden,
+    notation,
+    outcomes,
+    policies,
+    render,
+    schema,
+    scoring,
+)
 from games.cyberverse.content import Content, load_content
 from games.cyberverse.state import (
     D_ADRENALIN,
@@ -229,7 +243,7 @@ class CyberverseGame(Game[State, Action]):
     # ------------------------------------------------------------------ flow
     def options_of(self, config: GameConfig) -> Options:
         """The variants of ``config`` (``ConfigError`` naming a bad option)."""
-        values = {f.name: self.option(config, f.name) for f in fields(Options)}
+        values = {f.name: self.option(config, f.name) for f in msgspec.structs.fields(Options)}
         return Options(**values)  # type: ignore[arg-type]
 
     def new_state(self, config: GameConfig, seed: int) -> State:
@@ -334,11 +348,11 @@ class CyberverseGame(Game[State, Action]):
 
     def state_schema(self) -> Mapping[str, Any]:
         """The JSON Schema of the public form (``to_dict``)."""
-        return codec.state_schema(self.content_pack)
+        return schema.state_schema(self.content_pack)
 
     # ------------------------------------------------------------------ the face
     def content(self) -> Catalogue:
-        return face.catalogue(self.content_pack)
+        return catalogue.catalogue(self.content_pack)
 
     @guarded
     def describe(self, state: State, viewer: Viewer = REFEREE) -> Description:
@@ -346,7 +360,7 @@ class CyberverseGame(Game[State, Action]):
 
     @guarded
     def render(self, state: State, viewer: Viewer = REFEREE) -> str:
-        return face.render(state, self.content_pack, viewer)
+        return render.render(state, self.content_pack, viewer)
 
     # ------------------------------------------------------------------ hidden information
     @guarded
@@ -388,7 +402,7 @@ class CyberverseGame(Game[State, Action]):
         if state.actor < 0:
             return ()
         seen = hidden.sample_state(hidden.observation(state, state.actor), state.actor, random.Random(0))
-        return face.explain(seen, self.content_pack, action)
+        return explain.explain(seen, self.content_pack, action)
 
     def outcome_facts(self, state: State, seat: int) -> Sequence[Fact]:
         """Where ``seat`` stands: VP by source, stories resolved, D (:mod:`~games.cyberverse.outcomes`)."""

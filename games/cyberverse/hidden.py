@@ -17,16 +17,12 @@ from __future__ import annotations
 
 import random
 
+from games.core.records import replace
 from games.cyberverse.state import (
     AGENT,
     C_STORY,
     D_KEEP_STORY,
     State,
-    ctx_with,
-    decks_with,
-    fight_with,
-    fighter_with,
-    state_with,
 )
 
 __all__ = ["UNKNOWN", "hides", "observation", "sample_state"]
@@ -50,7 +46,7 @@ def observation(s: State, seat: int) -> State:
         for i, f in enumerate(fighters):
             if f.token >= 0 and _token_hidden(f.kind, f.org, f.shown, seat):
                 tokens.append(f.token)
-                fighters[i] = fighter_with(f, token=UNKNOWN)
+                fighters[i] = replace(f, token=UNKNOWN)
         pair = fight.pair
         if pair and fight.queue and fight.fighters[fight.queue[0]].org != seat:
             tokens.extend(t for t in pair if t != UNKNOWN)
@@ -63,7 +59,7 @@ def observation(s: State, seat: int) -> State:
                 aside.append((org, UNKNOWN))
             else:
                 aside.append((org, t))
-        fight = fight_with(fight, fighters=tuple(fighters), pair=pair, aside=tuple(aside))
+        fight = replace(fight, fighters=tuple(fighters), pair=pair, aside=tuple(aside))
         changed = True
     under = list(s.decks.story_under)
     for i, (card, knows) in enumerate(zip(s.decks.story_under, s.decks.story_knows, strict=True)):
@@ -73,13 +69,13 @@ def observation(s: State, seat: int) -> State:
     ctx = s.ctx
     if s.step in (D_KEEP_STORY, C_STORY) and ctx.seat != seat and ctx.cards:
         stories.extend(card for card in ctx.cards if card != UNKNOWN)
-        ctx = ctx_with(ctx, cards=(UNKNOWN,) * len(ctx.cards))
+        ctx = replace(ctx, cards=(UNKNOWN,) * len(ctx.cards))
     if not changed and len(stories) == len(s.decks.stories) and ctx is s.ctx:
         return s
-    decks = decks_with(
+    decks = replace(
         s.decks, tokens=tuple(sorted(tokens)), stories=tuple(sorted(stories)), story_under=tuple(under)
     )
-    return state_with(s, fight=fight, decks=decks, ctx=ctx)
+    return replace(s, fight=fight, decks=decks, ctx=ctx)
 
 
 def hides(s: State, seat: int) -> str:
@@ -112,17 +108,15 @@ def sample_state(obs: State, seat: int, rng: random.Random) -> State:
         fighters = list(fight.fighters)
         for i, f in enumerate(fighters):
             if f.token == UNKNOWN:
-                fighters[i] = fighter_with(f, token=pool.pop())
+                fighters[i] = replace(f, token=pool.pop())
         pair = tuple(pool.pop() if t == UNKNOWN else t for t in fight.pair)
         aside = tuple((org, pool.pop() if t == UNKNOWN else t) for org, t in fight.aside)
-        fight = fight_with(fight, fighters=tuple(fighters), pair=pair, aside=aside)
+        fight = replace(fight, fighters=tuple(fighters), pair=pair, aside=aside)
     stories = list(obs.decks.stories)
     rng.shuffle(stories)
     under = tuple(stories.pop() if card == UNKNOWN else card for card in obs.decks.story_under)
     ctx = obs.ctx
     if any(card == UNKNOWN for card in ctx.cards):
-        ctx = ctx_with(ctx, cards=tuple(stories.pop() if card == UNKNOWN else card for card in ctx.cards))
-    decks = decks_with(
-        obs.decks, tokens=tuple(sorted(pool)), stories=tuple(sorted(stories)), story_under=under
-    )
-    return state_with(obs, fight=fight, decks=decks, ctx=ctx)
+        ctx = replace(ctx, cards=tuple(stories.pop() if card == UNKNOWN else card for card in ctx.cards))
+    decks = replace(obs.decks, tokens=tuple(sorted(pool)), stories=tuple(sorted(stories)), story_under=under)
+    return replace(obs, fight=fight, decks=decks, ctx=ctx)

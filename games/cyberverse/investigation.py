@@ -11,11 +11,11 @@ the XP token.
 rule: cyberverse/influence - if the Agents on a district board all belong to one Organization, it
 places an Influence token on that district (at most 3 per Organization and district), or removes
 one of another Organization's tokens there.
-rule: cyberverse/story-cards - red Investigation cards "require to gain influence in specific
+cyberverse/story-cards - red Investigation cards "require to gain influence in specific
 districts": reading, a red Mission is validated when its Organization stands alone on that
 district board in the Influence stage (no ``lockdown`` Event there), whether it then places a
 token, removes a rival's or already holds its 3 (or when an Event's reward places one there).
-rule: cyberverse/feature-test - bonuses "from other game elements" add to the test.
+cyberverse/feature-test - bonuses "from other game elements" add to the test.
 
 Readings (docs/cyberverse.md): the Ambush token returns to its owner once its district is
 resolved; a ``grill`` or ``break`` Ambush card costs each victim one token of its Organization's
@@ -114,19 +114,19 @@ def run(w: Work, c: Content) -> None:
                 w.set_ctx(district=d + 1, stage=0, queue=(), started=False, agent=-1)
                 continue
         if stage <= 1:
-            w.ctx_draft().stage = 1
+            w.set_ctx(stage=1)
             if combat.start(w, c, d):
                 return
         if stage <= 2:
-            w.ctx_draft().stage = 2
+            w.set_ctx(stage=2)
             if _hacking(w, c, d):
                 return
         if stage <= 3:
-            w.ctx_draft().stage = 3
+            w.set_ctx(stage=3)
             if _investigate(w, c, d):
                 return
         if stage <= 4:
-            w.ctx_draft().stage = 4
+            w.set_ctx(stage=4)
             if _influence(w, c, d):
                 return
         w.set_ctx(district=d + 1, stage=0, queue=(), started=False, agent=-1)
@@ -279,7 +279,7 @@ def _tested_bits(tested: int, case: int) -> int:
 
 def test_total(state: State | Work, c: Content, agent: Agent, f: int, *, xp: int, district: int) -> int:
     """Feature (raised by ``xp`` XP tokens, never above 5) plus the bonuses of other game elements,
-    less 1 per ``scrutiny`` Event card on the district (rule: cyberverse/feature-test)."""
+    less 1 per ``scrutiny`` Event card on the district (cyberverse/feature-test)."""
     value = min(FEATURE_MAX, feature(c, agent, f) + xp)
     return value + test_bonus(c, state, agent, f) - has_effect(state, c, agent.org, SCRUTINY, district)
 
@@ -331,7 +331,7 @@ def test(w: Work, c: Content, a: Action) -> None:
 
 
 def on_modifier(w: Work, c: Content, card: int) -> None:
-    """The Modifier card drawn decides the test (rule: cyberverse/feature-test)."""
+    """The Modifier card drawn decides the test (cyberverse/feature-test)."""
     seat = w.ctx.seat
     agent = w.agent(w.ctx.agent)
     org = w.orgs[seat]

@@ -4,10 +4,10 @@ rule: cyberverse/feature-test - the Agent draws a Modifier card from its Organiz
 adds its Feature and any bonuses: a result less than or equal to the threshold fails (the card is
 discarded), above it succeeds; when the deck is empty the discard pile is shuffled to form a new
 deck.
-rule: cyberverse/investigation - after a successful test the discard pile is shuffled into the
+cyberverse/investigation - after a successful test the discard pile is shuffled into the
 deck (variant ``reshuffle="success"``, the default; ``"empty"`` reads the feature-test section
 alone).
-rule: cyberverse/setup - each Organization's deck is -1, 0, 1, 1, 2.
+cyberverse/setup - each Organization's deck is -1, 0, 1, 1, 2.
 
 A deck is the sorted tuple of the card values left in it (its order is never fixed: a draw is a
 chance node over the cards left); the discard pile is face up.
@@ -18,7 +18,7 @@ from __future__ import annotations
 __all__ = ["MODIFIER_DECK", "after_draw", "deck_to_draw", "succeeds"]
 
 MODIFIER_DECK: tuple[int, ...] = (-1, 0, 1, 1, 2)
-"""rule: cyberverse/setup - the Modifier cards of an Organization."""
+"""cyberverse/setup - the Modifier cards of an Organization."""
 
 
 def succeeds(total: int, card: int, threshold: int) -> bool:

@@ -2,7 +2,7 @@
 game's own terms, and the game turn a hint looks ahead to the end of.
 
 A hint plays its first two moves on to the end of the turn and compares these facts: the victory
-points by source (rule: cyberverse/end-of-game, cyberverse/influence), the story cards resolved
+points by source (cyberverse/end-of-game, cyberverse/influence), the story cards resolved
 against the number that ends the game, the progress of the story in progress, its D, its Support
 cards and its Agents' Health. Every fact is read from the state it is given, which for a hint is a
 sample of the mover's view: its own holdings are known, the rest (influence, resolved stories) is
@@ -21,7 +21,7 @@ from games.cyberverse.state import WOUND, State
 __all__ = ["ROUND_WORD", "outcome_facts", "round_of"]
 
 ROUND_WORD = "turn"
-"""What :func:`round_of` counts: the game turn (rule: cyberverse/event-phase ... cyberverse/payday)."""
+"""What :func:`round_of` counts: the game turn (cyberverse/event-phase ... cyberverse/payday)."""
 
 
 def round_of(s: State) -> int:
@@ -47,7 +47,7 @@ def _lead(s: State, c: Content, totals: list[int], seat: int) -> Fact:
 
 
 def _vp_facts(s: State, c: Content, seat: int, b: scoring.Breakdown) -> list[Fact]:
-    """The victory points by source if the game ended now (rule: cyberverse/end-of-game)."""
+    """The victory points by source if the game ended now (cyberverse/end-of-game)."""
     districts, overall = scoring.majorities(s, seat)
     held = [c.district_names[d] for d in districts] + (["all districts combined"] if overall else [])
     return [
@@ -84,8 +84,8 @@ def _vp_facts(s: State, c: Content, seat: int, b: scoring.Breakdown) -> list[Fac
 
 
 def _story_facts(s: State, c: Content, seat: int) -> list[Fact]:
-    """The story cards resolved against the number that ends the game (rule: cyberverse/end-of-game),
-    and the Missions validated of the story in progress (rule: cyberverse/story-cards)."""
+    """The story cards resolved against the number that ends the game (cyberverse/end-of-game),
+    and the Missions validated of the story in progress (cyberverse/story-cards)."""
     org = s.orgs[seat]
     goal = STORIES_TO_WIN[s.players]
     solved = len(org.solved)
@@ -118,7 +118,7 @@ def _story_facts(s: State, c: Content, seat: int) -> list[Fact]:
 
 
 def _holding_facts(s: State, seat: int) -> list[Fact]:
-    """Its D, Support cards and Agents' Health (rule: cyberverse/payday, cyberverse/loss-of-health)."""
+    """Its D, Support cards and Agents' Health (cyberverse/payday, cyberverse/loss-of-health)."""
     org = s.orgs[seat]
     agents = [a for a in s.agents if a.org == seat]
     health = sum(a.health for a in agents)

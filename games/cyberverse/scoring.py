@@ -3,7 +3,7 @@
 rule: cyberverse/end-of-game - each Organization counts the victory points on its resolved Story
 cards, its Influence tokens in each district, and 1 VP per 1000 D (rounded down); a tie goes to
 the Organization with the most D.
-rule: cyberverse/influence - 1 VP per Influence token placed, 1 more for the Organization with the
+cyberverse/influence - 1 VP per Influence token placed, 1 more for the Organization with the
 most Influence tokens in each district, 5 for the one with the most in all districts combined
 (variant ``influence_bonus``; reading: a tie for the most earns nobody the bonus).
 """
@@ -27,13 +27,13 @@ __all__ = [
 ]
 
 VP_PER_INFLUENCE = 1
-"""rule: cyberverse/influence - 1 VP for each Influence token placed."""
+"""cyberverse/influence - 1 VP for each Influence token placed."""
 VP_PER_D = 1000
 """rule: cyberverse/end-of-game - 1 VP for every 1000 D remaining (round down)."""
 DISTRICT_BONUS = 1
-"""rule: cyberverse/influence - the most Influence tokens in a district."""
+"""cyberverse/influence - the most Influence tokens in a district."""
 OVERALL_BONUS = 5
-"""rule: cyberverse/influence - the most Influence tokens in all districts combined."""
+"""cyberverse/influence - the most Influence tokens in all districts combined."""
 
 
 @dataclass(frozen=True, slots=True)

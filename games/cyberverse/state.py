@@ -1,4 +1,4 @@
-"""CyberVerse's immutable state: frozen dataclasses of ints and tuples, and the action.
+"""CyberVerse's immutable state: records of ints and tuples, and the action.
 
 Indices are internal (content-pack order); the public form (``codec.py``) speaks component ids and
 the rulebook's words. One :class:`State` holds the whole position; its records are:
@@ -16,22 +16,23 @@ the rulebook's words. One :class:`State` holds the whole position; its records a
 - :class:`Ctx`: where the flow of the turn stands (queues, the agent moving, its movement points).
 
 Decks are stored as the *multiset* of their cards (sorted): the order of a shuffled deck is never
-fixed in advance, a draw is a chance node over the cards left (rule: cyberverse/feature-test, the
+fixed in advance, a draw is a chance node over the cards left (cyberverse/feature-test, the
 modifier deck drawn without replacement). Cards put *under* a deck (a Story card discarded to the
 bottom, a resold Supply token, a dead Agent's sheet) are kept in order apart and drawn only once
 the shuffled part is empty.
 
-Inside one ``apply`` the rules work on :class:`~games.cyberverse.work.Work` (``work.py``), a mutable
-copy-on-write view whose fields are replaced (never mutated in place) and frozen back into a new
-:class:`State`.
+Every record is a :class:`~games.core.records.Record` (a frozen ``msgspec`` struct, docs/state.md),
+changed by name with :func:`~games.core.records.replace`. Inside one ``apply`` the rules work on
+:class:`~games.cyberverse.work.Work` (``work.py``): the State's top-level fields, each replaced by a
+new record (never mutated in place), frozen back into a new :class:`State`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, fields
 from functools import cache
-from typing import Any, TypeAlias, TypeVar
+from typing import TypeAlias
+
+from games.core.records import Record
 
 __all__ = [
     "ACTIVATION",
@@ -70,7 +71,7 @@ Zone: TypeAlias = int
 
 SETUP, EVENT, STRATEGY, ACTIVATION, AUXILIARY, INVESTIGATION, PAYDAY, OVER = range(8)
 PHASES = ("setup", "event", "strategy", "activation", "auxiliary", "investigation", "payday", "over")
-"""The phases of a game turn (rule: cyberverse/event-phase ... cyberverse/payday); ``setup`` is the
+"""The phases of a game turn (cyberverse/event-phase ... cyberverse/payday); ``setup`` is the
 agent choice before the first turn, ``auxiliary`` the Auxiliary Actions of the Activation phase."""
 
 STAGES = ("ambush", "combat", "hacking", "investigation", "influence")
@@ -163,25 +164,24 @@ FIRST_CHANCE = C_SETUP_SHEET
 AGENT, TEAMMATE, HENCHMAN = range(3)
 FIGHTER_KINDS = ("agent", "teammate", "henchman")
 SUPPRESSION, WOUND, BLEEDING = 1, 2, 4
-"""Status token bits (rule: cyberverse/status-tokens)."""
+"""Status token bits (cyberverse/status-tokens)."""
 
 # Pending effects after an attack (Fight.pending), resolved in this order.
 E_GRILL, E_PROJECT, E_DODGE, E_SECOND, E_ADRENALIN = range(5)
 
 
-@dataclass(frozen=True, slots=True)
-class Options:
+class Options(Record, frozen=True):
     """The rules variants of one game (``GameInfo.variants``; docs/cyberverse.md, readings).
 
     Attributes:
         reshuffle: ``"success"``: the discard is shuffled back after a successful test (rule:
             cyberverse/investigation) and when the deck is empty; ``"empty"``: only when empty
-            (rule: cyberverse/feature-test read alone).
+            (cyberverse/feature-test read alone).
         dead_agents: ``"bottom"``: a dead Agent's sheet goes under the Agent stack (rule:
             cyberverse/agent-dashboard); ``"removed"``: it leaves the game (rule:
             cyberverse/loss-of-health).
         forced_actions: the 3 Actions must be played while an Auxiliary Action is possible.
-        influence_bonus: score the influence majorities of rule: cyberverse/influence (+1 per
+        influence_bonus: score the influence majorities of cyberverse/influence (+1 per
             district, +5 overall) besides 1 VP per token.
         domination: ``"most"``: an Organization dominates a district with strictly the most
             Influence tokens there; ``"sole"``: with the only ones.
@@ -220,9 +220,8 @@ class Options:
     henchmen_moves: str = "free"
 
 
-@dataclass(frozen=True, slots=True)
-class Org:
-    """An Organization's HQ (rule: cyberverse/setup).
+class Org(Record, frozen=True):
+    """An Organization's HQ (cyberverse/setup).
 
     Attributes:
         money: Resources in D (never negative).
@@ -255,9 +254,8 @@ class Org:
     took_support: bool
 
 
-@dataclass(frozen=True, slots=True)
-class Agent:
-    """A recruited Agent (rule: cyberverse/agent-dashboard).
+class Agent(Record, frozen=True):
+    """A recruited Agent (cyberverse/agent-dashboard).
 
     Attributes:
         sheet: its Agent sheet.
@@ -292,9 +290,8 @@ class Agent:
     rescued: bool
 
 
-@dataclass(frozen=True, slots=True)
-class City:
-    """New Eden (rule: cyberverse/building-new-eden, cyberverse/event-phase).
+class City(Record, frozen=True):
+    """New Eden (cyberverse/building-new-eden, cyberverse/event-phase).
 
     Attributes:
         boards: the district board used for each district (board index).
@@ -311,9 +308,8 @@ class City:
     ambush: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Market:
-    """The stores and the rows (rule: cyberverse/building-new-eden, cyberverse/strategy-phase).
+class Market(Record, frozen=True):
+    """The stores and the rows (cyberverse/building-new-eden, cyberverse/strategy-phase).
 
     Attributes:
         stock: per store, its 3 slots: a token whose identity is known (id >= 0), a token showing
@@ -340,8 +336,7 @@ class Market:
     support_discard: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Decks:
+class Decks(Record, frozen=True):
     """The face-down decks and their discard piles (sorted multisets, see the module doc).
 
     Attributes:
@@ -377,9 +372,8 @@ class Decks:
     tokens: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Fighter:
-    """A miniature in a Combat (rule: cyberverse/combat).
+class Fighter(Record, frozen=True):
+    """A miniature in a Combat (cyberverse/combat).
 
     Attributes:
         kind: 0 Agent, 1 Teammate, 2 Henchman.
@@ -414,9 +408,8 @@ class Fighter:
     leader: int
 
 
-@dataclass(frozen=True, slots=True)
-class Fight:
-    """The Combat on one district board (rule: cyberverse/combat).
+class Fight(Record, frozen=True):
+    """The Combat on one district board (cyberverse/combat).
 
     Attributes:
         district: the district.
@@ -459,8 +452,7 @@ class Fight:
     convert: int
 
 
-@dataclass(frozen=True, slots=True)
-class Ctx:
+class Ctx(Record, frozen=True):
     """Where the flow of the turn stands (phase-specific; -1 / () when unused).
 
     Attributes:
@@ -501,8 +493,7 @@ class Ctx:
     tested: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class State:
+class State(Record, frozen=True):
     """A CyberVerse position.
 
     Attributes:
@@ -545,8 +536,7 @@ class State:
     held: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Action:
+class Action(Record, frozen=True):
     """A CyberVerse action (notation in ``notation.py``).
 
     Attributes:
@@ -568,66 +558,5 @@ def act(kind: str, a: int = 0, b: int = 0, c: int = 0) -> Action:
     return Action(kind, a, b, c)
 
 
-# ------------------------------------------------------------------ fast builders
-_T = TypeVar("_T")
-_MISSING: Any = object()
-
-
-def _builder(cls: type[_T]) -> Callable[..., _T]:
-    """A positional constructor of a frozen slots dataclass without ``object.__setattr__`` per field.
-
-    It fills a plain twin class with the same slots and then makes the instance a ``cls``
-    (``__class__`` assignment between classes of one slot layout); the result is an ordinary ``cls``
-    (tests/cyberverse/test_state.py checks it equals ``cls(...)``).
-    """
-    names = tuple(f.name for f in fields(cls))  # type: ignore[arg-type]
-    if getattr(cls, "__slots__", None) != names or hasattr(cls, "__post_init__"):
-        raise TypeError(f"{cls.__name__} must be a slots dataclass with no other slots")
-    body = "".join(f"    self.{n} = {n}\n" for n in names)
-    namespace: dict[str, Any] = {"_cls": cls}
-    exec(f"def __init__(self, {', '.join(names)}):\n{body}    self.__class__ = _cls\n", namespace)
-    return type(f"_{cls.__name__}Twin", (), {"__slots__": names, "__init__": namespace["__init__"]})
-
-
-def _evolver(cls: type[_T]) -> Callable[..., _T]:
-    """``evolve(obj, field=value, ...)``: a copy of ``obj`` with some fields replaced (fast)."""
-    names = tuple(f.name for f in fields(cls))  # type: ignore[arg-type]
-    params = ", ".join(f"{n}=_M" for n in names)
-    values = ", ".join(f"o.{n} if {n} is _M else {n}" for n in names)
-    namespace: dict[str, Any] = {"_M": _MISSING, "_make": _builder(cls)}
-    exec(f"def evolve(o, *, {params}):\n    return _make({values})\n", namespace)
-    fn: Callable[..., _T] = namespace["evolve"]
-    return fn
-
-
-make_state = _builder(State)
-make_org = _builder(Org)
-make_agent = _builder(Agent)
-make_fighter = _builder(Fighter)
-org_with = _evolver(Org)
-agent_with = _evolver(Agent)
-city_with = _evolver(City)
-market_with = _evolver(Market)
-decks_with = _evolver(Decks)
-fighter_with = _evolver(Fighter)
-fight_with = _evolver(Fight)
-ctx_with = _evolver(Ctx)
-state_with = _evolver(State)
 NO_CTX = Ctx()
-
-
-def _copier(cls: type[_T]) -> tuple[type, Callable[[_T], Any]]:
-    """A mutable twin class of a frozen slots dataclass and ``copy(obj)`` giving a twin with the same
-    fields: a :class:`Work` edits the twin in place and turns it back into ``cls`` when it freezes
-    (``__class__`` assignment between classes of one slot layout)."""
-    names = tuple(f.name for f in fields(cls))  # type: ignore[arg-type]
-    body = "".join(f"    self.{n} = {n}\n" for n in names)
-    namespace: dict[str, Any] = {}
-    exec(f"def __init__(self, {', '.join(names)}):\n{body}", namespace)
-    twin = type(f"_{cls.__name__}Draft", (), {"__slots__": names, "__init__": namespace["__init__"]})
-    namespace["_Twin"] = twin
-    exec(f"def copy(o):\n    return _Twin({', '.join(f'o.{n}' for n in names)})\n", namespace)
-    return twin, namespace["copy"]
-
-
-_CtxDraft, _ctx_draft = _copier(Ctx)
+"""The flow of the turn between phases: nothing under way."""

@@ -6,11 +6,11 @@ ones available, train an Agent (healed of 1, earns 1 XP token, not activated in 
 Activation phase, no salary at the end of the turn). Each store shows 3 tokens cost side up; after
 each purchase a new token of the same type is drawn into the store; a bought token goes on a free
 slot of an Agent's dashboard; resold tokens go under their store's stack.
-rule: cyberverse/supply-weapons, supply-cyber-implants, supply-gear, supply-vehicles - the four
+cyberverse/supply-weapons, supply-cyber-implants, supply-gear, supply-vehicles - the four
 stores; a Cyber-Implant cannot be resold; a grilled or broken token is flipped over.
-rule: cyberverse/support-cards - at most 3 Support cards, and no more than the team's Reputation;
+cyberverse/support-cards - at most 3 Support cards, and no more than the team's Reputation;
 in the Strategy phase one may be discarded to take a new one.
-rule: cyberverse/story-cards - drawing a new Story card is an Action of the Strategy phase.
+cyberverse/story-cards - drawing a new Story card is an Action of the Strategy phase.
 
 Readings (docs/cyberverse.md): a token's identity is hidden until bought (only its back - price and
 EXPERT icon - shows), so buying reveals it by chance among the tokens with that back; a training
@@ -51,7 +51,7 @@ __all__ = [
 ]
 
 STOCK = 3
-"""rule: cyberverse/building-new-eden - 3 Supply tokens in each store's available stock."""
+"""cyberverse/building-new-eden - 3 Supply tokens in each store's available stock."""
 INFLATION_D = 100
 """Authored: an ``inflation`` Event card adds 100 D to the store's prices."""
 _DISCOUNT = SUPPORT_EFFECTS.index("discount")

@@ -1,32 +1,18 @@
 """The mutable view of a CyberVerse :class:`~games.cyberverse.state.State` that one ``apply`` edits.
 
-Kept apart from ``state.py`` (the frozen records and their builders) so that the rules' hot path —
-this module and the rule modules — can be compiled with mypyc (docs/compiled.md) while ``state.py``,
-whose builders assign ``__class__`` between twin slot classes, stays plain Python.
+It holds the State's top-level fields; a rule replaces a record by name (``w.set_org(seat,
+money=...)``, ``w.set_ctx(stage=...)``: :func:`~games.core.records.replace`), never mutates one, and
+``freeze()`` makes the new State. Kept apart from ``state.py`` (the records) so that the rules' hot
+path, this module and the rule modules, is compiled with mypyc (docs/compiled.md) while the records
+stay ordinary Python classes (``msgspec`` structs) to the compiled code.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from games.cyberverse.state import (
-    Agent,
-    Ctx,
-    Fight,
-    Fighter,
-    Org,
-    State,
-    _ctx_draft,
-    _CtxDraft,
-    agent_with,
-    city_with,
-    decks_with,
-    fight_with,
-    fighter_with,
-    make_state,
-    market_with,
-    org_with,
-)
+from games.core.records import replace
+from games.cyberverse.state import Agent, Fight, Fighter, Org, State
 
 __all__ = ["Work", "insert_sorted", "remove_one"]
 
@@ -79,7 +65,7 @@ class Work:
 
     def freeze(self) -> State:
         """The new State."""
-        return make_state(
+        return State(
             self.players,
             self.options,
             self.turn,
@@ -94,21 +80,15 @@ class Work:
             self.market,
             self.decks,
             self.fight,
-            self._ctx(),
+            self.ctx,
             self.adjust,
             self.held,
         )
 
-    def _ctx(self) -> Ctx:
-        ctx = self.ctx
-        if type(ctx) is _CtxDraft:
-            ctx.__class__ = Ctx
-        return ctx
-
     # ------------------------------------------------------------- records
     def set_org(self, seat: int, **changes: Any) -> Org:
         """Replace fields of an Organization; returns the new record."""
-        org = org_with(self.orgs[seat], **changes)
+        org = replace(self.orgs[seat], **changes)
         orgs = list(self.orgs)
         orgs[seat] = org
         self.orgs = tuple(orgs)
@@ -133,43 +113,31 @@ class Work:
         agents = list(self.agents)
         for i, a in enumerate(agents):
             if a.sheet == sheet:
-                agents[i] = new = agent_with(a, **changes)
+                agents[i] = new = replace(a, **changes)
                 self.agents = tuple(agents)
                 return new
         raise KeyError(sheet)
 
     def set_city(self, **changes: Any) -> None:
         """Replace fields of the city."""
-        self.city = city_with(self.city, **changes)
+        self.city = replace(self.city, **changes)
 
     def set_market(self, **changes: Any) -> None:
         """Replace fields of the market."""
-        self.market = market_with(self.market, **changes)
+        self.market = replace(self.market, **changes)
 
     def set_decks(self, **changes: Any) -> None:
         """Replace fields of the decks."""
-        self.decks = decks_with(self.decks, **changes)
+        self.decks = replace(self.decks, **changes)
 
     def set_ctx(self, **changes: Any) -> None:
         """Replace fields of the flow context."""
-        ctx = self.ctx
-        if type(ctx) is not _CtxDraft:
-            ctx = self.ctx = _ctx_draft(ctx)
-        for name, value in changes.items():
-            setattr(ctx, name, value)
-
-    def ctx_draft(self) -> Any:
-        """The flow context as a draft this ``apply`` edits in place (its fields assigned directly,
-        as :meth:`set_ctx` does)."""
-        ctx = self.ctx
-        if type(ctx) is not _CtxDraft:
-            ctx = self.ctx = _ctx_draft(ctx)
-        return ctx
+        self.ctx = replace(self.ctx, **changes)
 
     def set_fight(self, **changes: Any) -> Fight:
         """Replace fields of the fight under way."""
         assert self.fight is not None
-        self.fight = fight_with(self.fight, **changes)
+        self.fight = replace(self.fight, **changes)
         return self.fight
 
     def set_fighter(self, index: int, **changes: Any) -> Fighter:
@@ -177,8 +145,8 @@ class Work:
         fight = self.fight
         assert fight is not None
         fighters = list(fight.fighters)
-        fighters[index] = new = fighter_with(fighters[index], **changes)
-        self.fight = fight_with(fight, fighters=tuple(fighters))
+        fighters[index] = new = replace(fighters[index], **changes)
+        self.fight = replace(fight, fighters=tuple(fighters))
         return new
 
 

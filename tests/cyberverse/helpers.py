@@ -7,8 +7,9 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from games.core import CHANCE, TERMINAL, GameConfig
+from games.core.records import replace
 from games.cyberverse import CyberverseGame, combat
-from games.cyberverse.state import INVESTIGATION, NO_CTX, STRATEGY, State, act, ctx_with
+from games.cyberverse.state import INVESTIGATION, NO_CTX, STRATEGY, State, act
 from games.cyberverse.work import Work
 
 
@@ -55,7 +56,7 @@ def combat_on(
             w.set_agent(agent.sheet, kit=kits[k])
     w.set_city(ambush=(-1,) * 5, henchmen=((),) * 5)
     w.phase = INVESTIGATION
-    w.ctx = ctx_with(NO_CTX, district=district, stage=1)
+    w.ctx = replace(NO_CTX, district=district, stage=1)
     w.fight = None
     assert combat.start(w, c, district)
     return w.freeze()

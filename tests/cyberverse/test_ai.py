@@ -65,7 +65,7 @@ def test_heuristic_favours_victory_points_more_as_the_end_nears() -> None:
     majorities) is likelier to win, and its edge counts for more near the end (rule:
     cyberverse/end-of-game: every Organization one Story card short of the 4 that end a 4-player
     game) than at the start."""
-    from dataclasses import replace
+    from games.core.records import replace
 
     base = _play_to_turn(4, 1, 5)
     orgs = list(base.orgs)
@@ -83,16 +83,17 @@ def test_greedy_values_drawing_a_story_card() -> None:
     """rule: cyberverse/story-cards - an Organization with no Story card in progress may draw one as a
     Strategy action; the greedy value counts the card being drawn as held (the draw is a chance step,
     so without this the one-step lookahead never saw what the Action buys and never drew)."""
+    from games.core.records import replace
     from games.cyberverse.policies import value
-    from games.cyberverse.state import D_STRATEGY, act, org_with, state_with
+    from games.cyberverse.state import D_STRATEGY, act
 
     game = CyberverseGame()
     c = game.content_pack
     s = play_until(game, 2, 400, lambda s: s.step == D_STRATEGY)
     seat = s.actor
     orgs = list(s.orgs)  # its story resolved: no Story card in progress
-    orgs[seat] = org_with(orgs[seat], story=-1, cases=(), done=(), spent=(), marks=())
-    s = state_with(s, orgs=tuple(orgs))
+    orgs[seat] = replace(orgs[seat], story=-1, cases=(), done=(), spent=(), marks=())
+    s = replace(s, orgs=tuple(orgs))
     assert act("story") in game.legal_actions(s)
     after = game.apply(s, act("story"))
     assert after.orgs[seat].story < 0 and game.current_player(after) == -1  # the draw: a chance step

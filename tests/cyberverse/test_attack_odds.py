@@ -8,7 +8,7 @@ import random
 
 from games.core.face import as_facts
 from games.cyberverse import CyberverseGame
-from games.cyberverse.combat import attack_outcomes, strike
+from games.cyberverse.damage import attack_outcomes, strike
 from games.cyberverse.hidden import UNKNOWN, observation
 from games.cyberverse.state import AGENT, D_ATTACK, State
 from tests.cyberverse.helpers import play_until

@@ -19,7 +19,7 @@ from search import SearchLimit
 from service import jobs
 from service.advisor import build_hints
 from solver.core import SolveLimits, get_advice
-from solver.cyberverse import ADVICE_LABEL, _onward, activation_problem, plan_value
+from solver.cyberverse import ADVICE_LABEL, activation_problem, plan_value, reachable_after
 from tests.cyberverse.helpers import play_until
 
 GAME = CyberverseGame()
@@ -85,7 +85,7 @@ def _enumerated(s: State, seat: int) -> int:
     costs: list[bool] = []
     for i, a in enumerate(agents):
         if moving and a.sheet == ctx.agent and ctx.started:
-            options.append(sorted({a.district} | _onward(s, C, a, ctx.mp, ctx.visited)))
+            options.append(sorted({a.district} | reachable_after(s, C, a, ctx.mp, ctx.visited)))
             costs.append(False)
         elif a.sheet in waiting or (moving and a.sheet == ctx.agent):
             options.append(sorted({p.current[i]} | p.reach[i]))

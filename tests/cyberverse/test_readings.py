@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from games.core.records import replace
 from games.cyberverse import CyberverseGame, investigation
 from games.cyberverse.agents import agent_lost
 from games.cyberverse.content import MISSION_KINDS
@@ -24,7 +25,6 @@ from games.cyberverse.state import (
     WOUND,
     State,
     act,
-    ctx_with,
 )
 from games.cyberverse.work import Work
 from tests.cyberverse.helpers import combat_on, draw, play_until
@@ -63,7 +63,7 @@ def _investigating(options: dict[str, Any] | None = None) -> tuple[State, int]:
         w.set_agent(other.sheet, district=-1, zone=-1, spot=-1)
     w.set_org(agent.org, cases=(k1, k2), done=(0, 0), spent=(0, 0), marks=(0, 0))
     w.phase = INVESTIGATION
-    w.ctx = ctx_with(NO_CTX, district=d, stage=3)
+    w.ctx = replace(NO_CTX, district=d, stage=3)
     investigation.run(w, C)
     t = w.freeze()
     assert t.step == D_TEST and t.ctx.agent == agent.sheet
@@ -196,7 +196,7 @@ def test_red_mission_validated_by_standing_alone_at_three_tokens() -> None:
         agent.org, cases=(red, red), done=(0, 1), spent=(0, 0), marks=(0, 0), influence=tuple(influence)
     )
     w.phase = INVESTIGATION
-    w.ctx = ctx_with(NO_CTX, district=d, stage=4)
+    w.ctx = replace(NO_CTX, district=d, stage=4)
     investigation.run(w, C)
     assert len(w.orgs[agent.org].solved) == len(s.orgs[agent.org].solved) + 1
 

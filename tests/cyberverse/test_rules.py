@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from games.core.records import replace
 from games.cyberverse import CyberverseGame, engine, events, investigation, stories, strategy
 from games.cyberverse import state as cv_state
 from games.cyberverse.activation import travel_cost
@@ -16,18 +17,9 @@ from games.cyberverse.agents import (
     usable_weapons,
 )
 from games.cyberverse.board import HENCHMEN_LIMIT, henchman_zone
-from games.cyberverse.combat import (
-    ENERGY_SHIELD,
-    FRENZY,
-    POISONED_BLADE,
-    SMOKE_BOMB,
-    attack,
-    damage,
-    henchman_controller,
-    henchman_target,
-    henchman_targets,
-)
 from games.cyberverse.content import ANALYSIS, COMBAT, GEAR, IMPLANT, MOVEMENT, VEHICLE, WEAPON
+from games.cyberverse.damage import ENERGY_SHIELD, FRENZY, POISONED_BLADE, SMOKE_BOMB, attack, damage
+from games.cyberverse.henchmen import henchman_controller, henchman_target, henchman_targets
 from games.cyberverse.state import (
     BLEEDING,
     D_DROP_SUPPORT,
@@ -37,7 +29,6 @@ from games.cyberverse.state import (
     WOUND,
     State,
     act,
-    agent_with,
 )
 from games.cyberverse.work import Work
 from tests.cyberverse.helpers import play_until
@@ -325,7 +316,7 @@ def test_combat_engaged_and_status_on_agents() -> None:
     s = play_until(GAME, 2, 5, lambda s: s.fight is not None and s.fight.engaged and s.actor >= 0)
     assert s.fight is not None and any(f.kind == 0 for f in s.fight.fighters)
     assert all(0 <= a.status <= 7 for a in s.agents)
-    assert agent_with(s.agents[0], status=BLEEDING).status == BLEEDING
+    assert replace(s.agents[0], status=BLEEDING).status == BLEEDING
     assert ANALYSIS == 1
 
 
@@ -470,7 +461,7 @@ def test_henchman_multiple_shot_second_target_chosen_by_the_organization_playing
     same zone"; rule: cyberverse/combat - for a Henchman the Organization playing it chooses the
     second target (reading: one of the same Organization as the first, "Henchmen always attack the
     organization with the most resources") or holds."""
-    from games.cyberverse.combat import MULTIPLE_SHOT
+    from games.cyberverse.damage import MULTIPLE_SHOT
 
     s = play_until(GAME, 2, 0, lambda s: s.step == D_HENCHMAN_TARGET)
     assert s.fight is not None
@@ -506,7 +497,7 @@ def test_henchman_multiple_shot_second_target_chosen_by_the_organization_playing
     a = next(a for a in legal if a.a == second and a.kind == "attack")
     assert GAME.parse_action(s, GAME.action_to_text(s, a)) == a
     GAME.explain(s, a)
-    from games.cyberverse.combat import strike
+    from games.cyberverse.damage import strike
 
     blow, _ = strike(s, C, i, second, -1, xp=0, tokens=(shot, -1))
     g = s.fight.fighters[second]
@@ -523,7 +514,7 @@ def test_henchman_way_chosen_by_the_organization_playing_it() -> None:
     and rule: cyberverse/combat - where two zones lead on a shortest way, the Organization playing
     it chooses (step "move in combat", `move to zone N`); the Henchman steps there and walks on or
     attacks. (The default, free moves: test_readings.py.)"""
-    from games.cyberverse.combat import henchman_ways
+    from games.cyberverse.henchmen import henchman_ways
 
     def way(s: State) -> bool:
         if not (_henchman_at(cv_state.D_FIGHT_MOVE)(s) and GAME.legal_actions(s)[0].kind == "step"):
@@ -576,8 +567,8 @@ def test_henchman_tactical_position_chosen_by_the_organization_playing_it() -> N
     target with Movement left may take its zone's free position, the choice of the Organization
     playing it (`take the advantageous position` or `hold`, and with the default free moves a
     step too), and then attacks."""
-    from games.cyberverse.combat import henchman_moves
     from games.cyberverse.content import POSITION_KINDS
+    from games.cyberverse.henchmen import henchman_moves
 
     def position(s: State) -> bool:
         # another Henchman acts after it, so the Combat is still on after its attack

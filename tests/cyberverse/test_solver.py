@@ -76,8 +76,8 @@ def test_chain_differs_by_reshuffle_rule() -> None:
 
 def test_combat_distribution_matches_monte_carlo() -> None:
     """rule: cyberverse/combat-tokens, cyberverse/damage-table - exact over the token draws."""
-    from games.cyberverse.combat import attack
-    from games.cyberverse.combat import keep_better as _keep
+    from games.cyberverse.damage import attack
+    from games.cyberverse.damage import keep_better as _keep
 
     pool = list(range(12))
     att = Side(combat=2, weapon_bonus=2, ranged=True, defense=0, agent=True)
@@ -210,8 +210,8 @@ def test_activation_plan_on_game_states_equals_brute_force() -> None:
 def test_combat_between_agents_matches_monte_carlo() -> None:
     """rule: cyberverse/combat - both Agents draw 2 Combat tokens and keep 1 (the attacker its best
     attack, the target its best defense); rule: cyberverse/status-tokens - Status on Agents."""
-    from games.cyberverse.combat import attack
-    from games.cyberverse.combat import keep_better as _keep
+    from games.cyberverse.damage import attack
+    from games.cyberverse.damage import keep_better as _keep
 
     pool = list(range(10))
     att = Side(combat=3, weapon_bonus=1, ranged=False, defense=0, agent=True, advantage=True)
