@@ -1,12 +1,13 @@
 """Build the compiled accelerator of a package with mypyc (``make fast``; docs/compiled.md).
 
-``python tools/build_compiled.py [--package games.cyberverse] [--force] [--if-possible] [--quiet]``
+``python tools/build_compiled.py [--package games.ti4 ...] [--force] [--if-possible] [--quiet]``
 
-The package names its compiled modules (``COMPILED`` in its ``__init__``). The tool copies those
-modules and every module of the same top-level package they import (the type information mypyc
-compiles against) to ``build/compiled/.work/<package>/src`` (no pyproject.toml there: the venv's
-setuptools never reads ours), runs mypyc there, keeps only the extension modules in
-``build/compiled/<package>/`` and writes the manifest (the sha256 of every copied source, the
+Without ``--package`` it builds every game package that opts in (``COMPILED`` in its ``__init__``,
+naming its compiled modules: ``games.core.compiled.opted_in``), one after the other. For each, the
+tool copies those modules and every module of the same top-level package they import (the type
+information mypyc compiles against) to ``build/compiled/.work/<package>/src`` (no pyproject.toml
+there: the venv's setuptools never reads ours), runs mypyc there, keeps only the extension modules
+in ``build/compiled/<package>/`` and writes the manifest (the sha256 of every copied source, the
 interpreter, mypy's version). Nothing is written next to the sources. A fresh build is left alone
 (``--force`` rebuilds).
 
@@ -234,7 +235,9 @@ def main(argv: list[str] | None = None) -> int:
         prog="python tools/build_compiled.py",
         description="Build a package's compiled accelerator with mypyc (docs/compiled.md).",
     )
-    parser.add_argument("--package", action="append", help="package to build (default games.cyberverse)")
+    parser.add_argument(
+        "--package", action="append", help="package to build (default: every package with COMPILED)"
+    )
     parser.add_argument("--force", action="store_true", help="rebuild even when the build is fresh")
     parser.add_argument(
         "--if-possible", action="store_true", help="exit 0 (pure Python) when it cannot be built here"
@@ -243,7 +246,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quiet", action="store_true", help="print only the mode line of each package")
     args = parser.parse_args(argv)
     status = 0
-    for package in args.package or ["games.cyberverse"]:
+    for package in args.package or compiled.opted_in():
         failure = ""
         modules = tuple(getattr(importlib.import_module(package), "COMPILED", ()))
         if not modules:

@@ -25,6 +25,7 @@ Documented in docs/compiled.md.
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import importlib
 import importlib.machinery
@@ -47,6 +48,7 @@ __all__ = [
     "interpreter",
     "locate",
     "mode",
+    "opted_in",
     "package_dir",
     "reason",
     "registered",
@@ -206,16 +208,35 @@ def reason(package: str) -> str:
     return status.reason if status else f"{package} has no compiled accelerator (or is not imported)"
 
 
+def opted_in() -> tuple[str, ...]:
+    """The game packages that opt in (their ``__init__`` assigns ``COMPILED``), sorted; read from the
+    sources of ``games``, without importing them."""
+    games = Path(__file__).resolve().parents[1]
+    out = []
+    for init in sorted(games.glob("*/__init__.py")):
+        tree = ast.parse(init.read_bytes(), str(init))
+        names = {
+            target.id
+            for node in tree.body
+            if isinstance(node, ast.Assign | ast.AnnAssign)
+            for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
+            if isinstance(target, ast.Name)
+        }
+        if "COMPILED" in names:
+            out.append(f"{games.name}.{init.parent.name}")
+    return tuple(out)
+
+
 def registered() -> dict[str, Status]:
     """The packages imported so far that opt in, with their status."""
     return dict(_STATUS)
 
 
 def _main(argv: list[str]) -> int:
-    """``python -m games.core.compiled [package ...]``: print one line per package (default
-    ``games.cyberverse``): its mode and, when pure, why."""
+    """``python -m games.core.compiled [package ...]``: print one line per package (default: every
+    package that opts in, :func:`opted_in`): its mode and, when pure, why."""
     this = importlib.import_module(__spec__.name if __spec__ else "games.core.compiled")
-    for package in argv or ["games.cyberverse"]:
+    for package in argv or this.opted_in():
         importlib.import_module(package)
         status = this.registered().get(package)
         if status is None:

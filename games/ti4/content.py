@@ -180,6 +180,9 @@ class Layout:
         trade_goods: trade goods by home position (rule: ti4/five-player-trade-goods).
         blue: blue-backed tiles dealt to each player.
         red: red-backed tiles dealt to each player.
+        by_ring: the system positions ring by ring, innermost first, each ring's in order (built at
+            load from ``systems`` and the board's rings: the rings are built in this order, rule:
+            ti4/ring-order).
     """
 
     players: int
@@ -188,6 +191,7 @@ class Layout:
     trade_goods: Mapping[Pos, int]
     blue: int
     red: int
+    by_ring: tuple[tuple[Pos, ...], ...]
 
     @property
     def extra_red(self) -> int:
@@ -318,8 +322,16 @@ def _board(node: Node) -> Board:
         goods = {int(k): v.int(min=0, max=20) for k, v in lay["trade_goods"].items() if is_digits(k)}
         if set(goods) - set(homes):
             raise lay.fail("trade goods on home positions only", key="trade_goods")
+        in_rings = sorted({rings[p] for p in systems})
+        by_ring = tuple(tuple(sorted(p for p in systems if rings[p] == r)) for r in in_rings)
         layouts[count] = Layout(
-            players=count, homes=homes, systems=systems, trade_goods=goods, blue=blue, red=red
+            players=count,
+            homes=homes,
+            systems=systems,
+            trade_goods=goods,
+            blue=blue,
+            red=red,
+            by_ring=by_ring,
         )
     nb_t = tuple(neighbours)
     adjacent = tuple(tuple(n for n in nb if n is not None) for nb in nb_t)

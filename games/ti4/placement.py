@@ -26,16 +26,18 @@ from dataclasses import dataclass
 from games.core.cache import PerContent
 from games.core.protocol import Seat
 from games.core.records import replace, replace_at, without
-from games.ti4.content import Board, Content, Layout, Pos, Tile, TileId
+from games.ti4.content import WORMHOLES, Board, Content, Layout, Pos, Tile, TileId
 from games.ti4.finish import board_complete
 from games.ti4.setup import home_system_tile
 from games.ti4.state import PLACE, Placement, TI4State
 
 __all__ = [
+    "KEEP_APART_KINDS",
     "Conflict",
     "conflicts",
     "current_ring",
     "keep_apart",
+    "keep_apart_bits",
     "legal_placements",
     "open_spaces",
     "place_red_tile",
@@ -61,14 +63,17 @@ def snake_seat(index: int, players: int, table: Sequence[Seat], speaker: Seat) -
 def current_ring(galaxy: Sequence[TileId], board: Board, layout: Layout) -> int:
     """The ring being built: the innermost ring with an empty system space (rule: ti4/ring-order);
     0 when every system space is filled."""
-    rings = [board.rings[p] for p in layout.systems if galaxy[p] == 0]
-    return min(rings, default=0)
+    spaces = open_spaces(galaxy, board, layout)
+    return board.rings[spaces[0]] if spaces else 0
 
 
 def open_spaces(galaxy: Sequence[TileId], board: Board, layout: Layout) -> list[Pos]:
-    """The empty system spaces of the ring being built (rule: ti4/ring-order)."""
-    ring = current_ring(galaxy, board, layout)
-    return [p for p in layout.systems if galaxy[p] == 0 and board.rings[p] == ring]
+    """The empty system spaces of the ring being built (rule: ti4/ring-order), in order."""
+    for ring in layout.by_ring:
+        spaces = [p for p in ring if galaxy[p] == 0]
+        if spaces:
+            return spaces
+    return []
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,12 +129,23 @@ def keep_apart(tile: Tile) -> frozenset[str]:
     return frozenset((["anomaly"] if tile.is_anomaly else []) + list(tile.wormholes))
 
 
-def _keep_apart_table(content: Content) -> dict[TileId, frozenset[str]]:
-    return {t.id: keep_apart(t) for t in content.tiles.values()}
+KEEP_APART_KINDS: tuple[str, ...] = ("anomaly", *WORMHOLES)
+"""The entries of a :func:`keep_apart` set, in the order of their bits in :func:`keep_apart_bits`."""
 
 
-_KEEP_APART: PerContent[Content, dict[TileId, frozenset[str]]] = PerContent(_keep_apart_table)
-"""Each tile's :func:`keep_apart`, per content pack."""
+def keep_apart_bits(tile: Tile) -> int:
+    """:func:`keep_apart` as an integer: bit ``i`` set for ``KEEP_APART_KINDS[i]`` (two tiles may not be
+    neighbours when their bits share one)."""
+    apart = keep_apart(tile)
+    return sum(1 << i for i, kind in enumerate(KEEP_APART_KINDS) if kind in apart)
+
+
+def _keep_apart_table(content: Content) -> dict[TileId, int]:
+    return {t.id: keep_apart_bits(t) for t in content.tiles.values()}
+
+
+_KEEP_APART: PerContent[Content, dict[TileId, int]] = PerContent(_keep_apart_table)
+"""Each tile's :func:`keep_apart_bits`, per content pack."""
 
 
 def legal_placements(
@@ -148,26 +164,28 @@ def legal_placements(
     """
     spaces = open_spaces(galaxy, content.board, layout)
     apart = _KEEP_APART(content)
-    touching = {
-        p: frozenset().union(*(apart[galaxy[q]] for q in content.board.adjacent[p] if galaxy[q] in apart))
-        for p in spaces
-    }
-    free: dict[TileId, list[Pos]] = {}
-    restricted: dict[TileId, list[Pos]] = {}
+    touching = {p: _touching(galaxy, content.board.adjacent[p], apart) for p in spaces}
     tiles = sorted(set(hand))
+    free: dict[TileId, list[Pos]] = {}
     for t in tiles:
         mine = apart[t]
-        for p in spaces:
-            bucket = restricted if mine & touching[p] else free
-            bucket.setdefault(t, []).append(p)
+        free[t] = [p for p in spaces if not mine & touching[p]] if mine else spaces
+    any_free = any(free.values())
     out: list[tuple[TileId, Pos]] = []
-    any_free = bool(free)
     for t in tiles:
-        allowed = list(free.get(t, []))
-        if (reading == "player" and not any_free) or (reading == "tile" and not allowed):
-            allowed += restricted.get(t, [])
-        out += [(t, p) for p in sorted(allowed)]
+        if (reading == "player" and not any_free) or (reading == "tile" and not free[t]):
+            out += [(t, p) for p in spaces]
+        else:
+            out += [(t, p) for p in free[t]]
     return out
+
+
+def _touching(galaxy: Sequence[TileId], around: Sequence[Pos], apart: dict[TileId, int]) -> int:
+    """The :func:`keep_apart_bits` of the tiles placed on the spaces ``around``, or-ed."""
+    bits = 0
+    for q in around:
+        bits |= apart.get(galaxy[q], 0)
+    return bits
 
 
 def red_tile_spaces(state: TI4State, content: Content) -> list[Pos]:

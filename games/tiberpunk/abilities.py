@@ -15,12 +15,12 @@ from games.tiberpunk.parts import (
     hand_add,
 )
 from games.tiberpunk.state import PH_PLACE, Player, State
-from games.tiberpunk.tables import Tables
+from games.tiberpunk.turn import TurnRules
 
 __all__ = ["AbilityRules"]
 
 
-class AbilityRules(Tables):
+class AbilityRules(TurnRules):
     """The Personal Abilities module: the draft, Rebooter, Recharge (Street Support, Token and Mirror
     code are read where their rules apply)."""
 

@@ -39,9 +39,24 @@ class Op(IntEnum):
 
 
 # the op codes as plain ints for the hot paths (an IntEnum compares and hashes as its int, slower)
-OP_DICE, OP_DRAFT, OP_PLACE, OP_FAVOR, OP_MOVE, OP_UNSHACKLE = (int(o) for o in list(Op)[:6])
-OP_INTERACT, OP_END, OP_REBOOT, OP_RECHARGE, OP_GADGET, OP_STOP = (int(o) for o in list(Op)[6:12])
-OP_PURSUE, OP_SKILL, OP_BOOST, OP_TAKE, OP_LICTOR, OP_ESCAPE = (int(o) for o in list(Op)[12:])
+OP_DICE: int = Op.DICE.value
+OP_DRAFT: int = Op.DRAFT.value
+OP_PLACE: int = Op.PLACE.value
+OP_FAVOR: int = Op.FAVOR.value
+OP_MOVE: int = Op.MOVE.value
+OP_UNSHACKLE: int = Op.UNSHACKLE.value
+OP_INTERACT: int = Op.INTERACT.value
+OP_END: int = Op.END.value
+OP_REBOOT: int = Op.REBOOT.value
+OP_RECHARGE: int = Op.RECHARGE.value
+OP_GADGET: int = Op.GADGET.value
+OP_STOP: int = Op.STOP.value
+OP_PURSUE: int = Op.PURSUE.value
+OP_SKILL: int = Op.SKILL.value
+OP_BOOST: int = Op.BOOST.value
+OP_TAKE: int = Op.TAKE.value
+OP_LICTOR: int = Op.LICTOR.value
+OP_ESCAPE: int = Op.ESCAPE.value
 
 # interaction sources: token index 0..3, or spaceship card type 0..2 as VIA_SHIP + type
 VIA_SHIP = 4

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from games.core.records import replace
 from games.tiberpunk.dice import score
+from games.tiberpunk.gadgets import GadgetRules
 from games.tiberpunk.parts import (
     GUILE,
     HACK,
@@ -35,12 +36,11 @@ from games.tiberpunk.state import (
     Player,
     State,
 )
-from games.tiberpunk.tables import Tables
 
 __all__ = ["CombatRules"]
 
 
-class CombatRules(Tables):
+class CombatRules(GadgetRules):
     """Combat against a miniature or a lictor, combat tiles."""
 
     def _combat_objectives(self, s: State, p: Player, tk: int, d: int) -> Sequence[int]:

@@ -7,14 +7,14 @@ it reads are :class:`games.tiberpunk.tables.Tables`.
 from __future__ import annotations
 
 from games.core.records import replace, replace_at
+from games.tiberpunk.movement import MovementRules
 from games.tiberpunk.parts import JUNO
 from games.tiberpunk.state import Player, State
-from games.tiberpunk.tables import Tables
 
 __all__ = ["FavorRules"]
 
 
-class FavorRules(Tables):
+class FavorRules(MovementRules):
     """Divine favor: the favor marker and Juno's discounts on purchases."""
 
     def _move_favor(self, s: State, a: int) -> State:

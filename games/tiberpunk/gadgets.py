@@ -12,9 +12,9 @@ from collections.abc import Sequence
 
 from games.core.records import replace, replace_at
 from games.tiberpunk import actions as act
+from games.tiberpunk.objectives import ObjectiveRules
 from games.tiberpunk.parts import ADD, FLIP, GENIUS, REROLL, ROT1, ROT2, hand_add, hand_remove
 from games.tiberpunk.state import PH_QGADGET, QUEST, State
-from games.tiberpunk.tables import Tables
 
 __all__ = ["GadgetRules", "die_changes"]
 
@@ -30,7 +30,7 @@ def die_changes(g: int, v: int) -> tuple[int, ...]:
     return (0,)
 
 
-class GadgetRules(Tables):
+class GadgetRules(ObjectiveRules):
     """Gadget cards: drawing, discarding, playing them on a roll."""
 
     def gadget_limit(self, s: State, seat: int) -> int:

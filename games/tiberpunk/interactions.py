@@ -21,12 +21,12 @@ from games.tiberpunk.parts import (
     counts_to_list,
 )
 from games.tiberpunk.state import CHAR, DRONE, PH_MAIN, State, bank_left
-from games.tiberpunk.tables import Tables
+from games.tiberpunk.structures import StructureRules
 
 __all__ = ["InteractionRules"]
 
 
-class InteractionRules(Tables):
+class InteractionRules(StructureRules):
     """Interactions: spaceship, structure (temples, upgrade hubs, sites), collect income, character and
     drone options, spaceship cards."""
 

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from games.core.records import replace, replace_at
 from games.tiberpunk import actions as act
+from games.tiberpunk.interactions import InteractionRules
 from games.tiberpunk.parts import MERCURY
 from games.tiberpunk.state import CHAR, DRONE, Player, State
-from games.tiberpunk.tables import Tables
 
 __all__ = ["MovementRules"]
 
 
-class MovementRules(Tables):
+class MovementRules(InteractionRules):
     """Movement of miniatures and lictors, shackles."""
 
     def _move_table(self, via: int, mini: int, src: int, base: int, budget: int) -> tuple[int, ...]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from games.core.records import replace, replace_at
 from games.errors import InvalidStateError
 from games.tiberpunk import actions as act
+from games.tiberpunk.combat import CombatRules
 from games.tiberpunk.dice import contains, decode_pool
 from games.tiberpunk.parts import (
     R_COINS,
@@ -35,12 +36,11 @@ from games.tiberpunk.state import (
     Player,
     State,
 )
-from games.tiberpunk.tables import Tables
 
 __all__ = ["QuestRules"]
 
 
-class QuestRules(Tables):
+class QuestRules(CombatRules):
     """Quests: Stage I rolls and the lictor pursuit, Stage II templates, Stage III."""
 
     def _stage2_options(

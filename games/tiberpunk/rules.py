@@ -6,7 +6,8 @@ to play a gadget; a reward's recipient chooses the skill, boost slot or spaceshi
 chance nodes. A choice with a single option is applied at once.
 
 One module per rulebook section (its docstring cites the section ids it owns, ``rule: tiberpunk/<id>``),
-each a mixin of :class:`Rules`:
+each one class of the line that :class:`Rules` ends, in this order (each extends the next; the last,
+``ObjectiveRules``, extends the tables):
 
 - ``setup.py``: general setup, player setup, the side objective cards in play;
 - ``abilities.py``: the Personal Abilities module (the draft, Rebooter, Recharge);
@@ -22,7 +23,9 @@ each a mixin of :class:`Rules`:
 - ``objectives.py``: side objectives and rewards; ``end.py``: the end of the game and who wins.
 
 The precomputed tables are :class:`games.tiberpunk.tables.Tables` (the methods the modules call on
-each other are declared in ``methods.py``); constants and small helpers are in ``parts.py``.
+each other are declared in ``methods.py``); constants and small helpers are in ``parts.py``. The line
+is single inheritance because that is what mypyc compiles to native classes (docs/compiled.md): its
+method resolution order is the one the twelve sections had as mixins of :class:`Rules`.
 :class:`Rules` builds the table from op code to the section's handler that
 ``TurnRules.apply_unchecked`` dispatches through (movement and interactions are dispatched inline).
 """
@@ -32,14 +35,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from games.tiberpunk import actions as act
-from games.tiberpunk.abilities import AbilityRules
-from games.tiberpunk.combat import CombatRules
 from games.tiberpunk.content import Content
-from games.tiberpunk.favor import FavorRules
-from games.tiberpunk.gadgets import GadgetRules
-from games.tiberpunk.interactions import InteractionRules
-from games.tiberpunk.movement import MovementRules
-from games.tiberpunk.objectives import ObjectiveRules
 from games.tiberpunk.parts import (
     AB_MIRROR,
     FRESH,
@@ -65,12 +61,8 @@ from games.tiberpunk.parts import (
     TPL_SHADOW,
     TPL_SHIP,
 )
-from games.tiberpunk.quests import QuestRules
 from games.tiberpunk.setup import SetupRules
-from games.tiberpunk.spaceships import SpaceshipRules
 from games.tiberpunk.state import CHAR, DRONE, LICTOR, State
-from games.tiberpunk.structures import StructureRules
-from games.tiberpunk.turn import TurnRules
 
 __all__ = [
     "AB_MIRROR",
@@ -103,20 +95,7 @@ __all__ = [
 ]
 
 
-class Rules(
-    SetupRules,
-    AbilityRules,
-    TurnRules,
-    FavorRules,
-    MovementRules,
-    InteractionRules,
-    StructureRules,
-    SpaceshipRules,
-    QuestRules,
-    CombatRules,
-    GadgetRules,
-    ObjectiveRules,
-):
+class Rules(SetupRules):
     """The rules engine over a content pack (the game class adds notation and the protocol glue)."""
 
     def __init__(self, content: Content) -> None:

@@ -12,6 +12,7 @@ import random
 
 from games.core.rng import derive_seed
 from games.errors import ConfigError
+from games.tiberpunk.abilities import AbilityRules
 from games.tiberpunk.parts import (
     FRESH,
 )
@@ -22,12 +23,11 @@ from games.tiberpunk.state import (
     Player,
     State,
 )
-from games.tiberpunk.tables import Tables
 
 __all__ = ["SetupRules"]
 
 
-class SetupRules(Tables):
+class SetupRules(AbilityRules):
     """General setup, player setup and the ability draft."""
 
     # ------------------------------------------------------------------ setup (rule: general-setup)

@@ -14,13 +14,13 @@ from games.tiberpunk import actions as act
 from games.tiberpunk.parts import (
     STELLAR,
 )
+from games.tiberpunk.quests import QuestRules
 from games.tiberpunk.state import PH_MAIN, Player, State
-from games.tiberpunk.tables import Tables
 
 __all__ = ["SpaceshipRules"]
 
 
-class SpaceshipRules(Tables):
+class SpaceshipRules(QuestRules):
     """The spaceship interaction and spaceship cards."""
 
     def _spaceship_options(self, s: State) -> Sequence[int]:

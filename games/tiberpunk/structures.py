@@ -20,13 +20,13 @@ from games.tiberpunk.parts import (
     combo_codes,
     counts_to_list,
 )
+from games.tiberpunk.spaceships import SpaceshipRules
 from games.tiberpunk.state import CHAR, DRONE, Player, State
-from games.tiberpunk.tables import Tables
 
 __all__ = ["StructureRules"]
 
 
-class StructureRules(Tables):
+class StructureRules(SpaceshipRules):
     """Structure interactions: temples, upgrade hubs and side objective sites."""
 
     def _structure_options(self, s: State) -> list[int]:

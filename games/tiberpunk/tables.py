@@ -27,7 +27,7 @@ __all__ = ["Tables"]
 
 
 class Tables(RuleMethods):
-    """The rules' tables over a content pack (``Rules`` is this plus one mixin per rulebook section)."""
+    """The rules' tables over a content pack (``Rules`` is this plus one class per rulebook section)."""
 
     def __init__(self, content: Content) -> None:
         c = content

@@ -15,6 +15,7 @@ from games.core.rng import derive_seed
 from games.errors import IllegalActionError, WrongSeatError
 from games.tiberpunk import actions as act
 from games.tiberpunk.dice import encode_pool, outcomes
+from games.tiberpunk.favor import FavorRules
 from games.tiberpunk.parts import (
     AB_STREET,
     FRESH,
@@ -43,12 +44,11 @@ from games.tiberpunk.state import (
     State,
     bank_left,
 )
-from games.tiberpunk.tables import Tables
 
 __all__ = ["TurnRules"]
 
 
-class TurnRules(Tables):
+class TurnRules(FavorRules):
     """The turn: whose decision it is, the legal actions of a main-phase turn, applying an action, the end
     of a turn and what follows it."""
 
