@@ -21,6 +21,8 @@ A declaration::
             "played": AnyOf((CARD, Null(-1)), description="this turn's card (null: none yet)"),
             "stock": Int(0, 40, description="implied by the boxes", optional=True),
             "age": Int(0, 150, default=0, description="years"),
+            "tile": Id((), pattern="^[0-9]{1,3}$", what="a printed tile number"),
+            "tasks": MapOf(OneOf(("1A", "2B")), ListOf(OneOf(("defeat", "network")), max=3)),
         }
     )
     FORM = Form("mygame", "state", Obj({"players": ListOf(PLAYER, 1, 6)}), title="My game position")
@@ -32,6 +34,7 @@ reader checks them after ``read``, each citing its rulebook section, and raises 
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
@@ -48,6 +51,7 @@ __all__ = [
     "Id",
     "Int",
     "ListOf",
+    "MapOf",
     "Null",
     "Obj",
     "OneOf",
@@ -57,6 +61,7 @@ __all__ = [
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 _SHOWN = 60
+_MISSING = object()
 
 
 def show(value: Any) -> str:
@@ -81,14 +86,31 @@ class _FieldError(Exception):
     valid form builds no path.
     """
 
-    def __init__(self, why: str, rule: str = "", at: str = "") -> None:
+    def __init__(
+        self, why: str = "", rule: str = "", at: str = "", *, field: Field | None = None, value: Any = None
+    ):
         super().__init__(why)
-        self.at, self.why, self.rule = at, why, rule
+        self.at, self.rule, self._why, self._field, self._value = at, rule, why, field, value
+
+    @property
+    def why(self) -> str:
+        """What is wrong (for a value that fails its field, written only when shown: an ``AnyOf``
+        tries alternatives that fail)."""
+        if self._field is None:
+            return self._why
+        return f"expected {self._field.expected()}, got {show(self._value)}"
 
     def inside(self, part: str) -> _FieldError:
         """The error, its path now under ``part`` (a key, or ``[i]``)."""
         self.at = _join(part, self.at)
         return self
+
+
+def _length(lo: int, hi: int | None) -> str:
+    """``lo..hi`` entries, in words."""
+    if hi is None:
+        return f"at least {lo}"
+    return str(hi) if lo == hi else f"{lo} to {hi}"
 
 
 def _join(at: str, name: str) -> str:
@@ -142,6 +164,10 @@ class Field:
         """Whether ``write`` gives the value as it is (containers then skip the call)."""
         return True
 
+    def encoder(self) -> Callable[[Any], Any] | None:
+        """The quickest callable doing ``write`` (None: the value is written as it is)."""
+        return None if self.plain() else self.write
+
     def owns(self, value: Any) -> bool:
         """Whether ``write`` takes this decoded value (``AnyOf`` picks its alternative by it)."""
         return True
@@ -151,7 +177,7 @@ class Field:
         raise NotImplementedError
 
     def bad(self, value: Any) -> _FieldError:
-        return _FieldError(f"expected {self.expected()}, got {show(value)}", self.rule)
+        return _FieldError(rule=self.rule, field=self, value=value)
 
 
 @dataclass(frozen=True)
@@ -210,19 +236,29 @@ class OneOf(Field):
     def _position(self) -> dict[Any, int]:
         return {c: i for i, c in enumerate(self.choices)}
 
+    @cached_property
+    def _decoded(self) -> dict[Any, Any]:
+        """Each choice -> what it reads as."""
+        return {c: i if self.index else c for i, c in enumerate(self.choices)}
+
     def _schema(self, defs: dict[str, Any]) -> dict[str, Any]:
         return {"enum": list(self.choices)}
 
     def read(self, value: Any) -> Any:
-        if isinstance(value, bool) or not isinstance(value, str | int) or value not in self._position:
-            raise self.bad(value)
-        return self._position[value] if self.index else value
+        if isinstance(value, str | int) and not isinstance(value, bool):
+            got = self._decoded.get(value, _MISSING)
+            if got is not _MISSING:
+                return got
+        raise self.bad(value)
 
     def write(self, value: Any) -> Any:
         return self.choices[value] if self.index else value
 
     def plain(self) -> bool:
         return not self.index
+
+    def encoder(self) -> Callable[[Any], Any] | None:
+        return self.choices.__getitem__ if self.index else None
 
     def owns(self, value: Any) -> bool:
         if self.index:
@@ -239,11 +275,43 @@ class OneOf(Field):
 @dataclass(frozen=True)
 class Id(OneOf):
     """A printed id of the content pack (a card, a tile), published as a string of ``min_len..max_len``
-    characters so that the schema does not depend on the pack; read against ``choices`` (the pack's
-    ids) when given, else left for the game to decode (a hex label depends on the map)."""
+    characters (matching ``pattern``, a JSON Schema regular expression, when given) so that the schema
+    does not depend on the pack; read against ``choices`` (the pack's ids) when given, else left for the
+    game to decode (a hex label depends on the map).
+
+    Attributes:
+        number: a printed number (a tile's ``"26"``): read as the integer, written back as its digits.
+    """
 
     min_len: int | None = None
     max_len: int | None = None
+    pattern: str | None = None
+    number: bool = False
+
+    def __post_init__(self) -> None:
+        refused = [c for c in self.choices if not self._fits(c)]
+        if refused:
+            raise ValueError(f"{self.what or 'an id'}: the choice {refused[0]!r} breaks the declared shape")
+
+    @cached_property
+    def _match(self) -> Callable[[str], Any] | None:
+        return re.compile(self.pattern).search if self.pattern is not None else None
+
+    @cached_property
+    def _decoded(self) -> dict[Any, Any]:
+        if self.number:
+            return {c: int(c) for c in self.choices}
+        return super()._decoded
+
+    def _fits(self, value: Any) -> bool:
+        """Whether ``value`` has the published shape (a string of the lengths, the pattern, digits)."""
+        return not (
+            not isinstance(value, str)
+            or (self.min_len is not None and len(value) < self.min_len)
+            or (self.max_len is not None and len(value) > self.max_len)
+            or (self._match is not None and self._match(value) is None)
+            or (self.number and not (value.isascii() and value.isdigit()))
+        )
 
     def _schema(self, defs: dict[str, Any]) -> dict[str, Any]:
         node: dict[str, Any] = {"type": "string"}
@@ -251,28 +319,43 @@ class Id(OneOf):
             node["minLength"] = self.min_len
         if self.max_len is not None:
             node["maxLength"] = self.max_len
+        if self.pattern is not None:
+            node["pattern"] = self.pattern
         return node
 
     def read(self, value: Any) -> Any:
-        if (
-            not isinstance(value, str)
-            or (self.min_len is not None and len(value) < self.min_len)
-            or (self.max_len is not None and len(value) > self.max_len)
-        ):
+        if self.choices:  # (each choice has the published shape: checked at declaration)
+            got = self._decoded.get(value, _MISSING) if isinstance(value, str) else _MISSING
+            if got is _MISSING:
+                raise self.bad(value)
+            return got
+        if not self._fits(value):
             raise self.bad(value)
-        return super().read(value) if self.choices else value
+        return int(value) if self.number else value
 
     def write(self, value: Any) -> Any:
+        if self.number:
+            return str(value)
         return super().write(value) if self.choices else value
 
     def plain(self) -> bool:
-        return not (self.choices and self.index)
+        return not (self.number or (self.choices and self.index))
+
+    def encoder(self) -> Callable[[Any], Any] | None:
+        if self.number:
+            return str
+        return self.choices.__getitem__ if self.choices and self.index else None
 
     def owns(self, value: Any) -> bool:
+        if self.number:
+            ok = isinstance(value, int) and not isinstance(value, bool) and value >= 0
+            return ok and (not self.choices or str(value) in self._position)
         return super().owns(value) if self.choices else isinstance(value, str)
 
     def expected(self) -> str:
-        return super().expected() if self.choices else self.what or "a string"
+        if self.choices:
+            return super().expected()
+        return self.what or (f"a string matching {self.pattern!r}" if self.pattern else "a string")
 
 
 @dataclass(frozen=True)
@@ -332,8 +415,10 @@ class Null(Field):
 
 @dataclass(frozen=True)
 class AnyOf(Field):
-    """One of several scalar alternatives (a card, a named constant or null), the first that reads;
-    written by the first alternative that ``owns`` the value."""
+    """One of several alternatives (a card, a named constant, null, an object). A sentinel (``Null``,
+    ``Const``: one JSON value, one meaning) is read and written before the others; else the value is
+    read by the first alternative that reads it and written by the only other alternative, or by the
+    first that ``owns`` it."""
 
     alternatives: tuple[Field, ...]
 
@@ -341,8 +426,12 @@ class AnyOf(Field):
         return {"anyOf": [a.schema(defs) for a in self.alternatives]}
 
     def read(self, value: Any) -> Any:
+        if value is None or type(value) is str or type(value) is int:
+            got = self._sentinels_read.get((type(value), value), _MISSING)
+            if got is not _MISSING:
+                return got
         inside: _FieldError | None = None
-        for alternative in self.alternatives:
+        for alternative in self._open:
             try:
                 return alternative.read(value)
             except _FieldError as error:
@@ -353,10 +442,58 @@ class AnyOf(Field):
         return False
 
     def write(self, value: Any) -> Any:
-        for alternative in self.alternatives:
-            if alternative.owns(value):
-                return alternative.write(value)
-        raise ValueError(f"{value!r} is none of the alternatives: {self.expected()}")
+        return self._write(value)
+
+    def encoder(self) -> Callable[[Any], Any] | None:
+        return self._write
+
+    @cached_property
+    def _write(self) -> Callable[[Any], Any]:
+        """``write``: a sentinel's JSON value, else the one open alternative's, else the first that
+        ``owns`` the value."""
+        table, alternatives = self._sentinels_written, self._open
+        encode = alternatives[0].encoder() if len(alternatives) == 1 else None
+
+        def write(value: Any) -> Any:
+            try:
+                got = table.get(value, _MISSING)
+            except TypeError:  # (an unhashable value: an object's fields)
+                got = _MISSING
+            if got is not _MISSING:
+                return got
+            if len(alternatives) == 1:
+                return value if encode is None else encode(value)
+            for alternative in alternatives:
+                if alternative.owns(value):
+                    return alternative.write(value)
+            raise ValueError(f"{value!r} is none of the alternatives: {self.expected()}")
+
+        return write
+
+    @cached_property
+    def _sentinels(self) -> tuple[Null | Const, ...]:
+        """The alternatives of one value (``Null``, ``Const``): read and written before the others, so
+        that "no faction", ``""``, is null even where a faction is any string (a form declared
+        without its content pack)."""
+        return tuple(a for a in self.alternatives if isinstance(a, Null | Const))
+
+    @cached_property
+    def _open(self) -> tuple[Field, ...]:
+        return tuple(a for a in self.alternatives if not isinstance(a, Null | Const))
+
+    @cached_property
+    def _sentinels_read(self) -> dict[tuple[type, Any], Any]:
+        """(JSON type, JSON value) -> what it reads as."""
+        out: dict[tuple[type, Any], Any] = {}
+        for a in reversed(self._sentinels):
+            json = a.value if isinstance(a, Const) else None
+            out[(type(json), json)] = a.means
+        return out
+
+    @cached_property
+    def _sentinels_written(self) -> dict[Any, Any]:
+        """What is read -> its JSON value."""
+        return {a.means: a.write(a.means) for a in reversed(self._sentinels)}
 
     def owns(self, value: Any) -> bool:
         return any(a.owns(value) for a in self.alternatives)
@@ -387,7 +524,7 @@ class ListOf(Field):
             raise self.bad(value)
         n = len(value)
         if n < self.min or (self.max is not None and n > self.max):
-            raise _FieldError(f"expected {self._length()} entries, got {n}", self.rule)
+            raise _FieldError(f"expected {_length(self.min, self.max)} entries, got {n}", self.rule)
         read = self.item.read
         out = []
         try:
@@ -398,22 +535,15 @@ class ListOf(Field):
         return tuple(out)
 
     def write(self, value: Any) -> list[Any]:
-        if self._plain_items:
-            return list(value)
-        write = self.item.write
-        return [write(v) for v in value]
+        encode = self._encode_item
+        return list(value) if encode is None else list(map(encode, value))
 
     @cached_property
-    def _plain_items(self) -> bool:
-        return self.item.plain()
+    def _encode_item(self) -> Callable[[Any], Any] | None:
+        return self.item.encoder()
 
     def plain(self) -> bool:
         return False
-
-    def _length(self) -> str:
-        if self.max is None:
-            return f"at least {self.min}"
-        return str(self.max) if self.min == self.max else f"{self.min} to {self.max}"
 
     def expected(self) -> str:
         return "a list"
@@ -436,43 +566,112 @@ class Obj(Field):
             "additionalProperties": False,
             "properties": {name: f.schema(defs) for name, f in self.fields.items()},
         }
-        required = [n for n, f in self.fields.items() if f.default is None and not f.optional]
-        if required:
-            node["required"] = required
+        if self._required:
+            node["required"] = list(self._required)
         return node
 
     def read(self, value: Any) -> dict[str, Any]:
-        """The fields read by name: a left-out field is its default, or absent when optional."""
+        """The fields read by name: a left-out field is its default, or absent when optional. The keys
+        are checked before the values (an unknown key, then the first required one missing)."""
         if not isinstance(value, Mapping):
             raise self.bad(value)
+        fields = self.fields
         for key in value:
-            if key not in self.fields:
+            if key not in fields:
                 name = key if isinstance(key, str) and len(key) <= 40 else show(key)
-                raise _FieldError(f"unknown field; expected {list(self.fields)}", at=str(name))
+                raise _FieldError(f"unknown field; expected {list(fields)}", at=str(name))
+        if len(value) < len(fields):
+            for name in self._required:
+                if name not in value:
+                    f = fields[name]
+                    raise _FieldError(f"missing; expected {f.expected()}", f.rule, at=name)
         out = {}
-        for name, f in self.fields.items():
+        for name, f in fields.items():
             try:
                 if name in value:
                     out[name] = f.read(value[name])
                 elif f.default is not None:
                     out[name] = f.read(f.default)
-                elif not f.optional:
-                    raise _FieldError(f"missing; expected {f.expected()}", f.rule)
             except _FieldError as error:
                 raise error.inside(name) from None
         return out
 
+    @cached_property
+    def _required(self) -> tuple[str, ...]:
+        return tuple(n for n, f in self.fields.items() if f.default is None and not f.optional)
+
     def write(self, value: Mapping[str, Any]) -> dict[str, Any]:
-        """The fields of ``value`` encoded, in the declared order (a left-out optional one skipped)."""
+        """The fields of ``value`` encoded, in the declared order (a left-out optional or defaulted one
+        skipped)."""
         out = {}
-        for name, write, plain in self._writers:
-            if name in value:
-                out[name] = value[name] if plain else write(value[name])
+        if len(self._required) == len(self.fields):  # (every field is there: a value missing is a bug)
+            for name, encode in self._writers:
+                out[name] = value[name] if encode is None else encode(value[name])
+            return out
+        get = value.get
+        for name, encode in self._writers:
+            v = get(name, _MISSING)
+            if v is not _MISSING:
+                out[name] = v if encode is None else encode(v)
         return out
 
     @cached_property
-    def _writers(self) -> tuple[tuple[str, Callable[[Any], Any], bool], ...]:
-        return tuple((name, f.write, f.plain()) for name, f in self.fields.items())
+    def _writers(self) -> tuple[tuple[str, Callable[[Any], Any] | None], ...]:
+        return tuple((name, f.encoder()) for name, f in self.fields.items())
+
+    def plain(self) -> bool:
+        return False
+
+    def expected(self) -> str:
+        return "an object"
+
+
+@dataclass(frozen=True)
+class MapOf(Field):
+    """An object keyed by ids (``{"1A": [...], "3B": [...]}``: one entry per side card in play),
+    ``min..max`` keys, each key read by ``key`` (a ``OneOf`` or ``Id``) and its value by ``value``;
+    which keys must be there is the game's cross-field check. Read as a dict, in the order given."""
+
+    key: Field
+    value: Field
+    min: int = 0
+    max: int | None = None
+
+    def _schema(self, defs: dict[str, Any]) -> dict[str, Any]:
+        node: dict[str, Any] = {
+            "type": "object",
+            "propertyNames": self.key.schema(defs),
+            "additionalProperties": self.value.schema(defs),
+        }
+        if self.min:
+            node["minProperties"] = self.min
+        if self.max is not None:
+            node["maxProperties"] = self.max
+        return node
+
+    def read(self, value: Any) -> dict[Any, Any]:
+        if not isinstance(value, Mapping):
+            raise self.bad(value)
+        n = len(value)
+        if n < self.min or (self.max is not None and n > self.max):
+            raise _FieldError(f"expected {_length(self.min, self.max)} keys, got {n}", self.rule)
+        out = {}
+        for k, v in value.items():
+            name = k if isinstance(k, str) and len(k) <= 40 else show(k)
+            try:
+                key = self.key.read(k)
+            except _FieldError as error:
+                why, rule = f"unknown key: {error.why}", error.rule or self.rule
+                raise _FieldError(why, rule, at=str(name)) from None
+            try:
+                out[key] = self.value.read(v)
+            except _FieldError as error:
+                raise error.inside(str(name)) from None
+        return out
+
+    def write(self, value: Mapping[Any, Any]) -> dict[Any, Any]:
+        key, item = self.key.write, self.value.write
+        return {key(k): item(v) for k, v in value.items()}
 
     def plain(self) -> bool:
         return False
@@ -502,6 +701,9 @@ class Ref(Field):
 
     def plain(self) -> bool:
         return self.target.plain()
+
+    def encoder(self) -> Callable[[Any], Any] | None:
+        return self.target.encoder()
 
     def owns(self, value: Any) -> bool:
         return self.target.owns(value)

@@ -30,8 +30,9 @@ in pure Python as a hand-written mutable class (≈1.5 million small applies a s
 0.1 million for frozen dataclasses and ``dataclasses.replace``, 0.3 for ``NamedTuple._replace``), it
 gives equality, hashing, a repr and field introspection for free, and compiled rules (mypyc) call it
 as they are: pure Python stays within 2x of compiled. The public form (JSON in the rulebook's words)
-is declared with the same library (``msgspec.json.schema`` writes its JSON Schema, ``msgspec.convert``
-checks it), so a field of the public form is named once.
+is declared apart, once per game, with the typed fields of ``games.core.form`` (its JSON Schema, the
+check of every incoming field and the writing by the same names all come from that declaration), so
+a field of the public form is named once; docs/state.md, "The public form", says why not msgspec.
 
 No ``exec``, no ``__class__`` assignment, no index constants: a rule reads its fields by name.
 """

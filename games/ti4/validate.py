@@ -15,10 +15,10 @@ from collections.abc import Iterable
 
 from games.core.protocol import Seat
 from games.core.records import replace
-from games.errors import InvalidStateError
 from games.ti4 import milty
 from games.ti4.content import Content, TileId
 from games.ti4.placement import legal_placements, open_spaces, snake_seat
+from games.ti4.schema import bad
 from games.ti4.setup import home_system_tile
 from games.ti4.state import (
     COLOR,
@@ -39,15 +39,11 @@ from games.ti4.state import (
 __all__ = ["check_state", "expected_turn"]
 
 
-def _bad(field: str, why: str, rule: str = "") -> InvalidStateError:
-    return InvalidStateError(f"invalid ti4 state: {why}", field=f"state.{field}", rule=rule)
-
-
 def check_state(state: TI4State, content: Content) -> None:
     """Raise ``InvalidStateError`` unless ``state`` is a position the setup can reach."""
     n = state.players
     if sorted(state.table) != list(range(n)):
-        raise _bad("table", f"expected the seats 0..{n - 1} once each, got {list(state.table)}")
+        raise bad("table", f"expected the seats 0..{n - 1} once each, got {list(state.table)}")
     _check_people(state, content)
     if state.mode == "rulebook":
         _check_tiles(state, content)
@@ -58,11 +54,9 @@ def check_state(state: TI4State, content: Content) -> None:
     _check_objectives(state, content)
     phase, actor = expected_turn(state, content)
     if state.phase != phase:
-        raise _bad(
-            "step", f"the position is at step {PHASE_NAMES[phase]!r}, not {PHASE_NAMES[state.phase]!r}"
-        )
+        raise bad("step", f"the position is at step {PHASE_NAMES[phase]!r}, not {PHASE_NAMES[state.phase]!r}")
     if state.actor != actor:
-        raise _bad("to_decide", f"seat {actor} decides here, not {state.actor}")
+        raise bad("to_decide", f"seat {actor} decides here, not {state.actor}")
 
 
 def _ordered(state: TI4State, chosen: list[bool], field: str, rule: str) -> int:
@@ -70,12 +64,12 @@ def _ordered(state: TI4State, chosen: list[bool], field: str, rule: str) -> int:
     done = sum(chosen)
     if state.speaker < 0:
         if done:
-            raise _bad(field, "nobody chooses before the speaker is known", rule)
+            raise bad(field, "nobody chooses before the speaker is known", rule)
         return 0
     for i in range(done):
         seat = next_in_order(state, i)
         if not chosen[seat]:
-            raise _bad(
+            raise bad(
                 f"seats[{seat}].{field}",
                 f"seat {seat} chooses before the seats after it (speaker first)",
                 rule,
@@ -89,36 +83,36 @@ def _check_people(state: TI4State, content: Content) -> None:
     chosen = [f for f in state.factions if f]
     for s, f in enumerate(state.factions):
         if f and f not in pool:
-            raise _bad(
+            raise bad(
                 f"seats[{s}].faction", f"{f!r} is not a faction of the {state.expansion} game", "ti4/factions"
             )
         if f and state.mode == "milty" and f not in state.offered:
-            raise _bad(f"seats[{s}].faction", f"{f!r} was not offered in the draft", "ti4/factions")
+            raise bad(f"seats[{s}].faction", f"{f!r} was not offered in the draft", "ti4/factions")
     if len(set(chosen)) != len(chosen):
-        raise _bad("seats", "two seats hold the same faction", "ti4/factions")
+        raise bad("seats", "two seats hold the same faction", "ti4/factions")
     colors = set(content.colors_for(state.expansion))
     picked = [c for c in state.colors if c]
     for s, c in enumerate(state.colors):
         if c and c not in colors:
-            raise _bad(
+            raise bad(
                 f"seats[{s}].color",
                 f"{c!r} is not a colour of the {state.expansion} game",
                 "ti4/color-and-planets",
             )
     if len(set(picked)) != len(picked):
-        raise _bad("seats", "two seats hold the same colour", "ti4/color-and-planets")
+        raise bad("seats", "two seats hold the same colour", "ti4/color-and-planets")
     if picked and len(chosen) < n:
-        raise _bad("seats", "colours are chosen after every faction", "ti4/color-and-planets")
+        raise bad("seats", "colours are chosen after every faction", "ti4/color-and-planets")
     if state.mode == "rulebook":
         layout = content.board.layouts[n]
         if state.homes != layout.homes:
-            raise _bad(
+            raise bad(
                 "seats", f"home positions must be {list(layout.homes)} for {n} players", "ti4/home-systems"
             )
         if not 0 <= state.speaker < n:
-            raise _bad("speaker", "the speaker is drawn at the start", "ti4/speaker")
+            raise bad("speaker", "the speaker is drawn at the start", "ti4/speaker")
         if state.table != tuple(range(n)):
-            raise _bad("table", "seats sit in order around the table", "ti4/place-system-tiles")
+            raise bad("table", "seats sit in order around the table", "ti4/place-system-tiles")
 
 
 def _backs(content: Content, tiles: Iterable[TileId]) -> Counter[str]:
@@ -136,13 +130,13 @@ def _check_tiles(state: TI4State, content: Content) -> None:
     piles = {b: set(content.pile(b, state.expansion)) for b in ("blue", "red")}
     red_placed = bool(state.placed) and state.red_tile > 0 and state.placed[0].tile == state.red_tile
     if (n == 5) != (state.red_tile != 0):
-        raise _bad(
+        raise bad(
             "speakers_red_tile",
             "five players have one extra red tile, others none",
             "ti4/five-player-red-tile",
         )
     if state.red_tile not in (0, HIDDEN_RED) and state.red_tile not in piles["red"]:
-        raise _bad(
+        raise bad(
             "speakers_red_tile", f"{state.red_tile} is not a red-backed tile", "ti4/five-player-red-tile"
         )
     held = [t for h in state.hands for t in h] + list(state.undealt)
@@ -152,18 +146,18 @@ def _check_tiles(state: TI4State, content: Content) -> None:
     known = [t for t in held if t > 0]
     for t in known:
         if t not in piles["blue"] and t not in piles["red"]:
-            raise _bad(
+            raise bad(
                 "system_tiles",
                 f"tile {t} is not in the {state.expansion} blue or red piles",
                 "ti4/separate-systems",
             )
     dup = [t for t, c in Counter(known).items() if c > 1]
     if dup:
-        raise _bad("system_tiles", f"tile {dup[0]} appears twice", "ti4/deal-system-tiles")
+        raise bad("system_tiles", f"tile {dup[0]} appears twice", "ti4/deal-system-tiles")
     counts = _backs(content, held)
     for back in ("blue", "red"):
         if counts[back] != len(piles[back]):
-            raise _bad(
+            raise bad(
                 "system_tiles",
                 f"{counts[back]} {back}-backed tiles where the pile has {len(piles[back])}",
                 "ti4/separate-systems",
@@ -174,7 +168,7 @@ def _check_tiles(state: TI4State, content: Content) -> None:
         ]
         c = _backs(content, mine)
         if c["blue"] != layout.blue or c["red"] != layout.red:
-            raise _bad(
+            raise bad(
                 f"seats[{s}].system_tiles_in_hand",
                 f"seat {s} was dealt {c['blue']} blue and {c['red']} red; "
                 f"{n} players get {layout.blue} and {layout.red}",
@@ -191,7 +185,7 @@ def _check_galaxy(state: TI4State, content: Content) -> None:
             expect[state.homes[s]] = home_system_tile(content, state.factions[s])
     for k, pl in enumerate(state.placed):
         if expect[pl.pos]:
-            raise _bad(
+            raise bad(
                 f"placements[{k}].position",
                 f"position {pl.pos} already holds a tile",
                 "ti4/place-system-tiles",
@@ -199,7 +193,7 @@ def _check_galaxy(state: TI4State, content: Content) -> None:
         expect[pl.pos] = pl.tile
     for p, (got, want) in enumerate(zip(state.galaxy, expect, strict=True)):
         if got != want:
-            raise _bad(
+            raise bad(
                 f"galaxy[{p}]",
                 f"expected {want or None!r} from the homes and the placements, got {got or None!r}",
                 "ti4/place-system-tiles",
@@ -215,14 +209,14 @@ def _check_record(state: TI4State, content: Content) -> None:
     if state.red_tile and record and record[0].tile == state.red_tile:
         red = record.pop(0)
         if red.seat != state.speaker or content.board.rings[red.pos] != 1:
-            raise _bad(
+            raise bad(
                 "placements[0]",
                 "the speaker places the red tile next to Mecatol Rex",
                 "ti4/five-player-red-tile",
             )
         galaxy[red.pos] = red.tile
     elif record and state.red_tile:
-        raise _bad("placements[0]", "the speaker's red tile is placed first", "ti4/five-player-red-tile")
+        raise bad("placements[0]", "the speaker's red tile is placed first", "ti4/five-player-red-tile")
     if record:
         for s in range(state.players):
             galaxy[state.homes[s]] = home_system_tile(content, state.factions[s])
@@ -235,13 +229,13 @@ def _check_record(state: TI4State, content: Content) -> None:
         at = f"placements[{i + offset}]"
         want = snake_seat(i, state.players, state.table, state.speaker)
         if s != want:
-            raise _bad(
+            raise bad(
                 f"{at}.seat",
                 f"seat {want} places this tile (speaker first, snaking), not {s}",
                 "ti4/place-system-tiles",
             )
         if p not in open_spaces(galaxy, content.board, layout):
-            raise _bad(
+            raise bad(
                 f"{at}.position",
                 f"position {p} is not open: each ring is built before the next",
                 "ti4/ring-order",
@@ -249,7 +243,7 @@ def _check_record(state: TI4State, content: Content) -> None:
         if all(x > 0 for x in hands[s]) and (t, p) not in legal_placements(
             galaxy, content, layout, hands[s], state.reading
         ):
-            raise _bad(
+            raise bad(
                 at,
                 f"tile {t} at {p} touches a tile it may not while another option existed",
                 "ti4/anomaly-adjacency",
@@ -261,29 +255,29 @@ def _check_record(state: TI4State, content: Content) -> None:
 def _check_milty(state: TI4State, content: Content) -> None:
     n = state.players
     if sorted(state.draft_order) != list(range(n)):
-        raise _bad("milty.draft_order", "expected every seat once")
+        raise bad("milty.draft_order", "expected every seat once")
     pool = set(content.pile("blue", state.expansion)) | set(content.pile("red", state.expansion))
     tiles = [t for sl in state.slices for t in sl]
     if any(t not in pool for t in tiles) or len(set(tiles)) != len(tiles):
-        raise _bad("milty.slices", "slices hold distinct tiles of the blue and red piles")
+        raise bad("milty.slices", "slices hold distinct tiles of the blue and red piles")
     if len(state.slices) < max(6, n):
-        raise _bad("milty.slices", f"at least {max(6, n)} slices fill the galaxy")
+        raise bad("milty.slices", f"at least {max(6, n)} slices fill the galaxy")
     if len(set(state.offered)) != len(state.offered) or len(state.offered) < n:
-        raise _bad("milty.factions_offered", f"at least {n} distinct factions")
+        raise bad("milty.factions_offered", f"at least {n} distinct factions")
     sp = [k for k in state.slice_pick if k >= 0]
     if any(k >= len(state.slices) for k in sp) or len(set(sp)) != len(sp):
-        raise _bad("seats", "each slice is picked at most once")
+        raise bad("seats", "each slice is picked at most once")
     st = [k for k in state.seat_pick if k > 0]
     if len(set(st)) != len(st):
-        raise _bad("seats", "each seat position is picked at most once")
+        raise bad("seats", "each seat position is picked at most once")
     if any(state.hands) or state.undealt or state.placed or state.red_tile:
-        raise _bad("placements", "a Milty draft deals and places no tiles")
+        raise bad("placements", "a Milty draft deals and places no tiles")
     done = milty.picks_made(state)
     counts = Counter(milty.draft_seat(state, i) for i in range(done))
     for s in range(n):
         mine = (state.slice_pick[s] >= 0) + bool(state.factions[s]) + (state.seat_pick[s] > 0)
         if mine != counts.get(s, 0):
-            raise _bad(
+            raise bad(
                 f"seats[{s}]", f"seat {s} has {mine} picks; the snake order gives it {counts.get(s, 0)}"
             )
     galaxy = [0] * len(content.board.rings)
@@ -294,9 +288,9 @@ def _check_milty(state: TI4State, content: Content) -> None:
         expect = milty.assemble(replace(state, galaxy=tuple(galaxy)), content, homes)
         galaxy = list(expect.galaxy)
     if state.galaxy != tuple(galaxy):
-        raise _bad("galaxy", "the galaxy is Mecatol Rex until the draft ends, then the drafted slices")
+        raise bad("galaxy", "the galaxy is Mecatol Rex until the draft ends, then the drafted slices")
     if (expect.speaker, expect.table, expect.homes) != (state.speaker, state.table, state.homes):
-        raise _bad("speaker", "the speaker, table and homes follow from the seat picks")
+        raise bad("speaker", "the speaker, table and homes follow from the seat picks")
 
 
 def _check_objectives(state: TI4State, content: Content) -> None:
@@ -305,20 +299,20 @@ def _check_objectives(state: TI4State, content: Content) -> None:
     for field, ids, deck in (("stage_i", state.stage1, "stage I"), ("stage_ii", state.stage2, "stage II")):
         seen = [o for o in ids if o != HIDDEN]
         if any(o not in decks[deck] for o in seen) or len(set(seen)) != len(seen):
-            raise _bad(f"objectives.{field}", f"five distinct {deck} objectives", "ti4/objectives")
+            raise bad(f"objectives.{field}", f"five distinct {deck} objectives", "ti4/objectives")
     if any(o == HIDDEN for o in state.stage1[: state.revealed]) or any(o == HIDDEN for o in state.stage2[:0]):
-        raise _bad("objectives.stage_i", "revealed objectives are face up", "ti4/objectives")
+        raise bad("objectives.stage_i", "revealed objectives are face up", "ti4/objectives")
     drawn = [o for d in state.secret_drawn for o in d if o != HIDDEN]
     if any(o not in decks["secret"] for o in drawn) or len(set(drawn)) != len(drawn):
-        raise _bad("seats", "secret objectives drawn are distinct secret objectives", "ti4/objectives")
+        raise bad("seats", "secret objectives drawn are distinct secret objectives", "ti4/objectives")
     for s, (d, k) in enumerate(zip(state.secret_drawn, state.secret_kept, strict=True)):
         if k and k != HIDDEN and k not in d:
-            raise _bad(
+            raise bad(
                 f"seats[{s}].secret_objective_kept", f"{k!r} is not one of the two drawn", "ti4/objectives"
             )
     want = 2 if state.phase == OVER else 0
     if state.revealed != want:
-        raise _bad(
+        raise bad(
             "objectives.stage_i_revealed",
             f"{want} stage I objectives are revealed at this step",
             "ti4/objectives",
@@ -354,7 +348,7 @@ def expected_turn(state: TI4State, content: Content) -> tuple[int, Seat]:
         layout = content.board.layouts[n]
         goods = tuple(layout.trade_goods.get(state.homes[s], 0) for s in range(n))
         if state.trade_goods != goods:
-            raise _bad("seats", f"trade goods must be {list(goods)}", "ti4/five-player-trade-goods")
+            raise bad("seats", f"trade goods must be {list(goods)}", "ti4/five-player-trade-goods")
     k = _ordered(state, [bool(x) for x in state.secret_kept], "secret_objective_kept", "ti4/objectives")
     if k < n:
         return SECRET, next_in_order(state, k)
@@ -366,6 +360,6 @@ def _quiet(state: TI4State, *fields: str) -> None:
     for name in fields:
         value = getattr(state, name)
         if any(value):
-            raise _bad(name.replace("_", " "), f"{name} is set before its step comes")
+            raise bad(name.replace("_", " "), f"{name} is set before its step comes")
     if any(state.trade_goods):
-        raise _bad("seats", "trade goods come once the galaxy is built", "ti4/five-player-trade-goods")
+        raise bad("seats", "trade goods come once the galaxy is built", "ti4/five-player-trade-goods")
