@@ -137,8 +137,14 @@ class SpaceshipRules(QuestRules):
             if ships[k] - (0 if ark else gained[k]) > 0:
                 self._add_moves(acts, s, p, k + 1)
                 it = self._ship_types[k]
-                got = opts[it]
-                if got is None:
-                    got = opts[it] = self._opt_fns[it](s)
+                if ships[k] == 1:  # the card played was the last of its type: what it shows cannot
+                    # spend it again (the priests' task, a Stage II quest returning a spaceship card)
+                    without = replace(p, ships=replace_at(ships, k, 0))
+                    got = self._opt_fns[it](self._put(s, s.seat, without))
+                else:
+                    cached = opts[it]
+                    if cached is None:
+                        cached = opts[it] = self._opt_fns[it](s)
+                    got = cached
                 via = (act.VIA_SHIP + k) << 5
                 acts += [o | via for o in got]

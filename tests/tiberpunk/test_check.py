@@ -45,8 +45,9 @@ def _invariants(s) -> None:
     assert len(s.gdeck) + len(s.gdisc) + sum(len(p.hand) for p in s.players) == len(C.gadget_deck)
     # lictors: board + reserve = 5 (at least one on the board)
     assert 1 <= len(s.lictors) <= C.lictors_total
-    # spaceship cards: stacks + hands = 18
+    # spaceship cards: stacks + hands = 18, none below zero anywhere
     assert sum(s.ships) + sum(sum(p.ships) for p in s.players) == 18
+    assert min(s.ships) >= 0 and all(min(p.ships) >= 0 for p in s.players)
     # blessings: stacks + tiles held
     for g in range(4):
         assert s.bless[g] + sum((p.blessings >> g) & 1 for p in s.players) == s.n
@@ -58,10 +59,17 @@ def _invariants(s) -> None:
 
 
 @settings(max_examples=12, deadline=None)
-@given(seed=st.integers(0, 10**6), players=st.integers(2, 4), abilities=st.booleans())
-def test_conservation_and_purity(seed: int, players: int, abilities: bool) -> None:
-    """rule: tiberpunk/general-setup — coins, gadgets, tokens and lictors conserved; apply is pure."""
-    s = GAME.new_state(GameConfig(players=players, options={"abilities": abilities, "max_rounds": 8}), seed)
+@given(
+    seed=st.integers(0, 10**6),
+    players=st.integers(2, 4),
+    abilities=st.booleans(),
+    side=st.sampled_from(["basic", "peace", "gang-war", "mixed"]),
+)
+def test_conservation_and_purity(seed: int, players: int, abilities: bool, side: str) -> None:
+    """rule: tiberpunk/general-setup — coins, gadgets, tokens, spaceship cards and lictors conserved
+    (with every side objective set: the priests' task takes a spaceship card); apply is pure."""
+    options = {"abilities": abilities, "max_rounds": 8, "side_objectives": side}
+    s = GAME.new_state(GameConfig(players=players, options=options), seed)
     rng = random.Random(seed)
     tokens = [0] * players
     steps = 0

@@ -219,6 +219,21 @@ def test_side_objective_sites() -> None:
     assert mer.players[0].hand == (2,) and len(mer.gdisc) == 3
 
 
+def test_a_spaceship_card_played_cannot_also_pay_the_priests() -> None:
+    """rule: tiberpunk/side-objectives — the priests take a spaceship card the player still holds: the
+    structure card played for the interaction has gone back to its stack, so with only that card
+    the task is not offered through it (it was, and left the player -1 structure cards)."""
+    s = put(placed(2, where=("VIII", "V"), side_objectives="3"), 0, coins=3, ships=(0, 0, 1))
+    s = lictors(s, "IV", "X")
+    offered = texts(s)
+    assert "ship:structure task:priests@3 ship:structure" not in offered
+    assert "token structure task:priests@3 ship:structure" in offered  # by a token, the card pays
+    two = put(s, 0, ships=(0, 0, 2))
+    assert "ship:structure task:priests@3 ship:structure" in texts(two)  # one to play, one to pay
+    after = do(two, "ship:structure task:priests@3 ship:structure")
+    assert after.players[0].ships == (0, 0, 0) and after.ships == (6, 6, 8)
+
+
 def test_speed_bonus_and_one_completion_each() -> None:
     """rule: tiberpunk/game-overview — the first to place a third token on a card places a fourth."""
     s = put(placed(2, where=("X", "V")), 0, coins=7, side=(0b011,), otoks=(0, 0, 0, 2))

@@ -164,6 +164,16 @@ def test_stage2_guile_discards_gadgets() -> None:
     assert s.players[0].hand == (2,) and sorted(s.gdisc) == [0, 4] and s.players[0].story[1] == 2
 
 
+def test_stage2_returning_a_spaceship_card_cannot_spend_the_card_played() -> None:
+    """rule: tiberpunk/stage-2-quests — a Stage II card that takes a spaceship card (#8: guile in
+    VIII): played through the player's only character card, that card has gone back to its stack
+    and cannot be the one returned (it was offered, and left the player -1 character cards)."""
+    s = put(placed(2, where=("VIII", "V")), 0, story=(0, 1, 0), cards=(-1, 7, -1), ships=(1, 0, 0))
+    assert [t for t in texts(s) if "quest2" in t] == ["token character quest2:guile ship:character"]
+    two = put(s, 0, ships=(2, 0, 0))
+    assert "ship:character quest2:guile ship:character" in texts(two)  # one to play, one to return
+
+
 def test_stage2_offense_needs_a_won_combat() -> None:
     """rule: tiberpunk/stage-2-quests — offense: declared combat; a loss keeps the card."""
     s = put(placed(2, where=("IV", "V")), 0, story=(0, 0, 1), cards=(-1, -1, 12), hand=())

@@ -9,9 +9,12 @@ form). Replaying them must give the same digests, so the fast paths (cached lega
 constructors, precomputed tables) behave exactly like the original pure code
 (rule: tiberpunk/game-overview, rule: tiberpunk/end-of-game).
 
-Regenerate only on a deliberate rule change: ``python -m tests.tiberpunk.test_reference``. (Last: the
-``max_rounds`` cap and the 70-coin bank became opt-in variants, issue 28; replayed with both on, the
-60 games gave the recorded actions, legal lists and lengths before the fixture was made anew.)
+Regenerate only on a deliberate rule change: ``python -m tests.tiberpunk.test_reference``. (Last: a
+spaceship card played for an interaction can no longer also be the card that interaction returns
+(the priests' task, a Stage II quest taking a spaceship card): in 10 of the 60 games the first
+difference was exactly that one action gone from a legal list, nothing else, before the fixture was
+made anew. Before that: the ``max_rounds`` cap and the 70-coin bank became opt-in variants, issue 28;
+replayed with both on, the 60 games gave the recorded actions, legal lists and lengths.)
 """
 
 from __future__ import annotations
