@@ -68,7 +68,11 @@ def _invariants(s) -> None:
 def test_conservation_and_purity(seed: int, players: int, abilities: bool, side: str) -> None:
     """rule: tiberpunk/general-setup — coins, gadgets, tokens, spaceship cards and lictors conserved
     (with every side objective set: the priests' task takes a spaceship card); apply is pure."""
-    options = {"abilities": abilities, "max_rounds": 8, "side_objectives": side}
+    options: dict[str, str | int | float | bool] = {
+        "abilities": abilities,
+        "max_rounds": 8,
+        "side_objectives": side,
+    }
     s = GAME.new_state(GameConfig(players=players, options=options), seed)
     rng = random.Random(seed)
     tokens = [0] * players
