@@ -12,7 +12,7 @@ import sys
 import time
 from pathlib import Path
 
-ORDER = ("tiberpunk_engine", "search_vs_openspiel", "tiberius_solver", "service")
+ORDER = ("tiberpunk_engine", "search_vs_openspiel", "fitted", "tiberius_solver", "service")
 
 
 def main(argv: list[str]) -> int:

@@ -17,7 +17,16 @@ from search.mcts import MCTS
 from search.parallel import parallel_search
 from search.types import Analysis, ProgressCallback, SearchLimit, SearchOptions, StopFlag
 
-__all__ = ["LEVELS", "Level", "analyze", "choose_action", "level", "pick_algorithm", "pick_move"]
+__all__ = [
+    "LEVELS",
+    "Level",
+    "analyze",
+    "choose_action",
+    "level",
+    "level_evaluator",
+    "pick_algorithm",
+    "pick_move",
+]
 
 _ALGORITHMS = ("auto", "mcts", "ismcts")
 _MIN_PROGRESS_S = 0.02
@@ -176,7 +185,7 @@ def choose_action(
         state,
         limit=SearchLimit(simulations=1) if forced else limit or lv.limit,
         seed=seed,
-        options=options or lv.options,
+        options=options or lv.options_for(game),
         workers=workers,
         stop=stop,
         algorithm=algorithm,
@@ -219,6 +228,17 @@ class Level:
     def options(self) -> SearchOptions:
         """Search options at this level (the defaults)."""
         return SearchOptions()
+
+    def options_for(self, game: Game[Any, Any]) -> SearchOptions:
+        """Search options at this level for ``game``: the defaults, with the evaluator the game
+        marks for its levels (:func:`level_evaluator`)."""
+        return SearchOptions(evaluator=level_evaluator(game))
+
+
+def level_evaluator(game: Game[Any, Any]) -> str:
+    """The evaluator the strength levels search ``game`` with: the one of ``game.evaluators()``
+    marked ``levels`` (measured stronger than the game's own heuristic), else ``""`` (its own)."""
+    return next((name for name, ev in game.evaluators().items() if ev.levels), "")
 
 
 LEVELS: tuple[Level, ...] = (

@@ -144,7 +144,7 @@ class SearchBot:
             limit = self.level.limit if self.level is not None else SearchLimit(simulations=1000)
         self.limit = limit
         if options is None:
-            options = self.level.options if self.level is not None else SearchOptions()
+            options = self.level.options_for(game) if self.level is not None else SearchOptions()
         self.options = options
         self.seed = seed
         self.workers = workers

@@ -51,7 +51,7 @@ from games.errors import IllegalActionError, LimitError, WrongSeatError
 from search._gc import full_collections_deferred
 from search._loop import run_loop
 from search._stats import ChildStats, RootStats, to_analysis
-from search.tree import NodeStats, TreeSearch
+from search.tree import NodeStats, Prior, TreeSearch
 from search.types import Analysis, ProgressCallback, SearchLimit, SearchOptions, StopFlag
 
 __all__ = ["ISMCTS", "InfoSetNode"]
@@ -271,7 +271,7 @@ class ISMCTS(TreeSearch):
         if state is None:  # no iteration ran: draw one determinization for the texts
             state = self._text_state = game.sample_state(self._obs, self._seat, make_rng(self._text_seed))
         actions = list(game.legal_actions(state))
-        given = game.prior(state) if self._priors else None
+        given = self._prior(state) if self._prior is not None and self._priors else None
         priors = list(given) if given is not None else [1.0 / len(actions)] * len(actions)
         children = []
         for action, prior in zip(actions, priors, strict=True):
@@ -397,7 +397,8 @@ class ISMCTS(TreeSearch):
         cached = node.prior_cache
         if cached is not None and cached[0] == legal:
             return cached[1]
-        priors = self.game.prior(state)
+        assert self._prior is not None
+        priors = self._prior(state)
         node.prior_cache = (legal, priors)
         return priors
 
@@ -462,7 +463,7 @@ class ISMCTS(TreeSearch):
         """A pooled determinization's :data:`Position` at ``state``, counted in ``nodes`` (it is
         stored in the tree)."""
         self.nodes += 1
-        return position_at(self.game, state, self._priors)
+        return position_at(self.game, state, self._prior if self._priors else None)
 
     def _cached(self, node: InfoSetNode, k: int, parent: Any, action: Any) -> Position:
         """Determinization ``k``'s position at ``node`` (reached by ``action`` from ``parent``)."""
@@ -478,15 +479,16 @@ class ISMCTS(TreeSearch):
         """Like :meth:`_cached` but without storing (the tree is full)."""
         at = node.positions.get(k) if node.positions is not None else None
         if at is None:
-            at = position_at(self.game, self.game.apply_trusted(parent, action), self._priors)
+            after = self.game.apply_trusted(parent, action)
+            at = position_at(self.game, after, self._prior if self._priors else None)
         return at
 
 
-def position_at(game: Game[Any, Any], state: Any, priors: bool) -> Position:
-    """The :data:`Position` at ``state`` (with the game's priors at a decision if ``priors``)."""
+def position_at(game: Game[Any, Any], state: Any, prior: Prior | None) -> Position:
+    """The :data:`Position` at ``state`` (with the priors ``prior`` gives at a decision, if any)."""
     player = game.current_player(state)
     if player >= 0:
-        return (state, player, game.legal_actions(state), game.prior(state) if priors else None)
+        return (state, player, game.legal_actions(state), prior(state) if prior is not None else None)
     if player == TERMINAL:
         return (state, player, game.returns(state), None)
     return (state, player, None, None)

@@ -359,7 +359,7 @@ class MCTS(TreeSearch):
         player = child.player
         if player >= 0:
             if self._depth == 0:  # the rollout would score the leaf at once
-                return self.game.heuristic(child.state)
+                return self._heuristic(child.state)
             self._list_actions(child)
         legal = (child.actions or None) if player >= 0 else None
         return self._rollout(child.state, player, legal, rng)
@@ -410,7 +410,7 @@ class MCTS(TreeSearch):
         self._list_actions(node)
         node.opened = True
         node.created = []
-        priors = self.game.prior(node.state) if self._priors else None
+        priors = self._prior(node.state) if self._prior is not None and self._priors else None
         if priors is not None:
             node.priors = p = list(priors)
             node.by_prior = by_prior = sorted(range(len(p)), key=lambda i: -p[i])

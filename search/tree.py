@@ -28,16 +28,20 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from games.core import CHANCE, TERMINAL, Game
+from games.errors import ConfigError
 from search.types import SearchOptions
 
 __all__ = [
+    "Heuristic",
     "NodeStats",
+    "Prior",
     "TreeSearch",
     "chance_value",
+    "evaluation",
     "has_prior",
     "leaf_depth",
     "rollout",
@@ -45,15 +49,44 @@ __all__ = [
 ]
 
 
+Heuristic = Callable[[Any], Sequence[float]]
+"""A leaf evaluation: per seat, the estimated chance to win of a non-terminal state."""
+Prior = Callable[[Any], Sequence[float] | None]
+"""Move priors over ``legal_actions(state)`` (None: uniform)."""
+
+
 def has_prior(game: Game[Any, Any]) -> bool:
     """Whether the game overrides ``Game.prior`` (then PUCT is used where it returns priors)."""
     return type(game).prior is not Game.prior
 
 
+def evaluation(game: Game[Any, Any], options: SearchOptions) -> tuple[Heuristic, Prior | None]:
+    """The leaf evaluation and priors ``options.evaluator`` names: ``""`` the game's own ``heuristic``
+    and ``prior`` (None when the game gives no priors), else the game's evaluator of that name
+    (``Game.evaluators``; its prior, when it has none, the game's own).
+
+    Raises:
+        ConfigError: the game offers no evaluator of that name (the message lists those it has).
+    """
+    own_prior = game.prior if has_prior(game) else None
+    if not options.evaluator:
+        return game.heuristic, own_prior
+    known = game.evaluators()
+    picked = known.get(options.evaluator)
+    if picked is None:
+        raise ConfigError(
+            f"{game.info.name} has no evaluator {options.evaluator!r}; it has: "
+            f"{sorted(known) or 'none'} (or '' for its own heuristic)",
+            field="options.evaluator",
+        )
+    return picked.heuristic, picked.prior or own_prior
+
+
 def leaf_depth(game: Game[Any, Any], options: SearchOptions) -> int | None:
     """The rollout depth a search uses: ``options.rollout_depth``, or to the end (None) when the
-    game has no ``heuristic`` of its own (``Game.heuristic``'s even split would tell it nothing)."""
-    if type(game).heuristic is Game.heuristic:
+    game has no ``heuristic`` of its own (``Game.heuristic``'s even split would tell it nothing) and
+    no evaluator is named."""
+    if type(game).heuristic is Game.heuristic and not options.evaluator:
         return None
     return options.rollout_depth
 
@@ -104,7 +137,8 @@ class TreeSearch:
         self.full = False
         self._players = 0
         self._max_nodes = self.options.max_nodes
-        self._priors = self.options.use_priors and has_prior(game)
+        self._heuristic, self._prior = evaluation(game, self.options)
+        self._priors = self.options.use_priors and self._prior is not None
         self._depth = leaf_depth(game, self.options)
         self._end = math.inf
         self._lo = math.inf  # the lowest and highest leaf values of this search (normalize_values)
@@ -195,6 +229,7 @@ class TreeSearch:
             depth=self._depth,
             end=self._end,
             chance_samples=self.options.chance_leaf_samples,
+            heuristic=self._heuristic,
         )
 
     def _score(self, state: Any, rng: random.Random) -> Sequence[float]:
@@ -213,14 +248,17 @@ def rollout(
     depth: int | None,
     end: float,
     chance_samples: int = 0,
+    heuristic: Heuristic | None = None,
 ) -> Sequence[float]:
     """Play random actions (chance by its odds) for ``depth`` steps, then score with the heuristic.
 
     ``player`` and ``legal`` are those of ``state`` (already known to the caller). The rollout ends
     early, scored by the heuristic, once the monotonic clock passes ``end``. Where it ends on a chance
     node and ``chance_samples`` > 0, the score is :func:`chance_value` (the heuristic after the
-    dice, not before them).
+    dice, not before them). ``heuristic`` replaces ``game.heuristic`` (:func:`evaluation`).
     """
+    if heuristic is None:
+        heuristic = game.heuristic
     limit = math.inf if depth is None else depth
     steps = 0
     while True:
@@ -228,8 +266,8 @@ def rollout(
             return game.returns(state)
         if steps >= limit:
             if player == CHANCE and chance_samples > 0:
-                return chance_value(game, state, rng, chance_samples)
-            return game.heuristic(state)
+                return chance_value(game, state, rng, chance_samples, heuristic=heuristic)
+            return heuristic(state)
         if player == CHANCE:
             action = game.sample_chance(state, rng)
         else:
@@ -244,12 +282,21 @@ def rollout(
         player = game.current_player(state)
 
 
-def chance_value(game: Game[Any, Any], state: Any, rng: random.Random, samples: int) -> list[float]:
+def chance_value(
+    game: Game[Any, Any],
+    state: Any,
+    rng: random.Random,
+    samples: int,
+    *,
+    heuristic: Heuristic | None = None,
+) -> list[float]:
     """The expected score of a chance node: over its outcomes when there are at most ``samples``
     (weighted by their odds), else the mean over ``samples`` draws. Each outcome's position is
-    scored by ``returns`` or the heuristic; a further chance node on the way (a defence roll after
-    an attack roll) is resolved by one draw.
+    scored by ``returns`` or the heuristic (``heuristic``, else ``game.heuristic``); a further chance
+    node on the way (a defence roll after an attack roll) is resolved by one draw.
     """
+    if heuristic is None:
+        heuristic = game.heuristic
     outcomes = game.chance_outcomes(state)
     if len(outcomes) > samples:
         share = 1.0 / samples
@@ -261,7 +308,7 @@ def chance_value(game: Game[Any, Any], state: Any, rng: random.Random, samples: 
         while player == CHANCE:
             after = game.apply_trusted(after, game.sample_chance(after, rng))
             player = game.current_player(after)
-        value = game.returns(after) if player == TERMINAL else game.heuristic(after)
+        value = game.returns(after) if player == TERMINAL else heuristic(after)
         if total is None:
             total = [prob * v for v in value]
         else:

@@ -115,6 +115,10 @@ class SearchOptions:
             runs (its oldest-generation threshold, restored at the end; see ``search/_gc.py``): a
             full collection walks the whole process heap and the growing tree, tens to hundreds of
             milliseconds that could otherwise land at a deadline. Young collections go on.
+        evaluator: which leaf evaluation and priors the search reads: ``""`` (the default) the
+            game's own ``heuristic`` and ``prior``; a name one of ``game.evaluators()`` (e.g.
+            ``"fitted"``, a win model fitted to self-play; its prior, when it has none, the game's
+            own). Resolved once per search (``search.tree.evaluation``).
     """
 
     uct_c: float = 1.0
@@ -131,6 +135,7 @@ class SearchOptions:
     normalize_values: bool = True
     chance_leaf_samples: int = 8
     defer_full_gc: bool = True
+    evaluator: str = ""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -1609,6 +1609,78 @@ def tournament(  # noqa: PLR0917
         console.print(f"wrote {strength_plot(result, plot)}")
 
 
+@app.command()
+def train(  # noqa: PLR0917
+    game: Annotated[str, typer.Argument(help="the game (one that ships a 'fitted' evaluator)")],
+    games_count: Annotated[int, typer.Option("--games", help="self-play games")] = 120,
+    players: Annotated[int, typer.Option(help="seats at the table")] = 2,
+    simulations: Annotated[int, typer.Option(help="simulations per move of every seat")] = 32,
+    evaluator: Annotated[
+        str, typer.Option(help="the evaluator the seats search with ('' = the hand-written one)")
+    ] = "",
+    option: Annotated[
+        list[str] | None, typer.Option("--option", help="a game option NAME=VALUE (repeatable)")
+    ] = None,
+    seed: Annotated[int, typer.Option(help="the seed every deal and player derives from")] = 0,
+    jobs: Annotated[int, typer.Option(help="local worker processes")] = 1,
+    ray: Annotated[
+        str | None, typer.Option("--ray", help="play on Ray: 'local', or a cluster's address")
+    ] = None,
+    out: Annotated[Path | None, typer.Option(help="write the fitted model here (JSON)")] = None,
+    save_games: Annotated[
+        Path | None, typer.Option("--save-games", help="write the self-play games here (JSON lines)")
+    ] = None,
+    from_games: Annotated[
+        Path | None, typer.Option("--from-games", help="fit games saved before instead of playing")
+    ] = None,
+) -> None:
+    """Self-play, then fit the game's win model (batch/selfplay.py; docs/search.md)."""
+    import json as json_module
+    import shlex
+
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+    from batch.selfplay import load_games
+    from batch.selfplay import train as run_training
+    from games.errors import LictorError
+
+    options: dict[str, Any] = {}
+    for item in option or []:
+        name, sep, value = item.partition("=")
+        if not sep:
+            raise typer.BadParameter(f"{item!r}: NAME=VALUE", param_hint="--option")
+        options[name] = int(value) if value.lstrip("-").isdigit() else value
+    command = "lictor train " + " ".join(shlex.quote(a) for a in sys.argv[2:])
+    with Progress("{task.description}", BarColumn(), MofNCompleteColumn(), TimeElapsedColumn()) as bar:
+        task = bar.add_task(f"{game}: self-play", total=games_count)
+        try:
+            model = run_training(
+                game,
+                games=games_count,
+                players=players,
+                seed=seed,
+                simulations=simulations,
+                evaluator=evaluator,
+                options=options,
+                jobs=jobs,
+                ray_address=ray,
+                progress=lambda done, total: bar.update(task, completed=done, total=total),
+                command=command,
+                save=None if save_games is None else str(save_games),
+                played=None if from_games is None else load_games(str(from_games)),
+            )
+        except LictorError as exc:
+            console.print(f"[red]{exc.message}[/red]")
+            raise typer.Exit(2) from None
+    held = model["training"]["held_out"]
+    console.print(f"held-out log-loss: {held}")
+    for name, weight in zip(model["features"], model["weights"][str(players)], strict=True):
+        console.print(f"  {weight:+.4f}  {name}")
+    if out is not None:
+        out.write_text(json_module.dumps(model, indent=1) + "\n")
+        console.print(f"wrote {out}")
+
+
 def main() -> None:
     """Console-script entry point."""
     app()

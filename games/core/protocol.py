@@ -42,6 +42,7 @@ from games.errors import ConfigError, IllegalActionError, LictorError, NotFoundE
 __all__ = [
     "CHANCE",
     "TERMINAL",
+    "Evaluator",
     "Game",
     "GameConfig",
     "GameInfo",
@@ -104,6 +105,30 @@ class GameInfo:
     content_version: str = ""
     hidden_information: bool = False
     stochastic: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Evaluator:
+    """A leaf evaluation a game offers besides its own ``heuristic`` and ``prior`` (e.g. one fitted to
+    self-play, ``games/core/fitted.py``); a search picks it by name (``Game.evaluators``).
+
+    Attributes:
+        heuristic: per seat, the estimated chance to win of a non-terminal state (as ``Game.heuristic``).
+        prior: move priors over ``legal_actions`` (as ``Game.prior``); ``None`` keeps the game's own.
+        summary: one line on what it is and how it was made (for listings and reports).
+        features: per seat, the feature vector a fitted model weighs (what a trainer records from
+            self-play positions), or ``None`` when the evaluator is not a fitted model.
+        feature_names: the names of those features, in order.
+        levels: whether the AI's strength levels search with it by default (set where a
+            head-to-head at equal time measured it stronger than the game's own).
+    """
+
+    heuristic: Callable[[Any], Sequence[float]]
+    prior: Callable[[Any], Sequence[float] | None] | None = None
+    summary: str = ""
+    features: Callable[[Any], Sequence[Sequence[float]]] | None = None
+    feature_names: tuple[str, ...] = ()
+    levels: bool = False
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -307,6 +332,12 @@ class Game(ABC, Generic[S, A]):
     def prior(self, state: S) -> Sequence[float] | None:
         """Optional prior probabilities over ``legal_actions(state)`` for PUCT (None: uniform)."""
         return None
+
+    def evaluators(self) -> Mapping[str, Evaluator]:
+        """Other leaf evaluations than ``heuristic``/``prior`` the game ships, by name (e.g. a win
+        model fitted to self-play, ``"fitted"``); a search picks one with ``SearchOptions.evaluator``.
+        Empty by default."""
+        return {}
 
     # ----------------------------------------------------------------- notation
     @abstractmethod

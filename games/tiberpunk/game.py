@@ -7,10 +7,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.core.face import REFEREE, SPECTATOR, Catalogue, Description, Fact, Viewer, did_you_mean
-from games.core.protocol import CHANCE, TERMINAL, Game, GameConfig, GameInfo, Variant
+from games.core.protocol import CHANCE, TERMINAL, Evaluator, Game, GameConfig, GameInfo, Variant
 from games.errors import ConfigError, IllegalActionError, InvalidStateError, NotationError, WrongSeatError
 from games.tiberpunk import actions as act
-from games.tiberpunk import ai, codec, end, face, hidden, notation, public, schema
+from games.tiberpunk import ai, codec, end, face, features, hidden, notation, public, schema
 from games.tiberpunk.content import Content, load_content
 from games.tiberpunk.notation import action_text, parse_action_text, parse_state_text
 from games.tiberpunk.rules import Rules
@@ -171,6 +171,10 @@ class TiberpunkGame(Game[State, int]):
     def prior(self, state: State) -> Sequence[float] | None:
         """Move priors for PUCT in the main phase (see :func:`ai.prior`)."""
         return ai.prior(self, state)
+
+    def evaluators(self) -> Mapping[str, Evaluator]:
+        """``"fitted"``: a win model fitted to self-play (see :mod:`games.tiberpunk.features`)."""
+        return {"fitted": features.evaluator(self)}
 
     # ------------------------------------------------------------------ hidden information
     def observation(self, state: State, seat: int) -> State:

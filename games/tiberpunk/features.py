@@ -1,0 +1,144 @@
+"""Tiberpunk's fitted win model: what a player reads off the table, weighed by self-play.
+
+:func:`win_features` gives each seat a vector of named features (:data:`FEATURES`) a Tiberpunk player
+would recognise: the triumph tokens placed, the hand-written evaluation's own estimate
+(:func:`games.tiberpunk.ai.heuristic`, as a log-chance, so the fit starts from it), its potential in
+tokens, how far the game has run, coins, gadgets, spaceship cards, shackles, stages held, and how
+close the nearest lictor drone stands to the seat's character. :func:`fitted_heuristic` turns them
+into win chances with the weights of ``fitted.json`` (a conditional logit, ``games/core/fitted.py``),
+trained by ``lictor train tiberpunk`` (``batch/selfplay.py``). Nothing here is a rule: it reads
+states as ``ai.py`` does, on the position a roll, combat or reward in progress settles to.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+from games.core.fitted import WinModel, load_model, win_chances
+from games.core.protocol import Evaluator
+from games.tiberpunk import ai
+from games.tiberpunk.end import standings
+from games.tiberpunk.state import PH_OVER, State
+
+if TYPE_CHECKING:
+    from games.tiberpunk.game import TiberpunkGame
+
+__all__ = ["FEATURES", "evaluator", "fitted_heuristic", "model", "win_features"]
+
+FEATURES = (
+    "hand-written log-chance",
+    "triumph tokens",
+    "triumph tokens x game run",
+    "potential (tokens)",
+    "potential x game run",
+    "coins",
+    "gadget cards",
+    "spaceship cards",
+    "shackled miniatures",
+    "storyline stages held",
+    "lictor next to character",
+    "standing now x final round",
+)
+"""The features of each seat, in order (the names the shipped model's weights are given by):
+
+- hand-written log-chance: the log of :func:`ai.heuristic`'s chance for the seat (weight 1 and
+  nothing else is the hand-written evaluation itself);
+- triumph tokens: placed on the seat's objective cards; "x game run" is the same times the share of
+  the game run (the leader's tokens over the tokens that end the game, or the rounds over the cap
+  when that is nearer);
+- potential: :func:`ai.potentials` (tokens plus progress toward the next ones), and times the game run;
+- coins (at most 15 count), gadget cards in hand, spaceship cards, shackled miniatures;
+- storyline stages held: Stage II or III cards held and storylines complete;
+- lictor next to character: 1 when a lictor drone stands within one district of the seat's
+  character (its quests there roll once), else 0;
+- standing now x final round: the standings as ``returns`` would give them now, in the final round
+  only (the end is triggered or the round cap reached).
+"""
+
+FOR_LEVELS = False
+"""Whether the AI's strength levels search with the fitted model (``Evaluator.levels``): only where
+the head-to-head at equal time (``python -m bench.fitted``) measured it stronger than the hand-written
+evaluation; see docs/search.md, "Fitted evaluators". Not so far: the shipped model (cross-validated on
+200 self-play games) stays at the hand-written evaluation and scored 52.4% [46.9, 57.8] against it
+over 317 games at 30 ms a move (target 60%)."""
+
+MODEL_FILE = "fitted.json"
+"""The shipped model (package data of ``games.tiberpunk``)."""
+
+_MODEL: list[WinModel] = []
+
+
+def model() -> WinModel:
+    """The shipped fitted model (loaded once)."""
+    if not _MODEL:
+        _MODEL.append(load_model("games.tiberpunk", MODEL_FILE))
+    return _MODEL[0]
+
+
+def game_run(game: TiberpunkGame, state: State) -> float:
+    """The share of the game run, 0 at the start to 1 at the end: the leader's triumph tokens over
+    the tokens that end the game, or the rounds played over the ``max_rounds`` cap when that is more."""
+    run = max(sum(p.otoks) for p in state.players) / game.pack.end_tokens
+    cap = state.cfg.max_rounds
+    if cap:
+        run = max(run, state.rnd / cap)
+    return min(1.0, run)
+
+
+def win_features(game: TiberpunkGame, state: State) -> list[tuple[float, ...]]:
+    """Per seat, the features of :data:`FEATURES` (on the position ``state`` settles to)."""
+    state = ai.settled(game, state)
+    if state.phase == PH_OVER:
+        chances = game.returns(state)
+    else:
+        chances = ai.heuristic(game, state)
+    pot = ai.potentials(game, state)
+    run = game_run(game, state)
+    cap = state.cfg.max_rounds
+    final = state.end or bool(cap and state.rnd >= cap) or state.phase == PH_OVER
+    now = standings(state) if final else (0.0,) * len(state.players)
+    dist = game.rules.board.dist
+    out: list[tuple[float, ...]] = []
+    for seat, p in enumerate(state.players):
+        tokens = float(sum(p.otoks))
+        near = p.char >= 0 and any(dist[p.char][x] <= 1 for x in state.lictors)
+        out.append(
+            (
+                math.log(max(chances[seat], 1e-4)),
+                tokens,
+                tokens * run,
+                pot[seat],
+                pot[seat] * run,
+                float(min(p.coins, 15)),
+                float(len(p.hand)),
+                float(sum(p.ships)),
+                float(p.shackles.bit_count()),
+                float(sum(min(s, 2) for s in p.story) + sum(s == 3 for s in p.story)),
+                1.0 if near else 0.0,
+                now[seat],
+            )
+        )
+    return out
+
+
+def fitted_heuristic(game: TiberpunkGame, state: State) -> tuple[float, ...]:
+    """Each seat's chance to win by the fitted model (a finished game gives ``returns``)."""
+    if state.phase == PH_OVER:
+        return game.returns(state)
+    m = model()
+    return win_chances(m.weights_for(len(state.players)), win_features(game, state))
+
+
+def evaluator(game: TiberpunkGame) -> Evaluator:
+    """The ``"fitted"`` evaluator: :func:`fitted_heuristic` with the game's own prior."""
+    training = model().training
+    return Evaluator(
+        heuristic=lambda state: fitted_heuristic(game, state),
+        prior=None,
+        summary=f"conditional logit on {len(FEATURES)} features fitted to {training.get('games', '?')} "
+        f"self-play games (held-out log-loss {training.get('held_out', {}).get('fitted', '?')})",
+        features=lambda state: win_features(game, state),
+        feature_names=FEATURES,
+        levels=FOR_LEVELS,
+    )
