@@ -28,7 +28,6 @@ import random
 import sys
 import time
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 from bench._stats import wilson
@@ -51,10 +50,11 @@ def _bots(kind: str, game_name: str, move_time: float, seed: int) -> tuple[Any, 
         game, limit=limit, options=SearchOptions(evaluator="fitted"), seed=seed, algorithm=algorithm
     )
     if kind == "openspiel":
-        expanded = _expanded_open_spiel()
+        from bench.search_vs_openspiel import OpenSpielPlayer
+
         spiel = make_spiel_game(game, 2, game.new_state(GameConfig(players=2), 0))
         defaults = SearchOptions()
-        other: Any = expanded(
+        other: Any = OpenSpielPlayer(
             game,
             spiel,
             move_time=move_time,
@@ -66,32 +66,6 @@ def _bots(kind: str, game_name: str, move_time: float, seed: int) -> tuple[Any, 
     else:
         other = SearchBot(game, limit=limit, options=SearchOptions(), seed=derive_seed(seed, "hand"))
     return TimedBot(game, fitted), TimedBot(game, other)
-
-
-def _expanded_open_spiel() -> type:
-    """``OpenSpielPlayer`` that always returns a move: on a loaded machine the deadline can pass
-    during ``MCTSBot``'s first simulation, which scores the root without expanding it (its children
-    come with the second), and ``DeadlineMCTSBot`` then returns a root without children; then two
-    simulations are run without a deadline (the root expanded, its move by the prior)."""
-    from bench.search_vs_openspiel import OpenSpielPlayer
-
-    class Expanded(OpenSpielPlayer):  # type: ignore[misc,valid-type]
-        def act(self, state: Any) -> Any:
-            legal = self.game.legal_actions(state)
-            if len(legal) == 1:
-                return legal[0]
-            wrapped = self.spiel.wrap(state)
-            root = self.bot.search_until(wrapped, time.perf_counter() + self.move_time)
-            if not root.children:  # the root was scored but not expanded in time
-                cap, self.bot.max_simulations = self.bot.max_simulations, 2
-                try:
-                    root = self.bot.mcts_search(wrapped)
-                finally:
-                    self.bot.max_simulations = cap
-            self.last = SimpleNamespace(simulations=root.explore_count)
-            return self.spiel.codec.decode(root.best_child().action)  # MCTSBot.step's pick
-
-    return Expanded
 
 
 def play_pair_game(

@@ -255,13 +255,15 @@ class DeadlineMCTSBot(mcts.MCTSBot):  # type: ignore[misc]
     def _apply_tree_policy(self, root: Any, state: Any) -> Any:
         if self.deadline < math.inf:
             self._root = root
-            if root.explore_count and time.perf_counter() >= self.deadline:
+            # (children, not explore_count: the first simulation scores the root, the second
+            # expands it; a root stopped between the two has no move to give)
+            if root.children and time.perf_counter() >= self.deadline:
                 raise _TimeUpError
         return super()._apply_tree_policy(root, state)
 
     def search_until(self, state: Any, deadline: float) -> Any:
         """``mcts_search(state)`` until ``deadline`` (``time.perf_counter``) or a solved root;
-        returns the root (at least one simulation)."""
+        returns the root (expanded: at least the simulations that give it children)."""
         self.deadline, cap = deadline, self.max_simulations
         self.max_simulations = 2**62
         try:
