@@ -146,3 +146,25 @@ def test_the_coin_bank_variant_pays_only_what_the_box_holds() -> None:
                 top = max(top, sum(p.coins for p in s.players))
         most[bank] = top
     assert most[True] <= 70 < most[False]
+
+
+def test_ai_seats_of_a_level_end_the_game_without_a_cap() -> None:
+    """rule: tiberpunk/end-of-game — two AI seats at the lowest level (its temperature) play a game
+    to its 8th triumph token with no round cap (issue 28: no policy may stall a game; a search at
+    temperature 0 and a few dozen simulations can: two lictors shuffled between two districts for
+    hundreds of rounds, see docs/tiberpunk.md)."""
+    from search import SearchBot, SearchLimit
+    from search.api import LEVELS
+
+    for seed in range(2):
+        s = GAME.new_state(GameConfig(players=2), seed)
+        sims = LEVELS[0].simulations
+        bots = [
+            SearchBot(GAME, level=1, limit=SearchLimit(simulations=sims), seed=seed * 10 + i)
+            for i in range(2)
+        ]
+        rng = random.Random(seed)
+        while GAME.current_player(s) != TERMINAL and s.rnd < 200:
+            p = GAME.current_player(s)
+            s = GAME.apply(s, GAME.sample_chance(s, rng) if p == CHANCE else bots[p].act(s))
+        assert s.phase == PH_OVER and s.end, (seed, s.rnd)
