@@ -11,20 +11,10 @@ gives
   value (``show``) and what is legal;
 - ``Form.write(values)``: the same tree of values encoded back by the same field names.
 
-A declaration::
+A declaration (docs/state.md has a longer one)::
 
     CARD = OneOf(("HIS01", "HIS02", "GAL01"), what="a career card id", index=True)
-    PLAYER = Obj(
-        {
-            "coins": Int(0, 99, description="coins held"),
-            "hand": ListOf(CARD, max=8, description="in the order drawn"),
-            "played": AnyOf((CARD, Null(-1)), description="this turn's card (null: none yet)"),
-            "stock": Int(0, 40, description="implied by the boxes", optional=True),
-            "age": Int(0, 150, default=0, description="years"),
-            "tile": Id((), pattern="^[0-9]{1,3}$", what="a printed tile number"),
-            "tasks": MapOf(OneOf(("1A", "2B")), ListOf(OneOf(("defeat", "network")), max=3)),
-        }
-    )
+    PLAYER = Obj({"hand": ListOf(CARD, max=8), "card": AnyOf((CARD, Null(-1))), "zone": Int(1, 6, offset=1)})
     FORM = Form("mygame", "state", Obj({"players": ListOf(PLAYER, 1, 6)}), title="My game position")
 
 Cross-field rules (a card in two places, counts that must add up) are not declared: the game's
@@ -56,6 +46,7 @@ __all__ = [
     "Obj",
     "OneOf",
     "Ref",
+    "Tuple",
     "show",
 ]
 
@@ -80,11 +71,8 @@ def show(value: Any) -> str:
 
 
 class _FieldError(Exception):
-    """A field failed its declaration (``Form.read`` turns it into an ``InvalidStateError``).
-
-    The path is built on the way out, by each container the error passes (``inside``): reading a
-    valid form builds no path.
-    """
+    """A field failed its declaration (``Form.read`` turns it into an ``InvalidStateError``); the path
+    is built on the way out, by each container it passes (``inside``): a valid form builds none."""
 
     def __init__(
         self, why: str = "", rule: str = "", at: str = "", *, field: Field | None = None, value: Any = None
@@ -182,10 +170,12 @@ class Field:
 
 @dataclass(frozen=True)
 class Int(Field):
-    """An integer ``lo..hi``."""
+    """An integer ``lo..hi``, read as ``offset`` less (``Int(1, 5, offset=1)``: a district numbered
+    from 1 in the rulebook, from 0 in the records)."""
 
     lo: int
     hi: int
+    offset: int = 0
 
     def _schema(self, defs: dict[str, Any]) -> dict[str, Any]:
         return {"type": "integer", "minimum": self.lo, "maximum": self.hi}
@@ -193,10 +183,16 @@ class Int(Field):
     def read(self, value: Any) -> int:
         if not isinstance(value, int) or isinstance(value, bool) or not self.lo <= value <= self.hi:
             raise self.bad(value)
-        return value
+        return value - self.offset if self.offset else value
+
+    def write(self, value: Any) -> Any:
+        return value + self.offset
+
+    def plain(self) -> bool:
+        return not self.offset
 
     def owns(self, value: Any) -> bool:
-        return isinstance(value, int) and self.lo <= value <= self.hi
+        return isinstance(value, int) and self.lo <= value + self.offset <= self.hi
 
     def expected(self) -> str:
         return f"an integer {self.lo}..{self.hi}"
@@ -452,6 +448,8 @@ class AnyOf(Field):
         """``write``: a sentinel's JSON value, else the one open alternative's, else the first that
         ``owns`` the value."""
         table, alternatives = self._sentinels_written, self._open
+        if self._closed:
+            return table.__getitem__
         encode = alternatives[0].encoder() if len(alternatives) == 1 else None
 
         def write(value: Any) -> Any:
@@ -482,9 +480,15 @@ class AnyOf(Field):
         return tuple(a for a in self.alternatives if not isinstance(a, Null | Const))
 
     @cached_property
+    def _closed(self) -> tuple[OneOf, ...]:
+        """The open alternatives when all are closed sets (then every value is one lookup)."""
+        closed = tuple(a for a in self._open if type(a) is OneOf)
+        return closed if len(closed) == len(self._open) else ()
+
+    @cached_property
     def _sentinels_read(self) -> dict[tuple[type, Any], Any]:
-        """(JSON type, JSON value) -> what it reads as."""
-        out: dict[tuple[type, Any], Any] = {}
+        """(JSON type, JSON value) -> what it reads as (the sentinels', and the closed sets')."""
+        out = {(type(c), c): a._decoded[c] for a in reversed(self._closed) for c in a.choices}
         for a in reversed(self._sentinels):
             json = a.value if isinstance(a, Const) else None
             out[(type(json), json)] = a.means
@@ -492,8 +496,9 @@ class AnyOf(Field):
 
     @cached_property
     def _sentinels_written(self) -> dict[Any, Any]:
-        """What is read -> its JSON value."""
-        return {a.means: a.write(a.means) for a in reversed(self._sentinels)}
+        """What is read -> its JSON value (the sentinels', and the closed sets')."""
+        out = {a._decoded[c]: c for a in reversed(self._closed) for c in a.choices}
+        return out | {a.means: a.write(a.means) for a in reversed(self._sentinels)}
 
     def owns(self, value: Any) -> bool:
         return any(a.owns(value) for a in self.alternatives)
@@ -547,6 +552,40 @@ class ListOf(Field):
 
     def expected(self) -> str:
         return "a list"
+
+
+@dataclass(frozen=True)
+class Tuple(Field):
+    """A list of ``len(items)`` entries, each read by its own field (``[card, zone]``; read as a tuple)."""
+
+    items: tuple[Field, ...]
+
+    def _schema(self, defs: dict[str, Any]) -> dict[str, Any]:
+        n, items = len(self.items), [f.schema(defs) for f in self.items]
+        return {"type": "array", "prefixItems": items, "minItems": n, "maxItems": n}
+
+    def read(self, value: Any) -> tuple[Any, ...]:
+        if not isinstance(value, list) or len(value) != len(self.items):
+            raise self.bad(value)
+        out: list[Any] = []
+        try:
+            for f, v in zip(self.items, value, strict=True):
+                out.append(f.read(v))
+        except _FieldError as error:
+            raise error.inside(f"[{len(out)}]") from None
+        return tuple(out)
+
+    def write(self, value: Any) -> list[Any]:
+        return [f.write(v) for f, v in zip(self.items, value, strict=True)]
+
+    def plain(self) -> bool:
+        return False
+
+    def owns(self, value: Any) -> bool:
+        return isinstance(value, tuple | list) and len(value) == len(self.items)
+
+    def expected(self) -> str:
+        return f"a list of {len(self.items)}"
 
 
 @dataclass(frozen=True)

@@ -1,284 +1,328 @@
-"""The public form of the state (plain JSON) and back, every field validated before any rule reads it.
+"""The public form of a CyberVerse state (``to_dict``) and reading it back (``from_dict``).
 
-The form mirrors the records of ``state.py`` field by field, in the rulebook's words: components
-by their ids (``"AG04"``, ``"W13"``, ``"S01"``, ``"Y08"``, ``"E01"``, ``"T05"``, board ``"A3"``),
-districts, zones, tactical positions and Mission numbers from 1, Status tokens and fighter kinds by
-name, store stock as a token id or its back (``{"store": "weapon", "price": 300, "expert": false}``),
-phases and steps by name; seats are 0-based; ``null`` where the rulebook has nothing (an empty
-slot, an Agent in its HQ). Observations write a hidden card as ``"unknown"``. The flow of the turn
-(``ctx``) is written by what each field means in the phase under way (:func:`_ctx_out`): only the
-fields in use, the queue as Agent sheet ids, seats or district numbers, the investigation stage,
-store and Ambush effect by name, the Mission under test as its Investigation card and number.
-``from_dict`` raises ``InvalidStateError`` naming the first bad field; no other exception escapes it."""
+The form is declared once in ``games.cyberverse.schema`` (its JSON Schema, the check of every field
+on its own, the names written here): ``to_dict`` builds its values from the records (a bit mask as
+the list of what it holds) and writes them; ``from_dict`` reads them, decodes what depends on another
+field (what the flow's queue and cards hold in the phase, a fighter's sheet or Henchman type, a
+Supply token's back) and builds the records, which ``games.cyberverse.validate`` checks against the
+rules. ``from_dict`` raises ``InvalidStateError`` naming the first bad field; no other exception
+escapes it.
+"""
 
 from __future__ import annotations
 
-import typing
 from collections.abc import Mapping
 from typing import Any
 
+from msgspec.structs import asdict
+
 from games.cyberverse import state as st
 from games.cyberverse.content import AMBUSH_EFFECTS, CATEGORIES, COLOURS, Content
-from games.cyberverse.form import (
-    Fields,
-    Ids,
-    codec_of,
-    dec_number,
-    dec_seat,
-    dec_seats,
-    enc_number,
-    enc_seats,
-    fail,
-    read_bool,
-    read_list,
-    step_index,
-)
-from games.cyberverse.schema import CTX_KEYS
+from games.cyberverse.schema import FORMS, OLD_STEP_NAMES, PACKS, STATUSES, Pack, bad
 from games.cyberverse.validate import check
-from games.errors import InvalidStateError
 
 __all__ = ["from_dict", "to_dict"]
 
 
+def _bits(mask: int, n: int, first: int = 0) -> list[int]:
+    """The set bits of ``mask`` (of ``n``), numbered from ``first``."""
+    return [i + first for i in range(n) if mask >> i & 1]
+
+
+def _mask(items: tuple[int, ...], first: int = 0) -> int:
+    """The bit mask of ``items`` numbered from ``first``."""
+    m = 0
+    for i in items:
+        m |= 1 << (i - first)
+    return m
+
+
 def _queue_kind(phase: int) -> str:
-    """What ``ctx.queue`` holds in a phase: Organizations (Strategy, Payday), Agents (Activation,
-    Investigation) or districts (the Event's Henchmen)."""
+    """What ``ctx.queue`` holds in a phase: Agents (Activation, Investigation), districts (the Event's
+    Henchmen) or Organizations (Strategy, Payday)."""
     if phase == st.EVENT:
         return "district"
     if phase in (st.ACTIVATION, st.INVESTIGATION):
-        return "agent"
+        return "sheet"
     return "seat"
 
 
-def _cards_ids(f: Fields, phase: int) -> Ids:
-    """What ``ctx.cards`` holds: the Agent sheet drawn (setup), the Event card placing Henchmen,
-    or the Story cards drawn for a choice."""
-    if phase == st.SETUP:
-        return f.sheet
-    if phase == st.EVENT:
-        return f.event
-    return f.story
+def _cards_kind(phase: int) -> str:
+    """What ``ctx.cards`` holds: the Agent sheet drawn (setup), the Event card placing Henchmen, or the
+    Story cards drawn for a choice."""
+    return "sheet" if phase == st.SETUP else "event" if phase == st.EVENT else "story"
 
 
-def _ctx_out(s: st.State, f: Fields) -> dict[str, Any]:
-    """The flow of the turn in words: only the fields in use, each by what it means in this phase."""
-    ctx, phase = s.ctx, s.phase
-    out: dict[str, Any] = {}
-    if ctx.queue:
-        kind = _queue_kind(phase)
-        if kind == "agent":
-            out["queue"] = f.sheet.enc_list(ctx.queue)
-        elif kind == "district":
-            out["queue"] = [enc_number(x) for x in ctx.queue]
-        else:
-            out["queue"] = enc_seats(ctx.queue)
-    if ctx.agent != -1:
-        out["agent"] = f.sheet.enc(ctx.agent)
-    if ctx.mp:
-        out["movement_points"] = ctx.mp
-    if ctx.visited:
-        out["districts_visited"] = [d + 1 for d in range(5) if ctx.visited >> d & 1]
-    if ctx.started:
-        out["started"] = True
-    if ctx.district != -1:
-        out["district"] = enc_number(ctx.district)
-    if phase == st.INVESTIGATION or ctx.stage:
-        out["stage"] = st.STAGES[ctx.stage] if 0 <= ctx.stage < len(st.STAGES) else ctx.stage
-    out.update(_ctx_out_cards(s, f))
-    return out
-
-
-def _ctx_out_cards(s: st.State, f: Fields) -> dict[str, Any]:
-    """:func:`_ctx_out` continued: the cards, store, slot, seat and Mission of the step under way."""
-    ctx, phase = s.ctx, s.phase
-    out: dict[str, Any] = {}
-    if ctx.cards:
-        out["cards"] = _cards_ids(f, phase).enc_list(ctx.cards)
-    if ctx.store != -1:
-        if phase == st.EVENT:
-            out["henchmen_left"] = ctx.store
-        elif phase == st.INVESTIGATION and 0 <= ctx.store < len(AMBUSH_EFFECTS):
-            out["ambush_effect"] = AMBUSH_EFFECTS[ctx.store]
-        elif 0 <= ctx.store < len(CATEGORIES):
-            out["store"] = CATEGORIES[ctx.store]
-    if ctx.slot != -1:
-        out["placement" if phase == st.EVENT else "slot"] = enc_number(ctx.slot)
-    if ctx.seat != -1:
-        out["seat"] = ctx.seat
-    if ctx.colours:
-        out["colours"] = [COLOURS[x] for x in ctx.colours]
-    if ctx.mission != -1:
-        case, m = ctx.mission >> 4, ctx.mission & 15
-        cases = s.orgs[ctx.seat].cases if 0 <= ctx.seat < len(s.orgs) else ()
-        card = f.case.enc(cases[case]) if case < len(cases) else None
-        out["mission"] = {"investigation": case + 1, "card": card, "mission": m + 1}
-    if ctx.xp:
-        out["xp_spent"] = ctx.xp
-    if ctx.tested:
-        out["missions_tested"] = [
-            {"investigation": (b >> 4) + 1, "mission": (b & 15) + 1} for b in range(48) if ctx.tested >> b & 1
-        ]
-    return out
-
-
-def _name(value: Any, names: tuple[str, ...], path: str) -> int:
-    if value not in names or type(value) is not str:
-        raise fail(path, f"one of {list(names)}", value)
-    return names.index(value)
-
-
-def _count(value: Any, path: str, top: int) -> int:
-    if type(value) is not int or not 0 <= value <= top:
-        raise fail(path, f"a number from 0 to {top}", value)
-    return value
-
-
-def _district(value: Any, path: str) -> int:
-    """A district number 1 to 5 (or null) -> 0-based (-1)."""
-    d = dec_number(value, path)
-    if d > 4:
-        raise fail(path, "a district number from 1 to 5, or null", value)
-    return d
-
-
-def _ctx_in(value: Any, phase: int, f: Fields) -> dict[str, Any]:
-    """The numeric fields of ``Ctx`` from the words of :func:`_ctx_out` (missing fields: unused)."""
-    if not isinstance(value, Mapping):
-        raise fail("ctx", "an object", value)
-    bad = next((k for k in value if k not in CTX_KEYS), None)
-    if bad is not None:
-        raise InvalidStateError(
-            f"ctx.{str(bad)[:40]} is not a field of the flow (fields: {', '.join(CTX_KEYS)})",
-            field=f"ctx.{str(bad)[:40]}",
-        )
-    out: dict[str, Any] = {
-        "queue": [],
-        "agent": -1,
-        "mp": 0,
-        "visited": 0,
-        "started": False,
-        "district": -1,
-        "stage": 0,
-        "cards": [],
-        "store": -1,
-        "slot": -1,
-        "seat": -1,
-        "colours": [],
-        "mission": -1,
-        "xp": 0,
-        "tested": 0,
-    }
-    if "queue" in value:
-        kind, items = _queue_kind(phase), read_list(value["queue"], "ctx.queue", 20)
-        if kind == "agent":
-            out["queue"] = list(f.sheet.dec_list(items, "ctx.queue"))
-        elif kind == "district":
-            out["queue"] = [_district(x, f"ctx.queue[{i}]") for i, x in enumerate(items)]
-        else:
-            out["queue"] = list(dec_seats(items, "ctx.queue"))
-    if "agent" in value:
-        out["agent"] = f.sheet.dec(value["agent"], "ctx.agent")
-    if "movement_points" in value:
-        out["mp"] = _count(value["movement_points"], "ctx.movement_points", 99)
-    if "districts_visited" in value:
-        for i, d in enumerate(read_list(value["districts_visited"], "ctx.districts_visited", 5)):
-            x = _district(d, f"ctx.districts_visited[{i}]")
-            if x < 0:
-                raise fail(f"ctx.districts_visited[{i}]", "a district number from 1 to 5", d)
-            out["visited"] |= 1 << x
-    if "started" in value:
-        out["started"] = read_bool(value["started"], "ctx.started")
-    if "district" in value:
-        out["district"] = _district(value["district"], "ctx.district")
-    if "stage" in value:
-        out["stage"] = _name(value["stage"], st.STAGES, "ctx.stage")
-    out.update(_ctx_in_cards(value, phase, f))
-    return out
-
-
-def _ctx_in_cards(value: Mapping[str, Any], phase: int, f: Fields) -> dict[str, Any]:
-    """:func:`_ctx_in` continued: the cards, store, slot, seat and Mission of the step under way."""
-    out: dict[str, Any] = {}
-    if "cards" in value:
-        cards = read_list(value["cards"], "ctx.cards", 10)
-        out["cards"] = list(_cards_ids(f, phase).dec_list(cards, "ctx.cards"))
-    if "store" in value:
-        out["store"] = _name(value["store"], CATEGORIES, "ctx.store")
-    if "henchmen_left" in value:
-        out["store"] = _count(value["henchmen_left"], "ctx.henchmen_left", 20)
-    if "ambush_effect" in value:
-        out["store"] = _name(value["ambush_effect"], AMBUSH_EFFECTS, "ctx.ambush_effect")
-    for key in ("slot", "placement"):
-        if key in value:
-            out["slot"] = dec_number(value[key], f"ctx.{key}")
-    if "seat" in value:
-        out["seat"] = dec_seat(value["seat"], "ctx.seat")
-    if "colours" in value:
-        out["colours"] = [
-            _name(x, COLOURS, f"ctx.colours[{i}]")
-            for i, x in enumerate(read_list(value["colours"], "ctx.colours", 3))
-        ]
-    if "mission" in value:
-        mission = value["mission"]
-        if not isinstance(mission, Mapping):
-            raise fail("ctx.mission", "an object {investigation, card, mission}", mission)
-        case = dec_number(mission.get("investigation"), "ctx.mission.investigation")
-        m = dec_number(mission.get("mission"), "ctx.mission.mission")
-        if not 0 <= case < len(COLOURS) or not 0 <= m < 16:
-            raise fail("ctx.mission", "an Investigation card's number and a Mission number", mission)
-        out["mission"] = case << 4 | m
-    if "xp_spent" in value:
-        out["xp"] = _count(value["xp_spent"], "ctx.xp_spent", 20)
-    if "missions_tested" in value:
-        out["tested"] = 0
-        for i, mission in enumerate(read_list(value["missions_tested"], "ctx.missions_tested", 48)):
-            out["tested"] |= 1 << _mission_bit(mission, f"ctx.missions_tested[{i}]")
-    return out
-
-
-def _mission_bit(mission: Any, path: str) -> int:
-    """A Mission of the dashboard, ``{investigation, mission}`` numbers from 1 -> (case << 4) | mission."""
-    if not isinstance(mission, Mapping):
-        raise fail(path, "an object {investigation, mission}", mission)
-    case = dec_number(mission.get("investigation"), f"{path}.investigation")
-    m = dec_number(mission.get("mission"), f"{path}.mission")
-    if not 0 <= case < len(COLOURS) or not 0 <= m < 16:
-        raise fail(path, "an Investigation card's number and a Mission number", mission)
-    return case << 4 | m
+# ------------------------------------------------------------------------------------ writing
 
 
 def to_dict(s: st.State, c: Content) -> dict[str, Any]:
     """The state as plain JSON types: component ids, names and 1-based numbers."""
-    codec = codec_of(c)
-    data: dict[str, Any] = codec.encoder(st.State)(s)
-    data["ctx"] = _ctx_out(s, codec.fields)
-    data["phase"] = st.PHASES[s.phase]
-    data["step"] = st.STEPS[s.step]
-    data["game"] = "cyberverse"
-    return data
+    p = PACKS(c)
+    values = {
+        **asdict(s),
+        "options": asdict(s.options),
+        "orgs": [_org_values(o) for o in s.orgs],
+        "agents": [{**asdict(a), "status": [STATUSES[i] for i in _bits(a.status, 3)]} for a in s.agents],
+        "city": {**asdict(s.city), "staff": [_bits(m, 4) for m in s.city.staff]},
+        "market": _market_values(s.market, c),
+        "decks": {
+            **asdict(s.decks),
+            "cases": dict(zip(COLOURS, s.decks.cases, strict=True)),
+            "cases_discard": dict(zip(COLOURS, s.decks.cases_discard, strict=True)),
+        },
+        "fight": None if s.fight is None else _fight_values(s.fight, p),
+        "ctx": _ctx_values(s, p),
+        "game": "cyberverse",
+    }
+    return FORMS(c).write(values)
+
+
+def _org_values(o: st.Org) -> dict[str, Any]:
+    missions = {key: [_bits(m, 16, 1) for m in getattr(o, key)] for key in ("done", "spent", "marks")}
+    return {**asdict(o), **missions}
+
+
+def _market_values(m: st.Market, c: Content) -> dict[str, Any]:
+    """The stores: a token known (its index), a token showing its back, or none (-1)."""
+
+    def cell(x: int) -> Any:
+        if x >= -1:
+            return x
+        store, price, expert = c.backs[-2 - x]
+        return {"store": store, "price": price, "expert": expert}
+
+    return {**asdict(m), "stock": [[cell(x) for x in row] for row in m.stock]}
+
+
+def _fight_values(f: st.Fight, p: Pack) -> dict[str, Any]:
+    def ref(x: st.Fighter) -> Any:
+        names = p.names["sheet"] if x.kind == st.AGENT else p.htypes
+        return names[x.ref] if x.ref >= 0 else (None if x.ref == -1 else "unknown")
+
+    return {
+        **asdict(f),
+        "fighters": [{**asdict(x), "ref": ref(x)} for x in f.fighters],
+        "movement_points": f.mp,
+        "xp_spent": f.xp,
+        "supported": _bits(f.supported, 4),
+        "took_part": _bits(f.took_part, 4),
+    }
+
+
+def _ctx_values(s: st.State, p: Pack) -> dict[str, Any]:
+    """The flow of the turn: only the fields in use, each by what it means in this phase."""
+    ctx, phase = s.ctx, s.phase
+    out: dict[str, Any] = {}
+    if ctx.queue:
+        kind = _queue_kind(phase)
+        if kind == "sheet":
+            out["queue"] = [p.names["sheet"][x] if x >= 0 else x for x in ctx.queue]
+        else:
+            out["queue"] = [x + (kind == "district") if x >= 0 else -1 for x in ctx.queue]
+    if ctx.agent != -1:
+        out["agent"] = ctx.agent
+    if ctx.mp:
+        out["movement_points"] = ctx.mp
+    if ctx.visited:
+        out["districts_visited"] = _bits(ctx.visited, 5)
+    if ctx.started:
+        out["started"] = True
+    if ctx.district != -1:
+        out["district"] = ctx.district
+    if phase == st.INVESTIGATION or ctx.stage:
+        out["stage"] = ctx.stage
+    out.update(_ctx_step_values(s, p))
+    return out
+
+
+def _ctx_step_values(s: st.State, p: Pack) -> dict[str, Any]:
+    """:func:`_ctx_values` continued: the cards, store, slot, seat and Mission of the step under way."""
+    ctx, phase = s.ctx, s.phase
+    out: dict[str, Any] = {}
+    if ctx.cards:
+        names = p.names[_cards_kind(phase)]
+        out["cards"] = [names[x] if x >= 0 else x for x in ctx.cards]
+    if ctx.store != -1:
+        if phase == st.EVENT:
+            out["henchmen_left"] = ctx.store
+        elif phase == st.INVESTIGATION and 0 <= ctx.store < len(AMBUSH_EFFECTS):
+            out["ambush_effect"] = ctx.store
+        elif 0 <= ctx.store < len(CATEGORIES):
+            out["store"] = ctx.store
+    if ctx.slot != -1:
+        out["placement" if phase == st.EVENT else "slot"] = ctx.slot
+    if ctx.seat != -1:
+        out["seat"] = ctx.seat
+    if ctx.colours:
+        out["colours"] = ctx.colours
+    if ctx.mission != -1:
+        case, m = ctx.mission >> 4, ctx.mission & 15
+        cases = s.orgs[ctx.seat].cases if 0 <= ctx.seat < len(s.orgs) else ()
+        out["mission"] = {
+            "investigation": case,
+            "card": cases[case] if case < len(cases) else -1,
+            "mission": m,
+        }
+    if ctx.xp:
+        out["xp_spent"] = ctx.xp
+    if ctx.tested:
+        out["missions_tested"] = [{"investigation": b >> 4, "mission": b & 15} for b in _bits(ctx.tested, 48)]
+    return out
+
+
+# ------------------------------------------------------------------------------------ reading
 
 
 def from_dict(data: Mapping[str, Any], c: Content) -> st.State:
-    """Rebuild and validate a state (``InvalidStateError`` naming the first bad field)."""
-    if not isinstance(data, Mapping):
-        raise InvalidStateError("the state must be an object", field="state")
-    body = dict(data)
-    if body.pop("game", "cyberverse") != "cyberverse":
-        raise InvalidStateError("game must be 'cyberverse'", field="game")
-    phase, step = body.get("phase"), body.get("step")
-    if phase not in st.PHASES:
-        raise fail("phase", f"one of {list(st.PHASES)}", phase)
-    body["step"] = step_index(step)
-    if body["step"] < 0:
-        raise fail("step", "a step name", step)
-    body["phase"] = st.PHASES.index(phase)
-    codec = codec_of(c)
-    try:
-        body["ctx"] = _ctx_in(body.get("ctx", {}), body["phase"], codec.fields)
-        s = codec.decoder(st.State)(body, "")
-        check(s, c)
-    except InvalidStateError:
-        raise
-    except (TypeError, ValueError, KeyError, IndexError, AttributeError, RecursionError) as exc:
-        raise InvalidStateError(f"inconsistent state: {type(exc).__name__}", field="state") from None
-    return typing.cast(st.State, s)
+    """Read the public form into a state: each field by the declaration, then what depends on another
+    field, then the rules' invariants (``validate.check``)."""
+    step = data.get("step") if isinstance(data, Mapping) else None
+    if isinstance(step, str) and step in OLD_STEP_NAMES:
+        data = {**data, "step": st.STEPS[OLD_STEP_NAMES[step]]}
+    d = FORMS(c).read(data)
+    del d["game"]
+    p = PACKS(c)
+    city, decks, fight = d["city"], d["decks"], d["fight"]
+    s = st.State(
+        **{
+            **d,
+            "options": st.Options(**d["options"]),
+            "orgs": tuple(_org(o) for o in d["orgs"]),
+            "agents": tuple(_agent(a) for a in d["agents"]),
+            "city": st.City(**{**city, "staff": tuple(map(_mask, city["staff"]))}),
+            "market": _market(d["market"], c),
+            "decks": st.Decks(
+                **{
+                    **decks,
+                    "cases": tuple(decks["cases"][col] for col in COLOURS),
+                    "cases_discard": tuple(decks["cases_discard"][col] for col in COLOURS),
+                }
+            ),
+            "fight": None if fight is None else _fight(fight, p),
+            "ctx": _ctx(d["ctx"], d["phase"], p),
+        }
+    )
+    check(s, c)
+    return s
+
+
+def _agent(a: dict[str, Any]) -> st.Agent:
+    """An Agent, its Status tokens as their bit mask."""
+    return st.Agent(**{**a, "status": _mask(tuple(map(STATUSES.index, a["status"])))})
+
+
+def _org(o: dict[str, Any]) -> st.Org:
+    missions = {key: tuple(_mask(x, 1) for x in o[key]) for key in ("done", "spent", "marks")}
+    return st.Org(**{**o, **missions})
+
+
+def _market(m: dict[str, Any], c: Content) -> st.Market:
+    """The stores: a token's back read as ``-2 - back`` (one of the pack's backs)."""
+    backs = {back: i for i, back in enumerate(c.backs)}
+    stock = []
+    for i, row in enumerate(m["stock"]):
+        cells = []
+        for k, x in enumerate(row):
+            if isinstance(x, dict):
+                b = backs.get((x["store"], x["price"], x["expert"]))
+                if b is None:
+                    store, price, expert = CATEGORIES[x["store"]], x["price"], x["expert"]
+                    why = f"no {store} token of the pack has the back (price {price}, expert {expert})"
+                    raise bad(f"market.stock[{i}][{k}]", why, "cyberverse/components")
+                x = -2 - b
+            cells.append(x)
+        stock.append(tuple(cells))
+    return st.Market(**{**m, "stock": tuple(stock)})
+
+
+def _fight(f: dict[str, Any], p: Pack) -> st.Fight:
+    fighters = []
+    for i, x in enumerate(f["fighters"]):
+        agent = x["kind"] == st.AGENT
+        names = p.names["sheet"] if agent else p.htypes
+        if x["ref"] not in names:
+            what = "an agent sheet id for an agent" if agent else "a henchman type for a teammate or henchman"
+            raise bad(f"fight.fighters[{i}].ref", f"expected {what}, got {x['ref']!r}", "cyberverse/combat")
+        fighters.append(st.Fighter(**{**x, "ref": names.index(x["ref"])}))
+    out = {k: v for k, v in f.items() if k not in ("movement_points", "xp_spent")}
+    return st.Fight(
+        **{
+            **out,
+            "fighters": tuple(fighters),
+            "mp": f["movement_points"],
+            "xp": f["xp_spent"],
+            "supported": _mask(f["supported"]),
+            "took_part": _mask(f["took_part"]),
+        }
+    )
+
+
+def _shown(x: Any) -> Any:
+    """A decoded entry as it was written (-1 null, -2 ``"unknown"``)."""
+    return {-1: None, -2: "unknown"}.get(x, x) if isinstance(x, int) else x
+
+
+def _queue(items: tuple[Any, ...], phase: int, p: Pack) -> tuple[int, ...]:
+    """``ctx.queue`` by what it holds in the phase (rule: cyberverse/order-of-play)."""
+    kind, out = _queue_kind(phase), []
+    for i, x in enumerate(items):
+        if kind == "sheet" and (isinstance(x, str) or x in (-1, -2)):
+            out.append(p.names["sheet"].index(x) if isinstance(x, str) else x)
+            continue
+        if kind == "district" and isinstance(x, int) and (x == -1 or 1 <= x <= 5):
+            out.append(x - 1 if x > 0 else x)
+            continue
+        if kind == "seat" and isinstance(x, int) and -1 <= x <= 3:
+            out.append(x)
+            continue
+        want = {"sheet": "an agent sheet id", "district": "a district number 1..5", "seat": "a seat 0..3"}[
+            kind
+        ]
+        why = f"expected {want} or null in the {st.PHASES[phase]} phase, got {_shown(x)!r}"
+        raise bad(f"ctx.queue[{i}]", why, "cyberverse/order-of-play")
+    return tuple(out)
+
+
+def _cards(items: tuple[Any, ...], phase: int, p: Pack) -> tuple[int, ...]:
+    """``ctx.cards`` by what they are in the phase."""
+    kind, out = _cards_kind(phase), []
+    names = p.names[kind]
+    for i, x in enumerate(items):
+        if isinstance(x, str):
+            if x not in names:
+                why = f"expected a {kind} card id in the {st.PHASES[phase]} phase, got {x!r}"
+                raise bad(f"ctx.cards[{i}]", why)
+            x = names.index(x)
+        out.append(x)
+    return tuple(out)
+
+
+def _ctx(v: dict[str, Any], phase: int, p: Pack) -> st.Ctx:
+    """The numeric fields of ``Ctx`` from the flow's words (a field left out: unused)."""
+    out: dict[str, Any] = {}
+    if "queue" in v:
+        out["queue"] = _queue(v["queue"], phase, p)
+    for key, name in (("agent", "agent"), ("movement_points", "mp"), ("started", "started")):
+        if key in v:
+            out[name] = v[key]
+    if "districts_visited" in v:
+        out["visited"] = _mask(v["districts_visited"])
+    for key, name in (("district", "district"), ("stage", "stage"), ("seat", "seat"), ("colours", "colours")):
+        if key in v:
+            out[name] = v[key]
+    if "cards" in v:
+        out["cards"] = _cards(v["cards"], phase, p)
+    for key in ("store", "henchmen_left", "ambush_effect"):
+        if key in v:
+            out["store"] = v[key]
+    for key in ("slot", "placement"):
+        if key in v:
+            out["slot"] = v[key]
+    if "mission" in v:
+        out["mission"] = v["mission"]["investigation"] << 4 | v["mission"]["mission"]
+    if "xp_spent" in v:
+        out["xp"] = v["xp_spent"]
+    if "missions_tested" in v:
+        out["tested"] = _mask(tuple(m["investigation"] << 4 | m["mission"] for m in v["missions_tested"]))
+    return st.Ctx(**out)

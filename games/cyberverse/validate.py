@@ -1,105 +1,79 @@
-"""The checks of a CyberVerse state read from its public form that the field types cannot say:
-ranges and ids the rules read, the first bad field named (``InvalidStateError`` with the rulebook
-section it breaks)."""
+"""The rules' invariants of a CyberVerse state read from its public form (what the declared fields
+of ``games.cyberverse.schema`` cannot say on their own): counts that follow the player count, the
+Modifier deck, one mask per Investigation card, an Agent recruited once and standing on its board, one
+board per district. Each failure is an ``InvalidStateError`` naming the field and the rulebook section.
+"""
 
 from __future__ import annotations
 
 from games.cyberverse import state as st
 from games.cyberverse.content import Content
-from games.cyberverse.form import LIMIT
-from games.errors import InvalidStateError
+from games.cyberverse.schema import bad
 
 __all__ = ["check"]
 
+MODIFIERS = (-1, 0, 1, 1, 2)
+"""Each Organization's Modifier cards (rule: cyberverse/setup)."""
 
-def _check_range(value: int, lo: int, hi: int, path: str, rule: str = "") -> None:
-    if not lo <= value <= hi:
-        raise InvalidStateError(f"{path} must be from {lo} to {hi}, not {value}", field=path, rule=rule)
+
+def _below(value: int, n: int, path: str, what: str, rule: str = "") -> None:
+    if value >= n:
+        raise bad(path, f"expected {what} below {n}, got {value}", rule)
 
 
 def check(s: st.State, c: Content) -> None:
-    """Ranges and ids that the rules read (the first bad field named)."""
-    _check_range(s.players, 2, 4, "players")
-    _check_range(len(s.orgs), s.players, s.players, "orgs")
-    _check_range(s.actor, -2, s.players - 1, "actor")
-    _check_range(s.turn, 1, 10_000, "turn")
+    """Raise ``InvalidStateError`` naming the first field that breaks a rule."""
+    if len(s.orgs) != s.players:
+        raise bad(
+            "orgs",
+            f"expected {s.players} Organizations (one per player), got {len(s.orgs)}",
+            "cyberverse/setup",
+        )
+    _below(s.actor, s.players, "actor", "a seat", "cyberverse/order-of-play")
     for i, o in enumerate(s.orgs):
-        _check_org(o, f"orgs[{i}]", c)
+        _check_org(o, f"orgs[{i}]")
     if (s.step == st.D_DROP_SUPPORT) != bool(s.held) or (s.held and not s.adjust):
-        raise InvalidStateError(
+        raise bad(
+            "held",
             "held names the interrupted step exactly while an Organization in adjust discards Support cards",
-            field="held",
-            rule="cyberverse/support-cards",
+            "cyberverse/support-cards",
         )
     seen: set[int] = set()
     for i, a in enumerate(s.agents):
-        p = f"agents[{i}]"
         if a.sheet in seen:
-            _check_range(a.sheet, 0, len(c.faces) // 2 - 1, f"{p}.sheet", "cyberverse/agent-sheets")
-            raise InvalidStateError(
-                f"{p}.sheet is recruited twice", field=f"{p}.sheet", rule="cyberverse/agent-sheets"
-            )
+            raise bad(f"agents[{i}].sheet", "the Agent sheet is recruited twice", "cyberverse/agent-sheets")
         seen.add(a.sheet)
-        _check_agent(s, a, p, c)
-    if len(s.city.boards) != 5 or any(
-        not 0 <= b < len(c.boards) or c.boards[b].district != d for d, b in enumerate(s.city.boards)
-    ):
-        raise InvalidStateError(
-            "city.boards: one board of each district",
-            field="city.boards",
-            rule="cyberverse/building-new-eden",
-        )
+        _check_agent(s, a, f"agents[{i}]", c)
+    for d, b in enumerate(s.city.boards):
+        if c.boards[b].district != d:
+            why = f"expected a board of district {d + 1}, got {c.boards[b].id!r}"
+            raise bad(f"city.boards[{d}]", why, "cyberverse/building-new-eden")
 
 
-def _check_org(o: st.Org, p: str, c: Content) -> None:
-    """An Organization's HQ: its D, Influence, Support cards, Modifier cards and Story card."""
-    _check_range(o.money, 0, LIMIT, f"{p}.money", "cyberverse/setup")
-    if len(o.influence) != 5 or any(not 0 <= x <= 3 for x in o.influence):
-        raise InvalidStateError(
-            f"{p}.influence: 5 districts, 0 to 3 tokens each",
-            field=f"{p}.influence",
-            rule="cyberverse/influence",
-        )
-    if len(o.support) > 3 or any(not 0 <= u < len(c.support) for u in o.support):
-        raise InvalidStateError(
-            f"{p}.support: at most 3 Support cards of the pack",
-            field=f"{p}.support",
-            rule="cyberverse/support-cards",
-        )
-    if sorted(o.deck + o.discard) != sorted((-1, 0, 1, 1, 2)):
-        raise InvalidStateError(
-            f"{p}.deck and discard must hold the Modifier cards -1, 0, 1, 1, 2",
-            field=f"{p}.deck",
-            rule="cyberverse/setup",
+def _check_org(o: st.Org, p: str) -> None:
+    """An Organization's Modifier cards and its Investigation cards' masks."""
+    if sorted(o.deck + o.discard) != sorted(MODIFIERS):
+        raise bad(
+            f"{p}.deck", "deck and discard must hold the Modifier cards -1, 0, 1, 1, 2", "cyberverse/setup"
         )
     n = len(o.cases)
-    if not (len(o.done) == len(o.spent) == len(o.marks) == n) or any(
-        not 0 <= k < len(c.investigations) for k in o.cases
-    ):
-        raise InvalidStateError(
-            f"{p}.cases: Investigation cards of the pack, one mask each",
-            field=f"{p}.cases",
-            rule="cyberverse/story-cards",
-        )
-    _check_range(o.story, -1, len(c.stories) - 1, f"{p}.story", "cyberverse/story-cards")
-    _check_range(o.actions, 0, 3, f"{p}.actions", "cyberverse/activation-phase")
+    for key in ("done", "spent", "marks"):
+        if len(getattr(o, key)) != n:
+            why = f"expected one list per Investigation card ({n}), got {len(getattr(o, key))}"
+            raise bad(f"{p}.{key}", why, "cyberverse/story-cards")
 
 
 def _check_agent(s: st.State, a: st.Agent, p: str, c: Content) -> None:
-    """A recruited Agent: its sheet, Health, Status tokens, Supply tokens and where it stands."""
-    _check_range(a.sheet, 0, len(c.faces) // 2 - 1, f"{p}.sheet", "cyberverse/agent-sheets")
-    _check_range(a.side, 0, 1, f"{p}.side")
-    _check_range(a.org, 0, s.players - 1, f"{p}.org")
-    _check_range(a.health, 1, 20, f"{p}.health", "cyberverse/loss-of-health")
-    _check_range(a.status, 0, 7, f"{p}.status", "cyberverse/status-tokens")
-    _check_range(a.district, -1, 4, f"{p}.district")
-    if any(not 0 <= t < len(c.tokens) for t in a.kit) or len(a.kit) > c.equipment_slots:
-        raise InvalidStateError(
-            f"{p}.kit: Supply tokens of the pack, at most {c.equipment_slots}",
-            field=f"{p}.kit",
-            rule="cyberverse/agent-dashboard",
-        )
+    """A recruited Agent: its Organization, and where it stands on its district's board."""
+    _below(a.org, s.players, f"{p}.org", "a seat")
     if a.district >= 0:
         board = c.boards[s.city.boards[a.district]]
-        _check_range(a.zone, 0, board.zones - 1, f"{p}.zone", "cyberverse/new-eden-board")
-        _check_range(a.spot, -1, len(board.positions) - 1, f"{p}.spot", "cyberverse/tactical-positions")
+        if not 0 <= a.zone < board.zones:
+            raise bad(
+                f"{p}.zone",
+                f"expected a zone 1..{board.zones} of board {board.id}",
+                "cyberverse/new-eden-board",
+            )
+        _below(
+            a.spot, len(board.positions), f"{p}.spot", "a tactical position", "cyberverse/tactical-positions"
+        )

@@ -15,7 +15,22 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
 from games.core import CHANCE, TERMINAL, GameConfig, get_game
-from games.core.form import AnyOf, Bool, Const, Form, Id, Int, ListOf, MapOf, Null, Obj, OneOf, Ref, show
+from games.core.form import (
+    AnyOf,
+    Bool,
+    Const,
+    Form,
+    Id,
+    Int,
+    ListOf,
+    MapOf,
+    Null,
+    Obj,
+    OneOf,
+    Ref,
+    Tuple,
+    show,
+)
 from games.errors import InvalidStateError
 
 CARD = OneOf(("HIS01", "HIS02", "GAL01", "GAL02"), what="a career card id", index=True)
@@ -212,6 +227,40 @@ def test_an_id_is_read_as_declared() -> None:
         Id(("19", "2600"), pattern="^[0-9]{1,3}$")
 
 
+def test_a_number_from_one_reads_from_zero() -> None:
+    """``Int(1, 5, offset=1)``: the rulebook's district 1..5 is the records' 0..4 (null: -1)."""
+    district = AnyOf((Int(1, 5, offset=1), Null(-1)))
+    assert district.read(1) == 0 and district.read(None) == -1
+    assert district.write(4) == 5 and district.write(-1) is None
+    assert district.schema({})["anyOf"][0] == {"type": "integer", "minimum": 1, "maximum": 5}
+    with pytest.raises(InvalidStateError, match=r"expected an integer 1\.\.5 or null, got 0"):
+        Form("toy", "state", Obj({"d": district}), title="").read({"d": 0})
+
+
+def test_a_tuple_reads_each_entry_by_its_field() -> None:
+    """``Tuple``: ``[card, zone]``, each entry its own field, the length fixed; an ``AnyOf`` writes an
+    empty list by its other alternative."""
+    pair = Tuple((CARD, Int(1, 6, offset=1)))
+    held = AnyOf((pair, ListOf(Null(), max=0)))
+    assert pair.read(["GAL01", 3]) == (2, 2) and pair.write((2, 2)) == ["GAL01", 3]
+    assert held.read([]) == () and held.write(()) == [] and held.write((0, 5)) == ["HIS01", 6]
+    assert pair.schema({}) == {
+        "type": "array",
+        "prefixItems": [
+            {"enum": ["HIS01", "HIS02", "GAL01", "GAL02"]},
+            {"type": "integer", "minimum": 1, "maximum": 6},
+        ],
+        "minItems": 2,
+        "maxItems": 2,
+    }
+    form = Form("toy", "state", Obj({"pair": pair}), title="")
+    with pytest.raises(InvalidStateError) as err:
+        form.read({"pair": ["GAL01", 7]})
+    assert err.value.field == "state.pair[1]" and "expected an integer 1..6, got 7" in err.value.message
+    with pytest.raises(InvalidStateError, match=r"expected a list of 2, got <a list of 3 items>"):
+        form.read({"pair": ["GAL01", 1, 1]})
+
+
 def test_show_clips() -> None:
     assert show("a" * 100) == repr("a" * 60 + "...")
     assert show([[[0]]]) == "<a list of 1 items>" and show(1.5) == "1.5"
@@ -275,7 +324,7 @@ def test_the_reader_accepts_exactly_what_the_schema_accepts(players: Any, phase:
 
 # ------------------------------------------------------------------ the declared games' states
 
-DECLARED = ["cytress", "ti4", "tiberius", "tiberpunk"]
+DECLARED = ["cyberverse", "cytress", "ti4", "tiberius", "tiberpunk"]
 """The games whose public form is declared with ``games.core.form``."""
 
 

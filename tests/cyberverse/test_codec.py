@@ -78,7 +78,7 @@ def test_deep_nesting_and_missing_keys() -> None:
         GAME.from_dict(data)
         raise AssertionError("accepted")
     except InvalidStateError as exc:
-        assert exc.field.startswith("orgs")
+        assert exc.field.startswith("state.orgs")
     for key in list(BASE)[:8]:
         data = copy.deepcopy(BASE)
         del data[key]
@@ -203,12 +203,12 @@ def test_flow_reads_in_words() -> None:
 def test_flow_fields_are_validated() -> None:
     """A ctx field the flow does not have, or a value of the wrong kind, is named in the error."""
     for field, value, where in [
-        ("mp", 3, "ctx.mp"),
-        ("stage", "lunch", "ctx.stage"),
-        ("store", "bakery", "ctx.store"),
-        ("queue", ["nobody"], "ctx.queue"),
-        ("mission", {"investigation": 0, "mission": 1}, "ctx.mission.investigation"),
-        ("districts_visited", [9], "ctx.districts_visited[0]"),
+        ("mp", 3, "state.ctx.mp"),
+        ("stage", "lunch", "state.ctx.stage"),
+        ("store", "bakery", "state.ctx.store"),
+        ("queue", ["nobody"], "state.ctx.queue"),
+        ("mission", {"investigation": 0, "mission": 1}, "state.ctx.mission.investigation"),
+        ("districts_visited", [9], "state.ctx.districts_visited[0]"),
     ]:
         data = copy.deepcopy(BASE)
         data["ctx"] = {**data["ctx"], field: value}

@@ -95,12 +95,12 @@ def test_from_dict_names_the_bad_field() -> None:
     data["orgs"][1]["money"] = -5
     with pytest.raises(InvalidStateError) as err:
         GAME.from_dict(data)
-    assert err.value.field == "orgs[1].money"
+    assert err.value.field == "state.orgs[1].money"
     data = GAME.to_dict(s)
     data["orgs"][0]["influence"] = [0, 0, 0, 0, 4]
     with pytest.raises(InvalidStateError) as err:
         GAME.from_dict(data)
-    assert err.value.field == "orgs[0].influence"
+    assert err.value.field == "state.orgs[0].influence[4]"
 
 
 def _walk(seed: int, steps: int, players: int = 4):  # type: ignore[no-untyped-def]
