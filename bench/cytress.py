@@ -8,7 +8,12 @@
 - game lengths (issue 28): with no round cap, the rounds each game lasts (median, 90th percentile,
   max) and which end fired, per player count (2-5) and policy (every seat greedy, automa policy or
   random; or seat 0 the search among greedy seats), with a Wilson interval on the share of games
-  the tubes running out ended (``--only lengths``).
+  the tubes running out ended (``--only lengths``);
+- the search's leaf evaluation (``--only fit``): plays ``--games`` 3-player games of greedy and
+  automa-policy seats with some random moves, fits the ``"fitted"`` win model (a conditional logit
+  on ``games/cytress/features.py``'s features, ``batch.selfplay.fit``), prints its held-out log-loss
+  next to the hand-written heuristic's and chance, and writes ``games/cytress/fitted.json``. The
+  search seat searches with it (``SEARCH_OPTIONS``; ``--evaluator ''``: the hand-written heuristic).
 
 ``python -m bench.cytress`` (about 2 minutes; ``--quick`` for a look in about 30 s); the issue's
 claims: ``--search-games 200`` (``--jobs 2`` plays the games in 2 processes; the budget is in
@@ -25,6 +30,7 @@ import random
 import statistics
 import time
 from collections.abc import Callable
+from dataclasses import replace as with_options
 from pathlib import Path
 from typing import Any
 
@@ -32,8 +38,10 @@ from ortools.sat.python import cp_model
 
 from bench._stats import wilson
 from games.core import CHANCE, TERMINAL, Game, GameConfig
+from games.core.fitted import WinModel
 from games.core.records import replace
 from games.cytress import CytressGame
+from games.cytress.features import FEATURES, win_features
 from games.cytress.scoring import winners
 from search import SearchLimit, SearchOptions
 from search.bots import SearchBot
@@ -104,12 +112,14 @@ SIMULATIONS = 120
 """The search's budget a move in the 3-player matches (``--sims``)."""
 SOLO_SIMULATIONS = 60
 """The search's budget a move against the official automa (``--solo-sims``)."""
-SEARCH_OPTIONS = SearchOptions()
-"""The search's options in the matches (ISMCTS; the budget is ``--sims`` simulations a move)."""
+SEARCH_OPTIONS = SearchOptions(evaluator="fitted")
+"""The search's options in the matches (ISMCTS; the budget is ``--sims`` simulations a move): the
+leaf evaluation fitted to who won games of greedy seats (``games/cytress/features.py``; with 3 players,
+else the hand-written heuristic); ``--evaluator ''`` searches with the hand-written heuristic."""
 
 
 def _search(game: CytressGame, sims: int, seed: int) -> Chooser:
-    bot = SearchBot(game, limit=SearchLimit(simulations=sims), options=SEARCH_OPTIONS, seed=seed)
+    bot = SearchBot(game, limit=SearchLimit(simulations=sims), options=_OPTIONS["search"], seed=seed)
     return lambda s, rng: bot.act(s)
 
 
@@ -122,6 +132,10 @@ def _chooser(game: CytressGame, kind: str, sims: int, index: int) -> Chooser:
         return _search(game, sims, index)
     return game.policies()[kind]
 
+
+_OPTIONS: dict[str, SearchOptions] = {"search": SEARCH_OPTIONS}
+"""The search seat's options in this run (``SEARCH_OPTIONS`` with ``--evaluator``; set before the
+match workers fork)."""
 
 _WORKER: dict[str, CytressGame] = {}
 """The game the match workers play (set before they fork)."""
@@ -297,6 +311,96 @@ def _readings(game: CytressGame, games: int) -> dict[str, Any]:
     return out
 
 
+FIT_SEED = 95000
+"""The fit's games (``--only fit``): game ``g`` uses seed ``FIT_SEED + g``."""
+FIT_GAMES = 2400
+"""Games the fit plays by default (``--games``); the last fifth are held out."""
+FIT_EXPLORE = (0.0, 0.05, 0.15)
+"""The share of random moves in a fit game (one of these, drawn per game): more varied positions."""
+FIT_EVERY = 7
+"""A fit game records every ``FIT_EVERY``-th decision from round 1 on."""
+FIT_RIDGE: float | None = None
+"""The fit's L2 penalty per position towards the hand-written evaluation alone (None: chosen by
+cross-validation over the training games, ``batch.selfplay.RIDGES``)."""
+
+
+def _fit_game(seed: int) -> tuple[tuple[float, ...], list[list[tuple[float, ...]]], list[tuple[float, ...]]]:
+    """One 3-player fit game (``--only fit``): each seat greedy (2 in 3) or the automa policy,
+    playing a random move at a share of ``FIT_EXPLORE``; returns (returns, per recorded position
+    every seat's ``win_features``, the hand-written heuristic's chances)."""
+    game = _WORKER["game"]
+    rng = random.Random(seed)
+    played = game.policies()
+    s = game.new_state(GameConfig(players=3), seed)
+    explore = rng.choice(FIT_EXPLORE)
+    kinds = [rng.choice(("greedy", "greedy", "automa")) for _ in range(3)]
+    rows, hand = [], []
+    k = 0
+    while game.current_player(s) != TERMINAL:
+        if k % FIT_EVERY == 0 and s.round >= 1:
+            rows.append(win_features(game, s))
+            hand.append(tuple(game.heuristic(s)))
+        if rng.random() < explore:
+            action = rng.choice(game.legal_actions(s))
+        else:
+            action = played[kinds[s.actor]](s, rng)
+        s = game.apply_trusted(s, action)
+        k += 1
+    return game.returns(s), rows, hand
+
+
+def _fit(game: CytressGame, games: int, *, jobs: int) -> dict[str, Any]:
+    """Play ``games`` fit games, fit the conditional logit (``batch.selfplay.fit``, the first
+    four fifths, held out the rest by game) and write ``games/cytress/fitted.json``."""
+    from batch.selfplay import SelfPlayGame, SelfPlayJob, fit
+
+    _WORKER["game"] = game
+    t0 = time.perf_counter()
+    seeds = range(FIT_SEED, FIT_SEED + games)
+    if jobs > 1:
+        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            results = pool.map(_fit_game, seeds, chunksize=8)
+    else:
+        results = [_fit_game(seed) for seed in seeds]
+    job = SelfPlayJob(game="cytress", players=3, seed=FIT_SEED, bot_seed=FIT_SEED, simulations=0)
+    played = [
+        SelfPlayGame(job, tuple(ret), tuple(tuple(r) for r in rows), tuple(hand), 0, 0.0)
+        for ret, rows, hand in results
+    ]
+    result = fit(played, ridge=FIT_RIDGE)
+    held = {k: round(v, 4) for k, v in result.held_out.items()}
+    print(
+        f"  {games} games, positions {result.positions[0]} + {result.positions[1]} held out: log-loss fitted "
+        f"{held['fitted']}, hand-written {held['hand_written']}, chance {held['chance']} "
+        f"({time.perf_counter() - t0:.0f} s)",
+        flush=True,
+    )
+    for name, w in zip(FEATURES, result.weights, strict=True):
+        print(f"    {name:<45} {w:+.4f}")
+    model = WinModel(
+        game="cytress",
+        features=FEATURES,
+        weights={"3": tuple(round(w, 6) for w in result.weights)},
+        training={
+            "games": games,
+            "players": 3,
+            "seeds": [FIT_SEED, FIT_SEED + games - 1],
+            "players_by_seat": "greedy (2 in 3) or the automa policy, drawn per seat; random moves at "
+            f"a share drawn per game of {list(FIT_EXPLORE)}",
+            "positions": list(result.positions),
+            "games_split": list(result.games),
+            "every": FIT_EVERY,
+            "ridge": result.ridge,
+            "held_out": held,
+            "command": f"python -m bench.cytress --only fit --games {games}",
+        },
+    )
+    path = Path(__file__).parent.parent / "games" / "cytress" / "fitted.json"
+    path.write_text(json.dumps(model.to_dict(), indent=1) + "\n")
+    print(f"  wrote {path}", flush=True)
+    return model.to_dict()
+
+
 def _rate(name: str, wins: float, games: int, seconds: float) -> dict[str, Any]:
     lo, hi = wilson(wins, games)
     rate = wins / games if games else 0.0
@@ -439,11 +543,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1, help="processes playing the matches' games")
     parser.add_argument(
         "--only",
-        choices=("greedy", "random", "automa", "engine", "solver", "lengths", "readings"),
+        choices=("greedy", "random", "automa", "engine", "solver", "lengths", "readings", "fit"),
         default="",
         help="play only the search seat's match against two greedy, two random seats or the solo automa; "
         "'engine', 'solver', 'lengths' or 'readings': measure only that part (lengths: --games games "
-        "per policy and player count, --search-games for the search seat's; readings: --games each)",
+        "per policy and player count, --search-games for the search seat's; readings: --games each; "
+        "fit: fit the 'fitted' evaluator on --games games (default 2400) and write "
+        "games/cytress/fitted.json)",
+    )
+    parser.add_argument(
+        "--evaluator",
+        default=SEARCH_OPTIONS.evaluator,
+        help="the search seat's leaf evaluation: 'fitted' (the default, games/cytress/features.py) or "
+        "'' (the game's hand-written heuristic)",
     )
     args = parser.parse_args(argv)
     quick = args.quick
@@ -452,7 +564,8 @@ def main(argv: list[str] | None = None) -> int:
     game = CytressGame()
     out: dict[str, Any] = {"quick": quick}
 
-    parts = ("engine", "solver", "lengths", "readings")
+    _OPTIONS["search"] = with_options(SEARCH_OPTIONS, evaluator=args.evaluator)
+    parts = ("engine", "solver", "lengths", "readings", "fit")
     name = f"cytress-{args.only}.json" if args.only in parts else "cytress.json"
     path = Path(__file__).parent / "results" / name
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -460,8 +573,12 @@ def main(argv: list[str] | None = None) -> int:
     def save() -> None:  # after every part, so a long run stopped early keeps what it measured
         path.write_text(json.dumps(out, indent=1, default=str) + "\n")
 
-    if args.only == "readings":
-        out["readings"] = _readings(game, games)
+    if args.only in ("fit", "readings"):
+        if args.only == "fit":
+            print("Fitting the 'fitted' evaluator (3 players):", flush=True)
+            out["fit"] = _fit(game, args.games or FIT_GAMES, jobs=args.jobs)
+        else:
+            out["readings"] = _readings(game, games)
         save()
         print(f"wrote {path}")
         return 0
@@ -499,7 +616,7 @@ def main(argv: list[str] | None = None) -> int:
     out["search"] = {
         "simulations_solo": args.solo_sims,
         "simulations_3_players": args.sims,
-        "options": repr(SEARCH_OPTIONS),
+        "options": repr(_OPTIONS["search"]),
     }
     out["matches"] = []
     _matches(

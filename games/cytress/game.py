@@ -21,9 +21,10 @@ from typing import Any
 
 from games.core.face import REFEREE, SPECTATOR, Catalogue, Description, Fact, Viewer
 from games.core.protocol import TERMINAL, Game, GameConfig, GameInfo, Seat, Variant
+from games.core.protocol import Evaluator as LeafEvaluator
 from games.core.records import replace
 from games.core.rng import shuffle
-from games.cytress import face, outcomes, policies, render
+from games.cytress import face, features, outcomes, policies, render
 from games.cytress.ai import Evaluator
 from games.cytress.codec import state_to_dict
 from games.cytress.content import Content, load_content
@@ -344,3 +345,8 @@ class CytressGame(Game[CytressState, CAction]):
 
     def policies(self) -> Mapping[str, Callable[[CytressState, random.Random], CAction]]:
         return policies.policies(self)
+
+    def evaluators(self) -> Mapping[str, LeafEvaluator]:
+        """``"fitted"``: a win model fitted to who won games of greedy and automa-policy seats (see
+        :mod:`games.cytress.features`); ``heuristic`` and the greedy policy stay hand-written."""
+        return {"fitted": features.evaluator(self)}
