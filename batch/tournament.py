@@ -7,7 +7,11 @@ Entrants are named by text (:func:`entrant`):
   CyberVerse's ``greedy``, ...);
 - ``level:N`` — the AI seat at strength level N (1–10) with its simulations and temperature, without
   its wall-time cap, so that a game is a pure function of its seed;
-- ``sims:N`` — the search with N simulations a move, playing its best move.
+- ``sims:N`` — the search with N simulations a move, playing its best move;
+- ``openspiel:N`` — OpenSpiel's ``MCTSBot`` with N simulations a move, on the same engine, leaf
+  evaluation and priors as ``sims:N`` (:mod:`batch.openspiel`; needs ``pip install 'lictor[bench]'``).
+  It searches one state: in a game with hidden information, one sampled from its seat's view each
+  move (``Game.sample_state``), never the true one.
 
 Every pair of entrants plays ``games`` games; game *g* of a pair seats them alternately (seat *s* gets
 the first entrant when *s + g* is even), and games 2k and 2k+1 share the setup and the dice, so each
@@ -82,9 +86,61 @@ def entrant(game: Game[Any, Any], spec: str, *, seed: int) -> Any:
         if number < 1:
             raise ConfigError(f"entrant {spec!r}: simulations must be at least 1", field="entrants")
         return SearchBot(game, limit=SearchLimit(simulations=number), seed=seed)
+    if kind == "openspiel" and is_digits(arg) and int(arg) >= 1:
+        return OpenSpielBot(game, int(arg), seed=seed)
     raise ConfigError(
-        f"unknown entrant {spec!r}: one of random, greedy, engine:NAME, level:1..10, sims:N", field="entrants"
+        f"unknown entrant {spec!r}: one of random, greedy, engine:NAME, level:1..10, sims:N, openspiel:N",
+        field="entrants",
     )
+
+
+class OpenSpielBot:
+    """OpenSpiel's ``MCTSBot`` (``openspiel:N``): N simulations a move, Lictor's cut-off rollout and
+    heuristic at its leaves and PUCT on the game's priors, as the search's defaults; a forced move is
+    played at once. In a game with hidden information it searches a state sampled from its seat's
+    view (a determinization per move), so it never sees what its seat may not."""
+
+    def __init__(self, game: Game[Any, Any], simulations: int, *, seed: int) -> None:
+        try:
+            import batch.openspiel  # noqa: F401  (OpenSpiel is an optional extra)
+        except ImportError:
+            raise ConfigError(
+                "OpenSpiel is not installed: pip install 'lictor[bench]' for the openspiel:N entrant",
+                field="entrants",
+            ) from None
+        self.name = f"openspiel:{simulations}"
+        self.game = game
+        self._simulations = simulations
+        self._seed = seed
+        self._rng = make_rng(seed)
+        self._spiel: Any = None
+        self._bot: Any = None
+
+    def act(self, state: Any) -> Any:
+        """MCTSBot's move (the most visited child, as ``MCTSBot.step``)."""
+        from batch.openspiel import make_mcts_bot, make_spiel_game
+        from search import SearchOptions
+
+        game = self.game
+        legal = game.legal_actions(state)
+        if len(legal) == 1:
+            return legal[0]
+        seat = game.current_player(state)
+        if game.info.hidden_information:
+            state = game.sample_state(game.observation(state, seat), seat, self._rng)
+        if self._spiel is None:
+            options = SearchOptions()
+            self._spiel = make_spiel_game(game, game.num_players(state), state)
+            self._bot = make_mcts_bot(
+                self._spiel,
+                depth=options.rollout_depth or 0,
+                uct_c=options.uct_c,
+                puct_c=options.puct_c,
+                simulations=self._simulations,
+                seed=self._seed,
+            )
+        root = self._bot.mcts_search(self._spiel.wrap(state))
+        return self._spiel.codec.decode(root.best_child().action)
 
 
 def budget_of(spec: str) -> int | None:

@@ -18,9 +18,7 @@ ORDER = ("tiberpunk_engine", "search_vs_openspiel", "fitted", "tiberius_solver",
 def main(argv: list[str]) -> int:
     here = Path(__file__).parent
     present = [p.stem for p in sorted(here.glob("*.py")) if not p.stem.startswith("_")]
-    names = argv or [n for n in ORDER if n in present] + [
-        n for n in present if n not in ORDER and n != "openspiel_adapter"
-    ]
+    names = argv or [n for n in ORDER if n in present] + [n for n in present if n not in ORDER]
     failed = []
     for name in names:
         print(f"\n=== bench/{name}.py ===", flush=True)

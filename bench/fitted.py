@@ -9,7 +9,7 @@ Run: ``python -m bench.fitted [--game tiberpunk] [--games 400] [--move-time 0.03
   wall time per move (``--move-time``, 30 ms). Target >= 60%.
 - ``openspiel``: ours (MCTS, both sides see the full state, as MCTSBot can only) with the fitted
   evaluator against OpenSpiel's ``MCTSBot`` with the hand-written heuristic and priors
-  (``bench/openspiel_adapter.py``), both ``--openspiel-move-time`` a move (50 ms, as
+  (``batch/openspiel.py``), both ``--openspiel-move-time`` a move (50 ms, as
   ``bench/search_vs_openspiel.py``). Target >= 75% (Tiberpunk only).
 
 Seats swapped every game; games 2k and 2k+1 share the setup and the dice. Forced moves are played at
@@ -40,7 +40,7 @@ TARGETS = {"hand": 0.60, "openspiel": 0.75}
 
 def _bots(kind: str, game_name: str, move_time: float, seed: int) -> tuple[Any, Any]:
     """(ours with the fitted evaluator, the opponent), each timed."""
-    from bench.openspiel_adapter import make_spiel_game
+    from batch.openspiel import make_spiel_game
     from bench.search_vs_openspiel import TimedBot
 
     game = get_game(game_name)

@@ -3,7 +3,7 @@
 Run: ``python -m bench.search_vs_openspiel [--games 100] [--move-time 0.05] [--budget-s SECONDS]``.
 
 The game is Tiberpunk (2 players) when it is registered, else the test fixture Hidden Pig (the
-output says which). OpenSpiel plays through ``bench/openspiel_adapter.py``, which calls the very
+output says which). OpenSpiel plays through ``batch/openspiel.py``, which calls the very
 same Lictor engine, so the ratios compare the searches.
 
 1. Speed on mid-game positions with a real choice, the same evaluator and priors on both sides (a
@@ -65,14 +65,14 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from bench._stats import wilson
-from bench.openspiel_adapter import (
+from batch.openspiel import (
     HeuristicRolloutEvaluator,
     LictorSpielGame,
     make_mcts_bot,
     make_spiel_game,
     resampler,
 )
+from bench._stats import wilson
 from games.core import CHANCE, TERMINAL, Game, GameConfig, derive_seed, game_names, get_game
 from search import (
     GreedyBot,

@@ -1560,7 +1560,7 @@ def tournament(  # noqa: PLR0917
     game: Annotated[str, typer.Argument(help="the game (lictor games lists them)")],
     entrants: Annotated[
         str,
-        typer.Option(help="comma-separated: random, greedy, engine:NAME, level:1..10, sims:N"),
+        typer.Option(help="comma-separated: random, greedy, engine:NAME, level:1..10, sims:N, openspiel:N"),
     ] = "random,greedy,level:1,level:3,level:5",
     games_per_pair: Annotated[int, typer.Option("--games", help="games per pair of entrants")] = 20,
     players: Annotated[int, typer.Option(help="seats at the table (entrants alternate)")] = 2,

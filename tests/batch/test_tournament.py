@@ -97,3 +97,27 @@ def test_bad_entrants_are_named() -> None:
         assert words in err.value.message and err.value.field == "entrants"
     with pytest.raises(ConfigError):
         run("tiberius", ["random", "random"], games=1)
+
+
+def test_openspiel_mctsbot_is_an_entrant() -> None:
+    """``openspiel:N``: OpenSpiel's MCTSBot on the same engine and evaluation, N simulations a move;
+    the same games in one process and in a pool (its seed is the job's); in a game with hidden
+    information it searches a state sampled from its seat's view."""
+    pytest.importorskip("pyspiel")
+    entrants = ["random", "openspiel:16"]
+    one = run("tiberius", entrants, games=2, players=2, seed=11, bootstrap=10)
+    pool = run("tiberius", entrants, games=2, players=2, seed=11, bootstrap=10, jobs=2)
+    assert [g.returns for g in one.results] == [g.returns for g in pool.results]
+    assert len(one.results) == 2 and all(g.moves > 0 for g in one.results)
+    hidden = run(
+        "tiberpunk",
+        ["random", "openspiel:8"],
+        games=1,
+        players=2,
+        seed=3,
+        bootstrap=5,
+        options={"max_rounds": 4},
+    )
+    assert len(hidden.results) == 1
+    with pytest.raises(ConfigError):
+        entrant(get_game("tiberius"), "openspiel:0", seed=0)
