@@ -27,6 +27,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from batch.jobs import run_jobs
 from games.core import CHANCE, TERMINAL, Game, GameConfig, derive_seed, get_game, make_rng
 from games.errors import ConfigError
 from search import SearchBot, SearchLimit, SearchOptions
@@ -38,7 +39,6 @@ __all__ = [
     "fit",
     "load_games",
     "play_selfplay",
-    "run_jobs",
     "save_games",
     "schedule",
     "train",
@@ -177,61 +177,6 @@ def schedule(
         )
         for g in range(games)
     ]
-
-
-def run_jobs(
-    fn: Callable[[Any], Any],
-    todo: Sequence[Any],
-    *,
-    jobs: int = 1,
-    ray_address: str | None = None,
-    progress: Callable[[int, int], None] | None = None,
-) -> list[Any]:
-    """``[fn(job) for job in todo]`` in this process, in ``jobs`` processes (forkserver) or on Ray
-    (``"local"`` starts a local Ray), results in ``todo``'s order (as ``batch.tournament.run``)."""
-    if ray_address is not None:
-        return _on_ray(fn, todo, ray_address, progress)
-    results = []
-    if jobs > 1:
-        import multiprocessing as mp
-
-        with mp.get_context("forkserver").Pool(jobs) as pool:
-            for k, r in enumerate(pool.imap(fn, todo)):
-                results.append(r)
-                if progress:
-                    progress(k + 1, len(todo))
-        return results
-    for k, job in enumerate(todo):
-        results.append(fn(job))
-        if progress:
-            progress(k + 1, len(todo))
-    return results
-
-
-def _on_ray(
-    fn: Callable[[Any], Any], todo: Sequence[Any], address: str, progress: Callable[[int, int], None] | None
-) -> list[Any]:
-    try:
-        import ray
-    except ImportError:
-        raise ConfigError(
-            "Ray is not installed: pip install 'lictor[ray]' (or drop --ray to play in local processes)",
-            field="ray",
-        ) from None
-    if not ray.is_initialized():
-        if address == "local":
-            ray.init(include_dashboard=False, log_to_driver=False, configure_logging=False)
-        else:
-            ray.init(address=address, log_to_driver=False, configure_logging=False)
-    task = ray.remote(fn)
-    refs = [task.remote(job) for job in todo]
-    pending, done = list(refs), 0
-    while pending:
-        ready, pending = ray.wait(pending, num_returns=1)
-        done += len(ready)
-        if progress:
-            progress(done, len(todo))
-    return list(ray.get(refs))
 
 
 # ---------------------------------------------------------------------------------------- the fit

@@ -29,6 +29,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from batch.jobs import run_jobs
 from batch.ratings import PairResult, Rating, rate
 from games.core import CHANCE, TERMINAL, Game, GameConfig, derive_seed, get_game, make_rng
 from games.core.text import is_digits
@@ -314,16 +315,7 @@ def run(
     for spec in entrants:  # a bad entrant fails here, not in a worker
         entrant(g, spec, seed=0)
     todo = schedule(game, entrants, games=games, players=players, seed=seed, options=options)
-    if ray_address is not None:
-        results = _on_ray(todo, ray_address, progress)
-    elif jobs > 1:
-        results = _in_pool(todo, jobs, progress)
-    else:
-        results = []
-        for k, job in enumerate(todo):
-            results.append(play_job(job))
-            if progress:
-                progress(k + 1, len(todo))
+    results = run_jobs(play_job, todo, jobs=jobs, ray_address=ray_address, progress=progress)
     out = TournamentResult(game=game, entrants=list(entrants), results=results)
     pairs = pair_results(entrants, results)
     out.ratings = rate(list(entrants), pairs, samples=bootstrap, seed=seed)
@@ -333,39 +325,3 @@ def run(
         s, n = out.pairs.get((p.b, p.a), (0.0, 0))
         out.pairs[(p.b, p.a)] = (s + 1.0 - p.score, n + 1)
     return out
-
-
-def _in_pool(todo: list[Job], jobs: int, progress: Callable[[int, int], None] | None) -> list[GameResult]:
-    import multiprocessing as mp
-
-    with mp.get_context("forkserver").Pool(jobs) as pool:
-        results = []
-        for k, r in enumerate(pool.imap(play_job, todo)):
-            results.append(r)
-            if progress:
-                progress(k + 1, len(todo))
-    return results
-
-
-def _on_ray(todo: list[Job], address: str, progress: Callable[[int, int], None] | None) -> list[GameResult]:
-    try:
-        import ray
-    except ImportError:
-        raise ConfigError(
-            "Ray is not installed: pip install 'lictor[ray]' (or drop --ray to play in local processes)",
-            field="ray",
-        ) from None
-    if not ray.is_initialized():
-        if address == "local":
-            ray.init(include_dashboard=False, log_to_driver=False, configure_logging=False)
-        else:
-            ray.init(address=address, log_to_driver=False, configure_logging=False)
-    task = ray.remote(play_job)
-    refs = [task.remote(job) for job in todo]
-    pending, done = list(refs), 0
-    while pending:
-        ready, pending = ray.wait(pending, num_returns=1)
-        done += len(ready)
-        if progress:
-            progress(done, len(todo))
-    return list(ray.get(refs))

@@ -11,13 +11,13 @@ from pathlib import Path
 
 import pytest
 
+from batch.jobs import run_jobs
 from batch.selfplay import (
     SelfPlayGame,
     SelfPlayJob,
     fit,
     load_games,
     play_selfplay,
-    run_jobs,
     schedule,
     train,
 )
