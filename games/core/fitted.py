@@ -15,6 +15,7 @@ import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from importlib import resources
 from typing import Any
 
@@ -74,8 +75,9 @@ class WinModel:
         return cls(game=game, features=features, weights=weights, training=dict(data.get("training", {})))
 
 
+@cache
 def load_model(package: str, filename: str) -> WinModel:
-    """The model shipped as ``filename`` in ``package`` (package data)."""
+    """The model shipped as ``filename`` in ``package`` (package data), read once."""
     text = resources.files(package).joinpath(filename).read_text(encoding="utf-8")
     return WinModel.from_dict(json.loads(text), source=f"{package}/{filename}")
 

@@ -88,14 +88,10 @@ heuristic."""
 MODEL_FILE = "fitted.json"
 """The shipped model (package data of ``games.cytress``)."""
 
-_MODEL: list[WinModel] = []
-
 
 def model() -> WinModel:
-    """The shipped fitted model (loaded once)."""
-    if not _MODEL:
-        _MODEL.append(load_model("games.cytress", MODEL_FILE))
-    return _MODEL[0]
+    """The shipped fitted model (read once: :func:`games.core.fitted.load_model`)."""
+    return load_model("games.cytress", MODEL_FILE)
 
 
 def win_features(game: CytressGame, state: CytressState) -> list[tuple[float, ...]]:

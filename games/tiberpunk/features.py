@@ -66,14 +66,10 @@ over 317 games at 30 ms a move (target 60%)."""
 MODEL_FILE = "fitted.json"
 """The shipped model (package data of ``games.tiberpunk``)."""
 
-_MODEL: list[WinModel] = []
-
 
 def model() -> WinModel:
-    """The shipped fitted model (loaded once)."""
-    if not _MODEL:
-        _MODEL.append(load_model("games.tiberpunk", MODEL_FILE))
-    return _MODEL[0]
+    """The shipped fitted model (read once: :func:`games.core.fitted.load_model`)."""
+    return load_model("games.tiberpunk", MODEL_FILE)
 
 
 def game_run(game: TiberpunkGame, state: State) -> float:
