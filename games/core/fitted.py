@@ -15,10 +15,10 @@ import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache
 from importlib import resources
 from typing import Any
 
+from games.core.cache import memo
 from games.errors import ContentError
 
 __all__ = ["WinModel", "load_model", "softmax", "win_chances"]
@@ -75,7 +75,7 @@ class WinModel:
         return cls(game=game, features=features, weights=weights, training=dict(data.get("training", {})))
 
 
-@cache
+@memo(bound=None)
 def load_model(package: str, filename: str) -> WinModel:
     """The model shipped as ``filename`` in ``package`` (package data), read once."""
     text = resources.files(package).joinpath(filename).read_text(encoding="utf-8")

@@ -21,10 +21,10 @@ import importlib
 import importlib.util
 import threading
 from dataclasses import dataclass
-from functools import lru_cache
 from importlib import metadata
 from typing import Any
 
+from games.core.cache import clear, memo
 from games.core.protocol import Game, GameInfo
 from games.errors import UnknownGameError
 
@@ -77,20 +77,16 @@ _ENTRIES: dict[str, GameEntry] = {
     for name, target in BUILTIN_GAMES.items()
 }
 _LOCK = threading.Lock()
-_LOADED_ENTRY_POINTS: list[bool] = []  # one True once the entry points were read
 
 
+@memo(bound=1)
 def _load_entry_points() -> None:
-    if _LOADED_ENTRY_POINTS:
-        return
+    """Add the games other packages register as entry points (read once)."""
     with _LOCK:
-        if _LOADED_ENTRY_POINTS:
-            return
         for ep in metadata.entry_points(group=ENTRY_POINT_GROUP):
             target, solver, wire = [*ep.value.split(), "", "", ""][:3]
             entry = GameEntry(name=ep.name, target=target, solver=solver, wire=wire)
             _ENTRIES.setdefault(ep.name, entry)
-        _LOADED_ENTRY_POINTS.append(True)
 
 
 def _find_spec(module: str) -> object | None:
@@ -118,14 +114,14 @@ def register_game(name: str, target: str, *, solver: str = "", wire: str = "") -
     _load_entry_points()
     with _LOCK:
         _ENTRIES[name] = GameEntry(name=name, target=target, solver=solver, wire=wire)
-    get_game.cache_clear()
+    clear(get_game)
 
 
 def unregister_game(name: str) -> None:
     """Remove a game registered with :func:`register_game` (tests)."""
     with _LOCK:
         _ENTRIES.pop(name, None)
-    get_game.cache_clear()
+    clear(get_game)
 
 
 def game_entry(name: str) -> GameEntry:
@@ -151,7 +147,7 @@ def game_names() -> list[str]:
     return sorted(_ENTRIES)
 
 
-@lru_cache(maxsize=32)
+@memo(bound=32)
 def get_game(name: str, *, content_path: str = "") -> Game[Any, Any]:
     """The game registered as ``name``; raises ``UnknownGameError`` naming the known games."""
     entry = game_entry(name)

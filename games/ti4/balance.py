@@ -37,9 +37,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from fractions import Fraction
-from functools import lru_cache
 from typing import Any
 
+from games.core.cache import memo
 from games.errors import ConfigError
 from games.ti4.content import Board, Planet, Pos, Tile, TileId
 
@@ -243,7 +243,7 @@ class Weights:
             raise ConfigError(exc.message, field=exc.field.replace("weights", field_prefix, 1)) from None
 
 
-@lru_cache(maxsize=1024)
+@memo(bound=1024)
 def optimal(planet: Planet) -> tuple[Fraction, Fraction]:
     """A planet's optimal (resources, influence): the larger count, halves of each when equal."""
     r, i = planet.resources, planet.influence
@@ -276,7 +276,7 @@ TERM_NAMES = (
 """The terms of a system's value (step 1), in the order of :func:`tile_terms`."""
 
 
-@lru_cache(maxsize=4096)
+@memo(bound=4096)
 def tile_terms(tile: Tile, weights: Weights) -> tuple[int, ...]:
     """A system's value in fortieths split by term (:data:`TERM_NAMES`); they add up to
     :func:`tile_points`."""
@@ -292,7 +292,7 @@ def tile_terms(tile: Tile, weights: Weights) -> tuple[int, ...]:
     return res, inf, trait, spec, leg, 2 * w["wormhole"] * len(tile.wormholes)
 
 
-@lru_cache(maxsize=4096)
+@memo(bound=4096)
 def tile_points(tile: Tile, weights: Weights) -> int:
     """A system's value in fortieths: its planets plus its wormholes (step 1)."""
     return sum(planet_points(p, weights) for p in tile.planets) + 2 * weights.points()["wormhole"] * len(
@@ -446,7 +446,7 @@ def coefficients(
 SUPERNOVAS = ("supernova", "muaat-supernova")
 
 
-@lru_cache(maxsize=512)
+@memo(bound=512)
 def mecatol_lanes(
     adjacent: tuple[tuple[Pos, ...], ...], home: Pos, homes: tuple[Pos, ...], spaces: frozenset[Pos]
 ) -> tuple[int, tuple[tuple[Pos, tuple[Pos, ...]], ...]] | None:
@@ -746,7 +746,7 @@ def _lane_anomalies(
     return tuple(sorted(found))
 
 
-@lru_cache(maxsize=64)
+@memo(bound=64)
 def _straight_lane(coords: tuple[tuple[int, int], ...], home: Pos) -> tuple[Pos, ...]:
     """The spaces between ``home`` and Mecatol Rex by plain hex distance (every shortest way)."""
     q0, r0 = coords[home]

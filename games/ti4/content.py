@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 from typing import TypeAlias
 
+from games.core.cache import memo
 from games.core.content import Node, load_json, load_manifest, resolve_pack_dir
 from games.core.text import is_digits
 from games.errors import ContentError
@@ -433,7 +433,7 @@ class Content:
         return tuple(o for o in self.objectives if o.deck == deck)
 
 
-@lru_cache(maxsize=8)
+@memo(bound=8)
 def load_content(content_path: str = "") -> Content:
     """Load and validate the pack (the reference pack when ``content_path`` is "")."""
     directory = resolve_pack_dir("games.ti4", content_path)

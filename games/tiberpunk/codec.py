@@ -5,12 +5,12 @@ indices and bit masks, not the public form (``public.py``).
 
 from __future__ import annotations
 
-import functools
 import types
 import typing
 from collections.abc import Mapping
 from typing import Any
 
+from games.core.cache import memo
 from games.core.records import Record
 from games.errors import InvalidStateError
 from games.tiberpunk.state import State
@@ -27,7 +27,7 @@ def _plain(x: Any) -> Any:
     return x
 
 
-@functools.cache
+@memo(bound=None)
 def _hints(cls: type) -> dict[str, Any]:
     return typing.get_type_hints(cls)
 
@@ -125,7 +125,7 @@ def from_plain(data: Any) -> State:
     return state
 
 
-@functools.cache
+@memo(bound=None)
 def shape() -> dict[str, str]:
     """The kind of each internal field by its dotted path (``players.#.coins``: ``int``), for the
     version 1 state text."""

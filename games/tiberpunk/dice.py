@@ -6,9 +6,10 @@ with its multinomial probability (rule: stage-1-quests, combat-tiles).
 
 from __future__ import annotations
 
-from functools import lru_cache
 from itertools import combinations_with_replacement
 from math import factorial
+
+from games.core.cache import memo
 
 __all__ = [
     "contains",
@@ -39,7 +40,7 @@ def decode_pool(code: int) -> Pool:
     return tuple(out)
 
 
-@lru_cache(maxsize=64)
+@memo(bound=64)
 def outcomes(k: int) -> tuple[tuple[Pool, float], ...]:
     """Every sorted result of ``k`` dice with its probability (multinomial), sorted by result."""
     total = 6**k
@@ -65,7 +66,7 @@ def contains(pool: Pool, need: Pool) -> bool:
     return True
 
 
-@lru_cache(maxsize=4096)
+@memo(bound=4096)
 def p_contains(k: int, need: Pool) -> float:
     """Probability that ``k`` dice show ``need`` in one roll (no gadgets)."""
     return sum(p for pool, p in outcomes(k) if contains(pool, need))
@@ -94,7 +95,7 @@ def score(cond: int, pool: Pool) -> int:
     return best
 
 
-@lru_cache(maxsize=1024)
+@memo(bound=1024)
 def p_attacker_wins(cond: int, ka: int, kd: int) -> float:
     """Probability that ``ka`` dice beat ``kd`` dice on a combat tile (ties to the defender), no gadgets."""
     da: dict[int, float] = {}

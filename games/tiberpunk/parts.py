@@ -5,9 +5,9 @@ The state is records (``state.py``), changed by name with ``games.core.records.r
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import TypeVar
 
+from games.core.cache import memo
 from games.core.records import replace
 from games.tiberpunk import actions as act
 from games.tiberpunk.content import GADGETS
@@ -96,7 +96,7 @@ def list_to_counts(gs: tuple[int, ...] | list[int]) -> int:
     return code
 
 
-@lru_cache(maxsize=4096)
+@memo(bound=4096)
 def multisets(hand: tuple[int, ...], k: int) -> tuple[tuple[int, ...], ...]:
     """Distinct k-card choices (as sorted gadget tuples) from a hand (cached: hands repeat); face-down
     cards (-1, in an observation) cannot be chosen."""
@@ -114,7 +114,7 @@ def multisets(hand: tuple[int, ...], k: int) -> tuple[tuple[int, ...], ...]:
     return tuple(sorted(out))
 
 
-@lru_cache(maxsize=4096)
+@memo(bound=4096)
 def combo_codes(hand: tuple[int, ...], k: int) -> tuple[int, ...]:
     """The gadget-count codes (``list_to_counts``) of the distinct k-card choices from a hand (cached)."""
     return tuple(list_to_counts(combo) for combo in multisets(hand, k))

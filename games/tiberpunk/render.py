@@ -4,7 +4,6 @@ the players' panels.
 
 from __future__ import annotations
 
-import functools
 import html
 import math
 import textwrap
@@ -13,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 
+from games.core.cache import memo
 from games.core.face import (
     REFEREE,
     Viewer,
@@ -59,7 +59,7 @@ STEP_CHARS = 150
 R_DISTRICT = 54
 
 
-@functools.cache
+@memo(bound=None)
 def _layout(ids: tuple[str, ...], edges: tuple[tuple[int, int], ...]) -> tuple[tuple[float, float], ...]:
     """Pixel centres of the districts: ``face.json``'s map, else a seeded networkx layout (once)."""
     fixed = face_texts()["map"]

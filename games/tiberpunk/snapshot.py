@@ -8,13 +8,13 @@ The engine's state is read in one place, :func:`read_position` (and the action d
 
 from __future__ import annotations
 
-import functools
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from games.core.cache import memo
 from games.core.face import (
     REFEREE,
     Viewer,
@@ -71,7 +71,7 @@ REWARD_KINDS = (*REWARDS, "escape")  # the engine's pending reward kinds (R_SKIL
 
 
 # ---------------------------------------------------------------------------- texts (face.json)
-@functools.cache
+@memo(bound=None)
 def face_texts() -> dict[str, Any]:
     """The face's names and texts (``content/face.json``), read once."""
     data: dict[str, Any] = json.loads((Path(__file__).parent / "content" / "face.json").read_text("utf-8"))

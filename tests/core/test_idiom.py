@@ -3,7 +3,9 @@
 Per game: no ``exec``, no ``__class__`` assignment, no index constants (``X._fields.index``), no
 private name imported from another module, no complexity ``noqa``; modules at most 800 lines,
 functions 60, classes 300; every rulebook section cited by rules code in exactly one module (faces,
-notation, the public form, docs and tests may cite it anywhere).
+notation, the public form, docs and tests may cite it anywhere); no module-level cache outside the
+one cache facility, ``games/core/cache.py`` (no ``functools`` cache, no module-level empty dict, list
+or set filled later).
 """
 
 from __future__ import annotations
@@ -53,7 +55,11 @@ def problems(game: str) -> dict[str, list[str]]:
             out["module over 800 lines"].append(f"{name} ({text.count(chr(10))})")
         if _COMPLEXITY_NOQA.search(text):
             out["complexity noqa"].append(name)
-        for node in ast.walk(ast.parse(text)):
+        tree = ast.parse(text)
+        for stmt in tree.body:
+            if _module_cache(stmt):
+                out["module-level cache"].append(f"{name}:{stmt.lineno}")
+        for node in ast.walk(tree):
             out_of = _node_problem(node)
             if out_of:
                 out[out_of[0]].append(f"{name}:{getattr(node, 'lineno', 0)} {out_of[1]}")
@@ -65,6 +71,22 @@ def problems(game: str) -> dict[str, list[str]]:
         if len(where) != 1:
             out["section not in exactly one rules module"].append(f"{section}: {sorted(where) or 'none'}")
     return dict(out)
+
+
+_CACHING = frozenset({"cache", "lru_cache"})
+
+
+def _module_cache(node: ast.stmt) -> bool:
+    """A module-level ``X = {}`` / ``[]`` / ``set()`` (filled later: a cache or registry by hand)."""
+    value = node.value if isinstance(node, ast.Assign | ast.AnnAssign) else None
+    if isinstance(value, ast.Dict | ast.List | ast.Set):
+        return not (value.keys if isinstance(value, ast.Dict) else value.elts)
+    return (
+        isinstance(value, ast.Call)
+        and isinstance(value.func, ast.Name)
+        and value.func.id in {"dict", "list", "set", "defaultdict", "OrderedDict"}
+        and not value.args
+    )
 
 
 def _node_problem(node: ast.AST) -> tuple[str, str] | None:
@@ -80,6 +102,15 @@ def _node_problem(node: ast.AST) -> tuple[str, str] | None:
         isinstance(t, ast.Attribute) and t.attr == "__class__" for t in node.targets
     ):
         return ("__class__ assignment", "")
+    if isinstance(node, ast.ImportFrom) and node.module == "functools":
+        caching = [a.name for a in node.names if a.name in _CACHING]
+        return ("functools cache (use games.core.cache)", ", ".join(caching)) if caching else None
+    if (
+        isinstance(node, ast.Attribute)
+        and node.attr in _CACHING
+        and getattr(node.value, "id", "") == "functools"
+    ):
+        return ("functools cache (use games.core.cache)", f"functools.{node.attr}")
     if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("games"):
         private = [a.name for a in node.names if a.name.startswith("_")]
         return ("private name imported", f"{node.module}: {', '.join(private)}") if private else None
@@ -110,3 +141,16 @@ def test_what_is_left_to_move() -> None:
     (a game that became clean is moved into MOVED)."""
     for game in sorted(set(GAMES) - MOVED):
         assert problems(game), f"{game} keeps the idiom now: add it to MOVED"
+
+
+def test_games_core_keeps_one_cache_facility() -> None:
+    """The shared core of ``games/`` caches only through ``games/core/cache.py`` as well."""
+    found = []
+    for path in sorted((REPO / "games" / "core").rglob("*.py")):
+        if path.name == "cache.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            bad = _node_problem(node)
+            if bad and bad[0].startswith("functools cache"):
+                found.append(f"{path.name}:{getattr(node, 'lineno', 0)} {bad[1]}")
+    assert not found, found
