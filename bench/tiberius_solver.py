@@ -19,11 +19,11 @@ import random
 import statistics
 import sys
 import time
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from games.core import GameConfig
+from games.core.records import replace
 from games.tiberius import TiberiusGame, TiberiusState
 from games.tiberius.model import BOX_CODES, CARD, CUBE
 from solver.core import SolveLimits
@@ -48,7 +48,8 @@ def _pcim_state(game: TiberiusGame, spread: dict[str, int], seed: int) -> Tiberi
     mine = tuple(spread.get(b, 0) for b in BOX_CODES)
     rng = random.Random(seed)
     others = [tuple(rng.randint(0, 4) if b != "BD" else 0 for b in BOX_CODES) for _ in range(2)]
-    s = replace(s, cubes=(mine, *others))
+    cubes = (mine, *others)
+    s = replace(s, players=tuple(replace(p, cubes=c) for p, c in zip(s.players, cubes, strict=True)))
     s = game.apply(s, game.parse_action(s, "imperium maius"))
     for _ in range(2):
         s = game.apply(s, game.parse_action(s, "take 2 influence"))
@@ -117,7 +118,7 @@ def _random_states(
         stop = rng.randint(0, 120)
         k = 0
         while not game.is_terminal(s):
-            if s.phase == phase and k >= stop and (phase != CUBE or s.played[s.actor] >= 0):
+            if s.phase == phase and k >= stop and (phase != CUBE or s.players[s.actor].played >= 0):
                 out.append(s)
                 break
             s = game.apply(s, rng.choice(list(game.legal_actions(s))))

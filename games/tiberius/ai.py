@@ -67,8 +67,8 @@ from games.tiberius.scoring import (
 
 __all__ = ["Evaluator", "seat_vp"]
 
-_Ctx = tuple[list[bool], list[bool], list[int], list[tuple[int, ...]]]
-"""Per seat: adopted, loyal, age rank, tie-breaker chain key (of the state's cubes)."""
+_Ctx = tuple[list[tuple[int, ...]], list[bool], list[bool], list[int], list[tuple[int, ...]]]
+"""Per seat: cubes, adopted, loyal, age rank, tie-breaker chain key (of the state's cubes)."""
 
 
 def seat_vp(
@@ -228,20 +228,21 @@ class Evaluator:
 
     # ------------------------------------------------------------------ basics
     def _context(self, s: TiberiusState) -> _Ctx:
-        n = s.players
+        players = s.players
         regions = len(self.content.decks)
         cards = self.content.cards
-        loyal = [len({cards[c].region for c in s.careers[k]}) == regions for k in range(n)]
-        ages = [s.age.index(k) for k in range(n)]
-        adopted = [s.adopted[k] >= 0 for k in range(n)]
-        keys = [chain_key(s.cubes[k], adopted[k], ages[k]) for k in range(n)]
-        return adopted, loyal, ages, keys
+        cubes = [p.cubes for p in players]
+        loyal = [len({cards[c].region for c in p.careers}) == regions for p in players]
+        ages = [s.age.index(k) for k in range(len(players))]
+        adopted = [p.adopted >= 0 for p in players]
+        keys = [chain_key(c, a, age) for c, a, age in zip(cubes, adopted, ages, strict=True)]
+        return cubes, adopted, loyal, ages, keys
 
     def _total_with(self, s: TiberiusState, ctx: _Ctx, seat: Seat, mine: Sequence[int]) -> float:
         """``seat``'s VP if the game ended now with its cubes replaced by ``mine``."""
-        adopted, loyal, ages, keys = ctx
+        cubes, adopted, loyal, ages, keys = ctx
         return seat_vp(
-            s.cubes,
+            cubes,
             keys,
             seat,
             mine,
@@ -272,23 +273,24 @@ class Evaluator:
     # ------------------------------------------------------------------ projected VP
     def projected(self, s: TiberiusState) -> list[float]:
         """Per seat: VP now, plus pending icons, adoption and loyalty chances, future turns."""
-        n = s.players
+        n = s.num_players
         ctx = self._context(s)
-        out = [self._total_with(s, ctx, k, s.cubes[k]) for k in range(n)]
+        out = [self._total_with(s, ctx, k, s.players[k].cubes) for k in range(n)]
         future = s.turns - s.turn  # whole turns after this one
         phase = s.phase
         order = priority_order(s.start_priority, n)
         pos = order.index(s.actor) if s.actor >= 0 else n
         cards = self.content.cards
         ranked = self._best_cards(s) if phase == CARD else []
-        bids = sorted((b for b in s.bids if b > 0), reverse=True)
-        for k in range(n):
-            mine = list(s.cubes[k])
+        live = [p.bid for p in s.players if p.bid > 0]
+        bids = sorted(live, reverse=True)
+        for k, player in enumerate(s.players):
+            mine = list(player.cubes)
             extra = 0.0
-            played = s.played[k]
+            played = player.played
             pending_card = played >= 0 and (phase in (CARD, PICK) or (phase == CUBE and order.index(k) > pos))
             if pending_card:
-                family = mine[IM] > 0 or s.adopted[k] >= 0
+                family = mine[IM] > 0 or player.adopted >= 0
                 black = self.place_row(mine, cards[played].rows[0], family)
                 extra += BLACK_VALUE * min(black, CUBES_PER_PLAYER - sum(mine))
             elif played == PCIM_CARD and (phase in (CARD, PICK) or (phase == CUBE and order.index(k) > pos)):
@@ -298,19 +300,19 @@ class Evaluator:
             elif phase == CUBE and k == s.actor and s.black:
                 extra += BLACK_VALUE * min(s.black, CUBES_PER_PLAYER - sum(mine))
             if phase == CARD:
-                if s.bids[k] > 0:
-                    rank = bids.index(s.bids[k])
+                if player.bid > 0:
+                    rank = bids.index(player.bid)
                     extra += ranked[rank] if rank < len(ranked) else 0.0
                     mine[BD] = 0  # the bid goes back to stock after the pick
                 elif order.index(k) >= pos:
-                    taken = sum(1 for b in s.bids if b > 0)
+                    taken = len(live)
                     extra += max(ranked[taken] - OPEN_CARD_DISCOUNT, 0.67) if taken < len(ranked) else 0.67
-            elif phase == PICK and s.bids[k] > 0:
+            elif phase == PICK and player.bid > 0:
                 left = sorted((self.values[c] for c in s.face_up if c != EMPTY), reverse=True)
-                rank = sum(1 for b in s.bids if b > s.bids[k])
+                rank = sum(1 for b in live if b > player.bid)
                 extra += left[rank] if rank < len(left) else 0.0
                 mine[BD] = 0
-            if tuple(mine) != s.cubes[k]:
+            if tuple(mine) != player.cubes:
                 out[k] = self._total_with(s, ctx, k, mine) + extra
             else:
                 out[k] += extra
@@ -322,9 +324,10 @@ class Evaluator:
 
     def _adoption_chance(self, s: TiberiusState, seat: Seat, mine: Sequence[int], future: int) -> float:
         """About 8 VP times the chance of meeting the seat's own or a face-up adoption card in time."""
-        if s.adopted[seat] >= 0:
+        me = s.players[seat]
+        if me.adopted >= 0:
             return 0.0
-        own = s.secret[seat]
+        own = me.secret
         in_turn = s.phase != ADOPT
         turns = future + (1 if in_turn else 0)
         best = 0.0
@@ -345,12 +348,12 @@ class Evaluator:
 
     def _loyalty_chance(self, s: TiberiusState, seat: Seat, future: int) -> float:
         """5 VP times a chance of having cards from all six decks by the end."""
-        regions = {self.regions[c] for c in s.careers[seat]}
+        regions = {self.regions[c] for c in s.players[seat].careers}
         have = len(regions)
         total = len(self.content.decks)
         if have == total:
             return 0.0  # already in the VP
-        turns = future + (1 if s.phase == CARD and s.played[seat] < 0 else 0)
+        turns = future + (1 if s.phase == CARD and s.players[seat].played < 0 else 0)
         if total - have > turns:
             return 0.0
         return 5.0 * (have / total) ** 3
@@ -369,7 +372,7 @@ class Evaluator:
     def gains(self, s: TiberiusState, actions: Sequence[TAction]) -> list[float]:
         """One-ply gain (projected VP, roughly) of each legal action for the seat to act."""
         ctx = self._context(s)
-        now = self._total_with(s, ctx, s.actor, s.cubes[s.actor])
+        now = self._total_with(s, ctx, s.actor, s.players[s.actor].cubes)
         if s.phase == CARD:
             return self._card_gains(s, actions, ctx, now)
         if s.phase == PICK:
@@ -385,10 +388,10 @@ class Evaluator:
         """Card phase (rule: tiberius/card-phase): a bid by the card it may win less its risk and price, a
         purchase by the card's value, the Pro-Consular Imperium Maius card by its moves, 2 influence."""
         seat = s.actor
-        me = s.cubes[seat]
+        me = s.players[seat].cubes
         ranked = self._best_cards(s)
-        bids = [b for b in s.bids if b > 0]
-        later = s.players - 1 - priority_order(s.start_priority, s.players).index(seat)
+        bids = [p.bid for p in s.players if p.bid > 0]
+        later = s.num_players - 1 - priority_order(s.start_priority, s.num_players).index(seat)
         out = []
         for a in actions:
             if a.kind == "bid":
@@ -412,12 +415,13 @@ class Evaluator:
     def _pick_gains(self, s: TiberiusState, actions: Sequence[TAction], ctx: _Ctx, now: float) -> list[float]:
         """Picking a won card (rule: tiberius/card-phase): its first row placed, and the adoption chance."""
         seat = s.actor
-        me = s.cubes[seat]
-        family = me[IM] > 0 or s.adopted[seat] >= 0
+        player = s.players[seat]
+        me = player.cubes
+        family = me[IM] > 0 or player.adopted >= 0
         out = []
         for a in actions:
             mine = list(me)
-            mine[BD] -= s.bids[seat]
+            mine[BD] -= player.bid
             black = self.place_row(mine, self.content.cards[a.arg].rows[0], family)
             v = self._total_with(s, ctx, seat, mine) - now + BLACK_VALUE * black
             out.append(v + self._adoption_chance(s, seat, mine, s.turns - s.turn))
@@ -427,7 +431,7 @@ class Evaluator:
         """Cube phase (rule: tiberius/cube-phase): a black icon's box, a move to gray (rule:
         tiberius/pcim-card) or a bought row, each by the VP and adoption chance it adds."""
         seat = s.actor
-        me = s.cubes[seat]
+        me = s.players[seat].cubes
         adopt_now = self._adoption_chance(s, seat, me, s.turns - s.turn)
         out = []
         for a in actions:
@@ -451,8 +455,9 @@ class Evaluator:
         """The VP and adoption chance of buying row ``k`` of the played card with Emperor cubes, its black
         icons and priority included (rule: tiberius/cube-phase, tiberius/special-cases)."""
         seat = s.actor
-        mine = list(s.cubes[seat])
-        row = self.content.cards[s.played[seat]].rows[k]
+        player = s.players[seat]
+        mine = list(player.cubes)
+        row = self.content.cards[player.played].rows[k]
         mine[EM] -= row.cost
         black = self.place_row(mine, row, s.family)
         gain = self._total_with(s, ctx, seat, mine) - now + BLACK_VALUE * black

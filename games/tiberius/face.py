@@ -260,20 +260,20 @@ class Face:
         if s.phase == OVER:
             totals = self.game.totals(s)
             winner = self.game.standings(s)[0]
-            if s.players == 1:
+            if s.num_players == 1:
                 verdict = "wins" if totals[0] >= 45 else "falls short of the 45 VP needed"
                 return f"game over: seat 0 {verdict} with {totals[0]} VP"
             return f"game over: seat {winner} wins with {totals[winner]} VP"
         if s.phase == CARD:
             return "card phase: bid, buy a card (6 Influence), play Imperium Maius or take 2 Influence"
         if s.phase == PICK:
-            return f"card phase: seat {a}, bidder of {s.bids[a]}, takes a face-up career card"
+            return f"card phase: seat {a}, bidder of {s.players[a].bid}, takes a face-up career card"
         if s.phase == CUBE:
-            if s.played[a] == PCIM_CARD:
+            if s.players[a].played == PCIM_CARD:
                 return f"cube phase: Imperium Maius - move cubes to gray ({s.moved} of 5 moved)"
             if s.black:
                 return f"cube phase: place a black icon's cube in any box ({s.black} to place)"
-            card = self.pack.cards[s.played[a]]
+            card = self.pack.cards[s.players[a].played]
             rows = "; ".join(
                 f"row {k + 1} ({ROW_NAMES[k]}): {self.row_text(card, k)}" for k in range(1, len(card.rows))
             )
@@ -286,9 +286,10 @@ class Face:
         return ", ".join(shown) or "no cubes on the board"
 
     def _this_turn(self, s: TiberiusState, p: int) -> str:
-        played = s.played[p]
-        if s.bids[p]:
-            return f"bid {s.bids[p]}"
+        me = s.players[p]
+        played = me.played
+        if me.bid:
+            return f"bid {me.bid}"
         if played == PCIM_CARD:
             return "Pro-Consular Imperium Maius"
         if played != NOTHING:
@@ -297,20 +298,21 @@ class Face:
 
     def _seat_section(self, s: TiberiusState, p: int, viewer: Viewer, vp: int) -> Section:
         """One seat's holdings in three lines: its mat in the title, its boxes, its cards."""
-        c = s.cubes[p]
-        marks = [f"Influence {c[IN]}", f"stock {s.stock(p)}", f"VP now {vp}"]
+        me = s.players[p]
+        c = me.cubes
+        marks = [f"Influence {c[IN]}", f"stock {me.stock}", f"VP now {vp}"]
         if s.priority == p:
             marks.append("Priority marker")
-        if s.adopted[p] >= 0:
-            marks.append(f"Son of Augustus ({self.pack.adoptions[s.adopted[p]].code})")
-        careers = ", ".join(self.pack.cards[x].code for x in s.careers[p]) or "none"
-        imperium = "; Imperium Maius played" if s.pcim_used[p] and s.played[p] != PCIM_CARD else ""
+        if me.adopted >= 0:
+            marks.append(f"Son of Augustus ({self.pack.adoptions[me.adopted].code})")
+        careers = ", ".join(self.pack.cards[x].code for x in me.careers) or "none"
+        imperium = "; Imperium Maius played" if me.pcim_used and me.played != PCIM_CARD else ""
         rows = [
             Row(label="Boxes", value=self._cubes_text(c), seat=p),
             Row(label="Cards", value=f"{careers}; this turn: {self._this_turn(s, p)}{imperium}", seat=p),
         ]
-        secret = s.secret[p]
-        if viewer in (p, REFEREE) and secret != HIDDEN and s.adopted[p] != secret:
+        secret = me.secret
+        if viewer in (p, REFEREE) and secret not in (HIDDEN, me.adopted):
             card = self.pack.adoptions[secret]
             needs = ", ".join(f"{n} {BOX_NAMES[b]}" for b, n in card.requires)
             rows.append(Row(label="Secret", value=f"adoption card {card.code}: {needs}", seat=p))
@@ -329,7 +331,7 @@ class Face:
         board.append(Row(label="Adoption cards face up", value=face_up))
         totals = self.game.totals(s)
         sections = [Section(title="Board", rows=tuple(board))]
-        sections += [self._seat_section(s, p, viewer, totals[p]) for p in range(s.players)]
+        sections += [self._seat_section(s, p, viewer, totals[p]) for p in range(s.num_players)]
         return Description(
             game="tiberius",
             viewer=viewer,
@@ -352,13 +354,13 @@ class Face:
         if k == "take2":
             return f"{who} takes 2 Influence."
         if k == "pick":
-            return f"{who} (bid {state.bids[p]}) takes {self.card_name(a)}."
+            return f"{who} (bid {state.players[p].bid}) takes {self.card_name(a)}."
         if k == "black":
             return f"{who} places a black icon's cube in {BOX_NAMES[a]}."
         if k == "row":
             if not a:
                 return f"{who} buys no extra row."
-            card = self.pack.cards[state.played[p]]
+            card = self.pack.cards[state.players[p].played]
             return f"{who} buys the {ROW_NAMES[a]} row of {card.code}: {self.row_text(card, a)}."
         if k == "move":
             return f"{who} moves a cube from {BOX_NAMES[a]} to {BOX_NAMES[PC]} (gray)."
@@ -366,7 +368,7 @@ class Face:
             return f"{who} ends its Pro-Consular Imperium Maius moves ({plural(state.moved, 'cube')} moved)."
         if k == "adopt":
             if a == -1:
-                own = state.secret[p]
+                own = state.players[p].secret
                 code = self.pack.adoptions[own].code if own >= 0 else "its card"
                 return f"{who} turns its adoption card {code} face up: a Son of Augustus."
             return f"{who} claims the face-up adoption card {self.pack.adoptions[a].code}: a Son of Augustus."
@@ -426,7 +428,7 @@ class _Picture:
 
     def svg(self) -> str:
         s = self.s
-        height = 452 + 26 * s.players
+        height = 452 + 26 * s.num_players
         self.out = [
             f'<svg xmlns="http://www.w3.org/2000/svg" width="{self.WIDTH}" height="{height}" '
             f'viewBox="0 0 {self.WIDTH} {height}" font-family="DejaVu Sans, sans-serif">',
@@ -484,8 +486,8 @@ class _Picture:
             self.rect(x, y, w, 20, colour)  # the header in the box's own colour
             name = "Pro-Consular Imp. Maius" if b == PC else BOX_NAMES[b]
             self.text(x + 6, y + 15, name, size=11, weight="bold", fill=_ink(colour))
-            for p in range(s.players):
-                n = s.cubes[p][b]
+            for p, player in enumerate(s.players):
+                n = player.cubes[b]
                 yy = y + 26 + p * 12
                 for k in range(min(n, 12)):
                     self.rect(x + 8 + k * 11, yy, 9, 9, SEAT_COLOURS[p], stroke="#222", rx=1)
@@ -496,19 +498,19 @@ class _Picture:
         """Each seat's mat: Influence, bid, stock, career cards, adoption."""
         s, face = self.s, self.face
         totals = face.game.totals(s)
-        for p in range(s.players):
+        for p, me in enumerate(s.players):
             y = y0 + p * 26
             self.rect(x0, y - 12, 14, 14, SEAT_COLOURS[p], stroke="#222", rx=2)
-            adoption = "Son of Augustus" if s.adopted[p] >= 0 else ""
-            secret = s.secret[p]
-            if self.viewer in (p, REFEREE) and secret != HIDDEN and s.adopted[p] != secret:
+            adoption = "Son of Augustus" if me.adopted >= 0 else ""
+            secret = me.secret
+            if self.viewer in (p, REFEREE) and secret not in (HIDDEN, me.adopted):
                 adoption = (
                     adoption + "; " if adoption else ""
                 ) + f"secret card {face.pack.adoptions[secret].code}"
             marks = " - Priority" if s.priority == p else ""
             line = (
-                f"Seat {p}{marks}: Influence {s.cubes[p][IN]}, bid {s.cubes[p][BD]}, stock {s.stock(p)}, "
-                f"{plural(len(s.careers[p]), 'career card')}, VP now {totals[p]}"
+                f"Seat {p}{marks}: Influence {me.cubes[IN]}, bid {me.cubes[BD]}, stock {me.stock}, "
+                f"{plural(len(me.careers), 'career card')}, VP now {totals[p]}"
                 + (f"; {adoption}" if adoption else "")
             )
             self.text(x0 + 22, y, line, size=12)
@@ -523,7 +525,7 @@ def explain_move(g: TiberiusGame, state: TiberiusState, action: TAction) -> list
         return []
     after = g.apply(state, action)
     gain = g.totals(after)[seat] - g.totals(state)[seat]
-    me0, me1 = state.cubes[seat], after.cubes[seat]
+    me0, me1 = state.players[seat].cubes, after.players[seat].cubes
     spent = me0[IN] - me1[IN]  # (a bid moves Influence to the Bid box: spent once it is made)
     placed = sum(me1[b] for b in BOARD_BOXES if b != EM) - sum(me0[b] for b in BOARD_BOXES if b != EM)
     facts = [
@@ -557,7 +559,7 @@ def standing_facts(g: TiberiusGame, state: TiberiusState, seat: int) -> list[Fac
     """Where ``seat`` stands, for hints: its VP if the game ended now, its lead over the best other
     seat, the VP of every scoring category with how it is earned (rule: tiberius/end-of-game),
     then its Influence and Emperor cubes (the next bids and rows)."""
-    if not 0 <= seat < state.players:
+    if not 0 <= seat < state.num_players:
         return []
     tallies = g.tally(state)
     mine = tallies[seat]
@@ -594,7 +596,7 @@ def standing_facts(g: TiberiusGame, state: TiberiusState, seat: int) -> list[Fac
                 text=f"{line.category} {line.points:+d} VP ({detail})",
             )
         )
-    c = state.cubes[seat]
+    c = state.players[seat].cubes
     facts += [
         Fact(
             label="Influence cubes",
@@ -616,11 +618,13 @@ def standing_facts(g: TiberiusGame, state: TiberiusState, seat: int) -> list[Fac
 
 def _margin_facts(state: TiberiusState, after: TiberiusState, seat: int) -> list[Fact]:
     """The margin over the best other seat in (at most two of) the boxes the move changes."""
-    me0, me1 = state.cubes[seat], after.cubes[seat]
+    me0, me1 = state.players[seat].cubes, after.players[seat].cubes
     facts = []
     changed = [b for b in BOARD_BOXES if b != EM and me1[b] != me0[b]]
     for b in changed[:2]:
-        best_other = max((after.cubes[t][b] for t in range(state.players) if t != seat), default=0)
+        best_other = max(
+            (after.players[t].cubes[b] for t in range(state.num_players) if t != seat), default=0
+        )
         margin = me1[b] - best_other
         facts.append(
             Fact(
@@ -641,7 +645,7 @@ def _action_facts(state: TiberiusState, action: TAction) -> list[Fact]:
     """What a bid's rank or an adoption adds."""
     facts = []
     if action.kind == "bid":
-        rank = 1 + sum(1 for b in state.bids if b > action.arg)
+        rank = 1 + sum(1 for p in state.players if p.bid > action.arg)
         facts.append(
             Fact(
                 label="picking order among the bids so far",

@@ -86,7 +86,7 @@ class TiberiusGame(Game[TiberiusState, TAction]):
         return self.setup.deal(n, seed, opts)
 
     def num_players(self, state: TiberiusState) -> int:
-        return state.players
+        return state.num_players
 
     def current_player(self, state: TiberiusState) -> Seat:
         return TERMINAL if state.phase == OVER else state.actor
@@ -104,7 +104,7 @@ class TiberiusGame(Game[TiberiusState, TAction]):
     # ------------------------------------------------------------------ scoring
     def loyal(self, state: TiberiusState, seat: Seat) -> bool:
         """rule: tiberius/adoption-phase - career cards from all six regional decks (the mat flips)."""
-        careers, decks = state.careers[seat], len(self.pack.decks)
+        careers, decks = state.players[seat].careers, len(self.pack.decks)
         if len(careers) < decks:  # fewer cards than decks: not all six (the usual case, no set to build)
             return False
         return len({self.pack.cards[c].region for c in careers}) == decks
@@ -112,7 +112,7 @@ class TiberiusGame(Game[TiberiusState, TAction]):
     def age_rank(self, state: TiberiusState) -> tuple[int, ...]:
         """Per seat, 0 for the oldest."""
         age = state.age
-        return tuple(map(age.index, range(len(state.cubes))))
+        return tuple(map(age.index, range(len(state.players))))
 
     def tally(
         self, state: TiberiusState, *, keys: Sequence[tuple[int, ...]] | None = None
@@ -120,11 +120,12 @@ class TiberiusGame(Game[TiberiusState, TAction]):
         """Every seat's VP by the schedule, as if the game ended now (exact at the end); ``keys``:
         ``self.keys(state)`` when the caller has them already."""
         decks = len(self.pack.decks)
+        players = state.players
         return score_cubes(
-            state.cubes,
-            [a >= 0 for a in state.adopted],
+            [p.cubes for p in players],
+            [p.adopted >= 0 for p in players],
             # (a seat with fewer career cards than decks is not loyal: no set to build)
-            [len(c) >= decks and self.loyal(state, s) for s, c in enumerate(state.careers)],
+            [len(p.careers) >= decks and self.loyal(state, s) for s, p in enumerate(players)],
             self.age_rank(state) if keys is None else (),  # (read only to build the keys)
             marriage_vp=state.marriage_vp,
             imperator_solo=state.imperator_solo,
@@ -134,11 +135,11 @@ class TiberiusGame(Game[TiberiusState, TAction]):
 
     def totals(self, state: TiberiusState) -> list[int]:
         """Every seat's VP total as if the game ended now (the fast path of ``tally``)."""
-        n = state.players
+        players = state.players
         return score_totals(
-            state.cubes,
-            [state.adopted[s] >= 0 for s in range(n)],
-            [self.loyal(state, s) for s in range(n)],
+            [p.cubes for p in players],
+            [p.adopted >= 0 for p in players],
+            [self.loyal(state, s) for s in range(len(players))],
             self.age_rank(state),
             marriage_vp=state.marriage_vp,
             imperator_solo=state.imperator_solo,
@@ -147,8 +148,8 @@ class TiberiusGame(Game[TiberiusState, TAction]):
 
     def keys(self, state: TiberiusState) -> list[tuple[int, ...]]:
         """Each seat's tie-breaker chain key."""
-        ages, adopted = self.age_rank(state), state.adopted
-        return [chain_key(c, adopted[s] >= 0, ages[s]) for s, c in enumerate(state.cubes)]
+        ages = self.age_rank(state)
+        return [chain_key(p.cubes, p.adopted >= 0, ages[s]) for s, p in enumerate(state.players)]
 
     def standings(self, state: TiberiusState) -> list[Seat]:
         """Seats best first by VP, ties broken by the chain (rule: tiberius/tie-breaker)."""
@@ -156,7 +157,7 @@ class TiberiusGame(Game[TiberiusState, TAction]):
 
     def returns(self, state: TiberiusState) -> tuple[float, ...]:
         """1 for the winner after tie-breakers, else 0; solo: 1 with 45 VP (rule: tiberius/end-of-game)."""
-        n = state.players
+        n = state.num_players
         if state.phase != OVER:
             return (0.0,) * n
         if n == 1:
@@ -169,7 +170,7 @@ class TiberiusGame(Game[TiberiusState, TAction]):
         VP if the game ended now plus icons already on their way (a card played, a bid's pick, PCIM
         moves, black icons), adoption and loyalty chances and stock for future turns; the softmax
         temperature shrinks as turns run out. Solo: projected VP against 45 (logistic)."""
-        if state.players == 1:
+        if state.num_players == 1:
             vp = self._ai.projected(state)[0]
             return (1.0 / (1.0 + math.exp(-(vp - SOLO_TARGET) / 5.0)),)
         return self._ai.win_chances(state)
@@ -222,26 +223,26 @@ class TiberiusGame(Game[TiberiusState, TAction]):
     def observation(self, state: TiberiusState, seat: Seat) -> TiberiusState:
         """Hide deck order (decks sorted), other seats' unrevealed adoption cards and unused ones."""
         pool = list(state.adopt_unused)
-        secret = []
-        for s, card in enumerate(state.secret):
-            if s == seat or card == HIDDEN or state.adopted[s] == card:
-                secret.append(card)
+        players = []
+        for s, p in enumerate(state.players):
+            if s == seat or p.secret in (HIDDEN, p.adopted):
+                players.append(p)
             else:
-                secret.append(HIDDEN)
-                pool.append(card)
+                players.append(replace(p, secret=HIDDEN))
+                pool.append(p.secret)
         return replace(
             state,
             decks=tuple(tuple(sorted(d)) for d in state.decks),
-            secret=tuple(secret),
+            players=tuple(players),
             adopt_unused=tuple(sorted(pool)),
         )
 
     def hides(self, state: TiberiusState, seat: Seat) -> str:
         """Another seat's view hides this seat's secret adoption card until it is revealed: the
         adoption phase's choices depend on it (rule: tiberius/adoption-phase)."""
-        if state.phase != ADOPT or not 0 <= seat < len(state.secret):
+        if state.phase != ADOPT or not 0 <= seat < state.num_players:
             return ""
-        if state.secret[seat] == HIDDEN and state.adopted[seat] < 0:
+        if state.players[seat].secret == HIDDEN and state.players[seat].adopted < 0:
             return f"seat {seat}'s secret adoption card"
         return ""
 
@@ -255,10 +256,8 @@ class TiberiusGame(Game[TiberiusState, TAction]):
             decks.append(tuple(cards))
         pool = list(obs.adopt_unused)
         rng.shuffle(pool)
-        secret = []
-        for card in obs.secret:
-            secret.append(pool.pop() if card == HIDDEN else card)
-        return replace(obs, decks=tuple(decks), secret=tuple(secret), adopt_unused=tuple(sorted(pool)))
+        players = tuple(replace(p, secret=pool.pop()) if p.secret == HIDDEN else p for p in obs.players)
+        return replace(obs, decks=tuple(decks), players=players, adopt_unused=tuple(sorted(pool)))
 
     # ------------------------------------------------------------------ notation
     def card_code(self, card: int) -> str:

@@ -1,7 +1,8 @@
 """Tiberius Who? data model: boxes, cards, the content pack, the state and the action.
 
-Boxes are integer ids (``Box``); a player's cubes are a tuple of 11 counts indexed by box, and the
-stock is what is left of the 40 (section tiberius/setup: "the cubes provided are an absolute limit").
+Boxes are integer ids (``Box``); a seat's record (``Player``) holds its cubes as a tuple of 11 counts
+indexed by box, and its stock is what is left of the 40 (section tiberius/setup: "the cubes provided are
+an absolute limit").
 """
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ __all__ = [
     "CareerCard",
     "Content",
     "IconRow",
+    "Player",
     "TAction",
     "TiberiusState",
     "load_content",
@@ -372,6 +374,35 @@ class TAction(Record, frozen=True):
     arg: int = 0
 
 
+class Player(Record, frozen=True):
+    """One seat's holdings: its cubes, its career cards, this turn's card or bid, its adoption card.
+
+    Attributes:
+        cubes: the cube count in each box (index ``Box``: the board's boxes, Influence, Bid); the seat's
+            stock is what is left of its 40 (``stock``).
+        careers: the career cards taken, in order.
+        played: this turn's card: a card id, ``PCIM_CARD`` or ``NOTHING``.
+        bid: this turn's bid still in the Bid box (0 = none; always ``cubes[BD]``).
+        pcim_used: whether the seat has played the Pro-Consular Imperium Maius card (once per game by
+            default).
+        secret: the seat's secret adoption card id (``HIDDEN`` in another seat's observation).
+        adopted: the adoption card that adopted the seat (its own or a face-up one), or -1.
+    """
+
+    cubes: tuple[int, ...]
+    careers: tuple[CardId, ...] = ()
+    played: CardId = NOTHING
+    bid: int = 0
+    pcim_used: bool = False
+    secret: int = HIDDEN
+    adopted: int = -1
+
+    @property
+    def stock(self) -> int:
+        """Cubes in the seat's stock: 40 minus the cubes in its boxes (section tiberius/setup)."""
+        return CUBES_PER_PLAYER - sum(self.cubes)
+
+
 class TiberiusState(Record, frozen=True):
     """A Tiberius Who? position.
 
@@ -381,18 +412,12 @@ class TiberiusState(Record, frozen=True):
         actor: the seat to decide (-1 when the game is over).
         start_priority: the Priority marker's holder at the start of the turn (priority order).
         priority: the Priority marker's holder now.
-        cubes: per seat, the cube count in each box (index ``Box``); stock is 40 minus the sum.
+        players: the seats' holdings, by seat.
         decks: per regional deck, the face-down card ids, top first.
         face_up: per deck, the face-up card id or ``EMPTY``.
-        careers: per seat, the career cards taken, in order.
-        played: per seat, this turn's card: a card id, ``PCIM_CARD`` or ``NOTHING``.
-        bids: per seat, this turn's bid still in the Bid box (0 = none).
-        pcim_used: per seat, whether the PCIM card has been played (once per game by default).
-        secret: per seat, the secret adoption card id (``HIDDEN`` in another seat's observation).
         adopt_face_up: the face-up adoption cards still on the board.
         adopt_unused: the adoption cards nobody may use (plus, in an observation, the unseen secret
             cards of the other seats), sorted.
-        adopted: per seat, the adoption card that adopted it, or -1.
         discarded: career cards removed from the game, in order.
         black: black icons the actor still has to place.
         row_open: whether the actor may still buy a second or third row.
@@ -413,17 +438,11 @@ class TiberiusState(Record, frozen=True):
     actor: Seat
     start_priority: Seat
     priority: Seat
-    cubes: tuple[tuple[int, ...], ...]
+    players: tuple[Player, ...]
     decks: tuple[tuple[CardId, ...], ...]
     face_up: tuple[CardId, ...]
-    careers: tuple[tuple[CardId, ...], ...]
-    played: tuple[CardId, ...]
-    bids: tuple[int, ...]
-    pcim_used: tuple[bool, ...]
-    secret: tuple[int, ...]
     adopt_face_up: tuple[int, ...]
     adopt_unused: tuple[int, ...]
-    adopted: tuple[int, ...]
     discarded: tuple[CardId, ...]
     black: int
     row_open: bool
@@ -438,10 +457,6 @@ class TiberiusState(Record, frozen=True):
     turns: int
 
     @property
-    def players(self) -> int:
-        """Number of seats."""
-        return len(self.cubes)
-
-    def stock(self, seat: Seat) -> int:
-        """Cubes of ``seat`` in its stock."""
-        return CUBES_PER_PLAYER - sum(self.cubes[seat])
+    def num_players(self) -> int:
+        """The number of seats."""
+        return len(self.players)

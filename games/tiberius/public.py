@@ -20,13 +20,13 @@ public form                     internal state (``TiberiusState``)
 ``to_act``                      ``actor`` (null once the game is over)
 ``priority_marker``             ``priority``
 ``priority_order_from``         ``start_priority``
-``players[s].cubes.<box>``      ``cubes[s][box]`` (``BOX_KEYS``; ``bid`` is this turn's bid)
-``players[s].stock``            40 minus the seat's cubes (checked)
-``players[s].career_cards``     ``careers[s]`` (card ids)
-``players[s].card_this_turn``   ``played[s]`` (card id, ``"pro_consular_imperium_maius"`` or null)
-``players[s]....maius_played``  ``pcim_used[s]`` (``pro_consular_imperium_maius_played``)
-``players[s].adoption_card``    ``secret[s]`` (null: hidden from this view)
-``players[s].adopted_with``     ``adopted[s]``
+``players[s].cubes.<box>``      ``players[s].cubes[box]`` (``BOX_KEYS``; ``bid`` is ``players[s].bid``)
+``players[s].stock``            ``players[s].stock``: 40 minus the seat's cubes (checked)
+``players[s].career_cards``     ``players[s].careers`` (card ids)
+``players[s].card_this_turn``   ``players[s].played`` (card id, ``"pro_consular_imperium_maius"``, null)
+``players[s]....maius_played``  ``players[s].pcim_used`` (``pro_consular_imperium_maius_played``)
+``players[s].adoption_card``    ``players[s].secret`` (null: hidden from this view)
+``players[s].adopted_with``     ``players[s].adopted``
 ``oldest_first``                ``age``
 ``decks[d]``                    ``face_up[d]``, ``decks[d]`` (face down, top first)
 ``discarded_cards``             ``discarded``
@@ -46,12 +46,12 @@ from games.tiberius.model import (
     BD,
     BOX_KEYS,
     EMPTY,
-    NOTHING,
     OVER,
     TURNS,
     VARIANT_CHOICES,
     VARIANTS,
     Content,
+    Player,
     TiberiusState,
 )
 from games.tiberius.schema import SHEET_BOXES, SHEET_VARIANTS, sheet_form, state_form
@@ -91,15 +91,15 @@ class PublicForm:
         """The public form of ``s`` (plain JSON types, the rulebook's words)."""
         players = [
             {
-                "cubes": dict(zip(BOX_KEYS, s.cubes[p], strict=True)),
-                "stock": s.stock(p),
-                "career_cards": s.careers[p],
-                "card_this_turn": s.played[p],
-                "pro_consular_imperium_maius_played": s.pcim_used[p],
-                "adoption_card": s.secret[p],
-                "adopted_with": s.adopted[p],
+                "cubes": dict(zip(BOX_KEYS, p.cubes, strict=True)),
+                "stock": p.stock,
+                "career_cards": p.careers,
+                "card_this_turn": p.played,
+                "pro_consular_imperium_maius_played": p.pcim_used,
+                "adoption_card": p.secret,
+                "adopted_with": p.adopted,
             }
-            for p in range(s.players)
+            for p in s.players
         ]
         decks = [
             {"region": region, "face_up": up, "face_down": down}
@@ -144,10 +144,9 @@ class PublicForm:
                 f, f"players[{p}].cubes", cubes[p], None if stock is None else (f"players[{p}].stock", stock)
             )
         check_decks(f, top["decks"])
-        careers = tuple(p["career_cards"] for p in players)
         face_up = tuple(d["face_up"] for d in top["decks"])
         decks = tuple(d["face_down"] for d in top["decks"])
-        check_cards(f, decks, face_up, careers, top["discarded_cards"])
+        check_cards(f, decks, face_up, [p["career_cards"] for p in players], top["discarded_cards"])
         check_adoptions(f, players, top["adoption_cards_face_up"], top["adoption_cards_unused"])
         action = top["cube_action"]
         state = TiberiusState(
@@ -156,17 +155,22 @@ class PublicForm:
             actor=top["to_act"],
             start_priority=top["priority_order_from"],
             priority=top["priority_marker"],
-            cubes=cubes,
+            players=tuple(
+                Player(
+                    cubes=c,
+                    careers=p["career_cards"],
+                    played=p["card_this_turn"],
+                    bid=c[BD],
+                    pcim_used=p["pro_consular_imperium_maius_played"],
+                    secret=p["adoption_card"],
+                    adopted=p["adopted_with"],
+                )
+                for p, c in zip(players, cubes, strict=True)
+            ),
             decks=decks,
             face_up=face_up,
-            careers=careers,
-            played=tuple(p["card_this_turn"] for p in players),
-            bids=tuple(c[BD] for c in cubes),
-            pcim_used=tuple(p["pro_consular_imperium_maius_played"] for p in players),
-            secret=tuple(p["adoption_card"] for p in players),
             adopt_face_up=tuple(sorted(top["adoption_cards_face_up"])),
             adopt_unused=tuple(sorted(top["adoption_cards_unused"])),
-            adopted=tuple(p["adopted_with"] for p in players),
             discarded=top["discarded_cards"],
             black=action["black_icons_to_place"],
             row_open=action["extra_row_open"],
@@ -268,17 +272,15 @@ class ScoreSheet:
             actor=-1,
             start_priority=0,
             priority=0,
-            cubes=tuple(cubes),
+            # seat p's adoption card is card p, revealed when it was adopted
+            players=tuple(
+                Player(cubes=cubes[p], careers=careers[p], secret=p, adopted=p if adopted[p] else -1)
+                for p in range(n)
+            ),
             decks=((),) * len(decks),
             face_up=(EMPTY,) * len(decks),
-            careers=tuple(careers),
-            played=(NOTHING,) * n,
-            bids=(0,) * n,
-            pcim_used=(False,) * n,
-            secret=tuple(range(n)),
             adopt_face_up=tuple(range(n, n + face)),
             adopt_unused=tuple(range(n + face, len(self.content.adoptions))),
-            adopted=tuple(p if adopted[p] else -1 for p in range(n)),
             discarded=tuple(c.id for c in self.content.cards if c.id not in held),
             black=0,
             row_open=False,

@@ -39,6 +39,7 @@ from games.tiberius.model import (
     Box,
     Content,
     IconRow,
+    Player,
     TAction,
     TiberiusState,
 )
@@ -66,19 +67,32 @@ BUY_PRICE = 6
 PCIM_PRICE = 3  # the "influence" variant (player mat reading)
 
 
-def _plus(
-    cubes: tuple[tuple[int, ...], ...], seat: Seat, *changes: tuple[Box, int]
-) -> tuple[tuple[int, ...], ...]:
-    """Every seat's cubes with ``seat``'s changed by (box, cubes) pairs."""
-    mine = list(cubes[seat])
+def _plus(cubes: tuple[int, ...], *changes: tuple[Box, int]) -> tuple[int, ...]:
+    """A seat's cubes changed by (box, cubes) pairs."""
+    mine = list(cubes)
     for box, k in changes:
         mine[box] += k
-    return replace_at(cubes, seat, tuple(mine))
+    return tuple(mine)
+
+
+def _players_plus(s: TiberiusState, seat: Seat, *changes: tuple[Box, int]) -> tuple[Player, ...]:
+    """Every seat's record, with ``seat``'s cubes changed by (box, cubes) pairs."""
+    me = s.players[seat]
+    return replace_at(s.players, seat, replace(me, cubes=_plus(me.cubes, *changes)))
 
 
 def priority_order(start: Seat, n: int) -> list[Seat]:
-    """The priority holder at the start of the turn first, then clockwise (rule: tiberius/special-cases)."""
+    """The priority holder at the start of the turn first, then clockwise (rule: tiberius/special-cases).
+
+    Seat ``order[k]`` is ``(start + k) % n``: the rules below step through the order by that sum
+    (:func:`_place_in_order`) rather than build the list at every step.
+    """
     return [(start + k) % n for k in range(n)]
+
+
+def _place_in_order(s: TiberiusState, seat: Seat) -> int:
+    """``seat``'s place in this turn's priority order (0 for the Priority holder at its start)."""
+    return (seat - s.start_priority) % len(s.players)
 
 
 def meets(card: AdoptionCard, cubes: Sequence[int]) -> bool:
@@ -108,13 +122,14 @@ def adoption_options(s: TiberiusState, content: Content, seat: Seat) -> list[int
     rule: tiberius/adoption-phase - reveal one's own card when its criteria hold, or claim a
     face-up card whose criteria hold; nobody is adopted twice.
     """
-    if s.adopted[seat] >= 0:
+    me = s.players[seat]
+    if me.adopted >= 0:
         return []
     out: list[int] = []
-    own = s.secret[seat]
-    if own >= 0 and meets(content.adoptions[own], s.cubes[seat]):
+    own = me.secret
+    if own >= 0 and meets(content.adoptions[own], me.cubes):
         out.append(-1)
-    out.extend(a for a in sorted(s.adopt_face_up) if meets(content.adoptions[a], s.cubes[seat]))
+    out.extend(a for a in sorted(s.adopt_face_up) if meets(content.adoptions[a], me.cubes))
     return out
 
 
@@ -127,14 +142,16 @@ def start_turn(s: TiberiusState) -> TiberiusState:
     for d, deck in enumerate(decks):
         if face_up[d] == EMPTY and deck:
             face_up[d], decks[d] = deck[0], deck[1:]
-    n = s.players
+    # every seat starts the turn with no card and no bid
+    players = tuple(
+        [p if p.played == NOTHING and p.bid == 0 else replace(p, played=NOTHING, bid=0) for p in s.players]
+    )
     return replace(
         s,
         start_priority=s.priority,
         face_up=tuple(face_up),
         decks=tuple(decks),
-        played=(NOTHING,) * n,
-        bids=(0,) * n,
+        players=players,
         phase=CARD,
         actor=s.priority,
     )
@@ -142,14 +159,15 @@ def start_turn(s: TiberiusState) -> TiberiusState:
 
 def _next_pick(s: TiberiusState, content: Content) -> TiberiusState:
     """rule: tiberius/card-phase - bidders pick in bid order, highest first; bids go to stock."""
-    if any(b > 0 for b in s.bids):
+    bids = [p.bid for p in s.players]
+    if any(b > 0 for b in bids):
         if any(c != EMPTY for c in s.face_up):
-            return replace(s, phase=PICK, actor=max(range(s.players), key=s.bids.__getitem__))
+            return replace(s, phase=PICK, actor=max(range(len(bids)), key=bids.__getitem__))
         # no card left: the bids still go to stock
-        cubes = tuple(
-            [replace_at(c, BD, c[BD] - b) if b else c for c, b in zip(s.cubes, s.bids, strict=True)]
+        players = tuple(
+            [replace(p, cubes=_plus(p.cubes, (BD, -p.bid)), bid=0) if p.bid else p for p in s.players]
         )
-        s = replace(s, cubes=cubes, bids=(0,) * s.players)
+        s = replace(s, players=players)
     # rule: tiberius/card-phase - the unselected face-up cards leave the game.
     s = replace(
         s,
@@ -162,7 +180,7 @@ def _next_pick(s: TiberiusState, content: Content) -> TiberiusState:
 
 def _take_priority(s: TiberiusState, seat: Seat) -> TiberiusState:
     """rule: tiberius/special-cases - the marker moves to ``seat`` unless its holder played PCIM."""
-    if s.priority != seat and s.played[s.priority] == PCIM_CARD:
+    if s.priority != seat and s.players[s.priority].played == PCIM_CARD:
         return s
     return replace(s, priority=seat)
 
@@ -173,22 +191,24 @@ def _place_row(s: TiberiusState, seat: Seat, row: IconRow) -> TiberiusState:
     rule: tiberius/special-cases - white icons are Influence; Triumphs only for family; a Priority
     icon takes the marker. When the stock runs out the remaining icons place nothing.
     """
-    mine, black = list(s.cubes[seat]), s.black
+    me = s.players[seat]
+    mine, black = list(me.cubes), s.black
     for icon in row.icons:
         if icon == BLACK:
             black += 1
         elif CUBES_PER_PLAYER - sum(mine) > 0 and (icon != TR or s.family):
             mine[icon] += 1
-    s = replace(s, cubes=replace_at(s.cubes, seat, tuple(mine)), black=black)
+    s = replace(s, players=replace_at(s.players, seat, replace(me, cubes=tuple(mine))), black=black)
     return _take_priority(s, seat) if row.priority else s
 
 
 def _begin_action(s: TiberiusState, content: Content, seat: Seat) -> TiberiusState:
     """rule: tiberius/cube-phase - step 1, the card's top row from stock."""
     # rule: tiberius/special-cases - family: Imperial Marriage cubes or adopted, prior to the cube phase.
-    family = s.cubes[seat][IM] > 0 or s.adopted[seat] >= 0
+    me = s.players[seat]
+    family = me.cubes[IM] > 0 or me.adopted >= 0
     s = replace(s, black=0, row_open=False, moved=0, family=family)
-    card_id = s.played[seat]
+    card_id = me.played
     if card_id == PCIM_CARD:
         # rule: tiberius/special-cases - playing PCIM takes the Priority marker (the exception that it
         # "cannot be removed from a player whose career card for the current turn is PCIM - even by the
@@ -200,15 +220,16 @@ def _begin_action(s: TiberiusState, content: Content, seat: Seat) -> TiberiusSta
 
 def _settled(s: TiberiusState, content: Content, seat: Seat) -> tuple[TiberiusState, bool]:
     """The cube action with what can no longer be done dropped, and whether ``seat`` still decides."""
-    if s.played[seat] == PCIM_CARD:
+    me = s.players[seat]
+    if me.played == PCIM_CARD:
         # rule: tiberius/pcim-card - keep moving while cubes are left outside stock and gray.
-        return s, any(s.cubes[seat][b] > 0 for b in MOVE_BOXES)
-    if s.black > 0 and s.stock(seat) == 0:
+        return s, any(me.cubes[b] > 0 for b in MOVE_BOXES)
+    if s.black > 0 and me.stock == 0:
         s = replace(s, black=0)
     if s.black > 0:
         return s, True
     if s.row_open:
-        if affordable_rows(content.cards[s.played[seat]].rows, s.cubes[seat][EM]):
+        if affordable_rows(content.cards[me.played].rows, me.cubes[EM]):
             return s, True
         s = replace(s, row_open=False)
     return s, False
@@ -216,10 +237,10 @@ def _settled(s: TiberiusState, content: Content, seat: Seat) -> tuple[TiberiusSt
 
 def _cube_from(s: TiberiusState, content: Content, index: int) -> TiberiusState:
     """Run cube actions from position ``index`` of the priority order to the next decision."""
-    order = priority_order(s.start_priority, s.players)
-    for k in range(index, s.players):
-        seat = order[k]
-        if s.played[seat] == NOTHING:
+    n = s.num_players
+    for k in range(index, n):
+        seat = (s.start_priority + k) % n
+        if s.players[seat].played == NOTHING:
             continue
         s, decides = _settled(_begin_action(s, content, seat), content, seat)
         if decides:
@@ -229,19 +250,22 @@ def _cube_from(s: TiberiusState, content: Content, index: int) -> TiberiusState:
 
 def _end_cube(s: TiberiusState, content: Content) -> TiberiusState:
     """rule: tiberius/set-bonus - every seat with cubes in all board boxes gains 3 Influence."""
-    cubes = tuple(
-        [_plus(s.cubes, p, (IN, set_bonus(c)))[p] if set_bonus(c) else c for p, c in enumerate(s.cubes)]
-    )
-    s = replace(s, cubes=cubes, black=0, row_open=False, family=False, moved=0, phase=ADOPT)
+    players = list(s.players)
+    for k, p in enumerate(players):
+        bonus = set_bonus(p.cubes)
+        if bonus:
+            players[k] = replace(p, cubes=_plus(p.cubes, (IN, bonus)))
+    s = replace(s, players=tuple(players), black=0, row_open=False, family=False, moved=0, phase=ADOPT)
     return _adopt_from(s, content, 0)
 
 
 def _adopt_from(s: TiberiusState, content: Content, index: int) -> TiberiusState:
     """rule: tiberius/adoption-phase - in priority order, each seat that can be adopted decides."""
-    order = priority_order(s.start_priority, s.players)
-    for k in range(index, s.players):
-        if adoption_options(s, content, order[k]):
-            return replace(s, actor=order[k])
+    n = s.num_players
+    for k in range(index, n):
+        seat = (s.start_priority + k) % n
+        if adoption_options(s, content, seat):
+            return replace(s, actor=seat)
     # rule: tiberius/end-of-game - move the turn marker; the game lasts 8 turns (variant ``turns``:
     # 7, the spaces of the printed turn track).
     if s.turn + 1 > s.turns:
@@ -257,14 +281,15 @@ def legal_actions(s: TiberiusState, content: Content) -> list[TAction]:
     if s.phase == OVER:
         return []
     seat = s.actor
-    cubes = s.cubes[seat]
+    me = s.players[seat]
+    cubes = me.cubes
     if s.phase == CARD:
         # rule: tiberius/card-phase - bid (unique, >= 1), buy (6), PCIM, or take 2 influence.
-        used = set(s.bids)
+        used = {p.bid for p in s.players}
         out = [TAction("bid", b) for b in range(1, cubes[IN] + 1) if b not in used]
         if cubes[IN] >= BUY_PRICE:
             out.extend(TAction("buy", c) for c in s.face_up if c != EMPTY)
-        if (s.pcim_rule == "once" and not s.pcim_used[seat]) or (
+        if (s.pcim_rule == "once" and not me.pcim_used) or (
             s.pcim_rule == "influence" and cubes[IN] >= PCIM_PRICE
         ):
             out.append(TAction("pcim"))
@@ -273,14 +298,14 @@ def legal_actions(s: TiberiusState, content: Content) -> list[TAction]:
     if s.phase == PICK:
         return [TAction("pick", c) for c in s.face_up if c != EMPTY]
     if s.phase == CUBE:
-        if s.played[seat] == PCIM_CARD:
+        if me.played == PCIM_CARD:
             out = [TAction("move", b) for b in MOVE_BOXES if cubes[b] > 0]
             if s.moved >= PCIM_MIN_MOVES:
                 out.append(TAction("done"))
             return out
         if s.black > 0:
             return [TAction("black", b) for b in BLACK_BOXES if b != TR or s.family]
-        rows = content.cards[s.played[seat]].rows
+        rows = content.cards[me.played].rows
         return [TAction("row", 0)] + [TAction("row", k) for k in affordable_rows(rows, cubes[EM])]
     # ADOPT
     return [TAction("adopt", a) for a in adoption_options(s, content, seat)] + [TAction("pass")]
@@ -317,45 +342,37 @@ def _card_action(s: TiberiusState, content: Content, seat: Seat, action: TAction
     """rule: tiberius/card-phase - a bid, a purchase (6 influence), the Pro-Consular Imperium Maius card
     or 2 influence; then the next seat in priority order, or the picks once every seat has acted."""
     kind, arg = action.kind, action.arg
+    me = s.players[seat]
     if kind == "bid":
-        s = replace(s, cubes=_plus(s.cubes, seat, (IN, -arg), (BD, arg)), bids=replace_at(s.bids, seat, arg))
+        me = replace(me, cubes=_plus(me.cubes, (IN, -arg), (BD, arg)), bid=arg)
     elif kind == "buy":
         slot = s.face_up.index(arg)
         deck = s.decks[slot]
         s = replace(
             s,
-            cubes=_plus(s.cubes, seat, (IN, -BUY_PRICE)),
             face_up=replace_at(s.face_up, slot, deck[0] if deck else EMPTY),
             decks=replace_at(s.decks, slot, deck[1:]),
-            played=replace_at(s.played, seat, arg),
-            careers=replace_at(s.careers, seat, (*s.careers[seat], arg)),
         )
+        me = replace(me, cubes=_plus(me.cubes, (IN, -BUY_PRICE)), played=arg, careers=(*me.careers, arg))
     elif kind == "pcim":  # rule: tiberius/pcim-card
         price = PCIM_PRICE if s.pcim_rule == "influence" else 0
-        s = replace(
-            s,
-            pcim_used=replace_at(s.pcim_used, seat, True),
-            played=replace_at(s.played, seat, PCIM_CARD),
-            cubes=_plus(s.cubes, seat, (IN, -price)),
-        )
+        me = replace(me, pcim_used=True, played=PCIM_CARD, cubes=_plus(me.cubes, (IN, -price)))
     else:  # take2
-        s = replace(s, cubes=_plus(s.cubes, seat, (IN, min(2, s.stock(seat)))))
-    order = priority_order(s.start_priority, s.players)
-    k = order.index(seat)
-    if k + 1 < s.players:
-        return replace(s, actor=order[k + 1])
+        me = replace(me, cubes=_plus(me.cubes, (IN, min(2, me.stock))))
+    s = replace(s, players=replace_at(s.players, seat, me))
+    if _place_in_order(s, seat) + 1 < s.num_players:
+        return replace(s, actor=(seat + 1) % s.num_players)
     return _next_pick(s, content)
 
 
 def _pick_card(s: TiberiusState, content: Content, seat: Seat, card: int) -> TiberiusState:
     """rule: tiberius/card-phase - a bidder takes a face-up card; the bid goes to stock."""
+    me = s.players[seat]
+    me = replace(me, played=card, careers=(*me.careers, card), cubes=_plus(me.cubes, (BD, -me.bid)), bid=0)
     s = replace(
         s,
         face_up=replace_at(s.face_up, s.face_up.index(card), EMPTY),
-        played=replace_at(s.played, seat, card),
-        careers=replace_at(s.careers, seat, (*s.careers[seat], card)),
-        cubes=_plus(s.cubes, seat, (BD, -s.bids[seat])),
-        bids=replace_at(s.bids, seat, 0),
+        players=replace_at(s.players, seat, me),
     )
     return _next_pick(s, content)
 
@@ -365,32 +382,31 @@ def _cube_action(s: TiberiusState, content: Content, seat: Seat, action: TAction
     a cube moved to gray (rule: tiberius/pcim-card) or done; then the next seat once no decision is left."""
     kind, arg = action.kind, action.arg
     if kind == "black":
-        s = replace(s, cubes=_plus(s.cubes, seat, (arg, 1)), black=s.black - 1)
+        s = replace(s, players=_players_plus(s, seat, (arg, 1)), black=s.black - 1)
     elif kind == "row":
         s = replace(s, row_open=False)
         if arg:
-            row = content.cards[s.played[seat]].rows[arg]
-            s = _place_row(replace(s, cubes=_plus(s.cubes, seat, (EM, -row.cost))), seat, row)
+            row = content.cards[s.players[seat].played].rows[arg]
+            s = _place_row(replace(s, players=_players_plus(s, seat, (EM, -row.cost))), seat, row)
     elif kind == "move":
-        s = replace(s, cubes=_plus(s.cubes, seat, (arg, -1), (PC, 1)), moved=s.moved + 1)
+        s = replace(s, players=_players_plus(s, seat, (arg, -1), (PC, 1)), moved=s.moved + 1)
     if kind != "done":
         s, decides = _settled(s, content, seat)
         if decides:
             return s
-    order = priority_order(s.start_priority, s.players)
-    return _cube_from(s, content, order.index(seat) + 1)
+    return _cube_from(s, content, _place_in_order(s, seat) + 1)
 
 
 def _adoption_action(s: TiberiusState, content: Content, seat: Seat, action: TAction) -> TiberiusState:
     """rule: tiberius/adoption-phase - reveal one's own adoption card (-1) or claim a face-up one, or
     pass; then the next seat in priority order."""
+    me = s.players[seat]
     if action.kind == "adopt" and action.arg == -1:
-        s = replace(s, adopted=replace_at(s.adopted, seat, s.secret[seat]))
+        s = replace(s, players=replace_at(s.players, seat, replace(me, adopted=me.secret)))
     elif action.kind == "adopt":
         s = replace(
             s,
-            adopted=replace_at(s.adopted, seat, action.arg),
+            players=replace_at(s.players, seat, replace(me, adopted=action.arg)),
             adopt_face_up=without(s.adopt_face_up, action.arg),
         )
-    order = priority_order(s.start_priority, s.players)
-    return _adopt_from(s, content, order.index(seat) + 1)
+    return _adopt_from(s, content, _place_in_order(s, seat) + 1)

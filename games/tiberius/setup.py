@@ -2,7 +2,7 @@
 the shuffled regional decks and the turn track, then the first turn's face-up cards.
 
 ``Setup`` keeps what every deal of one content pack shares (the start cubes by number of players,
-the per-seat blanks, the age orders), so a deal builds the state once, directly.
+the age orders), so a deal builds the state once, directly.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Mapping
 
 from games.core.protocol import OptionValue, Seat
 from games.core.rng import make_rng
-from games.tiberius.model import BOX_CODES, CARD, IN, NOTHING, Content, TiberiusState
+from games.tiberius.model import BOX_CODES, CARD, IN, Content, Player, TiberiusState
 
 __all__ = [
     "MAT_INFLUENCE_FIRST",
@@ -93,11 +93,6 @@ class Setup:
     def __init__(self, pack: Content) -> None:
         # A seat's cubes at setup by number of players, for the 'setup' influence table.
         self.start_cubes = {n: influence_cubes(v) for n, v in SETUP_INFLUENCE.items()}
-        # Per number of seats, the per-seat tuples every setup starts with (states are immutable, so
-        # every start state can share them): careers, played, bids, pcim_used, adopted.
-        self.blank = {
-            n: (((),) * n, (NOTHING,) * n, (0,) * n, (False,) * n, (-1,) * n) for n in SETUP_INFLUENCE
-        }
         # What setup shuffles, in order: each regional deck, then the adoption cards (by index).
         self.shuffled = (*pack.decks, tuple(range(len(pack.adoptions))))
         # The ``age`` tuple by (oldest seat, number of seats): seats from the oldest on, clockwise.
@@ -139,24 +134,26 @@ class Setup:
         face_up = [cards.pop(0) for cards in dealt]  # the top card of each deck face up
         face = face_up_adoptions(n)
         table = str(options["influence_table"])
-        careers, played, bids, pcim_used, adopted = self.blank[n]
+        # every seat: its cubes and its secret adoption card; no career card, card, bid or adoption yet
+        seats = tuple(
+            [
+                Player(cubes=cubes, secret=secret)
+                for cubes, secret in zip(
+                    self.cubes(n, table, priority), adoption[face : face + n], strict=True
+                )
+            ]
+        )
         return TiberiusState(
             turn=1,
             phase=CARD,
             actor=priority,
             start_priority=priority,
             priority=priority,
-            cubes=self.cubes(n, table, priority),
+            players=seats,
             decks=tuple([tuple(cards) for cards in dealt]),
             face_up=tuple(face_up),
-            careers=careers,
-            played=played,
-            bids=bids,
-            pcim_used=pcim_used,
-            secret=tuple(adoption[face : face + n]),
             adopt_face_up=tuple(sorted(adoption[:face])),
             adopt_unused=tuple(sorted(adoption[face + n :])),
-            adopted=adopted,
             discarded=(),
             black=0,
             row_open=False,

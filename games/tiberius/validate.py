@@ -205,16 +205,17 @@ class Coherence:
 
     def check(self) -> None:
         s, f = self.s, self.f
-        for p in range(s.players):
+        for p in range(s.num_players):
             self._seat(p)
-        if s.phase not in (CARD, PICK) and any(s.bids):
-            seat = next(p for p in range(s.players) if s.bids[p])
+        bids = [p.bid for p in s.players]
+        if s.phase not in (CARD, PICK) and any(bids):
+            seat = next(p for p in range(s.num_players) if bids[p])
             raise f.bad(
                 f"players[{seat}].cubes.bid",
                 "bids go to stock once the bidders have picked",
                 "tiberius/card-phase",
             )
-        live = [b for b in s.bids if b > 0]
+        live = [b for b in bids if b > 0]
         if len(live) != len(set(live)):
             raise f.bad("players", "two seats bid the same: bids must be unique", "tiberius/card-phase")
         if s.phase in (CUBE, ADOPT, OVER) and any(c != EMPTY for c in s.face_up):
@@ -233,7 +234,7 @@ class Coherence:
             self._cube_phase()
         elif (
             s.phase == ADOPT
-            and s.secret[s.actor] != HIDDEN
+            and s.players[s.actor].secret != HIDDEN
             and not rules.adoption_options(s, self.content, s.actor)
         ):
             raise f.bad(
@@ -247,14 +248,15 @@ class Coherence:
     def _seat(self, p: int) -> None:
         s, f = self.s, self.f
         where = f"players[{p}]"
-        played, careers = s.played[p], s.careers[p]
+        me = s.players[p]
+        played, careers = me.played, me.careers
         if played >= 0 and (not careers or careers[-1] != played):
             raise f.bad(
                 f"{where}.card_this_turn",
                 "this turn's card is the last of the seat's career cards",
                 "tiberius/card-phase",
             )
-        if played == PCIM_CARD and not s.pcim_used[p]:
+        if played == PCIM_CARD and not me.pcim_used:
             raise f.bad(
                 f"{where}.pro_consular_imperium_maius_played",
                 "the seat plays the Pro-Consular Imperium Maius card this turn",
@@ -267,16 +269,16 @@ class Coherence:
                 f"{len(careers)} career cards by turn {s.turn}: one per turn at most",
                 "tiberius/card-phase",
             )
-        if s.bids[p] and s.played[p] != NOTHING:
+        if me.bid and played != NOTHING:
             raise f.bad(
                 f"{where}.cubes.bid", "a seat that bid has no card until it picks", "tiberius/card-phase"
             )
 
     def _card_phase(self) -> None:
         s, f = self.s, self.f
-        order = rules.priority_order(s.start_priority, s.players)
+        order = rules.priority_order(s.start_priority, s.num_players)
         for p in order[order.index(s.actor) :]:
-            if s.bids[p] or s.played[p] != NOTHING:
+            if s.players[p].bid or s.players[p].played != NOTHING:
                 raise f.bad(
                     f"players[{p}]",
                     f"seat {p} has not acted in this card phase yet "
@@ -288,29 +290,30 @@ class Coherence:
         s, f = self.s, self.f
         if not any(c != EMPTY for c in s.face_up):
             raise f.bad("decks", "bidders pick while face-up cards are left", "tiberius/card-phase")
-        top = max(range(s.players), key=lambda p: s.bids[p])
-        if s.bids[s.actor] <= 0 or top != s.actor:
+        top = max(range(s.num_players), key=lambda p: s.players[p].bid)
+        if s.players[s.actor].bid <= 0 or top != s.actor:
             raise f.bad("to_act", f"the highest bidder picks first (seat {top})", "tiberius/card-phase")
 
     def _cube_phase(self) -> None:
         s, f = self.s, self.f
         a = s.actor
-        mine = s.cubes[a]
-        if s.played[a] == NOTHING:
+        me = s.players[a]
+        mine = me.cubes
+        if me.played == NOTHING:
             raise f.bad(
                 "to_act", f"seat {a} has no card this turn, so it has no cube action", "tiberius/cube-phase"
             )
-        if s.family and not (mine[IM] > 0 or s.adopted[a] >= 0) and s.played[a] != PCIM_CARD:
+        if s.family and not (mine[IM] > 0 or me.adopted >= 0) and me.played != PCIM_CARD:
             raise f.bad(
                 "cube_action.augustus_family",
                 "family means Imperial Marriages cubes or adopted (cubes are only added in a card's action)",
                 "tiberius/special-cases",
             )
-        if s.adopted[a] >= 0 and not s.family:
+        if me.adopted >= 0 and not s.family:
             raise f.bad(
                 "cube_action.augustus_family", "an adopted son is Augustus's family", "tiberius/special-cases"
             )
-        if s.played[a] == PCIM_CARD:
+        if me.played == PCIM_CARD:
             if s.black or s.row_open:
                 raise f.bad(
                     "cube_action",
@@ -324,7 +327,7 @@ class Coherence:
                     "tiberius/pcim-card",
                 )
             return
-        card = self.content.cards[s.played[a]]
+        card = self.content.cards[me.played]
         if s.moved:
             raise f.bad(
                 "cube_action.cubes_moved_to_gray",

@@ -42,7 +42,7 @@ def _opponent_action(game: TiberiusGame, state: TiberiusState) -> TAction:
     actions = game.legal_actions(state)
     if state.phase == PICK:
         return max(actions, key=lambda a: len(game.pack.cards[a.arg].rows[0].icons))
-    if state.phase == CUBE and state.played[state.actor] == PCIM_CARD:
+    if state.phase == CUBE and state.players[state.actor].played == PCIM_CARD:
         return actions[-1]
     return actions[0]
 
@@ -69,20 +69,23 @@ def _adoption_choices(
     face-up card claimed before the seat's turn is not offered (rule: tiberius/adoption-phase).
     """
     options: list[TAction | None] = [None]
-    if s.adopted[seat] < 0:
-        if s.secret[seat] >= 0:
+    me = s.players[seat]
+    if me.adopted < 0:
+        if me.secret >= 0:
             options.append(TAction("adopt", -1))
         options.extend(TAction("adopt", a) for a in s.adopt_face_up)
     out: list[tuple[TAction | None, list[bool]]] = []
     for choice in options:
-        adopted, face = list(s.adopted), list(s.adopt_face_up)
-        for k in priority_order(s.start_priority, s.players):
+        adopted, face = [p.adopted for p in s.players], list(s.adopt_face_up)
+        for k in priority_order(s.start_priority, s.num_players):
             if k == seat:
                 took = None if choice is None else choice.arg
             else:
-                view = replace(
-                    s, cubes=tuple(map(tuple, cubes)), adopted=tuple(adopted), adopt_face_up=tuple(face)
+                players = tuple(
+                    replace(p, cubes=tuple(c), adopted=a)
+                    for p, c, a in zip(s.players, cubes, adopted, strict=True)
                 )
+                view = replace(s, players=players, adopt_face_up=tuple(face))
                 offered = adoption_options(view, game.pack, k)
                 took = offered[0] if offered else None
             if took is None:
@@ -91,7 +94,7 @@ def _adoption_choices(
                 if took not in face:
                     break  # claimed by an earlier seat: not a choice
                 face.remove(took)
-            adopted[k] = s.secret[k] if took == -1 else took
+            adopted[k] = s.players[k].secret if took == -1 else took
         else:
             out.append((choice, [a >= 0 for a in adopted]))
     return out
@@ -152,7 +155,7 @@ class _TurnValue:
         known = self.memo.get(s)
         if known is not None:
             return known
-        if s.phase == CUBE and s.played[seat] == PCIM_CARD and self._pcim_by_cp_sat(s):
+        if s.phase == CUBE and s.players[seat].played == PCIM_CARD and self._pcim_by_cp_sat(s):
             found = self._pcim_value(s)
         else:
             best: _Value | None = None
@@ -173,7 +176,7 @@ class _TurnValue:
             return self.method == "cp-sat"
         positions = 1
         for b in MOVE_BOXES:
-            positions *= s.cubes[self.seat][b] + 1
+            positions *= s.players[self.seat].cubes[b] + 1
         return positions > tiberius_params.ENUMERATION_STATES
 
     def _pcim_value(self, s: TiberiusState) -> _Value:
@@ -190,54 +193,77 @@ class _TurnValue:
         ref = s
         while ref.turn == s.turn and ref.phase == CUBE:  # a completion, then the others' actions
             ref = g.apply(ref, _opponent_action(g, ref))
-        ages = g.age_rank(s)
-        others = tuple(o for o in range(s.players) if o != seat)
         best: _Value | None = None
-        for choice, adopted in _adoption_choices(g, s, ref.cubes, seat):
-            card = None if choice is None else (s.secret[seat] if choice.arg == -1 else choice.arg)
-            problem = PlacementProblem(
-                seat=seat,
-                x0=s.cubes[seat],
-                pcim=True,
-                min_moves=max(0, PCIM_MIN_MOVES - s.moved),
-                black_boxes=(),
-                first_blacks=0,
-                rows=(),
-                opponents=tuple(tuple(ref.cubes[o]) for o in others),
-                opponent_keys=tuple(chain_key(ref.cubes[o], adopted[o], ages[o]) for o in others),
-                opponent_seats=others,
-                already_adopted=s.adopted[seat] >= 0,
-                adoption_requirements=() if card is None else (g.pack.adoptions[card].requires,),
-                loyal=g.loyal(s, seat),
-                age_rank=ages[seat],
-                marriage_vp=s.marriage_vp,
-                imperator_solo=s.imperator_solo,
-                imperator_empty=s.imperator_empty,
-                force_adoption=card is not None,
-            )
-            built = build_placement_model(problem)
-            solver = cp_model.CpSolver()
-            solver.parameters.max_time_in_seconds = max(1e-3, float(self.limits.time_limit_s))
-            solver.parameters.num_workers = max(1, int(self.limits.workers))
-            code = solve_stoppable(solver, built.model, self.limits.stop)
-            if code == cp_model.INFEASIBLE:
-                continue  # the seat cannot meet this card
-            if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-                self.exact = False
-                continue
-            self.exact = self.exact and code == cp_model.OPTIMAL
-            line, _ = line_from_solution(g, s, built, solver)
-            if choice is not None:
-                line.append("adopt own" if choice.arg == -1 else f"adopt {g.pack.adoptions[choice.arg].code}")
-            v = round(solver.objective_value)
-            if best is None or v > best[0]:
-                best = (v, tuple(line))
+        for choice, adopted in _adoption_choices(g, s, [p.cubes for p in ref.players], seat):
+            found = self._pcim_choice(s, ref, choice, adopted)
+            if found is not None and (best is None or found[0] > best[0]):
+                best = found
         if best is None:  # every solve stopped: the value of the completion played (a valid line)
             self.exact = False
             while ref.turn == s.turn and ref.phase != OVER:
                 ref = g.apply(ref, _opponent_action(g, ref))
             return g.totals(ref)[seat], ()
         return best
+
+    def _pcim_choice(
+        self, s: TiberiusState, ref: TiberiusState, choice: TAction | None, adopted: Sequence[bool]
+    ) -> _Value | None:
+        """The seat's best PCIM action at ``s`` when it then makes ``choice`` in the adoption phase
+        (None: pass), by one CP-SAT model; the other seats' cubes are ``ref``'s and ``adopted`` says
+        who is adopted. None when the seat cannot meet the card or the solve found nothing in time."""
+        g, seat = self.game, self.seat
+        card = None if choice is None else (s.players[seat].secret if choice.arg == -1 else choice.arg)
+        built = build_placement_model(_pcim_problem(g, s, ref, seat, card=card, adopted=adopted))
+        solver = cp_model.CpSolver()
+        solver.parameters.max_time_in_seconds = max(1e-3, float(self.limits.time_limit_s))
+        solver.parameters.num_workers = max(1, int(self.limits.workers))
+        code = solve_stoppable(solver, built.model, self.limits.stop)
+        if code == cp_model.INFEASIBLE:
+            return None  # the seat cannot meet this card
+        if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            self.exact = False
+            return None
+        self.exact = self.exact and code == cp_model.OPTIMAL
+        line, _ = line_from_solution(g, s, built, solver)
+        if choice is not None:
+            line.append("adopt own" if choice.arg == -1 else f"adopt {g.pack.adoptions[choice.arg].code}")
+        return round(solver.objective_value), tuple(line)
+
+
+def _pcim_problem(
+    g: TiberiusGame,
+    s: TiberiusState,
+    ref: TiberiusState,
+    seat: int,
+    *,
+    card: int | None,
+    adopted: Sequence[bool],
+) -> PlacementProblem:
+    """The placement model's data of ``seat``'s PCIM action at ``s``: the others settled as in ``ref``,
+    the seat required to meet adoption card ``card`` (None: no adoption)."""
+    ages = g.age_rank(s)
+    others = tuple(o for o in range(s.num_players) if o != seat)
+    me = s.players[seat]
+    return PlacementProblem(
+        seat=seat,
+        x0=me.cubes,
+        pcim=True,
+        min_moves=max(0, PCIM_MIN_MOVES - s.moved),
+        black_boxes=(),
+        first_blacks=0,
+        rows=(),
+        opponents=tuple(tuple(ref.players[o].cubes) for o in others),
+        opponent_keys=tuple(chain_key(ref.players[o].cubes, adopted[o], ages[o]) for o in others),
+        opponent_seats=others,
+        already_adopted=me.adopted >= 0,
+        adoption_requirements=() if card is None else (g.pack.adoptions[card].requires,),
+        loyal=g.loyal(s, seat),
+        age_rank=ages[seat],
+        marriage_vp=s.marriage_vp,
+        imperator_solo=s.imperator_solo,
+        imperator_empty=s.imperator_empty,
+        force_adoption=card is not None,
+    )
 
 
 LIKELY_MAX_BID = 5
@@ -248,7 +274,7 @@ CARD_PHASE_KINDS = ("bid", "buy", "pcim", "take2")
 def _later_seats(state: TiberiusState) -> list[int]:
     """The seats after the one to act in this card phase (rule: tiberius/card-phase: clockwise from
     the priority holder at the start of the turn)."""
-    order = priority_order(state.start_priority, state.players)
+    order = priority_order(state.start_priority, state.num_players)
     return order[order.index(state.actor) + 1 :]
 
 
@@ -321,7 +347,7 @@ def _bid_setup(game: TiberiusGame, state: TiberiusState, params: Mapping[str, An
         for o in _later_seats(state):
             if o not in scenario:
                 # the likely-bid model: take 2 influence or a small bid, uniformly
-                top = min(state.cubes[o][IN], LIKELY_MAX_BID)
+                top = min(state.players[o].cubes[IN], LIKELY_MAX_BID)
                 scenario[o] = rng.choice(["take2", *(f"bid {b}" for b in range(1, top + 1))])
         scenarios.append(scenario)
     return scenarios
@@ -347,7 +373,7 @@ def _bid_candidates(
     legal = list(game.legal_actions(state))
     bids = [a for a in legal if a.kind == "bid"]
     rest = [a for a in legal if a.kind != "bid"]
-    if state.stock(seat) < _need_stock(game):
+    if state.players[seat].stock < _need_stock(game):
         return legal
     planned: set[int] = set()
     for others in scenarios:
@@ -355,7 +381,7 @@ def _bid_candidates(
             words = v.split()
             if len(words) == 2 and words[0] == "bid" and is_digits(words[1]):
                 planned.add(int(words[1]))
-    thresholds = sorted({b for b in state.bids if b > 0} | planned)
+    thresholds = sorted({p.bid for p in state.players if p.bid > 0} | planned)
     keep: list[TAction] = []
     seen_rank: set[int] = set()
     for a in bids:  # ascending
@@ -443,7 +469,7 @@ def _bid_explanation(
         planned = [
             int(v.split()[1]) for v in first.values() if v.startswith("bid ") and is_digits(v.split()[1])
         ]
-        bids = [b for b in state.bids if b > 0] + planned
+        bids = [p.bid for p in state.players if p.bid > 0] + planned
         rank = 1 + sum(1 for b in bids if b > best.action.arg)
         order = ("first", "second", "third", "fourth", "fifth", "sixth")[rank - 1]
         head = (

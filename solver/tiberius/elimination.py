@@ -8,9 +8,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.core import Game, make_rng
+from games.core.cache import PerContent
 from games.tiberius import TAction, TiberiusGame, TiberiusState
 from games.tiberius.game import SOLO_TARGET
-from games.tiberius.model import ADOPT, CARD, CC, CQ, CUBE, IM, IN, IP, OVER, PCIM_CARD, PICK, PR, TR
+from games.tiberius.model import ADOPT, CARD, CC, CQ, CUBE, IM, IN, IP, OVER, PCIM_CARD, PICK, PR, TR, Content
 from games.tiberius.rules import adoption_options
 from games.tiberius.scoring import (
     ADOPTION_VP,
@@ -29,17 +30,17 @@ from games.tiberius.scoring import (
 from solver.core import SolveLimits, SolveResult, Status, check_param_keys, past_deadline_or_stopped
 from solver.tiberius.params import ELIMINATION_PARAMS, as_game, as_state, int_param
 
-_MAX_ICONS_CACHE: dict[int, int] = {}
+
+def _most_new_cubes(pack: Content) -> int:
+    return max(len(c.rows[0].icons) + max((len(r.icons) for r in c.rows[1:]), default=0) for c in pack.cards)
+
+
+_MOST_NEW_CUBES: PerContent[Content, int] = PerContent(_most_new_cubes)
 
 
 def max_new_cubes(game: TiberiusGame) -> int:
     """Most cubes one cube action can take from stock: top row plus the largest extra row."""
-    key = id(game)
-    if key not in _MAX_ICONS_CACHE:
-        _MAX_ICONS_CACHE[key] = max(
-            len(c.rows[0].icons) + max((len(r.icons) for r in c.rows[1:]), default=0) for c in game.pack.cards
-        )
-    return _MAX_ICONS_CACHE[key]
+    return _MOST_NEW_CUBES(game.pack)
 
 
 def _turns_with_cubes_left(state: TiberiusState, seat: int) -> int:
@@ -64,14 +65,15 @@ def upper_bound(game: TiberiusGame, state: TiberiusState, seat: int) -> int:
     """
     if _cubes_final(state):
         return _final_score(game, state, seat, boost={seat})
-    x = state.cubes[seat]
+    me = state.players[seat]
+    x = me.cubes
     per_cube = TRIUMPH_PER_CUBE * x[TR] + consul_points(x[CC]) + x[IP] + x[PR] + x[IN] // INFLUENCE_PER_VP
     if state.marriage_vp == "aid":
         per_cube += x[IM]
     turns = _turns_with_cubes_left(state, seat)
     future = turns * (max_new_cubes(game) + 3 + 2) * 3
     majorities = sum(table[0] for _, table, _ in PLACE_VP) + MARRIAGE_MOST + IMPERATOR_MOST
-    adoption = ADOPTION_VP if state.adopted[seat] >= 0 or state.phase != OVER else 0
+    adoption = ADOPTION_VP if me.adopted >= 0 or state.phase != OVER else 0
     loyalty = LOYALTY_VP if game.loyal(state, seat) or turns > 0 else 0
     return per_cube + future + majorities + adoption + loyalty
 
@@ -85,16 +87,15 @@ def lower_bound(game: TiberiusGame, state: TiberiusState, seat: int) -> int:
     only keeps its adoption and loyalty (less every penalty).
     """
     if _cubes_final(state):
-        return _final_score(game, state, seat, boost=set(range(state.players)) - {seat})
-    x = state.cubes[seat]
-    kept = (ADOPTION_VP if state.adopted[seat] >= 0 else 0) + (LOYALTY_VP if game.loyal(state, seat) else 0)
-    pcim_ahead = state.played[seat] == PCIM_CARD and (
+        return _final_score(game, state, seat, boost=set(range(state.num_players)) - {seat})
+    me = state.players[seat]
+    x = me.cubes
+    kept = (ADOPTION_VP if me.adopted >= 0 else 0) + (LOYALTY_VP if game.loyal(state, seat) else 0)
+    pcim_ahead = me.played == PCIM_CARD and (
         state.phase in (CARD, PICK)
         or (state.phase == CUBE and (state.actor == seat or _pending(state, seat)))
     )
-    may_pcim = state.phase != OVER and (
-        state.pcim_rule == "influence" or not state.pcim_used[seat] or pcim_ahead
-    )
+    may_pcim = state.phase != OVER and (state.pcim_rule == "influence" or not me.pcim_used or pcim_ahead)
     if may_pcim:
         return kept + MARRIAGE_NONE + TRIUMPH_NONE + IMPERATOR_LEAST  # every penalty
     lb = kept + consul_points(x[CC]) + x[IP] + IMPERATOR_LEAST + x[PR]
@@ -114,12 +115,12 @@ def _cubes_final(state: TiberiusState) -> bool:
 def _final_score(game: TiberiusGame, state: TiberiusState, seat: int, *, boost: set[int]) -> int:
     """``seat``'s VP with the cubes as they are, the seats in ``boost`` adopted wherever they may be."""
     adopted = [
-        a >= 0 or (s in boost and state.phase != OVER and bool(adoption_options(state, game.pack, s)))
-        for s, a in enumerate(state.adopted)
+        p.adopted >= 0 or (s in boost and state.phase != OVER and bool(adoption_options(state, game.pack, s)))
+        for s, p in enumerate(state.players)
     ]
-    loyal = [game.loyal(state, s) for s in range(state.players)]
+    loyal = [game.loyal(state, s) for s in range(state.num_players)]
     return score_totals(
-        state.cubes,
+        [p.cubes for p in state.players],
         adopted,
         loyal,
         game.age_rank(state),
@@ -131,7 +132,7 @@ def _final_score(game: TiberiusGame, state: TiberiusState, seat: int, *, boost: 
 
 def _pending(state: TiberiusState, seat: int) -> bool:
     """Whether ``seat`` still has its cube action ahead in this cube phase."""
-    order = [(state.start_priority + k) % state.players for k in range(state.players)]
+    order = [(state.start_priority + k) % state.num_players for k in range(state.num_players)]
     return order.index(seat) > order.index(state.actor)
 
 
@@ -205,21 +206,13 @@ def elimination(
     start = time.perf_counter()
     g, s = as_game(game), as_state(state)
     check_param_keys(params, ELIMINATION_PARAMS)
-    seat = int_param(params, "seat", max(s.actor, 0), 0, s.players - 1)
+    seat = int_param(params, "seat", max(s.actor, 0), 0, s.num_players - 1)
     max_nodes = int_param(params, "max_nodes", 200_000, 1, 50_000_000)
     probes = int_param(params, "probes", 3, 0, 100)
     deadline = start + float(limits.time_limit_s)
-
-    def best_rival(st: TiberiusState) -> tuple[int, int]:
-        rivals = [(lower_bound(g, st, o), o) for o in range(st.players) if o != seat]
-        return max(rivals) if rivals else (-(10**9), -1)
-
-    def target(st: TiberiusState) -> tuple[int, int]:
-        """The VP seat X must reach: a rival's guaranteed VP, or 45 solo."""
-        return (SOLO_TARGET, -1) if st.players == 1 else best_rival(st)
-
+    search = _Search(g, seat, max_nodes=max_nodes, deadline=deadline, limits=limits)
     ub = upper_bound(g, s, seat)
-    lb, leader = target(s)
+    lb, leader = search.target(s)
     base: dict[str, Any] = {"seat": seat, "upper_bound": ub, "leader": leader, "leader_guaranteed": lb}
     if ub < lb and s.phase != OVER:
         return SolveResult(
@@ -232,35 +225,9 @@ def elimination(
             method="enumeration",
             wall_s=time.perf_counter() - start,
         )
-    memo: dict[TiberiusState, bool] = {}
-    nodes = 0
-    out_of_budget = False
-
-    def go(st: TiberiusState, line: list[str]) -> list[str] | None:
-        nonlocal nodes, out_of_budget
-        if st.phase == OVER:
-            return line if _wins(g, st, seat) else None
-        if st in memo:
-            return None  # memo only stores failures
-        nodes += 1
-        if nodes > max_nodes or (nodes % 512 == 0 and past_deadline_or_stopped(deadline, limits.stop)):
-            out_of_budget = True
-            return None
-        if upper_bound(g, st, seat) < target(st)[0]:
-            memo[st] = False
-            return None
-        for a in g.legal_actions(st):
-            found = go(g.apply(st, a), [*line, g.action_to_text(st, a)])
-            if found is not None:
-                return found
-            if out_of_budget:
-                return None
-        memo[st] = False
-        return None
-
     witness = _probe_witness(g, s, seat, probes=probes, deadline=deadline)
     if witness is None:
-        witness = go(s, [])
+        witness = search.witness(s, [])
     if witness is not None:
         base["witness_seats"] = _witness_seats(g, s, witness)
     return _elimination_answer(
@@ -268,10 +235,58 @@ def elimination(
         witness,
         seat=seat,
         ub=ub,
-        nodes=nodes,
-        out_of_budget=out_of_budget,
+        nodes=search.nodes,
+        out_of_budget=search.out_of_budget,
         wall=time.perf_counter() - start,
     )
+
+
+class _Search:
+    """The exhaustive depth-first search for a line of play on which ``seat`` finishes first: a
+    position is cut when the seat's upper bound falls below what a rival keeps (``target``), the
+    positions proven lost are remembered, and the search stops past ``max_nodes`` positions or the
+    deadline (``out_of_budget``)."""
+
+    def __init__(
+        self, game: TiberiusGame, seat: int, *, max_nodes: int, deadline: float, limits: SolveLimits
+    ) -> None:
+        self.game, self.seat = game, seat
+        self.max_nodes, self.deadline, self.limits = max_nodes, deadline, limits
+        self.lost: set[TiberiusState] = set()
+        self.nodes = 0
+        self.out_of_budget = False
+
+    def target(self, st: TiberiusState) -> tuple[int, int]:
+        """The VP the seat must reach and who holds it: a rival's guaranteed VP, or 45 solo (-1)."""
+        if st.num_players == 1:
+            return SOLO_TARGET, -1
+        rivals = [(lower_bound(self.game, st, o), o) for o in range(st.num_players) if o != self.seat]
+        return max(rivals) if rivals else (-(10**9), -1)
+
+    def witness(self, st: TiberiusState, line: list[str]) -> list[str] | None:
+        """A line of play from ``st`` (after ``line``) on which the seat finishes first, or None."""
+        g = self.game
+        if st.phase == OVER:
+            return line if _wins(g, st, self.seat) else None
+        if st in self.lost:
+            return None
+        self.nodes += 1
+        if self.nodes > self.max_nodes or (
+            self.nodes % 512 == 0 and past_deadline_or_stopped(self.deadline, self.limits.stop)
+        ):
+            self.out_of_budget = True
+            return None
+        if upper_bound(g, st, self.seat) < self.target(st)[0]:
+            self.lost.add(st)
+            return None
+        for a in g.legal_actions(st):
+            found = self.witness(g.apply(st, a), [*line, g.action_to_text(st, a)])
+            if found is not None:
+                return found
+            if self.out_of_budget:
+                return None
+        self.lost.add(st)
+        return None
 
 
 def _witness_seats(game: TiberiusGame, state: TiberiusState, witness: Sequence[str]) -> list[int]:

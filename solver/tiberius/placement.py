@@ -58,21 +58,26 @@ from solver.tiberius.params import BEST_PLACEMENT_PARAMS, METHODS, as_game, as_s
 def settle(game: TiberiusGame, state: TiberiusState, seat: int) -> tuple[list[list[int]], list[bool]]:
     """Cubes and adoption flags if the cube phase ended now: the set bonus for every seat (unless
     the engine already gave it) and ``seat`` taking an adoption open to it."""
-    cubes = [list(c) for c in state.cubes]
+    cubes = [list(p.cubes) for p in state.players]
     if state.phase == CUBE:
         for c in cubes:
             c[IN] += set_bonus(c)
-    adopted = [a >= 0 for a in state.adopted]
+    adopted = [p.adopted >= 0 for p in state.players]
     if not adopted[seat]:
-        cards = ([state.secret[seat]] if state.secret[seat] >= 0 else []) + list(state.adopt_face_up)
-        adopted[seat] = any(meets(game.pack.adoptions[a], cubes[seat]) for a in cards)
+        adopted[seat] = any(meets(game.pack.adoptions[a], cubes[seat]) for a in _adoption_cards(state, seat))
     return cubes, adopted
+
+
+def _adoption_cards(state: TiberiusState, seat: int) -> list[int]:
+    """The adoption cards ``seat`` may take: its own secret card (when known) and the face-up ones."""
+    own = state.players[seat].secret
+    return ([own] if own >= 0 else []) + list(state.adopt_face_up)
 
 
 def settled_vp(game: TiberiusGame, state: TiberiusState, seat: int) -> int:
     """The placement objective: ``seat``'s VP after :func:`settle`."""
     cubes, adopted = settle(game, state, seat)
-    loyal = [game.loyal(state, s) for s in range(state.players)]
+    loyal = [game.loyal(state, s) for s in range(state.num_players)]
     return score_totals(
         cubes,
         adopted,
@@ -207,23 +212,21 @@ class PlacementProblem:
 def placement_problem(game: TiberiusGame, state: TiberiusState) -> PlacementProblem:
     """Extract the model's data from a cube-phase decision of ``state.actor``."""
     seat = _require_cube_decision(state)
-    x0 = state.cubes[seat]
-    stock0 = state.stock(seat)
+    me = state.players[seat]
+    x0 = me.cubes
+    stock0 = me.stock
+    pcim = me.played == PCIM_CARD
     # The other seats' settled cubes do not depend on this seat's choices: take any completion.
     ref = state
     while _in_action(ref, seat):
-        ref = game.apply(
-            ref,
-            game.legal_actions(ref)[-1] if state.played[seat] == PCIM_CARD else game.legal_actions(ref)[0],
-        )
+        ref = game.apply(ref, game.legal_actions(ref)[-1] if pcim else game.legal_actions(ref)[0])
     opp_cubes, opp_adopted = settle(game, ref, seat)
     ages = game.age_rank(state)
-    others = tuple(s for s in range(state.players) if s != seat)
+    others = tuple(s for s in range(state.num_players) if s != seat)
     rows: list[_Row] = []
-    pcim = state.played[seat] == PCIM_CARD
     k1 = 0 if pcim else min(state.black, stock0)
     if not pcim and state.row_open:
-        card = game.pack.cards[state.played[seat]]
+        card = game.pack.cards[me.played]
         for r in range(1, len(card.rows)):
             row = card.rows[r]
             delta = [0] * len(x0)
@@ -237,7 +240,7 @@ def placement_problem(game: TiberiusGame, state: TiberiusState) -> PlacementProb
                     delta[icon] += 1
                     stock -= 1
             rows.append(_Row(index=r, cost=row.cost, delta=tuple(delta), blacks=min(blacks, stock)))
-    cards = ([state.secret[seat]] if state.secret[seat] >= 0 else []) + list(state.adopt_face_up)
+    cards = _adoption_cards(state, seat)
     return PlacementProblem(
         seat=seat,
         x0=x0,
@@ -249,7 +252,7 @@ def placement_problem(game: TiberiusGame, state: TiberiusState) -> PlacementProb
         opponents=tuple(tuple(opp_cubes[o]) for o in others),
         opponent_keys=tuple(chain_key(opp_cubes[o], opp_adopted[o], ages[o]) for o in others),
         opponent_seats=others,
-        already_adopted=state.adopted[seat] >= 0,
+        already_adopted=me.adopted >= 0,
         adoption_requirements=tuple(game.pack.adoptions[a].requires for a in cards),
         loyal=game.loyal(state, seat),
         age_rank=ages[seat],
@@ -344,41 +347,66 @@ def build_placement_model(p: PlacementProblem) -> _PlacementModel:
     """
     m = cp_model.CpModel()
     lit = _Bools(m)
-    nbox = len(p.x0)
-    # ------------------------------------------------------------------ variables
     moves: dict[int, cp_model.IntVar] = {}
     first: dict[int, cp_model.IntVar] = {}
     second: dict[int, cp_model.IntVar] = {}
     use_row: dict[int, cp_model.IntVar] = {}
-    expr: list[Any] = list(p.x0)
     if p.pcim:
-        moves = {b: m.new_int_var(0, p.x0[b], f"move_{BOX_CODES[b]}") for b in MOVE_BOXES}
-        moved = sum(moves.values())
-        available = sum(p.x0[b] for b in MOVE_BOXES)
-        # rule: tiberius/pcim-card - at least 5 (all of them when fewer remain).
-        m.add(moved >= min(p.min_moves, available))
-        for b in MOVE_BOXES:
-            expr[b] = expr[b] - moves[b]
-        expr[PC] = expr[PC] + moved
+        expr, moves = _pcim_moves(m, p)
     else:
-        max2 = max((r.blacks for r in p.rows), default=0)
-        first = {b: m.new_int_var(0, p.first_blacks, f"black1_{BOX_CODES[b]}") for b in p.black_boxes}
-        second = {b: m.new_int_var(0, max2, f"black2_{BOX_CODES[b]}") for b in p.black_boxes}
-        use_row = {r.index: m.new_bool_var(f"row_{r.index + 1}") for r in p.rows}
-        # ---------------------------------------------------------- constraints: the card
-        m.add(sum(first.values()) == p.first_blacks)  # every black icon places a cube
-        m.add(sum(use_row.values()) <= 1)  # one OR the other row, or none
-        for r in p.rows:
-            # rule: tiberius/cube-phase - afford the full price (before the Emperor discount).
-            m.add(p.x0[EM] + first[EM] >= r.cost).only_enforce_if(use_row[r.index])
-        m.add(sum(second.values()) == sum(r.blacks * use_row[r.index] for r in p.rows))
-        for b in range(nbox):
-            expr[b] = expr[b] + first.get(b, 0) + second.get(b, 0)
-            expr[b] = expr[b] + sum(r.delta[b] * use_row[r.index] for r in p.rows if r.delta[b])
-    x = [m.new_int_var(0, CUBES_PER_PLAYER, f"cubes_{BOX_CODES[b]}") for b in range(nbox)]
-    for b in range(nbox):
-        m.add(x[b] == expr[b])
-    # ------------------------------------------------------------------ constraints: set bonus
+        expr, first, second, use_row = _card_icons(m, p)
+    x = [m.new_int_var(0, CUBES_PER_PLAYER, f"cubes_{BOX_CODES[b]}") for b in range(len(p.x0))]
+    for b, e in enumerate(expr):
+        m.add(x[b] == e)
+    v = _with_set_bonus(m, lit, x)
+    objective = _objective(m, lit, p, v, _adoption(m, lit, p, v))
+    total = m.new_int_var(-100, 400, "total_vp")
+    m.add(total == objective)
+    m.maximize(total)
+    return _PlacementModel(model=m, total=total, moves=moves, first=first, second=second, use_row=use_row)
+
+
+_Vars = dict[int, cp_model.IntVar]
+"""Decision variables by box or row."""
+
+
+def _pcim_moves(m: cp_model.CpModel, p: PlacementProblem) -> tuple[list[Any], _Vars]:
+    """rule: tiberius/pcim-card - the cubes after moving ``move_B`` cubes from each box to gray (at
+    least 5, all of them when fewer remain), and the ``move_B`` variables."""
+    moves = {b: m.new_int_var(0, p.x0[b], f"move_{BOX_CODES[b]}") for b in MOVE_BOXES}
+    moved = sum(moves.values())
+    m.add(moved >= min(p.min_moves, sum(p.x0[b] for b in MOVE_BOXES)))
+    expr: list[Any] = list(p.x0)
+    for b in MOVE_BOXES:
+        expr[b] = expr[b] - moves[b]
+    expr[PC] = expr[PC] + moved
+    return expr, moves
+
+
+def _card_icons(m: cp_model.CpModel, p: PlacementProblem) -> tuple[list[Any], _Vars, _Vars, _Vars]:
+    """rule: tiberius/cube-phase - the cubes after the card's black icons (``black1_B``), one extra row
+    or none (``row_R``, afforded at its full price) and that row's black icons (``black2_B``), and
+    those three sets of variables."""
+    max2 = max((r.blacks for r in p.rows), default=0)
+    first = {b: m.new_int_var(0, p.first_blacks, f"black1_{BOX_CODES[b]}") for b in p.black_boxes}
+    second = {b: m.new_int_var(0, max2, f"black2_{BOX_CODES[b]}") for b in p.black_boxes}
+    use_row = {r.index: m.new_bool_var(f"row_{r.index + 1}") for r in p.rows}
+    m.add(sum(first.values()) == p.first_blacks)  # every black icon places a cube
+    m.add(sum(use_row.values()) <= 1)  # one OR the other row, or none
+    for r in p.rows:
+        # rule: tiberius/cube-phase - afford the full price (before the Emperor discount).
+        m.add(p.x0[EM] + first[EM] >= r.cost).only_enforce_if(use_row[r.index])
+    m.add(sum(second.values()) == sum(r.blacks * use_row[r.index] for r in p.rows))
+    expr: list[Any] = list(p.x0)
+    for b in range(len(p.x0)):
+        expr[b] = expr[b] + first.get(b, 0) + second.get(b, 0)
+        expr[b] = expr[b] + sum(r.delta[b] * use_row[r.index] for r in p.rows if r.delta[b])
+    return expr, first, second, use_row
+
+
+def _with_set_bonus(m: cp_model.CpModel, lit: _Bools, x: list[Any]) -> list[Any]:
+    """rule: tiberius/set-bonus - the cubes ``x`` with the set bonus's Influence (3 from stock, if in
+    every board box)."""
     stock = m.new_int_var(0, CUBES_PER_PLAYER, "stock")
     m.add(stock == CUBES_PER_PLAYER - sum(x))
     cap = m.new_int_var(0, 3, "bonus_cap")
@@ -390,49 +418,57 @@ def build_placement_model(p: PlacementProblem) -> _PlacementModel:
     v: list[Any] = list(x)
     v[IN] = m.new_int_var(0, CUBES_PER_PLAYER, "influence")
     m.add(v[IN] == x[IN] + bonus)
-    # ------------------------------------------------------------------ constraints: adoption
+    return v
+
+
+def _adoption(m: cp_model.CpModel, lit: _Bools, p: PlacementProblem, v: list[Any]) -> _Lit:
+    """rule: tiberius/adoption-phase - [the seat is adopted]: already, or it meets one of the cards it
+    may take (it must when ``force_adoption``)."""
     if p.already_adopted:
-        adopted: _Lit = lit.true
-    else:
-        met = [
-            lit.all_of([lit.ge(v[b], need, f"adopt{i}_{BOX_CODES[b]}") for b, need in req], f"adopt{i}")
-            for i, req in enumerate(p.adoption_requirements)
-        ]
-        adopted = lit.any_of(met, "adopted")
-        if p.force_adoption:
-            m.add(adopted == 1)
-    total = _objective(m, lit, p, v, adopted)
-    m.maximize(total)
-    return _PlacementModel(model=m, total=total, moves=moves, first=first, second=second, use_row=use_row)
-
-
-def _objective(m: cp_model.CpModel, lit: _Bools, p: PlacementProblem, v: list[Any], adopted: _Lit) -> Any:
-    """The seat's VP by the schedule (``scoring``'s numbers) with every rank against the settled
-    opponents decided by cubes and the tie-breaker chain, as a CP-SAT expression."""
-    # ------------------------------------------------------------------ constraints: ranks
-    # rule: tiberius/tie-breaker - the chain, one number: seat ranks below o iff chain < chain_o.
-    mine = [adopted, v[IN], v[PC], v[IM], v[IP], v[PR], v[GV], v[CQ], v[CC], v[TR], -p.age_rank]
-    chain = m.new_int_var(0, CHAIN_BASE**11, "chain")
-    m.add(chain == chain_number(mine))
-    behind = [
-        lit.not_(lit.ge(chain, chain_number(key), f"chain_ge_{s}"), f"chain_below_{s}")
-        for key, s in zip(p.opponent_keys, p.opponent_seats, strict=True)
+        return lit.true
+    met = [
+        lit.all_of([lit.ge(v[b], need, f"adopt{i}_{BOX_CODES[b]}") for b, need in req], f"adopt{i}")
+        for i, req in enumerate(p.adoption_requirements)
     ]
+    adopted = lit.any_of(met, "adopted")
+    if p.force_adoption:
+        m.add(adopted == 1)
+    return adopted
 
-    def beaten_by(o: int, box: int) -> _Lit:
+
+class _Ranks:
+    """The seat's ranks against the settled opponents, decided by cubes and the tie-breaker chain.
+
+    rule: tiberius/tie-breaker - the chain as one number: the seat ranks below opponent o iff its
+    chain is below o's (``behind[o]``).
+    """
+
+    def __init__(self, m: cp_model.CpModel, lit: _Bools, p: PlacementProblem, v: list[Any], adopted: _Lit):
+        self.m, self.lit, self.p, self.v = m, lit, p, v
+        mine = [adopted, v[IN], v[PC], v[IM], v[IP], v[PR], v[GV], v[CQ], v[CC], v[TR], -p.age_rank]
+        chain = m.new_int_var(0, CHAIN_BASE**11, "chain")
+        m.add(chain == chain_number(mine))
+        self.behind = [
+            lit.not_(lit.ge(chain, chain_number(key), f"chain_ge_{s}"), f"chain_below_{s}")
+            for key, s in zip(p.opponent_keys, p.opponent_seats, strict=True)
+        ]
+
+    def beaten_by(self, o: int, box: int) -> _Lit:
         """[opponent o ranks above the seat in ``box``]: more cubes, or as many and a better chain."""
-        k = p.opponents[o][box]
-        name = f"{BOX_CODES[box]}_vs_{p.opponent_seats[o]}"
+        lit, v = self.lit, self.v
+        k = self.p.opponents[o][box]
+        name = f"{BOX_CODES[box]}_vs_{self.p.opponent_seats[o]}"
         fewer = lit.not_(lit.ge(v[box], k, f"{name}_ge"), f"{name}_fewer")
         tied = lit.eq(v[box], k, f"{name}_tied")
-        return lit.any_of([fewer, lit.all_of([tied, behind[o]], f"{name}_tiebreak")], name)
+        return lit.any_of([fewer, lit.all_of([tied, self.behind[o]], f"{name}_tiebreak")], name)
 
-    def placed(box: int, table: Sequence[int], others: int) -> Any:
+    def placed(self, box: int, table: Sequence[int], others: int) -> Any:
         """VP of a most/next-most category among seats with cubes."""
+        m, lit, p = self.m, self.lit, self.p
         rivals = [o for o in range(len(p.opponents)) if p.opponents[o][box] >= 1]
         ahead = m.new_int_var(0, len(rivals), f"ahead_{BOX_CODES[box]}")
-        m.add(ahead == sum(beaten_by(o, box) for o in rivals))
-        has = lit.ge(v[box], 1, f"any_{BOX_CODES[box]}")
+        m.add(ahead == sum(self.beaten_by(o, box) for o in rivals))
+        has = lit.ge(self.v[box], 1, f"any_{BOX_CODES[box]}")
         pts: Any = 0
         for i, value in enumerate(table):
             pts += value * lit.all_of(
@@ -443,10 +479,14 @@ def _objective(m: cp_model.CpModel, lit: _Bools, p: PlacementProblem, v: list[An
             pts += others * lit.all_of([has, later], f"others_{BOX_CODES[box]}")
         return pts
 
-    # ------------------------------------------------------------------ objective
+
+def _objective(m: cp_model.CpModel, lit: _Bools, p: PlacementProblem, v: list[Any], adopted: _Lit) -> Any:
+    """The seat's VP by the schedule (``scoring``'s numbers) with every rank against the settled
+    opponents decided by cubes and the tie-breaker chain (``_Ranks``), as a CP-SAT expression."""
+    ranks = _Ranks(m, lit, p, v, adopted)
     # rule: tiberius/score-conquests, score-pcim, score-governorships (the schedule's PLACE_VP)
-    by_place = sum(placed(box, table, others) for box, table, others in PLACE_VP)
-    imperator = v[IP] + _imperator_terms(m, lit, p, v[IP], beaten_by)  # rule: tiberius/score-imperator
+    by_place = sum(ranks.placed(box, table, others) for box, table, others in PLACE_VP)
+    imperator = v[IP] + _imperator_terms(m, lit, p, v[IP], ranks.beaten_by)  # rule: tiberius/score-imperator
     best_other = max((o[IM] for o in p.opponents), default=0)
     marriages = MARRIAGE_MOST * lit.ge(v[IM], best_other + 1, "most_IM") + MARRIAGE_NONE * lit.not_(
         lit.ge(v[IM], 1, "any_IM"), "no_IM"
@@ -459,10 +499,8 @@ def _objective(m: cp_model.CpModel, lit: _Bools, p: PlacementProblem, v: list[An
     triumphs = TRIUMPH_PER_CUBE * v[TR] + TRIUMPH_NONE * lit.not_(lit.ge(v[TR], 1, "any_TR"), "no_TR")
     influence = m.new_int_var(0, CUBES_PER_PLAYER // INFLUENCE_PER_VP, "influence_vp")
     m.add_division_equality(influence, v[IN], INFLUENCE_PER_VP)  # rule: tiberius/score-influence
-    total = m.new_int_var(-100, 400, "total_vp")
-    m.add(
-        total
-        == by_place
+    return (
+        by_place
         + marriages
         + consul
         + triumphs
@@ -472,7 +510,6 @@ def _objective(m: cp_model.CpModel, lit: _Bools, p: PlacementProblem, v: list[An
         + (LOYALTY_VP if p.loyal else 0)
         + influence
     )
-    return total
 
 
 def _imperator_terms(m: cp_model.CpModel, lit: _Bools, p: PlacementProblem, ip: Any, beaten_by: Any) -> Any:
@@ -584,36 +621,52 @@ def best_placement(
     check_param_keys(params, BEST_PLACEMENT_PARAMS)
     method = choice_param(params, "method", METHODS)
     if method != "cp-sat":
-        seat = _require_cube_decision(s)
-        end = time.perf_counter() + float(limits.time_limit_s)
+        enumerated = _by_enumeration(g, s, method, limits, start)
+        if enumerated is not None:
+            return enumerated
+    return _by_cp_sat(g, s, limits, start)
 
-        def until() -> bool:
-            return past_deadline_or_stopped(end, limits.stop)
 
-        try:
-            vp, line = brute_force_placement(
-                g, s, max_states=tiberius_params.ENUMERATION_STATES if method == "auto" else None, until=until
-            )
-        except _EnumerationStopped:
-            if method == "enumeration":
-                return SolveResult(
-                    kind="tiberius.best_placement",
-                    status=Status.UNKNOWN,
-                    explanation="enumeration stopped (time limit or stop) before it finished",
-                    method="enumeration",
-                    wall_s=time.perf_counter() - start,
-                )
-        else:
-            return SolveResult(
-                kind="tiberius.best_placement",
-                status=Status.OPTIMAL,
-                objective=float(vp),
-                bound=float(vp),
-                answer={"seat": seat, "actions": line, "vp": vp},
-                explanation=_placement_explanation(s, line, vp),
-                method="enumeration",
-                wall_s=time.perf_counter() - start,
-            )
+def _by_enumeration(
+    g: TiberiusGame, s: TiberiusState, method: str, limits: SolveLimits, start: float
+) -> SolveResult | None:
+    """The best placement by enumerating every line; None when ``method`` is "auto" and the lines
+    are more than ``ENUMERATION_STATES`` positions or the time ran out (CP-SAT takes over)."""
+    seat = _require_cube_decision(s)
+    end = time.perf_counter() + float(limits.time_limit_s)
+
+    def until() -> bool:
+        return past_deadline_or_stopped(end, limits.stop)
+
+    try:
+        vp, line = brute_force_placement(
+            g, s, max_states=tiberius_params.ENUMERATION_STATES if method == "auto" else None, until=until
+        )
+    except _EnumerationStopped:
+        if method != "enumeration":
+            return None
+        return SolveResult(
+            kind="tiberius.best_placement",
+            status=Status.UNKNOWN,
+            explanation="enumeration stopped (time limit or stop) before it finished",
+            method="enumeration",
+            wall_s=time.perf_counter() - start,
+        )
+    return SolveResult(
+        kind="tiberius.best_placement",
+        status=Status.OPTIMAL,
+        objective=float(vp),
+        bound=float(vp),
+        answer={"seat": seat, "actions": line, "vp": vp},
+        explanation=_placement_explanation(s, line, vp),
+        method="enumeration",
+        wall_s=time.perf_counter() - start,
+    )
+
+
+def _by_cp_sat(g: TiberiusGame, s: TiberiusState, limits: SolveLimits, start: float) -> SolveResult:
+    """The best placement by the CP-SAT model, its line replayed through the engine; the time limit
+    counts from ``start`` (an enumeration before it spent some)."""
     problem = placement_problem(g, s)
     built = build_placement_model(problem)
     solver = cp_model.CpSolver()

@@ -84,7 +84,7 @@ def score(game: Game[Any, Any], state: Any) -> ScoreReport:
     tallies = g.tally(s, keys=keys)
     totals = [t.total for t in tallies]
     rank = [0] * len(totals)
-    for place, seat in enumerate(ranking(totals, keys) if s.players > 1 else [0], 1):
+    for place, seat in enumerate(ranking(totals, keys) if s.num_players > 1 else [0], 1):
         rank[seat] = place
     # rule: tiberius/tie-breaker - the chain decided between seats only where totals are equal.
     tied = len(set(totals)) < len(totals)

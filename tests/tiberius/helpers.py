@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
+
+import msgspec
 
 from games.core import GameConfig
 from games.core.records import replace
 from games.tiberius import TiberiusGame, TiberiusState
-from games.tiberius.model import BOX_CODES, EMPTY
+from games.tiberius.model import BOX_CODES, EMPTY, Player
+
+PLAYER_FIELDS = frozenset(f.name for f in msgspec.structs.fields(Player))
 
 
 @lru_cache(maxsize=1)
@@ -20,6 +25,16 @@ def cv(**counts: int) -> tuple[int, ...]:
     bad = set(counts) - set(BOX_CODES)
     assert not bad, bad
     return tuple(counts.get(b, 0) for b in BOX_CODES)
+
+
+def with_seats(state: TiberiusState, **per_seat: Sequence[object]) -> TiberiusState:
+    """``state`` with each named ``Player`` field set seat by seat, e.g.
+    ``with_seats(s, cubes=(cv(IN=5), cv(IN=24)), adopted=(0, -1))``."""
+    players = tuple(
+        replace(p, **{name: values[k] for name, values in per_seat.items()})
+        for k, p in enumerate(state.players)
+    )
+    return replace(state, players=players)
 
 
 def card(code: str) -> int:
@@ -38,7 +53,8 @@ def at_card_phase(
     options: dict[str, str | int | bool] | None = None,
     **fields: object,
 ) -> TiberiusState:
-    """A turn-1 card phase with the given face-up cards (one per deck slot, in order)."""
+    """A turn-1 card phase with the given face-up cards (one per deck slot, in order); ``fields`` set
+    the state's fields, or a ``Player`` field seat by seat (``adopted=(0, -1)``)."""
     g = game()
     s = g.new_state(GameConfig(players=players, options=options or {}), seed)
     ids = [card(c) for c in face_up]
@@ -58,9 +74,14 @@ def at_card_phase(
         start_priority=priority,
         priority=priority,
         actor=priority,
-        cubes=tuple(cubes) if cubes is not None else s.cubes,
     )
-    return replace(s, **fields) if fields else s  # type: ignore[arg-type]
+    if cubes is not None:
+        s = with_seats(s, cubes=cubes)
+    per_seat = {k: v for k, v in fields.items() if k in PLAYER_FIELDS}
+    if per_seat:
+        s = with_seats(s, **per_seat)  # type: ignore[arg-type]
+    rest = {k: v for k, v in fields.items() if k not in PLAYER_FIELDS}
+    return replace(s, **rest) if rest else s
 
 
 def run(state: TiberiusState, *texts: str) -> TiberiusState:

@@ -16,7 +16,7 @@ from games.tiberius.ai import seat_vp
 from games.tiberius.model import CARD, CUBE, PICK
 from games.tiberius.scoring import chain_key, score_totals
 
-from .helpers import at_card_phase, cv, game
+from .helpers import at_card_phase, cv, game, with_seats
 
 
 def _random_state(players: int, seed: int, steps: int):
@@ -123,11 +123,10 @@ def test_prior_black_icon_goes_where_it_wins_a_majority():
         actor=0,
         start_priority=0,
         priority=0,
-        cubes=(mine, others, others, others),
-        played=(played.id, -1, -1, -1),
         black=1,
         age=(3, 2, 1, 0),  # seat 0 youngest: it loses every tie
     )
+    s = with_seats(s, cubes=(mine, others, others, others), played=(played.id, -1, -1, -1))
     texts = [g.action_to_text(s, a) for a in g.legal_actions(s)]
     prior = g.prior(s)
     assert prior is not None

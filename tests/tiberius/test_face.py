@@ -31,13 +31,13 @@ def test_describe_shows_own_secret_card_only_to_its_seat():
     see it, nobody else does."""
     g = game()
     s = g.new_state(GameConfig(players=3), 5)
-    own = g.pack.adoptions[s.secret[1]].code
+    own = g.pack.adoptions[s.players[1].secret].code
     seat1 = g.describe(s, 1).to_text(200)
     assert f"adoption card {own}:" in seat1
     for viewer in (0, 2, SPECTATOR):
         assert f"adoption card {own}:" not in g.describe(s, viewer).to_text(200)
     referee = g.describe(s, REFEREE).to_text(200)
-    assert all(f"adoption card {g.pack.adoptions[c].code}:" in referee for c in s.secret)
+    assert all(f"adoption card {g.pack.adoptions[c].code}:" in referee for c in (p.secret for p in s.players))
 
 
 def test_describe_reads_like_the_rulebook_and_fits_a_terminal():
@@ -96,7 +96,7 @@ def test_render_is_an_svg_of_the_boxes_and_cards():
     assert svg.startswith("<svg") and svg.rstrip().endswith("</svg>")
     for word in ("Conquests", "Imperator", "Hispania", "Seat 2", "HIS02"):
         assert word in svg
-    other = g.pack.adoptions[s.secret[1]].code
+    other = g.pack.adoptions[s.players[1].secret].code
     assert f"secret card {other}" not in svg and f"secret card {other}" in g.render(s, REFEREE)
 
 

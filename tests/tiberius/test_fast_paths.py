@@ -34,9 +34,18 @@ from games.tiberius.model import (
     PC,
     PR,
     TR,
+    Player,
     TiberiusState,
 )
-from games.tiberius.scoring import CHAIN_NAMES, Line, SeatTally, chain_key, placement, score_cubes
+from games.tiberius.scoring import (
+    CHAIN_NAMES,
+    Line,
+    SeatTally,
+    chain_key,
+    placement,
+    score_cubes,
+    score_totals,
+)
 from games.tiberius.setup import MAT_INFLUENCE_FIRST, SETUP_INFLUENCE
 from solver.core import ScoreReport, SeatScore, get_scorer
 from solver.tiberius import sheet_detail
@@ -112,17 +121,22 @@ def reference_new_state(config: GameConfig, seed: int) -> TiberiusState:
         actor=priority,
         start_priority=priority,
         priority=priority,
-        cubes=tuple(cubes),
+        players=tuple(
+            Player(
+                cubes=cubes[s],
+                careers=(),
+                played=NOTHING,
+                bid=0,
+                pcim_used=False,
+                secret=adoption[face + s],
+                adopted=-1,
+            )
+            for s in range(n)
+        ),
         decks=tuple(decks),
         face_up=(EMPTY,) * len(decks),
-        careers=((),) * n,
-        played=(NOTHING,) * n,
-        bids=(0,) * n,
-        pcim_used=(False,) * n,
-        secret=tuple(adoption[face : face + n]),
         adopt_face_up=tuple(sorted(adoption[:face])),
         adopt_unused=tuple(sorted(adoption[face + n :])),
-        adopted=(-1,) * n,
         discarded=(),
         black=0,
         row_open=False,
@@ -358,10 +372,10 @@ def test_scorer_on_played_games_equals_reference(players, seed):
     s = g.new_state(GameConfig(players=players), seed)
     score = get_scorer("tiberius")
     while True:
-        n = s.players
+        n = s.num_players
         ref = reference_score_cubes(
-            s.cubes,
-            [s.adopted[k] >= 0 for k in range(n)],
+            [p.cubes for p in s.players],
+            [s.players[k].adopted >= 0 for k in range(n)],
             [g.loyal(s, k) for k in range(n)],
             g.age_rank(s),
             marriage_vp=s.marriage_vp,
@@ -376,3 +390,22 @@ def test_scorer_on_played_games_equals_reference(players, seed):
         if g.is_terminal(s):
             break
         s = g.apply(s, rng.choice(list(g.legal_actions(s))))
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=st.data())
+def test_score_totals_equal_the_breakdown(data):
+    """rule: tiberius/tie-breaker - ``score_totals`` (the chain compared once, per-count tables)
+    gives the totals of ``score_cubes`` for every variant, with many ties in every box."""
+    n = data.draw(st.integers(1, 6))
+    cubes = [tuple(data.draw(st.lists(st.integers(0, 3), min_size=11, max_size=11))) for _ in range(n)]
+    adopted = data.draw(st.lists(st.booleans(), min_size=n, max_size=n))
+    loyal = data.draw(st.lists(st.booleans(), min_size=n, max_size=n))
+    ages = data.draw(st.permutations(range(n)))
+    variants = {
+        "marriage_vp": data.draw(st.sampled_from(["schedule", "aid"])),
+        "imperator_solo": data.draw(st.sampled_from(["both", "most"])),
+        "imperator_empty": data.draw(st.sampled_from(["tiebreak", "least", "none"])),
+    }
+    tally = score_cubes(cubes, adopted, loyal, ages, **variants)
+    assert score_totals(cubes, adopted, loyal, ages, **variants) == [t.total for t in tally]

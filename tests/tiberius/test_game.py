@@ -63,9 +63,9 @@ def test_cubes_conserved_and_bids_unique(players, seed):
     """rule: tiberius/setup - 40 cubes per player, never more; rule: tiberius/card-phase - bids unique."""
     for s in _playout(players, seed, 400):
         for p in range(players):
-            assert all(x >= 0 for x in s.cubes[p])
-            assert 0 <= s.stock(p) <= 40 and s.cubes[p][BD] == s.bids[p]
-        live = [b for b in s.bids if b > 0]
+            assert all(x >= 0 for x in s.players[p].cubes)
+            assert 0 <= s.players[p].stock <= 40 and s.players[p].cubes[BD] == s.players[p].bid
+        live = [p.bid for p in s.players if p.bid > 0]
         assert len(live) == len(set(live))
         if not game().is_terminal(s):
             assert all(0.0 <= h <= 1.0 for h in game().heuristic(s))
@@ -95,11 +95,15 @@ def test_observation_hides_secrets_and_deck_order():
     g = game()
     s = g.new_state(GameConfig(players=4), 7)
     obs = g.observation(s, 1)
-    assert obs.secret[1] == s.secret[1] and all(obs.secret[p] == HIDDEN for p in (0, 2, 3))
+    assert obs.players[1].secret == s.players[1].secret and all(
+        obs.players[p].secret == HIDDEN for p in (0, 2, 3)
+    )
     assert all(list(d) == sorted(d) for d in obs.decks)
-    assert sorted(obs.adopt_unused) == sorted([*s.adopt_unused, s.secret[0], s.secret[2], s.secret[3]])
+    assert sorted(obs.adopt_unused) == sorted(
+        [*s.adopt_unused, s.players[0].secret, s.players[2].secret, s.players[3].secret]
+    )
     sampled = g.sample_state(obs, 1, random.Random(1))
-    assert g.observation(sampled, 1) == obs and HIDDEN not in sampled.secret
+    assert g.observation(sampled, 1) == obs and HIDDEN not in [p.secret for p in sampled.players]
 
 
 def test_notation_examples_and_errors():

@@ -25,7 +25,7 @@ from games.tiberius.model import (
     TR,
 )
 from games.tiberius.scoring import chain_key, ranking, score_cubes
-from tests.tiberius.helpers import at_card_phase, card, cv, game, legal_texts, run
+from tests.tiberius.helpers import at_card_phase, card, cv, game, legal_texts, run, with_seats
 
 FACE = ["HIS02", "GAL08", "BAL05", "AFR05", "ROM07", "SYR12"]
 
@@ -50,10 +50,11 @@ def points(cubes, category, *, adopted=None, loyal=None, marriage_vp="schedule",
 def test_setup_influence_by_player_count(players, influence):
     """rule: tiberius/setup - influence cubes by player count; 40 cubes each; adoption cards dealt."""
     s = game().new_state(GameConfig(players=players), seed=3)
-    assert all(c[IN] == influence and sum(c) == influence for c in s.cubes)
-    assert all(s.stock(p) == 40 - influence for p in range(players))
+    assert all(p.cubes[IN] == influence and sum(p.cubes) == influence for p in s.players)
+    assert all(s.players[p].stock == 40 - influence for p in range(players))
     assert len(s.adopt_face_up) == (2 if players >= 4 else 1)
-    assert len(set(s.secret)) == players and not set(s.secret) & set(s.adopt_face_up)
+    secrets = {p.secret for p in s.players}
+    assert len(secrets) == players and not secrets & set(s.adopt_face_up)
     assert len(s.adopt_face_up) + players + len(s.adopt_unused) == 9
     assert s.turn == 1 and s.phase == CARD and s.actor == s.priority == s.start_priority
     assert all(c != EMPTY for c in s.face_up)
@@ -71,7 +72,7 @@ def test_setup_priority_random_and_decks_shuffled_by_seed():
 def test_setup_mat_influence_variant():
     """rule: tiberius/setup - the player mat's table: 1st 26, 2nd 28, 3rd 30, 4th 32 in priority order."""
     s = game().new_state(GameConfig(players=4, options={"influence_table": "mat"}), seed=2)
-    got = [s.cubes[(s.priority + k) % 4][IN] for k in range(4)]
+    got = [s.players[(s.priority + k) % 4].cubes[IN] for k in range(4)]
     assert got == [26, 28, 30, 32]
 
 
@@ -92,7 +93,7 @@ def test_card_phase_bids_unique_minimum_one_to_bid_box():
     """rule: tiberius/card-phase - a bid is at least 1, unique this turn, cubes to the Bid box."""
     s = at_card_phase(3, FACE)
     s = run(s, "bid 3")
-    assert s.cubes[0][IN] == 23 and s.cubes[0][BD] == 3 and s.bids[0] == 3
+    assert s.players[0].cubes[IN] == 23 and s.players[0].cubes[BD] == 3 and s.players[0].bid == 3
     assert "bid 3" not in legal_texts(s) and "bid 1" in legal_texts(s)
     with pytest.raises(IllegalActionError) as err:
         run(s, "bid 3")
@@ -107,12 +108,12 @@ def test_card_phase_picks_in_bid_order_bids_to_stock_rest_discarded():
     s = run(s, "bid 2", "bid 5", "take 2 influence")
     assert s.phase == PICK and s.actor == 1
     s = run(s, "pick GAL08")
-    assert s.phase == PICK and s.actor == 0 and s.cubes[1][BD] == 0 and s.cubes[1][IN] == 21
+    assert s.phase == PICK and s.actor == 0 and s.players[1].cubes[BD] == 0 and s.players[1].cubes[IN] == 21
     assert "pick GAL08" not in legal_texts(s)
     s = run(s, "pick BAL05")
-    assert s.cubes[0][BD] == 0 and s.cubes[0][IN] == 24
+    assert s.players[0].cubes[BD] == 0 and s.players[0].cubes[IN] == 24
     assert set(s.discarded) == {card(c) for c in ("HIS02", "AFR05", "ROM07", "SYR12")}
-    assert s.careers[0] == (card("BAL05"),) and s.careers[1] == (card("GAL08"),)
+    assert s.players[0].careers == (card("BAL05"),) and s.players[1].careers == (card("GAL08"),)
 
 
 def test_card_phase_buy_costs_six_and_reveals_replacement():
@@ -120,11 +121,11 @@ def test_card_phase_buy_costs_six_and_reveals_replacement():
     s = at_card_phase(2, FACE)
     top = s.decks[0][0]
     s2 = run(s, "buy HIS02")
-    assert s2.cubes[0][IN] == 18 and s2.face_up[0] == top and len(s2.decks[0]) == len(s.decks[0]) - 1
-    assert s2.played[0] == card("HIS02")
+    assert s2.players[0].cubes[IN] == 18 and s2.face_up[0] == top and len(s2.decks[0]) == len(s.decks[0]) - 1
+    assert s2.players[0].played == card("HIS02")
     empty = run(replace(s, decks=((), *s.decks[1:])), "buy HIS02")
     assert empty.face_up[0] == EMPTY  # some decks run out
-    poor = replace(s, cubes=(cv(IN=5), s.cubes[1]))
+    poor = with_seats(s, cubes=(cv(IN=5), s.players[1].cubes))
     assert not any(t.startswith("buy") for t in legal_texts(poor))
 
 
@@ -132,22 +133,22 @@ def test_card_phase_pcim_once_per_game_and_take_two():
     """rule: tiberius/card-phase - PCIM once per game (default); take 2 influence (stock permitting)."""
     s = at_card_phase(2, FACE)
     assert "imperium maius" in legal_texts(s)
-    assert "imperium maius" not in legal_texts(replace(s, pcim_used=(True, False)))
+    assert "imperium maius" not in legal_texts(with_seats(s, pcim_used=(True, False)))
     s2 = run(s, "imperium maius")
-    assert s2.played[0] == PCIM_CARD and s2.pcim_used[0]
+    assert s2.players[0].played == PCIM_CARD and s2.players[0].pcim_used
     s3 = run(s, "take 2 influence")
-    assert s3.cubes[0][IN] == 26
-    full = run(replace(s, cubes=(cv(IN=24, CQ=15), s.cubes[1])), "take 2 influence")
-    assert full.cubes[0][IN] == 25  # the cubes are an absolute limit
+    assert s3.players[0].cubes[IN] == 26
+    full = run(with_seats(s, cubes=(cv(IN=24, CQ=15), s.players[1].cubes)), "take 2 influence")
+    assert full.players[0].cubes[IN] == 25  # the cubes are an absolute limit
 
 
 def test_card_phase_pcim_influence_variant():
     """rule: tiberius/card-phase - the player mat's reading: PCIM costs 3 influence, no game limit."""
     s = at_card_phase(2, FACE, options={"pcim_rule": "influence"})
-    s = replace(s, pcim_used=(True, False), pcim_rule="influence")
+    s = with_seats(replace(s, pcim_rule="influence"), pcim_used=(True, False))
     assert "imperium maius" in legal_texts(s)
-    assert run(s, "imperium maius").cubes[0][IN] == 21
-    assert "imperium maius" not in legal_texts(replace(s, cubes=(cv(IN=2), s.cubes[1])))
+    assert run(s, "imperium maius").players[0].cubes[IN] == 21
+    assert "imperium maius" not in legal_texts(with_seats(s, cubes=(cv(IN=2), s.players[1].cubes)))
 
 
 # ------------------------------------------------------------------------------------ cube phase
@@ -157,7 +158,7 @@ def test_cube_phase_top_row_from_stock():
     """rule: tiberius/cube-phase - the top row's icons place cubes from stock by colour."""
     s = run(at_card_phase(2, FACE), "buy AFR05", "take 2 influence")
     # AFR05 top row: emperor, governor; no row affordable with 1 Emperor cube -> no decision
-    assert s.cubes[0][EM] == 1 and s.cubes[0][GV] == 1 and s.cubes[0][IN] == 18
+    assert s.players[0].cubes[EM] == 1 and s.players[0].cubes[GV] == 1 and s.players[0].cubes[IN] == 18
     assert s.turn == 2 and s.phase == CARD
 
 
@@ -167,14 +168,14 @@ def test_cube_phase_row_paid_in_emperor_cubes_with_discount():
     s = run(s, "buy AFR05", "take 2 influence")
     assert s.phase == CUBE and legal_texts(s) == ["row none", "row 2", "row 3"]
     s2 = run(s, "row 2")  # emperor governor emperor: pay 3 of 4, then +2 back
-    assert s2.cubes[0][EM] == 3 and s2.cubes[0][GV] == 2
+    assert s2.players[0].cubes[EM] == 3 and s2.players[0].cubes[GV] == 2
 
 
 def test_cube_phase_must_afford_before_discount():
     """rule: tiberius/cube-phase - enough Emperor cubes for the full price before the discount."""
     s = at_card_phase(2, FACE, cubes=[cv(IN=24, EM=1), cv(IN=24)])
     s = run(s, "buy AFR05", "take 2 influence")  # 2 Emperor cubes after the top row; row 2 costs 3
-    assert s.phase != CUBE and s.cubes[0][EM] == 2 and s.cubes[0][GV] == 1
+    assert s.phase != CUBE and s.players[0].cubes[EM] == 2 and s.players[0].cubes[GV] == 1
 
 
 def test_special_cases_priority_icon_moves_marker():
@@ -223,12 +224,14 @@ def test_special_cases_playing_pcim_takes_the_priority_marker():
 def test_special_cases_triumphs_only_for_family():
     """rule: tiberius/special-cases - Triumph cubes only for Imperial Marriages or adopted sons."""
     plain = run(at_card_phase(2, FACE, cubes=[cv(IN=24), cv(IN=24)]), "buy GAL08", "take 2 influence")
-    assert plain.cubes[0][TR] == 0 and plain.cubes[0][5 + 1] == 1  # imperator placed, triumph not
+    assert (
+        plain.players[0].cubes[TR] == 0 and plain.players[0].cubes[5 + 1] == 1
+    )  # imperator placed, triumph not
     married = run(at_card_phase(2, FACE, cubes=[cv(IN=24, IM=1), cv(IN=24)]), "buy GAL08", "take 2 influence")
-    assert married.cubes[0][TR] == 1
+    assert married.players[0].cubes[TR] == 1
     adopted = at_card_phase(2, FACE, adopted=(0, -1))
     adopted = run(adopted, "buy GAL08", "take 2 influence")
-    assert adopted.cubes[0][TR] == 1
+    assert adopted.players[0].cubes[TR] == 1
 
 
 def test_special_cases_black_icon_any_box_but_pcim_and_white_is_influence():
@@ -239,7 +242,7 @@ def test_special_cases_black_icon_any_box_but_pcim_and_white_is_influence():
     assert "black pro_consular_imperium_maius" not in boxes and "black triumphs" not in boxes
     assert "black influence" in boxes and "black conquests" in boxes
     s = run(at_card_phase(2, ["HIS03", "GAL08"]), "buy HIS03", "take 2 influence")
-    assert s.cubes[0][IN] == 24 - 6 + 2
+    assert s.players[0].cubes[IN] == 24 - 6 + 2
 
 
 def test_pcim_card_moves_at_least_five_to_gray():
@@ -251,7 +254,7 @@ def test_pcim_card_moves_at_least_five_to_gray():
     s = run(s, "move CQ", "move CQ", "move EM", "move IN")
     assert "done" not in legal_texts(s)
     s = run(s, "move IN")
-    assert "done" in legal_texts(s) and s.cubes[0][PC] == 5 and sum(s.cubes[0]) == 13
+    assert "done" in legal_texts(s) and s.players[0].cubes[PC] == 5 and sum(s.players[0].cubes) == 13
     s = run(s, "done")
     assert s.phase != CUBE or s.actor != 0
     few = run(
@@ -261,17 +264,17 @@ def test_pcim_card_moves_at_least_five_to_gray():
         "move IN",
         "move IN",
     )
-    assert few.cubes[0][PC] == 2 and few.phase != CUBE  # fewer than 5 available: all moved
+    assert few.players[0].cubes[PC] == 2 and few.phase != CUBE  # fewer than 5 available: all moved
 
 
 def test_set_bonus_three_influence_for_every_board_box():
     """rule: tiberius/set-bonus - cubes in all boxes of the main board: 3 influence from stock."""
     full = cv(CQ=1, IM=1, PC=1, CC=1, GV=1, TR=1, IP=1, PR=1, EM=1, IN=10)
     s = run(at_card_phase(2, FACE, cubes=[full, cv(IN=24)]), "take 2 influence", "take 2 influence")
-    assert s.cubes[0][IN] == 10 + 2 + 3 and s.cubes[1][IN] == 26
+    assert s.players[0].cubes[IN] == 10 + 2 + 3 and s.players[1].cubes[IN] == 26
     capped = cv(CQ=1, IM=1, PC=1, CC=1, GV=1, TR=1, IP=1, PR=1, EM=1, IN=28)
     s = run(at_card_phase(2, FACE, cubes=[capped, cv(IN=24)]), "take 2 influence", "take 2 influence")
-    assert sum(s.cubes[0]) == 40  # limited by the stock
+    assert sum(s.players[0].cubes) == 40  # limited by the stock
 
 
 def test_adoption_phase_reveal_own_or_claim_face_up_never_twice():
@@ -291,9 +294,9 @@ def test_adoption_phase_reveal_own_or_claim_face_up_never_twice():
     s = run(s, "take 2 influence", "take 2 influence")
     assert s.phase == ADOPT and s.actor == 0 and legal_texts(s) == ["adopt own", "pass"]
     s = run(s, "adopt own")
-    assert s.adopted[0] == a04 and s.actor == 1 and legal_texts(s) == ["adopt A06", "pass"]
+    assert s.players[0].adopted == a04 and s.actor == 1 and legal_texts(s) == ["adopt A06", "pass"]
     s = run(s, "adopt A06")
-    assert s.adopted == (a04, a06) and s.adopt_face_up == () and s.turn == 2
+    assert [p.adopted for p in s.players] == [a04, a06] and s.adopt_face_up == () and s.turn == 2
     s = run(s, "take 2 influence", "take 2 influence")
     assert s.turn == 3  # nobody is adopted twice: no adoption decisions any more
 
@@ -302,8 +305,8 @@ def test_adoption_phase_loyalty_bonus():
     """rule: tiberius/adoption-phase - career cards from all six regions flip the mat (loyalty)."""
     s = at_card_phase(2, FACE)
     six = tuple(card(c) for c in ("HIS01", "GAL01", "BAL01", "AFR01", "ROM01", "SYR01"))
-    assert game().loyal(replace(s, careers=(six, six[:5])), 0)
-    assert not game().loyal(replace(s, careers=(six, six[:5])), 1)
+    assert game().loyal(with_seats(s, careers=(six, six[:5])), 0)
+    assert not game().loyal(with_seats(s, careers=(six, six[:5])), 1)
 
 
 def test_end_of_game_after_eight_turns():
@@ -335,10 +338,10 @@ def test_end_of_game_solo_needs_45():
     s = at_card_phase(1, FACE)
     rich = cv(CQ=1, IM=1, PC=1, CC=10, GV=1, TR=8, IP=2, PR=1, IN=3)  # 10+5+12+13+6+16+5+1+1 = 69
     end = replace(s, phase=OVER, actor=-1, turn=9)
-    assert game().returns(replace(end, cubes=(rich,))) == (1.0,)
+    assert game().returns(with_seats(end, cubes=(rich,))) == (1.0,)
     poor = cv(CQ=1, IN=3)
-    assert game().tally(replace(end, cubes=(poor,)))[0].total < 45
-    assert game().returns(replace(end, cubes=(poor,))) == (0.0,)
+    assert game().tally(with_seats(end, cubes=(poor,)))[0].total < 45
+    assert game().returns(with_seats(end, cubes=(poor,))) == (0.0,)
 
 
 # ------------------------------------------------------------------------------------ scoring
@@ -465,8 +468,8 @@ def test_card_phase_bidder_without_a_card_still_pays():
     s = run(s, "bid 2", "bid 3")
     assert s.phase == PICK and s.actor == 1 and legal_texts(s) == ["pick GAL08"]
     s = run(s, "pick GAL08")
-    assert s.cubes[0][IN] == 22 and s.cubes[0][BD] == 0 and s.played[0] == -1
-    assert s.careers[0] == () and s.cubes[1][IN] == 21
+    assert s.players[0].cubes[IN] == 22 and s.players[0].cubes[BD] == 0 and s.players[0].played == -1
+    assert s.players[0].careers == () and s.players[1].cubes[IN] == 21
 
 
 def test_cube_phase_stock_is_an_absolute_limit():
@@ -474,7 +477,7 @@ def test_cube_phase_stock_is_an_absolute_limit():
     # GAL05 top row: conquest, triumph, governor, imperator
     s = at_card_phase(2, ["GAL05"], cubes=[cv(IN=10, PR=30), cv(IN=24)])  # stock empty
     s = run(s, "bid 1", "take 2 influence", "pick GAL05")  # the bid returns to stock: one cube free
-    x = s.cubes[0]
+    x = s.players[0].cubes
     assert sum(x) == 40 and x[CQ] == 1 and x[GV] == 0 and x[5 + 1] == 0
 
 
@@ -489,9 +492,9 @@ def test_observation_reveals_a_card_once_adopted():
         adopt_face_up=(5,),
         adopt_unused=(1, 2, 4, 6, 7, 8),
     )
-    assert game().observation(s, 1).secret[0] == -1
+    assert game().observation(s, 1).players[0].secret == -1
     s = run(s, "take 2 influence", "take 2 influence", "adopt own")
-    assert game().observation(s, 1).secret[0] == 3
+    assert game().observation(s, 1).players[0].secret == 3
 
 
 def test_tie_breaker_named_in_the_category_detail():

@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 
 from games.core import GameConfig
-from games.core.records import replace
+from games.core.records import replace, replace_at
 from games.errors import LictorError
-from games.tiberius.model import ADOPT, CARD, CUBE, IN, OVER, PCIM_CARD, PICK
+from games.tiberius.model import ADOPT, CARD, CUBE, IN, OVER, PCIM_CARD, PICK, Player
 from games.tiberius.rules import MOVE_BOXES
 from games.tiberius.scoring import chain_key, consul_points
 from solver.core import SolveLimits, Status, get_puzzle, get_scorer
@@ -117,7 +117,8 @@ def test_score_equals_reference_on_500_instances():
         cubes = tuple((*(rng.randint(0, 3) for _ in range(10)), 0) for _ in range(n))
         adopted = tuple(rng.choice([-1, -1, 1]) for _ in range(n))
         age = tuple(rng.sample(range(n), n))
-        s = replace(base, cubes=cubes, adopted=adopted, age=age, careers=((),) * n, bids=(0,) * n)
+        players = tuple(Player(cubes=c, adopted=a) for c, a in zip(cubes, adopted, strict=True))
+        s = replace(base, players=players, age=age)
         report = score(g, s)
         ranks = [age.index(p) for p in range(n)]
         expected = _reference_points(cubes, [a >= 0 for a in adopted], ranks)
@@ -151,10 +152,10 @@ def _placement_instance(seed):
     rng = random.Random(seed)
     for s in _states(seed, rng.randint(2, 3), lambda st: st.phase == CUBE, every=2):
         seat = s.actor
-        x = list(s.cubes[seat])
-        if s.played[seat] == -2:  # keep the PCIM brute force small: trim the cubes to move
+        x = list(s.players[seat].cubes)
+        if s.players[seat].played == -2:  # keep the PCIM brute force small: trim the cubes to move
             x[IN] = min(x[IN], rng.randint(2, 5))
-            s = replace(s, cubes=tuple(tuple(x) if p == seat else c for p, c in enumerate(s.cubes)))
+            s = replace(s, players=replace_at(s.players, seat, replace(s.players[seat], cubes=tuple(x))))
             if sum(x) - x[2] > 8:
                 continue
         yield s
@@ -171,7 +172,7 @@ def test_best_placement_equals_brute_force_on_150_instances():
         assert res.status is Status.OPTIMAL and res.method == "cp-sat"
         assert res.objective == expected == res.answer["vp"]
         assert res.bound >= res.objective
-        pcim += s.played[s.actor] == -2
+        pcim += s.players[s.actor].played == -2
     assert pcim >= 3
 
 
@@ -213,13 +214,13 @@ def _bid_instance(seed):
     n = rng.randint(1, 3)
     for s in _states(seed, n, lambda st: st.phase == CARD, every=3):
         seat = s.actor
-        x = list(s.cubes[seat])
+        x = list(s.players[seat].cubes)
         x[IN] = min(x[IN], rng.randint(0, 6))  # small bids keep the brute force fast
         if rng.random() < 0.5:
             x[0] += min(rng.randint(0, 25), 40 - sum(x))  # scarce stock or not: both paths
-        s = replace(s, cubes=tuple(tuple(x) if p == seat else c for p, c in enumerate(s.cubes)))
+        s = replace(s, players=replace_at(s.players, seat, replace(s.players[seat], cubes=tuple(x))))
         if rng.random() < 0.85:  # PCIM lines need a CP-SAT solve each: keep most instances without
-            s = replace(s, pcim_used=tuple(True if p == seat else u for p, u in enumerate(s.pcim_used)))
+            s = replace(s, players=replace_at(s.players, seat, replace(s.players[seat], pcim_used=True)))
         order = [(s.start_priority + k) % n for k in range(n)]
         later = order[order.index(seat) + 1 :]  # the seats still to act in this card phase
         others = {str(o): f"bid {rng.randint(1, 6)}" for o in later if rng.random() < 0.6}
@@ -266,7 +267,7 @@ def _engine_oracle(state, plan):
         if s.phase == PICK:
             icons = [len(g.pack.cards[a.arg].rows[0].icons) for a in legal]
             return legal[icons.index(max(icons))]
-        if s.phase == CUBE and s.played[s.actor] == PCIM_CARD:
+        if s.phase == CUBE and s.players[s.actor].played == PCIM_CARD:
             return legal[-1]
         return legal[0]
 
@@ -288,8 +289,8 @@ def _small_bid_instance(seed):
     for s, params in _bid_instance(seed):
         positions = 1
         for b in MOVE_BOXES:
-            positions *= s.cubes[s.actor][b] + 1
-        if s.pcim_used[s.actor] or positions <= 300:
+            positions *= s.players[s.actor].cubes[b] + 1
+        if s.players[s.actor].pcim_used or positions <= 300:
             yield s, params
 
 
@@ -324,7 +325,7 @@ def test_best_bid_equals_an_engine_enumeration_on_60_instances():
         assert res.objective == max(expected.values()), (g.state_to_text(s), params)
         for c in res.answer["candidates"]:
             assert c["vp"] == expected[c["action"]], (c, g.state_to_text(s), params)
-        cp_sat += params["method"] == "cp-sat" and not s.pcim_used[s.actor]
+        cp_sat += params["method"] == "cp-sat" and not s.players[s.actor].pcim_used
     assert cp_sat >= 2
 
 
