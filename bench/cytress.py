@@ -525,8 +525,8 @@ def _matches(
     run("random vs 2 automa", 3, games, "random", "automa", seed=400)
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Run the benchmark and print one line per claim."""
+def _parser() -> argparse.ArgumentParser:
+    """The command line's options."""
     parser = argparse.ArgumentParser(prog="python -m bench.cytress", description=__doc__)
     parser.add_argument("--quick", action="store_true", help="a short run (about 30 s)")
     parser.add_argument("--games", type=int, default=0, help="games per fast match (default 40; quick 12)")
@@ -557,7 +557,36 @@ def main(argv: list[str] | None = None) -> int:
         help="the search seat's leaf evaluation: 'fitted' (the default, games/cytress/features.py) or "
         "'' (the game's hand-written heuristic)",
     )
-    args = parser.parse_args(argv)
+    return parser
+
+
+def _engine(game: CytressGame, quick: bool) -> dict[str, Any]:
+    """The engine's speed: random playouts per CPU second, and their ratio to Pig's."""
+    print("Cytress engine (random playouts, apply_trusted):", flush=True)
+    pig, speeds = _speeds(game, 1.0 if quick else 3.0)
+    for p, v in speeds.items():
+        seats = f"{p} player{'s' if p > 1 else ''}"
+        print(f"  {seats}: {v:,.0f} steps per CPU s = {v / pig:.2f}x Pig ({pig:,.0f})")
+    return {
+        "pig_steps_per_s": pig,
+        "steps_per_s": speeds,
+        "ratio_to_pig": {p: v / pig for p, v in speeds.items()},
+    }
+
+
+def _one_part(game: CytressGame, args: argparse.Namespace, games: int, search_games: int) -> dict[str, Any]:
+    """``--only fit``, ``readings`` or ``lengths``: that part's results, by name."""
+    if args.only == "fit":
+        print("Fitting the 'fitted' evaluator (3 players):", flush=True)
+        return {"fit": _fit(game, args.games or FIT_GAMES, jobs=args.jobs)}
+    if args.only == "readings":
+        return {"readings": _readings(game, games)}
+    return {"lengths": _lengths(game, games, search_games, sims=args.sims, jobs=args.jobs)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the benchmark and print one line per claim."""
+    args = _parser().parse_args(argv)
     quick = args.quick
     games = args.games or (12 if quick else 40)
     search_games = args.search_games or (2 if quick else 4)
@@ -573,34 +602,13 @@ def main(argv: list[str] | None = None) -> int:
     def save() -> None:  # after every part, so a long run stopped early keeps what it measured
         path.write_text(json.dumps(out, indent=1, default=str) + "\n")
 
-    if args.only in ("fit", "readings"):
-        if args.only == "fit":
-            print("Fitting the 'fitted' evaluator (3 players):", flush=True)
-            out["fit"] = _fit(game, args.games or FIT_GAMES, jobs=args.jobs)
-        else:
-            out["readings"] = _readings(game, games)
+    if args.only in ("fit", "readings", "lengths"):
+        out.update(_one_part(game, args, games, search_games))
+    if args.only not in ("solver", "fit", "readings", "lengths"):
+        out["engine"] = _engine(game, quick)
         save()
-        print(f"wrote {path}")
-        return 0
-    if args.only == "lengths":
-        out["lengths"] = _lengths(game, games, search_games, sims=args.sims, jobs=args.jobs)
+    if args.only in ("engine", "fit", "readings", "lengths"):
         save()
-        print(f"wrote {path}")
-        return 0
-    if args.only != "solver":
-        print("Cytress engine (random playouts, apply_trusted):", flush=True)
-        secs = 1.0 if quick else 3.0
-        pig, speeds = _speeds(game, secs)
-        for p, v in speeds.items():
-            seats = f"{p} player{'s' if p > 1 else ''}"
-            print(f"  {seats}: {v:,.0f} steps per CPU s = {v / pig:.2f}x Pig ({pig:,.0f})")
-        out["engine"] = {
-            "pig_steps_per_s": pig,
-            "steps_per_s": speeds,
-            "ratio_to_pig": {p: v / pig for p, v in speeds.items()},
-        }
-        save()
-    if args.only == "engine":
         print(f"wrote {path}")
         return 0
 
@@ -619,16 +627,8 @@ def main(argv: list[str] | None = None) -> int:
         "options": repr(_OPTIONS["search"]),
     }
     out["matches"] = []
-    _matches(
-        game,
-        games,
-        search_games,
-        sims=(args.solo_sims, args.sims),
-        jobs=args.jobs,
-        matches=out["matches"],
-        save=save,
-        only=args.only,
-    )
+    sims, matches = (args.solo_sims, args.sims), out["matches"]
+    _matches(game, games, search_games, sims=sims, jobs=args.jobs, matches=matches, save=save, only=args.only)
     if not args.only:
         out["lengths"] = _lengths(game, games, search_games, sims=args.sims, jobs=args.jobs)
     out["complete"] = True

@@ -60,7 +60,7 @@ FITTED_WEIGHTS: tuple[tuple[float, float], ...] = (
     (1.87, -0.93),  # Hooligang lifepath icons x rounds left
     (1.93, -1.82),  # Rover lifepath icons x rounds left
     (-0.14, -6.22),  # faction target icons (x live)
-    (1.50, -0.10),  # the action under way (the mover only, ``_pending_credit``)
+    (1.50, -0.10),  # the action under way (the mover only, ``pending_credit``)
 )
 """With 2+ seats, ``projected`` is a linear model of an owner's features, each weight ``a + b * t``
 (``t``: the rounds left, at most 4, over 4): fitted by least squares (numpy, a small ridge) to the
@@ -84,7 +84,7 @@ SOLO_WEIGHTS: tuple[tuple[float, float], ...] = (
     (0.19, 0.50),  # Rover lifepath icons x rounds left
     (-5.54, -6.83),  # the seat's faction target icons (x live)
     (4.30, 4.02),  # the automa's faction target icons (x live)
-    (1.61, -2.09),  # the action under way (``_pending_credit``)
+    (1.61, -2.09),  # the action under way (``pending_credit``)
 )
 """Solo, ``projected`` gives the seat the projected margin over the automa (and the automa 0): a
 linear model as ``FITTED_WEIGHTS``, fitted (ridge 1000) to the final margins of 11,872 positions of
@@ -127,14 +127,15 @@ class Evaluator:
             return float(max(0, SOLO_ROUNDS - max(s.round, 1)))
         if s.end_triggered:
             return 0.0
-        left = s.tubes_left / (1.5 * s.players)
+        left = s.tubes_left / (1.5 * s.num_players)
         if s.round_limit:
             left = min(left, float(max(0, s.round_limit - max(s.round, 1))))
         return left
 
-    def _cards(self, s: CytressState, o: int) -> tuple[list[int], int, int]:
-        """An owner's target icons per faction, its level 2 count and its bounty PRESTIGE
-        (``scoring.card_facts``)."""
+    def card_counts(self, s: CytressState, o: int) -> tuple[list[int], int, int]:
+        """Owner ``o``'s intel cards counted: (its faction target icons per faction, its level 2
+        reward base (the longest lifepath; the automa's: its most cards of one faction), its bounty
+        PRESTIGE), the numbers ``scoring.card_facts`` counts. ``features.py`` reads them too."""
         intel_target = self.ctx.intel_target
         targets = [0, 0, 0, 0]
         if s.solo and o == AUTOMA:
@@ -146,7 +147,7 @@ class Evaluator:
             longest = max(per_faction)
         else:
             longest = 0
-            for p in s.paths[o]:
+            for p in s.players[o].lifepaths:
                 longest = max(longest, len(p))
                 for c in p:
                     targets[intel_target[c]] += 1
@@ -170,7 +171,7 @@ class Evaluator:
         bases = []
         stratos = s.stratos
         for o in range(owners):
-            targets, longest, bounty = self._cards(s, o)
+            targets, longest, bounty = self.card_counts(s, o)
             a, b, c = stratos[o]
             totals[o] = CREW_PRESTIGE[0] * a + CREW_PRESTIGE[1] * b + CREW_PRESTIGE[2] * c + bounty
             icons[o] = sum(targets)
@@ -205,10 +206,10 @@ class Evaluator:
         later = self.rounds_left(s)
         contests = self.open_contests(s, later)
         if not s.solo:
-            return self._fitted(s, now, icons, contests, later)
+            return self.fitted_values(s, now, icons, contests, later)
         return [self._solo_margin(s, now, icons, contests, later), 0.0]
 
-    def _fitted(
+    def fitted_values(
         self,
         s: CytressState,
         now: Sequence[int],
@@ -216,19 +217,21 @@ class Evaluator:
         contests: Sequence[float],
         later: float,
     ) -> list[float]:
-        """``projected`` with 2+ seats: ``FITTED_WEIGHTS`` over the owner's features."""
+        """``projected`` with 2+ seats: per owner, ``FITTED_WEIGHTS`` over its features, given the
+        owners' PRESTIGE ``now`` and target ``icons`` (``totals``), their ``open_contests`` and the
+        rounds left (``later``: ``rounds_left``). ``features.py`` turns them into win chances."""
         live, w = _blend(FITTED_WEIGHTS, later)
         crew, reach = s.crew, live * min(1.0, later)
-        pending = self._pending_credit(s, later) if 0 <= s.actor < s.players else 0.0
+        pending = self.pending_credit(s, later) if 0 <= s.actor < s.num_players else 0.0
         out = []
         for o, total in enumerate(now):
-            own = s.icons[o]
+            own = s.players[o].icons
             v = (
                 w[0] * total
                 + w[1] * contests[o]
                 + w[2] * crew.count(o) * live
                 + w[3] * s.supply[o] * reach
-                + w[4] * sum(s.res[o]) * live
+                + w[4] * sum(s.players[o].resources) * live
                 + later
                 * (
                     w[5] * sum(own[CORPOCRAT])
@@ -253,7 +256,7 @@ class Evaluator:
     ) -> float:
         """Solo: the seat's projected margin over the automa (``SOLO_WEIGHTS``)."""
         live, w = _blend(SOLO_WEIGHTS, later)
-        crew, reach, own = s.crew, live * min(1.0, later), s.icons[0]
+        crew, reach, own = s.crew, live * min(1.0, later), s.players[0].icons
         v = (
             w[0] * (now[0] - now[AUTOMA])
             + w[1] * (contests[0] - contests[AUTOMA])
@@ -261,7 +264,7 @@ class Evaluator:
             + w[3] * crew.count(AUTOMA) * live
             + w[4] * s.supply[0] * reach
             + w[5] * s.supply[AUTOMA] * reach
-            + w[6] * sum(s.res[0]) * live
+            + w[6] * sum(s.players[0].resources) * live
             + later
             * (
                 w[7] * sum(own[CORPOCRAT])
@@ -273,7 +276,7 @@ class Evaluator:
             + w[12] * icons[AUTOMA] * live
         )
         if s.actor == 0:
-            v += w[13] * self._pending_credit(s, later)
+            v += w[13] * self.pending_credit(s, later)
         return v
 
     def open_contests(self, s: CytressState, later: float) -> list[float]:
@@ -338,12 +341,13 @@ class Evaluator:
 
     def _bases(self, s: CytressState, o: int) -> tuple[int, int, int]:
         """An owner's faction target icons, longest lifepath and complete sets."""
-        targets, longest, _ = self._cards(s, o)
+        targets, longest, _ = self.card_counts(s, o)
         return sum(targets), longest, min(targets)
 
-    def _pending_credit(self, s: CytressState, later: float) -> float:
-        """What the action under way has paid for and not yet received (an intel card to take, a
-        crew to place, a tube to drop)."""
+    def pending_credit(self, s: CytressState, later: float) -> float:
+        """The value of what the action under way has paid for and not yet received (an intel card
+        to take, a crew to place, a tube to drop), credited to the seat to move; ``later``: the rounds
+        left (``rounds_left``)."""
         step, p = s.step, s.pending
         if step in (INTEL, FIXER_INTEL):
             rows = (s.intel_row[p.pad],) if step == INTEL else s.intel_row
@@ -364,7 +368,7 @@ class Evaluator:
         worth less what it will cost, over the resources it may be paid in."""
         seat, p = s.actor, s.pending
         if s.step == STRATOLITE:
-            cards = [c for c in (*s.strat_row, s.reserved[seat]) if c >= 0]
+            cards = [c for c in (*s.strat_row, s.players[seat].reserved) if c >= 0]
             resources = sorted({self.ctx.content.stratolites[c].resource for c in cards})
         elif p.resource >= 0:
             resources = [p.resource]
@@ -372,9 +376,9 @@ class Evaluator:
             resources = [0, 1, 2, 3]
         best = 0.0
         for r in resources:
-            have = s.res[seat][r]
+            have = s.players[seat].resources[r]
             for h in (1, 2, 3):
-                cost = cost_after_discount(s.icons, seat, r, TUBE_COST[h])
+                cost = cost_after_discount(s.players[seat].icons, r, TUBE_COST[h])
                 if cost <= have:
                     worth = CREW_PRESTIGE[h - 1] + 0.5 * TUBE_PRESTIGE[h] - MAP_CREW_VALUE
                     best = max(best, worth - RESOURCE_VALUE * cost)

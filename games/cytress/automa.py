@@ -332,7 +332,7 @@ def ai_movable(w: Pos, me: int = AUTOMA) -> list[int]:
     """rule: cytress/solo-ai-actions - the automa's crews that may move once all 12 are placed:
     on a hex adjacent to no waste tube, or adjacent to one whose control it is losing (a rival has
     more crews around it)."""
-    adj, crew, tube, owners = w.map.layout.adjacent, w.crew, w.tube, w.players + (w.players == 1)
+    adj, crew, tube, owners = w.map.layout.adjacent, w.crew, w.tube, w.owners
     losing: dict[int, bool] = {}  # per tube, whether a rival has more crews around it than ``me``
     out = []
     for h in _positions(crew, me):
@@ -394,7 +394,7 @@ def crew_candidates(
     rest are the solo player's choice. ``me``/``allowed``: the same checklist for a seat played by
     the automa policy, among its legal hexes."""
     view = w.map
-    adj, crew, tube, owners = view.layout.adjacent, w.crew, w.tube, w.players + (w.players == 1)
+    adj, crew, tube, owners = view.layout.adjacent, w.crew, w.tube, w.owners
     spots = None if allowed is None else set(allowed)
     tubes = _tube_hexes(tube)
     if tubes:
@@ -597,7 +597,7 @@ def tube_candidates(w: Pos, me: int = AUTOMA) -> list[int]:
     tube section is left)."""
     if buildable(w) <= 0:
         return []
-    adj, crew, tube, owners = w.map.layout.adjacent, w.crew, w.tube, w.players + (w.players == 1)
+    adj, crew, tube, owners = w.map.layout.adjacent, w.crew, w.tube, w.owners
     fragile: dict[int, bool] = {}
     best = -1
     out: list[int] = []
@@ -634,7 +634,7 @@ def tube_height(w: Pos, me: int = AUTOMA) -> int:
     """rule: cytress/solo-ai-actions - from level 1 up, the first level where one more crew
     establishes the automa's majority (a tied level); if it has the majority, or the player has
     none, on all 3 levels: 3; neither (reading): 3. At most the sections left."""
-    s, owners = w.stratos, w.players + (w.players == 1)
+    s, owners = w.stratos, w.owners
     height = 3
     if owners == 2:  # one rival
         mine, other = s[me], s[1 - me]
@@ -672,7 +672,7 @@ def bounty_ascend_level(w: Pos, me: int = AUTOMA) -> int:
     """rule: cytress/solo-ai-actions - starting from level 1, the level an automa crew moves up from:
     one where moving it neither gives up the automa's majority nor hands the majority to the solo
     player (0: none)."""
-    s, owners = w.stratos, w.players + (w.players == 1)
+    s, owners = w.stratos, w.owners
     for level in (1, 2):
         a = s[me][level - 1]
         p = max(s[o][level - 1] for o in range(owners) if o != me)

@@ -67,15 +67,16 @@ def _owner(s: CytressState, o: int) -> dict[str, Any]:
 
 
 def _seat(s: CytressState, seat: int) -> dict[str, Any]:
+    p = s.players[seat]
     return {
         **_owner(s, seat),
         "seat": seat,
-        "side": s.sides[seat],
-        "resources": dict(zip(RESOURCES, s.res[seat], strict=True)),
-        "lifepaths": dict(zip(FACTIONS, s.paths[seat], strict=True)),
-        "transports_on_board": s.transports[seat],
-        "transports_on_stratos": s.on_stratos[seat],
-        "reserved_stratolite": s.reserved[seat],
+        "side": p.side,
+        "resources": dict(zip(RESOURCES, p.resources, strict=True)),
+        "lifepaths": dict(zip(FACTIONS, p.lifepaths, strict=True)),
+        "transports_on_board": p.transports,
+        "transports_on_stratos": p.on_stratos,
+        "reserved_stratolite": p.reserved,
     }
 
 
@@ -105,14 +106,14 @@ def state_to_dict(ctx: Ctx, s: CytressState) -> dict[str, Any]:
         {
             "hex": view.layout.labels[h],
             "faction": view.faction[h],
-            "crew": owner_id(s.crew[h], s.players),
+            "crew": owner_id(s.crew[h], s.num_players),
             "tube": s.tube[h],
         }
         for h in range(len(s.crew))
     ]
     values = {
         "game": "cytress",
-        "players": s.players,
+        "players": s.num_players,
         "round": s.round,
         "phase": s.phase,
         "step": s.step,
@@ -130,7 +131,7 @@ def state_to_dict(ctx: Ctx, s: CytressState) -> dict[str, Any]:
         "stratolites": {"deck": s.strat_deck, "row": s.strat_row, "discard": s.strat_discard},
         "bounty_stacks": dict(zip(FACTIONS, s.bounty_stack, strict=True)),
         "tube_sections": {"near_stratos": s.tubes_left, "box": s.tubes_box},
-        "seats": [_seat(s, seat) for seat in range(s.players)],
+        "seats": [_seat(s, seat) for seat in range(s.num_players)],
         "automa": _automa(ctx, s),
         "end_triggered": s.end_triggered,
         "round_limit": s.round_limit,

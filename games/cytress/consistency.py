@@ -78,10 +78,12 @@ def check_components(c: Content, s: CytressState) -> None:
     """Components conserved (the rulebook's setup): 12 crews per owner, 50 tube sections, the 72
     intel cards, the 12 Stratolites, the bounties; intel on its own faction's lifepath; leaders on
     open, unshared scouting spots."""
-    n, owners, crew, stratos, supply = s.players, s.owners, s.crew, s.stratos, s.supply
+    n, owners, crew, stratos, supply = s.num_players, s.owners, s.crew, s.stratos, s.supply
     tubes_left, tubes_box, tube, automa = s.tubes_left, s.tubes_box, s.tube, s.automa
-    intel_deck, intel_row, paths = s.intel_deck, s.intel_row, s.paths
-    strat_deck, strat_row, strat_discard, reserved = s.strat_deck, s.strat_row, s.strat_discard, s.reserved
+    intel_deck, intel_row = s.intel_deck, s.intel_row
+    paths = [p.lifepaths for p in s.players]
+    strat_deck, strat_row, strat_discard = s.strat_deck, s.strat_row, s.strat_discard
+    reserved = [p.reserved for p in s.players]
     stacks, bounties, board_side, leader = s.bounty_stack, s.bounties, s.board_side, s.leader
     for o in range(owners):
         placed = sum(1 for x in crew if x == o) + sum(stratos[o]) + supply[o]
@@ -231,9 +233,9 @@ def check_flow(ctx: Ctx, s: CytressState) -> None:
 
 def _check_turn(s: CytressState) -> None:
     """The seat to move is the one whose turn of the phase it is."""
-    n, phase, step, actor, turn = s.players, s.phase, s.step, s.actor, s.turn
+    n, phase, step, actor, turn = s.num_players, s.phase, s.step, s.actor, s.turn
     if phase == SIDES:
-        if turn >= n or actor != (s.first + turn) % n or s.sides[actor] >= 0:
+        if turn >= n or actor != (s.first + turn) % n or s.players[actor].side >= 0:
             refuse(
                 "to_move",
                 "rebel board sides are chosen in turn order from the first player",
@@ -286,7 +288,8 @@ def _check_pending(ctx: Ctx, s: CytressState) -> None:
             "pending.landing_pad",
             f"the step to {STEP_NAMES[step]} expects a pad among {[PADS[x] for x in expect if x >= 0]}",
         )
-    if step == PAD and (s.on_stratos[seat] if s.phase == EXTRA else s.transports[seat]) < 1:
+    player = s.players[seat]
+    if step == PAD and (player.on_stratos if s.phase == EXTRA else player.transports) < 1:
         refuse("seats", f"seat {seat} has no transport left to move", "cytress/phase-3a-travel")
     if step == CREW and (p.colour == NOBODY or s.supply[seat] < 1):
         refuse(
@@ -300,7 +303,7 @@ def _check_pending(ctx: Ctx, s: CytressState) -> None:
         _check_tube_pending(c, s)
     if step == BENEFIT and (p.card == NOBODY or not s.bounties[seat] or s.bounties[seat][-1] != p.card):
         refuse("pending.card", "the benefit is the bounty just taken", "cytress/meet-the-enforcers")
-    if step == AMOUNT and (p.trade == NOBODY or s.res[seat][p.trade // 4] < 1):
+    if step == AMOUNT and (p.trade == NOBODY or player.resources[p.trade // 4] < 1):
         refuse(
             "pending.trade",
             "a trade amount follows a trade with something to give",
@@ -331,7 +334,7 @@ def _check_tube_pending(c: Content, s: CytressState) -> None:
             "cytress/waste-tubes",
         )
     if p.pad == PAD_STRATOLITES:
-        if p.card == NOBODY or (p.card not in s.strat_row and s.reserved[seat] != p.card):
+        if p.card == NOBODY or (p.card not in s.strat_row and s.players[seat].reserved != p.card):
             refuse(
                 "pending.card",
                 "the Stratolite met must be on Stratos or reserved",

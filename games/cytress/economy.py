@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from games.core.records import replace_at
+from games.core.records import replace, replace_at
 from games.cytress.content import Content
 from games.cytress.state import CORPOCRAT, FACTIONS, HOOLIGANG, Icons
 from games.cytress.work import Work
@@ -53,30 +53,36 @@ def gain(w: Work, seat: int, resource: int, amount: int) -> None:
     """rule: cytress/resources - gain up to the 25 limit (the rest is lost)."""
     if amount <= 0:
         return
-    res = w.res_()
-    have = res[seat]
+    players = w.players_()
+    p = players[seat]
+    have = p.resources
     v = have[resource] + amount
-    res[seat] = replace_at(have, resource, v if v < MAX_RESOURCE else MAX_RESOURCE)
+    players[seat] = replace(p, resources=replace_at(have, resource, v if v < MAX_RESOURCE else MAX_RESOURCE))
 
 
 def pay(w: Work, seat: int, resource: int, amount: int) -> None:
     """rule: cytress/resources - pay a cost (the caller checked it is affordable)."""
     if amount > 0:
-        res = w.res_()
-        res[seat] = replace_at(res[seat], resource, res[seat][resource] - amount)
+        players = w.players_()
+        p = players[seat]
+        have = p.resources
+        players[seat] = replace(p, resources=replace_at(have, resource, have[resource] - amount))
 
 
-def cost_after_discount(icons: Sequence[Icons], seat: int, resource: int, cost: int) -> int:
-    """cytress/rules-to-remember - a cost paid in ``resource`` less the Hooligang discount
-    (never below 0); the seat must be able to pay this reduced cost."""
-    return max(0, cost - icons[seat][HOOLIGANG][resource])
+def cost_after_discount(icons: Icons, resource: int, cost: int) -> int:
+    """cytress/rules-to-remember - a cost paid in ``resource`` less the Hooligang discount of a
+    seat's ``icons`` (never below 0); the seat must be able to pay this reduced cost."""
+    return max(0, cost - icons[HOOLIGANG][resource])
 
 
 def income(w: Work) -> None:
     """rule: cytress/phase-1-income - every seat gains all resources shown on its Corpocrat
     lifepath (simultaneously; the automa gains nothing: cytress/solo-gameplay)."""
-    icons = w.icons
-    for seat in range(w.players):
-        for r, k in enumerate(icons[seat][CORPOCRAT]):
-            if k:
-                gain(w, seat, r, k)
+    players = w.players_()
+    for seat, p in enumerate(players):
+        corpocrat = p.icons[CORPOCRAT]
+        if any(corpocrat):
+            have = p.resources
+            players[seat] = replace(
+                p, resources=tuple(min(MAX_RESOURCE, x + k) for x, k in zip(have, corpocrat, strict=True))
+            )

@@ -246,7 +246,7 @@ def catalogue(c: Content) -> Catalogue:
 
 # ---------------------------------------------------------------- describe
 def _who(s: CytressState, owner: int) -> str:
-    return seat_name(owner, s.players)
+    return seat_name(owner, s.num_players)
 
 
 def step_text(game: CytressGame, s: CytressState) -> str:
@@ -280,7 +280,7 @@ def _cell(s: CytressState, h: int, faction: int) -> str:
 
 def _map_lines(game: CytressGame, s: CytressState) -> list[str]:
     cache = game.map_lines_cache
-    key = (s.tiles, s.crew, s.tube, s.players)
+    key = (s.tiles, s.crew, s.tube, s.num_players)
     hit = cache.get(key)
     if hit is None:
         if len(cache) > 256:
@@ -361,8 +361,8 @@ def _board_rows(game: CytressGame, s: CytressState) -> list[Row]:
         Row(label="Tube sections", value=tubes),
     ]
     if s.phase in (TRAVEL, EXTRA):
-        home = "/".join(str(x) for x in s.transports)
-        up = "/".join(str(x) for x in s.on_stratos)
+        home = "/".join(str(p.transports) for p in s.players)
+        up = "/".join(str(p.on_stratos) for p in s.players)
         rows.append(Row(label="Transports", value=f"on the tracker {home}, on Stratos {up}"))
     claimed = "/".join(str(len(b)) for b in s.bounties)
     rows.append(Row(label="Enforcers", value=f"bounties {bounties}; claimed {claimed}"))
@@ -375,14 +375,15 @@ SEAT_WIDTH = 69
 
 def _seat_row(game: CytressGame, s: CytressState, seat: int, viewer: Viewer) -> Row:
     c = game.pack
-    res = "/".join(str(x) for x in s.res[seat])
-    paths = "/".join(str(len(p)) for p in s.paths[seat])
-    side = "?" if s.sides[seat] < 0 else "AB"[s.sides[seat]]
+    player = s.players[seat]
+    res = "/".join(str(x) for x in player.resources)
+    paths = "/".join(str(len(p)) for p in player.lifepaths)
+    side = "?" if player.side < 0 else "AB"[player.side]
     rebel = c.rebels[s.rebels[seat]]
     mark = ">" if s.actor == seat and s.phase != OVER else " "
     value = f"{rebel.name} {side}, {res}; intel {paths}; crews {s.supply[seat]}"
-    if s.reserved[seat] != NOBODY:
-        value += f"; reserved {c.stratolites[s.reserved[seat]].code}"
+    if player.reserved != NOBODY:
+        value += f"; reserved {c.stratolites[player.reserved].code}"
     held = s.bounties[seat]
     if held:  # named when they fit (the enforcers' row counts them for every seat)
         named = f"; bounties {' '.join(c.bounties[b].code for b in held)}"
@@ -417,17 +418,17 @@ def describe(game: CytressGame, s: CytressState, viewer: Viewer) -> Description:
     sections (the mini-map with the boards around it, and the rebels) keep 4-5 players within 24
     lines of 80 columns."""
     c = game.pack
-    if 0 <= viewer < s.players:
+    if 0 <= viewer < s.num_players:
         s = game.observation(s, viewer)
     headline = f"Cytress, {'solo, ' if s.solo else ''}round {s.round}: {PHASE_NAMES[s.phase]}"
     if s.phase != OVER:
         headline += f", {_who(s, s.actor)} to move"
     else:
         headline += f" ({END_WORDS[end_condition(s)]})"
-    if 0 <= viewer < s.players and not s.solo:
+    if 0 <= viewer < s.num_players and not s.solo:
         headline += f"; you are seat {viewer}"
     board = [Row(label="", value=x) for x in _map_lines(game, s)] + _board_rows(game, s)
-    rebels = [_seat_row(game, s, seat, viewer) for seat in range(s.players)]
+    rebels = [_seat_row(game, s, seat, viewer) for seat in range(s.num_players)]
     if s.automa is not None:
         rebels.append(_automa_row(game, s))
     sections = [Section(title=MAP_TITLE, rows=tuple(board)), Section(title=REBELS_TITLE, rows=tuple(rebels))]
@@ -590,7 +591,7 @@ def explain(game: CytressGame, s: CytressState, a: CAction) -> Sequence[Fact]:
     proj_before = ev.projected(s, before)[seat]
     proj_after_all = ev.projected(after, tallies)
     proj_after = proj_after_all[seat]
-    spent = sum(s.res[seat]) - sum(after.res[seat])
+    spent = sum(s.players[seat].resources) - sum(after.players[seat].resources)
     mine = tallies[seat]
     others = [t.total for t in tallies if t.owner != seat]
     margin = mine.total - max(others) if others else 0
@@ -636,13 +637,13 @@ def _holding_facts(game: CytressGame, after: CytressState, seat: int, mine: Tall
     reach of its reserved Stratolite and the rivals to spy on."""
     return (
         *(
-            Fact(label=f"{name} after the move", value=float(after.res[seat][r]), unit=name)
+            Fact(label=f"{name} after the move", value=float(after.players[seat].resources[r]), unit=name)
             for r, name in enumerate(RESOURCES)
         ),
         *(
             Fact(
                 label=f"{name} icons on your lifepaths",
-                value=float(sum(path[r] for path in after.icons[seat])),
+                value=float(sum(path[r] for path in after.players[seat].icons)),
                 unit="icons",
                 better=1,
             )
@@ -684,7 +685,7 @@ def _around_tubes(game: CytressGame, s: CytressState, seat: int) -> int:
 def _reserved_reach(game: CytressGame, s: CytressState, seat: int) -> int:
     """rule: cytress/meet-the-fixer - the hexes holding the seat's crew and no tube whose type the
     seat's reserved Stratolite drops tubes onto (0 with none reserved)."""
-    card = s.reserved[seat] if seat < len(s.reserved) else -1
+    card = s.players[seat].reserved if seat < len(s.players) else -1
     if card < 0:
         return 0
     faction = game.ctx.map(s.tiles).faction

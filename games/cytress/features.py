@@ -97,7 +97,7 @@ def model() -> WinModel:
 def win_features(game: CytressGame, state: CytressState) -> list[tuple[float, ...]]:
     """Per seat, the features of :data:`FEATURES` (2+ seats; solo: the seat's only)."""
     now = _Now.of(game, state)
-    return [_seat_features(state, now, seat) for seat in range(state.players)]
+    return [_seat_features(state, now, seat) for seat in range(state.num_players)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,8 +129,8 @@ class _Now:
             if state.solo:
                 chances = game.heuristic(state)
             else:
-                chances = ev.chances_from(state, ev._fitted(state, now, icons, contests, later))
-        pending = ev._pending_credit(state, later) if 0 <= state.actor < state.players else 0.0
+                chances = ev.chances_from(state, ev.fitted_values(state, now, icons, contests, later))
+        pending = ev.pending_credit(state, later) if 0 <= state.actor < state.num_players else 0.0
         best = [max(state.stratos[o][k] for o in range(state.owners)) for k in range(LEVELS)]
         ruled, near_empty = _tubes(state)
         return cls(game, now, icons, later, contests, chances, pending, best, ruled, near_empty)
@@ -142,13 +142,13 @@ def _seat_features(state: CytressState, n: _Now, seat: int) -> tuple[float, ...]
     t = min(later, 4.0) / 4.0
     final = 1.0 if later <= 0.0 else 0.0
     live = 1.0 if later > 0 else 0.45
-    own = state.icons[seat]
-    res = state.res[seat]
+    own = state.players[seat].icons
+    res = state.players[seat].resources
     payable, share = _tube_reach(own, res)
     on_map = state.crew.count(seat)
     three = 1.0 if payable == 3 else 0.0
     a, b, c = state.stratos[seat]
-    targets, longest, _ = n.game.evaluator._cards(state, seat)
+    targets, longest, _ = n.game.evaluator.card_counts(state, seat)
     total = float(n.prestige[seat])
     resources = float(sum(res))
     return (
@@ -231,7 +231,7 @@ def fitted_heuristic(game: CytressGame, state: CytressState) -> tuple[float, ...
     player count the model has no weights for (solo) the hand-written ``heuristic``."""
     if state.phase == OVER:
         return game.returns(state)
-    weights = model().weights.get(str(state.players))
+    weights = model().weights.get(str(state.num_players))
     if weights is None:
         return game.heuristic(state)
     return win_chances(weights, win_features(game, state))

@@ -18,6 +18,7 @@ safety cap the rulebook lacks, and :func:`end_condition` tells which end fired.
 
 from __future__ import annotations
 
+from games.core.records import replace
 from games.cytress import automa
 from games.cytress.board import STRAT_ROW, draw_stratolite
 from games.cytress.content import Content
@@ -63,10 +64,10 @@ def advance(content: Content, w: Work) -> None:
 def _next_side(content: Content, w: Work) -> None:
     """cytress/solo-setup - each player chooses which side of their rebel board to play
     (reading for every player count: in turn order from the first player, at the start)."""
-    n = w.players
+    n = len(w.players)
     while w.turn < n:
         seat = (w.first + w.turn) % n
-        if w.sides[seat] < 0:
+        if w.players[seat].side < 0:
             w.step, w.actor = CHOOSE_SIDE, seat
             return
         w.turn += 1
@@ -79,14 +80,14 @@ def start_round(content: Content, w: Work) -> None:
     w.round += 1
     income(w)
     w.phase, w.turn, w.phase_first = SCOUT, 0, w.first
-    w.transports = (TRANSPORTS,) * w.players
+    w.players = tuple(replace(p, transports=TRANSPORTS) for p in w.players)
 
 
 def _next_scout(content: Content, w: Work) -> None:
     """cytress/phase-2-scout - in clockwise order from the first player; with 2-3 players
     every leader scouts twice (all once, then again); solo: the automa, you, the automa, you
     (cytress/solo-gameplay). A seat with no open spot skips its scout."""
-    n = w.players
+    n = len(w.players)
     if n == 1:  # solo
         if w.turn >= 4:
             _start_travel(w)
@@ -116,7 +117,7 @@ def _start_travel(w: Work) -> None:
 def _next_travel(content: Content, w: Work) -> None:
     """cytress/phase-3a-travel - players take turns moving one transport until all 3 of each
     have moved; solo: the automa's turn, then yours, three times (cytress/solo-gameplay)."""
-    n = w.players
+    n = len(w.players)
     solo = n == 1
     total = 2 * TRANSPORTS if solo else TRANSPORTS * n
     if w.turn >= total:
@@ -135,10 +136,11 @@ def _next_travel(content: Content, w: Work) -> None:
 def _next_extra(content: Content, w: Work) -> None:
     """rule: cytress/phase-3b-extra-travel - the next seat (from ``turn``, in turn order) with a
     transport on Stratos takes an extra travel action; none left: reset."""
-    n = w.players
+    players = w.players
+    n = len(players)
     for k in range(n):
         seat = (w.turn + k) % n
-        if w.on_stratos[seat] > 0:
+        if players[seat].on_stratos > 0:
             w.step, w.actor = PAD, seat
             return
     reset(content, w)
@@ -149,7 +151,7 @@ def end_condition(s: Pos) -> str:
     The tube trigger wins when it fired in the cap's round too."""
     if s.phase != OVER:
         return ""
-    if s.players == 1:
+    if s.solo:
         return END_SOLO
     return END_TUBES if s.end_triggered else END_LIMIT
 
@@ -165,8 +167,7 @@ def reset(content: Content, w: Work) -> None:
         row[i] = row[i - 1]
     row[0] = draw_stratolite(w)
     w.leader = (-1,) * w.owners
-    w.transports = (0,) * w.players
-    w.on_stratos = (0,) * w.players
+    w.players = tuple(replace(p, transports=0, on_stratos=0) for p in w.players)
     if w.end_triggered or (w.round_limit and w.round >= w.round_limit):
         w.phase, w.actor, w.turn = OVER, -1, 0
         return

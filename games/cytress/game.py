@@ -183,7 +183,7 @@ class CytressGame(Game[CytressState, CAction]):
         )
 
     def num_players(self, state: CytressState) -> int:
-        return state.players
+        return state.num_players
 
     def current_player(self, state: CytressState) -> Seat:
         return TERMINAL if state.phase == OVER else state.actor
@@ -209,7 +209,7 @@ class CytressGame(Game[CytressState, CAction]):
     def returns(self, state: CytressState) -> tuple[float, ...]:
         """rule: cytress/core-concepts - the most PRESTIGE wins; tied players share the win (1/k
         each). Solo (rule: cytress/solo-game-end): 1 with more PRESTIGE than the automa, else 0."""
-        n = state.players
+        n = state.num_players
         if state.phase != OVER:
             return (0.0,) * n
         won = winners(self.scores(state), solo=state.solo)
@@ -277,10 +277,10 @@ class CytressGame(Game[CytressState, CAction]):
 
     # ------------------------------------------------------------------ notation
     def action_to_text(self, state: CytressState, action: CAction) -> str:
-        return action_text(self.pack, self.ctx.map(state.tiles).layout, state.players, action)
+        return action_text(self.pack, self.ctx.map(state.tiles).layout, state.num_players, action)
 
     def parse_action(self, state: CytressState, text: str) -> CAction:
-        return parse_action_text(self.pack, self.ctx.map(state.tiles).layout, state.players, text)
+        return parse_action_text(self.pack, self.ctx.map(state.tiles).layout, state.num_players, text)
 
     def state_to_text(self, state: CytressState) -> str:
         """``cytress `` followed by the public form as compact JSON (keys sorted)."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from games.core.records import replace_at
+from games.core.records import replace, replace_at
 from games.cytress.content import Content
 from games.cytress.state import NOBODY
 from games.cytress.work import Work
@@ -43,11 +43,13 @@ def take_intel(content: Content, w: Work, seat: int, card: int) -> None:
     take_from_row(content, w, card)
     intel = content.intel[card]
     lifepath = intel.faction
-    paths = w.paths_()
-    mine = paths[seat]
-    paths[seat] = replace_at(mine, lifepath, (*mine[lifepath], card))
-    icons = w.icons_()
-    counts = list(icons[seat][lifepath])
+    players = w.players_()
+    p = players[seat]
+    counts = list(p.icons[lifepath])
     for r in intel.icons:
         counts[r] += 1
-    icons[seat] = replace_at(icons[seat], lifepath, tuple(counts))
+    players[seat] = replace(
+        p,
+        lifepaths=replace_at(p.lifepaths, lifepath, (*p.lifepaths[lifepath], card)),
+        icons=replace_at(p.icons, lifepath, tuple(counts)),
+    )

@@ -159,8 +159,8 @@ def _contest_facts(game: CytressGame, s: CytressState, seat: int, mine: Tally) -
 
 def _holding_facts(s: CytressState, seat: int) -> list[Fact]:
     """What pays for the next moves: resources, intel cards on the lifepaths, crews left."""
-    res = s.res[seat]
-    cards = sum(len(p) for p in s.paths[seat])
+    res = s.players[seat].resources
+    cards = sum(len(p) for p in s.players[seat].lifepaths)
     facts = [
         Fact(
             label="resources",
@@ -197,7 +197,7 @@ def outcome_facts(game: CytressGame, s: CytressState, seat: int) -> Sequence[Fac
     contests (crews on Stratos, around waste tubes, on the map, target sets), then its resources,
     intel cards and crews left. Every position gives the same labels in the same order. Nothing
     here is hidden (only deck order is), so the seat's view gives the same facts."""
-    if not 0 <= seat < s.players:
+    if not 0 <= seat < s.num_players:
         return ()
     tallies = _tallies(game, s)
     mine = tallies[seat]

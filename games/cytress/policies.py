@@ -141,7 +141,7 @@ def _crew(game: CytressGame, state: CytressState, legal: list[CAction], rng: ran
 
 def _payment(game: CytressGame, state: CytressState, legal: list[CAction], rng: random.Random) -> CAction:
     seat = state.actor
-    return max(legal, key=lambda a: (state.res[seat][a.arg], -a.arg))
+    return max(legal, key=lambda a: (state.players[seat].resources[a.arg], -a.arg))
 
 
 def _height(game: CytressGame, state: CytressState, legal: list[CAction], rng: random.Random) -> CAction:
@@ -237,7 +237,7 @@ def _intel(game: CytressGame, state: CytressState, seat: int, legal: list[CActio
     """rule: cytress/solo-ai-actions - the first card (top first) whose target helps a set of the 4
     faction targets, else the topmost."""
     targets = [0, 0, 0, 0]
-    for path in state.paths[seat]:
+    for path in state.players[seat].lifepaths:
         for c in path:
             targets[game.pack.intel[c].target] += 1
     low = min(targets)

@@ -106,11 +106,11 @@ def _svg_side(game: CytressGame, s: CytressState, sx: float) -> tuple[list[str],
 
     c = game.pack
     y = 160.0
-    for seat in range(s.players):
-        res = ", ".join(f"{x} {RESOURCES[r]}" for r, x in enumerate(s.res[seat]))
-        paths = ", ".join(f"{FACTIONS[f].capitalize()} {len(p)}" for f, p in enumerate(s.paths[seat]))
+    for seat, player in enumerate(s.players):
+        res = ", ".join(f"{x} {RESOURCES[r]}" for r, x in enumerate(player.resources))
+        paths = ", ".join(f"{FACTIONS[f].capitalize()} {len(p)}" for f, p in enumerate(player.lifepaths))
         rebel = c.rebels[s.rebels[seat]]
-        side = f", side {'AB'[s.sides[seat]]}" if s.sides[seat] >= 0 else ""
+        side = f", side {'AB'[player.side]}" if player.side >= 0 else ""
         out.append(_swatch(sx + 6, y - 4, 5, _owner_fill(game, s, seat)))
         text(sx + 16, y, f"seat {seat} ({rebel.name}{side}): {res}; {s.supply[seat]} crews left")
         text(sx + 16, y + 14, f"intel cards on lifepaths: {paths}", "#b8b8b8")
@@ -179,7 +179,7 @@ def render(game: CytressGame, s: CytressState, viewer: Viewer) -> str:
     """The mini-map (hexes in faction tints, labelled inside, crews in their seat's deep colour,
     tubes with their height), Stratos' three levels with each owner's crews, and the rebels'
     resources, as ``viewer`` may see them."""
-    if 0 <= viewer < s.players:
+    if 0 <= viewer < s.num_players:
         s = game.observation(s, viewer)
     view = game.ctx.map(s.tiles)
     w3 = HEX_R * 3**0.5
@@ -198,7 +198,7 @@ def render(game: CytressGame, s: CytressState, viewer: Viewer) -> str:
     side, right = _svg_side(game, s, sx)
     body += side
     width = int(max(map_w + 650, right + 12, 12 + len(title) * 14 * 0.66 + 12, 12 + len(step) * CHAR_W + 12))
-    height = int(max(map_h + 150, 160 + 34 * s.players + 22 + 16 * 5 + 20 + 16 * 5 + 60))
+    height = int(max(map_h + 150, 160 + 34 * s.num_players + 22 + 16 * 5 + 20 + 16 * 5 + 60))
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
         f'viewBox="0 0 {width} {height}" '

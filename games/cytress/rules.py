@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from games.core.records import replace
 from games.cytress import automa
 from games.cytress.board import act
 from games.cytress.content import Content
@@ -68,7 +69,7 @@ from games.cytress.undercity import (
     take_bounty,
     trade_options,
 )
-from games.cytress.work import Ctx, Pos, Work, freeze_work, load_work, put
+from games.cytress.work import Ctx, Pos, Work, freeze_work, load_work
 from games.errors import IllegalActionError, WrongSeatError
 
 __all__ = ["STEP_LEGAL", "STEP_RULE", "legal_actions", "perform", "perform_trusted"]
@@ -128,7 +129,7 @@ def _sides(c: Content, w: Pos) -> list[CAction]:
 
 def _scout(c: Content, w: Pos) -> list[CAction]:
     t = _SCOUT
-    return [t[s] for s in scout_options(c, w.board_side, w.players, w.leader, w.actor)]
+    return [t[s] for s in scout_options(c, w.board_side, len(w.players), w.leader, w.actor)]
 
 
 _PADS = tuple(_PAD[p] for p in range(PAD_MERCHANT + 1))
@@ -160,12 +161,12 @@ def _stratolite(c: Content, w: Pos) -> list[CAction]:
 
 def _payment(c: Content, w: Pos) -> list[CAction]:
     t = _PAY
-    return [t[r] for r in renegade_resources(w.icons, w.res, w.actor)]
+    return [t[r] for r in renegade_resources(w.players[w.actor])]
 
 
 def _height(c: Content, w: Pos) -> list[CAction]:
     t = _HEIGHT
-    hs = heights(w.icons, w.res, w.actor, w.pending.resource, buildable(w))
+    hs = heights(w.players[w.actor], w.pending.resource, buildable(w))
     return [t[h] for h in hs]
 
 
@@ -196,13 +197,13 @@ def _reserve(c: Content, w: Pos) -> list[CAction]:
 
 def _trade(c: Content, w: Pos) -> list[CAction]:
     t = _TRADE
-    return [*(t[x] for x in trade_options(c, w.market, w.icons, w.res, w.actor)), _DONE]
+    return [*(t[x] for x in trade_options(c, w.market, w.players[w.actor])), _DONE]
 
 
 def _amount(c: Content, w: Pos) -> list[CAction]:
     give = w.pending.trade // 4
     t = _AMOUNT
-    return [t[k] for k in range(1, w.res[w.actor][give] + 1)]
+    return [t[k] for k in range(1, w.players[w.actor].resources[give] + 1)]
 
 
 def _automa_choice(kind: str) -> Callable[[Content, Pos], list[CAction]]:
@@ -275,8 +276,9 @@ def _check(ctx: Ctx, state: CytressState, action: CAction) -> None:
 
 def _do_side(c: Content, w: Work, a: CAction) -> None:
     seat = w.actor
-    w.sides = put(w.sides, seat, a.arg)
-    w.icons_()[seat] = lifepath_icons(c, w.rebels[seat], a.arg, w.paths[seat])
+    players = w.players_()
+    p = players[seat]
+    players[seat] = replace(p, side=a.arg, icons=lifepath_icons(c, w.rebels[seat], a.arg, p.lifepaths))
     w.finish()
 
 

@@ -118,7 +118,7 @@ def card_facts(content: Content, state: CytressState) -> tuple[CardFacts, ...]:
                 per_faction[content.intel[c].faction] += 1
             longest = max(per_faction)  # rule: cytress/solo-game-end
         else:
-            paths = state.paths[o]
+            paths = state.players[o].lifepaths
             cards = [c for p in paths for c in p]
             longest = max(len(p) for p in paths)  # rule: cytress/score-stratos-rewards (level 2)
         targets = [0, 0, 0, 0]

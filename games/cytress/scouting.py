@@ -72,12 +72,12 @@ def scout(content: Content, w: Work, owner: int, spot: int) -> None:
     w.leader_()[owner] = spot
     faction = spot // 2
     resource = content.faction_resource[faction]
-    if owner < w.players:
+    n = len(w.players)
+    if owner < n:
         on_stratos = sum(w.stratos[owner])
         gain(w, owner, resource, spot_value(content, w.board_side, spot) + on_stratos)
-    icons = w.icons
-    for seat in range(w.players):
+    for seat in range(n):
         if seat != owner:
-            k = icons[seat][PRIVATEER][resource]  # ``privateer_gain``, inlined
+            k = w.players[seat].icons[PRIVATEER][resource]  # ``privateer_gain``, inlined
             if k:
                 gain(w, seat, resource, k)

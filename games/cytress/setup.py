@@ -18,6 +18,7 @@ from games.cytress.state import (
     SIDES,
     Automa,
     CytressState,
+    Player,
 )
 from games.cytress.work import Ctx
 
@@ -129,9 +130,7 @@ def new_game(ctx: Ctx, setup: Setup, seed: int) -> CytressState:
     first = setup.first_player if setup.first_player >= 0 else rng.randrange(n)
     allocated = SOLO_TUBES if solo else TUBES_PER_PLAYER * n
     automa = _new_automa(rng) if solo else None
-    sides = (setup.fixed_side,) * n
     return CytressState(
-        players=n,
         round=0,  # the first round starts once rebel sides are chosen
         phase=SIDES,
         step=NONE,
@@ -143,10 +142,9 @@ def new_game(ctx: Ctx, setup: Setup, seed: int) -> CytressState:
         tiles=tiles,
         market=market,
         board_side=setup.board_side,
+        players=tuple(_player(content, rebels[seat], setup.fixed_side) for seat in range(n)),
         rebels=rebels,
-        sides=sides,
-        icons=tuple(lifepath_icons(content, rebels[s], sides[s], ((),) * 4) for s in range(n)),
-        **_holdings(n, owners, len(content.layouts[len(tiles)].labels)),
+        **_holdings(owners, len(content.layouts[len(tiles)].labels)),
         intel_deck=decks,
         intel_row=rows,
         strat_deck=tuple(strat[STRAT_ROW:]),
@@ -165,21 +163,28 @@ def new_game(ctx: Ctx, setup: Setup, seed: int) -> CytressState:
     )
 
 
-def _holdings(n: int, owners: int, hexes: int) -> dict[str, Any]:
-    """The seats' and owners' holdings at the start, by field: 2 of each resource, no intel card on a
-    lifepath, 12 crews in the supply and none placed, no transport out yet (3 each once the travel
-    phase starts), no Stratolite reserved, no bounty, every rebel leader at home."""
+def _player(content: Content, rebel: int, side: int) -> Player:
+    """A seat at the start: its rebel board on ``side`` (-1: to be chosen), 2 of each resource, no
+    intel card on a lifepath, no Stratolite reserved, no transport out yet (3 each once the travel
+    phase starts)."""
+    lifepaths: tuple[tuple[int, ...], ...] = ((),) * 4
+    return Player(
+        side=side,
+        resources=(START_RESOURCE,) * 4,
+        lifepaths=lifepaths,
+        icons=lifepath_icons(content, rebel, side, lifepaths),
+    )
+
+
+def _holdings(owners: int, hexes: int) -> dict[str, Any]:
+    """The owners' holdings at the start, by field: 12 crews in the supply and none placed, no
+    bounty, every rebel leader at home; no tube, no Stratolite discarded."""
     return {
-        "res": ((START_RESOURCE,) * 4,) * n,
-        "paths": (((),) * 4,) * n,
         "crew": (NOBODY,) * hexes,
         "tube": (0,) * hexes,
         "stratos": ((0,) * LEVELS,) * owners,
         "supply": (CREWS,) * owners,
         "strat_discard": (),
-        "reserved": (NOBODY,) * n,
         "bounties": ((),) * owners,
         "leader": (NOBODY,) * owners,
-        "transports": (0,) * n,
-        "on_stratos": (0,) * n,
     }

@@ -1,12 +1,15 @@
 """Cytress positions and actions: records (``games.core.records``), and the integer domains they use.
 
-The internal encoding is compact (tuples of content indices by seat, owner, hex and level: a seat's
-resources are ``res[seat][resource]``, never a flat ``res[4 * seat + resource]``); the public form
-(``games.cytress.codec``) speaks the rulebook's words. The one place that maps one to the other is
-``games.cytress.codec``.
+The internal encoding is compact (content indices; each seat's holdings one :class:`Player` record,
+``s.players[seat].resources[resource]``; the crews, leaders and Stratos by owner, hex and level); the
+public form (``games.cytress.codec``) speaks the rulebook's words. The one place that maps one to the
+other is ``games.cytress.codec``.
 
-Owners: the crews and leaders on the board belong to an *owner*: seats ``0..players-1`` and, in
-solo mode (cytress/solo-setup), the automa as owner ``1`` (``AUTOMA``) next to the one seat.
+Owners: the rebel boards, crews, leaders and bounties belong to an *owner*: seats
+``0..num_players-1`` and, in solo mode (cytress/solo-setup), the automa as owner ``1`` (``AUTOMA``)
+next to the one seat. What only a seat has (resources, lifepaths, transports, a reserved Stratolite)
+is its :class:`Player`; what every owner has is held by owner in the state (the automa has a rebel
+board, crews, a leader and bounties, but no resources: cytress/solo-gameplay).
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ __all__ = [
     "Faction",
     "Hex",
     "Pending",
+    "Player",
     "Resource",
     "pending",
 ]
@@ -41,7 +45,7 @@ Resource: TypeAlias = int
 """A resource: index into ``RESOURCES``."""
 Hex: TypeAlias = int
 """A mini-map hex: index into the layout's hex list (``games.cytress.content.Layout``)."""
-Icons: TypeAlias = "tuple[tuple[int, ...], ...]"
+Icons: TypeAlias = tuple[tuple[int, ...], ...]
 """A seat's resource icons: per lifepath (``FACTIONS``), the count of each resource (``RESOURCES``)."""
 Owner: TypeAlias = int
 """Whose crews: a seat, or ``AUTOMA`` (1) in solo mode."""
@@ -202,11 +206,35 @@ class Automa(Record, frozen=True):
     moving: int = -1
 
 
+class Player(Record, frozen=True):
+    """One seat's holdings: its rebel board's side, resource tracker, lifepaths, transports and
+    reserved Stratolite (cytress/setup; the automa has none of these: cytress/solo-gameplay).
+
+    Attributes:
+        side: its rebel board side (0 or 1; -1 not chosen yet).
+        resources: its 4 resource counts (``resources[resource]``, ``RESOURCES``), each 0..25.
+        lifepaths: its 4 lifepaths' intel cards in order (``lifepaths[lifepath]``, ``FACTIONS``).
+        icons: its resource icons per lifepath including the rebel board side's
+            (``icons[lifepath][resource]``); derived from ``lifepaths`` and ``side``
+            (``economy.lifepath_icons``).
+        reserved: its reserved Stratolite (-1: none).
+        transports: transports still on its resource tracker board.
+        on_stratos: transports on Stratos owing an extra travel action.
+    """
+
+    side: int
+    resources: tuple[int, ...]
+    lifepaths: tuple[tuple[int, ...], ...]
+    icons: Icons
+    reserved: int = -1
+    transports: int = 0
+    on_stratos: int = 0
+
+
 class CytressState(Record, frozen=True):
     """A Cytress position.
 
     Attributes:
-        players: seats (1: solo against the automa).
         round: the round, from 1 (0 while rebel sides are chosen).
         phase: SIDES, SCOUT, TRAVEL, EXTRA or OVER (INCOME and RESET run by themselves).
         step: the open decision (``STEP_NAMES``; NONE only between turns and when over).
@@ -219,12 +247,8 @@ class CytressState(Record, frozen=True):
         tiles: the map tile (content index) in each slot of the layout.
         market: the Cytress district board side face up (index into the market sides).
         board_side: the faction district boards' side (0: 1-3 players, 1: 4+ players).
-        rebels: per seat, its rebel board (content index).
-        sides: per seat, its rebel board side (0 or 1; -1 not chosen yet).
-        res: per seat, its 4 resource counts (``res[seat][resource]``), each 0..25.
-        paths: per seat, its 4 lifepaths' intel cards in order (``paths[seat][lifepath]``).
-        icons: per seat, its resource icons per lifepath including the rebel board's
-            (``icons[seat][lifepath][resource]``); derived from ``paths`` and ``sides``.
+        players: the seats' holdings, by seat (one seat: solo against the automa).
+        rebels: per owner, its rebel board (content index).
         crew: per hex, the owner of the crew on it (-1: none).
         tube: per hex, the height of the waste tube on it (0: none).
         stratos: per owner, its crews on Stratos levels 1-3 (``stratos[owner][level - 1]``).
@@ -234,14 +258,11 @@ class CytressState(Record, frozen=True):
         strat_deck: the Stratolite deck, top first.
         strat_row: the 5 Stratolites on Stratos, left to right (-1: empty).
         strat_discard: the Stratolite discard pile, in the order discarded.
-        reserved: per seat, its reserved Stratolite (-1: none).
         bounty_stack: per faction, the enforcer bounty cards on its space, top first.
         bounties: per owner, the bounty cards claimed, in order.
         tubes_left: the allocated tube sections still near Stratos.
         tubes_box: the tube sections in the box.
         leader: per owner, its rebel leader's scouting spot (``faction * 2 + spot``; -1: home).
-        transports: per seat, transports still on its resource tracker board.
-        on_stratos: per seat, transports on Stratos owing an extra travel action.
         end_triggered: the last allocated tube section dropped: this is the final round.
         automa: the solo automa (None with 2+ players).
         seed: the seed of later reshuffles (hidden: 0 in an observation).
@@ -258,7 +279,6 @@ class CytressState(Record, frozen=True):
         map: the mini-map of ``tiles`` (derived and shared between states: equal when ``tiles`` are).
     """
 
-    players: int
     round: int
     phase: int
     step: int
@@ -270,11 +290,8 @@ class CytressState(Record, frozen=True):
     tiles: tuple[int, ...]
     market: int
     board_side: int
+    players: tuple[Player, ...]
     rebels: tuple[int, ...]
-    sides: tuple[int, ...]
-    res: tuple[tuple[int, ...], ...]
-    paths: tuple[tuple[tuple[int, ...], ...], ...]
-    icons: tuple[Icons, ...]
     crew: tuple[int, ...]
     tube: tuple[int, ...]
     stratos: tuple[tuple[int, ...], ...]
@@ -284,14 +301,11 @@ class CytressState(Record, frozen=True):
     strat_deck: tuple[int, ...]
     strat_row: tuple[int, ...]
     strat_discard: tuple[int, ...]
-    reserved: tuple[int, ...]
     bounty_stack: tuple[tuple[int, ...], ...]
     bounties: tuple[tuple[int, ...], ...]
     tubes_left: int
     tubes_box: int
     leader: tuple[int, ...]
-    transports: tuple[int, ...]
-    on_stratos: tuple[int, ...]
     end_triggered: bool
     automa: Automa | None
     seed: int
@@ -302,14 +316,20 @@ class CytressState(Record, frozen=True):
     map: MapView
 
     @property
+    def num_players(self) -> int:
+        """The player count (1: solo against the automa)."""
+        return len(self.players)
+
+    @property
     def owners(self) -> int:
         """Crew owners: the seats, plus the automa in solo mode."""
-        return self.players + (1 if self.players == 1 else 0)
+        n = len(self.players)
+        return n + (1 if n == 1 else 0)
 
     @property
     def solo(self) -> bool:
         """Whether this is a solo game against the automa."""
-        return self.players == 1
+        return len(self.players) == 1
 
 
 def pending(

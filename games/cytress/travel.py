@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TypeVar
 
+from games.core.records import replace
 from games.cytress.board import TUBE_COST
 from games.cytress.content import Content
 from games.cytress.crews import start_crew
@@ -38,7 +39,7 @@ from games.cytress.state import (
 )
 from games.cytress.tubes import buildable
 from games.cytress.undercity import after_free_intel
-from games.cytress.work import Pos, Work, put
+from games.cytress.work import Pos, Work
 
 __all__ = ["intel_cost", "meet_faction_intel", "pad_choices", "pad_options", "start_pad"]
 
@@ -48,7 +49,7 @@ def intel_cost(content: Content, w: Pos, seat: int, faction: int) -> tuple[int, 
     the landing pad's cost in the faction's resource, less the seat's Hooligang discount."""
     resource = content.faction_resource[faction]
     cost = content.board_sides[w.board_side].intel_cost
-    return resource, cost_after_discount(w.icons, seat, resource, cost)
+    return resource, cost_after_discount(w.players[seat].icons, resource, cost)
 
 
 def pad_options(content: Content, w: Pos, seat: int) -> list[int]:
@@ -71,9 +72,9 @@ def pad_choices(content: Content, w: Pos, seat: int, names: Sequence[_T]) -> lis
     colour takes it ("you must be able to complete the action in full"; only "after running out of
     crew tokens" may a seat take the card without placing one: rule: cytress/rules-to-remember)."""
     out = []
-    res, icons, rows = w.res, w.icons, w.intel_row
+    player, rows = w.players[seat], w.intel_row
     cost = content.board_sides[w.board_side].intel_cost
-    mine, discounts = res[seat], icons[seat][HOOLIGANG]
+    mine, discounts = player.resources, player.icons[HOOLIGANG]
     placing = w.supply[seat] > 0
     for f, resource in enumerate(content.faction_resource):
         row = rows[f]
@@ -111,7 +112,7 @@ def _any_stratolite(content: Content, w: Pos, seat: int, payable: list[int]) -> 
     resource, colour = content.strat_resource, content.strat_hex
     by_faction, crew = w.map.by_faction, w.crew
     seen = 0  # the colours already looked at (bits): the seat has no crew on their hexes
-    for card in (*w.strat_row, w.reserved[seat]):
+    for card in (*w.strat_row, w.players[seat].reserved):
         if card < 0 or resource[card] not in payable:
             continue
         c = colour[card]
@@ -132,12 +133,14 @@ def start_pad(content: Content, w: Work, pad: int) -> None:
     """Move a transport to ``pad``: from the tracker board (travel) or off Stratos (extra travel);
     a transport meeting the Stratolites stays on Stratos (cytress/phase-3b-extra-travel)."""
     seat = w.actor
+    players = w.players_()
+    p = players[seat]
     if w.phase == EXTRA:
-        w.on_stratos = put(w.on_stratos, seat, w.on_stratos[seat] - 1)
+        players[seat] = replace(p, on_stratos=p.on_stratos - 1)
+    elif pad == PAD_STRATOLITES:
+        players[seat] = replace(p, transports=p.transports - 1, on_stratos=p.on_stratos + 1)
     else:
-        w.transports_()[seat] -= 1
-        if pad == PAD_STRATOLITES:
-            w.on_stratos = put(w.on_stratos, seat, w.on_stratos[seat] + 1)
+        players[seat] = replace(p, transports=p.transports - 1)
     w.pending = _PAD_PENDING[pad]
     if pad < 4:
         resource, cost = intel_cost(content, w, seat, pad)

@@ -20,12 +20,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import compress
 
-from games.core.records import replace_at
+from games.core.records import replace, replace_at
 from games.cytress.board import TUBE_COST, slide_stratolites
 from games.cytress.content import Content, MapView
 from games.cytress.economy import cost_after_discount, pay
-from games.cytress.state import HEIGHT, HOOLIGANG, NOBODY, TUBE, Icons, pending
-from games.cytress.work import Pos, Work, put
+from games.cytress.state import HEIGHT, HOOLIGANG, NOBODY, TUBE, Player, pending
+from games.cytress.work import Pos, Work
 
 __all__ = [
     "buildable",
@@ -50,16 +50,12 @@ def buildable(w: Pos) -> int:
     return w.tubes_left + w.tubes_box if w.box_tubes else w.tubes_left
 
 
-def heights(
-    icons: Sequence[Icons], res: Sequence[Sequence[int]], seat: int, resource: int, sections: int
-) -> list[int]:
+def heights(player: Player, resource: int, sections: int) -> list[int]:
     """rule: cytress/waste-tubes - the tube heights the seat can pay in ``resource`` (after its
     Hooligang discount) with enough tube sections left (``sections``: ``buildable``)."""
-    have = res[seat][resource]
+    have, icons = player.resources[resource], player.icons
     return [
-        h
-        for h in (1, 2, 3)
-        if h <= sections and cost_after_discount(icons, seat, resource, TUBE_COST[h]) <= have
+        h for h in (1, 2, 3) if h <= sections and cost_after_discount(icons, resource, TUBE_COST[h]) <= have
     ]
 
 
@@ -79,13 +75,13 @@ def stratolites_open(content: Content, w: Pos, seat: int, payable: Sequence[int]
         return []
     # a tube can be paid in a resource iff a 1-high one can (costs rise with the height)
     if payable is None:
-        payable = renegade_resources(w.icons, w.res, seat)
+        payable = renegade_resources(w.players[seat])
     if not payable:
         return []
     stratolites = content.stratolites
     mine: set[int] | None = None
     out = []
-    for card in (*w.strat_row, w.reserved[seat]):
+    for card in (*w.strat_row, w.players[seat].reserved):
         if card == NOBODY:
             continue
         st = stratolites[card]
@@ -98,20 +94,18 @@ def stratolites_open(content: Content, w: Pos, seat: int, payable: Sequence[int]
     return out
 
 
-def renegade_resources(icons: Sequence[Icons], res: Sequence[Sequence[int]], seat: int) -> list[int]:
+def renegade_resources(player: Player) -> list[int]:
     """rule: cytress/meet-the-renegade - the resources the seat can pay at least a 1-high tube
     in (after the Hooligang discount: ``cost_after_discount``, inlined; a resource is never
     below 0, so the discount's floor at 0 changes nothing here)."""
-    mine, discounts, cost = res[seat], icons[seat][HOOLIGANG], TUBE_COST[1]
+    mine, discounts, cost = player.resources, player.icons[HOOLIGANG], TUBE_COST[1]
     return [r for r in range(4) if cost - discounts[r] <= mine[r]]
 
 
-def can_meet_renegade(
-    crew: Sequence[int], icons: Sequence[Icons], res: Sequence[Sequence[int]], seat: int, sections: int
-) -> bool:
-    """rule: cytress/meet-the-renegade - a crew on the mini-map, a section left and a payable 1-high
-    tube in some resource."""
-    return sections >= 1 and seat in crew and bool(renegade_resources(icons, res, seat))
+def can_meet_renegade(crew: Sequence[int], player: Player, seat: int, sections: int) -> bool:
+    """rule: cytress/meet-the-renegade - a crew of ``seat`` (holding ``player``) on the mini-map, a
+    section left and a payable 1-high tube in some resource."""
+    return sections >= 1 and seat in crew and bool(renegade_resources(player))
 
 
 def choose_stratolite(content: Content, w: Work, card: int) -> None:
@@ -130,7 +124,8 @@ def choose_payment(w: Work, resource: int) -> None:
 def choose_height(w: Work, height: int) -> None:
     """rule: cytress/waste-tubes - pay the height's cost (less the Hooligang discount)."""
     p = w.pending
-    pay(w, w.actor, p.resource, cost_after_discount(w.icons, w.actor, p.resource, TUBE_COST[height]))
+    icons = w.players[w.actor].icons
+    pay(w, w.actor, p.resource, cost_after_discount(icons, p.resource, TUBE_COST[height]))
     w.pending = pending(p.pad, p.colour, p.card, p.resource, height)
     w.step = TUBE
 
@@ -147,7 +142,7 @@ def drop_tube(w: Work, owner: int, h: int, height: int) -> None:
     take = min(w.tubes_left, height)
     if take:
         w.tubes_left -= take
-        if w.tubes_left == 0 and w.players != 1:  # not in solo
+        if w.tubes_left == 0 and not w.solo:
             w.end_triggered = True
     w.tubes_box -= height - take
 
@@ -161,8 +156,9 @@ def finish_tube(content: Content, w: Work, h: int) -> None:
     card = p.card
     if card != NOBODY:
         w.strat_discard_().append(card)
-        if w.reserved[seat] == card:
-            w.reserved = put(w.reserved, seat, NOBODY)
+        players = w.players_()
+        if players[seat].reserved == card:
+            players[seat] = replace(players[seat], reserved=NOBODY)
         else:
             slide_stratolites(w, list(w.strat_row).index(card))
     w.finish()

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from games.core.records import replace
 from games.cytress.board import ascend, slide_stratolites
 from games.cytress.content import Content
 from games.cytress.crews import start_crew
@@ -30,6 +31,7 @@ from games.cytress.state import (
     ROVER,
     TRADE,
     Icons,
+    Player,
     pending,
 )
 from games.cytress.work import Pos, Work, put
@@ -84,7 +86,7 @@ def benefit_options(content: Content, w: Pos, seat: int, card: int) -> list[int]
     out = [BENEFIT_NONE]
     if start_crew(w, seat, bounty.hex):
         out.append(BENEFIT_CREW)
-    if w.res[seat][bounty.resource] >= ASCEND_COST:
+    if w.players[seat].resources[bounty.resource] >= ASCEND_COST:
         for level in (1, 2):
             if w.stratos[seat][level - 1]:
                 out.append(BENEFIT_ASCEND_1 + level - 1)
@@ -135,10 +137,11 @@ def reserve(w: Work, card: int) -> None:
     Stratolite is used (reading: cytress/meet-a-stratolite)."""
     if card != NOBODY:
         seat = w.actor
-        old = w.reserved[seat]
+        players = w.players_()
+        old = players[seat].reserved
         if old != NOBODY:
             w.strat_discard_().append(old)
-        w.reserved = put(w.reserved, seat, card)
+        players[seat] = replace(players[seat], reserved=card)
         slide_stratolites(w, list(w.strat_row).index(card))
     take_marker(w)
 
@@ -149,19 +152,19 @@ def fixer_intel_options(rows: Sequence[tuple[int, ...]]) -> list[int]:
 
 
 # ---------------------------------------------------------------- the merchant
-def trade_ratio(icons: Sequence[Icons], seat: int, resource: int) -> int:
-    """rule: cytress/meet-the-merchant - the seat's trade ratio for gaining ``resource``: the
+def trade_ratio(icons: Icons, resource: int) -> int:
+    """rule: cytress/meet-the-merchant - a seat's trade ratio for gaining ``resource``: the
     ``resource`` icons on its Rover lifepath (every rebel starts with 1 CREDS, TECH and AMMO)."""
-    return icons[seat][ROVER][resource]
+    return icons[ROVER][resource]
 
 
-def trade_options(
-    content: Content, market: int, icons: Sequence[Icons], res: Sequence[Sequence[int]], seat: int
-) -> list[int]:
-    """rule: cytress/meet-the-merchant - the trades (``give * 4 + get``) the seat can make: along
-    the board side's arrows, or GLOW for AMMO, CREDS or TECH, with at least 1 to give."""
+def trade_options(content: Content, market: int, player: Player) -> list[int]:
+    """rule: cytress/meet-the-merchant - the trades (``give * 4 + get``) a seat holding ``player``
+    can make: along the board side's arrows, or GLOW for AMMO, CREDS or TECH, with at least 1 to
+    give."""
     pairs = list(content.market[market].arrows) + [(GLOW, r) for r in range(4) if r != GLOW]
-    return sorted(4 * g + t for g, t in pairs if res[seat][g] >= 1)
+    have = player.resources
+    return sorted(4 * g + t for g, t in pairs if have[g] >= 1)
 
 
 def choose_trade(w: Work, trade: int) -> None:
@@ -177,7 +180,7 @@ def amount(w: Work, count: int) -> None:
     seat = w.actor
     give, get = divmod(p.trade, 4)
     pay(w, seat, give, count)
-    gain(w, seat, get, count * trade_ratio(w.icons, seat, get))
+    gain(w, seat, get, count * trade_ratio(w.players[seat].icons, get))
     trades = p.trades + 1
     if trades >= MERCHANT_TRADES:
         w.finish()

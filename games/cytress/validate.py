@@ -33,6 +33,7 @@ from games.cytress.state import (
     Automa,
     CytressState,
     Pending,
+    Player,
 )
 from games.cytress.work import Ctx
 
@@ -188,10 +189,9 @@ def state_from_dict(ctx: Ctx, data: Any) -> CytressState:
             f"expected an integer 0..{allocated}, got {tubes_left}",
             "cytress/setup",
         )
-    held = _holdings(d, n, hex_index)
-    sides, paths = held["sides"], held["paths"]
+    held = _holdings(c, d, n, hex_index)
+    sides = tuple(p.side for p in held["players"])
     state = CytressState(
-        players=n,
         tiles=tiles,
         crew=tuple(crew),
         tube=tuple(tube),
@@ -206,7 +206,6 @@ def state_from_dict(ctx: Ctx, data: Any) -> CytressState:
         tubes_left=tubes_left,
         tubes_box=d["tube_sections"]["box"],
         pending=_pending(c, d["pending"], hex_index),
-        icons=tuple(lifepath_icons(c, held["rebels"][s], sides[s], paths[s]) for s in range(n)),
         map=view,
         **held,
         **_read_flow(d, n, tubes_left, sides=sides, leader=held["leader"]),
@@ -216,7 +215,7 @@ def state_from_dict(ctx: Ctx, data: Any) -> CytressState:
     return state
 
 
-def _holdings(d: Mapping[str, Any], n: int, hex_index: Mapping[str, int]) -> dict[str, Any]:
+def _holdings(c: Content, d: Mapping[str, Any], n: int, hex_index: Mapping[str, int]) -> dict[str, Any]:
     """The seats' and the automa's holdings, by field of the state."""
     seats = d["seats"]
     _count("seats", seats, n)
@@ -228,13 +227,8 @@ def _holdings(d: Mapping[str, Any], n: int, hex_index: Mapping[str, int]) -> dic
     if len(set(rebels)) != len(rebels):
         refuse("seats", "two owners play the same rebel board", "cytress/setup")
     return {
+        "players": tuple(_player(c, s, rebels[seat]) for seat, s in enumerate(seats)),
         "rebels": rebels,
-        "sides": tuple(s["side"] for s in seats),
-        "res": tuple(tuple(s["resources"].values()) for s in seats),
-        "paths": tuple(tuple(s["lifepaths"].values()) for s in seats),
-        "transports": tuple(s["transports_on_board"] for s in seats),
-        "on_stratos": tuple(s["transports_on_stratos"] for s in seats),
-        "reserved": tuple(s["reserved_stratolite"] for s in seats),
         "stratos": tuple(o["stratos"] for o in owners),
         "supply": tuple(o["crews_unused"] for o in owners),
         "leader": tuple(
@@ -244,6 +238,20 @@ def _holdings(d: Mapping[str, Any], n: int, hex_index: Mapping[str, int]) -> dic
         "bounties": tuple(o["bounties"] for o in owners),
         "automa": automa,
     }
+
+
+def _player(c: Content, s: Mapping[str, Any], rebel: int) -> Player:
+    """A seat's record from its checked public form (its icons counted from its board and cards)."""
+    lifepaths = tuple(s["lifepaths"].values())
+    return Player(
+        side=s["side"],
+        resources=tuple(s["resources"].values()),
+        lifepaths=lifepaths,
+        icons=lifepath_icons(c, rebel, s["side"], lifepaths),
+        reserved=s["reserved_stratolite"],
+        transports=s["transports_on_board"],
+        on_stratos=s["transports_on_stratos"],
+    )
 
 
 def _check_seat(path: str, s: Mapping[str, Any], seat: int) -> None:

@@ -1,9 +1,11 @@
 """The mutable working copy ``apply`` runs the rules on, and the rules' shared context.
 
 ``Work.of(state)`` copies a frozen :class:`~games.cytress.state.CytressState` by reference; a rule
-that changes a field first asks for it as a list (``w.res_()``, copied once, on first use), so an
-action copies only what it touches. ``w.freeze()`` builds the next frozen state (a new record). The rule
-functions take ``(ctx, w)``: :class:`Ctx` holds the content pack and per-map caches.
+that changes a field first asks for it as a list (``w.players_()``, copied once, on first use), so an
+action copies only what it touches; a seat's :class:`~games.cytress.state.Player` record is changed
+by name (``players[seat] = replace(p, resources=...)``). ``w.freeze()`` builds the next frozen state
+(a new record). The rule functions take ``(ctx, w)``: :class:`Ctx` holds the content pack and
+per-map caches.
 """
 
 from __future__ import annotations
@@ -21,8 +23,8 @@ from games.cytress.state import (
     NONE,
     Automa,
     CytressState,
-    Icons,
     Pending,
+    Player,
 )
 
 __all__ = ["Ctx", "Pos", "Work", "freeze_work", "load_work", "put"]
@@ -55,7 +57,6 @@ class Work(msgspec.Struct, gc=False):
     The fields of :class:`CytressState`, in its order (``tests/cytress/test_engine.py`` checks), but
     writable: ``of`` and ``freeze`` pass them over in one go (``msgspec.structs.astuple``)."""
 
-    players: int
     round: int
     phase: int
     step: int
@@ -67,11 +68,8 @@ class Work(msgspec.Struct, gc=False):
     tiles: tuple[int, ...]
     market: int
     board_side: int
+    players: Sequence[Player]
     rebels: tuple[int, ...]
-    sides: tuple[int, ...]
-    res: Sequence[tuple[int, ...]]
-    paths: Sequence[tuple[tuple[int, ...], ...]]
-    icons: Sequence[Icons]
     crew: Sequence[int]
     tube: Sequence[int]
     stratos: Sequence[tuple[int, ...]]
@@ -81,14 +79,11 @@ class Work(msgspec.Struct, gc=False):
     strat_deck: Sequence[int]
     strat_row: Sequence[int]
     strat_discard: Sequence[int]
-    reserved: tuple[int, ...]
     bounty_stack: tuple[tuple[int, ...], ...]
     bounties: tuple[tuple[int, ...], ...]
     tubes_left: int
     tubes_box: int
     leader: Sequence[int]
-    transports: Sequence[int]
-    on_stratos: tuple[int, ...]
     end_triggered: bool
     automa: Automa | None
     seed: int
@@ -106,12 +101,8 @@ class Work(msgspec.Struct, gc=False):
     def freeze(self) -> CytressState:
         """The frozen state: the fields a rule turned into lists made tuples again (the working copy
         is used up)."""
-        if type(self.res) is list:
-            self.res = tuple(self.res)
-        if type(self.paths) is list:
-            self.paths = tuple(self.paths)
-        if type(self.icons) is list:
-            self.icons = tuple(self.icons)
+        if type(self.players) is list:
+            self.players = tuple(self.players)
         if type(self.crew) is list:
             self.crew = tuple(self.crew)
         if type(self.tube) is list:
@@ -132,19 +123,23 @@ class Work(msgspec.Struct, gc=False):
             self.strat_discard = tuple(self.strat_discard)
         if type(self.leader) is list:
             self.leader = tuple(self.leader)
-        if type(self.transports) is list:
-            self.transports = tuple(self.transports)
         return CytressState(*astuple(self))
+
+    @property
+    def num_players(self) -> int:
+        """The player count (1: solo against the automa)."""
+        return len(self.players)
 
     @property
     def owners(self) -> int:
         """Crew owners: the seats, plus the automa in solo mode."""
-        return self.players + (1 if self.players == 1 else 0)
+        n = len(self.players)
+        return n + (1 if n == 1 else 0)
 
     @property
     def solo(self) -> bool:
         """Whether this is a solo game."""
-        return self.players == 1
+        return len(self.players) == 1
 
     def finish(self) -> None:
         """The action (or turn) under way is complete: the next turn of the phase comes up (rule:
@@ -153,30 +148,16 @@ class Work(msgspec.Struct, gc=False):
         self.pending = NO_PENDING
         self.step = NONE
         if self.phase == EXTRA:
-            self.turn = (self.actor + 1) % self.players
+            self.turn = (self.actor + 1) % len(self.players)
         else:
             self.turn += 1
 
     # -- lists on demand (copied once per apply)
-    def res_(self) -> list[tuple[int, ...]]:
-        """``res`` as a list."""
-        v = self.res
+    def players_(self) -> list[Player]:
+        """``players`` as a list (a seat's record is then replaced by name: ``replace(p, ...)``)."""
+        v = self.players
         if type(v) is not list:
-            v = self.res = list(v)
-        return v
-
-    def paths_(self) -> list[tuple[tuple[int, ...], ...]]:
-        """``paths`` as a list."""
-        v = self.paths
-        if type(v) is not list:
-            v = self.paths = list(v)
-        return v
-
-    def icons_(self) -> list[Icons]:
-        """``icons`` as a list."""
-        v = self.icons
-        if type(v) is not list:
-            v = self.icons = list(v)
+            v = self.players = list(v)
         return v
 
     def crew_(self) -> list[int]:
@@ -247,13 +228,6 @@ class Work(msgspec.Struct, gc=False):
         v = self.leader
         if type(v) is not list:
             v = self.leader = list(v)
-        return v
-
-    def transports_(self) -> list[int]:
-        """``transports`` as a list."""
-        v = self.transports
-        if type(v) is not list:
-            v = self.transports = list(v)
         return v
 
 

@@ -69,7 +69,7 @@ def hint_advice(
     if not isinstance(game, CytressGame) or not isinstance(state, CytressState):
         return None
     s = state
-    if s.phase == OVER or s.owners < 2 or not 0 <= s.actor < s.players:
+    if s.phase == OVER or s.owners < 2 or not 0 <= s.actor < s.num_players:
         return None
     legal = list(game.legal_actions(s))
     kinds = {a.kind for a in legal}

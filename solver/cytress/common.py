@@ -64,8 +64,8 @@ def choice_param(params: Mapping[str, Any], key: str, choices: Sequence[str]) ->
 
 
 def seat_param(params: Mapping[str, Any], s: CytressState) -> int:
-    default = s.actor if 0 <= s.actor < s.players else 0
-    return int_param(params, "seat", default, 0, s.players - 1)
+    default = s.actor if 0 <= s.actor < s.num_players else 0
+    return int_param(params, "seat", default, 0, s.num_players - 1)
 
 
 def hex_param(params: Mapping[str, Any], key: str, s: CytressState, value: Any) -> int:

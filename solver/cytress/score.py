@@ -100,7 +100,7 @@ def score(game: Game[Any, Any], state: Any) -> ScoreReport:
     tallies, _ = _tallies(g, s)
     totals = [t.total for t in tallies]
     seats = []
-    for seat in range(s.players):
+    for seat in range(s.num_players):
         t = tallies[seat]
         lines = _lines(g, s, t)
         if s.solo:

@@ -22,29 +22,32 @@ def start(players: int, seed: int = 0, **options: Any) -> CytressState:
     return GAME.new_state(GameConfig(players=players, options=opts), seed)
 
 
-def with_(state: CytressState, **changes: Any) -> CytressState:
-    """``state`` with ``changes``; the lifepath icons follow the lifepaths and sides."""
-    s = replace(state, **changes)
-    icons = tuple(lifepath_icons(PACK, s.rebels[k], s.sides[k], s.paths[k]) for k in range(s.players))
-    return replace(s, icons=icons)
+def set_player(state: CytressState, seat: int, **changes: Any) -> CytressState:
+    """``state`` with the seat's :class:`Player` fields ``changes``; its lifepath icons follow its
+    lifepaths and side."""
+    p = replace(state.players[seat], **changes)
+    p = replace(p, icons=lifepath_icons(PACK, state.rebels[seat], p.side, p.lifepaths))
+    return replace(state, players=replace_at(state.players, seat, p))
 
 
 def set_icons(state: CytressState, seat: int, lifepath: int, resource: int, count: int) -> CytressState:
     """``state`` with ``count`` ``resource`` icons on the seat's ``lifepath`` (whatever its cards)."""
-    mine = state.icons[seat]
-    counts = replace_at(mine[lifepath], resource, count)
-    return replace(state, icons=replace_at(state.icons, seat, replace_at(mine, lifepath, counts)))
+    p = state.players[seat]
+    counts = replace_at(p.icons[lifepath], resource, count)
+    p = replace(p, icons=replace_at(p.icons, lifepath, counts))
+    return replace(state, players=replace_at(state.players, seat, p))
 
 
 def res(state: CytressState, seat: int) -> dict[str, int]:
     """A seat's resources by name."""
     names = ("creds", "tech", "ammo", "glow")
-    return dict(zip(names, state.res[seat], strict=True))
+    return dict(zip(names, state.players[seat].resources, strict=True))
 
 
 def set_res(state: CytressState, seat: int, *amounts: int) -> CytressState:
     """``state`` with the seat's resources set (CREDS, TECH, AMMO, GLOW)."""
-    return replace(state, res=replace_at(state.res, seat, amounts))
+    p = replace(state.players[seat], resources=amounts)
+    return replace(state, players=replace_at(state.players, seat, p))
 
 
 def kinds(state: CytressState) -> set[str]:

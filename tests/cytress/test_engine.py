@@ -51,16 +51,32 @@ def _trace(players: int, seed: int) -> tuple[int, str]:
     return n, h.hexdigest()[:16]
 
 
+_OLD_FIELDS = (
+    *("players", "round", "phase", "step", "actor", "turn", "first", "phase_first", "pending", "tiles"),
+    *("market", "board_side", "rebels", "sides", "res", "paths", "icons", "crew", "tube", "stratos"),
+    *("supply", "intel_deck", "intel_row", "strat_deck", "strat_row", "strat_discard", "reserved"),
+    *("bounty_stack", "bounties", "tubes_left", "tubes_box", "leader", "transports", "on_stratos"),
+    *("end_triggered", "automa", "seed", "shuffles", "round_limit", "box_tubes", "bounty_best"),
+)
+"""The state's fields before issue 32 (the per-seat ones since gathered in ``Player`` records)."""
+
+
 def _repr(s: CytressState) -> str:
     """The state's fields as its frozen dataclass's ``repr`` wrote them (before issue 32): the
     derived mini-map left out, the per-seat fields flat, seat after seat, as they were held then."""
-    flat = {
-        "res": tuple(x for have in s.res for x in have),
-        "paths": tuple(p for mine in s.paths for p in mine),
-        "icons": tuple(x for mine in s.icons for path in mine for x in path),
+    seats = s.players
+    old = {
+        "players": s.num_players,
+        "sides": tuple(p.side for p in seats),
+        "res": tuple(x for p in seats for x in p.resources),
+        "paths": tuple(path for p in seats for path in p.lifepaths),
+        "icons": tuple(x for p in seats for path in p.icons for x in path),
         "stratos": tuple(x for levels in s.stratos for x in levels),
+        "reserved": tuple(p.reserved for p in seats),
+        "transports": tuple(p.transports for p in seats),
+        "on_stratos": tuple(p.on_stratos for p in seats),
     }
-    shown = (f"{n}={flat.get(n, getattr(s, n))!r}" for n in CytressState.__struct_fields__ if n != "map")
+    shown = (f"{n}={old[n] if n in old else getattr(s, n)!r}" for n in _OLD_FIELDS)
     return f"CytressState({', '.join(shown)})"
 
 

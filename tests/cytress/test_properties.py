@@ -31,12 +31,13 @@ def _conserved(s: CytressState) -> None:
         assert on_map + up + s.supply[o] == CREWS
     records = s.automa.records if s.automa else 0
     assert sum(s.tube) + s.tubes_left + s.tubes_box + records == TUBE_SECTIONS
-    assert all(0 <= r <= MAX_RESOURCE for have in s.res for r in have)
+    assert all(0 <= r <= MAX_RESOURCE for p in s.players for r in p.resources)
     cards = [c for d in s.intel_deck for c in d] + [c for r in s.intel_row for c in r if c != NOBODY]
-    cards += [c for mine in s.paths for p in mine for c in p] + (list(s.automa.intel) if s.automa else [])
+    cards += [c for p in s.players for path in p.lifepaths for c in path]
+    cards += list(s.automa.intel) if s.automa else []
     assert sorted(cards) == list(range(72))
     strat = [*s.strat_deck, *(c for c in s.strat_row if c != NOBODY), *s.strat_discard]
-    strat += [c for c in s.reserved if c != NOBODY]
+    strat += [p.reserved for p in s.players if p.reserved != NOBODY]
     assert sorted(strat) == list(range(12))
     # every crew on the map stands on a hex without a tube
     assert all(not (x != NOBODY and t) for x, t in zip(s.crew, s.tube, strict=True))

@@ -35,10 +35,10 @@ from tests.cytress.helpers import (
     play_until,
     res,
     set_icons,
+    set_player,
     set_res,
     start,
     texts,
-    with_,
 )
 
 
@@ -69,7 +69,7 @@ def test_setup_components(players: int) -> None:
     assert s.tubes_left == (14 if players == 1 else 7 * players)
     assert s.tubes_left + s.tubes_box == 50
     assert all(x == 12 for x in s.supply) and len(s.supply) == max(2, players)
-    assert s.transports == (3,) * players
+    assert [p.transports for p in s.players] == [3] * players
 
 
 def test_setup_bounty_stack_tier_two_at_the_bottom() -> None:
@@ -114,25 +114,25 @@ def test_lifepaths_starting_icons() -> None:
     Rover lifepath; an intel card adds its icons to its faction's lifepath."""
     s = start(2)
     for seat in range(2):
-        rover = s.icons[seat][3]
+        rover = s.players[seat].icons[3]
         assert rover == (1, 1, 1, 0)
     card = next(c for c in range(len(PACK.intel)) if PACK.intel[c].faction == 0)
-    t = with_(s, paths=(((card,), (), (), ()), *s.paths[1:]))
+    t = set_player(s, 0, lifepaths=((card,), (), (), ()))
     for r in PACK.intel[card].icons:
-        assert t.icons[0][0][r] > s.icons[0][0][r]
+        assert t.players[0].icons[0][r] > s.players[0].icons[0][r]
 
 
 # ---------------------------------------------------------------- resources
 def test_resources_start_at_two_and_cap_at_25() -> None:
     """rule: cytress/resources - 2 of each to start, never more than 25."""
     s = GAME.new_state(GameConfig(players=2), 0)
-    assert all(x == 2 for have in s.res for x in have)
+    assert all(x == 2 for p in s.players for x in p.resources)
     s = start(2)
     seat = s.actor
     s = set_res(s, seat, 25, 25, 25, 25)
     spot = first(s, "scout")
     after = GAME.apply(s, spot)
-    assert max(max(have) for have in after.res) == MAX_RESOURCE
+    assert max(max(p.resources) for p in after.players) == MAX_RESOURCE
 
 
 # ---------------------------------------------------------------- mini-map and Stratos
@@ -159,9 +159,8 @@ def test_income_from_corpocrat_lifepath() -> None:
     )
     s2 = play_until(before, lambda x: x.round == 2)
     # the round-2 gain includes income: recompute from the state just before income
-    icons = s2.icons
     for seat in range(2):
-        corp = icons[seat][0]
+        corp = s2.players[seat].icons[0]
         assert sum(corp) >= 1  # side A gives a starting Corpocrat icon
     # direct check on the function
     from games.cytress.economy import income
@@ -169,8 +168,8 @@ def test_income_from_corpocrat_lifepath() -> None:
 
     w = Work.of(set_res(start(2), 0, 0, 0, 0, 0))
     income(w)
-    got = w.freeze().res[0]
-    assert got == start(2).icons[0][0]
+    got = w.freeze().players[0].resources
+    assert got == start(2).players[0].icons[0]
 
 
 # ---------------------------------------------------------------- phase 2
@@ -215,13 +214,13 @@ def test_travel_one_transport_at_a_time_must_complete() -> None:
     """rule: cytress/phase-3a-travel - in turn order one transport at a time, 3 each; a landing pad
     is offered only if the action can be completed in full."""
     s = _travel(3)
-    assert s.actor == 0 and s.transports == (3, 3, 3)
+    assert s.actor == 0 and [p.transports for p in s.players] == [3, 3, 3]
     poor = set_res(s, 0, 0, 0, 0, 0)
     pads = texts(poor)
     assert not any(t.startswith("meet the corpocrat") for t in pads)
     assert "meet the renegade" not in pads  # no crew, no resources
     s2 = play_until(s, lambda x: x.phase == TRAVEL and x.step == PAD and x.actor == 1)
-    assert s2.transports[0] == 2
+    assert s2.players[0].transports == 2
 
 
 # ---------------------------------------------------------------- meet a faction
@@ -244,7 +243,9 @@ def test_meet_a_faction_pay_take_place_spy() -> None:
     row = s.intel_row[0]
     card = row[0]
     s = GAME.apply(s, first(s, "intel", lambda a: a.arg == card))
-    assert s.paths[0][0] == (card,) and NOBODY not in s.intel_row[0] and card not in s.intel_row[0]
+    assert (
+        s.players[0].lifepaths[0] == (card,) and NOBODY not in s.intel_row[0] and card not in s.intel_row[0]
+    )
     assert s.step == CREW
     hexes = [a.arg for a in GAME.legal_actions(s)]
     assert set(hexes) <= set(corp) and target in hexes
@@ -278,7 +279,7 @@ def test_meet_a_faction_needs_an_empty_hex_while_crews_are_left() -> None:
     assert any(t.startswith("meet the corpocrat") for t in texts(out))
     out = GAME.apply(out, first(out, "pad", lambda a: a.arg == 0))
     out = GAME.apply(out, first(out, "intel"))
-    assert out.step == PAD and out.actor == 1 and len(out.paths[0][0]) == 1
+    assert out.step == PAD and out.actor == 1 and len(out.players[0].lifepaths[0]) == 1
 
 
 def test_no_crew_left_still_takes_intel() -> None:
@@ -310,12 +311,12 @@ def test_meet_a_stratolite_pays_its_resource_on_its_hex_type() -> None:
     h = s.map.by_faction[st.hex][0]
     s = _with_crew(set_res(s, 0, 20, 20, 20, 20), 0, h)
     s = GAME.apply(s, first(s, "pad", lambda a: a.arg == 4))
-    assert s.step == STRATOLITE and s.on_stratos[0] == 1
+    assert s.step == STRATOLITE and s.players[0].on_stratos == 1
     row_before = s.strat_row
     s = GAME.apply(s, first(s, "stratolite", lambda a: a.arg == card))
     assert s.step == HEIGHT
     s = GAME.apply(s, first(s, "height", lambda a: a.arg == 2))
-    assert s.res[0][st.resource] == 20 - TUBE_COST[2]
+    assert s.players[0].resources[st.resource] == 20 - TUBE_COST[2]
     assert s.step == TUBE
     assert {a.arg for a in GAME.legal_actions(s)} == {h}
     s = GAME.apply(s, first(s, "tube", lambda a: a.arg == h))
@@ -394,7 +395,7 @@ def test_meet_the_enforcers_bounty_and_benefits() -> None:
     assert {a.arg for a in GAME.legal_actions(s)} == {0, 1, 2}
     bounty = PACK.bounties[card]
     up = GAME.apply(s, first(s, "benefit", lambda a: a.arg == 2))
-    assert up.stratos[0][0:2] == (0, 1) and up.res[0][bounty.resource] == 5
+    assert up.stratos[0][0:2] == (0, 1) and up.players[0].resources[bounty.resource] == 5
     crew = GAME.apply(s, first(s, "benefit", lambda a: a.arg == 1))
     assert crew.step == CREW
     assert {a.arg for a in GAME.legal_actions(crew)} <= set(s.map.by_faction[bounty.hex])
@@ -406,22 +407,24 @@ def test_meet_the_fixer() -> None:
     s = _travel(2)
     s = do(s, "meet the fixer")
     s = GAME.apply(s, first(s, "intel"))
-    assert sum(len(p) for p in s.paths[0]) == 1 and s.supply[0] == 12
+    assert sum(len(p) for p in s.players[0].lifepaths) == 1 and s.supply[0] == 12
     card = s.strat_row[0]
     s = GAME.apply(s, first(s, "reserve", lambda a: a.arg == card))
-    assert s.reserved[0] == card and s.first == 0
+    assert s.players[0].reserved == card and s.first == 0
     s2 = play_until(s, lambda x: x.step == PAD and x.actor == 1)
     s2 = do(s2, "meet the fixer")
     s2 = GAME.apply(s2, first(s2, "intel"))
     s2 = GAME.apply(s2, first(s2, "keep"))
     assert s2.first == 1 and s2.phase_first == 0  # effective from the next phase
     # a second reservation discards the first
-    s3 = replace(play_until(s2, lambda x: x.step == PAD and x.actor == 0), res=s2.res)
+    s3 = play_until(s2, lambda x: x.step == PAD and x.actor == 0)
+    for seat, p in enumerate(s2.players):
+        s3 = set_res(s3, seat, *p.resources)
     s3 = do(s3, "meet the fixer")
     s3 = GAME.apply(s3, first(s3, "intel"))
     other = next(c for c in s3.strat_row if c != NOBODY)
     s3 = GAME.apply(s3, first(s3, "reserve", lambda a: a.arg == other))
-    assert s3.reserved[0] == other and card in s3.strat_discard
+    assert s3.players[0].reserved == other and card in s3.strat_discard
 
 
 def test_meet_the_merchant_arrows_ratios_glow() -> None:
@@ -449,7 +452,8 @@ def test_extra_travel_leaves_stratos() -> None:
     action, any but Meet a Stratolite. rule: cytress/phase-4-reset - the Stratolites move on, the
     leaders and transports go home."""
     s = _travel(2)
-    s = replace(s, on_stratos=(1, 0), transports=(0, 0), turn=6)
+    s = set_player(set_player(s, 0, on_stratos=1, transports=0), 1, on_stratos=0, transports=0)
+    s = replace(s, turn=6)
     from games.cytress.flow import advance
     from games.cytress.work import Work
 

@@ -7,7 +7,7 @@ from games.core.records import replace
 from games.cytress.board import CREW_PRESTIGE, TUBE_PRESTIGE
 from games.cytress.scoring import BOUNTY_PRESTIGE, LEVEL_REWARD, card_facts, final_scores, winners
 from games.cytress.state import NOBODY, CytressState
-from tests.cytress.helpers import GAME, PACK, start, with_
+from tests.cytress.helpers import GAME, PACK, set_player, start
 
 FACTION = ("corpocrat", "privateer", "hooligang", "rover")
 
@@ -43,7 +43,6 @@ def green_example() -> CytressState:
         _cards([("hooligang", t) for t in ("corpocrat", "rover")]),
         _cards([("rover", t) for t in ("corpocrat", "corpocrat")]),
     )
-    all_paths = (tuple(tuple(p) for p in paths), ((), (), (), ()))
     bounty = next(i for i, b in enumerate(PACK.bounties) if b.tier == 1 and b.faction == 0)
     adj = s.map.layout.adjacent
     # three tube hexes whose neighbourhoods do not overlap
@@ -66,9 +65,8 @@ def green_example() -> CytressState:
     crew[adj[t1][1]] = 1
     crew[adj[t1][2]] = 1
     stacks = tuple(tuple(b for b in st if b != bounty) for st in s.bounty_stack)
-    return with_(
-        s,
-        paths=all_paths,
+    return replace(
+        set_player(s, 0, lifepaths=tuple(tuple(p) for p in paths)),
         stratos=((1, 3, 2), (2, 2, 2)),
         crew=tuple(crew),
         tube=tuple(tube),

@@ -14,7 +14,7 @@ from games.cytress.automa import (
 from games.cytress.scoring import card_facts
 from games.cytress.state import AUTOMA, NOBODY, OVER, PAD, SCOUT, TRAVEL, CytressState
 from games.cytress.work import Work
-from tests.cytress.helpers import GAME, PACK, do, first, play_until, res, start, texts
+from tests.cytress.helpers import GAME, PACK, do, first, play_until, res, set_res, start, texts
 
 
 def _solo(seed: int = 0, **opts: object) -> CytressState:
@@ -45,7 +45,7 @@ def test_solo_setup() -> None:
     assert a is not None
     assert [len(t) for t in a.tracker] == [3, 3, 3, 3] or len(a.drawn) > 0
     assert len(a.deck) + len(a.drawn) + sum(len(t) for t in a.tracker) == 16
-    assert s.supply == (12, 12) and s.transports == (3,)
+    assert s.supply == (12, 12) and s.players[0].transports == 3
     assert s.board_side == 1
     assert _solo(solo_board_side="1-3").board_side == 0
 
@@ -203,7 +203,7 @@ def test_solo_tubes_only_from_the_14_near_stratos() -> None:
         h = next(x for x in range(len(s.crew)) if s.crew[x] == NOBODY and not s.tube[x])
         far = next(x for x in range(len(s.crew)) if s.crew[x] == NOBODY and not s.tube[x] and x != h)
         s = _board(s, {**{x: o for x, o in enumerate(s.crew) if o != NOBODY}, h: 0, far: AUTOMA})
-        s = replace(s, res=((20, 20, 20, 20),), tubes_left=0, tubes_box=s.tubes_box + s.tubes_left)
+        s = replace(set_res(s, 0, 20, 20, 20, 20), tubes_left=0, tubes_box=s.tubes_box + s.tubes_left)
         assert s.box_tubes is box
         assert ("meet the renegade" in texts(s)) is box
         assert bool(tube_candidates(s)) is box  # the automa's tube checklist

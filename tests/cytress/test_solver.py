@@ -123,7 +123,7 @@ def _small_instances(count: int) -> list[tuple[CytressState, dict[str, Any]]]:
         for s in _positions(count // 4 // 3 + 1, players, players * 13):
             empty = [h for h in range(len(s.crew)) if s.crew[h] == NOBODY and not s.tube[h]]
             for _ in range(3):
-                seat = rng.randrange(s.players)
+                seat = rng.randrange(s.num_players)
                 # favour hexes near tubes, where the answer is interesting
                 near = [h for h in empty if any(s.tube[n] for n in s.map.layout.adjacent[h])]
                 pool = near + rng.sample(empty, min(2, len(empty)))
