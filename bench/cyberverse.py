@@ -366,13 +366,9 @@ def _fit_positions(task: tuple[int, int]) -> dict[str, Any]:
     return {"returns": list(game.returns(s)), "rows": rows, "turns": s.turn}
 
 
-def fit_win_model(jobs: int, players: int = 0) -> dict[str, Any]:
-    """Fit the heuristic's win model (``policies.WIN_WEIGHTS`` and ``WIN_WEIGHTS_LEFT``; with
-    ``players`` 4, ``WIN_WEIGHTS_4P`` and ``WIN_WEIGHTS_LEFT_4P`` on :data:`FIT_SEEDS_4P`): a
-    conditional logit of the winner among the seats on each seat's features and the same times the
-    fraction of the game left, by Newton's method (a small ridge), on the first 80% of the
-    :data:`FIT_SEEDS` games; the log-loss and the winner ranked first on the last 20% (held out),
-    against chance and the weights in the code now."""
+def _fit_games(jobs: int, players: int) -> tuple[list[dict[str, Any]], Any]:
+    """The fitting games' positions (4 players: :data:`FIT_SEEDS_4P`, else :data:`FIT_SEEDS`) and
+    the weights in the code now (``policies.WIN_WEIGHTS*``)."""
     import numpy as np
 
     from games.cyberverse import policies
@@ -387,23 +383,30 @@ def fit_win_model(jobs: int, players: int = 0) -> dict[str, Any]:
         import multiprocessing
 
         with multiprocessing.get_context("fork").Pool(jobs) as pool:
-            games = pool.map(_fit_positions, tasks, chunksize=4)
-    else:
-        games = [_fit_positions(task) for task in tasks]
+            return pool.map(_fit_positions, tasks, chunksize=4), now
+    return [_fit_positions(task) for task in tasks], now
 
-    def groups(chunk: list[dict[str, Any]]) -> list[tuple[Any, Any]]:
-        out = []
-        for g in chunk:
-            if not g["returns"]:
-                continue
-            y = np.array(g["returns"])
-            for left, feats in g["rows"]:
-                x = np.array(feats)
-                out.append((np.hstack([x, left * x]), y))
-        return out
 
-    cut = len(games) * 4 // 5
-    train, test = groups(games[:cut]), groups(games[cut:])
+def _win_groups(chunk: list[dict[str, Any]]) -> list[tuple[Any, Any]]:
+    """Per position of a finished game: the seats' features and the same times the fraction of the
+    game left, with the result (1 for the winner)."""
+    import numpy as np
+
+    out = []
+    for g in chunk:
+        if not g["returns"]:
+            continue
+        y = np.array(g["returns"])
+        for left, feats in g["rows"]:
+            x = np.array(feats)
+            out.append((np.hstack([x, left * x]), y))
+    return out
+
+
+def _newton_logit(train: list[tuple[Any, Any]]) -> Any:
+    """The conditional logit's weights by Newton's method with a small ridge."""
+    import numpy as np
+
     dim = train[0][0].shape[1]
     w = np.zeros(dim)
     ridge = 1e-3 * len(train)
@@ -420,17 +423,35 @@ def fit_win_model(jobs: int, players: int = 0) -> dict[str, Any]:
         w = w - step
         if np.abs(step).max() < 1e-7:
             break
+    return w
 
-    def score(chunk: list[tuple[Any, Any]], weights: Any) -> tuple[float, float]:
-        loss = first = 0.0
-        for x, y in chunk:
-            u = x @ weights
-            p = np.exp(u - u.max())
-            p /= p.sum()
-            loss -= float(np.sum(y * np.log(np.maximum(p, 1e-12))))
-            first += float(y[int(np.argmax(p))])
-        return loss / len(chunk), first / len(chunk)
 
+def _win_score(chunk: list[tuple[Any, Any]], weights: Any) -> tuple[float, float]:
+    """The log-loss and the share of positions whose winner the weights rank first."""
+    import numpy as np
+
+    loss = first = 0.0
+    for x, y in chunk:
+        u = x @ weights
+        p = np.exp(u - u.max())
+        p /= p.sum()
+        loss -= float(np.sum(y * np.log(np.maximum(p, 1e-12))))
+        first += float(y[int(np.argmax(p))])
+    return loss / len(chunk), first / len(chunk)
+
+
+def fit_win_model(jobs: int, players: int = 0) -> dict[str, Any]:
+    """Fit the heuristic's win model (``policies.WIN_WEIGHTS`` and ``WIN_WEIGHTS_LEFT``; with
+    ``players`` 4, ``WIN_WEIGHTS_4P`` and ``WIN_WEIGHTS_LEFT_4P`` on :data:`FIT_SEEDS_4P`): a
+    conditional logit of the winner among the seats on each seat's features and the same times the
+    fraction of the game left, by Newton's method (a small ridge), on the first 80% of the
+    :data:`FIT_SEEDS` games; the log-loss and the winner ranked first on the last 20% (held out),
+    against chance and the weights in the code now."""
+    games, now = _fit_games(jobs, players)
+    cut = len(games) * 4 // 5
+    train, test = _win_groups(games[:cut]), _win_groups(games[cut:])
+    w = _newton_logit(train)
+    dim = len(w)
     out: dict[str, Any] = {
         "games": len(games),
         "stopped_at_guard": sum(1 for g in games if not g["returns"]),
@@ -447,8 +468,8 @@ def fit_win_model(jobs: int, players: int = 0) -> dict[str, Any]:
         out[f"held_out_{k or 'all'}"] = {
             "positions": len(sub),
             "log_loss_chance": chance,
-            "fitted": score(sub, w),
-            "in_code": score(sub, now),
+            "fitted": _win_score(sub, w),
+            "in_code": _win_score(sub, now),
         }
     return out
 
@@ -502,8 +523,8 @@ def _fit_main(jobs: int, players: int, out: Path) -> None:
     (out / f"cyberverse-fit{f'-{players}p' if players else ''}.json").write_text(text)
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Run the benchmark and print one line per claim."""
+def _parser() -> argparse.ArgumentParser:
+    """The command line: what to run and how much of it."""
     parser = argparse.ArgumentParser(prog="python -m bench.cyberverse")
     parser.add_argument("--quick", action="store_true", help="a short run")
     parser.add_argument(
@@ -550,7 +571,62 @@ def main(argv: list[str] | None = None) -> int:
         "0 (the default) the weights of 2 and 3 players on games of 2-4 players",
     )
     parser.add_argument("--engine-child", type=float, default=0.0, help=argparse.SUPPRESS)
-    args = parser.parse_args(argv)
+    return parser
+
+
+def _greedy_matches(results: dict[str, Any], games: int) -> None:
+    """The greedy seat against random seats, 2 and 4 players, no turn cap."""
+    game = CyberverseGame()
+    for players in (2, 4):
+        played = [_greedy_vs_random(game, players, 1000 + g) for g in range(games)]
+        row, line = _rate_line(f"greedy vs random {players}p (no turn cap)", played, players)
+        results[f"greedy_vs_random_{players}p"] = row
+        print(line)
+        print(length_line(f"greedy vs random {players}p", row["lengths"]))
+
+
+def _ismcts_matches(results: dict[str, Any], games: int, simulations: int, jobs: int, only: str) -> None:
+    """The ISMCTS seat against greedy and random seats (or the one match ``only`` names)."""
+    t0 = time.perf_counter()
+    matches = _mcts_matches(games, simulations, jobs, only)
+    results["ismcts_options"] = {
+        "simulations": simulations,
+        "rollout_depth": 0,
+        "priors": "greedy evaluation",
+        "heuristic": "fitted win model (conditional logit; 4 players: weights of their own)",
+        "puct_c": 0.5,
+        "chance_leaf_samples": 0,
+    }
+    for key, played in matches.items():
+        players = int(key[-2])
+        opponent = "greedy" if "greedy" in key else "random"
+        label = (
+            f"ISMCTS ({simulations} simulations a decision, greedy priors, PUCT 0.5, leaves "
+            f"scored by the fitted win model) vs {opponent} {players}p, seats rotating, no turn cap"
+        )
+        row, line = _rate_line(label, played, players)
+        results[key] = row
+        print(line)
+        print(length_line(f"ISMCTS vs {opponent} {players}p", row["lengths"]))
+    results["ismcts_wall_s"] = time.perf_counter() - t0
+
+
+def _odds_claim(results: dict[str, Any]) -> None:
+    """The exact odds of a test chain against enumeration and Monte Carlo."""
+    exact, brute, mc = _odds_speed(50)
+    results["chain_odds_s"] = exact
+    results["enumeration_s"] = brute
+    results["monte_carlo_2000_s"] = mc
+    print(
+        f"exact odds of a 2-test chain: {exact * 1e3:.3f} ms = {exact / brute:.4f}x the enumeration "
+        f"of every deck order ({brute * 1e3:.0f} ms), "
+        f"{exact / mc:.4f}x a 2,000-run Monte Carlo ({mc * 1e3:.0f} ms)"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the benchmark and print one line per claim."""
+    args = _parser().parse_args(argv)
     if args.engine_child:
         json.dump(_engine_child(args.engine_child), sys.stdout)
         return 0
@@ -562,57 +638,20 @@ def main(argv: list[str] | None = None) -> int:
         _fit_main(args.jobs, args.fit_players, out)
         return 0
     quick = args.quick
-    seconds = 2.0 if quick else 6.0
-    games = args.games or (20 if quick else 100)
-    game = CyberverseGame()
     results: dict[str, Any] = {"mode": compiled.mode("games.cyberverse")}
     if only in ("", "engine"):
-        results.update(_engine(seconds))
+        results.update(_engine(2.0 if quick else 6.0))
     if only in ("", "greedy-vs-random"):
-        for players in (2, 4):
-            played = [_greedy_vs_random(game, players, 1000 + g) for g in range(games)]
-            row, line = _rate_line(f"greedy vs random {players}p (no turn cap)", played, players)
-            results[f"greedy_vs_random_{players}p"] = row
-            print(line)
-            print(length_line(f"greedy vs random {players}p", row["lengths"]))
+        _greedy_matches(results, args.games or (20 if quick else 100))
     if only in ("", "length"):
         greedy_games = args.length_games if args.length_games >= 0 else (20 if quick else 200)
         mcts_length = args.length_mcts_games if args.length_mcts_games >= 0 else (0 if quick else 40)
         results["lengths"] = game_lengths(greedy_games, mcts_length, args.simulations, args.jobs)
     mcts_games = args.mcts_games if args.mcts_games >= 0 else (0 if quick else 200)
     if mcts_games and only not in ("engine", "length", "greedy-vs-random"):
-        t0 = time.perf_counter()
-        matches = _mcts_matches(mcts_games, args.simulations, args.jobs, only)
-        results["ismcts_options"] = {
-            "simulations": args.simulations,
-            "rollout_depth": 0,
-            "priors": "greedy evaluation",
-            "heuristic": "fitted win model (conditional logit; 4 players: weights of their own)",
-            "puct_c": 0.5,
-            "chance_leaf_samples": 0,
-        }
-        for key, played in matches.items():
-            players = int(key[-2])
-            opponent = "greedy" if "greedy" in key else "random"
-            label = (
-                f"ISMCTS ({args.simulations} simulations a decision, greedy priors, PUCT 0.5, leaves "
-                f"scored by the fitted win model) vs {opponent} {players}p, seats rotating, no turn cap"
-            )
-            row, line = _rate_line(label, played, players)
-            results[key] = row
-            print(line)
-            print(length_line(f"ISMCTS vs {opponent} {players}p", row["lengths"]))
-        results["ismcts_wall_s"] = time.perf_counter() - t0
+        _ismcts_matches(results, mcts_games, args.simulations, args.jobs, only)
     if not only:
-        exact, brute, mc = _odds_speed(50)
-        results["chain_odds_s"] = exact
-        results["enumeration_s"] = brute
-        results["monte_carlo_2000_s"] = mc
-        print(
-            f"exact odds of a 2-test chain: {exact * 1e3:.3f} ms = {exact / brute:.4f}x the enumeration "
-            f"of every deck order ({brute * 1e3:.0f} ms), "
-            f"{exact / mc:.4f}x a 2,000-run Monte Carlo ({mc * 1e3:.0f} ms)"
-        )
+        _odds_claim(results)
     target.write_text(json.dumps(results, indent=1))
     return 0
 

@@ -25,8 +25,6 @@ Auxiliary Action is possible.
 
 from __future__ import annotations
 
-from typing import Any
-
 from games.cyberverse import flow, stories
 from games.cyberverse.agents import (
     free_travel,
@@ -38,7 +36,7 @@ from games.cyberverse.agents import (
 )
 from games.cyberverse.board import BOARD_LIMIT, ZONE_LIMIT, board_of, occupancy
 from games.cyberverse.content import Content
-from games.cyberverse.events import STAFF_TOKENS, TOLL, effect_table
+from games.cyberverse.events import STAFF_TOKENS, tolls
 from games.cyberverse.investigation import gain_influence
 from games.cyberverse.state import (
     AGENT,
@@ -52,7 +50,7 @@ from games.cyberverse.state import (
     State,
     act,
 )
-from games.cyberverse.work import Work, remove_one
+from games.cyberverse.work import Work, remove_one, with_member
 
 __all__ = [
     "ACTIONS",
@@ -95,7 +93,7 @@ def begin(w: Work, c: Content) -> None:
     for seat in range(w.players):
         w.set_org(seat, actions=ACTIONS)
     for a in w.agents:  # cyberverse/status-tokens - Bleeding at the start of the phase
-        if a.status & BLEEDING:
+        if BLEEDING in a.status:
             lose_health(w, c, a.sheet, 1)
     for a in w.agents:  # authored: the skill "medic" and medkit gear heal after Bleeding
         n = heals_each_turn(c, a)
@@ -118,11 +116,11 @@ def _next_agent(w: Work, c: Content) -> None:
         agent = w.agents[i]
         if w.orgs[agent.org].actions <= 0:
             continue
-        visited = 1 << agent.district if agent.district >= 0 else 0
+        visited = (agent.district,) if agent.district >= 0 else ()
         w.set_ctx(queue=queue, agent=sheet, mp=movement_points(c, agent), visited=visited, started=False)
         flow.decide(w, D_MOVE, agent.org)
         return
-    w.set_ctx(queue=(), agent=-1, mp=0, visited=0, started=False)
+    w.set_ctx(queue=(), agent=-1, mp=0, visited=(), started=False)
     flow.finish(w, c)
 
 
@@ -131,7 +129,7 @@ def travel_costs(state: State | Work, c: Content, agent: Agent, src: int) -> lis
     cyberverse/moving-agents): the New Eden board's cost (none with a vehicle that makes district
     moves free, 1 less with the skill ``fast_travel``), plus 1 per ``toll`` Event card on the
     destination (authored)."""
-    toll = effect_table(state, c, agent.org)[0][TOLL]
+    toll = tolls(state, c, agent.org)
     if free_travel(c, agent):
         return [toll[x] for x in range(5)]
     row = c.travel[src]
@@ -182,28 +180,8 @@ def _entry_room(s: State | Work, c: Content) -> list[bool]:
     return [total[x] < BOARD_LIMIT and at_entry[x] < ZONE_LIMIT for x in range(5)]
 
 
-_AFTER_MOVE: list[tuple[Any, ...] | None] = [None]
-"""The moving Agent's next steps that :func:`move` found, with the records they were read from
-(context, agents, city, fight, content pack): the next :func:`legal_move` on the State it gives
-(the same records, now frozen) takes them instead of finding them again."""
-
-
 def legal_move(s: State | Work, c: Content) -> list[Action]:
     """The moving Agent's next step, or stop (rule: cyberverse/moving-agents)."""
-    memo = _AFTER_MOVE[0]
-    if (
-        memo is not None
-        and memo[0] is s.ctx
-        and memo[1] is s.agents
-        and memo[2] is s.city
-        and memo[3] is s.fight
-        and memo[4] is c
-    ):
-        return list(memo[5])
-    return _legal_move(s, c)
-
-
-def _legal_move(s: State | Work, c: Content) -> list[Action]:
     ctx = s.ctx
     sheet = ctx.agent
     agent = next(a for a in s.agents if a.sheet == sheet)
@@ -217,13 +195,13 @@ def _legal_move(s: State | Work, c: Content) -> list[Action]:
                     out.append(act("enter", x))
         return out
     board = c.boards[s.city.boards[d]]
-    if agent.zone == board.entry and not agent.status & WOUND:
+    if agent.zone == board.entry and WOUND not in agent.status:
         visited = ctx.visited
         mp = ctx.mp
         cost = travel_costs(s, c, agent, d)
         room: list[bool] | None = None
         for x in range(5):
-            if x != d and not visited >> x & 1 and cost[x] <= mp:
+            if x != d and x not in visited and cost[x] <= mp:
                 if room is None:
                     room = _entry_room(s, c)
                 if room[x]:
@@ -256,7 +234,7 @@ def move(w: Work, c: Content, a: Action) -> None:
     if kind in ("enter", "go"):
         if kind == "go":
             mp -= travel_cost(w, c, agent, agent.district, a.a)
-        visited |= 1 << a.a
+        visited = with_member(visited, a.a)
         w.set_agent(sheet, district=a.a, zone=board_of(w, c, a.a).entry, spot=-1)
     elif kind == "step":
         mp -= 1
@@ -265,11 +243,8 @@ def move(w: Work, c: Content, a: Action) -> None:
         mp -= 1
         w.set_agent(sheet, spot=a.a)
     w.set_ctx(mp=mp, visited=visited, started=True)
-    steps = _legal_move(w, c)
-    if len(steps) == 1:  # only "stop" is left
+    if len(legal_move(w, c)) == 1:  # only "stop" is left
         _next_agent(w, c)
-    else:
-        _AFTER_MOVE[0] = (w.ctx, w.agents, w.city, w.fight, c, steps)
 
 
 # ------------------------------------------------------------------ auxiliary actions
@@ -301,7 +276,7 @@ def ambush_left(state: State | Work, seat: int) -> int:
 
 def rescue_cost(agent: Agent) -> int:
     """rule: cyberverse/activation-phase - 200 D plus 100 D per Status token."""
-    return RESCUE_COST + RESCUE_PER_STATUS * bin(agent.status).count("1")
+    return RESCUE_COST + RESCUE_PER_STATUS * len(agent.status)
 
 
 def legal_aux(s: State, c: Content) -> list[Action]:
@@ -316,11 +291,10 @@ def legal_aux(s: State, c: Content) -> list[Action]:
             out.append(act("recruit", sheet, 0))
             out.append(act("recruit", sheet, 1))
     city = s.city
-    bit = 1 << seat
     placed = 0
     free: list[Action] = []
-    for slot, m in enumerate(city.staff):
-        if m & bit:
+    for slot, seats in enumerate(city.staff):
+        if seat in seats:
             placed += 1
         elif city.news[slot] >= 0:
             free.append(act("staff", slot))
@@ -352,7 +326,7 @@ def new_agent(c: Content, sheet: int, side: int, seat: int, *, recruited: bool) 
         side=side,
         org=seat,
         health=health,
-        status=0,
+        status=(),
         kit=(),
         broken=(),
         xp=0,
@@ -398,7 +372,7 @@ def aux(w: Work, c: Content, a: Action) -> None:
         agent = w.agent(a.a)
         w.set_org(seat, money=w.orgs[seat].money - rescue_cost(agent))
         if w.options.rescue_clears:
-            agent = w.set_agent(a.a, status=0)
+            agent = w.set_agent(a.a, status=())
         health, status = heal(c, agent, 1)
         w.set_agent(a.a, health=health, status=status, district=-1, zone=-1, spot=-1, rescued=True)
     elif kind == "story":
@@ -411,7 +385,7 @@ def _staff(w: Work, c: Content, seat: int, slot: int) -> None:
     """cyberverse/event-phase - a Staff token on an Event card earns its reward and protects
     the Organization from its negative effect."""
     staff = list(w.city.staff)
-    staff[slot] |= 1 << seat
+    staff[slot] = with_member(staff[slot], seat)
     w.set_city(staff=tuple(staff))
     ev = c.events[w.city.news[slot]]
     if ev.reward == 0:
@@ -444,4 +418,4 @@ def on_agent_row(w: Work, c: Content, sheet: int) -> None:
     w.set_market(agent_pool=remove_one(w.market.agent_pool, sheet), agent_row=(*w.market.agent_row, sheet))
     if refill_agents(w):
         return
-    flow.RESUME[w.phase](w, c)
+    flow.resume(w, c)

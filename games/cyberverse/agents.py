@@ -34,7 +34,7 @@ from games.cyberverse.state import (
     Agent,
     State,
 )
-from games.cyberverse.work import Work
+from games.cyberverse.work import Work, insert_sorted
 
 __all__ = [
     "FEATURE_MAX",
@@ -101,7 +101,7 @@ def feature(c: Content, agent: Agent, f: int) -> int:
 def movement_points(c: Content, agent: Agent) -> int:
     """Movement points of an activation: Movement less 1 for Suppression (cyberverse/status-tokens)."""
     mp = feature(c, agent, MOVEMENT)
-    if agent.status & SUPPRESSION:
+    if SUPPRESSION in agent.status:
         mp -= 1
     return max(0, mp)
 
@@ -215,9 +215,10 @@ def max_health(c: Content, agent: Agent) -> int:
     return c.faces[2 * agent.sheet + agent.side].health
 
 
-def heal(c: Content, agent: Agent, points: int) -> tuple[int, int]:
+def heal(c: Content, agent: Agent, points: int) -> tuple[int, tuple[int, ...]]:
     """(health, status) after healing ``points``: each point removes a Status token if the Agent has
-    one (the lowest first), else restores 1 Health point up to the top of the track.
+    one (Suppression first, then Wound, then Bleeding), else restores 1 Health point up to the top of
+    the track.
 
     cyberverse/status-tokens - "Healing an Agent removes a Status token or increases their
     health by 1. However, an Agent cannot recover Health points unless all Status tokens ... have
@@ -227,7 +228,7 @@ def heal(c: Content, agent: Agent, points: int) -> tuple[int, int]:
     top = max_health(c, agent)
     for _ in range(points):
         if status:
-            status &= status - 1
+            status = status[1:]
         elif health < top:
             health += 1
     return health, status
@@ -236,7 +237,7 @@ def heal(c: Content, agent: Agent, points: int) -> tuple[int, int]:
 def org_xp(state: State | Work, seat: int) -> int:
     """Unused XP tokens on an Organization's dashboard (validated Missions' tokens not turned over)."""
     org = state.orgs[seat]
-    return sum(bin(d & ~s).count("1") for d, s in zip(org.done, org.spent, strict=True))
+    return sum(1 for done, spent in zip(org.done, org.spent, strict=True) for m in done if m not in spent)
 
 
 def xp_available(state: State | Work, agent: Agent) -> int:
@@ -249,7 +250,7 @@ def xp_in_play(state: State | Work) -> int:
     """XP tokens out of the reserve: on Agents and next to validated Missions."""
     n = sum(a.xp for a in state.agents)
     for org in state.orgs:
-        n += sum(bin(d & ~m).count("1") for d, m in zip(org.done, org.marks, strict=True))
+        n += sum(1 for done, marks in zip(org.done, org.marks, strict=True) for m in done if m not in marks)
     return n
 
 
@@ -267,14 +268,11 @@ def spend_xp(w: Work, sheet: int, n: int) -> None:
         return
     org = w.orgs[agent.org]
     spent = list(org.spent)
-    for i, (d, s) in enumerate(zip(org.done, org.spent, strict=True)):
-        bit = 1
-        while n and bit <= d:
-            if d & bit and not s & bit:
-                s |= bit
+    for i, done in enumerate(org.done):
+        for m in done:
+            if n and m not in spent[i]:
+                spent[i] = insert_sorted(spent[i], m)
                 n -= 1
-            bit <<= 1
-        spent[i] = s
     w.set_org(agent.org, spent=tuple(spent))
 
 

@@ -185,7 +185,7 @@ def token_text(c: Content, t: SupplyToken) -> str:
     """What a Supply token does, in words (``"Combat +1, ranged"``)."""
     if t.category == WEAPON:
         kind = "ranged" if t.ranged else "close combat"
-        effects = [WEAPON_EFFECTS[i] for i in range(len(WEAPON_EFFECTS)) if t.effects >> i & 1]
+        effects = [WEAPON_EFFECTS[i] for i in t.effects]
         text = f"Combat {plus(t.bonus)}, {kind}"
         if effects:
             text += ", " + " and ".join(effects)

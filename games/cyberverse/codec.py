@@ -1,8 +1,8 @@
 """The public form of a CyberVerse state (``to_dict``) and reading it back (``from_dict``).
 
 The form is declared once in ``games.cyberverse.schema`` (its JSON Schema, the check of every field
-on its own, the names written here): ``to_dict`` builds its values from the records (a bit mask as
-the list of what it holds) and writes them; ``from_dict`` reads them, decodes what depends on another
+on its own, the names written here): ``to_dict`` builds its values from the records (a set as the
+list of what it holds) and writes them; ``from_dict`` reads them, decodes what depends on another
 field (what the flow's queue and cards hold in the phase, a fighter's sheet or Henchman type, a
 Supply token's back) and builds the records, which ``games.cyberverse.validate`` checks against the
 rules. ``from_dict`` raises ``InvalidStateError`` naming the first bad field; no other exception
@@ -24,17 +24,10 @@ from games.cyberverse.validate import check
 __all__ = ["from_dict", "to_dict"]
 
 
-def _bits(mask: int, n: int, first: int = 0) -> list[int]:
-    """The set bits of ``mask`` (of ``n``), numbered from ``first``."""
-    return [i + first for i in range(n) if mask >> i & 1]
-
-
-def _mask(items: tuple[int, ...], first: int = 0) -> int:
-    """The bit mask of ``items`` numbered from ``first``."""
-    m = 0
-    for i in items:
-        m |= 1 << (i - first)
-    return m
+def _members(items: tuple[int, ...], first: int = 0) -> tuple[int, ...]:
+    """A set of the records (a sorted tuple) from the list the form read, numbered from ``first``
+    (a member listed twice is held once)."""
+    return tuple(sorted({i - first for i in items}))
 
 
 def _queue_kind(phase: int) -> str:
@@ -63,8 +56,8 @@ def to_dict(s: st.State, c: Content) -> dict[str, Any]:
         **asdict(s),
         "options": asdict(s.options),
         "orgs": [_org_values(o) for o in s.orgs],
-        "agents": [{**asdict(a), "status": [STATUSES[i] for i in _bits(a.status, 3)]} for a in s.agents],
-        "city": {**asdict(s.city), "staff": [_bits(m, 4) for m in s.city.staff]},
+        "agents": [{**asdict(a), "status": [STATUSES[i] for i in a.status]} for a in s.agents],
+        "city": {**asdict(s.city), "staff": [list(seats) for seats in s.city.staff]},
         "market": _market_values(s.market, c),
         "decks": {
             **asdict(s.decks),
@@ -79,7 +72,7 @@ def to_dict(s: st.State, c: Content) -> dict[str, Any]:
 
 
 def _org_values(o: st.Org) -> dict[str, Any]:
-    missions = {key: [_bits(m, 16, 1) for m in getattr(o, key)] for key in ("done", "spent", "marks")}
+    missions = {key: [[m + 1 for m in ms] for ms in getattr(o, key)] for key in ("done", "spent", "marks")}
     return {**asdict(o), **missions}
 
 
@@ -105,8 +98,8 @@ def _fight_values(f: st.Fight, p: Pack) -> dict[str, Any]:
         "fighters": [{**asdict(x), "ref": ref(x)} for x in f.fighters],
         "movement_points": f.mp,
         "xp_spent": f.xp,
-        "supported": _bits(f.supported, 4),
-        "took_part": _bits(f.took_part, 4),
+        "supported": list(f.supported),
+        "took_part": list(f.took_part),
     }
 
 
@@ -125,7 +118,7 @@ def _ctx_values(s: st.State, p: Pack) -> dict[str, Any]:
     if ctx.mp:
         out["movement_points"] = ctx.mp
     if ctx.visited:
-        out["districts_visited"] = _bits(ctx.visited, 5)
+        out["districts_visited"] = list(ctx.visited)
     if ctx.started:
         out["started"] = True
     if ctx.district != -1:
@@ -156,8 +149,8 @@ def _ctx_step_values(s: st.State, p: Pack) -> dict[str, Any]:
         out["seat"] = ctx.seat
     if ctx.colours:
         out["colours"] = ctx.colours
-    if ctx.mission != -1:
-        case, m = ctx.mission >> 4, ctx.mission & 15
+    if ctx.mission:
+        case, m = ctx.mission
         cases = s.orgs[ctx.seat].cases if 0 <= ctx.seat < len(s.orgs) else ()
         out["mission"] = {
             "investigation": case,
@@ -167,7 +160,7 @@ def _ctx_step_values(s: st.State, p: Pack) -> dict[str, Any]:
     if ctx.xp:
         out["xp_spent"] = ctx.xp
     if ctx.tested:
-        out["missions_tested"] = [{"investigation": b >> 4, "mission": b & 15} for b in _bits(ctx.tested, 48)]
+        out["missions_tested"] = [{"investigation": case, "mission": m} for case, m in ctx.tested]
     return out
 
 
@@ -190,7 +183,7 @@ def from_dict(data: Mapping[str, Any], c: Content) -> st.State:
             "options": st.Options(**d["options"]),
             "orgs": tuple(_org(o) for o in d["orgs"]),
             "agents": tuple(_agent(a) for a in d["agents"]),
-            "city": st.City(**{**city, "staff": tuple(map(_mask, city["staff"]))}),
+            "city": st.City(**{**city, "staff": tuple(map(_members, city["staff"]))}),
             "market": _market(d["market"], c),
             "decks": st.Decks(
                 **{
@@ -208,12 +201,12 @@ def from_dict(data: Mapping[str, Any], c: Content) -> st.State:
 
 
 def _agent(a: dict[str, Any]) -> st.Agent:
-    """An Agent, its Status tokens as their bit mask."""
-    return st.Agent(**{**a, "status": _mask(tuple(map(STATUSES.index, a["status"])))})
+    """An Agent, its Status tokens by their index in ``STATUSES``."""
+    return st.Agent(**{**a, "status": _members(tuple(map(STATUSES.index, a["status"])))})
 
 
 def _org(o: dict[str, Any]) -> st.Org:
-    missions = {key: tuple(_mask(x, 1) for x in o[key]) for key in ("done", "spent", "marks")}
+    missions = {key: tuple(_members(x, 1) for x in o[key]) for key in ("done", "spent", "marks")}
     return st.Org(**{**o, **missions})
 
 
@@ -252,8 +245,8 @@ def _fight(f: dict[str, Any], p: Pack) -> st.Fight:
             "fighters": tuple(fighters),
             "mp": f["movement_points"],
             "xp": f["xp_spent"],
-            "supported": _mask(f["supported"]),
-            "took_part": _mask(f["took_part"]),
+            "supported": _members(f["supported"]),
+            "took_part": _members(f["took_part"]),
         }
     )
 
@@ -307,7 +300,7 @@ def _ctx(v: dict[str, Any], phase: int, p: Pack) -> st.Ctx:
         if key in v:
             out[name] = v[key]
     if "districts_visited" in v:
-        out["visited"] = _mask(v["districts_visited"])
+        out["visited"] = _members(v["districts_visited"])
     for key, name in (("district", "district"), ("stage", "stage"), ("seat", "seat"), ("colours", "colours")):
         if key in v:
             out[name] = v[key]
@@ -320,9 +313,9 @@ def _ctx(v: dict[str, Any], phase: int, p: Pack) -> st.Ctx:
         if key in v:
             out["slot"] = v[key]
     if "mission" in v:
-        out["mission"] = v["mission"]["investigation"] << 4 | v["mission"]["mission"]
+        out["mission"] = (v["mission"]["investigation"], v["mission"]["mission"])
     if "xp_spent" in v:
         out["xp"] = v["xp_spent"]
     if "missions_tested" in v:
-        out["tested"] = _mask(tuple(m["investigation"] << 4 | m["mission"] for m in v["missions_tested"]))
+        out["tested"] = tuple(sorted({(m["investigation"], m["mission"]) for m in v["missions_tested"]}))
     return st.Ctx(**out)

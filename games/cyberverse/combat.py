@@ -86,7 +86,7 @@ from games.cyberverse.state import (
     State,
     act,
 )
-from games.cyberverse.work import Work, insert_sorted, remove_one
+from games.cyberverse.work import Work, insert_sorted, remove_one, with_member
 
 __all__ = [
     "legal",
@@ -111,7 +111,7 @@ def start(w: Work, c: Content, d: int) -> bool:
     if not w.decks.brawl:  # a pack without Brawl cards: no Combat
         _clear_henchmen(w, d)
         return False
-    w.fight = Fight(d, -1, False, (), (), -1, 0, 0, -1, -1, 0, (), (), (), 0, 0, False, 0)
+    w.fight = Fight(d, -1, False, (), (), -1, 0, 0, -1, -1, 0, (), (), (), (), (), False, 0)
     flow.chance(w, C_BRAWL)
     return True
 
@@ -183,11 +183,8 @@ def _engage(w: Work, c: Content) -> None:
     orgs = {f.org for f in agents}
     henchmen = [f for f in fight.fighters if f.kind == HENCHMAN]
     engaged = (fight.red and bool(henchmen)) or len(orgs) > 1
-    took = 0
-    for o in orgs:
-        took |= 1 << o
     fighters = agents + tuple(henchmen)
-    w.set_fight(fighters=fighters, engaged=engaged, took_part=took)
+    w.set_fight(fighters=fighters, engaged=engaged, took_part=tuple(sorted(orgs)))
     if not engaged:
         _end(w, c)
         return
@@ -206,7 +203,7 @@ def _can_support(w: Work | State, c: Content, i: int) -> bool:
     fight = w.fight
     assert fight is not None
     f = fight.fighters[i]
-    if f.gone or fight.supported >> f.org & 1 or not w.orgs[f.org].support or not _free_henchmen(fight):
+    if f.gone or f.org in fight.supported or not w.orgs[f.org].support or not _free_henchmen(fight):
         return False
     return feature(c, next(a for a in w.agents if a.sheet == f.ref), REPUTATION) > 0
 
@@ -233,7 +230,7 @@ def _support(w: Work, c: Content, card: int) -> None:
     w.set_market(support_discard=insert_sorted(w.market.support_discard, card))
     reputation = feature(c, w.agent(f.ref), REPUTATION)
     fight = w.set_fight(
-        supported=fight.supported | 1 << f.org, convert=min(c.support[card].teammates, reputation)
+        supported=with_member(fight.supported, f.org), convert=min(c.support[card].teammates, reputation)
     )
     _next_convert(w, c)
 
@@ -366,7 +363,7 @@ def _next_actor(w: Work, c: Content) -> None:
         if f.kind == AGENT:
             agent = w.agent(f.ref)
             mp = movement_points(c, agent)
-            extra = any(c.tokens[t].effects & W_EXTRA for t in _weapons(w, c, f))
+            extra = any(W_EXTRA in c.tokens[t].effects for t in _weapons(w, c, f))
         else:
             mp, extra = henchman_card(c, f).movement, False
         w.set_fight(mp=0 if f.grappled else mp, attacks=2 if extra else 1, targets=0, target=-1, weapon=-1)
@@ -550,7 +547,7 @@ def _begin_attack(w: Work, c: Content, j: int, weapon: int, *, xp: int = 0) -> N
     assert fight is not None
     i = fight.queue[0]
     f = fight.fighters[i]
-    effects = c.tokens[weapon].effects if weapon >= 0 else 0
+    effects = c.tokens[weapon].effects if weapon >= 0 else ()
     if xp:
         spend_xp(w, f.ref, xp)
     w.set_fight(xp=xp)
@@ -562,7 +559,7 @@ def _begin_attack(w: Work, c: Content, j: int, weapon: int, *, xp: int = 0) -> N
     elif effect_of(c, f) == MULTIPLE_SHOT:
         pending = (*pending, E_SECOND)
         w.set_fight(targets=1)
-    elif effects & W_TWIN:
+    elif W_TWIN in effects:
         pending = (*pending, E_SECOND)
         w.set_fight(targets=2)
     w.set_fight(target=j, weapon=weapon, pending=tuple(sorted(pending)))
@@ -740,6 +737,6 @@ def _end(w: Work, c: Content) -> None:
     w.fight = None
     if engaged:
         for seat in range(w.players):
-            if took >> seat & 1 and any(a.org == seat and a.district == d for a in w.agents):
+            if seat in took and any(a.org == seat and a.district == d for a in w.agents):
                 investigation.validate_kind(w, c, seat, investigation.COMBAT_MISSION, d)
     investigation.next_stage(w, c)

@@ -186,7 +186,7 @@ class SupplyToken:
         back: index of its back (category, price, EXPERT) in ``Content.backs``.
         bonus: weapons: Combat bonus.
         ranged: weapons: RANGED attack type (else CLOSE COMBAT).
-        effects: weapons: bit mask over ``WEAPON_EFFECTS``.
+        effects: weapons: its Weapon effects (indices of ``WEAPON_EFFECTS``, sorted).
         feature: implants: the Feature raised by 1; gear ``test_bonus``: the Feature tested (-1).
         kind: gear: index into ``GEAR_KINDS`` (-1 otherwise).
         value: gear: the amount of its effect.
@@ -204,7 +204,7 @@ class SupplyToken:
     back: int
     bonus: int
     ranged: bool
-    effects: int
+    effects: tuple[int, ...]
     feature: int
     kind: int
     value: int
@@ -252,7 +252,7 @@ class HenchmanCard:
         movement: zones it may move.
         health: Health points.
         ranged: RANGED attack type (else close combat).
-        effects: bit mask over ``WEAPON_EFFECTS``.
+        effects: its Weapon effects (indices of ``WEAPON_EFFECTS``, sorted).
         authored: whether the pack authored it.
     """
 
@@ -264,7 +264,7 @@ class HenchmanCard:
     movement: int
     health: int
     ranged: bool
-    effects: int
+    effects: tuple[int, ...]
     authored: bool
 
 

@@ -289,12 +289,13 @@ def _tokens(directory: Path) -> tuple[tuple[SupplyToken, ...], tuple[tuple[int, 
         back = (cat, price, expert)
         if back not in backs:
             backs.append(back)
-        effects = 0
+        effects: tuple[int, ...] = ()
         kind = -1
         feature = -1
         if cat == WEAPON:
-            for e in n.str_list("effects", choices=WEAPON_EFFECTS):
-                effects |= 1 << WEAPON_EFFECTS.index(e)
+            effects = tuple(
+                sorted({WEAPON_EFFECTS.index(e) for e in n.str_list("effects", choices=WEAPON_EFFECTS)})
+            )
         elif cat == IMPLANT:
             feature = FEATURES.index(n.str("feature", choices=("analysis", "hacking", "combat")))
         elif cat == GEAR:
@@ -374,9 +375,9 @@ def _henchmen(directory: Path) -> tuple[tuple[HenchmanCard, ...], tuple[str, ...
         if name not in types:
             types.append(name)
             first.append(i)
-        effects = 0
+        effects: tuple[int, ...] = ()
         if n.has("effect"):
-            effects = 1 << WEAPON_EFFECTS.index(n.str("effect", choices=WEAPON_EFFECTS))
+            effects = (WEAPON_EFFECTS.index(n.str("effect", choices=WEAPON_EFFECTS)),)
         card = HenchmanCard(
             id=n.str("id"),
             name=name,

@@ -37,7 +37,7 @@ from games.cyberverse.state import (
     Fighter,
     State,
 )
-from games.cyberverse.work import Work, insert_sorted
+from games.cyberverse.work import Work, insert_sorted, with_member
 
 FRENZY_BONUS = 5
 """rule: cyberverse/status-tokens - Frenzy: +5 Combat bonus on Attack, 1 Health point lost."""
@@ -66,25 +66,25 @@ REACH_BONUS = 1
     STEALTH,
 ) = range(len(TOKEN_EFFECTS))
 """The Combat token effects (``TOKEN_EFFECTS``), in printed order."""
-W_GRILL, W_FRAGILE, W_TWIN, W_EXTRA, W_REACH = (1 << i for i in range(len(WEAPON_EFFECTS)))
-"""The Weapon effects (``WEAPON_EFFECTS``) as the bits of a token's ``effects``."""
+W_GRILL, W_FRAGILE, W_TWIN, W_EXTRA, W_REACH = range(len(WEAPON_EFFECTS))
+"""The Weapon effects (``WEAPON_EFFECTS``), as held in a token's ``effects``."""
 
 
-def damage(diff: int) -> tuple[int, int]:
-    """rule: cyberverse/damage-table - (Health points lost, Status token bit) for Attack - Defense.
+def damage(diff: int) -> tuple[int, tuple[int, ...]]:
+    """rule: cyberverse/damage-table - (Health points lost, Status tokens) for Attack - Defense.
 
     0 or lower: nothing; +1 to +2: Suppression; +3 to +4: -1 Health and Wound; +5 to +7: -1 Health
     and Bleeding; +8 and up: -2 Health and Bleeding.
     """
     if diff <= 0:
-        return 0, 0
+        return 0, ()
     if diff <= 2:
-        return 0, SUPPRESSION
+        return 0, (SUPPRESSION,)
     if diff <= 4:
-        return 1, WOUND
+        return 1, (WOUND,)
     if diff <= 7:
-        return 1, BLEEDING
-    return 2, BLEEDING
+        return 1, (BLEEDING,)
+    return 2, (BLEEDING,)
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,7 +95,7 @@ class Blow:
         attack: the Attack value.
         defense: the Defense value.
         health: Health points the target loses.
-        status: the Status token bit it receives (0 none; never for Henchmen).
+        status: the Status tokens it receives (sorted; none for Henchmen).
         cancelled: a Smoke bomb cancelled the attack.
         frenzy: the attacker loses 1 Health point (Frenzy).
     """
@@ -103,7 +103,7 @@ class Blow:
     attack: int
     defense: int
     health: int
-    status: int
+    status: tuple[int, ...]
     cancelled: bool
     frenzy: bool
 
@@ -130,7 +130,7 @@ def attack(
     """One attack read on the Damage table (rule: cyberverse/combat-tokens, damage-table,
     status-tokens, tactical-positions). Pure: the engine and the solver share it."""
     if defender_effect in (SMOKE_BOMB, STEALTH):  # a Stealth token revealed by the attack cancels it
-        return Blow(0, 0, 0, 0, True, False)
+        return Blow(0, 0, 0, (), True, False)
     value = combat + token_attack + weapon_bonus
     frenzy = attacker_effect == FRENZY
     if frenzy:
@@ -145,10 +145,10 @@ def attack(
     if defender_effect == ENERGY_SHIELD:
         guard += SHIELD_BONUS
     health, status = damage(value - guard)
-    if attacker_effect == POISONED_BLADE:
-        status |= BLEEDING if target_is_agent else 0
     if not target_is_agent:
-        status = 0
+        status = ()
+    elif attacker_effect == POISONED_BLADE:
+        status = with_member(status, BLEEDING)
     return Blow(value, guard, health, status, False, frenzy)
 
 
@@ -224,7 +224,7 @@ def discard_token(w: Work, j: int) -> None:
 
 def strike(
     s: Work | State, c: Content, i: int, j: int, weapon: int, *, xp: int, tokens: tuple[int, int]
-) -> tuple[Blow, int]:
+) -> tuple[Blow, tuple[int, ...]]:
     """cyberverse/combat - the numbers of fighter ``i``'s attack on ``j`` with Weapon token
     ``weapon`` (-1 bare-handed) and ``xp`` XP tokens, when their Combat tokens are ``tokens``
     (attacker's, target's; -1 none): the Blow read on the Damage table and the Weapon's effects.
@@ -241,7 +241,7 @@ def strike(
         tok = c.tokens[weapon] if weapon >= 0 else None
         bonus = tok.bonus if tok else 0
         ranged = bool(tok and tok.ranged)
-        effects = tok.effects if tok else 0
+        effects = tok.effects if tok else ()
     else:
         h = henchman_card(c, f)
         combat, bonus, ranged, effects = h.attack, 0, h.ranged, h.effects
@@ -256,7 +256,7 @@ def strike(
         ranged_weapon=ranged,
         attacker_effect=token_effect(c, tokens[0]),
         advantage=spot_kind(board, sf) == 0,
-        other_zone_reach=bool(effects & W_REACH) and zf != zg,
+        other_zone_reach=W_REACH in effects and zf != zg,
         defense=defense,
         token_defense=c.combat_tokens[tokens[1]].defense if tokens[1] >= 0 else 0,
         defender_effect=token_effect(c, tokens[1]),
@@ -291,9 +291,9 @@ def token_draws(
 
 def attack_outcomes(
     obs: State, c: Content, i: int, j: int, *, weapon: int, xp: int
-) -> dict[tuple[int, int], float]:
+) -> dict[tuple[int, tuple[int, ...]], float]:
     """rule: cyberverse/combat-tokens, rule: cyberverse/damage-table - the exact distribution of
-    (Health points lost, Status bit) of fighter ``i``'s attack on ``j`` as the seat of ``obs`` (an
+    (Health points lost, Status tokens) of fighter ``i``'s attack on ``j`` as the seat of ``obs`` (an
     observation) sees the Combat: a token it cannot see is one drawn from the tokens it has not
     seen, without replacement (an Agent's the better of 2 for its role). A Smoke bomb or Stealth
     counts as no damage."""
@@ -301,7 +301,7 @@ def attack_outcomes(
     assert fight is not None
     f, g = fight.fighters[i], fight.fighters[j]
     pool = list(obs.decks.tokens)
-    out: dict[tuple[int, int], float] = {}
+    out: dict[tuple[int, tuple[int, ...]], float] = {}
     for ta, pa, used in token_draws(c, f, pool, "attack"):
         rest = [t for k, t in enumerate(pool) if k not in used]
         for td, pd, _ in token_draws(c, g, rest, "defense"):
@@ -328,7 +328,7 @@ def hit(w: Work, c: Content, i: int, j: int, weapon: int, *, xp: int = 0) -> tup
             pending.append(E_DODGE)
     if not blow.cancelled:
         apply_blow(w, c, i, j, blow, weapon=weapon, effects=effects, a_eff=a_eff)
-        if blow.health and effects & W_GRILL and d_eff != ANTI_VIRUS and g.kind == AGENT:
+        if blow.health and W_GRILL in effects and d_eff != ANTI_VIRUS and g.kind == AGENT:
             pending.append(E_GRILL)
         if a_eff == PROJECTION:
             pending.append(E_PROJECT)
@@ -338,12 +338,12 @@ def hit(w: Work, c: Content, i: int, j: int, weapon: int, *, xp: int = 0) -> tup
 
 
 def apply_blow(
-    w: Work, c: Content, i: int, j: int, blow: Blow, *, weapon: int, effects: int, a_eff: int
+    w: Work, c: Content, i: int, j: int, blow: Blow, *, weapon: int, effects: tuple[int, ...], a_eff: int
 ) -> None:
     fight = w.fight
     assert fight is not None
     f, g = fight.fighters[i], fight.fighters[j]
-    if weapon >= 0 and effects & W_FRAGILE and blow.health == 0 and blow.status == 0:
+    if weapon >= 0 and W_FRAGILE in effects and blow.health == 0 and not blow.status:
         agent = w.agent(f.ref)  # rule: cyberverse/supply-weapons - a failed attack breaks the Weapon
         w.set_agent(f.ref, broken=insert_sorted(agent.broken, weapon))
     if a_eff == GRAPPLE:
@@ -353,7 +353,7 @@ def apply_blow(
     if g.kind == AGENT:
         agent = w.agent(g.ref)
         if blow.status:
-            agent = w.set_agent(g.ref, status=agent.status | blow.status)
+            agent = w.set_agent(g.ref, status=tuple(sorted({*agent.status, *blow.status})))
         if blow.health:
             lose_health(w, c, g.ref, blow.health)
     elif blow.health:

@@ -18,8 +18,7 @@ no turn limit: the ``max_turns`` variant (off by default) is an opt-in safety ca
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
-from functools import lru_cache
+from collections.abc import Callable, Sequence
 
 from games.core.records import replace
 from games.cyberverse import activation, combat, events, flow, investigation, stories, strategy
@@ -137,7 +136,7 @@ def _new_orgs(c: Content, players: int, rng: random.Random, cases_left: list[lis
             cases_left[colour].remove(card)
             cases.append(card)
         n = len(cases)
-        blank = (0,) * n
+        blank: tuple[tuple[int, ...], ...] = ((),) * n
         orgs.append(
             Org(
                 STARTING_MONEY,
@@ -182,7 +181,7 @@ def _new_city(c: Content, options: Options, rng: random.Random) -> City:
         want = options.boards if options.boards != "random" else rng.choice("AB")
         pick = [i for i in sides if c.boards[i].id[0] == want] or sides
         boards.append(pick[0])
-    return City(tuple(boards), (-1,) * c.news_slots, (0,) * c.news_slots, ((),) * 5, (-1,) * 5)
+    return City(tuple(boards), (-1,) * c.news_slots, ((),) * c.news_slots, ((),) * 5, (-1,) * 5)
 
 
 def new_state(c: Content, players: int, options: Options, seed: int) -> State:
@@ -412,32 +411,32 @@ def _drop_support(w: Work, c: Content, card: int) -> None:
     w.set_market(support_discard=insert_sorted(w.market.support_discard, card))
 
 
-def install(c: Content | None = None) -> None:
-    """Fill the phase tables (``flow``); they hold functions only (content is passed to each)."""
-    if flow.BEGIN:
-        return
-    flow.BEGIN.update(
-        {
-            EVENT: events.begin,
-            STRATEGY: strategy.begin,
-            ACTIVATION: activation.begin,
-            AUXILIARY: activation.begin_aux,
-            INVESTIGATION: investigation.begin,
-            PAYDAY: _begin_payday,
-        }
-    )
-    flow.NEXT.update(
-        {
-            SETUP: EVENT,
-            EVENT: STRATEGY,
-            STRATEGY: ACTIVATION,
-            ACTIVATION: AUXILIARY,
-            AUXILIARY: INVESTIGATION,
-            INVESTIGATION: PAYDAY,
-            PAYDAY: EVENT,
-        }
-    )
-    flow.RESUME.update({SETUP: _setup_done, STRATEGY: strategy.resume, AUXILIARY: activation.resume_aux})
+BEGIN: dict[int, Callable[[Work, Content], None]] = {
+    EVENT: events.begin,
+    STRATEGY: strategy.begin,
+    ACTIVATION: activation.begin,
+    AUXILIARY: activation.begin_aux,
+    INVESTIGATION: investigation.begin,
+    PAYDAY: _begin_payday,
+}
+"""Per phase, the function that begins it (``flow.finish``)."""
+NEXT: dict[int, int] = {
+    SETUP: EVENT,
+    EVENT: STRATEGY,
+    STRATEGY: ACTIVATION,
+    ACTIVATION: AUXILIARY,
+    AUXILIARY: INVESTIGATION,
+    INVESTIGATION: PAYDAY,
+    PAYDAY: EVENT,
+}
+"""Per phase, the phase that follows it (cyberverse/order-of-play)."""
+RESUME: dict[int, Callable[[Work, Content], None]] = {
+    SETUP: _setup_done,
+    STRATEGY: strategy.resume,
+    AUXILIARY: activation.resume_aux,
+}
+"""Per phase, the function that takes the phase up again after a shared sub-flow (a Story card
+drawn in the Strategy phase or as an Auxiliary Action; ``flow.resume``)."""
 
 
 # ------------------------------------------------------------------ dispatch
@@ -474,13 +473,8 @@ def legal_actions(s: State, c: Content) -> list[Action]:
 
 
 def _draws(pool: Sequence[int]) -> list[tuple[Action, float]]:
-    return list(_draw_actions(tuple(pool)))
-
-
-@lru_cache(maxsize=8192)
-def _draw_actions(pool: tuple[int, ...]) -> tuple[tuple[Action, float], ...]:
-    """The draw actions of a (sorted) deck with their chances (cached: decks recur)."""
-    return tuple((act("draw", x), p) for x, p in flow.draw_outcomes(pool))
+    """The draw actions of a (sorted) deck with their chances."""
+    return [(act("draw", x), p) for x, p in flow.draw_outcomes(tuple(pool))]
 
 
 def chance_outcomes(s: State, c: Content) -> list[tuple[Action, float]]:
@@ -612,6 +606,3 @@ def perform(s: State, c: Content, a: Action) -> State:
     if w.adjust:
         adjust_support(w, c)
     return w.freeze()
-
-
-install()

@@ -14,13 +14,9 @@ come back to their Organization when their card leaves the track.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from functools import lru_cache, partial
-
-from games.core.cache import PerContent
 from games.cyberverse import flow
 from games.cyberverse.board import board_of, henchman_zone, occupancy
-from games.cyberverse.content import EVENT_EFFECTS, Content
+from games.cyberverse.content import CATEGORIES, EVENT_EFFECTS, Content, EventCard
 from games.cyberverse.state import (
     C_EVENT,
     C_HENCHMAN,
@@ -28,7 +24,17 @@ from games.cyberverse.state import (
 )
 from games.cyberverse.work import Work, insert_sorted, remove_one
 
-__all__ = ["STAFF_TOKENS", "active_effects", "begin", "on_event", "on_henchman"]
+__all__ = [
+    "STAFF_TOKENS",
+    "active_effects",
+    "begin",
+    "has_effect",
+    "inflation",
+    "on_event",
+    "on_henchman",
+    "staff_left",
+    "tolls",
+]
 
 STAFF_TOKENS = 4
 """cyberverse/components - 16 Staff tokens, 4 per Organization."""
@@ -39,64 +45,48 @@ _NONE, TOLL, BLACKOUT, LOCKDOWN, SCRUTINY, INFLATION, STRIKE = range(len(EVENT_E
 def active_effects(state: State | Work, c: Content, seat: int) -> list[tuple[int, int, int]]:
     """The negative effects in play for ``seat``: (effect, district, category) of every Event card on
     the News track without ``seat``'s Staff token (rule: cyberverse/event-phase)."""
-    return _effects_in_play(c, state.city.news, state.city.staff, seat)
+    return [(ev.effect, ev.district, ev.category) for ev in _in_play(state, c, seat) if ev.effect]
 
 
-def _effects_in_play(
-    c: Content, news: tuple[int, ...], staff: tuple[int, ...], seat: int
-) -> list[tuple[int, int, int]]:
-    out = []
-    for slot, card in enumerate(news):
-        if card >= 0 and not staff[slot] >> seat & 1:
-            ev = c.events[card]
-            if ev.effect:
-                out.append((ev.effect, ev.district, ev.category))
-    return out
-
-
-EffectTable = tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]
-"""Per effect, the count of its Event cards in play on each district (0-4) and in all (index 5);
-per store, the count of ``inflation`` cards on it."""
-
-
-def _count_effects(c: Content, news: tuple[int, ...], staff: tuple[int, ...], seat: int) -> EffectTable:
-    counts = [[0] * 6 for _ in EVENT_EFFECTS]
-    inflation = [0, 0, 0, 0]
-    for effect, district, category in _effects_in_play(c, news, staff, seat):
-        row = counts[effect]
-        row[5] += 1
-        if 0 <= district < 5:
-            row[district] += 1
-        if effect == INFLATION and 0 <= category < 4:
-            inflation[category] += 1
-    return tuple(tuple(r) for r in counts), tuple(inflation)
-
-
-def _table_of(c: Content) -> Callable[[tuple[int, ...], tuple[int, ...], int], EffectTable]:
-    """The pack's effect table by News track, Staff tokens and seat (the same cards give the same
-    table, and they recur from state to state)."""
-    return lru_cache(maxsize=20_000)(partial(_count_effects, c))
-
-
-_TABLES: PerContent[Content, Callable[[tuple[int, ...], tuple[int, ...], int], EffectTable]] = PerContent(
-    _table_of
-)
-
-
-def effect_table(state: State | Work, c: Content, seat: int) -> EffectTable:
-    """The negative effects in play for ``seat`` counted by effect and district."""
+def _in_play(state: State | Work, c: Content, seat: int) -> list[EventCard]:
+    """The Event cards on the News track whose negative effect holds for ``seat`` (no Staff token of
+    its own on them)."""
     city = state.city
-    return _TABLES(c)(city.news, city.staff, seat)
+    return [
+        c.events[card] for slot, card in enumerate(city.news) if card >= 0 and seat not in city.staff[slot]
+    ]
 
 
 def has_effect(state: State | Work, c: Content, seat: int, effect: int, district: int = -1) -> int:
     """How many Event cards in play put ``effect`` (on ``district``, if given) on ``seat``."""
-    return effect_table(state, c, seat)[0][effect][5 if district < 0 else district]
+    n = 0
+    for ev in _in_play(state, c, seat):
+        if ev.effect == effect and (district < 0 or ev.district == district):
+            n += 1
+    return n
+
+
+def tolls(state: State | Work, c: Content, seat: int) -> list[int]:
+    """Per district, the ``toll`` Event cards in play on it for ``seat``."""
+    out = [0] * 5
+    for ev in _in_play(state, c, seat):
+        if ev.effect == TOLL and 0 <= ev.district < 5:
+            out[ev.district] += 1
+    return out
+
+
+def inflation(state: State | Work, c: Content, seat: int) -> list[int]:
+    """Per store, the ``inflation`` Event cards in play on it for ``seat``."""
+    out = [0] * len(CATEGORIES)
+    for ev in _in_play(state, c, seat):
+        if ev.effect == INFLATION and 0 <= ev.category < len(out):
+            out[ev.category] += 1
+    return out
 
 
 def staff_left(state: State | Work, seat: int) -> int:
     """Staff tokens an Organization still has in hand."""
-    return STAFF_TOKENS - sum(1 for m in state.city.staff if m >> seat & 1)
+    return STAFF_TOKENS - sum(1 for seats in state.city.staff if seat in seats)
 
 
 def _leave(w: Work, slot: int) -> None:
@@ -108,7 +98,7 @@ def _leave(w: Work, slot: int) -> None:
     news = list(w.city.news)
     staff = list(w.city.staff)
     news[slot] = -1
-    staff[slot] = 0
+    staff[slot] = ()
     w.set_city(news=tuple(news), staff=tuple(staff))
 
 
@@ -117,7 +107,7 @@ def begin(w: Work, c: Content) -> None:
     _leave(w, 0)
     news = w.city.news
     staff = w.city.staff
-    w.set_city(news=(*news[1:], -1), staff=(*staff[1:], 0))
+    w.set_city(news=(*news[1:], -1), staff=(*staff[1:], ()))
     if not w.decks.events:  # the deck is empty: its discard pile is shuffled into a new deck
         w.set_decks(events=w.decks.events_discard, events_discard=())
     if not w.decks.events:

@@ -38,6 +38,7 @@ from games.cyberverse.state import (
     Action,
     Agent,
     State,
+    mission_of,
 )
 from games.cyberverse.strategy import price, slot_price
 
@@ -54,7 +55,7 @@ def _story_missions(s: State, c: Content, seat: int) -> list[Mission]:
     out = []
     for case, card in enumerate(org.cases):
         done = validated(org, case)
-        out += [m for k, m in enumerate(c.investigations[card].missions) if not done >> k & 1]
+        out += [m for k, m in enumerate(c.investigations[card].missions) if k not in done]
     return out
 
 
@@ -406,9 +407,10 @@ def _field_facts(s: State, c: Content, a: Action) -> list[Fact]:
         return _fight_facts(s, c, a)
     if k == "test":
         org = s.orgs[seat]
-        case = c.investigations[org.cases[a.a >> 4]]
-        m = case.missions[a.a & 15]
-        text = f"mission {(a.a & 15) + 1} of {case.name}: {mission_text(c, m)}; XP tokens spent {a.b}"
+        place, number = mission_of(a.a)
+        case = c.investigations[org.cases[place]]
+        m = case.missions[number]
+        text = f"mission {number + 1} of {case.name}: {mission_text(c, m)}; XP tokens spent {a.b}"
         return [_fact("mission reward", m.reward, text, "D", better=1)]
     if k == "pay":
         salaries = sum(c.faces[2 * x.sheet + x.side].salary for x in s.agents if x.org == seat)
@@ -483,7 +485,8 @@ def feature_test_odds(s: State, c: Content, a: Action) -> float:
         return 0.0
     org = s.orgs[s.actor]
     agent = next(x for x in s.agents if x.sheet == s.ctx.agent)
-    mission = c.investigations[org.cases[a.a >> 4]].missions[a.a & 15]
+    place, number = mission_of(a.a)
+    mission = c.investigations[org.cases[place]].missions[number]
     total = test_total(s, c, agent, mission.feature, xp=a.b, district=s.ctx.district)
     pile = deck_to_draw(org.deck, org.discard)
     return sum(1 for x in pile if succeeds(total, x, mission.threshold)) / len(pile) if pile else 0.0

@@ -140,7 +140,7 @@ def _agent_line(s: State, c: Content, a: Agent) -> str:
     head = f"{face.name}, health {a.health} of {max_health(c, a)}, {where(s, c, a)}"
     notes = []
     if a.status:
-        notes.append(" and ".join(STATUSES[i] for i in range(3) if a.status >> i & 1))
+        notes.append(" and ".join(STATUSES[i] for i in a.status))
     if a.xp:
         notes.append(f"{a.xp} XP token{'s' if a.xp > 1 else ''}")
     if a.recruited:
@@ -159,8 +159,10 @@ def _agent_line(s: State, c: Content, a: Agent) -> str:
     return text
 
 
-def validated(org: Org, case: int) -> int:
-    return org.done[case] | org.marks[case]
+def validated(org: Org, case: int) -> tuple[int, ...]:
+    """The Missions validated on the Investigation card in place ``case`` (with an XP token or
+    marked), sorted."""
+    return tuple(sorted({*org.done[case], *org.marks[case]}))
 
 
 def _story_rows(s: State, c: Content, seat: int, detail: bool) -> tuple[list[Row], list[str]]:
@@ -178,10 +180,10 @@ def _story_rows(s: State, c: Content, seat: int, detail: bool) -> tuple[list[Row
         n = len(card.missions)
         colour = COLOURS[card.colour]
         name = card.name if colour in card.name.lower() else f"{colour} {card.name}"
-        parts.append(f"{name}: {bin(done).count('1')} of {n}")
+        parts.append(f"{name}: {len(done)} of {n}")
         if detail:
             for m, mission in enumerate(card.missions):
-                mark = "done" if done >> m & 1 else "to do"
+                mark = "done" if m in done else "to do"
                 lines.append(f"{mark}: {mission_text(c, mission)}")
     value = f"{story.name} ({story.vp} VP); missions done on " + ", ".join(parts)
     return [Row(label="Story card", value=value, seat=seat)], lines
@@ -247,7 +249,7 @@ def _news_value(s: State, c: Content) -> str:
         if e < 0:
             continue
         card = c.events[e]
-        staff = [c.organisations[p].name for p in range(s.players) if s.city.staff[k] >> p & 1]
+        staff = [c.organisations[p].name for p in range(s.players) if p in s.city.staff[k]]
         text = f"{k + 1}. {card.name} ({event_text(c, card)}"
         text += f"; staff: {', '.join(staff)})" if staff else ")"
         items.append(text)

@@ -238,7 +238,6 @@ class CyberverseGame(Game[State, Action]):
             hidden_information=True,
             stochastic=True,
         )
-        engine.install(self.content_pack)
 
     # ------------------------------------------------------------------ flow
     def options_of(self, config: GameConfig) -> Options:
@@ -255,7 +254,6 @@ class CyberverseGame(Game[State, Action]):
 
             name = "max_turns" if opts.max_turns < 0 else "hire_cost"
             raise ConfigError(f"option {name} must not be negative", field=f"config.options.{name}")
-        engine.install(self.content_pack)
         return engine.new_state(self.content_pack, config.players, opts, seed)
 
     def num_players(self, state: State) -> int:

@@ -59,8 +59,10 @@ from games.cyberverse.state import (
     Agent,
     State,
     act,
+    mission_arg,
+    mission_of,
 )
-from games.cyberverse.work import Work, insert_sorted, remove_one
+from games.cyberverse.work import Work, insert_sorted, remove_one, with_member
 
 __all__ = [
     "HACK_PER_INFLUENCE",
@@ -101,7 +103,7 @@ def begin(w: Work, c: Content) -> None:
 
 def run(w: Work, c: Content) -> None:
     """Resolve the stages of each district in order until a decision or a draw is pending."""
-    from games.cyberverse import combat  # (combat resumes this loop through flow.RESUME)
+    from games.cyberverse import combat  # (combat imports this module: it resumes this loop at its end)
 
     while w.ctx.district < 5:
         d, stage = w.ctx.district, w.ctx.stage
@@ -135,7 +137,7 @@ def run(w: Work, c: Content) -> None:
 
 
 def next_stage(w: Work, c: Content) -> None:
-    w.set_ctx(stage=w.ctx.stage + 1, queue=(), started=False, agent=-1, tested=0)
+    w.set_ctx(stage=w.ctx.stage + 1, queue=(), started=False, agent=-1, tested=())
     run(w, c)
 
 
@@ -183,7 +185,7 @@ def on_ambush(w: Work, c: Content, card: int) -> None:
         if amb.effect == _A_DAMAGE:
             lose_health(w, c, sheet, amb.value)
         elif amb.effect == _A_STATUS:
-            w.set_agent(sheet, status=agent.status | (1 << amb.status))
+            w.set_agent(sheet, status=with_member(agent.status, amb.status))
         elif amb.effect == _A_MONEY:
             org = w.orgs[agent.org]
             w.set_org(agent.org, money=org.money - min(org.money, amb.value))
@@ -249,7 +251,7 @@ def _hacking(w: Work, c: Content, d: int) -> bool:
     org = w.orgs[agent.org]
     w.set_org(agent.org, money=org.money + hack_gain(w, c, agent, d))
     if _missions(w, c, agent, d, HACK):
-        w.set_ctx(agent=agent.sheet, tested=0)
+        w.set_ctx(agent=agent.sheet, tested=())
         flow.decide(w, D_TEST, agent.org)
         return True
     w.set_agent(agent.sheet, spot=-1)
@@ -258,23 +260,24 @@ def _hacking(w: Work, c: Content, d: int) -> bool:
 
 # ------------------------------------------------------------------ tests (rule: cyberverse/investigation)
 def _missions(
-    state: State | Work, c: Content, agent: Agent, d: int, kind: int, *, tested: int = 0
+    state: State | Work,
+    c: Content,
+    agent: Agent,
+    d: int,
+    kind: int,
+    *,
+    tested: tuple[tuple[int, int], ...] = (),
 ) -> list[tuple[int, int]]:
     """(case, mission) pairs of ``kind`` in district ``d`` the Agent's Organization has not
-    validated (nor the Agent tested in this stage: bit ``(case << 4) | mission`` of ``tested``)."""
+    validated (nor the Agent tested in this stage: in ``tested``)."""
     org = state.orgs[agent.org]
     out = []
     for case, card in enumerate(org.cases):
-        done = org.done[case] | _tested_bits(tested, case)
+        done = org.done[case]
         for m, mission in enumerate(c.investigations[card].missions):
-            if mission.kind == kind and mission.district == d and not done >> m & 1:
+            if mission.kind == kind and mission.district == d and m not in done and (case, m) not in tested:
                 out.append((case, m))
     return out
-
-
-def _tested_bits(tested: int, case: int) -> int:
-    """The Missions of Investigation card ``case`` marked in ``tested`` (bit ``(case << 4) | m``)."""
-    return tested >> (case << 4) & 0xFFFF
 
 
 def test_total(state: State | Work, c: Content, agent: Agent, f: int, *, xp: int, district: int) -> int:
@@ -296,10 +299,10 @@ def _investigate(w: Work, c: Content, d: int) -> bool:
             continue
         agent = w.agent(sheet)
         if _missions(w, c, agent, d, TEST):
-            w.set_ctx(queue=queue, agent=sheet, tested=0)
+            w.set_ctx(queue=queue, agent=sheet, tested=())
             flow.decide(w, D_TEST, agent.org)
             return True
-    w.set_ctx(queue=(), agent=-1, tested=0)
+    w.set_ctx(queue=(), agent=-1, tested=())
     return False
 
 
@@ -312,7 +315,7 @@ def legal_test(s: State, c: Content) -> list[Action]:
     for case, m in _missions(s, c, agent, s.ctx.district, kind, tested=s.ctx.tested):
         f = c.investigations[s.orgs[agent.org].cases[case]].missions[m].feature
         top = min(xp, FEATURE_MAX - feature(c, agent, f))
-        out.extend(act("test", case << 4 | m, x) for x in range(max(0, top) + 1))
+        out.extend(act("test", mission_arg(case, m), x) for x in range(max(0, top) + 1))
     out.append(act("no-test"))
     return out
 
@@ -323,7 +326,7 @@ def test(w: Work, c: Content, a: Action) -> None:
         _after_test(w, c)
         return
     spend_xp(w, w.ctx.agent, a.b)
-    w.set_ctx(mission=a.a, xp=a.b, seat=w.agent(w.ctx.agent).org)
+    w.set_ctx(mission=mission_of(a.a), xp=a.b, seat=w.agent(w.ctx.agent).org)
     org = w.orgs[w.ctx.seat]
     if not org.deck:  # the deck is empty: the discard pile is shuffled to form a new deck
         w.set_org(w.ctx.seat, deck=org.discard, discard=())
@@ -335,7 +338,7 @@ def on_modifier(w: Work, c: Content, card: int) -> None:
     seat = w.ctx.seat
     agent = w.agent(w.ctx.agent)
     org = w.orgs[seat]
-    case, m = w.ctx.mission >> 4, w.ctx.mission & 15
+    case, m = w.ctx.mission
     mission = c.investigations[org.cases[case]].missions[m]
     total = test_total(w, c, agent, mission.feature, xp=w.ctx.xp, district=w.ctx.district)
     ok = succeeds(total, card, mission.threshold)
@@ -343,7 +346,7 @@ def on_modifier(w: Work, c: Content, card: int) -> None:
     w.set_org(seat, deck=deck, discard=discard)
     if ok:
         stories.validate(w, c, seat, case, m)
-    w.set_ctx(mission=-1, xp=0, seat=-1, tested=w.ctx.tested | 1 << w.ctx.mission)
+    w.set_ctx(mission=(), xp=0, seat=-1, tested=tuple(sorted({*w.ctx.tested, (case, m)})))
     if w.options.tests == "each-mission" and _test_again(w, c):
         return
     _after_test(w, c)
@@ -369,7 +372,7 @@ def _after_test(w: Work, c: Content) -> None:
             w.set_agent(w.ctx.agent, spot=-1)
         next_stage(w, c)
         return
-    w.set_ctx(agent=-1, tested=0)
+    w.set_ctx(agent=-1, tested=())
     run(w, c)
 
 

@@ -29,6 +29,7 @@ from games.cyberverse.state import (
     TEAMMATE,
     Action,
     State,
+    mission_of,
 )
 from games.errors import InvalidStateError, NotationError
 
@@ -176,10 +177,11 @@ def _field_text(s: State, c: Content, a: Action, ids: bool) -> str:
         return f"attack {_fighter(s, c, a.a)} {weapon}{xp}"
     if k == "test":
         org = s.orgs[s.actor]
-        case = org.cases[a.a >> 4]
-        m = c.investigations[case].missions[a.a & 15]
+        place, number = mission_of(a.a)
+        case = org.cases[place]
+        m = c.investigations[case].missions[number]
         xp = f" with {a.b} XP" if a.b else ""
-        return f"test {FEATURES[m.feature]} for mission {(a.a & 15) + 1} of {_case(c, case, ids)}{xp}"
+        return f"test {FEATURES[m.feature]} for mission {number + 1} of {_case(c, case, ids)}{xp}"
     if k == "place":
         return f"place an influence token in {district[a.a]}"
     if k == "remove":

@@ -99,7 +99,7 @@ def _story_facts(s: State, c: Content, seat: int) -> list[Fact]:
         )
     ]
     total = sum(len(c.investigations[k].missions) for k in org.cases)
-    done = sum(bin(d).count("1") for d in org.done)
+    done = sum(len(d) for d in org.done)
     if org.story >= 0:
         story = f'"{c.stories[org.story].name}"'
         text = f"{done} of {plural(total, 'Mission')} of {story} validated"
@@ -122,7 +122,7 @@ def _holding_facts(s: State, seat: int) -> list[Fact]:
     org = s.orgs[seat]
     agents = [a for a in s.agents if a.org == seat]
     health = sum(a.health for a in agents)
-    wounded = sum(1 for a in agents if a.status & WOUND)
+    wounded = sum(1 for a in agents if WOUND in a.status)
     return [
         Fact(label="D", value=float(org.money), unit="D", better=1, text=f"{org.money} D in its HQ"),
         Fact(

@@ -60,7 +60,7 @@ class _Tables:
         self.missions = tuple(
             tuple(
                 (
-                    1 << m,
+                    m,
                     mission.kind,
                     mission.district,
                     mission.feature if mission.kind == TEST else -1,
@@ -124,27 +124,29 @@ Action (once kept, while its Investigation cards are drawn, it holds it)."""
 
 
 class _Open:
-    """An Organization's open Missions (not validated) by kind: the districts as bit masks, and
-    the tests' and Hackings' numbers."""
+    """An Organization's open Missions (not validated) by kind: their districts, and the tests' and
+    Hackings' numbers."""
 
     __slots__ = ("hack_list", "hacks", "reds", "test_list", "tests")
 
     def __init__(self, tb: _Tables, org: Org) -> None:
-        self.tests = self.hacks = self.reds = 0
+        self.tests: set[int] = set()  # districts of open tests (feature and combat Missions)
+        self.hacks: set[int] = set()  # districts of open Hackings
+        self.reds: set[int] = set()  # districts of open red (influence) Missions
         self.test_list: list[tuple[int, int, int]] = []  # (district, feature, threshold); combat: -1
         self.hack_list: list[tuple[int, int]] = []  # (district, threshold)
         for k, card in enumerate(org.cases):
             done = org.done[k]
-            for bit, kind, district, feat, threshold in tb.missions[card]:
-                if done & bit:
+            for m, kind, district, feat, threshold in tb.missions[card]:
+                if m in done:
                     continue
                 if kind == HACK:
-                    self.hacks |= 1 << district
+                    self.hacks.add(district)
                     self.hack_list.append((district, threshold))
                 elif kind == INFLUENCE:
-                    self.reds |= 1 << district
+                    self.reds.add(district)
                 else:
-                    self.tests |= 1 << district
+                    self.tests.add(district)
                     self.test_list.append((district, feat, threshold))
 
 
@@ -155,36 +157,34 @@ def _value(s: State, c: Content, seat: int, bonus: int) -> float:
     vp = sum(tb.story_vp[k] for k in org.solved) + sum(org.influence) + bonus + money // VP_PER_D
     story = org.story >= 0 or (s.step in _STORY_DRAW and s.ctx.seat == seat)
     v = 10.0 * vp + money / 100.0 + 8.0 * len(org.solved) + (6.0 if story else 0.0)
-    v += 4.0 * sum(bin(done).count("1") for done in org.done)
+    v += 4.0 * sum(len(done) for done in org.done)
     todo = _Open(tb, org)
-    rivals = 0
-    for a in s.agents:
-        if a.org != seat and a.district >= 0:
-            rivals |= 1 << a.district
+    rivals = {a.district for a in s.agents if a.org != seat and a.district >= 0}
     # where an Agent has work: a red Mission needs the board to itself (rule: cyberverse/influence)
-    goals = todo.tests | todo.hacks | todo.reds & ~rivals
+    reds = todo.reds - rivals
+    goals = todo.tests | todo.hacks | reds
     team = [a for a in s.agents if a.org == seat]
     salaries = sum(tb.salary[2 * a.sheet + a.side] for a in team if not (a.trained or a.rescued))
     v -= max(0, salaries - money) / SHORTFALL
     for i, a in enumerate(team):
         v += (6.0 if i == 0 else 3.0) + 0.5 * a.health + 1.5 * len(a.kit)
         d = a.district
-        near = d >= 0 and goals >> d & 1
+        near = d in goals
         if a.trained and not near:
             v -= TRAINED_AWAY
         if d < 0:
             continue
         board = s.city.boards[d]
         if not near and goals:  # on its way out toward an open Mission elsewhere
-            far = min(tb.travel[d][x] for x in range(5) if goals >> x & 1)
+            far = min(tb.travel[d][x] for x in goals)
             v += max(0.0, 2.0 - 0.4 * (tb.exit[board][a.zone] + far))
-        if todo.tests >> d & 1:  # each open Mission of the district it may test, by its odds
+        if d in todo.tests:  # each open Mission of the district it may test, by its odds
             for district, feat, threshold in todo.test_list:
                 if district == d:
                     v += 1.0 + 2.5 * (0.5 if feat < 0 else _odds(feature(c, a, feat), threshold))
-        if (todo.reds & ~rivals) >> d & 1:
+        if d in reds:
             v += 3.0
-        if todo.hacks >> d & 1:
+        if d in todo.hacks:
             hack = feature(c, a, HACKING)
             odds = max(_odds(hack, threshold) for district, threshold in todo.hack_list if district == d)
             v += tb.hack_bonus[board][a.zone][a.spot + 1] * (0.2 + 0.8 * odds)

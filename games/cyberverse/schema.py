@@ -6,8 +6,8 @@ The form mirrors the records of ``state.py`` field by field, in the rulebook's w
 their ids (``"AG04"``, ``"W13"``, ``"S01"``, ``"Y08"``, ``"E01"``, ``"T05"``, board ``"A3"``), a card
 a viewer cannot see as ``"unknown"`` and an empty slot as ``null``; districts, zones, tactical
 positions, sides, fighters and Missions numbered from 1; Status tokens, fighter kinds, phases, steps
-and stores by name; seats from 0 (``null``: none). A bit mask of the records (the Missions validated,
-the Staff tokens, the Organizations that took part) is the list of what it holds. The flow of the
+and stores by name; seats from 0 (``null``: none). A set of the records (the Missions validated, the
+Staff tokens, the Organizations that took part) is the list of what it holds. The flow of the
 turn (``ctx``) has only the fields in use.
 """
 
@@ -39,7 +39,7 @@ LIMIT = 10**9
 MANY = 500
 """The most entries of a list no rule or pack counts (the News track, the order of pending effects)."""
 STATUSES = ("suppression", "wound", "bleeding")
-"""The Status tokens, by their bit in ``Agent.status`` (rule: cyberverse/status-tokens)."""
+"""The Status tokens, by their index in ``Agent.status`` (rule: cyberverse/status-tokens)."""
 EFFECTS = (
     "grill",
     "projection",
@@ -54,7 +54,7 @@ face down, never revealed: rule: cyberverse/combat-tokens)."""
 
 INT = Int(-LIMIT, LIMIT)
 SEAT = AnyOf((Int(0, 3), Null(-1)), description="a seat (0-based) or null")
-SEATS = ListOf(Int(0, 3), max=4, description="the seats holding it (a bit mask of the records)")
+SEATS = ListOf(Int(0, 3), max=4, description="the seats holding it, in seat order")
 DISTRICT = Int(1, 5, offset=1, rule="cyberverse/building-new-eden", description="a district, from 1")
 
 

@@ -22,14 +22,16 @@ bottom, a resold Supply token, a dead Agent's sheet) are kept in order apart and
 the shuffled part is empty.
 
 Every record is a :class:`~games.core.records.Record` (a frozen ``msgspec`` struct, docs/state.md),
-changed by name with :func:`~games.core.records.replace`. Inside one ``apply`` the rules work on
-:class:`~games.cyberverse.work.Work` (``work.py``): the State's top-level fields, each replaced by a
-new record (never mutated in place), frozen back into a new :class:`State`.
+changed by name with :func:`~games.core.records.replace`. A set (the Status tokens of an Agent, the
+Missions validated on an Investigation card, the Organizations with a Staff token on an Event card)
+is the sorted tuple of its members: ``WOUND in agent.status`` reads "the Agent has the Wound token".
+Inside one ``apply`` the rules work on :class:`~games.cyberverse.work.Work` (``work.py``): the
+State's top-level fields, each replaced by a new record (never mutated in place), frozen back into a
+new :class:`State`.
 """
 
 from __future__ import annotations
 
-from functools import cache
 from typing import TypeAlias
 
 from games.core.records import Record
@@ -58,6 +60,8 @@ __all__ = [
     "Org",
     "State",
     "act",
+    "mission_arg",
+    "mission_of",
 ]
 
 Seat: TypeAlias = int
@@ -163,8 +167,8 @@ FIRST_CHANCE = C_SETUP_SHEET
 
 AGENT, TEAMMATE, HENCHMAN = range(3)
 FIGHTER_KINDS = ("agent", "teammate", "henchman")
-SUPPRESSION, WOUND, BLEEDING = 1, 2, 4
-"""Status token bits (cyberverse/status-tokens)."""
+SUPPRESSION, WOUND, BLEEDING = range(3)
+"""The Status tokens, by their index in ``STATUSES`` (cyberverse/status-tokens)."""
 
 # Pending effects after an attack (Fight.pending), resolved in this order.
 E_GRILL, E_PROJECT, E_DODGE, E_SECOND, E_ADRENALIN = range(5)
@@ -229,9 +233,9 @@ class Org(Record, frozen=True):
         discard: its Modifier discard pile (values, sorted; face up).
         story: the Story card in progress (-1 none).
         cases: the Investigation cards of that story (card indices).
-        done: per case, the bit mask of its validated Missions (an XP token next to each).
-        spent: per case, the bit mask of those XP tokens already used (turned over).
-        marks: per case, Missions validated when the XP reserve was empty (marked, no token).
+        done: per case, its validated Missions (sorted; an XP token next to each).
+        spent: per case, the validated Missions whose XP token is used (turned over), sorted.
+        marks: per case, Missions validated when the XP reserve was empty (marked, no token), sorted.
         solved: resolved Story cards, in order.
         support: Support cards held (at most 3, at most the team's Reputation).
         influence: Influence tokens on each district of the New Eden board.
@@ -244,9 +248,9 @@ class Org(Record, frozen=True):
     discard: tuple[int, ...]
     story: int
     cases: tuple[int, ...]
-    done: tuple[int, ...]
-    spent: tuple[int, ...]
-    marks: tuple[int, ...]
+    done: tuple[tuple[int, ...], ...]
+    spent: tuple[tuple[int, ...], ...]
+    marks: tuple[tuple[int, ...], ...]
     solved: tuple[int, ...]
     support: tuple[int, ...]
     influence: tuple[int, ...]
@@ -262,7 +266,7 @@ class Agent(Record, frozen=True):
         side: the side of the sheet recruited (0 or 1).
         org: the Organization it works for.
         health: Health points left.
-        status: bit mask of Status tokens (1 Suppression, 2 Wound, 4 Bleeding).
+        status: its Status tokens (``SUPPRESSION``, ``WOUND``, ``BLEEDING``), sorted, never two of a type.
         kit: Supply tokens on its dashboard (sorted).
         broken: the ones grilled or broken (flipped over), sorted.
         xp: unused XP tokens on its dashboard.
@@ -278,7 +282,7 @@ class Agent(Record, frozen=True):
     side: int
     org: int
     health: int
-    status: int
+    status: tuple[int, ...]
     kit: tuple[int, ...]
     broken: tuple[int, ...]
     xp: int
@@ -296,14 +300,14 @@ class City(Record, frozen=True):
     Attributes:
         boards: the district board used for each district (board index).
         news: the Event card in each News track slot (-1 empty); slot 0 leaves next.
-        staff: per slot, the bit mask of Organizations with a Staff token on its card.
+        staff: per slot, the Organizations with a Staff token on its card (seats, sorted).
         henchmen: per district, the Henchmen standing on its board as (henchman card, zone).
         ambush: per district, the Organization whose Ambush token is there (-1 none).
     """
 
     boards: tuple[int, ...]
     news: tuple[int, ...]
-    staff: tuple[int, ...]
+    staff: tuple[tuple[int, ...], ...]
     henchmen: tuple[tuple[tuple[int, int], ...], ...]
     ambush: tuple[int, ...]
 
@@ -426,8 +430,8 @@ class Fight(Record, frozen=True):
         pending: effects to resolve after the current attack (E_* codes), first next.
         pair: the Combat tokens drawn for the Agent whose Organization is choosing.
         aside: Combat tokens set aside face down, as (organization, token).
-        supported: bit mask of Organizations that discarded a Support card on this board.
-        took_part: bit mask of Organizations with an Agent on the board when it started.
+        supported: the Organizations that discarded a Support card on this board (seats, sorted).
+        took_part: the Organizations with an Agent on the board when it started (seats, sorted).
         engaged: a Combat is engaged (else only the Support cards were offered).
         convert: Henchmen the Support card just discarded still changes into Teammates.
     """
@@ -446,8 +450,8 @@ class Fight(Record, frozen=True):
     pending: tuple[int, ...]
     pair: tuple[int, ...]
     aside: tuple[tuple[int, int], ...]
-    supported: int
-    took_part: int
+    supported: tuple[int, ...]
+    took_part: tuple[int, ...]
     engaged: bool
     convert: int
 
@@ -460,7 +464,7 @@ class Ctx(Record, frozen=True):
             colours (investigation cards to draw) still to handle, the first now.
         agent: the agent concerned (moving, testing, buying for, losing a token).
         mp: movement points left to the moving agent.
-        visited: bit mask of the districts the moving agent has stood in this activation.
+        visited: the districts the moving agent has stood in this activation (sorted).
         started: the moving agent has begun its move (the Action is spent).
         district: the district under investigation or receiving event Henchmen.
         stage: the investigation stage in that district, an index of ``STAGES`` (0 ambush, 1 combat,
@@ -470,16 +474,17 @@ class Ctx(Record, frozen=True):
         slot: the stock slot of a purchase (or the placement index of event henchmen).
         seat: the seat a chance draw or a test belongs to (-1 none).
         colours: Investigation card colours still to draw for a new Story card.
-        mission: the Mission under test, as (case << 4) | mission (-1 none).
+        mission: the Mission under test as (case, mission): the Investigation card's place on the
+            dashboard and the Mission's index on it (``()`` none).
         xp: XP tokens spent on the test under way.
-        tested: bit mask of the Missions (bit (case << 4) | mission) the Agent testing has already
-            tested in this stage (the ``tests`` variant ``"each-mission"``).
+        tested: the Missions, as (case, mission) sorted, the Agent testing has already tested in
+            this stage (the ``tests`` variant ``"each-mission"``).
     """
 
     queue: tuple[int, ...] = ()
     agent: int = -1
     mp: int = 0
-    visited: int = 0
+    visited: tuple[int, ...] = ()
     started: bool = False
     district: int = -1
     stage: int = 0
@@ -488,9 +493,9 @@ class Ctx(Record, frozen=True):
     slot: int = -1
     seat: int = -1
     colours: tuple[int, ...] = ()
-    mission: int = -1
+    mission: tuple[int, ...] = ()
     xp: int = 0
-    tested: int = 0
+    tested: tuple[tuple[int, int], ...] = ()
 
 
 class State(Record, frozen=True):
@@ -541,7 +546,8 @@ class Action(Record, frozen=True):
 
     Attributes:
         kind: what it does (``"buy"``, ``"step"``, ``"attack"``, ``"draw"``, ...).
-        a: first argument (an agent sheet, a store, a zone, a card, a target...; 0 when unused).
+        a: first argument (an agent sheet, a store, a zone, a card, a target...; 0 when unused; a
+            ``test`` names its Mission by :func:`mission_arg`).
         b: second argument.
         c: third argument.
     """
@@ -552,10 +558,20 @@ class Action(Record, frozen=True):
     c: int = 0
 
 
-@cache
-def act(kind: str, a: int = 0, b: int = 0, c: int = 0) -> Action:
-    """The interned action (actions are immutable values; equal ones are one object)."""
-    return Action(kind, a, b, c)
+act = Action
+"""An action by its kind and arguments: ``act("go", district)``."""
+
+
+def mission_arg(case: int, mission: int) -> int:
+    """The argument of a ``test`` action naming Mission ``mission`` of the Investigation card in
+    place ``case`` on the dashboard: ``case << 4 | mission``, kept at the action boundary because the
+    seeded traces pin every action's integers (decoded once, by :func:`mission_of`)."""
+    return case << 4 | mission
+
+
+def mission_of(arg: int) -> tuple[int, int]:
+    """(case, mission) of a ``test`` action's argument (:func:`mission_arg`)."""
+    return arg >> 4, arg & 15
 
 
 NO_CTX = Ctx()

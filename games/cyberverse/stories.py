@@ -25,7 +25,7 @@ from games.cyberverse.state import (
     D_KEEP_STORY,
     State,
 )
-from games.cyberverse.work import Work, remove_one
+from games.cyberverse.work import Work, remove_one, with_member
 
 __all__ = ["can_draw", "can_replace", "keep", "on_case", "on_story", "start_draw", "validate"]
 
@@ -120,7 +120,7 @@ def _draw_case(w: Work, c: Content) -> None:
     seat = w.ctx.seat
     w.set_ctx(seat=-1)
     _check_story(w, c, seat)
-    flow.RESUME[w.phase](w, c)
+    flow.resume(w, c)
 
 
 def on_case(w: Work, c: Content, card: int) -> None:
@@ -134,9 +134,9 @@ def on_case(w: Work, c: Content, card: int) -> None:
     w.set_org(
         seat,
         cases=(*org.cases, card),
-        done=(*org.done, 0),
-        spent=(*org.spent, 0),
-        marks=(*org.marks, 0),
+        done=(*org.done, ()),
+        spent=(*org.spent, ()),
+        marks=(*org.marks, ()),
     )
     w.set_ctx(colours=w.ctx.colours[1:])
     _draw_case(w, c)
@@ -146,25 +146,24 @@ def validate(w: Work, c: Content, seat: int, case: int, mission: int) -> None:
     """A Mission is validated: its Resources, an XP token next to it, and the story resolved when
     every Investigation card is (rule: cyberverse/story-cards, cyberverse/investigation)."""
     org = w.orgs[seat]
-    bit = 1 << mission
-    if org.done[case] & bit:
+    if mission in org.done[case]:
         return
     card = c.investigations[org.cases[case]]
     reward = card.missions[mission].reward
     done = list(org.done)
-    done[case] |= bit
+    done[case] = with_member(done[case], mission)
     marks = list(org.marks)
     spent = list(org.spent)
     if XP_TOKENS - xp_in_play(w) <= 0:  # no XP token left in the reserve: the Mission is only marked
-        marks[case] |= bit
-        spent[case] |= bit
+        marks[case] = with_member(marks[case], mission)
+        spent[case] = with_member(spent[case], mission)
     w.set_org(seat, money=org.money + reward, done=tuple(done), spent=tuple(spent), marks=tuple(marks))
     _check_story(w, c, seat)
 
 
-def case_complete(c: Content, card: int, done: int) -> bool:
-    """Whether every Mission of an Investigation card is validated."""
-    return done == (1 << len(c.investigations[card].missions)) - 1
+def case_complete(c: Content, card: int, done: tuple[int, ...]) -> bool:
+    """Whether every Mission of an Investigation card is validated (``done``: its validated ones)."""
+    return done == tuple(range(len(c.investigations[card].missions)))
 
 
 def _check_story(w: Work, c: Content, seat: int) -> None:

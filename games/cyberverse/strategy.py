@@ -25,7 +25,7 @@ from __future__ import annotations
 from games.cyberverse import flow, stories
 from games.cyberverse.agents import XP_TOKENS, heal, support_limit, xp_in_play
 from games.cyberverse.content import IMPLANT, SUPPORT_EFFECTS, Content
-from games.cyberverse.events import STRIKE, effect_table, has_effect
+from games.cyberverse.events import STRIKE, has_effect, inflation
 from games.cyberverse.state import (
     C_RESTOCK,
     C_REVEAL,
@@ -77,8 +77,7 @@ def price_shift(state: State | Work, c: Content, seat: int, store: int) -> int:
 
 def price_shifts(state: State | Work, c: Content, seat: int) -> list[int]:
     """Per store, D added to (or taken off) its printed prices for ``seat``."""
-    inflation = effect_table(state, c, seat)[1]
-    shifts = [INFLATION_D * n for n in inflation]
+    shifts = [INFLATION_D * n for n in inflation(state, c, seat)]
     for u in state.orgs[seat].support:
         card = c.support[u]
         if card.effect == _DISCOUNT and 0 <= card.category < len(shifts):
@@ -327,4 +326,4 @@ def on_support_row(w: Work, c: Content, card: int) -> None:
     w.set_market(
         support_pool=remove_one(w.market.support_pool, card), support_row=(*w.market.support_row, card)
     )
-    flow.RESUME[w.phase](w, c)
+    flow.resume(w, c)

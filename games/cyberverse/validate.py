@@ -1,7 +1,8 @@
 """The rules' invariants of a CyberVerse state read from its public form (what the declared fields
 of ``games.cyberverse.schema`` cannot say on their own): counts that follow the player count, the
-Modifier deck, one mask per Investigation card, an Agent recruited once and standing on its board, one
-board per district. Each failure is an ``InvalidStateError`` naming the field and the rulebook section.
+Modifier deck, one list of Missions per Investigation card, an Agent recruited once and standing on
+its board, one board per district. Each failure is an ``InvalidStateError`` naming the field and the
+rulebook section.
 """
 
 from __future__ import annotations
@@ -51,7 +52,7 @@ def check(s: st.State, c: Content) -> None:
 
 
 def _check_org(o: st.Org, p: str) -> None:
-    """An Organization's Modifier cards and its Investigation cards' masks."""
+    """An Organization's Modifier cards and its Missions per Investigation card."""
     if sorted(o.deck + o.discard) != sorted(MODIFIERS):
         raise bad(
             f"{p}.deck", "deck and discard must hold the Modifier cards -1, 0, 1, 1, 2", "cyberverse/setup"

@@ -14,7 +14,7 @@ from typing import Any
 from games.core.records import replace
 from games.cyberverse.state import Agent, Fight, Fighter, Org, State
 
-__all__ = ["Work", "insert_sorted", "remove_one"]
+__all__ = ["Work", "insert_sorted", "remove_one", "with_member"]
 
 
 class Work:
@@ -154,6 +154,11 @@ def remove_one(items: tuple[int, ...], value: int) -> tuple[int, ...]:
     """``items`` (sorted) without one ``value``."""
     i = items.index(value)
     return items[:i] + items[i + 1 :]
+
+
+def with_member(items: tuple[int, ...], value: int) -> tuple[int, ...]:
+    """``items`` (a sorted set) with ``value`` in it."""
+    return items if value in items else insert_sorted(items, value)
 
 
 def insert_sorted(items: tuple[int, ...], value: int) -> tuple[int, ...]:

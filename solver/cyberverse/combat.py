@@ -46,13 +46,13 @@ class Side:
 
 def combat_distribution(
     c: Content, pool: Sequence[int], attacker: Side, target: Side
-) -> dict[tuple[int, int], float]:
-    """rule: cyberverse/combat, combat-tokens, damage-table - P((Health lost, Status bit)) of one
+) -> dict[tuple[int, tuple[int, ...]], float]:
+    """rule: cyberverse/combat, combat-tokens, damage-table - P((Health lost, Status tokens)) of one
     attack over the Combat tokens drawn from ``pool``: an Agent draws 2 and keeps the better for its
     role (attack for the attacker, defense for the target), a Henchman receives 1; draws without
     replacement, the attacker first. A Smoke bomb counts as no damage."""
     pool = list(pool)
-    out: dict[tuple[int, int], float] = {}
+    out: dict[tuple[int, tuple[int, ...]], float] = {}
 
     def hits(ta: int, td: int, w: float) -> None:
         a, d = c.combat_tokens[ta], c.combat_tokens[td]
@@ -91,6 +91,13 @@ def combat_distribution(
             for td in rest:
                 hits(ta, td, wa / len(rest))
     return out
+
+
+def _severity(row: tuple[tuple[int, tuple[int, ...]], float]) -> tuple[int, tuple[int, ...]]:
+    """How bad an outcome (Health points lost, Status tokens) is: the Health points, then the worst
+    Status token (Bleeding, Wound, Suppression), then the next."""
+    (health, status), _ = row
+    return health, status[::-1]
 
 
 def _side_of_agent(s: State, c: Content, name: str, field: str) -> Side | None:
@@ -153,13 +160,12 @@ def combat(game: Game[Any, Any], state: Any, params: Mapping[str, Any], limits: 
     if len(pool) < 4:
         raise ConfigError("fewer than 4 Combat tokens in the pool", field="state.decks.tokens")
     dist = combat_distribution(c, pool, att, tgt)
-    rows = sorted(dist.items(), key=lambda kv: (-kv[0][0], -kv[0][1]))
+    rows = sorted(dist.items(), key=_severity, reverse=True)
     p_hurt = sum(p for (hp, _), p in dist.items() if hp > 0)
     expected = sum(hp * p for (hp, _), p in dist.items())
     answer = {
         "outcomes": [
-            {"health lost": hp, "status": [STATUSES[i] for i in range(3) if st >> i & 1], "probability": p}
-            for (hp, st), p in rows
+            {"health lost": hp, "status": [STATUSES[i] for i in st], "probability": p} for (hp, st), p in rows
         ],
         "wound probability": p_hurt,
         "expected health lost": expected,

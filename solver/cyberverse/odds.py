@@ -160,7 +160,7 @@ def _chain_of_tests(
     tests = [
         (test_total(s, c, agent, m.feature, xp=0, district=m.district), m.threshold)
         for i, m in enumerate(card.missions)
-        if m.kind == TEST and not org.done[case] >> i & 1
+        if m.kind == TEST and i not in org.done[case]
     ]
     dist = chain_odds(org.deck, org.discard, tests, s.options.reshuffle)
     p_all = dist[-1]

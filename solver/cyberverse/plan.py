@@ -108,16 +108,16 @@ def _reach(s: State, c: Content, agent: Any) -> frozenset[int]:
     else through the Entry zone with its Movement points (not out of the district when Wounded)."""
     if agent.district < 0:
         return frozenset(range(5))
-    return reachable_after(s, c, agent, movement_points(c, agent), 0)
+    return reachable_after(s, c, agent, movement_points(c, agent), ())
 
 
-def reachable_after(s: State, c: Content, agent: Any, mp: int, visited: int) -> frozenset[int]:
+def reachable_after(s: State, c: Content, agent: Any, mp: int, visited: tuple[int, ...]) -> frozenset[int]:
     """Districts an Agent on a district board can still go on to with ``mp`` Movement points: out
-    through the Entry zone, never back to a district in the bit mask ``visited``, not at all when
+    through the Entry zone, never back to a district in ``visited``, not at all when
     Wounded (rule: cyberverse/moving-agents, cyberverse/status-tokens)."""
     from games.cyberverse.activation import travel_cost
 
-    if agent.status & WOUND:
+    if WOUND in agent.status:
         return frozenset()
     board = c.boards[s.city.boards[agent.district]]
     mp -= board.distance[agent.zone][board.entry]
@@ -127,7 +127,7 @@ def reachable_after(s: State, c: Content, agent: Any, mp: int, visited: int) -> 
         d = todo.pop()
         for e in range(5):
             cost = best[d] + travel_cost(s, c, agent, d, e)
-            if e != d and not visited >> e & 1 and cost <= mp and cost < best.get(e, 99):
+            if e != d and e not in visited and cost <= mp and cost < best.get(e, 99):
                 best[e] = cost
                 todo.append(e)
     return frozenset(best) - {agent.district}
@@ -146,7 +146,7 @@ def activation_problem(s: State, c: Content, seat: int) -> ActivationProblem:
             odds = [0.0]
             for k, card in enumerate(org.cases):
                 for i, m in enumerate(c.investigations[card].missions):
-                    if m.kind == TEST and m.district == d and not org.done[k] >> i & 1:
+                    if m.kind == TEST and m.district == d and i not in org.done[k]:
                         total = test_total(s, c, a, m.feature, xp=0, district=d)
                         odds.append(single_test_odds(org.deck, org.discard, total, m.threshold))
             row.append(round((sum(odds) if each else max(odds)) * SCALE))

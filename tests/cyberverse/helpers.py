@@ -51,7 +51,7 @@ def combat_on(
     w = Work(s)
     entry = c.boards[w.city.boards[district]].entry
     for k, agent in enumerate(w.agents):
-        w.set_agent(agent.sheet, district=district, zone=entry, spot=-1, status=0, broken=())
+        w.set_agent(agent.sheet, district=district, zone=entry, spot=-1, status=(), broken=())
         if kits and k in kits:
             w.set_agent(agent.sheet, kit=kits[k])
     w.set_city(ambush=(-1,) * 5, henchmen=((),) * 5)

@@ -25,6 +25,7 @@ from games.cyberverse.state import (
     WOUND,
     State,
     act,
+    mission_of,
 )
 from games.cyberverse.work import Work
 from tests.cyberverse.helpers import combat_on, draw, play_until
@@ -61,7 +62,7 @@ def _investigating(options: dict[str, Any] | None = None) -> tuple[State, int]:
     w.set_agent(agent.sheet, district=d, zone=C.boards[w.city.boards[d]].entry, spot=-1)
     for other in w.agents[1:]:
         w.set_agent(other.sheet, district=-1, zone=-1, spot=-1)
-    w.set_org(agent.org, cases=(k1, k2), done=(0, 0), spent=(0, 0), marks=(0, 0))
+    w.set_org(agent.org, cases=(k1, k2), done=((), ()), spent=((), ()), marks=((), ()))
     w.phase = INVESTIGATION
     w.ctx = replace(NO_CTX, district=d, stage=3)
     investigation.run(w, C)
@@ -85,7 +86,8 @@ def test_an_agent_tests_each_open_mission_of_its_district() -> None:
     s = draw(GAME, s, "-1")  # fails: the Mission stays open but this Agent has tested it
     assert s.step == D_TEST and s.ctx.agent == sheet and _tested(s) == {second}
     assert GAME.from_dict(GAME.to_dict(s)) == s
-    assert GAME.to_dict(s)["ctx"]["missions_tested"] == [{"investigation": 1, "mission": (first & 15) + 1}]
+    tested = {"investigation": 1, "mission": mission_of(first)[1] + 1}
+    assert GAME.to_dict(s)["ctx"]["missions_tested"] == [tested]
     s = GAME.apply(s, act("test", second, 0))
     s = draw(GAME, s, "+2")
     assert not (s.step == D_TEST and s.ctx.agent == sheet)
@@ -100,7 +102,7 @@ def _rescuable(options: dict[str, Any] | None = None) -> tuple[State, int]:
     s = play_until(GAME, 2, 3, lambda s: s.step == D_AUX and s.phase == AUXILIARY, options=options)
     w = Work(s)
     agent = next(a for a in w.agents if a.org == s.actor)
-    w.set_agent(agent.sheet, district=2, zone=0, spot=-1, status=WOUND | BLEEDING, health=2)
+    w.set_agent(agent.sheet, district=2, zone=0, spot=-1, status=(WOUND, BLEEDING), health=2)
     w.set_org(s.actor, money=1000)
     return w.freeze(), agent.sheet
 
@@ -110,7 +112,7 @@ def test_rescue_fee_leaves_the_status_tokens() -> None:
     token they have before they can be moved to their Headquarters. The Agent is thus healed by
     1": the fee does not remove the tokens; the healing removes one (rule:
     cyberverse/status-tokens); the variant ``rescue_clears`` removes them all."""
-    for clears, status, health in ((False, BLEEDING, 2), (True, 0, 3)):
+    for clears, status, health in ((False, (BLEEDING,), 2), (True, (), 3)):
         s, sheet = _rescuable({"rescue_clears": clears} if clears else None)
         t = GAME.apply(s, act("rescue", sheet))
         agent = next(a for a in t.agents if a.sheet == sheet)
@@ -192,8 +194,14 @@ def test_red_mission_validated_by_standing_alone_at_three_tokens() -> None:
         w.set_agent(other.sheet, district=-1, zone=-1, spot=-1)
     influence = list(w.orgs[agent.org].influence)
     influence[d] = 3
+    none: tuple[int, ...] = ()
     w.set_org(
-        agent.org, cases=(red, red), done=(0, 1), spent=(0, 0), marks=(0, 0), influence=tuple(influence)
+        agent.org,
+        cases=(red, red),
+        done=(none, (0,)),
+        spent=(none, none),
+        marks=(none, none),
+        influence=tuple(influence),
     )
     w.phase = INVESTIGATION
     w.ctx = replace(NO_CTX, district=d, stage=4)

@@ -86,7 +86,7 @@ def test_combat_distribution_matches_monte_carlo() -> None:
     assert sum(dist.values()) == pytest.approx(1.0)
     rng = random.Random(2)
     n = 20_000
-    mc: dict[tuple[int, int], int] = {}
+    mc: dict[tuple[int, tuple[int, ...]], int] = {}
     for _ in range(n):
         draw = rng.sample(pool, 3)
         ta = _keep(C, (draw[0], draw[1]), "attack")
@@ -220,7 +220,7 @@ def test_combat_between_agents_matches_monte_carlo() -> None:
     assert sum(dist.values()) == pytest.approx(1.0)
     rng = random.Random(4)
     n = 20_000
-    mc: dict[tuple[int, int], int] = {}
+    mc: dict[tuple[int, tuple[int, ...]], int] = {}
     for _ in range(n):
         draw = rng.sample(pool, 4)
         a = C.combat_tokens[_keep(C, (draw[0], draw[1]), "attack")]
