@@ -17,7 +17,7 @@ server with few search slots and a content root of its own); the clients are thi
 5. Soak: the server's memory (its process and its worker processes, RSS) when warm, right after a
    soak of searches, solves and scores on many distinct positions, and after a short rest (target:
    back within 20% of warm).
-6. Fuzz: ``--fuzz`` hostile requests (service/fuzz.py, 50,000 by default) across every RPC and
+6. Fuzz: ``--fuzz`` hostile requests (the service/fuzz package, 50,000 by default) across every RPC and
    every registered game: generic ones from 4 clients at once, content packs (broken, escaping,
    oversized, hostile names), seats' and the spectator's views (local and from hosted matches)
    through every read RPC, Solves of every puzzle kind from 6 threads on 2 search slots; counts by
@@ -397,7 +397,7 @@ def _say(line: str) -> None:
 
 
 def fuzz(total: int, clients: int = 4, seed: int = 11) -> dict[str, Any]:
-    """``total`` hostile requests (service/fuzz.py) against a server of its own (see FUZZ_LIMITS)
+    """``total`` hostile requests (the service/fuzz package) against a server of its own (see FUZZ_LIMITS)
     holding the fuzz's content root; the generic ones from ``clients`` threads, the Solves from 6."""
     from service.fuzz import (
         FuzzResult,
@@ -445,10 +445,17 @@ def fuzz(total: int, clients: int = 4, seed: int = 11) -> dict[str, Any]:
         "server_alive_at_end": alive,
         "server_log": server_log,
     }
-    bad = out["bad"]
+    _print_fuzz(out, result, wall=wall)
+    return out
+
+
+def _print_fuzz(out: dict[str, Any], result: Any, *, wall: float) -> None:
+    """Print the fuzz's summary ``out`` (``FuzzResult.summary`` and the run's settings), its bad
+    replies (the first 20) and what the server's log shows; ``wall``: the run's wall seconds."""
+    bad, seed, alive, server_log = out["bad"], out["seed"], out["server_alive_at_end"], out["server_log"]
     print(
         f"[6] fuzz (seed {seed}): {result.total} hostile requests over {len(result.by_rpc)} RPCs and"
-        f" {len(c.games)} games in {wall:.0f} s; by status {out['by_status']};"
+        f" {len(out['games'])} games in {wall:.0f} s; by status {out['by_status']};"
         f" bad (INTERNAL, UNKNOWN, DATA_LOSS, UNAVAILABLE, hangs, path leaks, packs taken): {bad}"
         f" (target 0: {'met' if bad == 0 else 'missed'});"
         f" hangs {out['hangs']}, path leaks {out['path_leaks']};"
@@ -466,7 +473,6 @@ def fuzz(total: int, clients: int = 4, seed: int = 11) -> dict[str, Any]:
         print(f"    bad replies by kind: {dict(result.bad_kinds.most_common())}", flush=True)
     for line in result.bad[:20]:
         print("    " + line.replace("\n", "\n    "), flush=True)
-    return out
 
 
 def main(argv: list[str] | None = None) -> int:

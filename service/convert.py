@@ -10,20 +10,14 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import pickle
-import re
-import stat
 import threading
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from itertools import islice
-from pathlib import Path
 from typing import Any
 
 from games.core import CHANCE, TERMINAL, Game, GameConfig, GameInfo, get_game
-from games.core.content import MAX_PACK_FILES, NO_PACK, check_pack_dir
 from games.core.protocol import OptionValue
 from games.errors import ContentError, InvalidStateError, LictorError, LimitError
 from lictor.v1 import advisor_service_pb2 as advisor_pb
@@ -31,6 +25,18 @@ from lictor.v1 import game_service_pb2 as game_pb
 from lictor.v1 import position_pb2 as pos_pb
 from lictor.v1 import solver_service_pb2 as solver_pb
 from service.errors import RequestError, with_field
+from service.packs import (
+    MAX_PACK_NAME_CHARS,
+    MAX_PACK_NAME_PARTS,
+    MAX_PACK_PART_CHARS,
+    PACK_FAILURES,
+    PACK_NAME_RULE,
+    clipped_pack_name,
+    pack_error_message,
+    pack_name_problem,
+    pack_stamp,
+    resolve_pack,
+)
 from solver.core import ScoreReport, SolveResult, Status
 
 __all__ = [
@@ -192,153 +198,6 @@ def game_info_or_unknown(name: str) -> GameInfo:
 
 
 # ---------------------------------------------------------------------------------------- content packs
-MAX_PACK_NAME_CHARS = 128
-"""Longest content pack name a request may give."""
-MAX_PACK_NAME_PARTS = 8
-"""Most ``/``-separated parts in a pack name (directories below the content root)."""
-MAX_PACK_PART_CHARS = 64
-"""Longest part of a pack name."""
-
-PACK_NAME_RULE = (
-    f"a pack name is a path relative to the server's content root: 1 to {MAX_PACK_NAME_PARTS} parts "
-    f"joined by '/', each of 1 to {MAX_PACK_PART_CHARS} letters, digits, '-', '_' or '.' not starting "
-    f"with '.', at most {MAX_PACK_NAME_CHARS} characters in all (e.g. 'mypack' or 'season2/promo')"
-)
-"""What a valid pack name looks like (said by every refusal of a name)."""
-
-_PACK_PART = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9._-]*\Z")
-
-
-def _shown(content_pack: str) -> str:
-    return content_pack if len(content_pack) <= 60 else content_pack[:60] + "..."
-
-
-def pack_name_problem(content_pack: str) -> str:
-    """What is wrong with a pack name ("" when it is a valid name; see :data:`PACK_NAME_RULE`)."""
-    if len(content_pack) > MAX_PACK_NAME_CHARS:
-        return f"it is {len(content_pack)} characters long"
-    if any(c < " " or c == "\x7f" for c in content_pack):
-        return "it holds a control character"
-    if content_pack.startswith("/"):
-        return "it is an absolute path"
-    parts = content_pack.split("/")
-    if len(parts) > MAX_PACK_NAME_PARTS:
-        return f"it has {len(parts)} parts"
-    for part in parts:
-        if part in ("", ".", ".."):
-            return f"it has a part {part!r}"
-        if len(part) > MAX_PACK_PART_CHARS:
-            return f"a part is {len(part)} characters long"
-        if not _PACK_PART.match(part):
-            return f"part {_shown(part)!r} holds a character not allowed or starts with '.'"
-    return ""
-
-
-def resolve_pack(content_pack: str, root: str | None, *, field: str) -> str:
-    """The directory of a request's content pack, a real directory under the server's content root.
-
-    "" (the reference pack) stays "". The name is checked first (:func:`pack_name_problem`); then
-    every directory on the way down must be a real directory (a symlink is never followed) and the
-    last one a pack (:func:`games.core.content.check_pack_dir`). A missing pack gets one message
-    whatever is missing, and no message shows a path of the server.
-    """
-    if not content_pack:
-        return ""
-    shown = _shown(content_pack)
-    problem = pack_name_problem(content_pack)
-    if problem:
-        raise RequestError(
-            f"content pack {shown!r} is not a valid pack name ({problem}); {PACK_NAME_RULE}", field=field
-        )
-    if not root:
-        raise RequestError(
-            f"this server loads no content packs (asked for {shown!r}); start it with --content-root",
-            field=field,
-        )
-    missing = RequestError(
-        f"no content pack named {shown!r} on this server (a pack is a directory under the content root, "
-        "not a symlink, holding a pack.json file)",
-        field=field,
-    )
-    path = _root_dir(root)
-    for part in content_pack.split("/"):
-        path = path / part
-        try:
-            if not stat.S_ISDIR(os.lstat(path).st_mode):  # (a symlink is S_ISLNK)
-                raise missing
-        except OSError:
-            raise missing from None
-    try:
-        check_pack_dir(path)
-    except ContentError as exc:
-        if exc.message == NO_PACK:
-            raise missing from None
-        raise RequestError(f"content pack {shown!r} is not valid: {exc.message}", field=field) from None
-    return str(path)
-
-
-_ROOTS: dict[str, Path] = {}
-
-
-def _root_dir(root: str) -> Path:
-    """The content root with its own symlinks resolved (the operator's choice), kept per root."""
-    path = _ROOTS.get(root)
-    if path is None:
-        path = _ROOTS[root] = Path(root).resolve()
-    return path
-
-
-class _PackFailures:
-    """Packs that failed to load, by (game, directory), with a stamp of their files: a bad pack is
-    refused from memory (not parsed again) until a file in it changes."""
-
-    def __init__(self, capacity: int = 256) -> None:
-        self.capacity = capacity
-        self._data: OrderedDict[tuple[str, str], tuple[tuple[Any, ...], str]] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, key: tuple[str, str]) -> tuple[tuple[Any, ...], str] | None:
-        return self._data.get(key)
-
-    def put(self, key: tuple[str, str], stamp: tuple[Any, ...], message: str) -> None:
-        with self._lock:
-            self._data[key] = (stamp, message)
-            while len(self._data) > self.capacity:
-                self._data.popitem(last=False)
-
-    def forget(self, key: tuple[str, str]) -> None:
-        with self._lock:
-            self._data.pop(key, None)
-
-
-_PACK_FAILURES = _PackFailures()
-
-
-def _pack_stamp(directory: str) -> tuple[Any, ...]:
-    """What changes when any file of the pack changes: each entry's name, mtime, size and inode."""
-    try:
-        with os.scandir(directory) as entries:
-            found = [(e.name, e.stat(follow_symlinks=False)) for e in islice(entries, MAX_PACK_FILES + 1)]
-        own = os.lstat(directory)
-    except OSError:
-        return ()
-    return (own.st_mtime_ns, *sorted((n, s.st_mtime_ns, s.st_size, s.st_ino) for n, s in found))
-
-
-def _pack_error_message(name: str, content_pack: str, directory: str, exc: ContentError) -> str:
-    """A pack's load error as a client may read it: the pack as it named it, the file relative to
-    the pack, never a path of the server."""
-    file = Path(exc.file).name if exc.file else ""
-    at = exc.field if exc.field not in ("", "content_path", "<root>") else ""
-    where = ", ".join(x for x in (file, at) if x)
-    text = exc.message.replace(directory, "<pack>")
-    return (
-        f"content pack {_shown(content_pack)!r} is not valid for {name}: "
-        + (f"{where}: " if where else "")
-        + text
-    )
-
-
 def game_with_pack(
     name: str, content_pack: str, root: str | None, *, prefix: str = ""
 ) -> tuple[Game[Any, Any], str]:
@@ -361,26 +220,26 @@ def game_with_pack(
     if not pack:
         return reference, ""
     key = (name, pack)
-    stamp = _pack_stamp(pack)  # (before loading: a pack that changes while it loads is loaded again)
-    failed = _PACK_FAILURES.get(key)
+    stamp = pack_stamp(pack)  # (before loading: a pack that changes while it loads is loaded again)
+    failed = PACK_FAILURES.get(key)
     if failed is not None and failed[0] == stamp:
         raise ContentError(failed[1], field=pack_field)
     try:
         game = get_game(name, content_path=pack)
     except ContentError as exc:
-        message = _pack_error_message(name, content_pack, pack, exc)
+        message = pack_error_message(name, content_pack, pack, exc)
     except (LookupError, TypeError, ValueError, AttributeError, RecursionError, OSError) as exc:
         log.warning("content pack %s for %s broke its loader", pack, name, exc_info=exc)
         message = (
-            f"content pack {_shown(content_pack)!r} is not valid for {name}: "
+            f"content pack {clipped_pack_name(content_pack)!r} is not valid for {name}: "
             "its files break the game's loader (the server log has the details)"
         )
     else:
         if failed is not None:
-            _PACK_FAILURES.forget(key)
+            PACK_FAILURES.forget(key)
         return game, pack
     log.warning("content pack %s for %s refused: %s", pack, name, message)
-    _PACK_FAILURES.put(key, stamp, message)
+    PACK_FAILURES.put(key, stamp, message)
     raise ContentError(message, field=pack_field)
 
 
@@ -706,6 +565,17 @@ def _resolve_position(msg: pos_pb.Position, *, field: str, content_root: str | N
                 content_pack=msg.content_pack,
                 pack_path=pack,
             )
+    state = _read_state(game, msg, kind, field)
+    if kind in ("state_json", "state_text"):
+        text = getattr(msg, kind)
+        _CACHE.put((msg.game, pack, kind, text), state, len(text) + 256 + state_bytes(state))
+    return Resolved(
+        name=msg.game, game=game, state=state, kind=kind, content_pack=msg.content_pack, pack_path=pack
+    )
+
+
+def _read_state(game: Game[Any, Any], msg: pos_pb.Position, kind: str, field: str) -> Any:
+    """The state a position gives as state JSON, as state text or as a typed message."""
     if kind == "state_json":
         data = parse_json(msg.state_json, field=f"{field}.state_json", error=InvalidStateError)
         if not isinstance(data, dict):
@@ -713,27 +583,20 @@ def _resolve_position(msg: pos_pb.Position, *, field: str, content_root: str | N
                 f"state_json must be a JSON object, not {type(data).__name__}", field=f"{field}.state_json"
             )
         try:
-            state = game.from_dict(data)
+            return game.from_dict(data)
         except LictorError as exc:
             raise _state_error(exc, f"{field}.state_json") from None
         except (KeyError, TypeError, ValueError, AttributeError, IndexError, RecursionError) as exc:
             shown = repr(exc)[:200]
             raise InvalidStateError(f"bad state_json: {shown}", field=f"{field}.state_json") from None
-    elif kind == "state_text":
+    if kind == "state_text":
         try:
-            state = game.parse_state(msg.state_text)
+            return game.parse_state(msg.state_text)
         except LictorError as exc:
             raise _state_error(exc, f"{field}.state_text") from None
-    else:
-        from service import typed
+    from service import typed
 
-        state = typed.state_from_pb(game, msg, field=f"{field}.{kind}")
-    if kind in ("state_json", "state_text"):
-        text = getattr(msg, kind)
-        _CACHE.put((msg.game, pack, kind, text), state, len(text) + 256 + state_bytes(state))
-    return Resolved(
-        name=msg.game, game=game, state=state, kind=kind, content_pack=msg.content_pack, pack_path=pack
-    )
+    return typed.state_from_pb(game, msg, field=f"{field}.{kind}")
 
 
 def record_position(

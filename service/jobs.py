@@ -423,16 +423,7 @@ def review(
         deadline=until if math.isfinite(until) else None,
     )
 
-    def estimate(position: Any) -> tuple[tuple[float, ...], Analysis | None]:
-        player = g.current_player(position)
-        if player == TERMINAL:
-            return tuple(g.returns(position)), None
-        if player == CHANCE:
-            return _chance_values(g, position), None
-        a = search.analyze(g, position, limit=limit, seed=seed, stop=stop)
-        return _values(a), a
-
-    values, analysis = estimate(s)
+    values, analysis = _estimate(g, s, limit=limit, seed=seed, stop=stop)
     start = values
     moves: list[Reviewed] = []
     looked: list[tuple[int, Any, Analysis, str]] = []
@@ -446,35 +437,72 @@ def review(
         log = g.log_line(s, action, REFEREE)  # the referee's log: a review reads a finished game
         before, here = s, analysis
         s = g.apply(s, action)
-        values, analysis = estimate(s)
+        values, analysis = _estimate(g, s, limit=limit, seed=seed, stop=stop)
         report = Reviewed(number=number, seat=mover, action=text, log=log, values=values)
         if here is not None and mover >= 0 and here.candidates:
-            best = hint_order(here)[0]
-            played = next((c for c in here.candidates if c.text == text), None)
-            best_value = value_of(best, mover)
-            own = played is not None and (played.visits >= MIN_VISITS or played.proven is not None)
-            played_value = value_of(played, mover) if own and played is not None else values[mover]
-            played_visits = (
-                played.visits if own and played is not None else (analysis.simulations if analysis else 0)
-            )
-            loss = max(0.0, best_value - played_value) if best.text != text else 0.0
-            report = Reviewed(
-                number=number,
-                seat=mover,
-                action=text,
-                log=log,
-                values=values,
-                best=best.text,
-                best_value=best_value,
-                played_value=played_value,
-                loss=loss,
-                played_visits=played_visits,
-            )
-            if loss >= MIN_LOSS:
+            report = _against_best(report, here, analysis)
+            if report.loss >= MIN_LOSS:
                 looked.append((number, before, here, text))
         moves.append(report)
         if progress is not None:
             progress(report)
+    mistakes = _mistakes(g, looked, moves, worst=worst, game=game, seed=seed, look_s=look_s, stop=stop)
+    return Review(start=start, moves=tuple(moves), mistakes=mistakes, stopped=stopped or stop.is_set())
+
+
+def _estimate(
+    g: Game[Any, Any], position: Any, *, limit: SearchLimit, seed: int, stop: StopFlag
+) -> tuple[tuple[float, ...], Analysis | None]:
+    """Each seat's estimate in ``position`` and the search behind it (None at a chance node, where
+    the evaluation is averaged over the draw, and at the end, where the result stands)."""
+    player = g.current_player(position)
+    if player == TERMINAL:
+        return tuple(g.returns(position)), None
+    if player == CHANCE:
+        return _chance_values(g, position), None
+    a = search.analyze(g, position, limit=limit, seed=seed, stop=stop)
+    return _values(a), a
+
+
+def _against_best(report: Reviewed, here: Analysis, after: Analysis | None) -> Reviewed:
+    """``report`` judged against the search's choice in the position before the move (``here``):
+    the move played is valued by its own search value when searched enough (:data:`MIN_VISITS`),
+    else by the search of the position after it (``after``, whose values ``report`` holds)."""
+    mover, text, values = report.seat, report.action, report.values
+    best = hint_order(here)[0]
+    played = next((c for c in here.candidates if c.text == text), None)
+    best_value = value_of(best, mover)
+    own = played is not None and (played.visits >= MIN_VISITS or played.proven is not None)
+    played_value = value_of(played, mover) if own and played is not None else values[mover]
+    played_visits = played.visits if own and played is not None else (after.simulations if after else 0)
+    loss = max(0.0, best_value - played_value) if best.text != text else 0.0
+    return Reviewed(
+        number=report.number,
+        seat=mover,
+        action=text,
+        log=report.log,
+        values=values,
+        best=best.text,
+        best_value=best_value,
+        played_value=played_value,
+        loss=loss,
+        played_visits=played_visits,
+    )
+
+
+def _mistakes(
+    g: Game[Any, Any],
+    looked: list[tuple[int, Any, Analysis, str]],
+    moves: list[Reviewed],
+    *,
+    worst: int,
+    game: str,
+    seed: int,
+    look_s: float,
+    stop: StopFlag,
+) -> tuple[Mistake, ...]:
+    """The ``worst`` of the ``looked`` moves (number, position before, its search, the move) that
+    gave up most, the worst first, each with a hint comparing the search's choice and the move."""
     worst_moves = sorted(looked, key=lambda m: -moves[m[0] - 1].loss)[: max(0, worst)]
     mistakes = []
     for number, before, here, text in worst_moves:
@@ -487,7 +515,7 @@ def review(
                 hint=pair_details(g, before, here, text, game=game, seed=seed, look_s=look_s, stop=stop),
             )
         )
-    return Review(start=start, moves=tuple(moves), mistakes=tuple(mistakes), stopped=stopped or stop.is_set())
+    return tuple(mistakes)
 
 
 def pair_details(

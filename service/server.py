@@ -31,6 +31,7 @@ import functools
 import gc
 import logging
 import signal
+import socket
 import threading
 import time
 from collections.abc import Sequence
@@ -338,20 +339,18 @@ def create_server(
     thread.start()
     server = LictorServer(loop=loop, thread=thread)
     try:
-        asyncio.run_coroutine_threadsafe(
-            _build(
-                server,
-                address,
-                ctx=ctx,
-                db_path=db_path,
-                limits=limits or Limits(),
-                tls=(tls_cert, tls_key) if tls_cert is not None and tls_key is not None else None,
-                auth_token=auth_token,
-                content_root=str(content_root) if content_root else None,
-                http=(http_address, tuple(cors_origins)) if http_address else None,
-            ),
-            loop,
-        ).result()
+        build = _build(
+            server,
+            address,
+            ctx=ctx,
+            db_path=db_path,
+            limits=limits or Limits(),
+            tls=(tls_cert, tls_key) if tls_cert is not None and tls_key is not None else None,
+            auth_token=auth_token,
+            content_root=str(content_root) if content_root else None,
+            http=(http_address, tuple(cors_origins)) if http_address else None,
+        )
+        asyncio.run_coroutine_threadsafe(build, loop).result()
     except BaseException:
         loop.call_soon_threadsafe(loop.stop)
         thread.join(5)
@@ -373,69 +372,19 @@ async def _build(
     content_root: str | None,
     http: tuple[str, tuple[str, ...]] | None = None,
 ) -> None:
+    """Build ``server`` in the order that leaves nothing behind when a step fails: the ports, the
+    database, the worker processes, then the servicers (and the HTTP server)."""
     server.limits = limits
     convert.configure_caches(limits.cache_bytes)
-    # The token first (no body decoded for a caller without it), then our own decoding.
-    interceptors: Sequence[grpc.aio.ServerInterceptor] = [
-        *([BearerTokenInterceptor(auth_token)] if auth_token else []),
-        _SafeDecode(),
-    ]
-    aio = grpc.aio.server(
-        interceptors=interceptors,
-        options=[
-            ("grpc.max_receive_message_length", limits.max_message_bytes),
-            ("grpc.max_send_message_length", limits.max_message_bytes),
-            ("grpc.so_reuseport", 0),
-        ],
-    )
-    server.grpc_server = aio
-    try:  # the port first: if it is taken, nothing else (no database file) is made
-        if tls is not None:
-            creds = grpc.ssl_server_credentials([(tls[1], tls[0])])
-            server.port = aio.add_secure_port(address, creds)
-        else:
-            server.port = aio.add_insecure_port(address)
-    except RuntimeError:
-        raise StartupError(
-            f"cannot listen on {address}: the port is in use or the address is wrong"
-        ) from None
+    aio = _grpc_server(server, address, limits=limits, tls=tls, auth_token=auth_token)
     http_sock = None
     if http is not None:
-        try:
-            http_sock = bind_http(http[0])
-        except (OSError, ValueError):
-            await aio.stop(None)
-            raise StartupError(
-                f"cannot listen on {http[0]} (HTTP): the port is in use or the address is wrong"
-            ) from None
-    for where in (address, *([http[0]] if http is not None else [])):
-        host = where.rsplit(":", 1)[0]
-        if auth_token and tls is None and not is_loopback(host):
-            server.warnings.append(
-                f"warning: a bearer token is required on {where} without TLS: the token crosses the network "
-                "in the clear (use --tls-cert/--tls-key)"
-            )
-    try:
-        server.store = MatchStore(db_path, pool_size=limits.db_connections)
-    except StoreError as exc:
-        if http_sock is not None:
-            http_sock.close()
-        raise StartupError(str(exc)) from None
-
-    if server.store.db.threads > 1:
-        server.db_executor.shutdown(wait=False)
-        server.db_executor = concurrent.futures.ThreadPoolExecutor(
-            max_workers=server.store.db.threads, thread_name_prefix="lictor-db"
-        )
-    server.calls = WorkerPool("calls", limits.max_concurrent_searches, ctx=ctx, growth=limits.worker_growth)
-    server.seats = WorkerPool("seats", limits.ai_workers, ctx=ctx, growth=limits.worker_growth)
-    try:
-        await asyncio.gather(server.calls.start(), server.seats.start())
-    except Exception as exc:
-        server.store.close()
-        if http_sock is not None:
-            http_sock.close()
-        raise StartupError(f"the worker processes did not start: {exc}") from None
+        http_sock = await _bind_http(aio, http[0])
+    server.warnings += _clear_token_warnings(
+        (address, *([http[0]] if http is not None else [])), auth_token, tls
+    )
+    _open_store(server, db_path, limits, http_sock)
+    await _start_pools(server, ctx, limits, http_sock)
 
     loop = asyncio.get_running_loop()
     await loop.run_in_executor(None, list_game_infos)  # every game loaded before the first call
@@ -454,6 +403,104 @@ async def _build(
         app = HttpApp(apps, cors_origins=http[1], serving=server.serving, grpc_port=server.port)
         server.http = HttpServer(app, http_sock, tls=tls)
         server.http_port = server.http.port
+
+
+def _grpc_server(
+    server: LictorServer,
+    address: str,
+    *,
+    limits: Limits,
+    tls: tuple[bytes, bytes] | None,
+    auth_token: str | None,
+) -> grpc.aio.Server:
+    """The ``grpc.aio`` server of ``server``, its port bound on ``address`` (first: if it is taken,
+    nothing else, no database file, is made)."""
+    # The token first (no body decoded for a caller without it), then our own decoding.
+    interceptors: Sequence[grpc.aio.ServerInterceptor] = [
+        *([BearerTokenInterceptor(auth_token)] if auth_token else []),
+        _SafeDecode(),
+    ]
+    aio = grpc.aio.server(
+        interceptors=interceptors,
+        options=[
+            ("grpc.max_receive_message_length", limits.max_message_bytes),
+            ("grpc.max_send_message_length", limits.max_message_bytes),
+            ("grpc.so_reuseport", 0),
+        ],
+    )
+    server.grpc_server = aio
+    try:
+        if tls is not None:
+            creds = grpc.ssl_server_credentials([(tls[1], tls[0])])
+            server.port = aio.add_secure_port(address, creds)
+        else:
+            server.port = aio.add_insecure_port(address)
+    except RuntimeError:
+        raise StartupError(
+            f"cannot listen on {address}: the port is in use or the address is wrong"
+        ) from None
+    return aio
+
+
+async def _bind_http(aio: grpc.aio.Server, address: str) -> socket.socket:
+    """The HTTP port's socket (the gRPC server is stopped when it cannot be had)."""
+    try:
+        return bind_http(address)
+    except (OSError, ValueError):
+        await aio.stop(None)
+        raise StartupError(
+            f"cannot listen on {address} (HTTP): the port is in use or the address is wrong"
+        ) from None
+
+
+def _clear_token_warnings(
+    addresses: Sequence[str], auth_token: str | None, tls: tuple[bytes, bytes] | None
+) -> list[str]:
+    """A warning per address off loopback where a bearer token would cross the network without TLS."""
+    warnings = []
+    for where in addresses:
+        host = where.rsplit(":", 1)[0]
+        if auth_token and tls is None and not is_loopback(host):
+            warnings.append(
+                f"warning: a bearer token is required on {where} without TLS: the token crosses the network "
+                "in the clear (use --tls-cert/--tls-key)"
+            )
+    return warnings
+
+
+def _open_store(
+    server: LictorServer, db_path: str | Path, limits: Limits, http_sock: socket.socket | None
+) -> None:
+    """The match store, with as many store threads as its database takes (the HTTP socket is closed
+    when it cannot be opened)."""
+    try:
+        server.store = MatchStore(db_path, pool_size=limits.db_connections)
+    except StoreError as exc:
+        if http_sock is not None:
+            http_sock.close()
+        raise StartupError(str(exc)) from None
+
+    if server.store.db.threads > 1:
+        server.db_executor.shutdown(wait=False)
+        server.db_executor = concurrent.futures.ThreadPoolExecutor(
+            max_workers=server.store.db.threads, thread_name_prefix="lictor-db"
+        )
+
+
+async def _start_pools(
+    server: LictorServer, ctx: Any, limits: Limits, http_sock: socket.socket | None
+) -> None:
+    """The worker processes of calls and of AI seats, started (the store and the HTTP socket are
+    closed when they cannot be)."""
+    server.calls = WorkerPool("calls", limits.max_concurrent_searches, ctx=ctx, growth=limits.worker_growth)
+    server.seats = WorkerPool("seats", limits.ai_workers, ctx=ctx, growth=limits.worker_growth)
+    try:
+        await asyncio.gather(server.calls.start(), server.seats.start())
+    except Exception as exc:
+        server.store.close()
+        if http_sock is not None:
+            http_sock.close()
+        raise StartupError(f"the worker processes did not start: {exc}") from None
 
 
 async def _add_services(server: LictorServer, aio: Any, gate: StreamGate, content_root: str | None) -> None:

@@ -1,5 +1,5 @@
 """Hostile requests against a real server (issues 16 and 27): a slice of 2,000 of the 50,000 that
-``make bench`` sends (bench/service.py), from every generator of service/fuzz.py: generic requests
+``make bench`` sends (bench/service.py), from every generator of the service/fuzz package: generic requests
 over every RPC, content packs (a content root of broken, escaping and oversized packs, and hostile
 names), seats' and the spectator's views (local and fetched from hosted matches) through every read
 RPC, and Solves of every puzzle kind from 6 threads at once on 2 search slots. No reply may be
@@ -21,10 +21,10 @@ from service.fuzz import (
     FuzzResult,
     Oracle,
     Plan,
-    _leak,
     corpus,
     create_matches,
     env_seed,
+    leaked_marker,
     load_schemas,
     make_content_root,
     make_oracle,
@@ -107,8 +107,8 @@ def test_the_oracle_sees_a_path_and_a_pack_taken(tmp_path):
     game = game_names()[0]
     asked = GetContentRequest(game=game, content_pack=f"symfile-{game}")
     shown = f"cannot read {packs.root}/symfile-{game}/pack.json".encode()
-    assert _leak(oracle.markers, asked, [shown])
-    assert not _leak(oracle.markers, GetContentRequest(content_pack=str(packs.root)), [shown])
+    assert leaked_marker(oracle.markers, asked, [shown])
+    assert not leaked_marker(oracle.markers, GetContentRequest(content_pack=str(packs.root)), [shown])
     assert (game, f"symfile-{game}") in oracle.refused_packs
     assert (game, f"symdir-{game}") in oracle.refused_packs
     assert (game, game) not in oracle.refused_packs
