@@ -12,6 +12,7 @@ import hashlib
 import hmac
 import json
 import threading
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
@@ -33,6 +34,8 @@ __all__ = [
     "View",
     "commitment",
     "hash_secret",
+    "seats_pb",
+    "summary_pb",
 ]
 
 MAX_LEVEL = 10
@@ -74,6 +77,34 @@ class SeatSpec:
     def to_json(self) -> dict[str, Any]:
         """The seat as stored."""
         return {"ai": self.ai, "level": self.level, "name": self.name, "engine": self.engine}
+
+
+def seats_pb(seats: Iterable[SeatSpec]) -> list[match_pb.Seat]:
+    """Seats as messages (a human seat shows no level)."""
+    return [
+        match_pb.Seat(
+            kind=match_pb.SEAT_KIND_AI if s.ai else match_pb.SEAT_KIND_HUMAN,
+            level=s.level if s.ai else 0,
+            name=s.name,
+            engine=s.engine,
+        )
+        for s in seats
+    ]
+
+
+def summary_pb(
+    name: str, players: int, player: int, returns: list[float], moves: int
+) -> pos_pb.PositionSummary:
+    """The public summary of a match's position: the seat to move (or CHANCE, TERMINAL), the returns."""
+    return pos_pb.PositionSummary(
+        game=name,
+        players=players,
+        current_player=player,
+        chance=player == CHANCE,
+        terminal=player == TERMINAL,
+        returns=returns,
+        move_number=moves,
+    )
 
 
 View: TypeAlias = int
@@ -257,15 +288,7 @@ class LiveMatch:
     # ------------------------------------------------------------------ messages
     def seats_pb(self) -> list[match_pb.Seat]:
         """The seats as messages."""
-        return [
-            match_pb.Seat(
-                kind=match_pb.SEAT_KIND_AI if s.ai else match_pb.SEAT_KIND_HUMAN,
-                level=s.level if s.ai else 0,
-                name=s.name,
-                engine=s.engine,
-            )
-            for s in self.seats
-        ]
+        return seats_pb(self.seats)
 
     def to_pb(self, view: View = PUBLIC_VIEW, *, light: bool = False) -> match_pb.Match:
         """The match as its message, in ``view``; ``light`` leaves out the position and the state
@@ -275,7 +298,6 @@ class LiveMatch:
         setup = convert.setup_to_pb(self.setup)
         if not self.seed_revealed:
             setup.seed = 0
-        player = self.to_move()
         msg = match_pb.Match(
             match_id=self.match_id,
             game=self.name,
@@ -292,19 +314,19 @@ class LiveMatch:
             damage=self.damage,
             seed_revealed=self.seed_revealed,
         )
-        public = pos_pb.PositionSummary(
-            game=self.name,
-            players=len(self.seats),
-            current_player=player,
-            chance=player == CHANCE,
-            terminal=player == TERMINAL,
-            returns=self.returns(),
-            move_number=len(self.actions),
-        )
         if light or self.damage:
             msg.view = match_pb.MATCH_VIEW_FULL if view == FULL_VIEW else match_pb.MATCH_VIEW_PUBLIC
-            msg.summary.CopyFrom(public)
-            return msg
+            msg.summary.CopyFrom(self._public_summary())
+        else:
+            self._show(msg, view)
+        return msg
+
+    def _public_summary(self) -> pos_pb.PositionSummary:
+        # What anyone may read of the position: whose turn, the returns, the move number.
+        return summary_pb(self.name, len(self.seats), self.to_move(), self.returns(), len(self.actions))
+
+    def _show(self, msg: match_pb.Match, view: View) -> None:
+        # The position and its summary as ``view`` may see them, into ``msg``.
         if view == FULL_VIEW:
             msg.view = match_pb.MATCH_VIEW_FULL
             if self.seed_revealed:
@@ -319,7 +341,7 @@ class LiveMatch:
         elif view == PUBLIC_VIEW:
             msg.view = match_pb.MATCH_VIEW_PUBLIC
             msg.position.CopyFrom(pos_pb.Position(game=self.name))
-            msg.summary.CopyFrom(public)
+            msg.summary.CopyFrom(self._public_summary())
         else:
             msg.view = match_pb.MATCH_VIEW_SEAT
             shown = self.game.observation(self.state, view)
@@ -329,7 +351,6 @@ class LiveMatch:
                 )
             )
             msg.summary.CopyFrom(convert.summary_of(self.game, self.name, shown, len(self.actions)))
-        return msg
 
     def event_pb(self, record: EventRecord, view: View) -> pos_pb.Event:
         """An event as ``view`` may read it."""
