@@ -395,14 +395,7 @@ def train(
     game ships (``games/core/fitted.py``'s ``WinModel`` form, with how it was trained). ``save``
     writes the games (:func:`save_games`); ``played`` fits games played before instead (their
     settings as they were played: the other arguments are then only recorded)."""
-    g = get_game(game)
-    names = g.evaluators()["fitted"].feature_names if "fitted" in g.evaluators() else ()
-    _features(g, "fitted")  # a game without a fitted evaluator fails here, not in a worker
-    if not g.info.min_players <= players <= g.info.max_players:
-        raise ConfigError(
-            f"{game} plays with {g.info.min_players} to {g.info.max_players} players, not {players}",
-            field="players",
-        )
+    names = _fitted_features(game, players)
     start = time.monotonic()
     todo = schedule(
         game,
@@ -420,27 +413,55 @@ def train(
         save_games(played, save)
     result = fit(played)
     weights = [round(v, 5) for v in result.weights]
+    settings = {
+        "games": games,
+        "players": players,
+        "seed": seed,
+        "simulations_per_move": simulations,
+        "self_play_evaluator": evaluator or "hand-written",
+        "temperature": todo[0].temperature if todo else 0.0,
+        "explore_moves": todo[0].explore_moves if todo else 0,
+        "sample": sample,
+        "options": dict(options or {}),
+    }
     return {
         "game": game,
         "features": list(names),
         "weights": {str(players): weights, "*": weights},
-        "training": {
-            "games": games,
-            "players": players,
-            "seed": seed,
-            "simulations_per_move": simulations,
-            "self_play_evaluator": evaluator or "hand-written",
-            "temperature": todo[0].temperature if todo else 0.0,
-            "explore_moves": todo[0].explore_moves if todo else 0,
-            "sample": sample,
-            "options": dict(options or {}),
-            "positions": {"train": result.positions[0], "held_out": result.positions[1]},
-            "held_out_games": result.games[1],
-            "held_out": {k: round(v, 4) for k, v in result.held_out.items()},
-            "train_log_loss": round(result.train_log_loss, 4),
-            "ridge": result.ridge,
-            "mean_moves": round(sum(p.moves for p in played) / max(1, len(played)), 1),
-            "wall_s": round(time.monotonic() - start, 1),
-            "command": command,
-        },
+        "training": {**settings, **_fit_record(result, played, start=start, command=command)},
+    }
+
+
+def _fitted_features(game: str, players: int) -> tuple[str, ...]:
+    """The feature names of ``game``'s ``"fitted"`` evaluator, once the request is checked.
+
+    Raises:
+        ConfigError: the game has no fitted evaluator (here, not in a worker), or does not play
+            with ``players`` players.
+    """
+    g = get_game(game)
+    names = g.evaluators()["fitted"].feature_names if "fitted" in g.evaluators() else ()
+    _features(g, "fitted")  # a game without a fitted evaluator fails here, not in a worker
+    if not g.info.min_players <= players <= g.info.max_players:
+        raise ConfigError(
+            f"{game} plays with {g.info.min_players} to {g.info.max_players} players, not {players}",
+            field="players",
+        )
+    return tuple(names)
+
+
+def _fit_record(
+    result: FitResult, played: Sequence[SelfPlayGame], *, start: float, command: str
+) -> dict[str, Any]:
+    """What the fit of ``played`` gave (the ``training`` record's second half): positions, held-out
+    scores, the training loss, the games' mean length, the wall time since ``start``, the command."""
+    return {
+        "positions": {"train": result.positions[0], "held_out": result.positions[1]},
+        "held_out_games": result.games[1],
+        "held_out": {k: round(v, 4) for k, v in result.held_out.items()},
+        "train_log_loss": round(result.train_log_loss, 4),
+        "ridge": result.ridge,
+        "mean_moves": round(sum(p.moves for p in played) / max(1, len(played)), 1),
+        "wall_s": round(time.monotonic() - start, 1),
+        "command": command,
     }

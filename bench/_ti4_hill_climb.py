@@ -56,11 +56,12 @@ def _random_legal(
             galaxy[a], galaxy[b] = galaxy[b], galaxy[a]
 
 
-def hill_climb(  # noqa: PLR0917
+def hill_climb(
     content: Content,
     deal: Sequence[TileId],
     players: int,
     measure: Measure,
+    *,
     seconds: float,
     rng: random.Random,
 ) -> tuple[dict[Pos, TileId], float]:

@@ -41,7 +41,7 @@ TARGETS = {"hand": 0.60, "openspiel": 0.75}
 def _bots(kind: str, game_name: str, move_time: float, seed: int) -> tuple[Any, Any]:
     """(ours with the fitted evaluator, the opponent), each timed."""
     from batch.openspiel import make_spiel_game
-    from bench.search_vs_openspiel import TimedBot
+    from bench._openspiel_games import TimedBot
 
     game = get_game(game_name)
     limit = SearchLimit(time_s=move_time)
@@ -50,7 +50,7 @@ def _bots(kind: str, game_name: str, move_time: float, seed: int) -> tuple[Any, 
         game, limit=limit, options=SearchOptions(evaluator="fitted"), seed=seed, algorithm=algorithm
     )
     if kind == "openspiel":
-        from bench.search_vs_openspiel import OpenSpielPlayer
+        from bench._openspiel_games import OpenSpielPlayer
 
         spiel = make_spiel_game(game, 2, game.new_state(GameConfig(players=2), 0))
         defaults = SearchOptions()
@@ -137,7 +137,7 @@ def match(kind: str, args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
-def main(argv: list[str] | None = None) -> int:
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", default="tiberpunk")
     parser.add_argument("--games", type=int, default=400, help="games per opponent")
@@ -159,7 +159,11 @@ def main(argv: list[str] | None = None) -> int:
         "--budget-s", type=float, default=None, help="stop each match after this many wall seconds"
     )
     parser.add_argument("--jobs", type=int, default=1, help="games at once (processes)")
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
     if args.quick:
         args.games = 20
     kinds = [k.strip() for k in args.opponents.split(",") if k.strip()]

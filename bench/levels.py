@@ -25,8 +25,8 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from bench._openspiel_games import play
 from bench._stats import wilson
-from bench.search_vs_openspiel import play
 from games.core import derive_seed, get_game
 from search import LEVELS, GreedyBot, RandomBot, SearchBot
 

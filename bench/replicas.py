@@ -155,7 +155,7 @@ def measure(cluster: Any, n: int, args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
-def main(argv: list[str] | None = None) -> int:
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--quick", action="store_true", help="a short run (1 and 2 replicas, 4 s each)")
     parser.add_argument("--replicas", default="1,2,4", help="replica counts to measure")
@@ -164,7 +164,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--level", type=int, default=7, help="the AI seats' level")
     parser.add_argument("--ai-workers", type=int, default=1, help="AI processes per replica")
     parser.add_argument("--matches", type=int, default=24, help="AI-only matches at once")
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
     if args.quick:
         args.replicas, args.seconds, args.warmup = "1,2", 4.0, 2.0
     counts = [int(x) for x in args.replicas.split(",")]
@@ -208,6 +212,14 @@ def main(argv: list[str] | None = None) -> int:
             f"{cores} cores: no further speed-up is expected on one machine; replicas add capacity "
             "when they run on machines of their own)"
         )
+    _write_results(rows, cores=cores, load=load, args=args)
+    return 0
+
+
+def _write_results(
+    rows: list[dict[str, Any]], *, cores: int, load: tuple[float, float], args: argparse.Namespace
+) -> None:
+    """Write the runs to ``RESULTS`` with when and on what machine they were measured."""
     RESULTS.parent.mkdir(exist_ok=True)
     RESULTS.write_text(
         json.dumps(
@@ -223,7 +235,6 @@ def main(argv: list[str] | None = None) -> int:
         )
         + "\n"
     )
-    return 0
 
 
 if __name__ == "__main__":

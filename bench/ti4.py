@@ -70,7 +70,9 @@ def bench_cell(game: TI4Game, measure: str, players: int, seconds: float, seeds:
         spent = time.perf_counter() - t0
         found = sol.status in (Status.OPTIMAL, Status.FEASIBLE)
         proven += sol.status == Status.OPTIMAL
-        _, gap = hill_climb(game.pack, tiles, players, chosen, max(seconds, spent), random.Random(seed))
+        _, gap = hill_climb(
+            game.pack, tiles, players, chosen, seconds=max(seconds, spent), rng=random.Random(seed)
+        )
         ours.append(sol.gap if found else float("inf"))
         theirs.append(gap)
         spent_all.append(spent)

@@ -103,7 +103,24 @@ def analyze(
                 progress=progress,
                 mp_context=mp_context,
             )
-    engine: MCTS | ISMCTS = ISMCTS(game, options=opts) if algo == "ismcts" else MCTS(game, options=opts)
+    return _search_here(game, state, algo, opts, limit=limit, seed=seed, stop=stop, progress=progress)
+
+
+def _search_here(
+    game: Game[Any, Any],
+    state: Any,
+    algorithm: str,
+    options: SearchOptions,
+    *,
+    limit: SearchLimit,
+    seed: int,
+    stop: StopFlag | None,
+    progress: ProgressCallback | None,
+) -> Analysis:
+    """``analyze`` with one worker: a fresh engine of ``algorithm`` searches in this process."""
+    engine: MCTS | ISMCTS = (
+        ISMCTS(game, options=options) if algorithm == "ismcts" else MCTS(game, options=options)
+    )
     try:
         result = engine.search(state, limit=limit, seed=seed, stop=stop, progress=progress)
     finally:

@@ -42,17 +42,14 @@ from __future__ import annotations
 
 import math
 import random
-import time
 from collections.abc import Sequence
 from typing import Any
 
 from games.core import CHANCE, TERMINAL, Game, derive_seed, make_rng
-from games.errors import IllegalActionError, LimitError, WrongSeatError
-from search._gc import full_collections_deferred
-from search._loop import run_loop
-from search._stats import ChildStats, RootStats, to_analysis
+from games.errors import IllegalActionError
+from search._stats import ChildStats, RootStats
 from search.tree import NodeStats, Prior, TreeSearch
-from search.types import Analysis, ProgressCallback, SearchLimit, SearchOptions, StopFlag
+from search.types import SearchLimit, SearchOptions, StopFlag
 
 __all__ = ["ISMCTS", "InfoSetNode"]
 
@@ -99,6 +96,9 @@ class ISMCTS(TreeSearch):
         game: the game (any ``Game``; with perfect information it is plain MCTS without a solver).
         options: search options (keyword-only); ``solver`` does not apply, ``reuse`` only with fresh
             determinizations (``determinizations=None``).
+
+    ``search`` (:meth:`TreeSearch.search`) reads only ``game.observation(state, seat)`` of the
+    position it is given (plus who is to move).
     """
 
     algorithm = "ismcts"
@@ -120,11 +120,6 @@ class ISMCTS(TreeSearch):
         self._k = 0
         self._at: Position = (None, 0, None, None)
 
-    @property
-    def root_visits(self) -> int:
-        """Simulations stored in the current root (kept across moves by tree reuse)."""
-        return self._root.visits if self._root is not None else 0
-
     def reset(self) -> None:
         """Forget the tree."""
         self._root = None
@@ -136,52 +131,26 @@ class ISMCTS(TreeSearch):
         it gets is the one they lead to (through at most one chance node at the end)."""
         self._played.append(action)
 
-    def search(
-        self,
-        state: Any,
-        *,
-        limit: SearchLimit,
-        seed: int = 0,
-        stop: StopFlag | None = None,
-        progress: ProgressCallback | None = None,
-    ) -> Analysis:
-        """Search from the viewpoint of the seat to move; see ``MCTS.search`` for the arguments.
-
-        Only ``game.observation(state, seat)`` of ``state`` is used (plus who is to move).
-        """
-        start = time.monotonic()
-        with full_collections_deferred(self.options.defer_full_gc):
-            self.prepare(state, limit=limit, stop=stop, seed=seed)
-            rng = make_rng(seed)
-
-            def report(sims: int) -> None:
-                assert progress is not None
-                progress(self._analysis(sims, seed=seed, start=start, final=False, stopped_by="running"))
-
-            sims, why = self.run(
-                rng, limit=limit, start=start, stop=stop, on_progress=report if progress is not None else None
-            )
-            return self._analysis(sims, seed=seed, start=start, final=True, stopped_by=why)
-
     # ------------------------------------------------------------------ pieces used by parallel.py
-    def prepare(self, state: Any, *, limit: SearchLimit, stop: StopFlag | None, seed: int) -> None:
-        """Check the request, take the seat's observation and start a fresh tree."""
-        if not limit.bounded and stop is None:
-            raise LimitError(
-                "a search needs a bound: simulations, time_s or deadline (or a stop flag)", field="limit"
-            )
+    def prepare(self, state: Any, *, limit: SearchLimit, stop: StopFlag | None, seed: int = 0) -> None:
+        """Check the request, take the seat's observation and start a fresh tree (or reuse a
+        subtree of the last one, see the module docstring)."""
         game = self.game
-        seat = game.current_player(state)
-        if seat == TERMINAL:
-            raise WrongSeatError("the game is over; there is nothing to search", field="state")
-        if seat == CHANCE:
-            raise WrongSeatError(
-                "the next action is a chance outcome (dice, a draw), not a seat's decision", field="state"
-            )
+        seat = self._seat_to_search(state, limit=limit, stop=stop)
         obs = game.observation(state, seat)
         players = game.num_players(state)
         del state  # from here on only the observation is used
-        root = self._reused(seat, obs, players)
+        played, self._played = self._played, []
+        root = None
+        if (
+            self._root is not None
+            and self._text_state is not None
+            and self.options.reuse
+            and not self._pool
+            and seat == self._seat
+            and players == self._players
+        ):
+            root = reused_subtree(game, self._root, self._text_state, played, seat=seat, obs=obs)
         self._seat = seat
         self._obs = obs
         self._players = players
@@ -194,73 +163,6 @@ class ISMCTS(TreeSearch):
         self._root = root
         self._iter = 0
         self._lo, self._hi = math.inf, -math.inf
-
-    def _reused(self, seat: int, obs: Any, players: int) -> InfoSetNode | None:
-        """The subtree to start from (see the module docstring), or None for a fresh tree."""
-        played, self._played = self._played, []
-        node, after = self._root, self._text_state
-        if (
-            not played
-            or node is None
-            or after is None
-            or not self.options.reuse
-            or self._pool
-            or seat != self._seat
-            or players != self._players
-        ):
-            return None
-        game = self.game
-        for move in played:  # the seat's own moves, one after the other
-            if game.current_player(after) != seat:
-                return None
-            child = node.children.get(move)
-            if child is None:
-                return None
-            try:
-                after = game.apply(after, move)
-            except IllegalActionError:
-                return None
-            node = child
-        player = game.current_player(after)
-        if player == seat:
-            return node if game.observation(after, seat) == obs else None
-        if player != CHANCE:
-            return None
-        # one chance node (dice, a draw): the outcome whose result the seat observes now
-        drawn = sorted(node.outcome_children.items(), key=lambda oc: -oc[1].visits)
-        for outcome, child in drawn[:_REUSE_OUTCOMES]:
-            try:
-                seen = game.apply(after, outcome)
-            except IllegalActionError:
-                continue
-            if game.current_player(seen) == seat and game.observation(seen, seat) == obs:
-                return child
-        return None
-
-    def run(
-        self,
-        rng: random.Random,
-        *,
-        limit: SearchLimit,
-        start: float,
-        stop: StopFlag | None,
-        on_progress: Any = None,
-    ) -> tuple[int, str]:
-        """Iterate until the budget ends; returns (simulations, reason)."""
-        root = self._root
-        assert root is not None
-        self._end = limit.end_time(start)
-        simulate = self.simulate
-        return run_loop(
-            lambda: simulate(root, rng),
-            limit=limit,
-            start=start,
-            end=self._end,
-            stop=stop,
-            is_proven=None,
-            on_progress=on_progress,
-            interval_s=self.options.progress_interval_s,
-        )
 
     def root_stats(self, simulations: int) -> RootStats:
         """The root's statistics, actions in the order of ``legal_actions``."""
@@ -380,17 +282,6 @@ class ISMCTS(TreeSearch):
         return self._score(self.game.apply_trusted(self._state, action), rng)
 
     # ------------------------------------------------------------------ internals
-    def _analysis(self, sims: int, *, seed: int, start: float, final: bool, stopped_by: str) -> Analysis:
-        return to_analysis(
-            self.root_stats(sims),
-            seed=seed,
-            elapsed_s=time.monotonic() - start,
-            final=final,
-            workers=1,
-            algorithm=self.algorithm,
-            stopped_by=stopped_by,
-        )
-
     def _priors_at(self, node: InfoSetNode, state: Any, legal: Sequence[Any]) -> Any:
         """The game's priors at ``state``: the node's cached ones while its legal actions are the
         same (guidance computed on one determinization serves the others)."""
@@ -482,6 +373,44 @@ class ISMCTS(TreeSearch):
             after = self.game.apply_trusted(parent, action)
             at = position_at(self.game, after, self._prior if self._priors else None)
         return at
+
+
+def reused_subtree(
+    game: Game[Any, Any], node: InfoSetNode, after: Any, played: list[Any], *, seat: int, obs: Any
+) -> InfoSetNode | None:
+    """Tree reuse (see the module docstring): the subtree under ``node`` that the moves ``played``
+    by ``seat`` lead to, followed on the old text determinization ``after``, when the position the
+    seat observes now (``obs``) is the one they lead to (through at most one chance node at the
+    end); else None (a fresh tree).
+    """
+    if not played:
+        return None
+    for move in played:  # the seat's own moves, one after the other
+        if game.current_player(after) != seat:
+            return None
+        child = node.children.get(move)
+        if child is None:
+            return None
+        try:
+            after = game.apply(after, move)
+        except IllegalActionError:
+            return None
+        node = child
+    player = game.current_player(after)
+    if player == seat:
+        return node if game.observation(after, seat) == obs else None
+    if player != CHANCE:
+        return None
+    # one chance node (dice, a draw): the outcome whose result the seat observes now
+    drawn = sorted(node.outcome_children.items(), key=lambda oc: -oc[1].visits)
+    for outcome, child in drawn[:_REUSE_OUTCOMES]:
+        try:
+            seen = game.apply(after, outcome)
+        except IllegalActionError:
+            continue
+        if game.current_player(seen) == seat and game.observation(seen, seat) == obs:
+            return child
+    return None
 
 
 def position_at(game: Game[Any, Any], state: Any, prior: Prior | None) -> Position:

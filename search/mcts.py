@@ -35,16 +35,13 @@ import math
 import random
 import time
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from games.core import CHANCE, TERMINAL, Game, make_rng
-from games.errors import LimitError, WrongSeatError
-from search._gc import full_collections_deferred
-from search._loop import run_loop
-from search._stats import LOSS, WIN, ChildStats, RootStats, to_analysis
+from games.core import CHANCE, TERMINAL, Game
+from search._stats import LOSS, WIN, ChildStats, RootStats
 from search.tree import NodeStats, TreeSearch, chance_value, has_prior, leaf_depth, rollout, value_scale
-from search.types import Analysis, ProgressCallback, SearchLimit, SearchOptions, StopFlag
+from search.types import SearchLimit, SearchOptions, StopFlag
 
 __all__ = ["MCTS", "Node", "chance_value", "has_prior", "leaf_depth", "rollout", "value_scale"]
 
@@ -153,11 +150,6 @@ class MCTS(TreeSearch):
         self._scale = (0.0, 1.0)  # value_scale of this simulation (changes only at a backup)
 
     # ------------------------------------------------------------------ public API
-    @property
-    def root_visits(self) -> int:
-        """Simulations stored in the current root (kept across moves by tree reuse)."""
-        return self._root.visits if self._root is not None else 0
-
     def reset(self) -> None:
         """Forget the tree."""
         self._root = None
@@ -180,60 +172,10 @@ class MCTS(TreeSearch):
             child = self._new_node(self.game.apply(root.state, action))
         self._root = child
 
-    def search(
-        self,
-        state: Any,
-        *,
-        limit: SearchLimit,
-        seed: int = 0,
-        stop: StopFlag | None = None,
-        progress: ProgressCallback | None = None,
-    ) -> Analysis:
-        """Search ``state`` within ``limit`` and return the analysis (best move first).
-
-        Args:
-            state: the position; the seat to move is the one searched.
-            limit: the budget; ``limit.simulations`` counts new simulations (reused ones add to
-                the visits but not to the budget).
-            seed: the RNG seed (same seed, same simulation limit, same tree → same analysis).
-            stop: a flag polled every iteration; when set the search returns its best so far.
-            progress: called with a progress ``Analysis`` every ``options.progress_interval_s``.
-
-        Raises:
-            WrongSeatError: the position is terminal or a chance node (no seat decides).
-            LimitError: no bound in ``limit`` and no ``stop`` flag.
-        """
-        start = time.monotonic()
-        with full_collections_deferred(self.options.defer_full_gc):
-            root = self.prepare(state, limit=limit, stop=stop)
-            rng = make_rng(seed)
-            self._end = limit.end_time(start)
-
-            def report(sims: int) -> None:
-                assert progress is not None
-                progress(
-                    self._analysis(root, sims, seed=seed, start=start, final=False, stopped_by="running")
-                )
-
-            sims, why = self.run(
-                rng, limit=limit, start=start, stop=stop, on_progress=report if progress is not None else None
-            )
-            return self._analysis(root, sims, seed=seed, start=start, final=True, stopped_by=why)
-
     # ------------------------------------------------------------------ pieces used by parallel.py
-    def prepare(self, state: Any, *, limit: SearchLimit, stop: StopFlag | None) -> Node:
+    def prepare(self, state: Any, *, limit: SearchLimit, stop: StopFlag | None, seed: int = 0) -> None:
         """Check the request and set the root for ``state`` (reusing the old tree when possible)."""
-        if not limit.bounded and stop is None:
-            raise LimitError(
-                "a search needs a bound: simulations, time_s or deadline (or a stop flag)", field="limit"
-            )
-        player = self.game.current_player(state)
-        if player == TERMINAL:
-            raise WrongSeatError("the game is over; there is nothing to search", field="state")
-        if player == CHANCE:
-            raise WrongSeatError(
-                "the next action is a chance outcome (dice, a draw), not a seat's decision", field="state"
-            )
+        self._seat_to_search(state, limit=limit, stop=stop)
         self._players = self.game.num_players(state)
         root = find_position(self.game, self._root, state) if self.options.reuse else None
         if root is None:
@@ -245,33 +187,6 @@ class MCTS(TreeSearch):
             self._open(root)
         self._root = root
         self._lo, self._hi = math.inf, -math.inf
-        return root
-
-    def run(
-        self,
-        rng: random.Random,
-        *,
-        limit: SearchLimit,
-        start: float,
-        stop: StopFlag | None,
-        on_progress: Any = None,
-    ) -> tuple[int, str]:
-        """Iterate on the prepared root until the budget ends; returns (simulations, reason)."""
-        root = self._root
-        assert root is not None
-        self._end = limit.end_time(start)
-        proven = (lambda: root.proven is not None) if self.options.stop_when_proven else None
-        simulate = self.simulate
-        return run_loop(
-            lambda: simulate(root, rng),
-            limit=limit,
-            start=start,
-            end=self._end,
-            stop=stop,
-            is_proven=proven,
-            on_progress=on_progress,
-            interval_s=self.options.progress_interval_s,
-        )
 
     def root_stats(self, simulations: int) -> RootStats:
         """The current root's statistics (for merging and ranking)."""
@@ -376,18 +291,9 @@ class MCTS(TreeSearch):
             prove_path(self.game, path, self._players)
 
     # ------------------------------------------------------------------ internals
-    def _analysis(
-        self, root: Node, sims: int, *, seed: int, start: float, final: bool, stopped_by: str
-    ) -> Analysis:
-        return to_analysis(
-            self.root_stats(sims),
-            seed=seed,
-            elapsed_s=time.monotonic() - start,
-            final=final,
-            workers=1,
-            algorithm=self.algorithm,
-            stopped_by=stopped_by,
-        )
+    def _proof_flag(self, root: Node) -> Callable[[], bool] | None:
+        """With ``stop_when_proven``, whether the root is proven (the loop then stops)."""
+        return (lambda: root.proven is not None) if self.options.stop_when_proven else None
 
     def _new_node(self, state: Any) -> Node:
         """A leaf (a terminal one is proven at once). Decision nodes are opened (priors) on their

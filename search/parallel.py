@@ -22,14 +22,15 @@ import gc
 import multiprocessing as mp
 import time
 from dataclasses import dataclass
+from functools import partial
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
 from games.core import Game, derive_seed, make_rng
-from games.errors import LimitError
 from search._dispose import dispose
 from search._gc import full_collections_deferred
 from search._stats import RootStats, merge_stats, to_analysis
+from search.tree import TreeSearch
 from search.types import Analysis, ProgressCallback, SearchLimit, SearchOptions, StopFlag
 
 __all__ = ["parallel_search", "worker_limits"]
@@ -69,18 +70,16 @@ def _prepared(
     limit: SearchLimit,
     stop: Any,
     seed: int,
-) -> Any:
+) -> TreeSearch:
     """A worker's engine, prepared for ``state`` (ISMCTS also takes the seed for its texts)."""
     from search.ismcts import ISMCTS
     from search.mcts import MCTS
 
-    if algorithm == "ismcts":
-        ismcts = ISMCTS(game, options=options)
-        ismcts.prepare(state, limit=limit, stop=stop, seed=seed)
-        return ismcts
-    mcts = MCTS(game, options=options)
-    mcts.prepare(state, limit=limit, stop=stop)
-    return mcts
+    engine: TreeSearch = (
+        ISMCTS(game, options=options) if algorithm == "ismcts" else MCTS(game, options=options)
+    )
+    engine.prepare(state, limit=limit, stop=stop, seed=seed)
+    return engine
 
 
 @dataclass(frozen=True, slots=True)
@@ -269,10 +268,6 @@ def parallel_search(
     The caller defers full garbage collections here (``search.analyze`` does, as
     ``SearchOptions.defer_full_gc`` says); the workers defer their own.
     """
-    if not limit.bounded and stop is None:
-        raise LimitError(
-            "a search needs a bound: simulations, time_s or deadline (or a stop flag)", field="limit"
-        )
     start = time.monotonic()
     method = mp_context or ("fork" if "fork" in mp.get_all_start_methods() else "spawn")
     ctx: Any = mp.get_context(method)
@@ -289,18 +284,7 @@ def parallel_search(
         pool.start(
             _Job(game, state, algorithm, options, lim, worker_seed, start, shared_stop, progress is not None)
         )
-
-    def merged(mine: RootStats, *, final: bool, stopped_by: str) -> Analysis:
-        parts = [mine, *(pool.latest[i] for i in sorted(pool.latest))]
-        return to_analysis(
-            merge_stats(parts),
-            seed=seed,
-            elapsed_s=time.monotonic() - start,
-            final=final,
-            workers=len(limits),
-            algorithm=algorithm,
-            stopped_by=stopped_by,
-        )
+    merged = partial(_merged, pool, seed=seed, start=start, workers=len(limits), algorithm=algorithm)
 
     def report(sims: int) -> None:
         assert progress is not None
@@ -325,3 +309,27 @@ def parallel_search(
         raise pool.errors[0]
     # a finished worker's final stats, a late one's last progress report (if it sent any)
     return merged(mine, final=True, stopped_by=_reason(pool.reasons))
+
+
+def _merged(
+    pool: _Workers,
+    mine: RootStats,
+    *,
+    seed: int,
+    start: float,
+    workers: int,
+    algorithm: str,
+    final: bool,
+    stopped_by: str,
+) -> Analysis:
+    """The analysis of worker 0's statistics ``mine`` merged with the latest of the others."""
+    parts = [mine, *(pool.latest[i] for i in sorted(pool.latest))]
+    return to_analysis(
+        merge_stats(parts),
+        seed=seed,
+        elapsed_s=time.monotonic() - start,
+        final=final,
+        workers=workers,
+        algorithm=algorithm,
+        stopped_by=stopped_by,
+    )

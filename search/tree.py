@@ -31,9 +31,12 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from games.core import CHANCE, TERMINAL, Game
-from games.errors import ConfigError
-from search.types import SearchOptions
+from games.core import CHANCE, TERMINAL, Game, make_rng
+from games.errors import ConfigError, LimitError, WrongSeatError
+from search._gc import full_collections_deferred
+from search._loop import run_loop
+from search._stats import RootStats, to_analysis
+from search.types import Analysis, ProgressCallback, SearchLimit, SearchOptions, StopFlag
 
 __all__ = [
     "Heuristic",
@@ -119,7 +122,8 @@ class NodeStats:
 
 
 class TreeSearch:
-    """The state and steps both tree searches share; subclasses supply the engine's steps.
+    """The state, the request handling and the steps both tree searches share; subclasses supply
+    the engine's steps, ``prepare`` (the root for a position) and ``root_stats``.
 
     Attributes:
         game: the game searched.
@@ -143,6 +147,124 @@ class TreeSearch:
         self._end = math.inf
         self._lo = math.inf  # the lowest and highest leaf values of this search (normalize_values)
         self._hi = -math.inf
+        self._root: Any = None
+
+    # ------------------------------------------------------------------ public API
+    algorithm = ""
+    """The engine's name in its analyses ("mcts", "ismcts")."""
+
+    @property
+    def root_visits(self) -> int:
+        """Simulations stored in the current root (kept across moves by tree reuse)."""
+        return self._root.visits if self._root is not None else 0
+
+    def search(
+        self,
+        state: Any,
+        *,
+        limit: SearchLimit,
+        seed: int = 0,
+        stop: StopFlag | None = None,
+        progress: ProgressCallback | None = None,
+    ) -> Analysis:
+        """Search ``state`` within ``limit`` and return the analysis (best move first).
+
+        Args:
+            state: the position; the seat to move is the one searched.
+            limit: the budget; ``limit.simulations`` counts new simulations (reused ones add to
+                the visits but not to the budget).
+            seed: the RNG seed (same seed, same simulation limit, same tree → same analysis).
+            stop: a flag polled every iteration; when set the search returns its best so far.
+            progress: called with a progress ``Analysis`` every ``options.progress_interval_s``.
+
+        Raises:
+            WrongSeatError: the position is terminal or a chance node (no seat decides).
+            LimitError: no bound in ``limit`` and no ``stop`` flag.
+        """
+        start = time.monotonic()
+        with full_collections_deferred(self.options.defer_full_gc):
+            self.prepare(state, limit=limit, stop=stop, seed=seed)
+            rng = make_rng(seed)
+
+            def report(sims: int) -> None:
+                assert progress is not None
+                progress(self._analysis(sims, seed=seed, start=start, final=False, stopped_by="running"))
+
+            sims, why = self.run(
+                rng, limit=limit, start=start, stop=stop, on_progress=report if progress is not None else None
+            )
+            return self._analysis(sims, seed=seed, start=start, final=True, stopped_by=why)
+
+    # ------------------------------------------------------------------ pieces used by parallel.py
+    def prepare(self, state: Any, *, limit: SearchLimit, stop: StopFlag | None, seed: int = 0) -> None:
+        """Check the request and set the root for ``state`` (``seed``: ISMCTS's texts)."""
+        raise NotImplementedError
+
+    def run(
+        self,
+        rng: random.Random,
+        *,
+        limit: SearchLimit,
+        start: float,
+        stop: StopFlag | None,
+        on_progress: Any = None,
+    ) -> tuple[int, str]:
+        """Iterate on the prepared root until the budget ends; returns (simulations, reason)."""
+        root = self._root
+        assert root is not None
+        self._end = limit.end_time(start)
+        simulate = self.simulate
+        return run_loop(
+            lambda: simulate(root, rng),
+            limit=limit,
+            start=start,
+            end=self._end,
+            stop=stop,
+            is_proven=self._proof_flag(root),
+            on_progress=on_progress,
+            interval_s=self.options.progress_interval_s,
+        )
+
+    def root_stats(self, simulations: int) -> RootStats:
+        """The current root's statistics (for merging and ranking)."""
+        raise NotImplementedError
+
+    # ------------------------------------------------------------------ the request
+    def _seat_to_search(self, state: Any, *, limit: SearchLimit, stop: StopFlag | None) -> int:
+        """The seat to move at ``state``, once the request is checked.
+
+        Raises:
+            LimitError: no bound in ``limit`` and no ``stop`` flag.
+            WrongSeatError: the position is terminal or a chance node (no seat decides).
+        """
+        if not limit.bounded and stop is None:
+            raise LimitError(
+                "a search needs a bound: simulations, time_s or deadline (or a stop flag)", field="limit"
+            )
+        seat = self.game.current_player(state)
+        if seat == TERMINAL:
+            raise WrongSeatError("the game is over; there is nothing to search", field="state")
+        if seat == CHANCE:
+            raise WrongSeatError(
+                "the next action is a chance outcome (dice, a draw), not a seat's decision", field="state"
+            )
+        return seat
+
+    def _proof_flag(self, root: Any) -> Callable[[], bool] | None:
+        """What tells the loop the root is proven (it then stops), or None (no proofs)."""
+        return None
+
+    def _analysis(self, sims: int, *, seed: int, start: float, final: bool, stopped_by: str) -> Analysis:
+        """The analysis of the root after ``sims`` simulations."""
+        return to_analysis(
+            self.root_stats(sims),
+            seed=seed,
+            elapsed_s=time.monotonic() - start,
+            final=final,
+            workers=1,
+            algorithm=self.algorithm,
+            stopped_by=stopped_by,
+        )
 
     # ------------------------------------------------------------------ the walk
     def simulate(self, root: Any, rng: random.Random) -> None:

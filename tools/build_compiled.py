@@ -139,17 +139,42 @@ def _locate(package: str) -> tuple[Path, Path]:
 
 def _build(package: str, modules: tuple[str, ...], force: bool, quiet: bool) -> str:
     root, target = _locate(package)
-    builds = target.parent
     why, _ = compiled.check(package, modules, root, target)
     if not why and not force:
         return f"{package}: compiled build up to date ({target})"
     mypy_version = preflight()
     names = [f"{package}.{m}" for m in modules]
-    sources = closure(root, names, parents=True)
-    hashed = set(closure(root, names, parents=False))
-    work = builds / ".work" / package
+    work = target.parent / ".work" / package
     shutil.rmtree(work, ignore_errors=True)
     src = work / "src"
+    digests = _stage(root, names, src)
+    started = time.monotonic()
+    _mypyc(src, [n.replace(".", "/") + ".py" for n in names], log=work / "build.log", quiet=quiet)
+    lib = _shared_lib(src)
+    manifest = {
+        "format": compiled.FORMAT,
+        "package": package,
+        "modules": list(modules),
+        "interpreter": compiled.interpreter(),
+        "mypy": mypy_version,
+        "shared_lib": f"lib/{lib.name}",
+        "sources": digests,
+        "built": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+    }
+    _install(package, modules, src, lib=lib, target=target, manifest=manifest)
+    took = time.monotonic() - started
+    return (
+        f"{package}: compiled {len(modules)} modules with mypyc {mypy_version} in {took:.0f} s "
+        f"({len(digests)} sources hashed) -> {target}"
+    )
+
+
+def _stage(root: Path, names: list[str], src: Path) -> dict[str, str]:
+    """Copy the modules ``names`` and everything they import from ``root`` (with their parent
+    packages) to ``src``; returns the SHA-256 of each copied source the build depends on (by path
+    relative to ``root``), which the loader checks against the tree."""
+    sources = closure(root, names, parents=True)
+    hashed = set(closure(root, names, parents=False))
     digests: dict[str, str] = {}
     for path in sources:
         rel = path.relative_to(root).as_posix()
@@ -161,9 +186,15 @@ def _build(package: str, modules: tuple[str, ...], force: bool, quiet: bool) -> 
     # mypy looks for a config up to the repository's root: this one stops it. Defaults, and the
     # modules not compiled are read for their types only (their errors are not the build's).
     (src / "mypy.ini").write_text("[mypy]\nfollow_imports = silent\n")
-    files = [n.replace(".", "/") + ".py" for n in names]
-    log = work / "build.log"
-    started = time.monotonic()
+    return digests
+
+
+def _mypyc(src: Path, files: list[str], *, log: Path, quiet: bool) -> None:
+    """Run mypyc on ``files`` in ``src`` (its output to ``log`` when ``quiet``).
+
+    Raises:
+        RuntimeError: mypyc failed.
+    """
     with log.open("w") as out:
         proc = subprocess.run(
             [sys.executable, "-m", "mypyc", *files],
@@ -175,28 +206,35 @@ def _build(package: str, modules: tuple[str, ...], force: bool, quiet: bool) -> 
         )
     if proc.returncode:
         raise RuntimeError(f"mypyc failed (exit {proc.returncode})" + (f"; see {log}" if quiet else ""))
-    suffix = compiled.interpreter()["ext_suffix"]
-    libs = sorted(src.glob(f"*__mypyc{suffix}"))
+
+
+def _shared_lib(src: Path) -> Path:
+    """The one shared library mypyc made in ``src``.
+
+    Raises:
+        RuntimeError: mypyc made none, or several.
+    """
+    libs = sorted(src.glob(f"*__mypyc{compiled.interpreter()['ext_suffix']}"))
     if len(libs) != 1:
         raise RuntimeError(f"expected one mypyc shared library in {src}, found {libs}")
+    return libs[0]
+
+
+def _install(
+    package: str, modules: tuple[str, ...], src: Path, *, lib: Path, target: Path, manifest: dict[str, object]
+) -> None:
+    """Put the build made in ``src`` at ``target``: the shared library ``lib``, the modules'
+    extensions and ``manifest``, swapped in whole."""
+    builds = target.parent
+    suffix = compiled.interpreter()["ext_suffix"]
     fresh = builds / f".{package}.new"
     shutil.rmtree(fresh, ignore_errors=True)
     (fresh / "lib").mkdir(parents=True)
     (fresh / "pkg").mkdir()
-    shutil.copy2(libs[0], fresh / "lib" / libs[0].name)
+    shutil.copy2(lib, fresh / "lib" / lib.name)
     pkg_src = src / package.replace(".", "/")
     for m in modules:
         shutil.copy2(pkg_src / f"{m}{suffix}", fresh / "pkg" / f"{m}{suffix}")
-    manifest = {
-        "format": compiled.FORMAT,
-        "package": package,
-        "modules": list(modules),
-        "interpreter": compiled.interpreter(),
-        "mypy": mypy_version,
-        "shared_lib": f"lib/{libs[0].name}",
-        "sources": digests,
-        "built": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-    }
     (fresh / compiled.MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n")
     # Swap the new build in; a process that loaded the old one keeps its mapped files.
     old = builds / f".{package}.old"
@@ -205,11 +243,6 @@ def _build(package: str, modules: tuple[str, ...], force: bool, quiet: bool) -> 
         target.rename(old)
     fresh.rename(target)
     shutil.rmtree(old, ignore_errors=True)
-    took = time.monotonic() - started
-    return (
-        f"{package}: compiled {len(modules)} modules with mypyc {mypy_version} in {took:.0f} s "
-        f"({len(digests)} sources hashed) -> {target}"
-    )
 
 
 def mode_line(package: str, modules: tuple[str, ...], failure: str = "") -> str:

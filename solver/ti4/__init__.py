@@ -28,7 +28,8 @@ Which method, and why (docs/ti4.md has the numbers):
 
 Layout: ``problem`` (the problem, legality and the objective as plain functions), ``rules`` (the
 setup rules as CP-SAT constraints; the rules-only model), ``model`` (the complete model), ``search``
-(the builder), ``finish`` (a referee's state), ``slices`` (Milty), ``puzzles`` (parameters, answers,
+(the builder), ``ordinary`` (the builder's step: the ordinary systems' aggregated model), ``finish``
+(a referee's state), ``slices`` (Milty), ``params`` (the puzzles' parameters), ``puzzles`` (answers,
 registration).
 """
 
@@ -37,6 +38,7 @@ from __future__ import annotations
 from solver.ti4.advice import hint_advice
 from solver.ti4.finish import placement_order, quotas, state_problem
 from solver.ti4.model import MapModel, known, solve_full
+from solver.ti4.ordinary import solve_ordinary
 from solver.ti4.problem import (
     TERMS,
     MapProblem,
@@ -63,7 +65,6 @@ from solver.ti4.search import (
     hill_climb_map,
     random_legal_map,
     solve_map,
-    solve_ordinary,
 )
 from solver.ti4.slices import SliceProblem, brute_force_slices, slices_gap, slices_ok, solve_slices
 

@@ -63,17 +63,9 @@ def total_bound(content: Content, problem: MapProblem, *, cut_offs: bool = True)
     if any(movement(tiles[t], w).kind == IMPASSABLE and tile_points(tiles[t], w) for t in placed):
         return None  # (a system no ship enters, worth something, would count for nobody)
     blockers = sum(1 for t in placed if blocks(t))
-    homes = set(problem.homes)
-    counted = [p for p in problem.spaces if p and p not in homes]
-    ties = 1
-    for q in counted:
-        gates = [m for m in adj[q] if m in problem.spaces and m and m not in homes and homes & set(adj[m])]
-        near = homes & (set(adj[q]) | {h for m in gates for h in adj[m]})
-        ties = max(ties, len(near))
-        if homes & set(adj[q]):
-            continue
-        if not gates or (cut_offs and len(gates) <= blockers):
-            return None  # never reached, or it could be cut off: the total is not fixed
+    ties = _ties(content, problem, blockers if cut_offs else 0)
+    if ties is None:
+        return None
     unit = SCALE // POINTS
     per, sup, neb = w.mecatol_points()
     base = []
@@ -102,3 +94,22 @@ def total_bound(content: Content, problem: MapProblem, *, cut_offs: bool = True)
         f"of at least {step:g}"
     )
     return g, why
+
+
+def _ties(content: Content, problem: MapProblem, blockers: int) -> int | None:
+    """The most homes one system within 2 moves counts for, or None when a system can go uncounted
+    (no home reaches it, or ``blockers`` blocking systems could cut off every way to it; 0: as if
+    none could): then the total of the home values is not fixed."""
+    adj = content.board.adjacent
+    homes = set(problem.homes)
+    counted = [p for p in problem.spaces if p and p not in homes]
+    ties = 1
+    for q in counted:
+        gates = [m for m in adj[q] if m in problem.spaces and m and m not in homes and homes & set(adj[m])]
+        near = homes & (set(adj[q]) | {h for m in gates for h in adj[m]})
+        ties = max(ties, len(near))
+        if homes & set(adj[q]):
+            continue
+        if len(gates) <= blockers:  # (0 gates: never reached)
+            return None  # never reached, or it could be cut off: the total is not fixed
+    return ties

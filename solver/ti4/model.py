@@ -22,16 +22,12 @@ from ortools.sat.python import cp_model
 
 from games.errors import LictorError
 from games.ti4.balance import (
-    IMPASSABLE,
-    NEBULA,
     POINTS,
-    RIFT,
     SCALE,
     SHARE_UNIT,
     SUPERNOVAS,
     Weights,
     mecatol_lanes,
-    movement,
     tile_points,
 )
 from games.ti4.content import Content, Pos, TileId
@@ -51,6 +47,7 @@ from solver.ti4.problem import (
     secondary_terms,
     twins,
 )
+from solver.ti4.reach import ReachModel
 from solver.ti4.rules import Lit, Logic, add_rules, placement_vars, position_has, solve_stoppable
 
 __all__ = ["MapModel", "known", "solve_full"]
@@ -60,30 +57,6 @@ STATUS = {
     cp_model.FEASIBLE: Status.FEASIBLE,
     cp_model.INFEASIBLE: Status.INFEASIBLE,
 }
-
-
-def _movement_key(w: Weights) -> tuple[Any, ...]:
-    """What of a weight set decides movement (two sets with the same key share the reach variables)."""
-    return (w.antimass, w.nebula_exit, w.rift_bonus, w.wormhole_links, w.homes_block)
-
-
-def _moves_as(content: Content, w: Weights, kind: int) -> Callable[[TileId], bool]:
-    """Whether a tile's movement class by ``w`` is ``kind``."""
-
-    def pred(t: TileId) -> bool:
-        return movement(content.tiles[t], w).kind == kind
-
-    return pred
-
-
-def _links(content: Content, w: Weights, wormhole: str) -> Callable[[TileId], bool]:
-    """Whether a tile has ``wormhole`` and ships can pass it (a link of movement by ``w``)."""
-
-    def pred(t: TileId) -> bool:
-        tile = content.tiles[t]
-        return wormhole in tile.wormholes and movement(tile, w).kind != IMPASSABLE
-
-    return pred
 
 
 def _has_anomaly(content: Content, kinds: Sequence[str]) -> Callable[[TileId], bool]:
@@ -118,10 +91,12 @@ class MapModel:
         # ---------------------------------------------------------------- constraints
         add_rules(self.m, self.lg, content, problem, self.x)
         self._symmetry()
-        self._reach_cache: dict[tuple[Any, ...], list[list[dict[Pos, Lit]]]] = {}
+        self.reaches = ReachModel(
+            self.m, self.lg, self.has, content=content, problem=problem, types=self.types
+        )
         # ---------------------------------------------------------------- the measure
         self.values = [self._home_values(w) for w in problem.measure.parts]
-        reach = self._reach_all(problem.weights)
+        reach = self.reaches.for_weights(problem.weights)
         self._specialty_request(reach)
         self._spread(problem.weights, reach)
 
@@ -141,95 +116,6 @@ class MapModel:
                 self.m.add(used_b == 0).only_enforce_if(flag.Not())
                 self.m.add(at_a < at_b).only_enforce_if(flag)
 
-    # ------------------------------------------------------------------------------ movement
-
-    def _kinds(self, w: Weights) -> tuple[dict[Pos, dict[int, Lit]], dict[Pos, dict[str, Lit]]]:
-        """Per position, literals of its movement class and (with wormhole links) its wormholes."""
-        tiles = self.c.tiles
-        kind: dict[Pos, dict[int, Lit]] = {}
-        worm: dict[Pos, dict[str, Lit]] = {}
-        types = self.types if w.wormhole_links else []
-        for p in range(len(self.c.board.rings)):
-            kind[p] = {
-                k: self.has(p, lambda t, k=k: movement(tiles[t], w).kind == k)  # type: ignore[misc]
-                for k in range(4)
-            }
-            worm[p] = {
-                wh: self.has(
-                    p,
-                    lambda t, wh=wh: (
-                        wh in tiles[t].wormholes  # type: ignore[misc]
-                        and movement(tiles[t], w).kind != IMPASSABLE
-                    ),
-                )
-                for wh in types
-            }
-        return kind, worm
-
-    def _reach_all(self, w: Weights) -> list[list[dict[Pos, Lit]]]:
-        """Per home, :meth:`_reach` by ``w``'s movement (shared between weight sets that move alike)."""
-        key = _movement_key(w)
-        if key not in self._reach_cache:
-            kinds = self._kinds(w)
-            self._reach_cache[key] = [self._reach(h, w, *kinds) for h in self.p.homes]
-        return self._reach_cache[key]
-
-    def _reach(
-        self,
-        home: Pos,
-        w: Weights,
-        kind: Mapping[Pos, Mapping[int, Lit]],
-        worm: Mapping[Pos, Mapping[str, Lit]],
-    ) -> list[dict[Pos, Lit]]:
-        """``r[k][p]``: whether ``p`` is within ``k`` moves of ``home`` (0..reach), by real movement."""
-        lg, prob, adj = self.lg, self.p, self.c.board.adjacent
-        spaces = [p for p in range(len(self.c.board.rings)) if p in prob.spaces]
-        blocked = set(prob.homes) - {home} if w.homes_block else set()
-        reach = max(w.reach, prob.specialty_within, prob.specialty_reach if prob.weighted else 0)
-        types = list(worm[0])
-
-        def imp(p: Pos) -> Lit:
-            return True if p not in prob.spaces or p in blocked else kind[p][IMPASSABLE]
-
-        r: list[dict[Pos, Lit]] = [{p: p == home for p in spaces}]
-        for k in range(1, reach + 1):
-            # a step out of q lands within k moves: leave a nebula at 1 + nebula_exit moves (never
-            # when it cannot be left), else 1
-            exit_k: dict[Pos, Lit] = {}
-            for q in spaces:
-                neb = kind[q][NEBULA]
-                terms = [lg.and_([r[k - 1][q], lg.not_(neb)])]
-                if not w.nebula_stops and k - 1 - w.nebula_exit >= 0:
-                    terms.append(lg.and_([r[k - 1 - w.nebula_exit][q], neb]))
-                exit_k[q] = lg.or_(terms)
-            gate = {wh: lg.or_([lg.and_([exit_k[q], worm[q][wh]]) for q in spaces]) for wh in types}
-            level: dict[Pos, Lit] = {}
-            for p in spaces:
-                if p == home:
-                    level[p] = True
-                    continue
-                sup = [exit_k[q] for q in adj[p] if q in exit_k] + [
-                    lg.and_([gate[wh], worm[p][wh]]) for wh in types
-                ]
-                level[p] = lg.and_([lg.not_(imp(p)), lg.or_(sup)])
-            if w.rift_bonus:  # the step out of a gravity rift is free (to a space that is no rift)
-                free = {q: lg.and_([level[q], kind[q][RIFT]]) for q in spaces}
-                zgate = {wh: lg.or_([lg.and_([free[q], worm[q][wh]]) for q in spaces]) for wh in types}
-                for p in spaces:
-                    if p == home:
-                        continue
-                    zs = [free[q] for q in adj[p] if q in free] + [
-                        lg.and_([zgate[wh], worm[p][wh]]) for wh in types
-                    ]
-                    extra = lg.and_([lg.not_(imp(p)), lg.not_(kind[p][RIFT]), lg.or_(zs)])
-                    level[p] = lg.or_([level[p], extra])
-            for p in spaces:
-                a, b = r[k - 1][p], level[p]
-                if not isinstance(a, bool) and not isinstance(b, bool):
-                    self.m.add_implication(a, b)
-            r.append(level)
-        return r
-
     # ------------------------------------------------------------------------------ the values
 
     def _home_values(self, w: Weights) -> list[Any]:
@@ -237,7 +123,7 @@ class MapModel:
         distance; plus the Mecatol Rex path term and the home systems."""
         lg, prob, tiles = self.lg, self.p, self.c.tiles
         homes = prob.homes
-        reach = self._reach_all(w)
+        reach = self.reaches.for_weights(w)
         wp = w.distance_points()
         counted = [p for p in prob.spaces if p and p not in homes]
         n = len(homes)
@@ -485,16 +371,16 @@ def known(content: Content, problem: MapProblem, galaxy: Mapping[Pos, TileId], s
     )
 
 
-def solve_full(  # noqa: PLR0917
+def solve_full(
     content: Content,
     problem: MapProblem,
     hint: Mapping[Pos, TileId] | None,
+    *,
     time_limit_s: float,
     workers: int,
     seed: int,
     stop: Callable[[], bool] | None,
     presolve: bool | None,
-    *,
     lns: bool = False,
 ) -> MapSolution:
     """The complete CP-SAT model (``lns``: large neighbourhood search only, from ``hint``). The answer

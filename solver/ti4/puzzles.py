@@ -4,22 +4,20 @@ player can act on, and their registration (``ti4.balanced_map``, ``ti4.milty_sli
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
 from games.core import Game, records
-from games.core.text import is_digits
 from games.errors import ConfigError, NotationError
 from games.ti4 import TI4Game, TI4State
 from games.ti4.ai import slice_value, spaces_in_play
-from games.ti4.balance import SCALE, home_reports
-from games.ti4.content import Content, Pos, TileId
+from games.ti4.balance import SCALE, HomeReport, home_reports
+from games.ti4.content import Pos, TileId
 from games.ti4.legality import check_map, check_string
 from games.ti4.mapstring import format_map_string, parse_map_string
-from games.ti4.measures import DEFAULT, MEASURES, Measure, measure
+from games.ti4.measures import Measure
 from games.ti4.milty import SLICE_BLUE, SLICE_RED
 from games.ti4.setup import home_system_tile
 from games.ti4.state import OVER, PLACE
@@ -37,6 +35,20 @@ from solver.core import (
 )
 from solver.ti4.finish import forced_reasons, game_finish, placement_order, state_problem
 from solver.ti4.model import known
+from solver.ti4.params import (
+    BALANCED_MAP_PARAMS,
+    MAP_STRING_PARAMS,
+    MILTY_PARAMS,
+    choice_param,
+    factions_param,
+    int_param,
+    map_string_params,
+    measure_param,
+    number_param,
+    state_defaults,
+    ti4_game,
+    tiles_param,
+)
 from solver.ti4.problem import MapProblem, MapSolution, clash_pairs, map_problem, precheck_map
 from solver.ti4.rules import fewest_clashes
 from solver.ti4.search import solve_map
@@ -44,325 +56,6 @@ from solver.ti4.sheet import term_detail
 from solver.ti4.slices import SliceProblem, solve_slices
 
 __all__ = ["balanced_map", "check_map_puzzle", "home_values_puzzle", "map_svg", "milty_slices", "score"]
-
-# ============================================================================ parameters
-
-
-def _int(params: Mapping[str, Any], key: str, default: int, lo: int, hi: int) -> int:
-    value = params.get(key, default)
-    number = None
-    if isinstance(value, int) and not isinstance(value, bool):
-        number = value
-    elif isinstance(value, float) and math.isfinite(value) and value.is_integer():
-        number = int(value)
-    if number is None or not lo <= number <= hi:
-        raise ConfigError(f"{key} must be an integer {lo}..{hi}, got {shown(value)}", field=f"params.{key}")
-    return number
-
-
-def _num(params: Mapping[str, Any], key: str, default: float, lo: float, hi: float) -> float:
-    value = params.get(key, default)
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, int | float)
-        or not math.isfinite(value)
-        or not lo <= value <= hi
-    ):
-        raise ConfigError(f"{key} must be a number {lo}..{hi}, got {shown(value)}", field=f"params.{key}")
-    return float(value)
-
-
-def _choice(params: Mapping[str, Any], key: str, choices: Sequence[str], default: str) -> str:
-    value = params.get(key, default)
-    if not isinstance(value, str) or value not in choices:
-        raise ConfigError(f"{key} must be one of {list(choices)}, got {shown(value)}", field=f"params.{key}")
-    return value
-
-
-def _tiles(content: Content, params: Mapping[str, Any], key: str) -> list[TileId]:
-    value = params.get(key, [])
-    if not isinstance(value, list) or len(value) > 100:
-        raise ConfigError(f"{key} must be a list of tile numbers, got {shown(value)}", field=f"params.{key}")
-    out = []
-    for i, t in enumerate(value):
-        n = int(t) if isinstance(t, str) and is_digits(t) and len(t) <= 3 else t
-        if (
-            isinstance(n, bool)
-            or not isinstance(n, int)
-            or n not in content.tiles
-            or content.tiles[n].pile not in ("blue", "red")
-        ):
-            raise ConfigError(
-                f"{key}[{i}] must be the number of a blue or red system tile, got {shown(t)}",
-                field=f"params.{key}[{i}]",
-                rule="ti4/separate-systems",
-            )
-        out.append(n)
-    return out
-
-
-def _measure(params: Mapping[str, Any]) -> Measure:
-    """The ``measure`` parameter with the user's own ``weights`` per term on top (docs/ti4.md)."""
-    value = params.get("weights", {})
-    if not isinstance(value, Mapping):
-        raise ConfigError(f"weights must be an object, got {shown(value)}", field="params.weights")
-    name = params.get("measure", DEFAULT)
-    if not isinstance(name, str) or name not in MEASURES:
-        raise ConfigError(
-            f"measure must be one of {sorted(MEASURES)}, got {shown(name)}", field="params.measure"
-        )
-    return measure(name, value, field="params.measure")
-
-
-def _game(game: Game[Any, Any]) -> TI4Game:
-    if not isinstance(game, TI4Game):
-        raise ConfigError("this puzzle is for the game 'ti4'", field="game")
-    return game
-
-
-def _state_defaults(state: Any) -> tuple[int, str]:
-    if isinstance(state, TI4State):
-        return state.players, state.expansion
-    return 6, "base"
-
-
-_WEIGHTS_SCHEMA = {
-    "type": "object",
-    "description": "your own weight per term of the measure, on top of it (docs/ti4.md): resources, "
-    "influence, trait, specialty, legendary, wormhole, distance (list), share ('nearest'/'all'), antimass, "
-    "nebula_exit (-1: a nebula cannot be left), rift_bonus, home, wormhole_links, homes_block, mecatol, "
-    "mecatol_moves, mecatol_supernova, mecatol_nebula",
-}
-_MEASURE_SCHEMA = {
-    "enum": sorted(MEASURES),
-    "default": DEFAULT,
-    "description": "the measure of balance: 'community' (ti4-lab's slice value with the Mecatol Rex path "
-    "term), 'simple' (1 move in full, 2 moves half, for every home), 'lictor' (this builder's earlier "
-    "measure), 'joint' (the worse of community and simple); docs/ti4.md works an example of each",
-}
-_LIMITS_NOTE = "time limit and workers come from the request's limits"
-
-BALANCED_MAP_PARAMS: dict[str, Any] = {
-    "$schema": "https://json-schema.org/draft/2020-12/schema",
-    "title": "ti4.balanced_map parameters",
-    "type": "object",
-    "additionalProperties": False,
-    "properties": {
-        "players": {
-            "type": "integer",
-            "minimum": 3,
-            "maximum": 6,
-            "description": "player count (default: the state's)",
-        },
-        "expansion": {"enum": ["base", "pok"], "description": "tile piles (default: the state's)"},
-        "include": {
-            "type": "array",
-            "items": {"type": "integer"},
-            "description": "tiles that must be on the map",
-        },
-        "exclude": {
-            "type": "array",
-            "items": {"type": "integer"},
-            "description": "tiles that may not be used",
-        },
-        "from_state": {
-            "type": "boolean",
-            "default": True,
-            "description": "during tile placement: keep the tiles placed and finish the galaxy with the "
-            "tiles still in hand",
-        },
-        "seed": {
-            "type": "integer",
-            "minimum": 0,
-            "maximum": 2**31 - 1,
-            "default": 0,
-            "description": "CP-SAT seed",
-        },
-        "specialty_within": {
-            "type": "integer",
-            "minimum": 0,
-            "maximum": 3,
-            "default": 0,
-            "description": "every home gets a planet with a technology specialty within this many jumps "
-            "(0: no such request)",
-        },
-        "max_wormholes_per_home": {
-            "type": "integer",
-            "minimum": -1,
-            "maximum": 8,
-            "default": -1,
-            "description": "at most this many wormholes in the systems that count for each home "
-            "(-1: no limit)",
-        },
-        "max_legendary_per_home": {
-            "type": "integer",
-            "minimum": -1,
-            "maximum": 4,
-            "default": -1,
-            "description": "at most this many legendary planets count for each home (-1: no limit)",
-        },
-        "wormhole_spread": {
-            "type": "number",
-            "minimum": 0,
-            "maximum": 100,
-            "default": 0,
-            "description": "weight (value points, a multiple of 0.05) in the objective of the spread of "
-            "wormholes (most minus fewest counting for a home); 0: not in the objective",
-        },
-        "legendary_spread": {
-            "type": "number",
-            "minimum": 0,
-            "maximum": 100,
-            "default": 0,
-            "description": "weight in the objective of the spread of legendary planets counting for a home",
-        },
-        "specialty_missing": {
-            "type": "number",
-            "minimum": 0,
-            "maximum": 100,
-            "default": 0,
-            "description": "weight in the objective per home without a technology specialty within "
-            "specialty_reach jumps",
-        },
-        "specialty_reach": {
-            "type": "integer",
-            "minimum": 1,
-            "maximum": 3,
-            "default": 2,
-            "description": "the jumps of specialty_missing",
-        },
-        "factions": {
-            "type": "array",
-            "items": {"type": "string"},
-            "description": "the faction of each seat, in seat order (home positions clockwise): their home "
-            "systems stand in the home positions and count for their seats at weights.home (default 1 "
-            "when factions are named)",
-        },
-        "measure": _MEASURE_SCHEMA,
-        "weights": _WEIGHTS_SCHEMA,
-    },
-    "description": _LIMITS_NOTE,
-}
-
-MILTY_PARAMS: dict[str, Any] = {
-    "$schema": "https://json-schema.org/draft/2020-12/schema",
-    "title": "ti4.milty_slices parameters",
-    "type": "object",
-    "additionalProperties": False,
-    "properties": {
-        "slices": {
-            "type": "integer",
-            "minimum": 2,
-            "maximum": 9,
-            "default": 6,
-            "description": "how many slices",
-        },
-        "expansion": {"enum": ["base", "pok"], "description": "tile piles (default: the state's)"},
-        "min_resources": {
-            "type": "number",
-            "minimum": 0,
-            "maximum": 30,
-            "default": 0,
-            "description": "optimal resources per slice, at least",
-        },
-        "max_resources": {
-            "type": "number",
-            "minimum": 0,
-            "maximum": 30,
-            "default": 30,
-            "description": "optimal resources per slice, at most",
-        },
-        "min_influence": {
-            "type": "number",
-            "minimum": 0,
-            "maximum": 30,
-            "default": 0,
-            "description": "optimal influence per slice, at least",
-        },
-        "max_influence": {
-            "type": "number",
-            "minimum": 0,
-            "maximum": 30,
-            "default": 30,
-            "description": "optimal influence per slice, at most",
-        },
-        "min_total": {
-            "type": "number",
-            "minimum": 0,
-            "maximum": 30,
-            "default": 9,
-            "description": "a slice's optimal total (each planet's larger of resources and influence, "
-            "summed), at least (the community's convention: 9)",
-        },
-        "max_total": {
-            "type": "number",
-            "minimum": 0,
-            "maximum": 30,
-            "default": 13,
-            "description": "a slice's optimal total, at most (the community's convention: 13)",
-        },
-        "max_wormholes": {
-            "type": "integer",
-            "minimum": 0,
-            "maximum": 5,
-            "default": 1,
-            "description": "wormholes per slice, at most (1: never an alpha and a beta together)",
-        },
-        "max_legendary": {
-            "type": "integer",
-            "minimum": 0,
-            "maximum": 5,
-            "default": 1,
-            "description": "legendary planets per slice, at most",
-        },
-        "min_wormholes_total": {
-            "type": "integer",
-            "minimum": 0,
-            "maximum": 10,
-            "default": 0,
-            "description": "wormholes over all slices, at least",
-        },
-        "seed": {
-            "type": "integer",
-            "minimum": 0,
-            "maximum": 2**31 - 1,
-            "default": 0,
-            "description": "CP-SAT seed",
-        },
-        "weights": _WEIGHTS_SCHEMA,
-    },
-    "description": _LIMITS_NOTE,
-}
-
-MAP_STRING_PARAMS: dict[str, Any] = {
-    "$schema": "https://json-schema.org/draft/2020-12/schema",
-    "title": "ti4 map string parameters",
-    "type": "object",
-    "additionalProperties": False,
-    "required": ["map_string"],
-    "properties": {
-        "map_string": {
-            "type": "string",
-            "maxLength": 2000,
-            "description": "the TTS map string (ring 1 first, Mecatol Rex implied)",
-        },
-        "players": {
-            "type": "integer",
-            "minimum": 3,
-            "maximum": 6,
-            "description": "player count (default: from the homes)",
-        },
-        "expansion": {"enum": ["base", "pok"], "default": "pok", "description": "tiles allowed"},
-        "procedure": {
-            "enum": ["rulebook", "milty"],
-            "default": "rulebook",
-            "description": "how the map was built",
-        },
-        "measure": _MEASURE_SCHEMA,
-        "weights": _WEIGHTS_SCHEMA,
-    },
-}
-
 
 # ============================================================================ puzzles
 
@@ -379,11 +72,11 @@ def balanced_map(
     """The legal galaxy with the smallest gap between the best and the worst home value (by the
     chosen measure), from scratch or finishing a referee's state during tile placement."""
     start = time.perf_counter()
-    g = _game(game)
+    g = ti4_game(game)
     check_param_keys(params, BALANCED_MAP_PARAMS)
-    seed = _int(params, "seed", 0, 0, 2**31 - 1)
+    seed = int_param(params, "seed", 0, 0, 2**31 - 1)
     problem, factions, finishing = _map_request(g, state, params)
-    include = _tiles(g.pack, params, "include")
+    include = tiles_param(g.pack, params, "include")
     bad = [t for t in include if t not in problem.pool and t not in problem.fixed.values()]
     if bad:
         return _result(
@@ -427,17 +120,17 @@ def balanced_map(
 def _map_request(g: TI4Game, state: Any, params: Mapping[str, Any]) -> tuple[MapProblem, list[str], bool]:
     """The map problem of a ``ti4.balanced_map`` request, every parameter validated: (problem, the
     factions named, whether it finishes a referee's state during tile placement)."""
-    players0, exp0 = _state_defaults(state)
-    players = _int(params, "players", players0, 3, 6)
-    expansion = _choice(params, "expansion", ("base", "pok"), exp0)
-    chosen = _measure(params)
-    exclude = _tiles(g.pack, params, "exclude")
+    players0, exp0 = state_defaults(state)
+    players = int_param(params, "players", players0, 3, 6)
+    expansion = choice_param(params, "expansion", ("base", "pok"), exp0)
+    chosen = measure_param(params)
+    exclude = tiles_param(g.pack, params, "exclude")
     use_state = params.get("from_state", True)
     if not isinstance(use_state, bool):
         raise ConfigError(
             f"from_state must be true or false, got {shown(use_state)}", field="params.from_state"
         )
-    factions = _factions(g, params, players, expansion)
+    factions = factions_param(g, params, players, expansion)
     if factions and "home" not in params.get("weights", {}):  # named factions: home systems count as printed
         chosen = Measure(chosen.name, tuple(replace(w, home=1.0) for w in chosen.parts))
     finishing = (
@@ -456,13 +149,13 @@ def _map_request(g: TI4Game, state: Any, params: Mapping[str, Any]) -> tuple[Map
         problem = map_problem(g.pack, players=players, expansion=expansion, measure=chosen, pool=pool)
     problem = replace(
         problem,
-        specialty_within=_int(params, "specialty_within", 0, 0, 3),
-        max_wormholes_per_home=_int(params, "max_wormholes_per_home", -1, -1, 8),
-        max_legendary_per_home=_int(params, "max_legendary_per_home", -1, -1, 4),
-        wormhole_spread=_num(params, "wormhole_spread", 0, 0, 100),
-        legendary_spread=_num(params, "legendary_spread", 0, 0, 100),
-        specialty_missing=_num(params, "specialty_missing", 0, 0, 100),
-        specialty_reach=_int(params, "specialty_reach", 2, 1, 3),
+        specialty_within=int_param(params, "specialty_within", 0, 0, 3),
+        max_wormholes_per_home=int_param(params, "max_wormholes_per_home", -1, -1, 8),
+        max_legendary_per_home=int_param(params, "max_legendary_per_home", -1, -1, 4),
+        wormhole_spread=number_param(params, "wormhole_spread", 0, 0, 100),
+        legendary_spread=number_param(params, "legendary_spread", 0, 0, 100),
+        specialty_missing=number_param(params, "specialty_missing", 0, 0, 100),
+        specialty_reach=int_param(params, "specialty_reach", 2, 1, 3),
     )
     if factions:
         problem = replace(problem, home_tiles=tuple(home_system_tile(g.pack, f) for f in factions))
@@ -526,33 +219,6 @@ def _finish(
     return replace(sol, record=order, clashes=tuple(forced_reasons(content, state, order)))
 
 
-def _factions(g: TI4Game, params: Mapping[str, Any], players: int, expansion: str) -> list[str]:
-    """The ``factions`` parameter: one known faction per seat, all different (rule: ti4/factions)."""
-    value = params.get("factions", [])
-    if not isinstance(value, list) or (value and len(value) != players):
-        raise ConfigError(
-            f"factions must list one faction per seat ({players}), got {shown(value)}",
-            field="params.factions",
-            rule="ti4/factions",
-        )
-    allowed = {f.id for f in g.pack.factions if expansion == "pok" or f.expansion == "base"}
-    for i, f in enumerate(value):
-        if not isinstance(f, str) or f not in allowed:
-            raise ConfigError(
-                f"factions[{i}] must be a faction of the {expansion} game ({', '.join(sorted(allowed))}), "
-                f"got {shown(f)}",
-                field=f"params.factions[{i}]",
-                rule="ti4/factions",
-            )
-        if f in value[:i]:
-            raise ConfigError(
-                f"factions[{i}]: {f} is chosen twice; each player takes a different faction",
-                field=f"params.factions[{i}]",
-                rule="ti4/factions",
-            )
-    return list(value)
-
-
 def map_svg(g: TI4Game, problem: MapProblem, galaxy: Mapping[Pos, TileId], title: str) -> str:
     """An SVG of a built galaxy (the game's own renderer, homes as seats 0.., with the home values)."""
     from games.core.protocol import GameConfig
@@ -579,6 +245,7 @@ def map_svg(g: TI4Game, problem: MapProblem, galaxy: Mapping[Pos, TileId], title
 def _map_answer(
     g: TI4Game, problem: MapProblem, sol: MapSolution, start: float, factions: Sequence[str] = ()
 ) -> SolveResult:
+    """The ``ti4.balanced_map`` answer of a built galaxy: its map string, home values and picture."""
     layout = g.pack.board.layouts[problem.players]
     galaxy = [0] * 37
     galaxy[0] = 18
@@ -590,33 +257,6 @@ def _map_answer(
         layout.homes,
         home_tiles=dict(zip(problem.homes, problem.home_tiles, strict=False)),
     )
-    vals = ", ".join(f"{v:.2f}" for v in sol.values)
-    proof = (
-        "proven the smallest possible"
-        if sol.status == Status.OPTIMAL
-        else f"no legal map can go below {sol.bound:.2f}"
-    )
-    worst = min(range(len(sol.values)), key=lambda k: sol.values[k])
-    explanation = (
-        f"paste this map string into Tabletop Simulator: {problem.measure.name} home values {vals} (seat "
-        f"order from position {layout.homes[0]}), gap {sol.gap:.2f} ({proof}); seat {worst}, at position "
-        f"{layout.homes[worst]}, has the weakest home and should pick first"
-    )
-    if len(sol.gaps) > 1:
-        explanation += " (gaps " + ", ".join(f"{x:.2f}" for x in sol.gaps) + ": community, simple)"
-    if sol.record:
-        explanation += f"; place the {len(sol.record)} remaining tiles in the order given"
-    if sol.clashes:
-        explanation += f"; {len(sol.clashes)} forbidden neighbour(s) the rules allow here: {sol.clashes[0]}"
-    if problem.weighted:
-        explanation += "; secondary terms " + ", ".join(
-            f"{k.replace('_', ' ')} {v}" for k, v in sol.terms.items()
-        )
-        explanation += f" (objective {sol.objective:.2f})"
-    if problem.home_tiles:
-        explanation += "; home systems " + ", ".join(
-            f"{g.pack.tiles[t].name} at {h}" for h, t in zip(problem.homes, problem.home_tiles, strict=True)
-        )
     return _result(
         "ti4.balanced_map",
         sol.status,
@@ -644,8 +284,42 @@ def _map_answer(
                 f"Balanced {problem.players}-player galaxy: gap {sol.gap:.2f} ({sol.status.value})",
             ),
         },
-        explanation=explanation,
+        explanation=_map_explanation(g, problem, sol),
     )
+
+
+def _map_explanation(g: TI4Game, problem: MapProblem, sol: MapSolution) -> str:
+    """What to do with a built galaxy and why: its home values, gap and proof, the seat that should
+    pick first, and what the answer adds (placements, allowed neighbours, terms, home systems)."""
+    layout = g.pack.board.layouts[problem.players]
+    vals = ", ".join(f"{v:.2f}" for v in sol.values)
+    proof = (
+        "proven the smallest possible"
+        if sol.status == Status.OPTIMAL
+        else f"no legal map can go below {sol.bound:.2f}"
+    )
+    worst = min(range(len(sol.values)), key=lambda k: sol.values[k])
+    explanation = (
+        f"paste this map string into Tabletop Simulator: {problem.measure.name} home values {vals} (seat "
+        f"order from position {layout.homes[0]}), gap {sol.gap:.2f} ({proof}); seat {worst}, at position "
+        f"{layout.homes[worst]}, has the weakest home and should pick first"
+    )
+    if len(sol.gaps) > 1:
+        explanation += " (gaps " + ", ".join(f"{x:.2f}" for x in sol.gaps) + ": community, simple)"
+    if sol.record:
+        explanation += f"; place the {len(sol.record)} remaining tiles in the order given"
+    if sol.clashes:
+        explanation += f"; {len(sol.clashes)} forbidden neighbour(s) the rules allow here: {sol.clashes[0]}"
+    if problem.weighted:
+        explanation += "; secondary terms " + ", ".join(
+            f"{k.replace('_', ' ')} {v}" for k, v in sol.terms.items()
+        )
+        explanation += f" (objective {sol.objective:.2f})"
+    if problem.home_tiles:
+        explanation += "; home systems " + ", ".join(
+            f"{g.pack.tiles[t].name} at {h}" for h, t in zip(problem.homes, problem.home_tiles, strict=True)
+        )
+    return explanation
 
 
 def milty_slices(
@@ -653,26 +327,13 @@ def milty_slices(
 ) -> SolveResult:
     """The most even Milty slices within the given limits."""
     start = time.perf_counter()
-    g = _game(game)
+    g = ti4_game(game)
     check_param_keys(params, MILTY_PARAMS)
-    _, exp0 = _state_defaults(state)
-    expansion = _choice(params, "expansion", ("base", "pok"), exp0)
-    count = _int(params, "slices", 6, 2, 9)
-    prob = SliceProblem(
-        count=count,
-        pool=(*g.pack.pile("blue", expansion), *g.pack.pile("red", expansion)),
-        min_resources=_num(params, "min_resources", 0, 0, 30),
-        max_resources=_num(params, "max_resources", 30, 0, 30),
-        min_influence=_num(params, "min_influence", 0, 0, 30),
-        max_influence=_num(params, "max_influence", 30, 0, 30),
-        min_total=_num(params, "min_total", 9, 0, 30),
-        max_total=_num(params, "max_total", 13, 0, 30),
-        max_wormholes=_int(params, "max_wormholes", 1, 0, 5),
-        max_legendary=_int(params, "max_legendary", 1, 0, 5),
-        min_wormholes_total=_int(params, "min_wormholes_total", 0, 0, 10),
-        weights=_measure(params).weights,
-    )
-    seed = _int(params, "seed", 0, 0, 2**31 - 1)
+    _, exp0 = state_defaults(state)
+    expansion = choice_param(params, "expansion", ("base", "pok"), exp0)
+    count = int_param(params, "slices", 6, 2, 9)
+    prob = _slice_problem(g, params, expansion, count)
+    seed = int_param(params, "seed", 0, 0, 2**31 - 1)
     tiles = g.pack.tiles
     nb = sum(1 for t in prob.pool if tiles[t].pile == "blue")
     nr = len(prob.pool) - nb
@@ -712,6 +373,40 @@ def milty_slices(
             start,
             explanation="no slices found within the time limit: allow more time",
         )
+    return _slices_answer(g, prob, status, slices, gap=gap, bound=bound, start=start)
+
+
+def _slice_problem(g: TI4Game, params: Mapping[str, Any], expansion: str, count: int) -> SliceProblem:
+    """The slice problem of a ``ti4.milty_slices`` request: ``count`` slices of the piles of
+    ``expansion`` within the request's limits (each validated; their order is checked later)."""
+    return SliceProblem(
+        count=count,
+        pool=(*g.pack.pile("blue", expansion), *g.pack.pile("red", expansion)),
+        min_resources=number_param(params, "min_resources", 0, 0, 30),
+        max_resources=number_param(params, "max_resources", 30, 0, 30),
+        min_influence=number_param(params, "min_influence", 0, 0, 30),
+        max_influence=number_param(params, "max_influence", 30, 0, 30),
+        min_total=number_param(params, "min_total", 9, 0, 30),
+        max_total=number_param(params, "max_total", 13, 0, 30),
+        max_wormholes=int_param(params, "max_wormholes", 1, 0, 5),
+        max_legendary=int_param(params, "max_legendary", 1, 0, 5),
+        min_wormholes_total=int_param(params, "min_wormholes_total", 0, 0, 10),
+        weights=measure_param(params).weights,
+    )
+
+
+def _slices_answer(
+    g: TI4Game,
+    prob: SliceProblem,
+    status: Status,
+    slices: Sequence[Sequence[TileId]],
+    *,
+    gap: float,
+    bound: float,
+    start: float,
+) -> SolveResult:
+    """The ``ti4.milty_slices`` answer of found slices: their tiles, values and totals, and the
+    option string that deals them."""
     from games.ti4.milty import slice_total, slices_to_text
 
     values = [round(slice_value(g.pack, s, prob.weights), 3) for s in slices]
@@ -739,28 +434,13 @@ def milty_slices(
     )
 
 
-def _map_params(g: TI4Game, params: Any) -> tuple[str, int | None, str, str]:
-    check_param_keys(params, MAP_STRING_PARAMS)
-    text = params.get("map_string")
-    if not isinstance(text, str) or not text.strip():
-        raise ConfigError(
-            f"map_string must be a TTS map string, got {shown(text)}", field="params.map_string"
-        )
-    players = _int(params, "players", 0, 0, 6) if "players" in params else None
-    if players is not None and players < 3:
-        raise ConfigError(f"players must be an integer 3..6, got {players}", field="params.players")
-    expansion = _choice(params, "expansion", ("base", "pok"), "pok")
-    procedure = _choice(params, "procedure", ("rulebook", "milty"), "rulebook")
-    return text, players, expansion, procedure
-
-
 def check_map_puzzle(
     game: Game[Any, Any], state: Any, params: Mapping[str, Any], limits: SolveLimits
 ) -> SolveResult:
     """Every setup rule a map string breaks, named, with its tiles."""
     start = time.perf_counter()
-    g = _game(game)
-    text, players, expansion, procedure = _map_params(g, params)
+    g = ti4_game(game)
+    text, players, expansion, procedure = map_string_params(g, params)
     try:
         report = check_string(g.pack, text, players=players, expansion=expansion, procedure=procedure)
     except NotationError as exc:
@@ -789,9 +469,9 @@ def home_values_puzzle(
 ) -> SolveResult:
     """Each home's value on a map string, with the numbers behind it."""
     start = time.perf_counter()
-    g = _game(game)
-    text, players, expansion, procedure = _map_params(g, params)
-    chosen = _measure(params)
+    g = ti4_game(game)
+    text, players, expansion, procedure = map_string_params(g, params)
+    chosen = measure_param(params)
     try:
         parsed = parse_map_string(text)
     except NotationError as exc:
@@ -822,23 +502,7 @@ def home_values_puzzle(
         objective=gap,
         bound=gap,
         answer={
-            "homes": [
-                {
-                    "position": r.home,
-                    "home_value": round(r.value, 4),
-                    "optimal_resources": round(r.resources, 4),
-                    "optimal_influence": round(r.influence, 4),
-                    "resources_within_2_jumps": round(r.near_resources, 4),
-                    "influence_within_2_jumps": round(r.near_influence, 4),
-                    "wormholes": r.wormholes,
-                    "legendary_planets": r.legendary,
-                    "specialties_within_2_jumps": r.specialties,
-                    "jumps_to_mecatol_rex": r.mecatol,
-                    "lane_anomalies": [str(t) for t in r.lane_anomalies],
-                    "mecatol_path_term": round(r.mecatol_term, 4),
-                }
-                for r in reps
-            ],
+            "homes": [_home_entry(r) for r in reps],
             "measure": chosen.name,
             "gap": round(gap, 4),
             "gaps": [round(x, 4) for x in gaps],
@@ -848,12 +512,30 @@ def home_values_puzzle(
     )
 
 
+def _home_entry(r: HomeReport) -> dict[str, Any]:
+    """One home of the ``ti4.home_values`` answer: its value and the numbers behind it."""
+    return {
+        "position": r.home,
+        "home_value": round(r.value, 4),
+        "optimal_resources": round(r.resources, 4),
+        "optimal_influence": round(r.influence, 4),
+        "resources_within_2_jumps": round(r.near_resources, 4),
+        "influence_within_2_jumps": round(r.near_influence, 4),
+        "wormholes": r.wormholes,
+        "legendary_planets": r.legendary,
+        "specialties_within_2_jumps": r.specialties,
+        "jumps_to_mecatol_rex": r.mecatol,
+        "lane_anomalies": [str(t) for t in r.lane_anomalies],
+        "mecatol_path_term": round(r.mecatol_term, 4),
+    }
+
+
 # ============================================================================ score
 
 
 def score(game: Game[Any, Any], state: Any) -> ScoreReport:
     """Each seat's home value (the setup's result) with its breakdown; rank 1 = the best home."""
-    g = _game(game)
+    g = ti4_game(game)
     if not isinstance(state, TI4State):
         raise ConfigError("the state is not a ti4 state", field="state")
     reps = g.reports(state) if all(state.homes) else []
@@ -882,7 +564,7 @@ def score(game: Game[Any, Any], state: Any) -> ScoreReport:
                 ScoreLine(
                     category=name,
                     points=x,
-                    detail=term_detail(name, g.pack, g.weights, r, state.homes, spaces),
+                    detail=term_detail(name, g.pack, g.weights, r, homes=state.homes, spaces=spaces),
                 )
                 for name, x in r.terms
                 if x or (name in always and (name != "Mecatol Rex path" or g.weights.has_mecatol_term))

@@ -132,15 +132,16 @@ def add_rules(
             m.add_bool_or(
                 [x[t, p] for p in ring1 if p in problem.open for t in problem.pool if tiles[t].pile == "red"]
             )
-    return _clash_rules(m, lg, content, problem, x, count_clashes)
+    return _clash_rules(m, lg, content, problem, x, count_clashes=count_clashes)
 
 
-def _clash_rules(  # noqa: PLR0917
+def _clash_rules(
     m: cp_model.CpModel,
     lg: Logic,
     content: Content,
     problem: MapProblem,
     x: Mapping[tuple[TileId, Pos], Any],
+    *,
     count_clashes: bool,
 ) -> list[Lit]:
     """The adjacency rules of :func:`add_rules`: forbidden pairs excluded, or counted."""

@@ -50,11 +50,12 @@ def _mecatol(
     return text + "".join(f"; {t}" for t in taken)
 
 
-def term_detail(  # noqa: PLR0917
+def term_detail(
     name: str,
     content: Content,
     weights: Weights,
     report: HomeReport,
+    *,
     homes: Sequence[Pos],
     spaces: Sequence[Pos],
 ) -> str:

@@ -119,7 +119,7 @@ def _slice_model(
     content: Content, problem: SliceProblem
 ) -> tuple[cp_model.CpModel, dict[Any, Any], list[Any]]:
     """The CP-SAT model of the module docstring: (model, ``y``, each slice's value)."""
-    tiles, w = content.tiles, problem.weights
+    tiles = content.tiles
     m = cp_model.CpModel()
     ks, slots = range(problem.count), range(5)
     # ---------------------------------------------------------------- variables
@@ -130,6 +130,24 @@ def _slice_model(
     for k in ks:
         for i in slots:
             m.add_exactly_one(y[t, k, i] for t in problem.pool)
+    _neighbour_rules(m, content, problem, y)
+    vals = [
+        _slice_rules(m, content, problem, {t: sum(y[t, k, i] for i in slots) for t in problem.pool})
+        for k in ks
+    ]
+    worms = sum(len(tiles[t].wormholes) * v for (t, _, _), v in y.items())
+    m.add(worms >= problem.min_wormholes_total)
+    for a, b in itertools.pairwise(vals):  # slices are interchangeable: poorest first
+        m.add(a <= b)
+    # ---------------------------------------------------------------- objective
+    m.minimize(vals[-1] - vals[0] if vals else 0)
+    return m, y, vals
+
+
+def _neighbour_rules(m: cp_model.CpModel, content: Content, problem: SliceProblem, y: dict[Any, Any]) -> None:
+    """No two anomalies, nor two wormholes of a type, side by side: within a slice (its adjacent
+    slots) nor across two slices, whichever seats the draft gives them (``cross_pairs``)."""
+    ks, slots = range(problem.count), range(5)
     kinds = ["anomaly", *WORMHOLES]
     has = {
         (kind, k, i): sum(y[t, k, i] for t in problem.pool if kind in _kinds(content, t))
@@ -149,35 +167,31 @@ def _slice_model(
                 continue
             for k, other in itertools.permutations(ks, 2):
                 m.add(has[kind, k, i] + has[kind, other, j] <= 1)
-    vals = []
-    for k in ks:
-        col = {t: sum(y[t, k, i] for i in slots) for t in problem.pool}
-        m.add(sum(v for t, v in col.items() if tiles[t].pile == "blue") == SLICE_BLUE)
-        m.add(sum(v for t, v in col.items() if tiles[t].pile == "red") == SLICE_RED)
-        res = sum(_tile_halves(content, t)[0] * v for t, v in col.items())
-        inf = sum(_tile_halves(content, t)[1] * v for t, v in col.items())
-        m.add(res >= math.ceil(2 * problem.min_resources))
-        m.add(res <= math.floor(2 * problem.max_resources))
-        m.add(inf >= math.ceil(2 * problem.min_influence))
-        m.add(inf <= math.floor(2 * problem.max_influence))
-        total = sum(int(slice_total(content, [t])) * v for t, v in col.items())
-        m.add(total >= math.ceil(problem.min_total))
-        m.add(total <= math.floor(problem.max_total))
-        m.add(sum(len(tiles[t].wormholes) * v for t, v in col.items()) <= problem.max_wormholes)
-        for wh in WORMHOLES:
-            m.add(sum(v for t, v in col.items() if wh in tiles[t].wormholes) <= 1)
-        m.add(
-            sum(sum(p.legendary for p in tiles[t].planets) * v for t, v in col.items())
-            <= problem.max_legendary
-        )
-        vals.append(sum(tile_points(tiles[t], w) * v for t, v in col.items()))
-    worms = sum(len(tiles[t].wormholes) * v for (t, _, _), v in y.items())
-    m.add(worms >= problem.min_wormholes_total)
-    for a, b in itertools.pairwise(vals):  # slices are interchangeable: poorest first
-        m.add(a <= b)
-    # ---------------------------------------------------------------- objective
-    m.minimize(vals[-1] - vals[0] if vals else 0)
-    return m, y, vals
+
+
+def _slice_rules(m: cp_model.CpModel, content: Content, problem: SliceProblem, col: dict[TileId, Any]) -> Any:
+    """One slice's limits (``col``: whether each tile is in it): three blue and two red tiles, its
+    resources, influence and optimal total in range, its wormholes (at most one of a type) and
+    legendary planets. Returns its value (a linear expression)."""
+    tiles = content.tiles
+    m.add(sum(v for t, v in col.items() if tiles[t].pile == "blue") == SLICE_BLUE)
+    m.add(sum(v for t, v in col.items() if tiles[t].pile == "red") == SLICE_RED)
+    res = sum(_tile_halves(content, t)[0] * v for t, v in col.items())
+    inf = sum(_tile_halves(content, t)[1] * v for t, v in col.items())
+    m.add(res >= math.ceil(2 * problem.min_resources))
+    m.add(res <= math.floor(2 * problem.max_resources))
+    m.add(inf >= math.ceil(2 * problem.min_influence))
+    m.add(inf <= math.floor(2 * problem.max_influence))
+    total = sum(int(slice_total(content, [t])) * v for t, v in col.items())
+    m.add(total >= math.ceil(problem.min_total))
+    m.add(total <= math.floor(problem.max_total))
+    m.add(sum(len(tiles[t].wormholes) * v for t, v in col.items()) <= problem.max_wormholes)
+    for wh in WORMHOLES:
+        m.add(sum(v for t, v in col.items() if wh in tiles[t].wormholes) <= 1)
+    m.add(
+        sum(sum(p.legendary for p in tiles[t].planets) * v for t, v in col.items()) <= problem.max_legendary
+    )
+    return sum(tile_points(tiles[t], problem.weights) * v for t, v in col.items())
 
 
 def solve_slices(

@@ -5,7 +5,7 @@ a position), limits, statuses and the explanation a player can act on.
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from games.core import Game
@@ -80,6 +80,19 @@ def _quest_of_state(
     return dice, hand, rolls, per_roll, per_die, cards, left
 
 
+def _quest(
+    game: Game[Any, Any], state: Any, params: Mapping[str, Any], *, by_numbers: bool
+) -> tuple[int, tuple[int, ...], int, int, int, list[tuple[int, ...]], list[int]]:
+    """(dice, hand, rolls, per_roll, dice_per_gadget, challenge cards, cards left) of a
+    ``tiberpunk.quest_odds`` request: the numbers it gives (one card, ``need``) or, when
+    ``by_numbers`` is False, the active player's quest it names (:func:`_quest_of_state`)."""
+    if not by_numbers:
+        return _quest_of_state(game, state, params)
+    _numbers_or_quest(params)
+    dice, need, hand, rolls, per_roll, per_die = odds_numbers(params)
+    return dice, hand, rolls, per_roll, per_die, [need], [0]
+
+
 def _numbers_or_quest(params: Mapping[str, Any]) -> None:
     """The numbers (dice, need, ...) and a quest of the position (skill, stage, mini) exclude each other."""
     both = [k for k in ("skill", "stage", "mini") if k in params]
@@ -109,37 +122,21 @@ def solve_quest_odds(
     deadline = start + float(limits.time_limit_s)
     check_param_keys(params, QUEST_ODDS_PARAMS)
     by_numbers = "dice" in params or "need" in params
-    if by_numbers:
-        _numbers_or_quest(params)
-        dice, need, hand, rolls, per_roll, per_die = odds_numbers(params)
-        cards: list[tuple[int, ...]] = [need]
-        left = [0]
-    else:
-        dice, hand, rolls, per_roll, per_die, cards, left = _quest_of_state(game, state, params)
-    odds_of: dict[tuple[int, ...], float] = {}
-    exact = True
-    with watching(deadline, limits.stop):
-        for need_i in sorted({tuple(cards[i]) for i in left}):
-            try:
-                odds_of[need_i] = quest_odds(
-                    dice, need_i, hand, rolls=rolls, per_roll=per_roll, dice_per_gadget=per_die
-                )
-            except StoppedError:
-                exact = False
-                break
-    for need_i in {tuple(cards[i]) for i in left} - set(odds_of):
-        odds_of[need_i] = no_gadget_odds(dice, need_i, rolls=rolls)  # a valid strategy's odds
+    dice, hand, rolls, per_roll, per_die, cards, left = _quest(game, state, params, by_numbers=by_numbers)
+    odds_of, exact = _odds_by_need(
+        dice,
+        {tuple(cards[i]) for i in left},
+        hand,
+        rolls=rolls,
+        per_roll=per_roll,
+        per_die=per_die,
+        deadline=deadline,
+        stop=limits.stop,
+    )
     odds = sum(odds_of[tuple(cards[i])] for i in left) / len(left)
-    if by_numbers:
-        answer: dict[str, Any] = {"odds": odds}
-        text = f"{odds:.1%} to roll {list(cards[0])} with {dice} dice"
-    else:
-        per_card = {str(list(need)): v for need, v in sorted(odds_of.items())}
-        answer = {"odds": odds, "dice": dice, "rolls": rolls, "per_card": per_card}
-        text = (
-            f"{odds:.1%} over the {len(left)} challenge cards left, {dice} dice, "
-            f"{rolls} roll(s) before the lictor arrives"
-        )
+    answer, text = _quest_answer(
+        odds, odds_of, by_numbers=by_numbers, dice=dice, rolls=rolls, cards=len(left)
+    )
     answer["exact"] = exact
     elapsed = time.perf_counter() - start
     if not exact:
@@ -165,6 +162,86 @@ def solve_quest_odds(
         method="enumeration",
         wall_s=elapsed,
     )
+
+
+def _quest_answer(
+    odds: float,
+    odds_of: Mapping[tuple[int, ...], float],
+    *,
+    by_numbers: bool,
+    dice: int,
+    rolls: int,
+    cards: int,
+) -> tuple[dict[str, Any], str]:
+    """The answer and the explanation's text: the odds of the numbers given (one card), or of a
+    quest of the position over the ``cards`` challenge cards left, with each card's."""
+    if by_numbers:
+        (need,) = odds_of
+        return {"odds": odds}, f"{odds:.1%} to roll {list(need)} with {dice} dice"
+    per_card = {str(list(need)): v for need, v in sorted(odds_of.items())}
+    text = (
+        f"{odds:.1%} over the {cards} challenge cards left, {dice} dice, "
+        f"{rolls} roll(s) before the lictor arrives"
+    )
+    return {"odds": odds, "dice": dice, "rolls": rolls, "per_card": per_card}, text
+
+
+def _odds_by_need(
+    dice: int,
+    needs: set[tuple[int, ...]],
+    hand: tuple[int, ...],
+    *,
+    rolls: int,
+    per_roll: int,
+    per_die: int,
+    deadline: float,
+    stop: Callable[[], bool] | None,
+) -> tuple[dict[tuple[int, ...], float], bool]:
+    """The odds of each challenge card's ``need``, exact (optimal gadget use) until ``deadline`` or
+    ``stop`` ends the enumeration; the cards not finished then get a valid strategy's odds (no
+    gadgets). Returns (odds by need, whether all are exact)."""
+    odds_of: dict[tuple[int, ...], float] = {}
+    exact = True
+    with watching(deadline, stop):
+        for need_i in sorted(needs):
+            try:
+                odds_of[need_i] = quest_odds(
+                    dice, need_i, hand, rolls=rolls, per_roll=per_roll, dice_per_gadget=per_die
+                )
+            except StoppedError:
+                exact = False
+                break
+    for need_i in needs - set(odds_of):
+        odds_of[need_i] = no_gadget_odds(dice, need_i, rolls=rolls)  # a valid strategy's odds
+    return odds_of, exact
+
+
+def _route_request(
+    game: Game[Any, Any], state: Any, params: Mapping[str, Any]
+) -> tuple[Any, int, int, int, int, int]:
+    """(the game's rules, mini, from, to, base range, coins) of a ``tiberpunk.route_plan`` request:
+    the active player's miniature, where it stands, the district named and the coins it may pay
+    (rulebook: MOVEMENT; Mercury's favor adds 1 to the range)."""
+    rules = getattr(game, "rules", None)
+    players = getattr(state, "players", None)
+    if rules is None or players is None:
+        raise InvalidStateError("a route plan needs a tiberpunk position", field="state")
+    p = players[state.seat]
+    mini = mini_param(params)
+    ids = rules.c.district_ids
+    if "to" not in params:
+        raise ConfigError(f"to (the destination district) is required: one of {list(ids)}", field="params.to")
+    dst = ids.index(choice_param(params, "to", ids, ids[0]))
+    coins = int_param(params, "coins", p.coins, 0, state.cfg.bank or MAX_COINS)
+    base = (1 if mini == 0 else 2) + (1 if p.favor == 0 else 0)
+    src = rules.pos(p, mini)
+    if src < 0:
+        raise InvalidStateError(
+            f"the active player's {MINIS[mini]} is not on the board yet",
+            field="state",
+            rule="tiberpunk/game-overview",
+        )
+    return rules, mini, src, dst, base, coins
 
 
 def route_plan(
@@ -209,25 +286,8 @@ def solve_route_plan(
     """
     start = time.perf_counter()
     check_param_keys(params, ROUTE_PLAN_PARAMS)
-    rules = getattr(game, "rules", None)
-    players = getattr(state, "players", None)
-    if rules is None or players is None:
-        raise InvalidStateError("a route plan needs a tiberpunk position", field="state")
-    p = players[state.seat]
-    mini = mini_param(params)
+    rules, mini, src, dst, base, coins = _route_request(game, state, params)
     ids = rules.c.district_ids
-    if "to" not in params:
-        raise ConfigError(f"to (the destination district) is required: one of {list(ids)}", field="params.to")
-    dst = ids.index(choice_param(params, "to", ids, ids[0]))
-    coins = int_param(params, "coins", p.coins, 0, state.cfg.bank or MAX_COINS)
-    base = (1 if mini == 0 else 2) + (1 if p.favor == 0 else 0)
-    src = rules.pos(p, mini)
-    if src < 0:
-        raise InvalidStateError(
-            f"the active player's {MINIS[mini]} is not on the board yet",
-            field="state",
-            rule="tiberpunk/game-overview",
-        )
     try:
         with watching(start + float(limits.time_limit_s), limits.stop):
             plan = route_plan(rules.board.dist, src, dst, base_range=base, coins=coins)
