@@ -7,9 +7,10 @@ PORT ?= 50051
 HTTP_PORT ?= 8080
 DB ?= ./lictor.db
 
-# Every game's rules compiled with mypyc into build/compiled/ (docs/compiled.md), one package after the
-# other (each package that names COMPILED in its __init__): a no-op when fresh; it prints the mode each
-# package runs in. LICTOR_PURE=1 forces pure Python.
+# Every game's rules and the search's simulation compiled with mypyc into build/compiled/
+# (docs/compiled.md), one package after the other (each package that names COMPILED in its __init__:
+# games.<game>, search): a no-op when fresh; it prints the mode each package runs in. LICTOR_PURE=1
+# forces pure Python.
 COMPILE := $(BIN)/python tools/build_compiled.py
 
 .PHONY: serve test lint typecheck buf-lint pytest bench proto clean venv dev fast chromium postgresql
@@ -44,15 +45,15 @@ serve: $(VENV)/.installed
 	$(BIN)/lictor serve --host $(HOST) --port $(PORT) --http-port $(HTTP_PORT) --db $(DB)
 
 # The compiled build first (where a C compiler is), so tests/core/test_compiled.py compares it with
-# pure Python; CyberVerse's own tests and every game's seeded traces then run once more in pure Python
-# (LICTOR_PURE=1), the mode of a machine without a compiler.
+# pure Python; CyberVerse's own tests, every game's seeded traces and the search's tests then run once
+# more in pure Python (LICTOR_PURE=1), the mode of a machine without a compiler.
 test: $(VENV)/.installed-dev buf-lint chromium postgresql
 	@$(COMPILE) --quiet --if-possible
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	$(BIN)/pytest
-	LICTOR_PURE=1 $(BIN)/pytest -q tests/cyberverse $(foreach g,cytress ti4 tiberius tiberpunk,tests/$(g)/test_traces.py)
+	LICTOR_PURE=1 $(BIN)/pytest -q tests/cyberverse $(foreach g,cytress ti4 tiberius tiberpunk,tests/$(g)/test_traces.py) tests/search
 
 # The browser tests (tests/web) drive Debian's Chromium through Playwright; installed where missing
 # (they skip, saying why, only where it cannot be installed).

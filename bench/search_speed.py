@@ -14,6 +14,11 @@ within 10% of today's speed (issue 17), i.e. now / stored >= 0.90.
 round, printing new / old: a head-to-head comparison that a loaded machine disturbs less than
 ratios to a stored number.
 
+At the end, the compiled search (``make fast``; docs/compiled.md) against this checkout's search run
+as Python (a private copy of ``search/``, which has no build), on the same engines in the same
+process: simulations per CPU second at level 7's options on Tiberpunk 2p, Cytress 3p, CyberVerse 2p
+and Tiberius 3p, compiled/pure over three runs (``--compiled-vs-pure``: only that).
+
 Today's ratios (``STORED``): measured on 2026-11-25 for the search as it was before the shared
 tree steps of ``search/tree.py`` (commit 155fdd9, loaded with ``--against 155fdd9`` in a run of the
 rebuilt search on the engines of commit 1ece5d5), on this 2-core machine shared with seven other
@@ -30,6 +35,7 @@ against itself earlier the same day swung from 0.69 to 1.11 with 5 rounds).
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib
 import random
 import re
@@ -43,7 +49,9 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from games.core import CHANCE, TERMINAL, Game, GameConfig, get_game
+from games.core import CHANCE, TERMINAL, Game, GameConfig, compiled, get_game
+
+ROOT = Path(__file__).resolve().parent.parent
 
 ROUNDS = 9
 SIMULATIONS = {"ismcts": 600, "ismcts-pooled": 600, "mcts": 1200}
@@ -92,10 +100,10 @@ def pig_steps_per_s(budget_s: float = BASELINE_S) -> float:
     return steps / (time.process_time() - cpu)
 
 
-def position(game: Game[Any, Any], seed: int, moves: int) -> Any:
-    """A position ``moves`` random actions into a seeded 2-seat game, with a seat to move."""
+def position(game: Game[Any, Any], seed: int, moves: int, players: int = 2) -> Any:
+    """A position ``moves`` random actions into a seeded game of ``players`` seats, with a seat to move."""
     rng = random.Random(seed)
-    state = game.new_state(GameConfig(players=2), seed)
+    state = game.new_state(GameConfig(players=players), seed)
     for _ in range(moves):
         if game.current_player(state) == TERMINAL:
             break
@@ -137,21 +145,34 @@ def sims_per_s(package: Any, game: Game[Any, Any], state: Any, kind: str) -> flo
 def load_search_at(rev: str, repo: Path | None = None) -> Any:
     """``search/`` at git revision ``rev`` of ``repo`` (default: this checkout), importable as a
     private package (its imports of ``search.`` rewritten)."""
-    root = repo or Path(__file__).resolve().parent.parent
-    tmp = Path(tempfile.mkdtemp(prefix="search_at_"))
-    name = "search_at_" + re.sub(r"\W", "_", rev)
-    pkg = tmp / name
-    pkg.mkdir()
+    root = repo or ROOT
     command = ["git", "ls-tree", "--name-only", rev, "search/"]
     listing = subprocess.run(command, cwd=root, check=True, capture_output=True, text=True)
-    for path in listing.stdout.split():
-        if not path.endswith(".py"):
-            continue
-        text = subprocess.run(
+    texts = {
+        Path(path).name: subprocess.run(
             ["git", "show", f"{rev}:{path}"], cwd=root, check=True, capture_output=True, text=True
         ).stdout
-        text = re.sub(r"\bsearch\.", f"{name}.", text)
-        (pkg / Path(path).name).write_text(text)
+        for path in listing.stdout.split()
+        if path.endswith(".py")
+    }
+    return _private_search("search_at_" + re.sub(r"\W", "_", rev), texts)
+
+
+def load_search_pure() -> Any:
+    """This checkout's ``search/`` as it is now, as a private package that runs pure Python (the
+    compiled build belongs to ``search`` alone)."""
+    texts = {path.name: path.read_text() for path in sorted((ROOT / "search").glob("*.py"))}
+    return _private_search("search_pure", texts)
+
+
+def _private_search(name: str, texts: dict[str, str]) -> Any:
+    """Import the modules ``texts`` (file name -> source) as the package ``name``, their imports of
+    ``search.`` rewritten to it."""
+    tmp = Path(tempfile.mkdtemp(prefix=f"{name}_"))
+    pkg = tmp / name
+    pkg.mkdir()
+    for file, text in texts.items():
+        (pkg / file).write_text(re.sub(r"\bsearch\.", f"{name}.", text))
     sys.path.insert(0, str(tmp))
     try:
         return importlib.import_module(name)
@@ -172,12 +193,92 @@ def measure(runners: dict[str, Callable[[], float]], rounds: int) -> tuple[float
     return base, best
 
 
+COMPARED = (("tiberpunk", 2), ("cytress", 3), ("cyberverse", 2), ("tiberius", 3))
+"""The games and seat counts of the compiled-vs-pure comparison (issue 33)."""
+COMPARE_RUNS = 3
+COMPARE_LEVEL = 7
+COMPARE_SIMULATIONS = 1000
+
+
+def level_search(package: Any, game: Game[Any, Any], state: Any, seed: int) -> tuple[float, dict[str, Any]]:
+    """CPU seconds of one search of ``package`` from a fresh tree at level ``COMPARE_LEVEL``'s options
+    (ISMCTS for a game with hidden information, as the levels pick) for ``COMPARE_SIMULATIONS``
+    simulations, and its analysis (``to_dict`` without the wall time). The garbage of the search
+    before and this search's tree are collected off the clock (the one run first would pay else)."""
+    engine_type = package.ISMCTS if game.info.hidden_information else package.MCTS
+    engine = engine_type(game, options=package.level(COMPARE_LEVEL).options_for(game))
+    limit = package.SearchLimit(simulations=COMPARE_SIMULATIONS)
+    gc.collect()
+    cpu = time.process_time()
+    analysis = engine.search(state, limit=limit, seed=seed)
+    cpu = time.process_time() - cpu
+    del engine
+    data: dict[str, Any] = analysis.to_dict()
+    del data["elapsed_s"]
+    return cpu, data
+
+
+def compare_compiled(pure: Any, runs: int = COMPARE_RUNS) -> None:
+    """Print, per game of ``COMPARED``, the compiled search's simulations per CPU second and its
+    speed-up over ``pure`` (this checkout's search run as Python, :func:`load_search_pure`): each run
+    is two seeded searches in each mode (the same seed, so the same simulations), compiled, pure,
+    pure, compiled (the first of a run runs slower: place must not favour a mode); the median ratio
+    of CPU times and the ratio of each run, and whether every analysis was the same."""
+    import search
+
+    if compiled.mode("search") != "compiled":
+        print(f"compiled vs pure search: not measured (search: {compiled.reason('search')})")
+        return
+    print(
+        f"compiled vs pure search: level {COMPARE_LEVEL}'s options, {COMPARE_SIMULATIONS} simulations a "
+        f"search, {runs} runs a game, the same engines in both"
+    )
+    for name, players in COMPARED:
+        try:
+            game = get_game(name)
+            state = position(game, 7, 20, players)
+        except Exception as exc:  # a game being rebuilt must not stop the bench
+            print(f"{name}: not measured ({type(exc).__name__}: {exc})")
+            continue
+        level_search(search, game, state, 0)  # warm the caches of the game and of both searches
+        level_search(pure, game, state, 0)
+        ratios, rates, same = [], [], True
+        for run in range(runs):
+            cpu = {id(search): 0.0, id(pure): 0.0}
+            analyses = []
+            for package in (search, pure, pure, search):  # ABBA: no mode gains by its place
+                took, data = level_search(package, game, state, run + 1)
+                cpu[id(package)] += took
+                analyses.append(data)
+            ratios.append(cpu[id(pure)] / cpu[id(search)])
+            rates.append(2 * COMPARE_SIMULATIONS / cpu[id(search)])
+            same = same and all(data == analyses[0] for data in analyses)
+        spread = ", ".join(f"{r:.2f}" for r in ratios)
+        print(
+            f"{name} {players}p (engine {compiled.mode('games.' + name)}): compiled {_median(rates):,.0f} "
+            f"sims/s, compiled/pure {_median(ratios):.2f} (runs {spread}); "
+            f"same analyses: {'yes' if same else 'NO'}",
+            flush=True,
+        )
+
+
+def _median(values: list[float]) -> float:
+    """The middle value (of an odd count; the upper middle of an even one)."""
+    return sorted(values)[len(values) // 2]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--against", help="a git revision whose search/ runs head to head")
     parser.add_argument("--repo", type=Path, help="the git checkout to read REV from (default: this one)")
     parser.add_argument("--rounds", type=int, default=ROUNDS)
+    parser.add_argument(
+        "--compiled-vs-pure", action="store_true", help="only the compiled-vs-pure comparison (issue 33)"
+    )
     args = parser.parse_args(argv)
+    if args.compiled_vs_pure:
+        compare_compiled(load_search_pure())
+        return 0
     import search
 
     old = load_search_at(args.against, args.repo) if args.against else None
@@ -195,6 +296,7 @@ def main(argv: list[str] | None = None) -> int:
         if old is not None:
             line += f"  old {best['old'] / base:.5f}  new/old {best['new'] / best['old']:.3f}"
         print(line, flush=True)
+    compare_compiled(load_search_pure())
     return 0
 
 

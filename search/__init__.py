@@ -18,14 +18,25 @@ Every action the search takes from ``legal_actions`` or a chance draw is applied
 (``MCTS.advance``) goes through the checked ``apply``.
 """
 
-from search._gc import full_collections_deferred
-from search.api import LEVELS, Level, analyze, choose_action, level, pick_move
-from search.bots import Bot, GreedyBot, RandomBot, SearchBot
-from search.ismcts import ISMCTS
-from search.mcts import MCTS
-from search.types import Analysis, Candidate, ProgressCallback, SearchLimit, SearchOptions, StopFlag
+from games.core import compiled as _compiled
+
+COMPILED = ("_loop", "tree", "ismcts", "mcts")
+"""The modules compiled by ``make fast`` (docs/compiled.md): what runs at every simulation, the budget
+loop, the shared walk (``tree``) and the two engines' steps. The rest stays Python: the entry points
+(``api``), the bots, root parallelism, the analysis records (``types``, ``_stats``) and the
+collector's and the janitor's helpers run once a search, not once a simulation."""
+
+_compiled.activate(__name__, __path__, COMPILED, package_file=__file__)
+
+from search._gc import full_collections_deferred  # noqa: E402
+from search.api import LEVELS, Level, analyze, choose_action, level, pick_move  # noqa: E402
+from search.bots import Bot, GreedyBot, RandomBot, SearchBot  # noqa: E402
+from search.ismcts import ISMCTS  # noqa: E402
+from search.mcts import MCTS  # noqa: E402
+from search.types import Analysis, Candidate, ProgressCallback, SearchLimit, SearchOptions, StopFlag  # noqa: E402
 
 __all__ = [
+    "COMPILED",
     "ISMCTS",
     "LEVELS",
     "MCTS",

@@ -82,7 +82,7 @@ class InfoSetNode(NodeStats):
         self.children: dict[Any, InfoSetNode] = {}
         self.outcome_children: dict[Any, InfoSetNode] = {}
         self.positions: dict[int, Position] | None = None
-        self.prior_cache: tuple[Sequence[Any], Any] | None = None
+        self.prior_cache: tuple[Sequence[Any], Sequence[float] | None] | None = None
 
 
 _REUSE_OUTCOMES = 300
@@ -105,7 +105,6 @@ class ISMCTS(TreeSearch):
 
     def __init__(self, game: Game[Any, Any], *, options: SearchOptions | None = None) -> None:
         super().__init__(game, options)
-        self._root: InfoSetNode | None = None
         self._obs: Any = None
         self._seat = 0
         self._text_state: Any = None
@@ -166,7 +165,7 @@ class ISMCTS(TreeSearch):
 
     def root_stats(self, simulations: int) -> RootStats:
         """The root's statistics, actions in the order of ``legal_actions``."""
-        root = self._root
+        root: InfoSetNode | None = self._root
         assert root is not None
         game = self.game
         state = self._text_state
@@ -282,7 +281,7 @@ class ISMCTS(TreeSearch):
         return self._score(self.game.apply_trusted(self._state, action), rng)
 
     # ------------------------------------------------------------------ internals
-    def _priors_at(self, node: InfoSetNode, state: Any, legal: Sequence[Any]) -> Any:
+    def _priors_at(self, node: InfoSetNode, state: Any, legal: Sequence[Any]) -> Sequence[float] | None:
         """The game's priors at ``state``: the node's cached ones while its legal actions are the
         same (guidance computed on one determinization serves the others)."""
         cached = node.prior_cache
@@ -294,7 +293,12 @@ class ISMCTS(TreeSearch):
         return priors
 
     def _choose(
-        self, node: InfoSetNode, player: int, legal: Sequence[Any], priors: Any, rng: random.Random
+        self,
+        node: InfoSetNode,
+        player: int,
+        legal: Sequence[Any],
+        priors: Sequence[float] | None,
+        rng: random.Random,
     ) -> Any:
         """The action to follow at a decision node (availability counts updated). UCT tries every
         available untried action first (at random); PUCT (when the game gives priors for this
@@ -309,7 +313,6 @@ class ISMCTS(TreeSearch):
         lo, kq = self._value_scale()
         children = node.children
         c2 = self.options.uct_c * self.options.uct_c
-        sqrt, log = math.sqrt, math.log
         untried = []
         best_a: Any = None
         best = -math.inf
@@ -321,29 +324,30 @@ class ISMCTS(TreeSearch):
             c.available += 1
             if not untried:
                 n = c.visits
-                score = (c.value_sums[player] / n - lo) * kq + sqrt(c2 * log(c.available) / n)
+                score = (c.value_sums[player] / n - lo) * kq + math.sqrt(c2 * math.log(c.available) / n)
                 if score > best:
                     best, best_a = score, a
         return untried[rng.randrange(len(untried))] if untried else best_a
 
-    def _choose_puct(self, node: InfoSetNode, player: int, legal: Sequence[Any], priors: Any) -> Any:
+    def _choose_puct(
+        self, node: InfoSetNode, player: int, legal: Sequence[Any], priors: Sequence[float]
+    ) -> Any:
         """PUCT over the available actions, each child explored by its availability count; an
         unvisited action is valued at the node's mean (first-play urgency). The first best wins."""
         lo, kq = self._value_scale()
         fpu = (node.value_sums[player] / node.visits - lo) * kq if node.visits else 0.5
         scale = self.options.puct_c
         unvisited = scale * math.sqrt(node.visits + 1)
-        sqrt = math.sqrt
-        get = node.children.get
+        children = node.children
         best_a = None
         best = -math.inf
         for a, p in zip(legal, priors, strict=True):
-            c = get(a)
+            c = children.get(a)
             if c is None:
                 score = fpu + unvisited * p
             else:
                 c.available += 1
-                score = (c.value_sums[player] / c.visits - lo) * kq + scale * p * sqrt(c.available) / (
+                score = (c.value_sums[player] / c.visits - lo) * kq + scale * p * math.sqrt(c.available) / (
                     1 + c.visits
                 )
             if score > best:

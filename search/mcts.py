@@ -50,8 +50,9 @@ _REUSE_NODES = 300
 _REUSE_SECONDS = 0.005
 
 
-_UNSET: Any = ()
-"""An unset list of a node (read as empty; never mutated: a node gets its own lists when needed)."""
+_UNSET: list[Any] = []
+"""An unset list of a node: one empty list shared by every node, never mutated (a node gets its own
+list before it writes one). Typed as the list it stands for: compiled code checks the type."""
 
 
 class Node(NodeStats):
@@ -144,7 +145,6 @@ class MCTS(TreeSearch):
 
     def __init__(self, game: Game[Any, Any], *, options: SearchOptions | None = None) -> None:
         super().__init__(game, options)
-        self._root: Node | None = None
         self._own_chance = type(game).sample_chance is Game.sample_chance
         self._solver = self.options.solver
         self._scale = (0.0, 1.0)  # value_scale of this simulation (changes only at a backup)
@@ -157,7 +157,7 @@ class MCTS(TreeSearch):
 
     def advance(self, action: Any) -> None:
         """Move the root along ``action`` (a move or a chance outcome), keeping that subtree."""
-        root = self._root
+        root: Node | None = self._root
         if root is None:
             return
         child: Node | None = None
@@ -190,7 +190,7 @@ class MCTS(TreeSearch):
 
     def root_stats(self, simulations: int) -> RootStats:
         """The current root's statistics (for merging and ranking)."""
-        root = self._root
+        root: Node | None = self._root
         assert root is not None
         game = self.game
         state = root.state

@@ -147,7 +147,7 @@ class TreeSearch:
         self._end = math.inf
         self._lo = math.inf  # the lowest and highest leaf values of this search (normalize_values)
         self._hi = -math.inf
-        self._root: Any = None
+        self._root: Any = None  # the engine's root node (each engine has its own node class)
 
     # ------------------------------------------------------------------ public API
     algorithm = ""
@@ -272,7 +272,7 @@ class TreeSearch:
         evaluate one new leaf (or score the position outside a full tree), then back up."""
         self.full = self.nodes >= self._max_nodes
         self.begin(root, rng)
-        path = [root]
+        path: list[NodeStats] = [root]
         node = root
         value: Sequence[float] | None
         while True:
@@ -320,7 +320,7 @@ class TreeSearch:
         """The value of the position after ``action`` from ``node`` when the tree is full."""
         raise NotImplementedError
 
-    def backup(self, path: list[Any], value: Sequence[float]) -> None:
+    def backup(self, path: list[NodeStats], value: Sequence[float]) -> None:
         """Add one visit and ``value`` to every node of ``path``; widen the leaf value range."""
         players = self._players
         for node in path:

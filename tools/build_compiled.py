@@ -2,10 +2,10 @@
 
 ``python tools/build_compiled.py [--package games.ti4 ...] [--force] [--if-possible] [--quiet]``
 
-Without ``--package`` it builds every game package that opts in (``COMPILED`` in its ``__init__``,
-naming its compiled modules: ``games.core.compiled.opted_in``), one after the other. For each, the
-tool copies those modules and every module of the same top-level package they import (the type
-information mypyc compiles against) to ``build/compiled/.work/<package>/src`` (no pyproject.toml
+Without ``--package`` it builds every package that opts in (``COMPILED`` in its ``__init__``, naming
+its compiled modules: the games, ``games.core.compiled.opted_in``, then ``search``), one after the
+other. For each, the tool copies those modules and every module of this checkout they import (the
+type information mypyc compiles against) to ``build/compiled/.work/<package>/src`` (no pyproject.toml
 there: the venv's setuptools never reads ours), runs mypyc there, keeps only the extension modules
 in ``build/compiled/<package>/`` and writes the manifest (the sha256 of every copied source, the
 interpreter, mypy's version). Nothing is written next to the sources. A fresh build is left alone
@@ -78,10 +78,10 @@ def _imported(root: Path, tree: ast.AST, name: str, is_package: bool) -> set[str
 
 
 def closure(root: Path, modules: list[str], *, parents: bool) -> list[Path]:
-    """The sources ``modules`` depend on: them and every module of their top-level package they
-    import, transitively. ``parents``: also the packages above each (their ``__init__`` and what it
-    imports), which mypy reads too; without, the sources whose types the compiled code relies on."""
-    top = modules[0].split(".")[0]
+    """The sources ``modules`` depend on: them and every module under ``root`` they import (of
+    their own top-level package or another one of this checkout: ``search`` imports ``games.core``),
+    transitively. ``parents``: also the packages above each (their ``__init__`` and what it imports),
+    which mypy reads too; without, the sources whose types the compiled code relies on."""
     seen: dict[str, Path] = {}
     todo = list(modules)
     while todo:
@@ -96,10 +96,17 @@ def closure(root: Path, modules: list[str], *, parents: bool) -> list[Path]:
             parts = name.split(".")
             todo += [".".join(parts[:i]) for i in range(1, len(parts))]
         tree = ast.parse(path.read_bytes(), str(path))
-        for dep in _imported(root, tree, name, path.name == "__init__.py"):
-            if dep.split(".")[0] == top:
-                todo.append(dep)
+        todo += _imported(root, tree, name, path.name == "__init__.py")
     return sorted(seen.values())
+
+
+def opted_in() -> tuple[str, ...]:
+    """Every package that opts in: the game packages (:func:`games.core.compiled.opted_in`), then the
+    top-level packages of this checkout whose ``__init__`` assigns ``COMPILED`` (``search``)."""
+    tops = (
+        init.parent.name for init in sorted(ROOT.glob("*/__init__.py")) if compiled.assigns_compiled(init)
+    )
+    return compiled.opted_in() + tuple(tops)
 
 
 def preflight() -> str:
@@ -279,7 +286,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quiet", action="store_true", help="print only the mode line of each package")
     args = parser.parse_args(argv)
     status = 0
-    for package in args.package or compiled.opted_in():
+    for package in args.package or opted_in():
         failure = ""
         modules = tuple(getattr(importlib.import_module(package), "COMPILED", ()))
         if not modules:

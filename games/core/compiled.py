@@ -43,6 +43,7 @@ __all__ = [
     "PURE_ENV",
     "Status",
     "activate",
+    "assigns_compiled",
     "build_root",
     "check",
     "interpreter",
@@ -212,19 +213,21 @@ def opted_in() -> tuple[str, ...]:
     """The game packages that opt in (their ``__init__`` assigns ``COMPILED``), sorted; read from the
     sources of ``games``, without importing them."""
     games = Path(__file__).resolve().parents[1]
-    out = []
-    for init in sorted(games.glob("*/__init__.py")):
-        tree = ast.parse(init.read_bytes(), str(init))
-        names = {
-            target.id
-            for node in tree.body
-            if isinstance(node, ast.Assign | ast.AnnAssign)
-            for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
-            if isinstance(target, ast.Name)
-        }
-        if "COMPILED" in names:
-            out.append(f"{games.name}.{init.parent.name}")
-    return tuple(out)
+    inits = sorted(games.glob("*/__init__.py"))
+    return tuple(f"{games.name}.{init.parent.name}" for init in inits if assigns_compiled(init))
+
+
+def assigns_compiled(init: Path) -> bool:
+    """Whether the package ``__init__`` file ``init`` assigns ``COMPILED`` (read, not imported)."""
+    tree = ast.parse(init.read_bytes(), str(init))
+    names = {
+        target.id
+        for node in tree.body
+        if isinstance(node, ast.Assign | ast.AnnAssign)
+        for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
+        if isinstance(target, ast.Name)
+    }
+    return "COMPILED" in names
 
 
 def registered() -> dict[str, Status]:

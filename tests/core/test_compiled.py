@@ -222,3 +222,93 @@ def test_a_compiled_package_plays_the_same_games_as_pure_python(package: str) ->
     assert isinstance(slow["files"], list) and all(str(f).endswith(".py") for f in slow["files"])
     assert isinstance(fast["traces"], dict) and len(fast["traces"]) == 3 * len(players)
     assert fast["traces"] == slow["traces"]
+
+
+# ------------------------------------------------------------------ the search's build
+SEARCHES = """
+import hashlib, json, random, sys
+from games.core import CHANCE, TERMINAL, GameConfig, compiled, get_game
+import search
+from search import ISMCTS, MCTS, SearchLimit, SearchOptions
+from search.api import level
+
+results = {}
+for name, players, moves in (("tiberpunk", 2, 20), ("cytress", 3, 20)):
+    game = get_game(name)
+    rng = random.Random(7)
+    state = game.new_state(GameConfig(players=players), 7)
+    for _ in range(moves):  # a position some random moves in, a seat to move
+        seat = game.current_player(state)
+        legal = game.legal_actions(state)
+        state = game.apply(state, game.sample_chance(state, rng) if seat == CHANCE else rng.choice(legal))
+    while game.current_player(state) == CHANCE:
+        state = game.apply(state, game.sample_chance(state, rng))
+    runs = {
+        "ismcts": (ISMCTS, level(7).options_for(game)),
+        "ismcts pooled": (ISMCTS, SearchOptions(determinizations=8)),
+        "mcts": (MCTS, SearchOptions(rollout_depth=4)),
+    }
+    for kind, (engine_type, options) in runs.items():
+        for seed in (1, 2):
+            engine = engine_type(game, options=options)
+            analysis = engine.search(state, limit=SearchLimit(simulations=300), seed=seed)
+            data = analysis.to_dict()
+            del data["elapsed_s"]
+            results[f"{name} {players}p {kind} seed {seed}"] = {
+                "move": analysis.best.text,
+                "visits": [[c.text, c.visits] for c in analysis.candidates],
+                "digest": hashlib.sha256(repr(sorted(data.items())).encode()).hexdigest(),
+            }
+status = compiled.registered()["search"]
+files = [sys.modules[f"search.{m}"].__file__ for m in status.modules]
+json.dump({"mode": status.mode, "reason": status.reason, "files": files, "results": results}, sys.stdout)
+"""
+
+
+def _searches(*, pure: bool) -> dict[str, object]:
+    env = {k: v for k, v in os.environ.items() if k != compiled.PURE_ENV}
+    env["PYTHONHASHSEED"] = "0"
+    if pure:
+        env[compiled.PURE_ENV] = "1"
+    out = subprocess.run(
+        [sys.executable, "-c", SEARCHES],
+        check=False,
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert out.returncode == 0, out.stderr
+    result: dict[str, object] = json.loads(out.stdout)
+    return result
+
+
+def test_the_search_opts_in_and_make_builds_it() -> None:
+    """``search`` names its compiled modules, and the build tool's default list includes it."""
+    import search
+
+    assert search.COMPILED and all((ROOT / "search" / f"{m}.py").is_file() for m in search.COMPILED)
+    assert compiled.assigns_compiled(ROOT / "search" / "__init__.py")
+    assert not compiled.assigns_compiled(ROOT / "solver" / "__init__.py")
+
+
+def test_the_compiled_search_chooses_as_pure_python() -> None:
+    """Seeded searches (ISMCTS at level 7's options, pooled ISMCTS, MCTS with rollouts) on Tiberpunk
+    2p and Cytress 3p: the compiled search and pure Python choose the same move with the same visit
+    counts, and the same analysis field for field (values float for float); the compiled child ran
+    the extension modules."""
+    import search
+
+    root, build = compiled.locate("search", search.__file__ or "")
+    why, _ = compiled.check("search", tuple(search.COMPILED), root, build)
+    if why:
+        pytest.skip(f"no fresh compiled build of search: {why}")
+    fast = _searches(pure=False)
+    slow = _searches(pure=True)
+    assert (fast["mode"], fast["reason"]) == ("compiled", "")
+    assert (slow["mode"], slow["reason"]) == ("pure", "LICTOR_PURE=1")
+    assert isinstance(fast["files"], list) and all(str(f).endswith(SUFFIX) for f in fast["files"])
+    assert isinstance(slow["files"], list) and all(str(f).endswith(".py") for f in slow["files"])
+    assert isinstance(fast["results"], dict) and len(fast["results"]) == 12
+    assert fast["results"] == slow["results"]
