@@ -298,7 +298,7 @@ def _readings(game: CytressGame, games: int) -> dict[str, Any]:
             both = changed = 0
             for seed in range(games):
                 s = _final(game, players, policy, seed)
-                held = [[game.pack.bounties[b].faction for b in s.bounties[o]] for o in range(players)]
+                held = [[game.pack.bounties[b].faction for b in r.bounties] for r in s.rebels]
                 if any(len(f) != len(set(f)) for f in held):
                     both += 1
                     best = replace(s, bounty_best=True)
@@ -430,18 +430,18 @@ def _solver_ratio(game: CytressGame, instances: int, crews: int) -> dict[str, An
         if game.current_player(s) == TERMINAL:
             s = game.new_state(GameConfig(players=3, options=options), rng.randrange(10**6))
             continue
-        if s.round >= 3 and any(s.tube) and rng.random() < 0.05 and min(s.supply[:3]) >= crews:
+        if s.round >= 3 and any(s.tube) and rng.random() < 0.05 and min(r.unused for r in s.rebels) >= crews:
             states.append(s)
         s = game.apply_trusted(s, rng.choice(list(game.legal_actions(s))))
     limits = SolveLimits(time_limit_s=120.0, workers=1)
     # one untimed call of each first: the first CP-SAT solve of a process pays a one-time start-up
-    warm = {"crews": crews, "tubes": 1, "seat": min(range(3), key=lambda x: -states[0].supply[x])}
+    warm = {"crews": crews, "tubes": 1, "seat": min(range(3), key=lambda x: -states[0].rebels[x].unused)}
     for method in ("cp-sat", "enumeration"):
         best_placement(game, states[0], {**warm, "method": method}, limits)
     t_cp = t_brute = 0.0
     agree = 0
     for st in states:
-        seat = min(range(3), key=lambda x: -st.supply[x])
+        seat = min(range(3), key=lambda x: -st.rebels[x].unused)
         params = {"crews": crews, "tubes": 1, "seat": seat}
         t0 = time.process_time()
         a = best_placement(game, st, {**params, "method": "cp-sat"}, limits)

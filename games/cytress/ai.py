@@ -151,7 +151,7 @@ class Evaluator:
                 longest = max(longest, len(p))
                 for c in p:
                     targets[intel_target[c]] += 1
-        held = s.bounties[o]
+        held = s.rebels[o].bounties
         if s.bounty_best and len(held) > 1:
             bounty = bounty_prestige(self.ctx.content, held, targets, best=True)
         else:
@@ -169,7 +169,7 @@ class Evaluator:
         totals = [0] * owners
         icons = [0] * owners
         bases = []
-        stratos = s.stratos
+        stratos = [r.stratos for r in s.rebels]
         for o in range(owners):
             targets, longest, bounty = self.card_counts(s, o)
             a, b, c = stratos[o]
@@ -230,7 +230,7 @@ class Evaluator:
                 w[0] * total
                 + w[1] * contests[o]
                 + w[2] * crew.count(o) * live
-                + w[3] * s.supply[o] * reach
+                + w[3] * s.rebels[o].unused * reach
                 + w[4] * sum(s.players[o].resources) * live
                 + later
                 * (
@@ -262,8 +262,8 @@ class Evaluator:
             + w[1] * (contests[0] - contests[AUTOMA])
             + w[2] * crew.count(0) * live
             + w[3] * crew.count(AUTOMA) * live
-            + w[4] * s.supply[0] * reach
-            + w[5] * s.supply[AUTOMA] * reach
+            + w[4] * s.rebels[0].unused * reach
+            + w[5] * s.rebels[AUTOMA].unused * reach
             + w[6] * sum(s.players[0].resources) * live
             + later
             * (
@@ -286,7 +286,7 @@ class Evaluator:
         and for a tube only while a hex around it is empty)."""
         owners = s.owners
         out = [0.0] * owners
-        stratos = s.stratos
+        stratos = [r.stratos for r in s.rebels]
         spread = LEVEL_SPREAD[0] + LEVEL_SPREAD[1] * min(later, 4.0)
         bases: list[tuple[int, int, int]] = []
         for o in range(owners):
@@ -304,7 +304,7 @@ class Evaluator:
                 mine = counts[o]
                 rival = max(c for x, c in enumerate(counts) if x != o)
                 held = 1.0 if best and mine == best else 0.0
-                if mine == 0 and s.supply[o] == 0 and o not in s.crew:
+                if mine == 0 and s.rebels[o].unused == 0 and o not in s.crew:
                     chance = 0.0  # no crew left to climb with
                 else:
                     chance = _logistic((mine - rival + 0.5) / spread)
@@ -353,7 +353,7 @@ class Evaluator:
             rows = (s.intel_row[p.pad],) if step == INTEL else s.intel_row
             values = [self.card_value[c] for row in rows for c in row if c >= 0]
             card = max(values, default=0.0) * min(1.0, 0.3 + later / 3)
-            crew = MAP_CREW_VALUE if step == INTEL and s.supply[s.actor] > 0 else 0.0
+            crew = MAP_CREW_VALUE if step == INTEL and s.rebels[s.actor].unused > 0 else 0.0
             return card + crew
         if step == CREW:
             return MAP_CREW_VALUE

@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import compress
 
+from games.core.records import replace
 from games.cytress.board import adjacent_counts, ascend, strict_leader
 from games.cytress.content import AI_CARDS_PER_FACTION, Content
 from games.cytress.crews import place_crew
@@ -45,7 +46,7 @@ from games.cytress.state import (
     Pending,
 )
 from games.cytress.tubes import buildable, drop_tube
-from games.cytress.work import Pos, Work, put
+from games.cytress.work import Pos, Work, put, set_rebel
 
 __all__ = [
     "ai_movable",
@@ -90,7 +91,7 @@ def scout_second(content: Content, w: Work) -> None:
     move the automa's leader there, then shuffle every revealed card back into the deck."""
     a = _automa(w)
     deck, drawn = list(a.deck), list(a.drawn)
-    busy = {w.leader[PLAYER] // 2, w.leader[AUTOMA] // 2}
+    busy = {w.rebels[PLAYER].leader // 2, w.rebels[AUTOMA].leader // 2}
     while deck:
         card = deck.pop(0)
         drawn.append(card)
@@ -151,11 +152,11 @@ def _begin(
     op = OP_NORMAL * 16 + f
     if reveal == 3:
         stack = w.bounty_stack[f]
-        if stack and all(content.bounties[b].faction != f for b in w.bounties[AUTOMA]):
+        if stack and all(content.bounties[b].faction != f for b in w.rebels[AUTOMA].bounties):
             bounty = content.bounties[stack[0]]
             w.bounty_stack = put(w.bounty_stack, f, stack[1:])
-            bounties = w.bounties
-            w.bounties = put(bounties, AUTOMA, (*bounties[AUTOMA], bounty.id))
+            rogue = w.rebels[AUTOMA]
+            set_rebel(w, AUTOMA, replace(rogue, bounties=(*rogue.bounties, bounty.id)))
             return (
                 tuple(tracker),
                 (card, space[0]),
@@ -278,7 +279,7 @@ def place(w: Work, colour: int) -> bool:
 
 def _place(w: Work, colour: int, moving: int) -> tuple[bool, int]:
     """``place`` with the automa's crew being moved (``moving``) in and out: (done, moving)."""
-    if w.supply[AUTOMA] <= 0:
+    if w.rebels[AUTOMA].unused <= 0:
         movable = ai_movable(w)
         if not movable:
             return True, moving
@@ -286,8 +287,7 @@ def _place(w: Work, colour: int, moving: int) -> tuple[bool, int]:
             _ask(w, AUTOMA_MOVE, movable)
             return False, moving
         moving = movable[0]
-        w.crew_()[moving] = NOBODY
-        w.supply_()[AUTOMA] += 1
+        _lift(w, moving)
     options = crew_candidates(w, colour, exclude=moving)
     if not options:
         if moving != NOBODY:  # nowhere else to go: it stays
@@ -302,10 +302,17 @@ def _place(w: Work, colour: int, moving: int) -> tuple[bool, int]:
 
 def answer_lift(w: Work, h: int) -> None:
     """Take the automa's crew off ``h`` to move it."""
-    w.crew_()[h] = NOBODY
-    w.supply_()[AUTOMA] += 1
+    _lift(w, h)
     a = _automa(w)
     w.automa = Automa(a.deck, a.tracker, a.intel, a.records, a.drawn, a.program, h)
+
+
+def _lift(w: Work, h: int) -> None:
+    """The automa's crew on ``h`` goes back among its unused crews (rule: cytress/solo-ai-actions:
+    once all 12 are placed it moves one)."""
+    w.crew_()[h] = NOBODY
+    rogue = w.rebels[AUTOMA]
+    set_rebel(w, AUTOMA, replace(rogue, unused=rogue.unused + 1))
 
 
 def _positions(seq: Sequence[int], value: int) -> list[int]:
@@ -634,7 +641,7 @@ def tube_height(w: Pos, me: int = AUTOMA) -> int:
     """rule: cytress/solo-ai-actions - from level 1 up, the first level where one more crew
     establishes the automa's majority (a tied level); if it has the majority, or the player has
     none, on all 3 levels: 3; neither (reading): 3. At most the sections left."""
-    s, owners = w.stratos, w.owners
+    s, owners = [r.stratos for r in w.rebels], w.owners
     height = 3
     if owners == 2:  # one rival
         mine, other = s[me], s[1 - me]
@@ -672,7 +679,7 @@ def bounty_ascend_level(w: Pos, me: int = AUTOMA) -> int:
     """rule: cytress/solo-ai-actions - starting from level 1, the level an automa crew moves up from:
     one where moving it neither gives up the automa's majority nor hands the majority to the solo
     player (0: none)."""
-    s, owners = w.stratos, w.owners
+    s, owners = [r.stratos for r in w.rebels], w.owners
     for level in (1, 2):
         a = s[me][level - 1]
         p = max(s[o][level - 1] for o in range(owners) if o != me)

@@ -10,10 +10,10 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from games.core.records import replace_at
+from games.core.records import replace, replace_at
 from games.core.rng import derive_seed, shuffled
 from games.cytress.state import NOBODY, CAction
-from games.cytress.work import Work
+from games.cytress.work import Work, set_rebel
 
 __all__ = [
     "CREWS",
@@ -88,11 +88,9 @@ def controller(adjacent: Sequence[int], crew: Sequence[int], owners: int) -> int
 def ascend(w: Work, owner: int, level: int) -> None:
     """One of ``owner``'s crews on Stratos ``level`` (1 or 2) moves up one level (a bounty's benefit,
     the automa's bounty ascent)."""
-    stratos = w.stratos_()
-    levels = stratos[owner]
-    stratos[owner] = replace_at(
-        replace_at(levels, level - 1, levels[level - 1] - 1), level, levels[level] + 1
-    )
+    rebel = w.rebels[owner]
+    levels = replace_at(rebel.stratos, level - 1, rebel.stratos[level - 1] - 1)
+    set_rebel(w, owner, replace(rebel, stratos=replace_at(levels, level, levels[level] + 1)))
 
 
 def level_leaders(stratos: Sequence[Sequence[int]], owners: int, level: int) -> tuple[int, ...]:

@@ -56,13 +56,14 @@ def _pending(ctx: Ctx, s: CytressState) -> dict[str, Any]:
 
 
 def _owner(s: CytressState, o: int) -> dict[str, Any]:
-    leader = s.leader[o]
+    rebel = s.rebels[o]
+    leader = rebel.leader
     return {
-        "rebel": s.rebels[o],
-        "crews_unused": s.supply[o],
-        "stratos": s.stratos[o],
+        "rebel": rebel.board,
+        "crews_unused": rebel.unused,
+        "stratos": rebel.stratos,
         "leader": None if leader == NOBODY else {"faction": leader // 2, "spot": leader % 2 + 1},
-        "bounties": s.bounties[o],
+        "bounties": rebel.bounties,
     }
 
 

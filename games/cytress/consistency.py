@@ -78,15 +78,15 @@ def check_components(c: Content, s: CytressState) -> None:
     """Components conserved (the rulebook's setup): 12 crews per owner, 50 tube sections, the 72
     intel cards, the 12 Stratolites, the bounties; intel on its own faction's lifepath; leaders on
     open, unshared scouting spots."""
-    n, owners, crew, stratos, supply = s.num_players, s.owners, s.crew, s.stratos, s.supply
+    n, crew, rebels = s.num_players, s.crew, s.rebels
     tubes_left, tubes_box, tube, automa = s.tubes_left, s.tubes_box, s.tube, s.automa
     intel_deck, intel_row = s.intel_deck, s.intel_row
     paths = [p.lifepaths for p in s.players]
     strat_deck, strat_row, strat_discard = s.strat_deck, s.strat_row, s.strat_discard
     reserved = [p.reserved for p in s.players]
-    stacks, bounties, board_side, leader = s.bounty_stack, s.bounties, s.board_side, s.leader
-    for o in range(owners):
-        placed = sum(1 for x in crew if x == o) + sum(stratos[o]) + supply[o]
+    stacks, board_side = s.bounty_stack, s.board_side
+    for o, rebel in enumerate(rebels):
+        placed = sum(1 for x in crew if x == o) + sum(rebel.stratos) + rebel.unused
         if placed != CREWS:
             refuse(
                 owner_path(o, n, "crews_unused"),
@@ -102,7 +102,7 @@ def check_components(c: Content, s: CytressState) -> None:
         )
     _conserve_intel(c, intel_deck, intel_row, paths, automa)
     _conserve_stratolites(strat_deck, strat_row, strat_discard, reserved)
-    _conserve_bounties(c, n, stacks, bounties)
+    _conserve_bounties(c, n, stacks, [r.bounties for r in rebels])
     if automa is not None:
         _conserve_ai(automa)
     for seat, mine in enumerate(paths):
@@ -114,7 +114,7 @@ def check_components(c: Content, s: CytressState) -> None:
                     "cytress/meet-a-faction",
                 )
     spots = set(open_spots(c, board_side, n))
-    placed_leaders = [x for x in leader if x != NOBODY]
+    placed_leaders = [r.leader for r in rebels if r.leader != NOBODY]
     if any(x not in spots for x in placed_leaders) or len(set(placed_leaders)) != len(placed_leaders):
         refuse("seats", "a rebel leader is on a closed or shared scouting spot", "cytress/phase-2-scout")
 
@@ -291,7 +291,7 @@ def _check_pending(ctx: Ctx, s: CytressState) -> None:
     player = s.players[seat]
     if step == PAD and (player.on_stratos if s.phase == EXTRA else player.transports) < 1:
         refuse("seats", f"seat {seat} has no transport left to move", "cytress/phase-3a-travel")
-    if step == CREW and (p.colour == NOBODY or s.supply[seat] < 1):
+    if step == CREW and (p.colour == NOBODY or s.rebels[seat].unused < 1):
         refuse(
             "pending.hex_type",
             "a crew placement needs a hex type and an unused crew",
@@ -301,7 +301,7 @@ def _check_pending(ctx: Ctx, s: CytressState) -> None:
         refuse("pending.crew_hex", "spying follows a crew just placed by the seat", "cytress/meet-a-faction")
     if step in (HEIGHT, TUBE):
         _check_tube_pending(c, s)
-    if step == BENEFIT and (p.card == NOBODY or not s.bounties[seat] or s.bounties[seat][-1] != p.card):
+    if step == BENEFIT and (p.card == NOBODY or s.rebels[seat].bounties[-1:] != (p.card,)):
         refuse("pending.card", "the benefit is the bounty just taken", "cytress/meet-the-enforcers")
     if step == AMOUNT and (p.trade == NOBODY or player.resources[p.trade // 4] < 1):
         refuse(
@@ -363,10 +363,10 @@ def _check_automa_choice(s: CytressState) -> None:
     if s.step == AUTOMA_TUBE:
         ok = head == OP_NORMAL and all(s.crew[h] == AUTOMA for h in opts)
     elif s.step == AUTOMA_MOVE:
-        ok = head in (OP_PLACE, OP_BOUNTY_CREW) and s.supply[AUTOMA] == 0 and a.moving == NOBODY
+        ok = head in (OP_PLACE, OP_BOUNTY_CREW) and s.rebels[AUTOMA].unused == 0 and a.moving == NOBODY
         ok = ok and all(s.crew[h] == AUTOMA for h in opts)
     else:
-        ok = head in (OP_PLACE, OP_BOUNTY_CREW) and s.supply[AUTOMA] >= 1
+        ok = head in (OP_PLACE, OP_BOUNTY_CREW) and s.rebels[AUTOMA].unused >= 1
         ok = ok and all(s.crew[h] == NOBODY and not s.tube[h] and h != a.moving for h in opts)
     if not ok or len(set(opts)) != len(opts):
         refuse(

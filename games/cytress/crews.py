@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from games.core.records import replace
 from games.cytress.content import MapView
 from games.cytress.economy import gain
 from games.cytress.state import NOBODY, SPY, pending
-from games.cytress.work import Pos, Work
+from games.cytress.work import Pos, Work, set_rebel
 
 __all__ = ["after_crew", "crew_hexes", "place_crew", "spy", "spy_rivals", "start_crew"]
 
@@ -26,7 +27,7 @@ def start_crew(w: Pos, seat: int, colour: int) -> bool:
     ``colour`` exists. A seat out of crews completes a faction meeting without one (rule:
     cytress/rules-to-remember: "players can still acquire cards after running out of crew
     tokens"); a seat with crews meets a faction only if this holds (``travel.pad_choices``)."""
-    if w.supply[seat] <= 0:
+    if w.rebels[seat].unused <= 0:
         return False
     hexes = w.map.by_faction[colour] if colour >= 0 else range(len(w.crew))
     crew, tube = w.crew, w.tube
@@ -41,7 +42,8 @@ def start_crew(w: Pos, seat: int, colour: int) -> bool:
 def place_crew(w: Work, owner: int, h: int) -> None:
     """Put one of ``owner``'s unused crews on hex ``h``."""
     w.crew_()[h] = owner
-    w.supply_()[owner] -= 1
+    rebel = w.rebels[owner]
+    set_rebel(w, owner, replace(rebel, unused=rebel.unused - 1))
 
 
 def spy_rivals(view: MapView, crew: Sequence[int], h: int, seat: int) -> list[int]:

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from games.core.records import replace, replace_at
 from games.cytress.content import Content
 from games.cytress.state import CORPOCRAT, FACTIONS, HOOLIGANG, Icons
-from games.cytress.work import Work
+from games.cytress.work import Work, set_player
 
 __all__ = [
     "MAX_RESOURCE",
@@ -53,20 +53,19 @@ def gain(w: Work, seat: int, resource: int, amount: int) -> None:
     """rule: cytress/resources - gain up to the 25 limit (the rest is lost)."""
     if amount <= 0:
         return
-    players = w.players_()
-    p = players[seat]
+    p = w.players[seat]
     have = p.resources
     v = have[resource] + amount
-    players[seat] = replace(p, resources=replace_at(have, resource, v if v < MAX_RESOURCE else MAX_RESOURCE))
+    resources = replace_at(have, resource, v if v < MAX_RESOURCE else MAX_RESOURCE)
+    set_player(w, seat, replace(p, resources=resources))
 
 
 def pay(w: Work, seat: int, resource: int, amount: int) -> None:
     """rule: cytress/resources - pay a cost (the caller checked it is affordable)."""
     if amount > 0:
-        players = w.players_()
-        p = players[seat]
+        p = w.players[seat]
         have = p.resources
-        players[seat] = replace(p, resources=replace_at(have, resource, have[resource] - amount))
+        set_player(w, seat, replace(p, resources=replace_at(have, resource, have[resource] - amount)))
 
 
 def cost_after_discount(icons: Icons, resource: int, cost: int) -> int:
@@ -78,11 +77,9 @@ def cost_after_discount(icons: Icons, resource: int, cost: int) -> int:
 def income(w: Work) -> None:
     """rule: cytress/phase-1-income - every seat gains all resources shown on its Corpocrat
     lifepath (simultaneously; the automa gains nothing: cytress/solo-gameplay)."""
-    players = w.players_()
-    for seat, p in enumerate(players):
+    for seat, p in enumerate(w.players):
         corpocrat = p.icons[CORPOCRAT]
         if any(corpocrat):
             have = p.resources
-            players[seat] = replace(
-                p, resources=tuple(min(MAX_RESOURCE, x + k) for x, k in zip(have, corpocrat, strict=True))
-            )
+            gained = tuple(min(MAX_RESOURCE, x + k) for x, k in zip(have, corpocrat, strict=True))
+            set_player(w, seat, replace(p, resources=gained))

@@ -309,7 +309,7 @@ def _draw_map_lines(game: CytressGame, s: CytressState) -> list[str]:
 def _stratos_line(s: CytressState) -> str:
     parts = []
     for level in (3, 2, 1):
-        counts = "/".join(str(levels[level - 1]) for levels in s.stratos)
+        counts = "/".join(str(r.stratos[level - 1]) for r in s.rebels)
         parts.append(f"level {level} {counts}")
     return ", ".join(parts)
 
@@ -364,7 +364,7 @@ def _board_rows(game: CytressGame, s: CytressState) -> list[Row]:
         home = "/".join(str(p.transports) for p in s.players)
         up = "/".join(str(p.on_stratos) for p in s.players)
         rows.append(Row(label="Transports", value=f"on the tracker {home}, on Stratos {up}"))
-    claimed = "/".join(str(len(b)) for b in s.bounties)
+    claimed = "/".join(str(len(r.bounties)) for r in s.rebels)
     rows.append(Row(label="Enforcers", value=f"bounties {bounties}; claimed {claimed}"))
     return rows
 
@@ -379,12 +379,13 @@ def _seat_row(game: CytressGame, s: CytressState, seat: int, viewer: Viewer) -> 
     res = "/".join(str(x) for x in player.resources)
     paths = "/".join(str(len(p)) for p in player.lifepaths)
     side = "?" if player.side < 0 else "AB"[player.side]
-    rebel = c.rebels[s.rebels[seat]]
+    owner = s.rebels[seat]
+    rebel = c.rebels[owner.board]
     mark = ">" if s.actor == seat and s.phase != OVER else " "
-    value = f"{rebel.name} {side}, {res}; intel {paths}; crews {s.supply[seat]}"
+    value = f"{rebel.name} {side}, {res}; intel {paths}; crews {owner.unused}"
     if player.reserved != NOBODY:
         value += f"; reserved {c.stratolites[player.reserved].code}"
-    held = s.bounties[seat]
+    held = owner.bounties
     if held:  # named when they fit (the enforcers' row counts them for every seat)
         named = f"; bounties {' '.join(c.bounties[b].code for b in held)}"
         value += named if len(value) + len(named) <= SEAT_WIDTH else ""
@@ -396,9 +397,10 @@ def _automa_row(game: CytressGame, s: CytressState) -> Row:
     a = s.automa
     assert a is not None
     left = "/".join(str(len(t)) for t in a.tracker)
-    value = f"intel {len(a.intel)}; crews {s.supply[AUTOMA]}; tracker {left}; deck {len(a.deck)}"
-    named = f"; bounties {' '.join(c.bounties[b].code for b in s.bounties[AUTOMA])}"
-    if s.bounties[AUTOMA] and len(value) + len(named) <= SEAT_WIDTH:
+    rogue = s.rebels[AUTOMA]
+    value = f"intel {len(a.intel)}; crews {rogue.unused}; tracker {left}; deck {len(a.deck)}"
+    named = f"; bounties {' '.join(c.bounties[b].code for b in rogue.bounties)}"
+    if rogue.bounties and len(value) + len(named) <= SEAT_WIDTH:
         value += named
     return Row(label=" automa", value=value)
 
@@ -471,7 +473,7 @@ def _stratolite(game: CytressGame, x: int) -> str:
 
 
 def _side(game: CytressGame, s: CytressState, x: int) -> str:
-    rebel = game.pack.rebels[s.rebels[s.actor]]
+    rebel = game.pack.rebels[s.rebels[s.actor].board]
     icons = "; ".join(
         f"{_title(FACTIONS[f])} {', '.join(RESOURCES[r] for r in path)}"
         for f, path in enumerate(rebel.sides[x])
@@ -700,7 +702,9 @@ def _tallies(game: CytressGame, s: CytressState) -> tuple[Tally, ...]:
         if st is s:
             return t
     view = game.ctx.map(s.tiles)
-    t, _ = rebellion(card_facts(game.pack, s), s.stratos, s.crew, s.tube, view.layout.adjacent)
+    t, _ = rebellion(
+        card_facts(game.pack, s), [r.stratos for r in s.rebels], s.crew, s.tube, view.layout.adjacent
+    )
     last.insert(0, (s, t))
     del last[4:]
     return t

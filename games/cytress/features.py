@@ -131,7 +131,7 @@ class _Now:
             else:
                 chances = ev.chances_from(state, ev.fitted_values(state, now, icons, contests, later))
         pending = ev.pending_credit(state, later) if 0 <= state.actor < state.num_players else 0.0
-        best = [max(state.stratos[o][k] for o in range(state.owners)) for k in range(LEVELS)]
+        best = [max(r.stratos[k] for r in state.rebels) for k in range(LEVELS)]
         ruled, near_empty = _tubes(state)
         return cls(game, now, icons, later, contests, chances, pending, best, ruled, near_empty)
 
@@ -147,7 +147,8 @@ def _seat_features(state: CytressState, n: _Now, seat: int) -> tuple[float, ...]
     payable, share = _tube_reach(own, res)
     on_map = state.crew.count(seat)
     three = 1.0 if payable == 3 else 0.0
-    a, b, c = state.stratos[seat]
+    rebel = state.rebels[seat]
+    a, b, c = rebel.stratos
     targets, longest, _ = n.game.evaluator.card_counts(state, seat)
     total = float(n.prestige[seat])
     resources = float(sum(res))
@@ -158,7 +159,7 @@ def _seat_features(state: CytressState, n: _Now, seat: int) -> tuple[float, ...]
         total * final,
         n.contests[seat],
         on_map * live,
-        state.supply[seat] * live * min(1.0, later),
+        rebel.unused * live * min(1.0, later),
         resources * live,
         resources * t,
         later * (sum(own[CORPOCRAT]) + sum(own[PRIVATEER]) + sum(own[HOOLIGANG]) + sum(own[ROVER])),
@@ -179,7 +180,7 @@ def _seat_features(state: CytressState, n: _Now, seat: int) -> tuple[float, ...]
         float(n.near_empty[seat]) * live,
         float(min(targets)),
         float(longest),
-        float(len(state.bounties[seat])),
+        float(len(rebel.bounties)),
     )
 
 

@@ -28,6 +28,7 @@ from games.cytress.setup import TRANSPORTS
 from games.cytress.state import (
     CHOOSE_SIDE,
     EXTRA,
+    NOBODY,
     NONE,
     OVER,
     PAD,
@@ -94,7 +95,7 @@ def _next_scout(content: Content, w: Work) -> None:
         elif w.turn % 2 == 0:
             (automa.scout_first if w.turn == 0 else automa.scout_second)(content, w)
             w.turn += 1
-        elif scout_options(content, w.board_side, n, w.leader, 0):
+        elif scout_options(content, w.board_side, n, w.rebels, 0):
             w.step, w.actor = SCOUT_SPOT, 0
         else:
             w.turn += 1
@@ -103,7 +104,7 @@ def _next_scout(content: Content, w: Work) -> None:
         _start_travel(w)
         return
     seat = (w.phase_first + w.turn) % n
-    if scout_options(content, w.board_side, n, w.leader, seat):
+    if scout_options(content, w.board_side, n, w.rebels, seat):
         w.step, w.actor = SCOUT_SPOT, seat
     else:
         w.turn += 1
@@ -166,7 +167,7 @@ def reset(content: Content, w: Work) -> None:
     for i in range(STRAT_ROW - 1, 0, -1):
         row[i] = row[i - 1]
     row[0] = draw_stratolite(w)
-    w.leader = (-1,) * w.owners
+    w.rebels = tuple(replace(r, leader=NOBODY) for r in w.rebels)
     w.players = tuple(replace(p, transports=0, on_stratos=0) for p in w.players)
     if w.end_triggered or (w.round_limit and w.round >= w.round_limit):
         w.phase, w.actor, w.turn = OVER, -1, 0

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from games.core.records import replace, replace_at
 from games.cytress.content import Content
 from games.cytress.state import NOBODY
-from games.cytress.work import Work
+from games.cytress.work import Work, set_player
 
 __all__ = ["face_up", "take_from_row", "take_intel"]
 
@@ -43,13 +43,9 @@ def take_intel(content: Content, w: Work, seat: int, card: int) -> None:
     take_from_row(content, w, card)
     intel = content.intel[card]
     lifepath = intel.faction
-    players = w.players_()
-    p = players[seat]
+    p = w.players[seat]
     counts = list(p.icons[lifepath])
     for r in intel.icons:
         counts[r] += 1
-    players[seat] = replace(
-        p,
-        lifepaths=replace_at(p.lifepaths, lifepath, (*p.lifepaths[lifepath], card)),
-        icons=replace_at(p.icons, lifepath, tuple(counts)),
-    )
+    lifepaths = replace_at(p.lifepaths, lifepath, (*p.lifepaths[lifepath], card))
+    set_player(w, seat, replace(p, lifepaths=lifepaths, icons=replace_at(p.icons, lifepath, tuple(counts))))

@@ -38,7 +38,7 @@ def round_of(state: CytressState) -> int:
 
 def _tallies(game: CytressGame, s: CytressState) -> tuple[Tally, ...]:
     adjacent = game.ctx.map(s.tiles).layout.adjacent
-    tallies, _ = rebellion(card_facts(game.pack, s), s.stratos, s.crew, s.tube, adjacent)
+    tallies, _ = rebellion(card_facts(game.pack, s), [r.stratos for r in s.rebels], s.crew, s.tube, adjacent)
     return tallies
 
 
@@ -182,10 +182,10 @@ def _holding_facts(s: CytressState, seat: int) -> list[Fact]:
         ),
         Fact(
             label="crews left to place",
-            value=float(s.supply[seat]),
+            value=float(s.rebels[seat].unused),
             unit="crews",
             better=0,
-            text=f"{plural(s.supply[seat], 'crew')} left to place",
+            text=f"{plural(s.rebels[seat].unused, 'crew')} left to place",
         ),
     ]
     return facts

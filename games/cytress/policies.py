@@ -166,7 +166,7 @@ def _tube(game: CytressGame, state: CytressState, legal: list[CAction], rng: ran
 
 
 def _bounty(game: CytressGame, state: CytressState, legal: list[CAction], rng: random.Random) -> CAction:
-    held = {game.pack.bounties[b].faction for b in state.bounties[state.actor]}
+    held = {game.pack.bounties[b].faction for b in state.rebels[state.actor].bounties}
     fresh = [a for a in legal if game.pack.bounties[a.arg].faction not in held]
     return (fresh or legal)[0]
 
@@ -188,7 +188,7 @@ def _pad(game: CytressGame, w: Work, seat: int, legal: list[CAction], rng: rando
     pads = {a.arg for a in legal}
     faction = rng.randrange(4)
     reveal = rng.randrange(1, 4)
-    held = {game.pack.bounties[b].faction for b in w.bounties[seat]}
+    held = {game.pack.bounties[b].faction for b in w.rebels[seat].bounties}
     if (
         reveal == 3
         and PAD_ENFORCERS in pads

@@ -44,7 +44,7 @@ def _hex_points(cx: float, cy: float, r: float) -> str:
 
 
 def _owner_fill(game: CytressGame, s: CytressState, o: int) -> str:
-    colour = game.pack.rebels[s.rebels[o]].colour
+    colour = game.pack.rebels[s.rebels[o].board].colour
     named = {"green": 0, "blue": 1, "red": 2, "purple": 3, "orange": 4}
     return OWNER_FILL[named.get(colour, 5)]
 
@@ -68,7 +68,7 @@ def _svg_stratos(game: CytressGame, s: CytressState, sx: float) -> list[str]:
         out.append(f'<text x="{x0 + 6:.1f}" y="{y + 17}" fill="{INK}">level {level}</text>')
         x = x0 + 60
         for o in range(s.owners):
-            cnt = s.stratos[o][level - 1]
+            cnt = s.rebels[o].stratos[level - 1]
             for _ in range(cnt):
                 out.append(
                     f'<circle cx="{x:.1f}" cy="{y + 14}" r="4.5" fill="{_owner_fill(game, s, o)}" '
@@ -109,15 +109,15 @@ def _svg_side(game: CytressGame, s: CytressState, sx: float) -> tuple[list[str],
     for seat, player in enumerate(s.players):
         res = ", ".join(f"{x} {RESOURCES[r]}" for r, x in enumerate(player.resources))
         paths = ", ".join(f"{FACTIONS[f].capitalize()} {len(p)}" for f, p in enumerate(player.lifepaths))
-        rebel = c.rebels[s.rebels[seat]]
+        rebel = c.rebels[s.rebels[seat].board]
         side = f", side {'AB'[player.side]}" if player.side >= 0 else ""
         out.append(_swatch(sx + 6, y - 4, 5, _owner_fill(game, s, seat)))
-        text(sx + 16, y, f"seat {seat} ({rebel.name}{side}): {res}; {s.supply[seat]} crews left")
+        text(sx + 16, y, f"seat {seat} ({rebel.name}{side}): {res}; {s.rebels[seat].unused} crews left")
         text(sx + 16, y + 14, f"intel cards on lifepaths: {paths}", "#b8b8b8")
         y += 34
     if s.automa is not None:
         out.append(_swatch(sx + 6, y - 4, 5, _owner_fill(game, s, AUTOMA)))
-        text(sx + 16, y, f"automa: {len(s.automa.intel)} intel cards; {s.supply[AUTOMA]} crews left")
+        text(sx + 16, y, f"automa: {len(s.automa.intel)} intel cards; {s.rebels[AUTOMA].unused} crews left")
         y += 22
     cost = c.board_sides[s.board_side].intel_cost
     text(sx, y, f"Intel for sale (cost {cost}; a card's resource icons → the faction it targets):")

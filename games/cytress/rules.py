@@ -69,7 +69,7 @@ from games.cytress.undercity import (
     take_bounty,
     trade_options,
 )
-from games.cytress.work import Ctx, Pos, Work, freeze_work, load_work
+from games.cytress.work import Ctx, Pos, Work, freeze_work, load_work, set_player
 from games.errors import IllegalActionError, WrongSeatError
 
 __all__ = ["STEP_LEGAL", "STEP_RULE", "legal_actions", "perform", "perform_trusted"]
@@ -129,7 +129,7 @@ def _sides(c: Content, w: Pos) -> list[CAction]:
 
 def _scout(c: Content, w: Pos) -> list[CAction]:
     t = _SCOUT
-    return [t[s] for s in scout_options(c, w.board_side, len(w.players), w.leader, w.actor)]
+    return [t[s] for s in scout_options(c, w.board_side, len(w.players), w.rebels, w.actor)]
 
 
 _PADS = tuple(_PAD[p] for p in range(PAD_MERCHANT + 1))
@@ -276,9 +276,9 @@ def _check(ctx: Ctx, state: CytressState, action: CAction) -> None:
 
 def _do_side(c: Content, w: Work, a: CAction) -> None:
     seat = w.actor
-    players = w.players_()
-    p = players[seat]
-    players[seat] = replace(p, side=a.arg, icons=lifepath_icons(c, w.rebels[seat], a.arg, p.lifepaths))
+    p = w.players[seat]
+    icons = lifepath_icons(c, w.rebels[seat].board, a.arg, p.lifepaths)
+    set_player(w, seat, replace(p, side=a.arg, icons=icons))
     w.finish()
 
 

@@ -124,7 +124,7 @@ def card_facts(content: Content, state: CytressState) -> tuple[CardFacts, ...]:
         targets = [0, 0, 0, 0]
         for c in cards:
             targets[content.intel[c].target] += 1
-        bounty = bounty_prestige(content, state.bounties[o], targets, best=state.bounty_best)
+        bounty = bounty_prestige(content, state.rebels[o].bounties, targets, best=state.bounty_best)
         out.append(CardFacts(tuple(targets), min(targets), longest, bounty))
     return tuple(out)
 
@@ -205,7 +205,9 @@ def final_scores(
 ) -> tuple[Tally, ...]:
     """rule: cytress/score-crews-on-stratos ... cytress/score-bounties - every owner's PRESTIGE as if
     the rebellion broke out now (exact at the end of the game)."""
-    tallies, _ = rebellion(card_facts(content, state), state.stratos, state.crew, state.tube, adjacent)
+    tallies, _ = rebellion(
+        card_facts(content, state), [r.stratos for r in state.rebels], state.crew, state.tube, adjacent
+    )
     return tallies
 
 

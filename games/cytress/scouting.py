@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from games.core.cache import PerContent
+from games.core.records import replace
 from games.cytress.content import Content
 from games.cytress.economy import gain
-from games.cytress.state import NOBODY, PRIVATEER
-from games.cytress.work import Work
+from games.cytress.state import NOBODY, PRIVATEER, Rebel
+from games.cytress.work import Work, set_rebel
 
 __all__ = ["open_spots", "scout", "scout_options", "scouts_per_round", "spot_value"]
 
@@ -53,10 +54,11 @@ def spot_value(content: Content, board_side: int, spot: int) -> int:
 
 
 def scout_options(
-    content: Content, board_side: int, players: int, leader: Sequence[int], owner: int
+    content: Content, board_side: int, players: int, rebels: Sequence[Rebel], owner: int
 ) -> list[int]:
     """rule: cytress/phase-2-scout - where ``owner``'s leader may scout: an open spot with no other
     rebel leader on it; a second scout goes to a spot in a different district from the first."""
+    leader = [r.leader for r in rebels]
     here = leader[owner]
     if here == NOBODY:
         return [s for s in open_spots(content, board_side, players) if s not in leader]
@@ -69,12 +71,13 @@ def scout(content: Content, w: Work, owner: int, spot: int) -> None:
     resources of that faction's type +1 per crew it has on Stratos; every *other* seat gains that
     resource per matching icon on its Privateer lifepath (also when the automa scouts: rule:
     cytress/solo-gameplay; the automa itself gains nothing)."""
-    w.leader_()[owner] = spot
+    rebel = w.rebels[owner]
+    set_rebel(w, owner, replace(rebel, leader=spot))
     faction = spot // 2
     resource = content.faction_resource[faction]
     n = len(w.players)
     if owner < n:
-        on_stratos = sum(w.stratos[owner])
+        on_stratos = sum(rebel.stratos)
         gain(w, owner, resource, spot_value(content, w.board_side, spot) + on_stratos)
     for seat in range(n):
         if seat != owner:

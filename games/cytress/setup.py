@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any
 
 from games.core.rng import shuffle
 from games.cytress.board import CREWS, STRAT_ROW, TUBE_SECTIONS
@@ -19,6 +18,7 @@ from games.cytress.state import (
     Automa,
     CytressState,
     Player,
+    Rebel,
 )
 from games.cytress.work import Ctx
 
@@ -126,7 +126,8 @@ def new_game(ctx: Ctx, setup: Setup, seed: int) -> CytressState:
     decks, rows = _deal_intel(content.intel_decks, rng)
     strat = list(range(len(content.stratolites)))
     shuffle(rng, strat)
-    rebels = tuple(rng.sample(range(len(content.rebels)), owners))
+    boards = tuple(rng.sample(range(len(content.rebels)), owners))
+    hexes = len(content.layouts[len(tiles)].labels)
     first = setup.first_player if setup.first_player >= 0 else rng.randrange(n)
     allocated = SOLO_TUBES if solo else TUBES_PER_PLAYER * n
     automa = _new_automa(rng) if solo else None
@@ -142,13 +143,15 @@ def new_game(ctx: Ctx, setup: Setup, seed: int) -> CytressState:
         tiles=tiles,
         market=market,
         board_side=setup.board_side,
-        players=tuple(_player(content, rebels[seat], setup.fixed_side) for seat in range(n)),
-        rebels=rebels,
-        **_holdings(owners, len(content.layouts[len(tiles)].labels)),
+        players=tuple(_player(content, boards[seat], setup.fixed_side) for seat in range(n)),
+        rebels=tuple(Rebel(board, stratos=(0,) * LEVELS, unused=CREWS) for board in boards),
+        crew=(NOBODY,) * hexes,
+        tube=(0,) * hexes,
         intel_deck=decks,
         intel_row=rows,
         strat_deck=tuple(strat[STRAT_ROW:]),
         strat_row=tuple(strat[:STRAT_ROW]),
+        strat_discard=(),
         bounty_stack=_bounty_stacks(content, n),
         tubes_left=allocated,
         tubes_box=TUBE_SECTIONS - allocated,
@@ -174,17 +177,3 @@ def _player(content: Content, rebel: int, side: int) -> Player:
         lifepaths=lifepaths,
         icons=lifepath_icons(content, rebel, side, lifepaths),
     )
-
-
-def _holdings(owners: int, hexes: int) -> dict[str, Any]:
-    """The owners' holdings at the start, by field: 12 crews in the supply and none placed, no
-    bounty, every rebel leader at home; no tube, no Stratolite discarded."""
-    return {
-        "crew": (NOBODY,) * hexes,
-        "tube": (0,) * hexes,
-        "stratos": ((0,) * LEVELS,) * owners,
-        "supply": (CREWS,) * owners,
-        "strat_discard": (),
-        "bounties": ((),) * owners,
-        "leader": (NOBODY,) * owners,
-    }

@@ -1,15 +1,18 @@
 """Cytress positions and actions: records (``games.core.records``), and the integer domains they use.
 
 The internal encoding is compact (content indices; each seat's holdings one :class:`Player` record,
-``s.players[seat].resources[resource]``; the crews, leaders and Stratos by owner, hex and level); the
+``s.players[seat].resources[resource]``; each owner's rebels one :class:`Rebel` record,
+``s.rebels[owner].stratos[level - 1]``; the crews on the mini-map by hex); the
 public form (``games.cytress.codec``) speaks the rulebook's words. The one place that maps one to the
 other is ``games.cytress.codec``.
 
-Owners: the rebel boards, crews, leaders and bounties belong to an *owner*: seats
-``0..num_players-1`` and, in solo mode (cytress/solo-setup), the automa as owner ``1`` (``AUTOMA``)
-next to the one seat. What only a seat has (resources, lifepaths, transports, a reserved Stratolite)
-is its :class:`Player`; what every owner has is held by owner in the state (the automa has a rebel
-board, crews, a leader and bounties, but no resources: cytress/solo-gameplay).
+Owners: every *rebel* at the table is an owner: seats ``0..num_players-1`` and, in solo mode
+(cytress/solo-setup: "deal yourself and the AI a rebel board each ... the rebel leader standees and
+12 matching crew tokens"), the automa's rogue rebel as owner ``1`` (``AUTOMA``), the last entry of
+``rebels``. What every rebel has (its rebel board, leader, crews unused and on Stratos, bounties) is
+its :class:`Rebel`, ``s.rebels[owner]``; what only a seat has (resources, lifepaths, transports, a
+reserved Stratolite) is its :class:`Player`, ``s.players[seat]`` (the automa has no resources and
+no transports: cytress/solo-gameplay).
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ __all__ = [
     "Hex",
     "Pending",
     "Player",
+    "Rebel",
     "Resource",
     "pending",
 ]
@@ -48,7 +52,7 @@ Hex: TypeAlias = int
 Icons: TypeAlias = tuple[tuple[int, ...], ...]
 """A seat's resource icons: per lifepath (``FACTIONS``), the count of each resource (``RESOURCES``)."""
 Owner: TypeAlias = int
-"""Whose crews: a seat, or ``AUTOMA`` (1) in solo mode."""
+"""Whose crews: an index into ``CytressState.rebels``, a seat or ``AUTOMA`` (1) in solo mode."""
 
 FACTIONS: tuple[str, ...] = ("corpocrat", "privateer", "hooligang", "rover")
 """cytress/lifepaths-factions - the four factions and lifepaths, in lifepath order."""
@@ -231,6 +235,25 @@ class Player(Record, frozen=True):
     on_stratos: int = 0
 
 
+class Rebel(Record, frozen=True):
+    """One owner's band of rebels, a seat's or the solo automa's: its rebel board, rebel leader and
+    12 crew tokens (cytress/setup; cytress/solo-gameplay: the AI "has 1 leader and 12 crews").
+
+    Attributes:
+        board: its rebel board (content index; the automa's gives only its colour).
+        stratos: its crews on Stratos levels 1-3 (``stratos[level - 1]``).
+        unused: its unused crew tokens (12 minus its crews on the map and on Stratos).
+        bounties: the bounty cards it claimed, in order.
+        leader: its rebel leader's scouting spot (``faction * 2 + spot``; -1: home).
+    """
+
+    board: int
+    stratos: tuple[int, ...]
+    unused: int
+    bounties: tuple[int, ...] = ()
+    leader: int = -1
+
+
 class CytressState(Record, frozen=True):
     """A Cytress position.
 
@@ -248,21 +271,17 @@ class CytressState(Record, frozen=True):
         market: the Cytress district board side face up (index into the market sides).
         board_side: the faction district boards' side (0: 1-3 players, 1: 4+ players).
         players: the seats' holdings, by seat (one seat: solo against the automa).
-        rebels: per owner, its rebel board (content index).
+        rebels: every owner's rebels, by owner: the seats, then the automa in solo mode (last).
         crew: per hex, the owner of the crew on it (-1: none).
         tube: per hex, the height of the waste tube on it (0: none).
-        stratos: per owner, its crews on Stratos levels 1-3 (``stratos[owner][level - 1]``).
-        supply: per owner, crews not yet placed (12 minus the map and Stratos).
         intel_deck: per faction, its face-down intel deck, top first.
         intel_row: per faction, its 3 face-up intel slots, top first (-1: empty).
         strat_deck: the Stratolite deck, top first.
         strat_row: the 5 Stratolites on Stratos, left to right (-1: empty).
         strat_discard: the Stratolite discard pile, in the order discarded.
         bounty_stack: per faction, the enforcer bounty cards on its space, top first.
-        bounties: per owner, the bounty cards claimed, in order.
         tubes_left: the allocated tube sections still near Stratos.
         tubes_box: the tube sections in the box.
-        leader: per owner, its rebel leader's scouting spot (``faction * 2 + spot``; -1: home).
         end_triggered: the last allocated tube section dropped: this is the final round.
         automa: the solo automa (None with 2+ players).
         seed: the seed of later reshuffles (hidden: 0 in an observation).
@@ -291,21 +310,17 @@ class CytressState(Record, frozen=True):
     market: int
     board_side: int
     players: tuple[Player, ...]
-    rebels: tuple[int, ...]
+    rebels: tuple[Rebel, ...]
     crew: tuple[int, ...]
     tube: tuple[int, ...]
-    stratos: tuple[tuple[int, ...], ...]
-    supply: tuple[int, ...]
     intel_deck: tuple[tuple[int, ...], ...]
     intel_row: tuple[tuple[int, ...], ...]
     strat_deck: tuple[int, ...]
     strat_row: tuple[int, ...]
     strat_discard: tuple[int, ...]
     bounty_stack: tuple[tuple[int, ...], ...]
-    bounties: tuple[tuple[int, ...], ...]
     tubes_left: int
     tubes_box: int
-    leader: tuple[int, ...]
     end_triggered: bool
     automa: Automa | None
     seed: int
@@ -322,9 +337,8 @@ class CytressState(Record, frozen=True):
 
     @property
     def owners(self) -> int:
-        """Crew owners: the seats, plus the automa in solo mode."""
-        n = len(self.players)
-        return n + (1 if n == 1 else 0)
+        """Crew owners: the seats, plus the automa in solo mode (``len(rebels)``)."""
+        return len(self.rebels)
 
     @property
     def solo(self) -> bool:

@@ -39,7 +39,7 @@ from games.cytress.state import (
 )
 from games.cytress.tubes import buildable
 from games.cytress.undercity import after_free_intel
-from games.cytress.work import Pos, Work
+from games.cytress.work import Pos, Work, set_player
 
 __all__ = ["intel_cost", "meet_faction_intel", "pad_choices", "pad_options", "start_pad"]
 
@@ -75,7 +75,7 @@ def pad_choices(content: Content, w: Pos, seat: int, names: Sequence[_T]) -> lis
     player, rows = w.players[seat], w.intel_row
     cost = content.board_sides[w.board_side].intel_cost
     mine, discounts = player.resources, player.icons[HOOLIGANG]
-    placing = w.supply[seat] > 0
+    placing = w.rebels[seat].unused > 0
     for f, resource in enumerate(content.faction_resource):
         row = rows[f]
         if mine[resource] >= cost - discounts[resource] and row.count(NOBODY) != len(row):
@@ -133,14 +133,13 @@ def start_pad(content: Content, w: Work, pad: int) -> None:
     """Move a transport to ``pad``: from the tracker board (travel) or off Stratos (extra travel);
     a transport meeting the Stratolites stays on Stratos (cytress/phase-3b-extra-travel)."""
     seat = w.actor
-    players = w.players_()
-    p = players[seat]
+    p = w.players[seat]
     if w.phase == EXTRA:
-        players[seat] = replace(p, on_stratos=p.on_stratos - 1)
+        set_player(w, seat, replace(p, on_stratos=p.on_stratos - 1))
     elif pad == PAD_STRATOLITES:
-        players[seat] = replace(p, transports=p.transports - 1, on_stratos=p.on_stratos + 1)
+        set_player(w, seat, replace(p, transports=p.transports - 1, on_stratos=p.on_stratos + 1))
     else:
-        players[seat] = replace(p, transports=p.transports - 1)
+        set_player(w, seat, replace(p, transports=p.transports - 1))
     w.pending = _PAD_PENDING[pad]
     if pad < 4:
         resource, cost = intel_cost(content, w, seat, pad)

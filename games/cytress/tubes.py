@@ -25,7 +25,7 @@ from games.cytress.board import TUBE_COST, slide_stratolites
 from games.cytress.content import Content, MapView
 from games.cytress.economy import cost_after_discount, pay
 from games.cytress.state import HEIGHT, HOOLIGANG, NOBODY, TUBE, Player, pending
-from games.cytress.work import Pos, Work
+from games.cytress.work import Pos, Work, set_player, set_rebel
 
 __all__ = [
     "buildable",
@@ -137,8 +137,9 @@ def drop_tube(w: Work, owner: int, h: int, height: int) -> None:
     cytress/solo-game-end)."""
     w.tube_()[h] = height
     w.crew_()[h] = NOBODY
-    stratos = w.stratos_()
-    stratos[owner] = replace_at(stratos[owner], height - 1, stratos[owner][height - 1] + 1)
+    rebel = w.rebels[owner]
+    levels = rebel.stratos
+    set_rebel(w, owner, replace(rebel, stratos=replace_at(levels, height - 1, levels[height - 1] + 1)))
     take = min(w.tubes_left, height)
     if take:
         w.tubes_left -= take
@@ -156,9 +157,9 @@ def finish_tube(content: Content, w: Work, h: int) -> None:
     card = p.card
     if card != NOBODY:
         w.strat_discard_().append(card)
-        players = w.players_()
-        if players[seat].reserved == card:
-            players[seat] = replace(players[seat], reserved=NOBODY)
+        player = w.players[seat]
+        if player.reserved == card:
+            set_player(w, seat, replace(player, reserved=NOBODY))
         else:
             slide_stratolites(w, list(w.strat_row).index(card))
     w.finish()

@@ -34,7 +34,7 @@ from games.cytress.state import (
     Player,
     pending,
 )
-from games.cytress.work import Pos, Work, put
+from games.cytress.work import Pos, Work, put, set_player, set_rebel
 
 __all__ = [
     "ASCEND_COST",
@@ -72,8 +72,8 @@ def take_bounty(content: Content, w: Work, seat: int, card: int) -> None:
     f = content.bounties[card].faction
     stacks = w.bounty_stack
     w.bounty_stack = put(stacks, f, stacks[f][1:])
-    bounties = w.bounties
-    w.bounties = put(bounties, seat, (*bounties[seat], card))
+    rebel = w.rebels[seat]
+    set_rebel(w, seat, replace(rebel, bounties=(*rebel.bounties, card)))
     w.pending = pending(w.pending.pad, card=card)
     w.step = BENEFIT
 
@@ -88,7 +88,7 @@ def benefit_options(content: Content, w: Pos, seat: int, card: int) -> list[int]
         out.append(BENEFIT_CREW)
     if w.players[seat].resources[bounty.resource] >= ASCEND_COST:
         for level in (1, 2):
-            if w.stratos[seat][level - 1]:
+            if w.rebels[seat].stratos[level - 1]:
                 out.append(BENEFIT_ASCEND_1 + level - 1)
     return out
 
@@ -137,11 +137,10 @@ def reserve(w: Work, card: int) -> None:
     Stratolite is used (reading: cytress/meet-a-stratolite)."""
     if card != NOBODY:
         seat = w.actor
-        players = w.players_()
-        old = players[seat].reserved
-        if old != NOBODY:
-            w.strat_discard_().append(old)
-        players[seat] = replace(players[seat], reserved=card)
+        player = w.players[seat]
+        if player.reserved != NOBODY:
+            w.strat_discard_().append(player.reserved)
+        set_player(w, seat, replace(player, reserved=card))
         slide_stratolites(w, list(w.strat_row).index(card))
     take_marker(w)
 

@@ -34,6 +34,7 @@ from games.cytress.state import (
     CytressState,
     Pending,
     Player,
+    Rebel,
 )
 from games.cytress.work import Ctx
 
@@ -208,7 +209,7 @@ def state_from_dict(ctx: Ctx, data: Any) -> CytressState:
         pending=_pending(c, d["pending"], hex_index),
         map=view,
         **held,
-        **_read_flow(d, n, tubes_left, sides=sides, leader=held["leader"]),
+        **_read_flow(d, n, tubes_left, sides=sides, leader=tuple(r.leader for r in held["rebels"])),
     )
     check_components(c, state)
     check_flow(ctx, state)
@@ -223,21 +224,26 @@ def _holdings(c: Content, d: Mapping[str, Any], n: int, hex_index: Mapping[str, 
         _check_seat(f"seats[{s}]", seat, s)
     automa = _automa(d["automa"], n == 1, hex_index)
     owners = [*seats, d["automa"]] if automa is not None else seats
-    rebels = tuple(o["rebel"] for o in owners)
-    if len(set(rebels)) != len(rebels):
+    rebels = tuple(_rebel(o) for o in owners)
+    if len({r.board for r in rebels}) != len(rebels):
         refuse("seats", "two owners play the same rebel board", "cytress/setup")
     return {
-        "players": tuple(_player(c, s, rebels[seat]) for seat, s in enumerate(seats)),
+        "players": tuple(_player(c, s, rebels[seat].board) for seat, s in enumerate(seats)),
         "rebels": rebels,
-        "stratos": tuple(o["stratos"] for o in owners),
-        "supply": tuple(o["crews_unused"] for o in owners),
-        "leader": tuple(
-            NOBODY if o["leader"] is None else 2 * o["leader"]["faction"] + o["leader"]["spot"] - 1
-            for o in owners
-        ),
-        "bounties": tuple(o["bounties"] for o in owners),
         "automa": automa,
     }
+
+
+def _rebel(o: Mapping[str, Any]) -> Rebel:
+    """An owner's rebels from its checked public form (a seat's block, or the automa's)."""
+    leader = o["leader"]
+    return Rebel(
+        board=o["rebel"],
+        stratos=o["stratos"],
+        unused=o["crews_unused"],
+        bounties=o["bounties"],
+        leader=NOBODY if leader is None else 2 * leader["faction"] + leader["spot"] - 1,
+    )
 
 
 def _player(c: Content, s: Mapping[str, Any], rebel: int) -> Player:

@@ -1,11 +1,13 @@
 """The mutable working copy ``apply`` runs the rules on, and the rules' shared context.
 
 ``Work.of(state)`` copies a frozen :class:`~games.cytress.state.CytressState` by reference; a rule
-that changes a field first asks for it as a list (``w.players_()``, copied once, on first use), so an
-action copies only what it touches; a seat's :class:`~games.cytress.state.Player` record is changed
-by name (``players[seat] = replace(p, resources=...)``). ``w.freeze()`` builds the next frozen state
-(a new record). The rule functions take ``(ctx, w)``: :class:`Ctx` holds the content pack and
-per-map caches.
+that changes a field first asks for it as a list (``w.crew_()``, copied once, on first use), so an
+action copies only what it touches; a seat's :class:`~games.cytress.state.Player` and an owner's
+:class:`~games.cytress.state.Rebel` are records the rule replaces by name and hands back
+(``set_player(w, seat, replace(p, resources=...))``,
+``set_rebel(w, owner, replace(rebel, unused=rebel.unused - 1))``; the list of them made once).
+``w.freeze()`` builds the next frozen state (a new record). The rule functions take ``(ctx, w)``:
+:class:`Ctx` holds the content pack and per-map caches.
 """
 
 from __future__ import annotations
@@ -25,9 +27,10 @@ from games.cytress.state import (
     CytressState,
     Pending,
     Player,
+    Rebel,
 )
 
-__all__ = ["Ctx", "Pos", "Work", "freeze_work", "load_work", "put"]
+__all__ = ["Ctx", "Pos", "Work", "freeze_work", "load_work", "put", "set_player", "set_rebel"]
 
 
 class Ctx:
@@ -69,21 +72,17 @@ class Work(msgspec.Struct, gc=False):
     market: int
     board_side: int
     players: Sequence[Player]
-    rebels: tuple[int, ...]
+    rebels: Sequence[Rebel]
     crew: Sequence[int]
     tube: Sequence[int]
-    stratos: Sequence[tuple[int, ...]]
-    supply: Sequence[int]
     intel_deck: Sequence[tuple[int, ...]]
     intel_row: Sequence[tuple[int, ...]]
     strat_deck: Sequence[int]
     strat_row: Sequence[int]
     strat_discard: Sequence[int]
     bounty_stack: tuple[tuple[int, ...], ...]
-    bounties: tuple[tuple[int, ...], ...]
     tubes_left: int
     tubes_box: int
-    leader: Sequence[int]
     end_triggered: bool
     automa: Automa | None
     seed: int
@@ -103,14 +102,12 @@ class Work(msgspec.Struct, gc=False):
         is used up)."""
         if type(self.players) is list:
             self.players = tuple(self.players)
+        if type(self.rebels) is list:
+            self.rebels = tuple(self.rebels)
         if type(self.crew) is list:
             self.crew = tuple(self.crew)
         if type(self.tube) is list:
             self.tube = tuple(self.tube)
-        if type(self.stratos) is list:
-            self.stratos = tuple(self.stratos)
-        if type(self.supply) is list:
-            self.supply = tuple(self.supply)
         if type(self.intel_deck) is list:
             self.intel_deck = tuple(self.intel_deck)
         if type(self.intel_row) is list:
@@ -121,8 +118,6 @@ class Work(msgspec.Struct, gc=False):
             self.strat_row = tuple(self.strat_row)
         if type(self.strat_discard) is list:
             self.strat_discard = tuple(self.strat_discard)
-        if type(self.leader) is list:
-            self.leader = tuple(self.leader)
         return CytressState(*astuple(self))
 
     @property
@@ -132,9 +127,8 @@ class Work(msgspec.Struct, gc=False):
 
     @property
     def owners(self) -> int:
-        """Crew owners: the seats, plus the automa in solo mode."""
-        n = len(self.players)
-        return n + (1 if n == 1 else 0)
+        """Crew owners: the seats, plus the automa in solo mode (``len(rebels)``)."""
+        return len(self.rebels)
 
     @property
     def solo(self) -> bool:
@@ -153,13 +147,6 @@ class Work(msgspec.Struct, gc=False):
             self.turn += 1
 
     # -- lists on demand (copied once per apply)
-    def players_(self) -> list[Player]:
-        """``players`` as a list (a seat's record is then replaced by name: ``replace(p, ...)``)."""
-        v = self.players
-        if type(v) is not list:
-            v = self.players = list(v)
-        return v
-
     def crew_(self) -> list[int]:
         """``crew`` as a list."""
         v = self.crew
@@ -172,20 +159,6 @@ class Work(msgspec.Struct, gc=False):
         v = self.tube
         if type(v) is not list:
             v = self.tube = list(v)
-        return v
-
-    def stratos_(self) -> list[tuple[int, ...]]:
-        """``stratos`` as a list."""
-        v = self.stratos
-        if type(v) is not list:
-            v = self.stratos = list(v)
-        return v
-
-    def supply_(self) -> list[int]:
-        """``supply`` as a list."""
-        v = self.supply
-        if type(v) is not list:
-            v = self.supply = list(v)
         return v
 
     def intel_deck_(self) -> list[tuple[int, ...]]:
@@ -223,12 +196,28 @@ class Work(msgspec.Struct, gc=False):
             v = self.strat_discard = list(v)
         return v
 
-    def leader_(self) -> list[int]:
-        """``leader`` as a list."""
-        v = self.leader
-        if type(v) is not list:
-            v = self.leader = list(v)
-        return v
+
+def set_player(w: Work, seat: int, player: Player) -> None:
+    """``seat``'s :class:`Player` becomes ``player``, a record the rule replaced by name
+    (``set_player(w, seat, replace(p, resources=...))``; ``players`` made a list once per apply).
+
+    A function, not a method: ``Work`` derives from ``msgspec.Struct``, so mypyc calls its methods
+    through Python (an attribute lookup and an argument parse) but a module function natively."""
+    players = w.players
+    if type(players) is not list:
+        players = w.players = list(players)
+    players[seat] = player
+
+
+def set_rebel(w: Work, owner: int, rebel: Rebel) -> None:
+    """``owner``'s :class:`Rebel` becomes ``rebel``, a record the rule replaced by name
+    (``set_rebel(w, owner, replace(r, unused=r.unused - 1))``; ``rebels`` made a list once per
+    apply). Not ``**changes`` passed on to ``replace``: a dict and a keyword parse per call, 3% of a
+    compiled step (docs/cytress.md)."""
+    rebels = w.rebels
+    if type(rebels) is not list:
+        rebels = w.rebels = list(rebels)
+    rebels[owner] = rebel
 
 
 _T = TypeVar("_T")

@@ -113,7 +113,7 @@ def margin_of(
     """The seat's PRESTIGE minus the best rival's after ``placement``, by the engine's own scoring."""
     crew = list(s.crew)
     tube = list(s.tube)
-    stratos = [list(levels) for levels in s.stratos]
+    stratos = [list(r.stratos) for r in s.rebels]
     for h in placement.crews:
         crew[h] = seat
     for h, height in placement.tubes:
@@ -128,10 +128,11 @@ def margin_of(
 def place_instance(s: CytressState, params: Mapping[str, Any]) -> PlaceInstance:
     check_param_keys(params, BEST_PLACEMENT_PARAMS)
     seat = seat_param(params, s)
-    crews = int_param(params, "crews", min(s.supply[seat], 2), 0, 12)
-    if crews > s.supply[seat]:
+    unused = s.rebels[seat].unused
+    crews = int_param(params, "crews", min(unused, 2), 0, 12)
+    if crews > unused:
         raise ConfigError(
-            f"crews must be at most the seat's unused crews ({s.supply[seat]}; rule: cytress/setup: 12 each)",
+            f"crews must be at most the seat's unused crews ({unused}; rule: cytress/setup: 12 each)",
             field="params.crews",
         )
     tubes = int_param(params, "tubes", 1, 0, 6)
@@ -414,7 +415,8 @@ class _PlaceModel:
     def add_stratos(self) -> None:
         """Crews on Stratos and the level rewards (rule: cytress/score-crews-on-stratos,
         cytress/score-stratos-rewards), and the bounties (constant)."""
-        s, m, seat, owners, facts = self.s, self.m, self.seat, self.owners, self.facts
+        m, seat, owners, facts = self.m, self.seat, self.owners, self.facts
+        stratos = [r.stratos for r in self.s.rebels]
         # the seat's crews ascending to each level: at most ``tubes`` (and the sections) in all, so
         # each count is a variable of that domain rather than a sum bounded by every host
         level: list[Any] = []
@@ -422,7 +424,7 @@ class _PlaceModel:
         ups_all: list[Any] = []
         for k in range(LEVELS):
             ups = self.ups.get(k + 1, [])
-            base = s.stratos[seat][k]
+            base = stratos[seat][k]
             hi = min(self.inst.tubes, self.inst.sections // (k + 1), len(ups))
             most.append(hi if ups else 0)
             if not ups or not hi:
@@ -432,8 +434,7 @@ class _PlaceModel:
             m.add(up == sum(ups))
             level.append(base + up)
             ups_all.append((k, up))
-        for o in range(owners):
-            crews = s.stratos[o]
+        for o, crews in enumerate(stratos):
             self.totals[o] += sum(CREW_PRESTIGE[k] * crews[k] for k in range(LEVELS)) + facts[o].bounty
         if ups_all:  # the crews ascending: at most ``tubes`` of them, each worth its level's PRESTIGE
             top = CREW_PRESTIGE[max(k for k, _ in ups_all)] * self.inst.tubes
@@ -442,15 +443,15 @@ class _PlaceModel:
             self.totals[seat] += ascents
         climbs: list[Any] = []  # the majorities won by crews still to ascend, each needing that many
         for k in range(LEVELS):
-            rival_top = max((s.stratos[o][k] for o in range(owners) if o != seat), default=0)
+            rival_top = max((stratos[o][k] for o in range(owners) if o != seat), default=0)
             need = max(1, rival_top)
-            base_k = s.stratos[seat][k]
+            base_k = stratos[seat][k]
             # the seat has the absolute or tied majority (and a crew)
             maj = self._at_least(level[k], base_k, base_k + most[k], need, f"maj{k}")
             if not isinstance(maj, int):
                 climbs.append((need - base_k) * maj)
             if k == 0:
-                cap = LEVEL_REWARD[0] * (sum(s.stratos[seat]) + 3)
+                cap = LEVEL_REWARD[0] * (sum(stratos[seat]) + 3)
                 reward = m.new_int_var(0, cap, "reward1")  # at most the reward, and 0 without majority
                 m.add(reward <= LEVEL_REWARD[0] * sum(level))
                 m.add(reward <= cap * maj)
@@ -459,13 +460,13 @@ class _PlaceModel:
                 base = facts[seat].longest if k == 1 else facts[seat].sets
                 self.totals[seat] += LEVEL_REWARD[k] * base * maj
             for o in range(owners):
-                theirs = s.stratos[o][k]
+                theirs = stratos[o][k]
                 if o == seat or theirs == 0 or theirs < rival_top:
                     continue
                 # 1 unless the seat passes them
                 keeps = 1 - self._at_least(level[k], base_k, base_k + most[k], theirs + 1, f"pass{o}_{k}")
                 f = facts[o]
-                base_o = (sum(s.stratos[o]), f.longest, f.sets)[k]
+                base_o = (sum(stratos[o]), f.longest, f.sets)[k]
                 self.totals[o] += LEVEL_REWARD[k] * base_o * keeps
         if len(climbs) > 1:  # redundant: the climbs share the ``tubes`` crews that may ascend
             m.add(sum(climbs) <= self.inst.tubes)

@@ -34,7 +34,9 @@ __all__ = ["SCORE_PARAMS", "ended_by", "score", "score_puzzle"]
 
 
 def _tallies(g: CytressGame, s: CytressState) -> tuple[tuple[Tally, ...], Any]:
-    return rebellion(card_facts(g.pack, s), s.stratos, s.crew, s.tube, s.map.layout.adjacent)
+    return rebellion(
+        card_facts(g.pack, s), [r.stratos for r in s.rebels], s.crew, s.tube, s.map.layout.adjacent
+    )
 
 
 def _lines(g: CytressGame, s: CytressState, t: Tally) -> tuple[ScoreLine, ...]:
@@ -68,7 +70,7 @@ def _lines(g: CytressGame, s: CytressState, t: Tally) -> tuple[ScoreLine, ...]:
         f"{len(hexes)} × {TUBE_PRESTIGE[height]} (height {height}: {', '.join(hexes)})"
         for height, hexes in sorted(by_height.items())
     )
-    weights = bounty_weights(g.pack, s.bounties[t.owner], best=s.bounty_best)
+    weights = bounty_weights(g.pack, s.rebels[t.owner].bounties, best=s.bounty_best)
     bounties = " + ".join(
         f"{f.targets[k]} {FACTIONS[k].capitalize()} target icons × {w}" for k, w in enumerate(weights) if w
     )

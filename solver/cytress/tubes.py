@@ -104,8 +104,8 @@ def tube_instance(g: CytressGame, s: CytressState, params: Mapping[str, Any]) ->
         h = max(tubes, key=lambda t: (s.tube[t], -t))
     else:
         raise ConfigError("no waste tube stands on the mini-map yet: name one with hex", field="params.hex")
-    crews = int_param(params, "crews", s.supply[seat], 0, 12)
-    rival_default = list(s.supply)
+    crews = int_param(params, "crews", s.rebels[seat].unused, 0, 12)
+    rival_default = [r.unused for r in s.rebels]
     given = params.get("rival_crews", rival_default)
     if not isinstance(given, list) or len(given) != s.owners:
         raise ConfigError(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from games.core.protocol import TERMINAL, GameConfig
@@ -26,8 +26,18 @@ def set_player(state: CytressState, seat: int, **changes: Any) -> CytressState:
     """``state`` with the seat's :class:`Player` fields ``changes``; its lifepath icons follow its
     lifepaths and side."""
     p = replace(state.players[seat], **changes)
-    p = replace(p, icons=lifepath_icons(PACK, state.rebels[seat], p.side, p.lifepaths))
+    p = replace(p, icons=lifepath_icons(PACK, state.rebels[seat].board, p.side, p.lifepaths))
     return replace(state, players=replace_at(state.players, seat, p))
+
+
+def set_rebels(state: CytressState, **per_owner: Sequence[Any]) -> CytressState:
+    """``state`` with each owner's :class:`Rebel` fields set, one value per owner in owner order
+    (``set_rebels(s, stratos=((1, 0, 0), (0, 0, 0)), unused=(11, 12))``)."""
+    rebels = tuple(
+        replace(r, **{name: values[o] for name, values in per_owner.items()})
+        for o, r in enumerate(state.rebels)
+    )
+    return replace(state, rebels=rebels)
 
 
 def set_icons(state: CytressState, seat: int, lifepath: int, resource: int, count: int) -> CytressState:

@@ -8,7 +8,7 @@ import random
 
 from games.core.protocol import TERMINAL, GameConfig
 from games.core.records import replace
-from tests.cytress.helpers import GAME
+from tests.cytress.helpers import GAME, set_rebels
 
 
 def test_open_stratos_level_counts_by_the_chance_of_ruling_it() -> None:
@@ -16,7 +16,7 @@ def test_open_stratos_level_counts_by_the_chance_of_ruling_it() -> None:
     expects part of that level's bonus, the leader a little less than all of it; at the end of the
     game the contest is settled (no adjustment)."""
     s = GAME.new_state(GameConfig(players=3, options={"rebel_sides": "A"}), 5)
-    s = replace(s, round=2, stratos=((1, 0, 0), (2, 0, 0), (0, 0, 0)))
+    s = set_rebels(replace(s, round=2), stratos=((1, 0, 0), (2, 0, 0), (0, 0, 0)))
     ev = GAME.evaluator
     later = ev.rounds_left(s)
     assert later > 1

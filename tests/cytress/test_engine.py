@@ -58,20 +58,26 @@ _OLD_FIELDS = (
     *("bounty_stack", "bounties", "tubes_left", "tubes_box", "leader", "transports", "on_stratos"),
     *("end_triggered", "automa", "seed", "shuffles", "round_limit", "box_tubes", "bounty_best"),
 )
-"""The state's fields before issue 32 (the per-seat ones since gathered in ``Player`` records)."""
+"""The state's fields before issue 32 (the per-seat ones since gathered in ``Player`` records, the
+per-owner ones in ``Rebel`` records)."""
 
 
 def _repr(s: CytressState) -> str:
     """The state's fields as its frozen dataclass's ``repr`` wrote them (before issue 32): the
-    derived mini-map left out, the per-seat fields flat, seat after seat, as they were held then."""
-    seats = s.players
+    derived mini-map left out, the per-seat fields flat, seat after seat, and the per-owner fields
+    owner after owner, as they were held then."""
+    seats, owners = s.players, s.rebels
     old = {
         "players": s.num_players,
         "sides": tuple(p.side for p in seats),
         "res": tuple(x for p in seats for x in p.resources),
         "paths": tuple(path for p in seats for path in p.lifepaths),
         "icons": tuple(x for p in seats for path in p.icons for x in path),
-        "stratos": tuple(x for levels in s.stratos for x in levels),
+        "rebels": tuple(r.board for r in owners),
+        "stratos": tuple(x for r in owners for x in r.stratos),
+        "supply": tuple(r.unused for r in owners),
+        "bounties": tuple(r.bounties for r in owners),
+        "leader": tuple(r.leader for r in owners),
         "reserved": tuple(p.reserved for p in seats),
         "transports": tuple(p.transports for p in seats),
         "on_stratos": tuple(p.on_stratos for p in seats),

@@ -27,8 +27,8 @@ def _conserved(s: CytressState) -> None:
     rule: cytress/resources - every resource 0..25."""
     for o in range(s.owners):
         on_map = sum(1 for x in s.crew if x == o)
-        up = sum(s.stratos[o])
-        assert on_map + up + s.supply[o] == CREWS
+        up = sum(s.rebels[o].stratos)
+        assert on_map + up + s.rebels[o].unused == CREWS
     records = s.automa.records if s.automa else 0
     assert sum(s.tube) + s.tubes_left + s.tubes_box + records == TUBE_SECTIONS
     assert all(0 <= r <= MAX_RESOURCE for p in s.players for r in p.resources)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from games.core.protocol import GameConfig
-from games.core.records import replace
+from games.core.records import replace, replace_at
 from games.cytress.board import TUBE_COST, act, controller, level_leaders
 from games.cytress.economy import MAX_RESOURCE
 from games.cytress.scouting import open_spots
@@ -36,6 +36,7 @@ from tests.cytress.helpers import (
     res,
     set_icons,
     set_player,
+    set_rebels,
     set_res,
     start,
     texts,
@@ -68,7 +69,7 @@ def test_setup_components(players: int) -> None:
     assert tiers == ([1, 1, 1, 1, 2, 2, 2, 2] if players >= 4 else [1, 1, 1, 1])
     assert s.tubes_left == (14 if players == 1 else 7 * players)
     assert s.tubes_left + s.tubes_box == 50
-    assert all(x == 12 for x in s.supply) and len(s.supply) == max(2, players)
+    assert all(r.unused == 12 for r in s.rebels) and len(s.rebels) == max(2, players)
     assert [p.transports for p in s.players] == [3] * players
 
 
@@ -99,7 +100,7 @@ def test_core_concepts_phases_cycle() -> None:
     s = start(3)
     assert s.round == 1 and s.phase == SCOUT
     s = play_until(s, lambda x: x.round == 2)
-    assert s.phase == SCOUT and s.leader == (-1, -1, -1)
+    assert s.phase == SCOUT and [r.leader for r in s.rebels] == [-1, -1, -1]
     end = play_until(s, lambda x: x.phase == OVER)
     ret = GAME.returns(end)
     scores = GAME.scores(end)
@@ -147,7 +148,7 @@ def test_minimap_adjacency_is_a_hex_graph() -> None:
             assert len(ns) <= 6 and h not in ns
             assert all(h in adj[n] for n in ns)
         assert s.map.layout.graph.number_of_nodes() == len(adj)
-        assert len(s.stratos) == s.owners and all(len(levels) == 3 for levels in s.stratos)
+        assert len(s.rebels) == s.owners and all(len(r.stratos) == 3 for r in s.rebels)
 
 
 # ---------------------------------------------------------------- phase 1
@@ -177,8 +178,7 @@ def test_scout_gain_privateer_and_stratos_bonus() -> None:
     """rule: cytress/phase-2-scout - the spot's resources +1 per crew on Stratos; every other player
     gains that resource per matching icon on their Privateer lifepath; no shared spot."""
     s = start(3)
-    stratos = ((1, 1, 0), *s.stratos[1:])  # seat 0 has 2 crews on Stratos
-    s = replace(s, stratos=stratos, supply=(10, 12, 12))
+    s = set_rebels(s, stratos=((1, 1, 0), (0, 0, 0), (0, 0, 0)), unused=(10, 12, 12))  # seat 0: 2 on Stratos
     s = set_icons(s, 1, 1, 0, 2)  # seat 1: 2 CREDS icons on Privateer
     after = do(s, "scout corpocrat spot 1")
     assert res(after, 0)["creds"] == res(s, 0)["creds"] + 3 + 2
@@ -236,7 +236,7 @@ def test_meet_a_faction_pay_take_place_spy() -> None:
     nb = s.map.layout.adjacent[target][0]
     crew = list(s.crew)
     crew[nb] = 1
-    s = replace(s, crew=tuple(crew), supply=(12, 11))
+    s = set_rebels(replace(s, crew=tuple(crew)), unused=(12, 11))
     s = set_icons(s, 0, 2, 0, 1)  # seat 0: one CREDS icon on the Hooligang lifepath
     s = GAME.apply(s, first(s, "pad", lambda a: a.arg == 0))
     assert s.step == INTEL and res(s, 0)["creds"] == 10 - (3 - 1)
@@ -270,12 +270,12 @@ def test_meet_a_faction_needs_an_empty_hex_while_crews_are_left() -> None:
     crew = list(s.crew)
     for h in corp:
         crew[h] = 1
-    s = replace(s, crew=tuple(crew), supply=(12, 12 - len(corp)))
+    s = set_rebels(replace(s, crew=tuple(crew)), unused=(12, 12 - len(corp)))
     assert not any(t.startswith("meet the corpocrat") for t in texts(s))
     assert any(t.startswith("meet the privateer") for t in texts(s))  # its hexes are empty
     with pytest.raises(IllegalActionError):
         GAME.apply(s, act("pad", 0))
-    out = replace(s, supply=(0, 12 - len(corp)))  # no crew left: the card alone
+    out = set_rebels(s, unused=(0, 12 - len(corp)))  # no crew left: the card alone
     assert any(t.startswith("meet the corpocrat") for t in texts(out))
     out = GAME.apply(out, first(out, "pad", lambda a: a.arg == 0))
     out = GAME.apply(out, first(out, "intel"))
@@ -286,7 +286,7 @@ def test_no_crew_left_still_takes_intel() -> None:
     """rule: cytress/rules-to-remember - players can still acquire cards after running out of crews;
     rule: cytress/rules-to-remember - the Fixer gives a card without a crew."""
     s = _travel(2)
-    s = replace(set_res(s, 0, 10, 10, 10, 10), supply=(0, 12))
+    s = set_rebels(set_res(s, 0, 10, 10, 10, 10), unused=(0, 12))
     s = GAME.apply(s, first(s, "pad", lambda a: a.arg == 0))
     s = GAME.apply(s, first(s, "intel"))
     assert s.step == PAD and s.actor == 1
@@ -296,9 +296,10 @@ def test_no_crew_left_still_takes_intel() -> None:
 def _with_crew(s: CytressState, seat: int, h: int) -> CytressState:
     crew = list(s.crew)
     crew[h] = seat
-    sup = list(s.supply)
-    sup[seat] -= 1
-    return replace(s, crew=tuple(crew), supply=tuple(sup))
+    rebel = s.rebels[seat]
+    return replace(
+        s, crew=tuple(crew), rebels=replace_at(s.rebels, seat, replace(rebel, unused=rebel.unused - 1))
+    )
 
 
 def test_meet_a_stratolite_pays_its_resource_on_its_hex_type() -> None:
@@ -320,7 +321,7 @@ def test_meet_a_stratolite_pays_its_resource_on_its_hex_type() -> None:
     assert s.step == TUBE
     assert {a.arg for a in GAME.legal_actions(s)} == {h}
     s = GAME.apply(s, first(s, "tube", lambda a: a.arg == h))
-    assert s.tube[h] == 2 and s.crew[h] == NOBODY and s.stratos[0][1] == 1
+    assert s.tube[h] == 2 and s.crew[h] == NOBODY and s.rebels[0].stratos[1] == 1
     assert s.strat_row[1:3] == row_before[0:2] and s.strat_row[3:] == row_before[3:]
     assert card in s.strat_discard
 
@@ -354,7 +355,7 @@ def test_waste_tube_costs_and_heights() -> None:
     s = GAME.apply(s, first(s, "height", lambda a: a.arg == 3))
     assert res(s, 0)["ammo"] == 0
     s = GAME.apply(s, first(s, "tube"))
-    assert s.stratos[0][2] == 1
+    assert s.rebels[0].stratos[2] == 1
 
 
 def test_game_end_trigger_finishes_the_round() -> None:
@@ -387,15 +388,15 @@ def test_meet_the_enforcers_bounty_and_benefits() -> None:
     none: a crew on a hex shown on it, or pay 5 of its resource to move a crew on Stratos up."""
     s = _travel(2)
     s = set_res(s, 0, 10, 10, 10, 10)
-    s = replace(s, stratos=((1, 0, 0), *s.stratos[1:]), supply=(11, 12))
+    s = set_rebels(s, stratos=((1, 0, 0), (0, 0, 0)), unused=(11, 12))
     s = GAME.apply(s, first(s, "pad", lambda a: a.arg == 6))
     card = GAME.legal_actions(s)[0].arg
     s = GAME.apply(s, first(s, "bounty", lambda a: a.arg == card))
-    assert card in s.bounties[0] and s.step == BENEFIT
+    assert card in s.rebels[0].bounties and s.step == BENEFIT
     assert {a.arg for a in GAME.legal_actions(s)} == {0, 1, 2}
     bounty = PACK.bounties[card]
     up = GAME.apply(s, first(s, "benefit", lambda a: a.arg == 2))
-    assert up.stratos[0][0:2] == (0, 1) and up.players[0].resources[bounty.resource] == 5
+    assert up.rebels[0].stratos[0:2] == (0, 1) and up.players[0].resources[bounty.resource] == 5
     crew = GAME.apply(s, first(s, "benefit", lambda a: a.arg == 1))
     assert crew.step == CREW
     assert {a.arg for a in GAME.legal_actions(crew)} <= set(s.map.by_faction[bounty.hex])
@@ -407,7 +408,7 @@ def test_meet_the_fixer() -> None:
     s = _travel(2)
     s = do(s, "meet the fixer")
     s = GAME.apply(s, first(s, "intel"))
-    assert sum(len(p) for p in s.players[0].lifepaths) == 1 and s.supply[0] == 12
+    assert sum(len(p) for p in s.players[0].lifepaths) == 1 and s.rebels[0].unused == 12
     card = s.strat_row[0]
     s = GAME.apply(s, first(s, "reserve", lambda a: a.arg == card))
     assert s.players[0].reserved == card and s.first == 0
@@ -468,7 +469,7 @@ def test_extra_travel_leaves_stratos() -> None:
         s = GAME.apply(s, GAME.legal_actions(s)[-1])
         if s.phase == SCOUT:
             break
-    assert s.round == 2 and s.leader == (-1, -1)
+    assert s.round == 2 and [r.leader for r in s.rebels] == [-1, -1]
     assert s.strat_row[1:] == row[:-1] or row[-1] in s.strat_discard
 
 

@@ -7,7 +7,7 @@ from games.core.records import replace
 from games.cytress.board import CREW_PRESTIGE, TUBE_PRESTIGE
 from games.cytress.scoring import BOUNTY_PRESTIGE, LEVEL_REWARD, card_facts, final_scores, winners
 from games.cytress.state import NOBODY, CytressState
-from tests.cytress.helpers import GAME, PACK, set_player, start
+from tests.cytress.helpers import GAME, PACK, set_player, set_rebels, start
 
 FACTION = ("corpocrat", "privateer", "hooligang", "rover")
 
@@ -65,14 +65,14 @@ def green_example() -> CytressState:
     crew[adj[t1][1]] = 1
     crew[adj[t1][2]] = 1
     stacks = tuple(tuple(b for b in st if b != bounty) for st in s.bounty_stack)
-    return replace(
+    s = replace(
         set_player(s, 0, lifepaths=tuple(tuple(p) for p in paths)),
-        stratos=((1, 3, 2), (2, 2, 2)),
         crew=tuple(crew),
         tube=tuple(tube),
-        bounties=((bounty,), ()),
         bounty_stack=stacks,
-        supply=(12 - 6 - 4, 12 - 6 - 3),
+    )
+    return set_rebels(
+        s, stratos=((1, 3, 2), (2, 2, 2)), bounties=((bounty,), ()), unused=(12 - 6 - 4, 12 - 6 - 3)
     )
 
 
@@ -93,7 +93,7 @@ def test_scoring_example_green_111() -> None:
 def test_score_crews_on_stratos() -> None:
     """rule: cytress/score-crews-on-stratos - 15, 10 and 5 PRESTIGE per crew on levels 3, 2, 1."""
     assert CREW_PRESTIGE == (5, 10, 15)
-    s = replace(start(2), stratos=((1, 1, 1), (0, 0, 0)), supply=(9, 12))
+    s = set_rebels(start(2), stratos=((1, 1, 1), (0, 0, 0)), unused=(9, 12))
     assert final_scores(PACK, s, s.map.layout.adjacent)[0].crew_prestige == 30
 
 
@@ -122,7 +122,7 @@ def test_score_bounties_tiers() -> None:
     assert BOUNTY_PRESTIGE[1:] == (2, 1)
     s = green_example()
     tier2 = next(i for i, b in enumerate(PACK.bounties) if b.tier == 2 and b.faction == 0)
-    t = replace(s, bounties=((tier2,), ()))
+    t = set_rebels(s, bounties=((tier2,), ()))
     assert card_facts(PACK, t)[0].bounty == 5
 
 
@@ -136,11 +136,11 @@ def test_two_bounties_against_one_faction() -> None:
     tier1, tier2 = (
         next(i for i, b in enumerate(PACK.bounties) if b.tier == t and b.faction == 0) for t in (1, 2)
     )
-    both = replace(s, bounties=((tier1, tier2), ()))
+    both = set_rebels(s, bounties=((tier1, tier2), ()))
     assert not both.bounty_best and card_facts(PACK, both)[0].bounty == 15
     best = replace(both, bounty_best=True)
     assert card_facts(PACK, best)[0].bounty == 10
-    assert card_facts(PACK, replace(best, bounties=((tier2,), ())))[0].bounty == 5
+    assert card_facts(PACK, set_rebels(best, bounties=((tier2,), ())))[0].bounty == 5
     for t in (both, best):
         assert GAME.evaluator.totals(t)[0] == [x.total for x in final_scores(PACK, t, t.map.layout.adjacent)]
     assert GAME.new_state(GameConfig(players=4, options={"bounty_scoring": "best"}), 1).bounty_best

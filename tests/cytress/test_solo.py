@@ -14,7 +14,7 @@ from games.cytress.automa import (
 from games.cytress.scoring import card_facts
 from games.cytress.state import AUTOMA, NOBODY, OVER, PAD, SCOUT, TRAVEL, CytressState
 from games.cytress.work import Work
-from tests.cytress.helpers import GAME, PACK, do, first, play_until, res, set_res, start, texts
+from tests.cytress.helpers import GAME, PACK, do, first, play_until, res, set_rebels, set_res, start, texts
 
 
 def _solo(seed: int = 0, **opts: object) -> CytressState:
@@ -29,10 +29,9 @@ def _board(s: CytressState, crews: dict[int, int], tubes: dict[int, int] | None 
     for h, t in (tubes or {}).items():
         tube[h] = t
     placed = [sum(1 for o in crew if o == k) for k in range(2)]
-    up = [sum(s.stratos[k]) for k in range(2)]
-    return replace(
-        s, crew=tuple(crew), tube=tuple(tube), supply=tuple(12 - placed[k] - up[k] for k in range(2))
-    )
+    up = [sum(s.rebels[k].stratos) for k in range(2)]
+    s = replace(s, crew=tuple(crew), tube=tuple(tube))
+    return set_rebels(s, unused=tuple(12 - placed[k] - up[k] for k in range(2)))
 
 
 def test_solo_setup() -> None:
@@ -45,7 +44,7 @@ def test_solo_setup() -> None:
     assert a is not None
     assert [len(t) for t in a.tracker] == [3, 3, 3, 3] or len(a.drawn) > 0
     assert len(a.deck) + len(a.drawn) + sum(len(t) for t in a.tracker) == 16
-    assert s.supply == (12, 12) and s.players[0].transports == 3
+    assert [r.unused for r in s.rebels] == [12, 12] and s.players[0].transports == 3
     assert s.board_side == 1
     assert _solo(solo_board_side="1-3").board_side == 0
 
@@ -55,13 +54,13 @@ def test_solo_scouting_ai_blocks_and_gains_nothing() -> None:
     district; it gains no resources; only the largest spot is open; both scout twice."""
     s = _solo()
     assert s.phase == SCOUT and s.actor == 0
-    ai_spot = s.leader[AUTOMA]
+    ai_spot = s.rebels[AUTOMA].leader
     assert ai_spot >= 0 and ai_spot % 2 == 0
     options = [a.arg for a in GAME.legal_actions(s)]
     assert all(o % 2 == 0 and o != ai_spot for o in options)
     s = GAME.apply(s, GAME.legal_actions(s)[0])
-    second = s.leader[AUTOMA]
-    assert second // 2 not in {ai_spot // 2, s.leader[0] // 2}
+    second = s.rebels[AUTOMA].leader
+    assert second // 2 not in {ai_spot // 2, s.rebels[0].leader // 2}
     s = GAME.apply(s, GAME.legal_actions(s)[0])
     assert s.phase == TRAVEL
 
@@ -130,9 +129,9 @@ def test_solo_tube_checklist_and_height() -> None:
     assert h in tube_candidates(b)
     b2 = _board(s, {h: AUTOMA, n[0]: 0})
     assert tube_candidates(b2) == []  # 0 AI vs 1 rival around: not neutral
-    assert tube_height(replace(s, stratos=((0, 0, 0), (0, 0, 0)))) == 1
-    assert tube_height(replace(s, stratos=((0, 1, 0), (1, 1, 0)))) == 2
-    assert tube_height(replace(s, stratos=((0, 0, 0), (2, 2, 2)))) == 3
+    assert tube_height(set_rebels(s, stratos=((0, 0, 0), (0, 0, 0)))) == 1
+    assert tube_height(set_rebels(s, stratos=((0, 1, 0), (1, 1, 0)))) == 2
+    assert tube_height(set_rebels(s, stratos=((0, 0, 0), (2, 2, 2)))) == 3
 
 
 def test_solo_bounty_ascend_rule() -> None:
@@ -140,12 +139,12 @@ def test_solo_bounty_ascend_rule() -> None:
     where doing so neither gives up nor cedes the majority to the solo player."""
     s = _solo()
     # stratos: the solo player's levels 1-3, and the automa's
-    assert bounty_ascend_level(replace(s, stratos=((1, 0, 0), (3, 0, 0)))) == 1
-    assert bounty_ascend_level(replace(s, stratos=((1, 0, 0), (2, 0, 0)))) == 0  # would give up level 1
-    assert bounty_ascend_level(replace(s, stratos=((2, 0, 0), (2, 0, 0)))) == 0  # would cede level 1
-    assert bounty_ascend_level(replace(s, stratos=((2, 0, 0), (2, 2, 0)))) == 2
-    assert bounty_ascend_level(replace(s, stratos=((0, 0, 0), (0, 1, 0)))) == 0  # its only level 2 crew
-    assert bounty_ascend_level(replace(s, stratos=((0, 0, 0), (0, 0, 0)))) == 0
+    assert bounty_ascend_level(set_rebels(s, stratos=((1, 0, 0), (3, 0, 0)))) == 1
+    assert bounty_ascend_level(set_rebels(s, stratos=((1, 0, 0), (2, 0, 0)))) == 0  # would give up level 1
+    assert bounty_ascend_level(set_rebels(s, stratos=((2, 0, 0), (2, 0, 0)))) == 0  # would cede level 1
+    assert bounty_ascend_level(set_rebels(s, stratos=((2, 0, 0), (2, 2, 0)))) == 2
+    assert bounty_ascend_level(set_rebels(s, stratos=((0, 0, 0), (0, 1, 0)))) == 0  # its only level 2 crew
+    assert bounty_ascend_level(set_rebels(s, stratos=((0, 0, 0), (0, 0, 0)))) == 0
 
 
 def test_solo_ai_movable_when_all_placed() -> None:

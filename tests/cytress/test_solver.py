@@ -128,7 +128,7 @@ def _small_instances(count: int) -> list[tuple[CytressState, dict[str, Any]]]:
                 near = [h for h in empty if any(s.tube[n] for n in s.map.layout.adjacent[h])]
                 pool = near + rng.sample(empty, min(2, len(empty)))
                 hexes = sorted(set(rng.sample(pool, min(len(pool), rng.randrange(1, 5)))))
-                crews = min(s.supply[seat], rng.randrange(0, 3))
+                crews = min(s.rebels[seat].unused, rng.randrange(0, 3))
                 params = {
                     "seat": seat,
                     "crews": crews,
