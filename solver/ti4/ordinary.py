@@ -15,7 +15,7 @@ import math
 import random
 import time
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from ortools.sat.python import cp_model
 
@@ -81,6 +81,44 @@ def solve_ordinary(
         if before is None or units <= before:
             return out, units / SCALE
     return dict(galaxy), (before if before is not None else objective_units(content, problem, galaxy)) / SCALE
+
+
+class SpaceKind(NamedTuple):
+    """What the model needs of an open system space; spaces alike share one count per tile kind.
+
+    Attributes:
+        share: per weight set, per home, the share of the space's value that home counts.
+        specialty_near: per home, whether the space is within its specialty distance.
+        specialty_reach: per home, whether the space is within its specialty reach.
+        ring1: whether the space is next to Mecatol Rex.
+        quotas: the quotas (by index in the problem) the space counts for.
+    """
+
+    share: tuple[tuple[int, ...], ...]
+    specialty_near: tuple[bool, ...]
+    specialty_reach: tuple[bool, ...]
+    ring1: bool
+    quotas: tuple[int, ...]
+
+
+class TileKind(NamedTuple):
+    """What the model needs of an ordinary system; systems alike are counted together.
+
+    Attributes:
+        pile: its back, "blue" or "red".
+        points: per weight set, its value.
+        legendary: its legendary planets.
+        specialty: whether it has a technology specialty.
+        required: whether the problem requires it on the map.
+        quotas: the quotas (by index in the problem) it counts for.
+    """
+
+    pile: str
+    points: tuple[int, ...]
+    legendary: int
+    specialty: bool
+    required: bool
+    quotas: tuple[int, ...]
 
 
 def _shares(
@@ -172,10 +210,10 @@ class _OrdinaryModel:
             _within(content, problem, self.full, problem.specialty_reach if spec_u else 0),
         ]
         # ---------------------------------------------------------------- variables
-        self.spaces: dict[tuple[Any, ...], list[Pos]] = {}
+        self.spaces: dict[SpaceKind, list[Pos]] = {}
         for p in self.free:
             self.spaces.setdefault(self._space_key(p), []).append(p)
-        self.kinds: dict[tuple[Any, ...], list[TileId]] = {}
+        self.kinds: dict[TileKind, list[TileId]] = {}
         for t in problem.pool:
             if not special(content, t) and t not in self.kept.values():
                 self.kinds.setdefault(self._tile_key(t), []).append(t)
@@ -200,8 +238,8 @@ class _OrdinaryModel:
             self.objective = worst + sum(self.extra)
         self.m.minimize(self.objective)
 
-    def _space_key(self, p: Pos) -> tuple[Any, ...]:
-        return (
+    def _space_key(self, p: Pos) -> SpaceKind:
+        return SpaceKind(
             tuple(tuple(co.get(p, 0) for co in coefs) for coefs in self.coefs_by),
             tuple((h, p) in self.within[0] for h in self.homes),
             tuple((h, p) in self.within[1] for h in self.homes),
@@ -209,8 +247,8 @@ class _OrdinaryModel:
             tuple(i for i, q in enumerate(self.p.quotas) if p in q.positions),
         )
 
-    def _tile_key(self, t: TileId) -> tuple[Any, ...]:
-        return (
+    def _tile_key(self, t: TileId) -> TileKind:
+        return TileKind(
             self.c.tiles[t].pile,
             tuple(tile_points(self.c.tiles[t], w) for w in self.p.measure.parts),
             legendary_count(self.c, t),
@@ -227,15 +265,15 @@ class _OrdinaryModel:
             m.add(sum(n[c, k] for c in self.kinds) == len(ps))
         for c, ts in self.kinds.items():
             used = sum(n[c, k] for k in self.spaces)
-            m.add(used == len(ts)) if c[4] else m.add(used <= len(ts))
+            m.add(used == len(ts)) if c.required else m.add(used <= len(ts))
         for back, need in (("blue", problem.blue), ("red", problem.red)):
             have = sum(1 for t in kept.values() if tiles[t].pile == back)
-            m.add(sum(v for (c, _), v in n.items() if c[0] == back) == need - have)
+            m.add(sum(v for (c, _), v in n.items() if c.pile == back) == need - have)
         for i, q in enumerate(problem.quotas):
             have = sum(1 for p, t in kept.items() if p in q.positions and t in q.tiles)
-            m.add(sum(v for (c, k), v in n.items() if i in c[5] and i in k[4]) == q.count - have)
+            m.add(sum(v for (c, k), v in n.items() if i in c.quotas and i in k.quotas) == q.count - have)
         if self.ring1 and not any(tiles[t].pile == "red" for p, t in kept.items() if p in self.ring1):
-            m.add(sum(v for (c, k), v in n.items() if c[0] == "red" and k[3]) >= 1)
+            m.add(sum(v for (c, k), v in n.items() if c.pile == "red" and k.ring1) >= 1)
 
     def _values(self) -> tuple[int, list[tuple[Any, Any]], int]:
         """Each home's value per weight set (linear in ``n``) on the coarsest exact grid, with the
@@ -258,13 +296,16 @@ class _OrdinaryModel:
         # the secondary weights; counting in gcds keeps the numbers (and the objective's domain) small
         grid = math.gcd(
             *(x for cs in consts for x in cs),
-            *(k[0][j][h] * c[1][j] for c, k in n for j in range(len(parts)) for h in self.homes),
+            *(k.share[j][h] * c.points[j] for c, k in n for j in range(len(parts)) for h in self.homes),
             *self.units,
             10**9,
         )
         lo_all = min(min(0, *cs) // grid for cs in consts)
         top = max(
-            (consts[j][h] + sum(k[0][j][h] * c[1][j] * len(self.spaces[k]) for c, k in n if k[0][j][h]))
+            (
+                consts[j][h]
+                + sum(k.share[j][h] * c.points[j] * len(self.spaces[k]) for c, k in n if k.share[j][h])
+            )
             // grid
             for j in range(len(parts))
             for h in self.homes
@@ -273,7 +314,11 @@ class _OrdinaryModel:
         for j in range(len(parts)):
             vals = [
                 consts[j][h] // grid
-                + sum(k[0][j][h] * c[1][j] // grid * v for (c, k), v in n.items() if k[0][j][h] and c[1][j])
+                + sum(
+                    k.share[j][h] * c.points[j] // grid * v
+                    for (c, k), v in n.items()
+                    if k.share[j][h] and c.points[j]
+                )
                 for h in self.homes
             ]
             hi, lo = m.new_int_var(lo_all, top, f"best{j}"), m.new_int_var(lo_all, top, f"worst{j}")
@@ -302,7 +347,11 @@ class _OrdinaryModel:
             for h in self.homes:
                 if any((h, p) in near_kept and has_specialty(self.c, t) for p, t in kept.items()):
                     continue
-                spec_count: Any = sum(v for (c, k), v in n.items() if c[3] and k[1 + j][h])
+                spec_count: Any = sum(
+                    v
+                    for (c, k), v in n.items()
+                    if c.specialty and (k.specialty_near, k.specialty_reach)[j][h]
+                )
                 if j == 0:
                     m.add(spec_count >= 1)
                 else:
@@ -319,7 +368,9 @@ class _OrdinaryModel:
                 for p in co
                 if co[p] and p not in problem.open and self.full.get(p, 0) in self.c.tiles
             )
-            counts.append(const + sum(c[2] * v for (c, k), v in n.items() if c[2] and k[0][0][h]))
+            counts.append(
+                const + sum(c.legendary * v for (c, k), v in n.items() if c.legendary and k.share[0][h])
+            )
         if problem.max_legendary_per_home >= 0:
             for x in counts:
                 m.add(x <= problem.max_legendary_per_home)
