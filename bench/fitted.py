@@ -180,19 +180,25 @@ def main(argv: list[str] | None = None) -> int:
         flush=True,
     )
     path = RESULTS if args.game == "tiberpunk" else RESULTS.with_name(f"fitted_{args.game}.json")
+    capped = any(v.name == "max_rounds" for v in get_game(args.game).info.variants)
     done: dict[str, Any] = {}
     for kind in kinds:
         r = match(kind, args)
         r["args"] = vars(args)
         done[kind] = r
         lo, hi = r["ci95"]
+        rounds = (
+            f"{r['rounds_per_game']:.1f} rounds a game, {r['games_at_round_cap']} at the "
+            f"{args.max_rounds}-round cap; "
+            if capped
+            else ""
+        )
         print(
             f"fitted vs {'hand-written' if kind == 'hand' else 'OpenSpiel MCTSBot'}: "
             f"{100 * r['win_rate']:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}] over {r['games']} games "
             f"(target >= {100 * r['target']:.0f}%; {1000 * r['move_time_s']:.0f} ms a move; "
             f"s/move ours {r['ours_s_per_move']:.3f}, theirs "
-            f"{r['theirs_s_per_move']:.3f}; {r['rounds_per_game']:.1f} rounds a game, "
-            f"{r['games_at_round_cap']} at the {args.max_rounds}-round cap; load "
+            f"{r['theirs_s_per_move']:.3f}; {rounds}load "
             f"{r['load_start']:.2f} -> {r['load_end']:.2f}; {r['wall_s']:.0f} s)",
             flush=True,
         )

@@ -21,9 +21,10 @@ from typing import Any
 
 from games.core.face import REFEREE, SPECTATOR, Catalogue, Description, Fact, Viewer, did_you_mean
 from games.core.protocol import TERMINAL, Game, GameConfig, GameInfo, OptionValue, Seat
+from games.core.protocol import Evaluator as LeafEvaluator
 from games.core.records import replace
 from games.errors import ConfigError, LictorError, NotationError
-from games.tiberius import rules
+from games.tiberius import features, rules
 from games.tiberius.ai import Evaluator
 from games.tiberius.face import Face
 from games.tiberius.model import (
@@ -184,6 +185,10 @@ class TiberiusGame(Game[TiberiusState, TAction]):
         if state.phase == OVER:
             return None
         return self._ai.priors(state)
+
+    def evaluators(self) -> Mapping[str, LeafEvaluator]:
+        """``"fitted"``: a win model fitted to self-play (see :mod:`games.tiberius.features`)."""
+        return {"fitted": features.evaluator(self)}
 
     # ------------------------------------------------------------------ the face (games/tiberius/face.py)
     def content(self) -> Catalogue:
