@@ -20,13 +20,14 @@ from typing import Any, TypeVar
 import msgspec
 
 from games.core.face import REFEREE, SPECTATOR, Catalogue, Description, Fact, Viewer
-from games.core.protocol import CHANCE, TERMINAL, Game, GameConfig, GameInfo, Variant
+from games.core.protocol import CHANCE, TERMINAL, Evaluator, Game, GameConfig, GameInfo, Variant
 from games.cyberverse import (
     catalogue,
     codec,
     engine,
     explain,
     face,
+    features,
     hidden,
     notation,
     outcomes,
@@ -414,3 +415,7 @@ class CyberverseGame(Game[State, Action]):
 
     def policies(self) -> Mapping[str, Callable[[State, random.Random], Action]]:
         return {"greedy": policies.Greedy(self).choose}
+
+    def evaluators(self) -> Mapping[str, Evaluator]:
+        """``"fitted"``: a win model fitted to self-play (see :mod:`games.cyberverse.features`)."""
+        return {"fitted": features.evaluator(self)}

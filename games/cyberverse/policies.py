@@ -309,15 +309,16 @@ def game_left(s: State) -> float:
     return left
 
 
-def win_chances(s: State, c: Content) -> tuple[float, ...]:
+def win_chances(s: State, c: Content, features: list[tuple[float, ...]] | None = None) -> tuple[float, ...]:
     """Each seat's chance to win: a conditional logit (softmax over the seats) of
-    :func:`win_features`, weighted by :data:`WIN_WEIGHTS` plus :data:`WIN_WEIGHTS_LEFT` times the
-    fraction of the game left (:func:`game_left`); with 4 players, :data:`WIN_WEIGHTS_4P` and
-    :data:`WIN_WEIGHTS_LEFT_4P`."""
+    :func:`win_features` (``features`` when the caller has them already), weighted by
+    :data:`WIN_WEIGHTS` plus :data:`WIN_WEIGHTS_LEFT` times the fraction of the game left
+    (:func:`game_left`); with 4 players, :data:`WIN_WEIGHTS_4P` and :data:`WIN_WEIGHTS_LEFT_4P`."""
     left = game_left(s)
     now, late = (WIN_WEIGHTS_4P, WIN_WEIGHTS_LEFT_4P) if s.players == 4 else (WIN_WEIGHTS, WIN_WEIGHTS_LEFT)
     weights = [w + left * x for w, x in zip(now, late, strict=True)]
-    utils = [sum(w * f for w, f in zip(weights, feats, strict=True)) for feats in win_features(s, c)]
+    rows = win_features(s, c) if features is None else features
+    utils = [sum(w * f for w, f in zip(weights, feats, strict=True)) for feats in rows]
     top = max(utils)
     exps = [math.exp(u - top) for u in utils]
     total = sum(exps)
