@@ -13,15 +13,16 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
 
 from games.core.cache import memo
+from games.core.protocol import Evaluator
 from games.errors import ContentError
 
-__all__ = ["WinModel", "load_model", "softmax", "win_chances"]
+__all__ = ["WinModel", "fitted_evaluator", "load_model", "softmax", "win_chances"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -93,3 +94,26 @@ def softmax(utils: Sequence[float]) -> tuple[float, ...]:
 def win_chances(weights: Sequence[float], features: Sequence[Sequence[float]]) -> tuple[float, ...]:
     """Each seat's chance to win: the softmax over the seats of ``weights · features[seat]``."""
     return softmax([sum(w * x for w, x in zip(weights, f, strict=True)) for f in features])
+
+
+def fitted_evaluator(
+    model: WinModel,
+    heuristic: Callable[[Any], Sequence[float]],
+    features: Callable[[Any], Sequence[Sequence[float]]],
+    feature_names: Sequence[str],
+    *,
+    levels: bool,
+    games_of: str = "self-play games",
+) -> Evaluator:
+    """A game's ``"fitted"`` evaluator: ``heuristic`` (the model's chances) with the game's own prior,
+    summarised from the model's training record (``games_of``: what the games it was fitted on were)."""
+    training = model.training
+    return Evaluator(
+        heuristic=heuristic,
+        prior=None,
+        summary=f"conditional logit on {len(feature_names)} features fitted to {training.get('games', '?')} "
+        f"{games_of} (held-out log-loss {training.get('held_out', {}).get('fitted', '?')})",
+        features=features,
+        feature_names=tuple(feature_names),
+        levels=levels,
+    )

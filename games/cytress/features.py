@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from games.core.fitted import WinModel, load_model, win_chances
+from games.core.fitted import WinModel, fitted_evaluator, load_model, win_chances
 from games.core.protocol import Evaluator
 from games.cytress.board import TUBE_COST, TUBE_PRESTIGE, strict_leader
 from games.cytress.state import CORPOCRAT, HOOLIGANG, LEVELS, OVER, PRIVATEER, ROVER, CytressState, Icons
@@ -240,14 +240,11 @@ def fitted_heuristic(game: CytressGame, state: CytressState) -> tuple[float, ...
 
 def evaluator(game: CytressGame) -> Evaluator:
     """The ``"fitted"`` evaluator: :func:`fitted_heuristic` with the game's own prior."""
-    training = model().training
-    return Evaluator(
-        heuristic=lambda state: fitted_heuristic(game, state),
-        prior=None,
-        summary=f"conditional logit on {len(FEATURES)} features fitted to {training.get('games', '?')} "
-        f"3-player games of greedy and automa-policy seats "
-        f"(held-out log-loss {training.get('held_out', {}).get('fitted', '?')})",
-        features=lambda state: win_features(game, state),
-        feature_names=FEATURES,
+    return fitted_evaluator(
+        model(),
+        lambda state: fitted_heuristic(game, state),
+        lambda state: win_features(game, state),
+        FEATURES,
         levels=FOR_LEVELS,
+        games_of="3-player games of greedy and automa-policy seats",
     )

@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from games.core.fitted import WinModel, load_model, win_chances
+from games.core.fitted import WinModel, fitted_evaluator, load_model, win_chances
 from games.core.protocol import Evaluator
 from games.tiberpunk import ai
 from games.tiberpunk.end import standings
@@ -128,13 +128,10 @@ def fitted_heuristic(game: TiberpunkGame, state: State) -> tuple[float, ...]:
 
 def evaluator(game: TiberpunkGame) -> Evaluator:
     """The ``"fitted"`` evaluator: :func:`fitted_heuristic` with the game's own prior."""
-    training = model().training
-    return Evaluator(
-        heuristic=lambda state: fitted_heuristic(game, state),
-        prior=None,
-        summary=f"conditional logit on {len(FEATURES)} features fitted to {training.get('games', '?')} "
-        f"self-play games (held-out log-loss {training.get('held_out', {}).get('fitted', '?')})",
-        features=lambda state: win_features(game, state),
-        feature_names=FEATURES,
+    return fitted_evaluator(
+        model(),
+        lambda state: fitted_heuristic(game, state),
+        lambda state: win_features(game, state),
+        FEATURES,
         levels=FOR_LEVELS,
     )
