@@ -21,8 +21,9 @@ from typing import Any
 
 from games.core.face import REFEREE, SPECTATOR, Catalogue, Description, Fact, Viewer
 from games.core.protocol import TERMINAL, Game, GameConfig, GameInfo, Seat, Variant
+from games.core.protocol import Evaluator as LeafEvaluator
 from games.errors import ConfigError, InvalidStateError, NotationError
-from games.ti4 import ai, face, flow, hidden, notation, outcomes
+from games.ti4 import ai, face, features, flow, hidden, notation, outcomes
 from games.ti4.balance import HomeReport, Weights, home_reports
 from games.ti4.codec import state_from_dict, state_schema, state_to_dict
 from games.ti4.content import Content, load_content
@@ -228,6 +229,10 @@ class TI4Game(Game[TI4State, TI4Action]):
     def heuristic(self, state: TI4State) -> tuple[float, ...]:
         """The same shares on the galaxy so far, empty spaces at the mean tile still in hand."""
         return ai.shares(self.home_values(state))
+
+    def evaluators(self) -> Mapping[str, LeafEvaluator]:
+        """``"fitted"``: a win model fitted to self-play (see :mod:`games.ti4.features`)."""
+        return {"fitted": features.evaluator(self)}
 
     def policies(self) -> Mapping[str, Callable[[TI4State, random.Random], TI4Action]]:
         """``greedy`` (its own home first) and ``balanced`` (the fairest galaxy for the table)."""
