@@ -34,6 +34,7 @@ from search import SearchBot, SearchLimit, SearchOptions
 
 __all__ = [
     "FitResult",
+    "PriorLabels",
     "SelfPlayGame",
     "SelfPlayJob",
     "fit",
@@ -62,6 +63,11 @@ class SelfPlayJob:
         explore_moves: decisions per seat played at ``temperature`` (then the most visited move).
         sample: probability that a decision position is recorded.
         options: the game's options (e.g. a round cap against stalled games).
+        prior_sample: probability that a searched decision where the evaluator ``features_of``
+            gives move features (``Evaluator.prior_features``) is recorded for the fitted prior.
+        prior_simulations: the visits recorded for the prior come from a search of this many
+            simulations of the position (a deeper one than the seat's, so the prior learns what a
+            longer search finds); 0: the seat's own search.
     """
 
     game: str
@@ -75,6 +81,27 @@ class SelfPlayJob:
     explore_moves: int = 12
     sample: float = 0.1
     options: tuple[tuple[str, Any], ...] = ()
+    prior_sample: float = 0.0
+    prior_simulations: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class PriorLabels:
+    """What self-play records for the fitted prior (``lictor train --prior-out``).
+
+    Attributes:
+        sample: the share of the searched decisions recorded (``SelfPlayJob.prior_sample``).
+        simulations: the simulations of the search whose visits label them
+            (``SelfPlayJob.prior_simulations``; 0: the seat's own search).
+    """
+
+    sample: float = 0.5
+    simulations: int = 0
+
+
+PolicyRow = tuple[tuple[tuple[float, ...], ...], tuple[float, ...]]
+"""A decision recorded for the fitted prior: per legal action its move features, and the share of the
+search's visits it got."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +115,7 @@ class SelfPlayGame:
         heuristic: per recorded position, the hand-written heuristic's chance per seat.
         moves: actions played (chance included).
         seconds: wall time it took.
+        policy: the decisions recorded for the fitted prior (``job.prior_sample``).
     """
 
     job: SelfPlayJob
@@ -96,6 +124,7 @@ class SelfPlayGame:
     heuristic: tuple[tuple[float, ...], ...]
     moves: int
     seconds: float
+    policy: tuple[PolicyRow, ...] = ()
 
 
 def play_selfplay(job: SelfPlayJob) -> SelfPlayGame:
@@ -103,17 +132,23 @@ def play_selfplay(job: SelfPlayJob) -> SelfPlayGame:
     start = time.perf_counter()
     game = get_game(job.game)
     features = _features(game, job.features_of)
+    move_features = game.evaluators()[job.features_of].prior_features if job.prior_sample else None
     opts = SearchOptions(evaluator=job.evaluator)
     limit = SearchLimit(simulations=job.simulations)
     bots = [
         SearchBot(game, limit=limit, options=opts, seed=derive_seed(job.bot_seed, seat))
         for seat in range(job.players)
     ]
+    label = None
+    if job.prior_simulations:  # the deeper search whose visits label the prior's decisions
+        deep = SearchLimit(simulations=job.prior_simulations)
+        label = SearchBot(game, limit=deep, options=opts, seed=derive_seed(job.bot_seed, "label"))
     decided = [0] * job.players
     state = game.new_state(GameConfig(players=job.players, options=dict(job.options)), job.seed)
     dice = random.Random(derive_seed(job.seed, "dice"))
     pick = make_rng(derive_seed(job.seed, "sample"))
-    rows, heur, moves = [], [], 0
+    pick_policy = make_rng(derive_seed(job.seed, "policy"))
+    rows, heur, policy, moves = [], [], [], 0
     while (player := game.current_player(state)) != TERMINAL:
         if player == CHANCE:
             action = game.sample_chance(state, dice)
@@ -124,7 +159,14 @@ def play_selfplay(job: SelfPlayJob) -> SelfPlayGame:
             bot = bots[player]
             bot.temperature = job.temperature if decided[player] < job.explore_moves else 0.0
             decided[player] += 1
+            searched = bot.last
             action = bot.act(state)
+            fresh = bot.last is not searched  # a search ran (not a forced move)
+            if move_features is not None and fresh and pick_policy.random() < job.prior_sample:
+                searched = bot.last if label is None else label.analyse(state)
+                row = _policy_row(game, state, move_features, searched)
+                if row is not None:
+                    policy.append(row)
         state = game.apply(state, action)
         moves += 1
     return SelfPlayGame(
@@ -134,7 +176,24 @@ def play_selfplay(job: SelfPlayJob) -> SelfPlayGame:
         heuristic=tuple(heur),
         moves=moves,
         seconds=time.perf_counter() - start,
+        policy=tuple(policy),
     )
+
+
+def _policy_row(
+    game: Game[Any, Any], state: Any, move_features: Callable[[Any], Any], analysis: Any
+) -> PolicyRow | None:
+    """The decision just searched as a prior's training row (None where the game gives no move
+    features, or the search spent no visits)."""
+    rows = move_features(state)
+    if rows is None or analysis is None:
+        return None
+    visits = {c.action: c.visits for c in analysis.candidates}
+    counts = [float(visits.get(a, 0)) for a in game.legal_actions(state)]
+    total = sum(counts)
+    if total <= 0:
+        return None
+    return tuple(tuple(float(x) for x in r) for r in rows), tuple(c / total for c in counts)
 
 
 def _features(game: Game[Any, Any], name: str) -> Callable[[Any], Sequence[Sequence[float]]]:
@@ -160,8 +219,10 @@ def schedule(
     explore_moves: int = 12,
     sample: float = 0.1,
     options: dict[str, Any] | None = None,
+    prior: PriorLabels | None = None,
 ) -> list[SelfPlayJob]:
-    """The self-play games to play, each with its own derived seeds."""
+    """The self-play games to play, each with its own derived seeds (``prior``: what they record for
+    the move prior; None: nothing)."""
     return [
         SelfPlayJob(
             game=game,
@@ -174,6 +235,8 @@ def schedule(
             explore_moves=explore_moves,
             sample=sample,
             options=tuple(sorted((options or {}).items())),
+            prior_sample=prior.sample if prior else 0.0,
+            prior_simulations=prior.simulations if prior else 0,
         )
         for g in range(games)
     ]
@@ -369,6 +432,9 @@ def load_games(path: str) -> list[SelfPlayGame]:
                     heuristic=tuple(tuple(h) for h in d["heuristic"]),
                     moves=d["moves"],
                     seconds=d["seconds"],
+                    policy=tuple(
+                        (tuple(tuple(f) for f in rows), tuple(shares)) for rows, shares in d.get("policy", [])
+                    ),
                 )
             )
     return out
@@ -390,11 +456,13 @@ def train(
     command: str = "",
     save: str | None = None,
     played: Sequence[SelfPlayGame] | None = None,
+    prior: PriorLabels | None = None,
 ) -> dict[str, Any]:
     """Self-play ``games`` games, fit the game's ``"fitted"`` model, and return it as the JSON the
     game ships (``games/core/fitted.py``'s ``WinModel`` form, with how it was trained). ``save``
     writes the games (:func:`save_games`); ``played`` fits games played before instead (their
-    settings as they were played: the other arguments are then only recorded)."""
+    settings as they were played: the other arguments are then only recorded). ``prior`` also
+    records decisions for the move prior and fits it (``batch/priorfit.py``), under ``"prior"``."""
     names = _fitted_features(game, players)
     start = time.monotonic()
     todo = schedule(
@@ -406,9 +474,9 @@ def train(
         evaluator=evaluator,
         sample=sample,
         options=options,
+        prior=prior,
     )
-    if played is None:
-        played = run_jobs(play_selfplay, todo, jobs=jobs, ray_address=ray_address, progress=progress)
+    played = played or run_jobs(play_selfplay, todo, jobs=jobs, ray_address=ray_address, progress=progress)
     if save is not None:
         save_games(played, save)
     result = fit(played)
@@ -419,17 +487,38 @@ def train(
         "seed": seed,
         "simulations_per_move": simulations,
         "self_play_evaluator": evaluator or "hand-written",
-        "temperature": todo[0].temperature if todo else 0.0,
-        "explore_moves": todo[0].explore_moves if todo else 0,
+        **_picking(todo),
         "sample": sample,
         "options": dict(options or {}),
     }
-    return {
+    out: dict[str, Any] = {
         "game": game,
         "features": list(names),
         "weights": {str(players): weights, "*": weights},
         "training": {**settings, **_fit_record(result, played, start=start, command=command)},
     }
+    if prior is not None or any(g.policy for g in played):
+        out["prior"] = _prior(game, played, command)  # None when no decision was recorded
+    return out
+
+
+def _picking(todo: Sequence[SelfPlayJob]) -> dict[str, Any]:
+    """How the self-play seats picked their first moves (the training record's entries)."""
+    return {
+        "temperature": todo[0].temperature if todo else 0.0,
+        "explore_moves": todo[0].explore_moves if todo else 0,
+    }
+
+
+def _prior(game: str, played: Sequence[SelfPlayGame], command: str) -> dict[str, Any] | None:
+    """The move prior fitted to the visits ``played`` recorded (None when they recorded none)."""
+    from batch.priorfit import prior_model
+
+    if not any(g.policy for g in played):
+        return None
+    return prior_model(
+        game, get_game(game).evaluators()["fitted"].prior_feature_names, played, command=command
+    )
 
 
 def _fitted_features(game: str, players: int) -> tuple[str, ...]:

@@ -22,7 +22,7 @@ from games.core.cache import memo
 from games.core.protocol import Evaluator
 from games.errors import ContentError
 
-__all__ = ["WinModel", "fitted_evaluator", "load_model", "softmax", "win_chances"]
+__all__ = ["FittedPrior", "WinModel", "fitted_evaluator", "load_model", "softmax", "win_chances"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -96,6 +96,24 @@ def win_chances(weights: Sequence[float], features: Sequence[Sequence[float]]) -
     return softmax([sum(w * x for w, x in zip(weights, f, strict=True)) for f in features])
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FittedPrior:
+    """A game's fitted move prior: a conditional logit over the legal actions (a :class:`WinModel`
+    whose alternatives are the actions, not the seats), fitted to the search's visits in self-play
+    (``batch/priorfit.py``).
+
+    Attributes:
+        prior: the priors over ``legal_actions`` (None: the game gives none here), or ``None`` when
+            no fitted prior is shipped (the game's own prior is used).
+        features: per legal action, its feature vector (what the trainer records).
+        feature_names: their names, in order.
+    """
+
+    prior: Callable[[Any], Sequence[float] | None] | None
+    features: Callable[[Any], Sequence[Sequence[float]] | None]
+    feature_names: tuple[str, ...]
+
+
 def fitted_evaluator(
     model: WinModel,
     heuristic: Callable[[Any], Sequence[float]],
@@ -104,16 +122,25 @@ def fitted_evaluator(
     *,
     levels: bool,
     games_of: str = "self-play games",
+    prior: FittedPrior | None = None,
 ) -> Evaluator:
-    """A game's ``"fitted"`` evaluator: ``heuristic`` (the model's chances) with the game's own prior,
-    summarised from the model's training record (``games_of``: what the games it was fitted on were)."""
+    """A game's ``"fitted"`` evaluator: ``heuristic`` (the model's chances) with the fitted prior when
+    ``prior`` ships one (else the game's own prior), summarised from the model's training record
+    (``games_of``: what the games it was fitted on were)."""
     training = model.training
+    summary = (
+        f"conditional logit on {len(feature_names)} features fitted to {training.get('games', '?')} "
+        f"{games_of} (held-out log-loss {training.get('held_out', {}).get('fitted', '?')})"
+    )
+    if prior is not None and prior.prior is not None:
+        summary += f"; a fitted prior on {len(prior.feature_names)} move features"
     return Evaluator(
         heuristic=heuristic,
-        prior=None,
-        summary=f"conditional logit on {len(feature_names)} features fitted to {training.get('games', '?')} "
-        f"{games_of} (held-out log-loss {training.get('held_out', {}).get('fitted', '?')})",
+        prior=prior.prior if prior is not None else None,
+        summary=summary,
         features=features,
         feature_names=tuple(feature_names),
         levels=levels,
+        prior_features=prior.features if prior is not None else None,
+        prior_feature_names=prior.feature_names if prior is not None else (),
     )

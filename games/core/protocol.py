@@ -121,6 +121,10 @@ class Evaluator:
         feature_names: the names of those features, in order.
         levels: whether the AI's strength levels search with it by default (set where a
             head-to-head at equal time measured it stronger than the game's own).
+        prior_features: per legal action, the feature vector a fitted prior weighs (None where the
+            game gives no priors, e.g. outside its main phase), or ``None`` when the evaluator has
+            no fitted prior to train.
+        prior_feature_names: the names of those features, in order.
     """
 
     heuristic: Callable[[Any], Sequence[float]]
@@ -129,6 +133,8 @@ class Evaluator:
     features: Callable[[Any], Sequence[Sequence[float]]] | None = None
     feature_names: tuple[str, ...] = ()
     levels: bool = False
+    prior_features: Callable[[Any], Sequence[Sequence[float]] | None] | None = None
+    prior_feature_names: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -75,7 +75,17 @@ from games.tiberpunk.state import (
 if TYPE_CHECKING:
     from games.tiberpunk.game import TiberpunkGame
 
-__all__ = ["heuristic", "potentials", "prepare", "prior", "settled", "standings"]
+__all__ = [
+    "heuristic",
+    "move_gains",
+    "mover_knows",
+    "potentials",
+    "prepare",
+    "prior",
+    "prior_logit",
+    "settled",
+    "standings",
+]
 
 DECAY = 0.7
 """A target ``t`` turns of movement away is worth ``DECAY ** t`` of what it is worth in reach."""
@@ -132,6 +142,7 @@ class _Tables:
         self.lictor_rows: dict[tuple[int, ...], tuple[int, ...]] = {}
         self.seat_cache: dict[tuple[object, ...], tuple[float, Targets]] = {}
         self.prior_cache: dict[tuple[object, ...], tuple[float, ...]] = {}
+        self.gain_cache: dict[tuple[object, ...], tuple[float, ...]] = {}
 
     @staticmethod
     def _odds(cards: tuple[tuple[int, ...], ...], k: int, diam: int) -> tuple[float, ...]:
@@ -503,22 +514,67 @@ def heuristic(game: TiberpunkGame, state: State) -> tuple[float, ...]:
 
 def prior(game: TiberpunkGame, state: State) -> Sequence[float] | None:
     """Move priors for PUCT in the main phase: a softmax of each action's one-ply gain in the mover's
-    potential (at ``PRIOR_TEMPERATURE`` tokens).
+    potential (:func:`move_gains`, at ``PRIOR_TEMPERATURE`` tokens, each logit kept within [-4, 8]).
+    The result is cached on what the mover knows (ISMCTS asks again for every determinization)."""
+    if state.phase != PH_MAIN:
+        return None
+    t = _tables(game)
+    key = mover_knows(state)
+    legal = game.legal_actions(state)
+    cache = t.prior_cache
+    got = cache.get(key)
+    if got is not None and len(got) == len(legal):
+        return got
+    gains = _gains(game, t, state, key, legal)
+    if len(cache) > 8192:  # bounded (and kept small: the collector walks it)
+        cache.clear()
+    weights = [math.exp(prior_logit(g)) for g in gains]
+    total = sum(weights)
+    got = cache[key] = tuple([w / total for w in weights])  # a tuple: the collector stops tracking it
+    return got
+
+
+def prior_logit(gain: float) -> float:
+    """The hand-written prior's logit of a move with one-ply ``gain`` (tokens): the gain over
+    ``PRIOR_TEMPERATURE``, kept within [-4, 8]."""
+    return max(-4.0, min(8.0, gain / PRIOR_TEMPERATURE))
+
+
+def move_gains(game: TiberpunkGame, state: State) -> tuple[float, ...] | None:
+    """Per legal action of the main phase, its one-ply gain (tokens, roughly) for the seat to act
+    (None outside the main phase).
 
     Moves of the character and drone are scored by the mover's reach with the miniature at the
     destination (once per destination); lictor moves by what a lictor in each district blocks for the
     opponents minus what it blocks for the mover; quests and combats by their odds; other
     interactions (income, spaceship, structures, side-objective sites) by applying them. A minor
-    interaction pays for using a token whose quest is within a turn's reach. The result is cached
-    on what the mover knows (ISMCTS asks again for every determinization).
+    interaction pays for using a token whose quest is within a turn's reach. Cached on what the
+    mover knows.
     """
     if state.phase != PH_MAIN:
         return None
-    t = _tables(game)
-    legal = game.legal_actions(state)
+    return _gains(game, _tables(game), state, mover_knows(state), game.legal_actions(state))
+
+
+def _gains(
+    game: TiberpunkGame, t: _Tables, state: State, key: tuple[object, ...], legal: Sequence[int]
+) -> tuple[float, ...]:
+    """:func:`move_gains` with the cache key and the legal actions already at hand."""
+    cache = t.gain_cache
+    got = cache.get(key)
+    if got is not None and len(got) == len(legal):
+        return got
+    if len(cache) > 8192:  # bounded (and kept small: the collector walks it)
+        cache.clear()
+    ply = _OnePly(game, t, state)
+    got = cache[key] = tuple([ply.gain(a) for a in legal])
+    return got
+
+
+def mover_knows(state: State) -> tuple[object, ...]:
+    """What the seat to act knows of ``state`` that its move gains read (the caches' key)."""
     seat = state.seat
-    players = state.players
-    key = (
+    return (
         seat,
         state.cfg,
         state.turn,
@@ -529,16 +585,10 @@ def prior(game: TiberpunkGame, state: State) -> Sequence[float] | None:
         state.lock,
         state.bless,
         state.speed,
-        tuple(q if i == seat else replace(q, hand=(len(q.hand),), known=()) for i, q in enumerate(players)),
+        tuple(
+            q if i == seat else replace(q, hand=(len(q.hand),), known=()) for i, q in enumerate(state.players)
+        ),
     )
-    cache = t.prior_cache
-    got = cache.get(key)
-    if got is not None and len(got) == len(legal):
-        return got
-    if len(cache) > 8192:  # bounded (and kept small: the collector walks it)
-        cache.clear()
-    got = cache[key] = _prior(game, t, state, legal)
-    return got
 
 
 def _lictor_block(
@@ -557,14 +607,6 @@ def _lictor_block(
                 if mask:
                     block[d] += 0.4 * w * _near(t, mask, other.char, other.drone, d)
     return block
-
-
-def _prior(game: TiberpunkGame, t: _Tables, state: State, legal: Sequence[int]) -> tuple[float, ...]:
-    """:func:`prior` without the cache."""
-    ply = _OnePly(game, t, state)
-    weights = [math.exp(max(-4.0, min(8.0, ply.gain(a) / PRIOR_TEMPERATURE))) for a in legal]
-    total = sum(weights)
-    return tuple([w / total for w in weights])  # a tuple: the collector stops tracking it
 
 
 class _OnePly:

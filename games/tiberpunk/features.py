@@ -13,18 +13,31 @@ states as ``ai.py`` does, on the position a roll, combat or reward in progress s
 from __future__ import annotations
 
 import math
+from importlib import resources
 from typing import TYPE_CHECKING
 
-from games.core.fitted import WinModel, fitted_evaluator, load_model, win_chances
+from games.core.cache import PerContent
+from games.core.fitted import FittedPrior, WinModel, fitted_evaluator, load_model, win_chances
 from games.core.protocol import Evaluator
+from games.tiberpunk import actions as act
 from games.tiberpunk import ai
 from games.tiberpunk.end import standings
-from games.tiberpunk.state import PH_OVER, State
+from games.tiberpunk.state import CHAR, DRONE, LICTOR, PH_MAIN, PH_OVER, State
 
 if TYPE_CHECKING:
     from games.tiberpunk.game import TiberpunkGame
 
-__all__ = ["FEATURES", "evaluator", "fitted_heuristic", "model", "win_features"]
+__all__ = [
+    "FEATURES",
+    "PRIOR_FEATURES",
+    "evaluator",
+    "fitted_heuristic",
+    "fitted_prior",
+    "model",
+    "prior_features",
+    "prior_model",
+    "win_features",
+]
 
 FEATURES = (
     "hand-written log-chance",
@@ -126,12 +139,138 @@ def fitted_heuristic(game: TiberpunkGame, state: State) -> tuple[float, ...]:
     return win_chances(m.weights_for(len(state.players)), win_features(game, state))
 
 
+PRIOR_FEATURES = (
+    "hand-written prior logit",
+    "one-ply gain (tokens)",
+    "moves the character",
+    "moves the drone",
+    "moves a lictor drone",
+    "coins paid",
+    "plays a spaceship card",
+    "Stage I quest",
+    "Stage II quest",
+    "Stage III quest",
+    "combat",
+    "takes income",
+    "visits a structure",
+    "spaceship interaction",
+    "divine favor",
+    "removes shackles",
+    "ends the turn",
+)
+"""The features of each legal action of the main phase, in order (the fitted prior's weights are
+given by these names):
+
+- hand-written prior logit: the logit of :func:`ai.prior` for the action (weight 1 and nothing else
+  is the hand-written prior itself); one-ply gain: :func:`ai.move_gains`, within [-2, 2] tokens;
+- the kind of action, 1 or 0 (rule: movement, interaction-wheel, divine-favor, shackles): which
+  miniature moves, which interaction (a quest of each stage, a combat, income, a structure: temple,
+  hub or side-objective site; a spaceship), divine favor, removing shackles, ending the turn;
+- coins paid for a movement, and whether the action plays a spaceship card for its token.
+"""
+
+PRIOR_FILE = "fitted_prior.json"
+"""The shipped prior (package data of ``games.tiberpunk``), when one is shipped."""
+
+_INTERACTIONS = {
+    (act.IT_CHARACTER, act.SUB_Q1): "Stage I quest",
+    (act.IT_DRONE, act.SUB_Q1): "Stage I quest",
+    (act.IT_CHARACTER, act.SUB_Q2): "Stage II quest",
+    (act.IT_DRONE, act.SUB_Q2): "Stage II quest",
+    (act.IT_CHARACTER, act.SUB_Q3): "Stage III quest",
+    (act.IT_DRONE, act.SUB_Q3): "Stage III quest",
+    (act.IT_CHARACTER, act.SUB_FIGHT): "combat",
+    (act.IT_DRONE, act.SUB_FIGHT): "combat",
+}
+_AT = {name: i for i, name in enumerate(PRIOR_FEATURES)}
+
+
+def _kind(a: int) -> tuple[str, int, bool]:
+    """The action's kind (a name of :data:`PRIOR_FEATURES`, "" for none), the coins it pays, and
+    whether it plays a spaceship card."""
+    o = a & 31
+    if o == act.OP_MOVE:
+        via, mini, _src, _dst, pay = act.move_fields(a)
+        kind = {CHAR: "moves the character", DRONE: "moves the drone", LICTOR: "moves a lictor drone"}
+        return kind.get(mini, ""), pay, bool(via)
+    if o == act.OP_INTERACT:
+        via, it, sub, *_ = act.interact_fields(a)
+        if it == act.IT_INCOME:
+            name = "takes income"
+        elif it == act.IT_STRUCTURE:
+            name = "visits a structure"
+        elif it == act.IT_SPACESHIP:
+            name = "spaceship interaction"
+        else:
+            name = _INTERACTIONS.get((it, sub), "")
+        return name, 0, via >= act.VIA_SHIP
+    if o == act.OP_UNSHACKLE:
+        return "removes shackles", 0, bool(act.move_fields(a)[0])
+    return {act.OP_FAVOR: "divine favor", act.OP_END: "ends the turn"}.get(o, ""), 0, False
+
+
+def prior_features(game: TiberpunkGame, state: State) -> list[tuple[float, ...]] | None:
+    """Per legal action of the main phase, the features of :data:`PRIOR_FEATURES` (None elsewhere)."""
+    gains = ai.move_gains(game, state)
+    if gains is None:
+        return None
+    out: list[tuple[float, ...]] = []
+    for a, gain in zip(game.legal_actions(state), gains, strict=True):
+        row = [0.0] * len(PRIOR_FEATURES)
+        row[0] = ai.prior_logit(gain)
+        row[1] = max(-2.0, min(2.0, gain))
+        kind, pay, ship = _kind(a)
+        if kind:
+            row[_AT[kind]] = 1.0
+        row[5] = float(pay)
+        row[6] = 1.0 if ship else 0.0
+        out.append(tuple(row))
+    return out
+
+
+def prior_model() -> WinModel | None:
+    """The shipped fitted prior (a conditional logit over the legal actions), or None when the
+    package ships none."""
+    if not resources.files("games.tiberpunk").joinpath(PRIOR_FILE).is_file():
+        return None
+    return load_model("games.tiberpunk", PRIOR_FILE)
+
+
+_PRIORS: PerContent[object, dict[tuple[object, ...], tuple[float, ...]]] = PerContent(lambda rules: {})
+
+
+def fitted_prior(game: TiberpunkGame, state: State) -> tuple[float, ...] | None:
+    """Move priors by the fitted prior (None outside the main phase or when none is shipped), cached
+    on what the mover knows (:func:`ai.mover_knows`), as the hand-written prior is."""
+    m = prior_model()
+    if m is None or state.phase != PH_MAIN:
+        return None
+    cache = _PRIORS(game.rules)
+    key = ai.mover_knows(state)
+    got = cache.get(key)
+    if got is not None and len(got) == len(game.legal_actions(state)):
+        return got
+    rows = prior_features(game, state)
+    if rows is None:
+        return None
+    if len(cache) > 8192:  # bounded (and kept small: the collector walks it)
+        cache.clear()
+    got = cache[key] = win_chances(m.weights_for(len(state.players)), rows)
+    return got
+
+
 def evaluator(game: TiberpunkGame) -> Evaluator:
-    """The ``"fitted"`` evaluator: :func:`fitted_heuristic` with the game's own prior."""
+    """The ``"fitted"`` evaluator: :func:`fitted_heuristic`, with :func:`fitted_prior` when one is
+    shipped (else the game's own prior)."""
     return fitted_evaluator(
         model(),
         lambda state: fitted_heuristic(game, state),
         lambda state: win_features(game, state),
         FEATURES,
         levels=FOR_LEVELS,
+        prior=FittedPrior(
+            prior=(lambda state: fitted_prior(game, state)) if prior_model() is not None else None,
+            features=lambda state: prior_features(game, state),
+            feature_names=PRIOR_FEATURES,
+        ),
     )

@@ -90,40 +90,59 @@ def train(
     from_games: Annotated[
         Path | None, typer.Option("--from-games", help="fit games saved before instead of playing")
     ] = None,
+    prior_out: Annotated[
+        Path | None, typer.Option("--prior-out", help="also fit the move prior to the visits, written here")
+    ] = None,
+    prior_sample: Annotated[float, typer.Option(help="share of the decisions recorded for the prior")] = 0.5,
+    prior_simulations: Annotated[int, typer.Option(help="label them by a search this long (0: seat's)")] = 0,
 ) -> None:
-    """Self-play, then fit the game's win model (batch/selfplay.py; docs/search.md)."""
+    """Self-play, then fit the game's win model and, with --prior-out, its move prior
+    (batch/selfplay.py, batch/priorfit.py; docs/search.md)."""
     import shlex
 
+    from batch.selfplay import PriorLabels, load_games
+
+    command = "lictor train " + " ".join(shlex.quote(a) for a in sys.argv[2:])
+    model = _run_training(
+        game,
+        games=games_count,
+        players=players,
+        seed=seed,
+        simulations=simulations,
+        evaluator=evaluator,
+        options=_train_options(option or []),
+        jobs=jobs,
+        ray_address=ray,
+        command=command,
+        save=None if save_games is None else str(save_games),
+        played=None if from_games is None else load_games(str(from_games)),
+        prior=PriorLabels(prior_sample, prior_simulations) if prior_out is not None else None,
+    )
+    prior = model.pop("prior", None)
+    _print_model(model, players, out)
+    if prior_out is not None:
+        _print_prior(prior, prior_out)
+
+
+def _run_training(game: str, *, games: int, **kwargs: Any) -> dict[str, Any]:
+    """``batch.selfplay.train`` under a progress bar; a LictorError is printed and exits 2."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
-    from batch.selfplay import load_games
     from batch.selfplay import train as run_training
     from games.errors import LictorError
 
-    options = _train_options(option or [])
-    command = "lictor train " + " ".join(shlex.quote(a) for a in sys.argv[2:])
     with Progress("{task.description}", BarColumn(), MofNCompleteColumn(), TimeElapsedColumn()) as bar:
-        task = bar.add_task(f"{game}: self-play", total=games_count)
+        task = bar.add_task(f"{game}: self-play", total=games)
         try:
-            model = run_training(
+            return run_training(
                 game,
-                games=games_count,
-                players=players,
-                seed=seed,
-                simulations=simulations,
-                evaluator=evaluator,
-                options=options,
-                jobs=jobs,
-                ray_address=ray,
+                games=games,
                 progress=lambda done, total: bar.update(task, completed=done, total=total),
-                command=command,
-                save=None if save_games is None else str(save_games),
-                played=None if from_games is None else load_games(str(from_games)),
+                **kwargs,
             )
         except LictorError as exc:
             console.print(f"[red]{exc.message}[/red]")
             raise typer.Exit(2) from None
-    _print_model(model, players, out)
 
 
 def _train_options(items: list[str]) -> dict[str, Any]:
@@ -135,6 +154,20 @@ def _train_options(items: list[str]) -> dict[str, Any]:
             raise typer.BadParameter(f"{item!r}: NAME=VALUE", param_hint="--option")
         options[name] = int(value) if value.lstrip("-").isdigit() else value
     return options
+
+
+def _print_prior(prior: dict[str, Any] | None, out: Path) -> None:
+    """The fitted move prior: its held-out scores and a weight per move feature (written to ``out``)."""
+    import json as json_module
+
+    if prior is None:
+        console.print("[red]no decision was recorded for the prior: the game gives no move features[/red]")
+        raise typer.Exit(2)
+    console.print(f"prior, held out: {prior['training']['held_out']}")
+    for name, weight in zip(prior["features"], prior["weights"]["*"], strict=True):
+        console.print(f"  {weight:+.4f}  {name}")
+    out.write_text(json_module.dumps(prior, indent=1) + "\n")
+    console.print(f"wrote {out}")
 
 
 def _print_model(model: dict[str, Any], players: int, out: Path | None) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import random
+from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -59,6 +60,18 @@ def _fresh_seat(s: State, seat: int) -> tuple[float, tuple[tuple[float, int, int
     return ai._static(tables, s, seat) + ai._reach(tables, targets, p.char, p.drone), targets
 
 
+def _fresh_gains(tables: Any, s: Any) -> tuple[float, ...]:
+    """Each legal action's one-ply gain, computed without the gain and prior caches."""
+    ply = ai._OnePly(GAME, tables, s)
+    return tuple(ply.gain(a) for a in GAME.legal_actions(s))
+
+
+def _fresh_prior(tables: Any, s: Any) -> tuple[float, ...]:
+    """The prior computed without the gain and prior caches."""
+    weights = [math.exp(ai.prior_logit(g)) for g in _fresh_gains(tables, s)]
+    return tuple(w / sum(weights) for w in weights)
+
+
 @settings(max_examples=4, deadline=None)
 @given(seed=st.integers(0, 10_000))
 def test_heuristic_is_a_distribution_and_the_prior_covers_legal_actions(seed: int) -> None:
@@ -75,7 +88,8 @@ def test_heuristic_is_a_distribution_and_the_prior_covers_legal_actions(seed: in
         else:
             assert pr is not None and len(pr) == len(GAME.legal_actions(s))
             assert all(x > 0 for x in pr) and math.isclose(sum(pr), 1.0)
-            assert tuple(pr) == ai._prior(GAME, tables, s, GAME.legal_actions(s))
+            assert tuple(pr) == _fresh_prior(tables, s)
+            assert ai.move_gains(GAME, s) == _fresh_gains(tables, s)
 
 
 @settings(max_examples=3, deadline=None)
@@ -108,10 +122,9 @@ def test_the_seat_cache_returns_what_a_fresh_computation_gives() -> None:
         for i in range(s.n):
             assert ai._seat(tables, s, i, common) == _fresh_seat(s, i)
         if s.phase == PH_MAIN:
-            legal = GAME.legal_actions(s)
-            cached = ai._prior(GAME, tables, s, legal)
+            cached = _fresh_prior(tables, s)
             tables.seat_cache.clear()
-            assert cached == ai._prior(GAME, tables, s, legal)
+            assert cached == _fresh_prior(tables, s)
 
 
 def test_heuristic_equals_returns_at_the_end() -> None:
