@@ -1,8 +1,10 @@
 """Fitted evaluators (issue 33): the search with a game's fitted win model against the same search
 with its hand-written heuristic, and (Tiberpunk) against OpenSpiel's MCTSBot, at equal time per move.
 
-Run: ``python -m bench.fitted [--game tiberpunk] [--players 2] [--games 400] [--move-time 0.03]
-[--openspiel-move-time 0.05] [--opponents hand,openspiel] [--jobs 2]``.
+Run: ``python -m bench.fitted [--game all|NAME] [--players N] [--games 400] [--move-time 0.03]
+[--openspiel-move-time 0.05] [--opponents hand,openspiel] [--jobs 2]``. ``--game all`` (the default,
+what ``make bench`` runs) measures every game that ships a fitted model, each at the player count
+its model was fitted for (its training record: Cytress and TI4 3, the others 2).
 
 - ``hand``: ours with ``SearchOptions(evaluator="fitted")`` against ours with the game's own heuristic
   (``evaluator=""``): the same search (ISMCTS for hidden information), the same priors, the same
@@ -43,6 +45,8 @@ from typing import Any
 
 from bench._stats import wilson
 from games.core import CHANCE, TERMINAL, GameConfig, derive_seed, get_game
+from games.core.fitted import load_model
+from games.core.registry import game_names
 from search import SearchBot, SearchLimit, SearchOptions
 
 RESULTS = Path(__file__).parent / "results" / "fitted.json"
@@ -252,9 +256,15 @@ def report(kind: str, r: dict[str, Any], args: argparse.Namespace, capped: bool)
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--game", default="tiberpunk")
     parser.add_argument(
-        "--players", type=int, default=2, help="seats: 1 fitted, the others hand-written (N > 2: hand only)"
+        "--game", default="all", help="a game, or all (every game shipping a fitted model, at its players)"
+    )
+    parser.add_argument(
+        "--players",
+        type=int,
+        default=None,
+        help="seats: 1 fitted, the others hand-written (N > 2: hand only); default: the players the "
+        "game's model was fitted for",
     )
     parser.add_argument("--games", type=int, default=400, help="games per opponent")
     parser.add_argument("--quick", action="store_true", help="20 games per opponent")
@@ -331,10 +341,28 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.quick:
         args.games = 20
-    kinds = _opponents(args, parser)
+    if args.game != "all":
+        return measure(args, parser)
+    for name in game_names():  # make bench: every game's fitted model, at its own player count
+        if "fitted" in get_game(name).evaluators():
+            one = argparse.Namespace(**{**vars(args), "game": name})
+            measure(one, parser)
+    return 0
+
+
+def fitted_players(game: str) -> int:
+    """The player count the game's shipped model was fitted for (its training record; 2 if none)."""
+    return int(load_model(f"games.{game}", "fitted.json").training.get("players", 2))
+
+
+def measure(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    """Every opponent of one game (``args.game``), printed and written to its results file."""
     if "fitted" not in get_game(args.game).evaluators():
         print(f"{args.game} ships no fitted evaluator: nothing to measure")
         return 0
+    if args.players is None:
+        args.players = fitted_players(args.game)
+    kinds = _opponents(args, parser)
     print(_header(args), flush=True)
     path = RESULTS if args.game == "tiberpunk" else RESULTS.with_name(f"fitted_{args.game}.json")
     capped = any(v.name == "max_rounds" for v in get_game(args.game).info.variants)
