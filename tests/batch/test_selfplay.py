@@ -22,6 +22,7 @@ from batch.selfplay import (
     train,
 )
 from games.core.fitted import WinModel
+from games.tiberpunk import features
 
 TINY = {"max_rounds": 2}
 """Two rounds of Tiberpunk: a self-play game in a fraction of a second."""
@@ -38,7 +39,7 @@ def test_self_play_is_a_pure_function_of_its_seeds() -> None:
     key = [(g.returns, g.rows, g.heuristic, g.moves) for g in one]
     assert key == [(g.returns, g.rows, g.heuristic, g.moves) for g in again]
     assert key == [(g.returns, g.rows, g.heuristic, g.moves) for g in pool]
-    assert all(len(r) == 2 and len(r[0]) == 12 for g in one for r in g.rows)
+    assert all(len(r) == 2 and len(r[0]) == len(features.FEATURES) for g in one for r in g.rows)
 
 
 def test_ray_gives_the_same_self_play() -> None:
@@ -92,7 +93,8 @@ def test_train_writes_a_model_the_game_reads_and_refits_saved_games(tmp_path: Pa
     path = tmp_path / "fitted.json"
     path.write_text(json.dumps(model))
     loaded = WinModel.from_dict(json.loads(path.read_text()))
-    assert loaded.game == "tiberpunk" and len(loaded.weights_for(2)) == len(loaded.features) == 12
+    assert loaded.game == "tiberpunk" and loaded.features == features.FEATURES
+    assert len(loaded.weights_for(2)) == len(features.FEATURES)
     assert loaded.training["games"] == 5 and loaded.training["command"] == "test"
     again = train("tiberpunk", games=5, seed=2, command="test", played=load_games(str(saved)))
     assert again["weights"] == model["weights"]
