@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from games.cytress.board import CREW_PRESTIGE, TUBE_COST, TUBE_PRESTIGE, strict_leader
+from games.cytress.board import CREW_PRESTIGE, TUBE_COST, TUBE_PRESTIGE, strict_leader, tube_neighbours
 from games.cytress.economy import cost_after_discount
 from games.cytress.scoring import BOUNTY_PRESTIGE, LEVEL_REWARD, Tally, bounty_prestige
 from games.cytress.setup import SOLO_ROUNDS
@@ -319,14 +319,7 @@ class Evaluator:
         for h, height in enumerate(s.tube):
             if not height:
                 continue
-            counts = [0] * owners
-            empty = 0
-            for n in adjacent[h]:
-                x = crew[n]
-                if x >= 0:
-                    counts[x] += 1
-                elif not s.tube[n]:
-                    empty += 1
+            counts, empty = tube_neighbours(adjacent[h], crew, s.tube, owners)
             if not empty:
                 continue
             who = strict_leader(counts)

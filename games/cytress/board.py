@@ -68,6 +68,23 @@ def adjacent_counts(adjacent: Sequence[int], crew: Sequence[int], owners: int) -
     return counts
 
 
+def tube_neighbours(
+    adjacent: Sequence[int], crew: Sequence[int], tube: Sequence[int], owners: int
+) -> tuple[list[int], int]:
+    """Around a waste tube: per owner, its crews on the hexes next to it (what decides who controls
+    it, cytress/score-waste-tubes), and the empty hexes next to it (no crew, no tube: where a crew
+    could still be placed and change that)."""
+    counts = [0] * owners
+    empty = 0
+    for n in adjacent:
+        o = crew[n]
+        if o >= 0:
+            counts[o] += 1
+        elif not tube[n]:
+            empty += 1
+    return counts, empty
+
+
 def strict_leader(counts: Sequence[int]) -> int:
     """The owner with strictly more than every other (-1 when tied or all zero)."""
     best, who, tied = 0, NOBODY, False

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from games.core.fitted import WinModel, fitted_evaluator, load_model, win_chances
 from games.core.protocol import Evaluator
-from games.cytress.board import TUBE_COST, TUBE_PRESTIGE, strict_leader
+from games.cytress.board import TUBE_COST, TUBE_PRESTIGE, strict_leader, tube_neighbours
 from games.cytress.state import CORPOCRAT, HOOLIGANG, LEVELS, OVER, PRIVATEER, ROVER, CytressState, Icons
 
 if TYPE_CHECKING:
@@ -194,14 +194,7 @@ def _tubes(state: CytressState) -> tuple[list[int], list[int]]:
     for h, height in enumerate(tube):
         if not height:
             continue
-        counts = [0] * owners
-        empty = 0
-        for n in adjacent[h]:
-            x = crew[n]
-            if x >= 0:
-                counts[x] += 1
-            elif not tube[n]:
-                empty += 1
+        counts, empty = tube_neighbours(adjacent[h], crew, tube, owners)
         who = strict_leader(counts)
         if who >= 0:
             ruled[who] += TUBE_PRESTIGE[height]
