@@ -4,7 +4,9 @@ with its hand-written heuristic, and (Tiberpunk) against OpenSpiel's MCTSBot, at
 Run: ``python -m bench.fitted [--game all|NAME] [--players N] [--games 400] [--move-time 0.03]
 [--openspiel-move-time 0.05] [--opponents hand,openspiel] [--jobs 2]``. ``--game all`` (the default,
 what ``make bench`` runs) measures every game that ships a fitted model, each at the player count
-its model was fitted for (its training record: Cytress and TI4 3, the others 2).
+its model was fitted for (its training record: Cytress and TI4 3, the others 2). ``--simulations N``
+measures against the hand-written search at equal simulations a move instead of equal time (what a
+strength level bounded by simulations compares; recorded as ``hand_..._Nsims``).
 
 - ``hand``: ours with ``SearchOptions(evaluator="fitted")`` against ours with the game's own heuristic
   (``evaluator=""``): the same search (ISMCTS for hidden information), the same priors, the same
@@ -81,6 +83,15 @@ class GameJob:
     n: int
     max_rounds: int
     players: int = 2
+    simulations: int = 0
+
+    @property
+    def limit(self) -> SearchLimit:
+        """The budget of every search seat a move: ``simulations`` when given (equal simulations),
+        else ``move_time`` seconds (equal time)."""
+        if self.simulations:
+            return SearchLimit(simulations=self.simulations)
+        return SearchLimit(time_s=self.move_time)
 
 
 @dataclass(frozen=True)
@@ -100,11 +111,11 @@ class Played:
         return pairwise_score(self.returns, self.seat)
 
 
-def _opponent(kind: str, game_name: str, move_time: float, seed: int, i: int) -> Any:
+def _opponent(job: GameJob, seed: int, i: int) -> Any:
     """The ``i``-th opponent (from 0): OpenSpiel's MCTSBot, or ours with the hand-written heuristic
     (seeded from ``seed`` and ``"hand"``; the second and later with ``i`` too)."""
-    game = get_game(game_name)
-    if kind == "openspiel":
+    game = get_game(job.game)
+    if job.kind == "openspiel":
         from batch.openspiel import make_spiel_game
         from bench._openspiel_games import OpenSpielPlayer
 
@@ -113,14 +124,14 @@ def _opponent(kind: str, game_name: str, move_time: float, seed: int, i: int) ->
         return OpenSpielPlayer(
             game,
             spiel,
-            move_time=move_time,
+            move_time=job.move_time,
             depth=defaults.rollout_depth or 0,
             uct_c=defaults.uct_c,
             puct_c=defaults.puct_c,
             seed=seed,
         )
     own = derive_seed(seed, "hand") if i == 0 else derive_seed(seed, "hand", i)
-    return SearchBot(game, limit=SearchLimit(time_s=move_time), options=SearchOptions(), seed=own)
+    return SearchBot(game, limit=job.limit, options=SearchOptions(), seed=own)
 
 
 def _bots(job: GameJob, seed: int) -> tuple[Any, list[Any]]:
@@ -130,9 +141,9 @@ def _bots(job: GameJob, seed: int) -> tuple[Any, list[Any]]:
     game = get_game(job.game)
     algorithm = "mcts" if job.kind == "openspiel" else "auto"
     options = SearchOptions(evaluator="fitted")
-    limit = SearchLimit(time_s=job.move_time)
+    limit = job.limit
     fitted = SearchBot(game, limit=limit, options=options, seed=seed, algorithm=algorithm)
-    others = [_opponent(job.kind, job.game, job.move_time, seed, i) for i in range(job.players - 1)]
+    others = [_opponent(job, seed, i) for i in range(job.players - 1)]
     return TimedBot(game, fitted), [TimedBot(game, o) for o in others]
 
 
@@ -163,7 +174,7 @@ def match(kind: str, args: argparse.Namespace) -> dict[str, Any]:
     played: list[Played] = []
     move_time = args.openspiel_move_time if kind == "openspiel" else args.move_time
     jobs = [
-        GameJob(kind, args.game, move_time, args.seed, n, args.max_rounds, args.players)
+        GameJob(kind, args.game, move_time, args.seed, n, args.max_rounds, args.players, _sims(kind, args))
         for n in range(args.games)
     ]
     with mp.get_context("fork").Pool(max(1, args.jobs)) as pool:
@@ -208,6 +219,7 @@ def summary(
         "ci95": [lo, hi],
         "target": TARGETS[kind],
         "move_time_s": move_time,
+        "simulations": _sims(kind, args),
         "ours_s_per_move": sum(ours_t) / max(1, len(ours_t)),
         "theirs_s_per_move": sum(theirs_t) / max(1, len(theirs_t)),
         "rounds_per_game": sum(p.rounds for p in played) / max(1, n),
@@ -246,8 +258,10 @@ def report(kind: str, r: dict[str, Any], args: argparse.Namespace, capped: bool)
         if capped
         else ""
     )
+    sims = r.get("simulations")
+    budget = f"{sims} simulations" if sims else f"{1000 * r['move_time_s']:.0f} ms"
     return (
-        f"{head}{1000 * r['move_time_s']:.0f} ms a move; "
+        f"{head}{budget} a move; "
         f"s/move ours {r['ours_s_per_move']:.3f}, theirs "
         f"{r['theirs_s_per_move']:.3f}; {rounds}load "
         f"{r['load_start']:.2f} -> {r['load_end']:.2f}; {r['wall_s']:.0f} s)"
@@ -276,6 +290,12 @@ def _parser() -> argparse.ArgumentParser:
         "--opponents",
         default=None,
         help=f"hand, openspiel (comma-separated; default {DEFAULT_OPPONENTS} with 2 players, else hand)",
+    )
+    parser.add_argument(
+        "--simulations",
+        type=int,
+        default=0,
+        help="equal simulations a move instead of equal time (the hand-written opponent only)",
     )
     parser.add_argument("--seed", type=int, default=3300)
     parser.add_argument(
@@ -318,9 +338,20 @@ def _opponents(args: argparse.Namespace, parser: argparse.ArgumentParser) -> lis
     return kinds
 
 
+def _sims(kind: str, args: argparse.Namespace) -> int:
+    """The simulations a move of a match at equal simulations (``--simulations``; never against
+    OpenSpiel, whose bot is timed), else 0 (equal time)."""
+    return int(args.simulations or 0) if kind == "hand" else 0
+
+
 def _header(args: argparse.Namespace) -> str:
     """The first line: what is measured, at what time a move, and the load."""
-    if args.players == 2:
+    if args.simulations:
+        what = (
+            f"{args.players} players (1 fitted, {args.players - 1} hand-written), equal simulations a move "
+            f"({args.simulations}), {args.games} games, the fitted seat rotated"
+        )
+    elif args.players == 2:
         what = (
             f"2 players, equal time a move ({args.move_time * 1000:.0f} ms vs hand-written, "
             f"{args.openspiel_move_time * 1000:.0f} ms vs OpenSpiel), {args.games} games per "
@@ -370,7 +401,8 @@ def measure(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     for kind in kinds:
         r = match(kind, args)
         r["args"] = vars(args)
-        done[kind if args.players == 2 else f"{kind}_{args.players}p"] = r
+        key = kind if args.players == 2 else f"{kind}_{args.players}p"
+        done[key + (f"_{args.simulations}sims" if _sims(kind, args) else "")] = r
         print(report(kind, r, args, capped), flush=True)
     path.parent.mkdir(parents=True, exist_ok=True)
     out: dict[str, Any] = {"game": args.game, "matches": {}}

@@ -43,7 +43,7 @@ def test_the_interval_counts_games_not_pairs() -> None:
         Played((1.0, 0.0, 0.0), 1, [0.01], [0.01], 0),  # 0.25
         Played((0.5, 0.0, 0.5), 2, [], [], 0),  # 0.75
     ]
-    args = argparse.Namespace(players=3, max_rounds=0, games=3)
+    args = argparse.Namespace(players=3, max_rounds=0, games=3, simulations=0)
     r = summary("hand", args, played, 0.002, start=0.0, load0=0.0)
     assert r["scores"] == [1.0, 0.25, 0.75]
     assert r["win_rate"] == pytest.approx(2 / 3)
@@ -87,11 +87,22 @@ def test_two_players_keep_the_score_and_the_record(
     assert set(r) == {
         *("opponent", "players", "games", "score", "win_rate", "ci95", "target", "move_time_s"),
         *("ours_s_per_move", "theirs_s_per_move", "rounds_per_game", "games_at_round_cap"),
-        *("load_start", "load_end", "wall_s", "stopped_by_budget", "scores", "args"),
+        *("load_start", "load_end", "wall_s", "stopped_by_budget", "scores", "args", "simulations"),
     }
+    assert r["simulations"] == 0  # equal time
     assert r["players"] == 2 and r["games"] == 2 and r["games_at_round_cap"] == 2
     assert out.splitlines()[1].startswith("fitted vs hand-written: ")
     assert "2 players, equal time a move" in out and "seats swapped" in out
+
+
+def test_equal_simulations_give_every_search_seat_the_same_budget(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["--game", "cytress", "--players", "3", "--simulations", "4"]
+    out, results = _run(argv, tmp_path, monkeypatch, capsys)
+    r = results["matches"]["hand_3p_4sims"]
+    assert r["simulations"] == 4 and r["games"] == 2
+    assert "equal simulations a move (4)" in out and "4 simulations a move" in out
 
 
 def test_openspiel_is_refused_beyond_two_players(capsys: pytest.CaptureFixture[str]) -> None:
