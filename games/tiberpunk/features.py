@@ -1,16 +1,13 @@
 """Tiberpunk's fitted win model: what a player reads off the table, weighed by self-play.
 
 :func:`win_features` gives each seat a vector of named features (:data:`FEATURES`) a Tiberpunk player
-would recognise: the hand-written evaluation's own estimate (:func:`games.tiberpunk.ai.heuristic`, as
-a log-chance, so the fit starts from it), the same as the game runs toward its end, the triumph
-tokens placed as the game runs, and the standings in the final round. :func:`fitted_heuristic` turns
-them into win chances with the weights of ``fitted.json`` (a conditional logit,
-``games/core/fitted.py``), trained by ``lictor train tiberpunk`` (``batch/selfplay.py``). Each is
-cheap beside the hand-written evaluation (a leaf costs about what it costs): a first model on 12
-features (coins, gadgets, spaceship cards, shackles, stages held, the nearest lictor, the potential)
-fitted no better held out and cost a third more a leaf. Nothing here is a rule: it reads states as
-``ai.py`` does, on the position a roll, combat or reward in progress settles to. The fitted move
-prior (:func:`fitted_prior`, when one is shipped) reads :data:`PRIOR_FEATURES`.
+would recognise: the triumph tokens placed, the hand-written evaluation's own estimate
+(:func:`games.tiberpunk.ai.heuristic`, as a log-chance, so the fit starts from it), its potential in
+tokens, how far the game has run, coins, gadgets, spaceship cards, shackles, stages held, and how
+close the nearest lictor drone stands to the seat's character. :func:`fitted_heuristic` turns them
+into win chances with the weights of ``fitted.json`` (a conditional logit, ``games/core/fitted.py``),
+trained by ``lictor train tiberpunk`` (``batch/selfplay.py``). Nothing here is a rule: it reads
+states as ``ai.py`` does, on the position a roll, combat or reward in progress settles to.
 """
 
 from __future__ import annotations
@@ -44,17 +41,30 @@ __all__ = [
 
 FEATURES = (
     "hand-written log-chance",
-    "hand-written log-chance x game run",
+    "triumph tokens",
     "triumph tokens x game run",
+    "potential (tokens)",
+    "potential x game run",
+    "coins",
+    "gadget cards",
+    "spaceship cards",
+    "shackled miniatures",
+    "storyline stages held",
+    "lictor next to character",
     "standing now x final round",
 )
 """The features of each seat, in order (the names the shipped model's weights are given by):
 
 - hand-written log-chance: the log of :func:`ai.heuristic`'s chance for the seat (weight 1 and
-  nothing else is the hand-written evaluation itself); "x game run" is the same times the share of
+  nothing else is the hand-written evaluation itself);
+- triumph tokens: placed on the seat's objective cards; "x game run" is the same times the share of
   the game run (the leader's tokens over the tokens that end the game, or the rounds over the cap
-  when that is nearer): how sure the evaluation may be as the end nears;
-- triumph tokens x game run: the tokens placed on the seat's objective cards, times the game run;
+  when that is nearer);
+- potential: :func:`ai.potentials` (tokens plus progress toward the next ones), and times the game run;
+- coins (at most 15 count), gadget cards in hand, spaceship cards, shackled miniatures;
+- storyline stages held: Stage II or III cards held and storylines complete;
+- lictor next to character: 1 when a lictor drone stands within one district of the seat's
+  character (its quests there roll once), else 0;
 - standing now x final round: the standings as ``returns`` would give them now, in the final round
   only (the end is triggered or the round cap reached).
 """
@@ -62,10 +72,11 @@ FEATURES = (
 FOR_LEVELS = False
 """Whether the AI's strength levels search with the fitted model (``Evaluator.levels``): only where
 the head-to-head at equal time (``python -m bench.fitted``) measured it stronger than the hand-written
-evaluation; see docs/search.md, "Fitted evaluators". Not so far: the first model (12 features)
-scored 52.4% [46.9, 57.8] against it over 317 games at 30 ms a move (target 60%); the shipped one
-(4 features, 200 self-play games) predicts held-out games no better than the hand-written
-evaluation (log-loss 0.5085 against 0.5060)."""
+evaluation; see docs/search.md, "Fitted evaluators". Not so far: the shipped model (cross-validated on
+200 self-play games) stays at the hand-written evaluation and scored 52.4% [46.9, 57.8] against it
+over 317 games at 30 ms a move (target 60%). A leaner model tried after it (4 of these features, a
+leaf 47 µs instead of 57) scored 54.2% [49.4, 59.1] against it and 67.1% [62.4, 71.5] against
+OpenSpiel's MCTSBot over 400 games each (this one: 74.5% over 290), so it was not kept."""
 
 MODEL_FILE = "fitted.json"
 """The shipped model (package data of ``games.tiberpunk``)."""
@@ -93,14 +104,32 @@ def win_features(game: TiberpunkGame, state: State) -> list[tuple[float, ...]]:
         chances = game.returns(state)
     else:
         chances = ai.heuristic(game, state)
+    pot = ai.potentials(game, state)
     run = game_run(game, state)
     cap = state.cfg.max_rounds
     final = state.end or bool(cap and state.rnd >= cap) or state.phase == PH_OVER
     now = standings(state) if final else (0.0,) * len(state.players)
+    dist = game.rules.board.dist
     out: list[tuple[float, ...]] = []
     for seat, p in enumerate(state.players):
-        log_chance = math.log(max(chances[seat], 1e-4))
-        out.append((log_chance, log_chance * run, float(sum(p.otoks)) * run, now[seat]))
+        tokens = float(sum(p.otoks))
+        near = p.char >= 0 and any(dist[p.char][x] <= 1 for x in state.lictors)
+        out.append(
+            (
+                math.log(max(chances[seat], 1e-4)),
+                tokens,
+                tokens * run,
+                pot[seat],
+                pot[seat] * run,
+                float(min(p.coins, 15)),
+                float(len(p.hand)),
+                float(sum(p.ships)),
+                float(p.shackles.bit_count()),
+                float(sum(min(s, 2) for s in p.story) + sum(s == 3 for s in p.story)),
+                1.0 if near else 0.0,
+                now[seat],
+            )
+        )
     return out
 
 
