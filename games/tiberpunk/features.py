@@ -75,7 +75,7 @@ the head-to-head at equal time (``python -m bench.fitted``) measured it stronger
 evaluation; see docs/search.md, "Fitted evaluators". Not so far: the shipped model (cross-validated on
 200 self-play games) stays at the hand-written evaluation and scored 52.4% [46.9, 57.8] against it
 over 317 games at 30 ms a move (target 60%). A leaner model tried after it (4 of these features, a
-leaf 47 µs instead of 57) scored 54.2% [49.4, 59.1] against it and 67.1% [62.4, 71.5] against
+leaf 47 µs instead of 56) scored 54.2% [49.4, 59.1] against it and 67.1% [62.4, 71.5] against
 OpenSpiel's MCTSBot over 400 games each (this one: 74.5% over 290), so it was not kept."""
 
 MODEL_FILE = "fitted.json"
