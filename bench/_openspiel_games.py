@@ -16,6 +16,7 @@ from rich.progress import Progress
 from batch.openspiel import LictorSpielGame, make_mcts_bot, make_spiel_game
 from bench._openspiel_common import our_options, pick_game
 from bench._stats import wilson
+from bench._timed import TimedBot
 from games.core import CHANCE, TERMINAL, Game, GameConfig, derive_seed
 from search import GreedyBot, RandomBot, SearchBot, SearchLimit
 
@@ -51,29 +52,6 @@ class OpenSpielPlayer:
         root = self.bot.search_until(self.spiel.wrap(state), time.perf_counter() + self.move_time)
         self.last = SimpleNamespace(simulations=root.explore_count)
         return self.spiel.codec.decode(root.best_child().action)  # MCTSBot.step's pick
-
-
-class TimedBot:
-    """Wraps a bot to record its time (and a search's simulations) per move with a choice; forced
-    moves are not counted."""
-
-    def __init__(self, game: Game[Any, Any], bot: Any) -> None:
-        self.game = game
-        self.bot = bot
-        self.name = bot.name
-        self.times: list[float] = []
-        self.simulations: list[int] = []
-
-    def act(self, state: Any) -> Any:
-        forced = len(self.game.legal_actions(state)) == 1
-        t = time.perf_counter()
-        action = self.bot.act(state)
-        if not forced:
-            self.times.append(time.perf_counter() - t)
-            last = getattr(self.bot, "last", None)
-            if last is not None:
-                self.simulations.append(last.simulations)
-        return action
 
 
 def play(game: Game[Any, Any], bots: list[Any], players: int, seed: int) -> tuple[tuple[float, ...], Any]:

@@ -136,7 +136,7 @@ def _opponent(job: GameJob, seed: int, i: int) -> Any:
 
 def _bots(job: GameJob, seed: int) -> tuple[Any, list[Any]]:
     """(ours with the fitted evaluator, the ``players - 1`` opponents), each timed."""
-    from bench._openspiel_games import TimedBot
+    from bench._timed import TimedBot
 
     game = get_game(job.game)
     algorithm = "mcts" if job.kind == "openspiel" else "auto"

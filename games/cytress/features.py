@@ -79,11 +79,13 @@ FEATURES = (
 - complete target sets and the longest lifepath (the level 3 and 2 bonuses' bases); bounties held.
 """
 
-FOR_LEVELS = True
-"""Whether the AI's strength levels search with the fitted model (``Evaluator.levels``): yes, since the
-search with it met issue 28's target against two greedy seats (80.8% [74.7, 85.6] over 200 games,
-docs/cytress.md). It changes only 3-player play: other player counts fall back to the hand-written
-heuristic."""
+FOR_LEVELS = False
+"""Whether the AI's strength levels search with the fitted model (``Evaluator.levels``): no, since
+2026-11-29. It met issue 28's target against two greedy seats (80.8% [74.7, 85.6] over 200 games,
+docs/cytress.md), but head to head against the hand-written heuristic (one fitted seat, two
+hand-written, 402 games each) it is weaker at equal time (pairwise 45.6% [40.8, 50.5], its seat won
+27.6% [23.4, 32.1] against an even 33.3%) and no stronger at equal simulations (47.9% [43.0, 52.8],
+30.8% [26.5, 35.4]), at about 1.4x the CPU a simulation."""
 
 MODEL_FILE = "fitted.json"
 """The shipped model (package data of ``games.cytress``)."""

@@ -89,8 +89,9 @@ def test_player_counts_without_weights_keep_the_hand_written_heuristic(players: 
         assert features.fitted_heuristic(GAME, state) == GAME.heuristic(state)
 
 
-def test_the_strength_levels_search_with_it() -> None:
-    """Measured at 3 players against two greedy seats (docs/cytress.md), so the levels use it."""
+def test_the_strength_levels_keep_the_hand_written_heuristic() -> None:
+    """Head to head against the hand-written heuristic it was weaker at equal time and no stronger at
+    equal simulations (docs/cytress.md), so the levels search with the hand-written heuristic."""
     from search.api import level_evaluator
 
-    assert features.FOR_LEVELS and level_evaluator(GAME) == "fitted"
+    assert not features.FOR_LEVELS and level_evaluator(GAME) == ""
