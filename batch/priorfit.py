@@ -14,11 +14,11 @@ each ranks the search's most visited move first.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from batch.logit import Choices, best_ridge, newton
 from batch.selfplay import SelfPlayGame
 
 __all__ = ["PriorFit", "fit_prior", "prior_model"]
@@ -48,83 +48,19 @@ class PriorFit:
     ridge: float = 0.0
 
 
-class _Rows:
-    """Recorded decisions as flat arrays: one row per legal action (features ``x``, visit share ``y``),
-    ``start`` the first row of each decision."""
-
-    def __init__(self, chunk: Sequence[SelfPlayGame]) -> None:
-        import numpy as np
-
-        xs: list[Sequence[float]] = []
-        ys: list[float] = []
-        starts: list[int] = []
-        for g in chunk:
-            for rows, shares in g.policy:
-                starts.append(len(xs))
-                xs.extend(rows)
-                ys.extend(shares)
-        self.x = np.array(xs, dtype=float)
-        self.y = np.array(ys, dtype=float)
-        self.start = np.array(starts, dtype=int)
-        self.n = len(starts)
-        self.group = np.repeat(np.arange(self.n), np.diff(np.append(self.start, len(xs))))
-
-    def priors(self, w: Any) -> Any:
-        """Each row's prior: the softmax of ``x @ w`` within its decision."""
-        import numpy as np
-
-        u = self.x @ w
-        u = u - np.maximum.reduceat(u, self.start)[self.group]
-        e = np.exp(u)
-        return e / np.add.reduceat(e, self.start)[self.group]
-
-    def cross_entropy(self, p: Any) -> float:
-        """The mean cross-entropy per decision of priors ``p`` to the visit shares."""
-        import numpy as np
-
-        return float(-np.sum(self.y * np.log(np.maximum(p, 1e-12))) / max(1, self.n))
-
-    def top(self, p: Any) -> float:
-        """How often the prior's first move is the most visited one."""
-        hits = 0
-        for k, s in enumerate(self.start):
-            e = self.start[k + 1] if k + 1 < self.n else len(self.y)
-            hits += int(self.y[s + int(p[s:e].argmax())] >= self.y[s:e].max())
-        return hits / max(1, self.n)
+def _choices(chunk: Sequence[SelfPlayGame]) -> Choices:
+    """The recorded decisions of ``chunk``: one row per legal action (its move features, its share of
+    the visits)."""
+    return Choices(decision for g in chunk for decision in g.policy)
 
 
-def _newton(rows: _Rows, center: Any, ridge: float) -> Any:
-    """The penalised maximum-likelihood weights (Newton's method from ``center``)."""
-    import numpy as np
-
-    dim = rows.x.shape[1]
-    lam = ridge * rows.n
-    w = center.copy()
-    for _ in range(50):
-        p = rows.priors(w)
-        grad = lam * (w - center) + rows.x.T @ (p - rows.y)
-        mean = np.add.reduceat(rows.x * p[:, None], rows.start)  # per decision, E_p[x]
-        hess = lam * np.eye(dim) + (rows.x * p[:, None]).T @ rows.x - mean.T @ mean
-        step = np.linalg.solve(hess, grad)
-        w = w - step
-        if np.abs(step).max() < 1e-9:
-            break
-    return w
-
-
-def _cross_validate(train: Sequence[SelfPlayGame], center: Any, folds: int) -> float:
-    """The ridge of :data:`RIDGES` with the least cross-entropy over ``folds`` folds of whole games."""
-    best, best_loss = RIDGES[-1], math.inf
-    for ridge in RIDGES:
-        loss = 0.0
-        for k in range(folds):
-            fold = _Rows([g for i, g in enumerate(train) if i % folds == k])
-            rest = _Rows([g for i, g in enumerate(train) if i % folds != k])
-            if fold.n and rest.n:
-                loss += fold.cross_entropy(fold.priors(_newton(rest, center, ridge))) * fold.n
-        if loss < best_loss:
-            best, best_loss = ridge, loss
-    return best
+def _top(c: Choices, p: Any) -> float:
+    """How often the prior ``p`` puts a most visited move first."""
+    hits = 0
+    for k, s in enumerate(c.start):
+        e = c.start[k + 1] if k + 1 < c.n else len(c.y)
+        hits += int(c.y[s + int(p[s:e].argmax())] >= c.y[s:e].max())
+    return hits / max(1, c.n)
 
 
 def fit_prior(
@@ -153,23 +89,23 @@ def fit_prior(
     if center is not None:
         c = np.array(center, dtype=float)
     if ridge is None:
-        ridge = _cross_validate(train, c, folds)
-    rows = _Rows(train)
-    w = _newton(rows, c, ridge)
+        ridge = best_ridge(RIDGES, train, folds, _choices, c)
+    rows = _choices(train)
+    w = newton(rows, c, ridge)
     out = PriorFit(
         weights=[float(v) for v in w], decisions=(rows.n, 0), games=(len(train), len(test)), ridge=ridge
     )
-    held = _Rows(test)
+    held = _choices(test)
     out.decisions = (rows.n, held.n)
     if held.n:
-        fitted, hand = held.priors(w), held.priors(c)
-        uniform = held.priors(np.zeros(dim))
+        fitted, hand = held.chances(w), held.chances(c)
+        uniform = held.chances(np.zeros(dim))
         out.held_out = {
             "fitted": held.cross_entropy(fitted),
             "hand_written": held.cross_entropy(hand),
             "uniform": held.cross_entropy(uniform),
-            "top_fitted": held.top(fitted),
-            "top_hand_written": held.top(hand),
+            "top_fitted": _top(held, fitted),
+            "top_hand_written": _top(held, hand),
         }
     return out
 

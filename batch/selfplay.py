@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from batch.jobs import run_jobs
+from batch.logit import Choices, best_ridge, newton
 from games.core import CHANCE, TERMINAL, Game, GameConfig, derive_seed, get_game, make_rng
 from games.errors import ConfigError
 from search import SearchBot, SearchLimit, SearchOptions
@@ -299,9 +300,9 @@ def fit(
     if center is not None:
         c = np.array(center, dtype=float)
     if ridge is None:
-        ridge = _cross_validate(train, c, folds)
+        ridge = best_ridge(RIDGES, train, folds, _positions, c)
     x, y, _ = _arrays(train)
-    w = _newton(x, y, c, ridge)
+    w = newton(_positions(train), c, ridge)
     out = FitResult(
         weights=[float(v) for v in w],
         positions=(len(x), 0),
@@ -346,41 +347,10 @@ def _chances(x: Any, w: Any) -> Any:
     return e / e.sum(axis=1, keepdims=True)
 
 
-def _newton(x: Any, y: Any, center: Any, ridge: float) -> Any:
-    """The penalised maximum-likelihood weights (Newton's method from ``center``)."""
-    import numpy as np
-
-    dim = x.shape[2]
-    lam = ridge * len(x)
-    w = center.copy()
-    for _ in range(50):
-        p = _chances(x, w)
-        grad = lam * (w - center) + np.einsum("nkd,nk->d", x, p - y)
-        mean = np.einsum("nkd,nk->nd", x, p)
-        hess = lam * np.eye(dim) + np.einsum("nkd,nk,nke->de", x, p, x) - mean.T @ mean
-        step = np.linalg.solve(hess, grad)
-        w = w - step
-        if np.abs(step).max() < 1e-9:
-            break
-    return w
-
-
-def _cross_validate(train: Sequence[SelfPlayGame], center: Any, folds: int) -> float:
-    """The ridge of :data:`RIDGES` with the least log-loss over ``folds`` folds of whole games."""
-    best, best_loss = RIDGES[-1], math.inf
-    for ridge in RIDGES:
-        loss = 0.0
-        for k in range(folds):
-            fold = [g for i, g in enumerate(train) if i % folds == k]
-            rest = [g for i, g in enumerate(train) if i % folds != k]
-            if not fold or not rest:
-                continue
-            x, y, _ = _arrays(rest)
-            vx, vy, _ = _arrays(fold)
-            loss += _mean_log_loss(_chances(vx, _newton(x, y, center, ridge)), vy) * len(vx)
-        if loss < best_loss:
-            best, best_loss = ridge, loss
-    return best
+def _positions(chunk: Sequence[SelfPlayGame]) -> Choices:
+    """The recorded positions of ``chunk`` as choice situations: the seats, each with its features
+    and its share of the win."""
+    return Choices((row, [v / sum(g.returns) for v in g.returns]) for g in chunk for row in g.rows)
 
 
 def _mean_log_loss(p: Any, y: Any) -> float:
