@@ -16,7 +16,7 @@ import math
 from importlib import resources
 from typing import TYPE_CHECKING
 
-from games.core.cache import PerContent
+from games.core.cache import PerContent, memo
 from games.core.fitted import FittedPrior, WinModel, fitted_evaluator, load_model, win_chances
 from games.core.protocol import Evaluator
 from games.tiberpunk import actions as act
@@ -230,9 +230,10 @@ def prior_features(game: TiberpunkGame, state: State) -> list[tuple[float, ...]]
     return out
 
 
+@memo(bound=None)
 def prior_model() -> WinModel | None:
     """The shipped fitted prior (a conditional logit over the legal actions), or None when the
-    package ships none."""
+    package ships none (looked up once: every fitted-prior call and every search asks)."""
     if not resources.files("games.tiberpunk").joinpath(PRIOR_FILE).is_file():
         return None
     return load_model("games.tiberpunk", PRIOR_FILE)
