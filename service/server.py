@@ -543,12 +543,12 @@ def serve(
 
     Raises :class:`StartupError` when it cannot start (the CLI prints it in one line, exit 2).
     """
-    stopping = threading.Event()
+    # The handler only appends: it runs in the main thread between two bytecodes, and one that took a
+    # lock (``threading.Event.set``) could find it held by the very wait it interrupted and hang.
     signals: list[int] = []
 
     def on_signal(signum: int, frame: FrameType | None) -> None:
         signals.append(signum)
-        stopping.set()
 
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, on_signal)
@@ -568,8 +568,8 @@ def serve(
         shown = f"{scheme}://{web_host}:{server.http_port}/"
         log.info("lictor web table and Connect/gRPC-Web API on %s", shown)
         print(f"lictor web table and Connect/gRPC-Web API on {shown}", flush=True)
-    while not stopping.wait(0.5):
-        pass
+    while not signals:
+        time.sleep(0.1)
     t0 = time.monotonic()
     log.info("%s: draining for up to %.1f s", signal.Signals(signals[0]).name, grace_s)
     server.stop(grace_s).wait()
