@@ -22,7 +22,7 @@ from games.core.cache import memo
 from games.core.protocol import Evaluator
 from games.errors import ContentError
 
-__all__ = ["FittedPrior", "WinModel", "fitted_evaluator", "load_model", "softmax", "win_chances"]
+__all__ = ["FittedPrior", "WinModel", "fitted_evaluator", "load_model", "softmax", "tempered", "win_chances"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -36,12 +36,17 @@ class WinModel:
             feature.
         training: how it was made (games, seeds, budget, the command, held-out log-losses), as
             written by the trainer.
+        prior_temperature: the temperature the evaluator's search puts the game's own prior at
+            (:func:`tempered`; 1: as the game gives it), chosen by self-play head-to-heads.
+        prior_selection: how ``prior_temperature`` was chosen (the matches and their scores).
     """
 
     game: str
     features: tuple[str, ...]
     weights: Mapping[str, tuple[float, ...]]
     training: Mapping[str, Any] = field(default_factory=dict)
+    prior_temperature: float = 1.0
+    prior_selection: Mapping[str, Any] = field(default_factory=dict)
 
     def weights_for(self, players: int) -> tuple[float, ...]:
         """The weights for ``players`` seats (``"*"`` when that count has none; zeros without either)."""
@@ -50,12 +55,16 @@ class WinModel:
 
     def to_dict(self) -> dict[str, Any]:
         """The model as plain JSON types (the shipped file's form)."""
-        return {
+        out: dict[str, Any] = {
             "game": self.game,
             "features": list(self.features),
             "weights": {k: list(v) for k, v in self.weights.items()},
             "training": dict(self.training),
         }
+        if self.prior_temperature != 1.0:
+            out["prior_temperature"] = self.prior_temperature
+            out["prior_selection"] = dict(self.prior_selection)
+        return out
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], *, source: str = "model") -> WinModel:
@@ -73,7 +82,24 @@ class WinModel:
                     file=source,
                     field=f"weights.{k}",
                 )
-        return cls(game=game, features=features, weights=weights, training=dict(data.get("training", {})))
+        try:
+            temperature = float(data.get("prior_temperature", 1.0))
+        except (TypeError, ValueError):
+            temperature = math.nan
+        if not 0.1 <= temperature <= 10.0:  # also refuses nan
+            raise ContentError(
+                f"prior_temperature must be a number from 0.1 to 10, not {data.get('prior_temperature')!r}",
+                file=source,
+                field="prior_temperature",
+            )
+        return cls(
+            game=game,
+            features=features,
+            weights=weights,
+            training=dict(data.get("training", {})),
+            prior_temperature=temperature,
+            prior_selection=dict(data.get("prior_selection", {})),
+        )
 
 
 @memo(bound=None)
@@ -94,6 +120,27 @@ def softmax(utils: Sequence[float]) -> tuple[float, ...]:
 def win_chances(weights: Sequence[float], features: Sequence[Sequence[float]]) -> tuple[float, ...]:
     """Each seat's chance to win: the softmax over the seats of ``weights · features[seat]``."""
     return softmax([sum(w * x for w, x in zip(weights, f, strict=True)) for f in features])
+
+
+def tempered(
+    prior: Callable[[Any], Sequence[float] | None], temperature: float
+) -> Callable[[Any], Sequence[float] | None]:
+    """``prior`` at ``temperature``: each action's probability raised to ``1 / temperature`` and
+    renormalised (above 1 flatter, so the search tries the moves the prior doubts sooner; the
+    order of the moves is kept). ``prior`` itself at temperature 1."""
+    if temperature == 1.0:
+        return prior
+    power = 1.0 / temperature
+
+    def at_temperature(state: Any) -> Sequence[float] | None:
+        p = prior(state)
+        if p is None:
+            return None
+        q = [x**power for x in p]
+        total = sum(q)
+        return [x / total for x in q]
+
+    return at_temperature
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -123,20 +170,27 @@ def fitted_evaluator(
     levels: bool,
     games_of: str = "self-play games",
     prior: FittedPrior | None = None,
+    game_prior: Callable[[Any], Sequence[float] | None] | None = None,
 ) -> Evaluator:
     """A game's ``"fitted"`` evaluator: ``heuristic`` (the model's chances) with the fitted prior when
-    ``prior`` ships one (else the game's own prior), summarised from the model's training record
-    (``games_of``: what the games it was fitted on were)."""
+    ``prior`` ships one, else the game's own prior (``game_prior``) at the model's
+    ``prior_temperature``; summarised from the model's training record (``games_of``: what the games
+    it was fitted on were)."""
     training = model.training
     summary = (
         f"conditional logit on {len(feature_names)} features fitted to {training.get('games', '?')} "
         f"{games_of} (held-out log-loss {training.get('held_out', {}).get('fitted', '?')})"
     )
+    own = None
     if prior is not None and prior.prior is not None:
         summary += f"; a fitted prior on {len(prior.feature_names)} move features"
+        own = prior.prior
+    elif game_prior is not None and model.prior_temperature != 1.0:
+        summary += f"; the game's prior at temperature {model.prior_temperature:g}"
+        own = tempered(game_prior, model.prior_temperature)
     return Evaluator(
         heuristic=heuristic,
-        prior=prior.prior if prior is not None else None,
+        prior=own,
         summary=summary,
         features=features,
         feature_names=tuple(feature_names),

@@ -85,6 +85,26 @@ def test_the_game_offers_it_as_the_fitted_evaluator() -> None:
     ev = g.evaluators()["fitted"]
     state = g.new_state(GameConfig(players=2), 3)
     assert ev.heuristic(state) == features.fitted_heuristic(g, state)
-    assert ev.prior is None and ev.feature_names == features.FEATURES
+    assert ev.feature_names == features.FEATURES
     assert ev.features is not None and len(ev.features(state)) == 2
     assert ev.levels == features.FOR_LEVELS
+
+
+def test_the_fitted_evaluator_searches_with_the_games_prior_at_the_models_temperature() -> None:
+    """The shipped model puts the game's own prior at temperature 2 (chosen by head-to-heads, see
+    ``prior_selection`` in fitted.json): each probability's square root, renormalised; same order."""
+    g = game()
+    model = features.model()
+    assert model.prior_temperature == 2.0 and "how" in model.prior_selection
+    ev = g.evaluators()["fitted"]
+    assert ev.prior is not None and "temperature 2" in ev.summary
+    for state in _positions(30, 13):
+        own = g.prior(state)
+        got = ev.prior(state)
+        if own is None:
+            assert got is None
+            continue
+        assert got is not None
+        root = [x**0.5 for x in own]
+        assert got == pytest.approx([x / sum(root) for x in root])
+        assert sorted(range(len(own)), key=own.__getitem__) == sorted(range(len(got)), key=got.__getitem__)
