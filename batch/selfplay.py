@@ -301,17 +301,17 @@ def fit(
         c = np.array(center, dtype=float)
     if ridge is None:
         ridge = best_ridge(RIDGES, train, folds, _positions, c)
-    x, y, _ = _arrays(train)
-    w = newton(_positions(train), c, ridge)
+    rows = _positions(train)
+    w = newton(rows, c, ridge)
     out = FitResult(
         weights=[float(v) for v in w],
-        positions=(len(x), 0),
+        positions=(rows.n, 0),
         games=(len(train), len(test)),
-        train_log_loss=_mean_log_loss(_chances(x, w), y),
+        train_log_loss=rows.cross_entropy(rows.chances(w)),
         ridge=ridge,
     )
     tx, ty, th = _arrays(test)
-    out.positions = (len(x), len(tx))
+    out.positions = (rows.n, len(tx))
     if len(tx):
         fitted = list(_chances(tx, w))
         out.held_out = {
@@ -351,12 +351,6 @@ def _positions(chunk: Sequence[SelfPlayGame]) -> Choices:
     """The recorded positions of ``chunk`` as choice situations: the seats, each with its features
     and its share of the win."""
     return Choices((row, [v / sum(g.returns) for v in g.returns]) for g in chunk for row in g.rows)
-
-
-def _mean_log_loss(p: Any, y: Any) -> float:
-    import numpy as np
-
-    return float(-np.sum(y * np.log(np.maximum(p, 1e-12))) / max(1, len(p)))
 
 
 def _log_loss(ps: Sequence[Any], ys: Sequence[Any]) -> float:
